@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The installed `clab` command: the bundled CLI (built by `npm run build`).
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+const bundle = join(__dirname, '..', 'dist', 'cli.cjs');
+if (!existsSync(bundle)) {
+  process.stderr.write('clab: the CLI is not built yet; run `npm run build` in ' + join(__dirname, '..') + '\n');
+  process.exit(2);
+}
+require(bundle).main().catch((e) => {
+  process.stderr.write(`clab: ${e && e.stack ? e.stack : e}\n`);
+  process.exit(1);
+});

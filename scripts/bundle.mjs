@@ -1,0 +1,15 @@
+// Bundles the CLI (with the lab core) and the rank process into self-contained CommonJS files
+// in dist/, so they run from carried files alone (no node_modules), e.g. on the GPU machine;
+// then writes the scenario JSON Schema generated from the TypeScript source of truth.
+import { build } from 'esbuild';
+import { writeFileSync } from 'node:fs';
+
+// 'module' first: jsonc-parser's UMD entry hides its requires from the bundler.
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'], sourcemap: 'linked', logLevel: 'warning' };
+await Promise.all([
+  build({ ...common, entryPoints: ['src/main/cli/clab.ts'], outfile: 'dist/cli.cjs' }),
+  build({ ...common, entryPoints: ['src/worker/main.ts'], outfile: 'dist/worker.cjs' }),
+  build({ ...common, format: 'esm', sourcemap: false, entryPoints: ['src/shared/scenario/json-schema.ts'], outfile: 'dist/schema.mjs' }),
+]);
+const { scenarioJsonSchema } = await import(new URL('../dist/schema.mjs', import.meta.url).href);
+writeFileSync('schemas/scenario.schema.json', `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);

@@ -1,0 +1,231 @@
+// One run of a scenario: forks a rank process per rank, relays the communicator id, collects
+// results, watches for hangs and dead ranks, and produces the run record. No Electron here.
+import { EventEmitter } from 'node:events';
+import { rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { summarizeCompares, summarizeStep } from '../../shared/aggregate.js';
+import { involves } from '../../shared/plan/compile.js';
+import type { Plan, PlanStep } from '../../shared/plan/types.js';
+import { PROTOCOL_VERSION, type BackendName, type RankStepResult, type TimelineEvent, type WorkerToCore } from '../../shared/protocol.js';
+import { RECORD_FORMAT, RECORD_VERSION, type LogLine, type RunError, type RunRecord, type StepRecord } from '../../shared/record.js';
+import { collectEnvironment } from './environment.js';
+import { forkWorker, type WorkerLink } from './workers.js';
+import { resolveWorkerEntry } from './paths.js';
+
+export interface RunOptions {
+  plan: Plan;
+  backend: BackendName;
+  backendNote?: string | null;
+  scenario: unknown;
+  scenarioFile: string | null;
+  workerEntry?: string;
+  /** How long ranks may take to start and join before the run fails. */
+  startTimeoutMs?: number;
+  /** How long ranks get to exit after an abort before they are killed. */
+  abortGraceMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunEvents {
+  log: [LogLine];
+  step: [StepRecord];
+  progress: [{ done: number; total: number; step: StepRecord }];
+  failure: [RunError];
+}
+
+const nowNs = () => Number(process.hrtime.bigint());
+const WATCHDOG_INTERVAL_MS = 100;
+
+export class LabRun extends EventEmitter<RunEvents> {
+  readonly id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  readonly plan: Plan;
+  private readonly createdAt = new Date();
+  private workers: WorkerLink[] = [];
+  private commId: string | null = null;
+  private results = new Map<number, RankStepResult[]>();
+  private stepRecords = new Map<number, StepRecord>();
+  private began = new Map<number, { atMs: number; ranks: Set<number> }>();
+  private current = new Map<number, Set<number>>();
+  private participants: number[];
+  private events: TimelineEvent[] = [];
+  private logs: LogLine[] = [];
+  private done = new Set<number>();
+  private exited = new Set<number>();
+  private error: RunError | null = null;
+  private stopped = false;
+  private watchdog: NodeJS.Timeout | null = null;
+  private killTimer: NodeJS.Timeout | null = null;
+  private finished!: Promise<void>;
+  private finish!: () => void;
+  private startedAtMs = 0;
+  private joined = new Set<number>();
+
+  constructor(private readonly options: RunOptions) {
+    super();
+    this.plan = options.plan;
+    this.participants = this.plan.steps.map((s) => this.ranks().filter((r) => involves(s.action, r)).length);
+  }
+
+  private ranks(): number[] {
+    return Array.from({ length: this.plan.world }, (_, r) => r);
+  }
+
+  private step(index: number): PlanStep {
+    return this.plan.steps[index];
+  }
+
+  private log(rank: number | null, text: string): void {
+    const line = { rank, atNs: nowNs(), text };
+    this.logs.push(line);
+    this.emit('log', line);
+  }
+
+  /** Runs to the end (or failure) and resolves with the run record; never rejects for a rank's failure. */
+  async run(): Promise<RunRecord> {
+    this.finished = new Promise((resolve) => { this.finish = resolve; });
+    const entry = this.options.workerEntry ?? resolveWorkerEntry();
+    this.startedAtMs = Date.now();
+    this.log(null, `run ${this.id}: ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'} on the ${this.options.backend} backend, ${this.plan.steps.length} steps`);
+    const env = this.options.env ?? process.env;
+    this.workers = this.ranks().map((rank) =>
+      forkWorker(entry, rank, {
+        message: (r, m) => this.onMessage(r, m),
+        output: (r, line) => this.log(r, line),
+        exit: (r, code, signal) => this.onExit(r, code, signal),
+        invalid: (r, e) => this.fail(r, null, 'CLAB_PROTOCOL', e.message),
+      }, env));
+    for (const w of this.workers) {
+      w.send({ type: 'start', v: PROTOCOL_VERSION, runId: this.id, rank: w.rank, backend: this.options.backend, plan: this.plan });
+    }
+    this.watchdog = setInterval(() => this.checkProgress(), WATCHDOG_INTERVAL_MS);
+    await this.finished;
+    return this.record();
+  }
+
+  /** Stops a run in progress: ranks are told to abort, then killed if they linger. */
+  stop(reason = 'stopped by the user'): void {
+    if (this.error || this.exited.size === this.plan.world) return;
+    this.stopped = true;
+    this.fail(null, null, 'CLAB_STOPPED', reason);
+  }
+
+  private onMessage(rank: number, m: WorkerToCore): void {
+    switch (m.type) {
+      case 'unique-id':
+        this.commId = m.id;
+        for (const w of this.workers) if (w.rank !== rank) w.send({ type: 'comm-id', v: PROTOCOL_VERSION, id: m.id });
+        return;
+      case 'log':
+        this.joined.add(rank);
+        return this.log(rank, m.text);
+      case 'step-begin': {
+        const b = this.began.get(m.step) ?? { atMs: Date.now(), ranks: new Set<number>() };
+        b.ranks.add(rank);
+        this.began.set(m.step, b);
+        const cur = this.current.get(rank) ?? new Set<number>();
+        cur.add(m.step);
+        this.current.set(rank, cur);
+        return;
+      }
+      case 'step-end':
+        return this.onStepEnd(rank, m.result, m.events);
+      case 'failed':
+        return this.fail(rank, m.step, m.code, m.message);
+      case 'done':
+        this.done.add(rank);
+        return;
+    }
+  }
+
+  private onStepEnd(rank: number, result: RankStepResult, events: TimelineEvent[]): void {
+    this.current.get(rank)?.delete(result.step);
+    const list = this.results.get(result.step) ?? [];
+    list.push(result);
+    this.results.set(result.step, list);
+    for (const e of events) this.events.push(e);
+    if (list.length === this.participants[result.step]) {
+      const record = summarizeStep(this.step(result.step), list, this.plan.world);
+      this.stepRecords.set(result.step, record);
+      this.emit('step', record);
+      this.emit('progress', { done: this.stepRecords.size, total: this.plan.steps.length, step: record });
+    }
+  }
+
+  private onExit(rank: number, code: number | null, signal: NodeJS.Signals | null): void {
+    this.exited.add(rank);
+    if (!this.done.has(rank) && !this.error) {
+      const steps = [...(this.current.get(rank) ?? [])];
+      const where = steps.length ? ` during step ${steps[0]} (${this.step(steps[0]).label})` : '';
+      this.fail(rank, steps[0] ?? null, 'CLAB_RANK_EXITED', `rank ${rank} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${where}`);
+    }
+    if (this.exited.size === this.plan.world) this.end();
+  }
+
+  private checkProgress(): void {
+    if (this.error) return;
+    const now = Date.now();
+    if (this.joined.size < this.plan.world && now - this.startedAtMs > (this.options.startTimeoutMs ?? 30_000)) {
+      const missing = this.ranks().filter((r) => !this.joined.has(r));
+      return this.fail(missing[0], null, 'CLAB_START_TIMEOUT', `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not join the communicator within ${this.options.startTimeoutMs ?? 30_000} ms`);
+    }
+    for (const [index, b] of this.began) {
+      if (this.stepRecords.has(index)) continue;
+      const step = this.step(index);
+      if (now - b.atMs <= step.timeoutMs) continue;
+      const states = this.ranks().filter((r) => involves(step.action, r)).map((r) => {
+        const cur = [...(this.current.get(r) ?? [])];
+        if (cur.length) return `rank ${r} waits in step ${cur[0]} (${this.step(cur[0]).label})`;
+        const finished = (this.results.get(index) ?? []).some((x) => x.rank === r);
+        return finished ? `rank ${r} finished this step` : `rank ${r} has not reached it`;
+      });
+      return this.fail(null, index, 'CLAB_TIMEOUT', `step ${index} (${step.label}) did not finish on every rank within ${step.timeoutMs} ms: ${states.join('; ')}`);
+    }
+  }
+
+  private fail(rank: number | null, step: number | null, code: string, message: string): void {
+    if (this.error) return;
+    this.error = { rank, step, stepLabel: step === null ? null : this.step(step)?.label ?? null, code, message };
+    this.log(rank, `error: ${message}`);
+    this.emit('failure', this.error);
+    for (const w of this.workers) w.send({ type: 'abort', v: PROTOCOL_VERSION, reason: message });
+    this.killTimer = setTimeout(() => this.workers.forEach((w) => w.kill()), this.options.abortGraceMs ?? 1500);
+  }
+
+  private end(): void {
+    if (this.watchdog) clearInterval(this.watchdog);
+    if (this.killTimer) clearTimeout(this.killTimer);
+    // The last rank to attach unlinks the segment; this covers runs that died before that.
+    if (this.commId && this.options.backend === 'cpu') rmSync(`/dev/shm${this.commId}`, { force: true });
+    this.finish();
+  }
+
+  private record(): RunRecord {
+    const steps: StepRecord[] = [];
+    for (const s of this.plan.steps) {
+      const done = this.stepRecords.get(s.index);
+      if (done) steps.push(done);
+      else if (this.results.has(s.index) || this.began.has(s.index)) {
+        steps.push(summarizeStep(s, this.results.get(s.index) ?? [], this.plan.world, true));
+      }
+    }
+    const anyWrong = steps.some((s) => s.verdict === 'fail');
+    return {
+      format: RECORD_FORMAT,
+      version: RECORD_VERSION,
+      id: this.id,
+      createdAt: this.createdAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      scenarioFile: this.options.scenarioFile,
+      scenario: this.options.scenario,
+      plan: this.plan,
+      world: this.plan.world,
+      environment: collectEnvironment(this.options.backend, this.options.backendNote ?? null),
+      status: this.error ? (this.stopped ? 'aborted' : 'error') : anyWrong ? 'failed' : 'passed',
+      error: this.error,
+      steps,
+      compares: summarizeCompares(this.plan, steps),
+      logs: this.logs,
+      events: this.events.sort((a, b) => a.startNs - b.startNs),
+    };
+  }
+}

@@ -1,0 +1,99 @@
+// Reads a scenario file and reports every problem with the file, the JSON path, line:column
+// and what was expected.
+import { readFileSync } from 'node:fs';
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { compilePlan, formatPath, PlanError, type CompileOptions, type JsonPath } from '../../shared/plan/compile.js';
+import type { Plan } from '../../shared/plan/types.js';
+import { scenarioSchema, type Scenario } from '../../shared/scenario/schema.js';
+
+export interface FileProblem {
+  file: string;
+  path: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+export class ScenarioFileError extends Error {
+  constructor(readonly problems: FileProblem[]) {
+    super(problems.map(formatProblem).join('\n'));
+    this.name = 'ScenarioFileError';
+  }
+}
+
+export function formatProblem(p: FileProblem): string {
+  return `${p.file}:${p.line}:${p.column}: ${p.path || '(file)'}: ${p.message}`;
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) { line++; lineStart = i + 1; }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** The deepest node that exists along `path` (a missing property is reported at its parent). */
+function nodeFor(root: Node | undefined, path: JsonPath): Node | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const node = root && findNodeAtLocation(root, path.slice(0, n));
+    if (node) return node.parent?.type === 'property' && n === path.length ? node.parent : node;
+  }
+  return root;
+}
+
+export interface LoadedScenario {
+  file: string;
+  text: string;
+  raw: unknown;
+  scenario: Scenario;
+}
+
+/** Parses and validates scenario text; throws ScenarioFileError listing every problem. */
+export function parseScenarioText(text: string, file: string): LoadedScenario {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  const at = (offset: number) => lineColumn(text, offset);
+  if (!root && !errors.length) throw new ScenarioFileError([{ file, path: '', line: 1, column: 1, message: 'the file is empty; expected a JSON object' }]);
+  if (errors.length || !root) {
+    throw new ScenarioFileError(errors.map((e) => ({ file, path: '', ...at(e.offset), message: `invalid JSON: ${printParseErrorCode(e.error)}` })));
+  }
+  const raw = JSON.parse(text) as unknown;
+  const parsed = scenarioSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ScenarioFileError(
+      parsed.error.issues.map((issue) => {
+        const path = issue.path as JsonPath;
+        const node = nodeFor(root, path);
+        return { file, path: formatPath(path), ...at(node?.offset ?? 0), message: issue.message };
+      }),
+    );
+  }
+  return { file, text, raw, scenario: parsed.data };
+}
+
+export function loadScenarioFile(file: string): LoadedScenario {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ScenarioFileError([{ file, path: '', line: 0, column: 0, message: `cannot read the file: ${(e as Error).message}` }]);
+  }
+  return parseScenarioText(text, file);
+}
+
+/** Compiles for a world size, turning plan problems into file problems with positions. */
+export function compileLoaded(loaded: LoadedScenario, options: CompileOptions = {}): Plan {
+  try {
+    return compilePlan(loaded.scenario, options);
+  } catch (e) {
+    if (!(e instanceof PlanError)) throw e;
+    const root = parseTree(loaded.text);
+    throw new ScenarioFileError(
+      e.issues.map((issue) => ({
+        file: loaded.file, path: formatPath(issue.path), ...lineColumn(loaded.text, nodeFor(root, issue.path)?.offset ?? 0), message: issue.message,
+      })),
+    );
+  }
+}

@@ -1,0 +1,56 @@
+// The core's view of a rank process: a link that carries validated messages and can be killed.
+// Forked children today; workers started by a launcher on other hosts can implement the same
+// interface later, so nothing else assumes a child process.
+import { fork, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { parseMessage, workerToCoreSchema, type CoreToWorker, type WorkerToCore } from '../../shared/protocol.js';
+
+export interface WorkerLink {
+  readonly rank: number;
+  readonly pid: number | undefined;
+  send(message: CoreToWorker): void;
+  kill(): void;
+  readonly exited: boolean;
+}
+
+export interface WorkerHandlers {
+  message(rank: number, message: WorkerToCore): void;
+  output(rank: number, line: string): void;
+  exit(rank: number, code: number | null, signal: NodeJS.Signals | null): void;
+  invalid(rank: number, error: Error): void;
+}
+
+export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers, env: NodeJS.ProcessEnv): WorkerLink {
+  const child: ChildProcess = fork(entry, [], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    // NVLink multicast stays off in every environment we build for a rank.
+    env: { ...env, NCCL_NVLS_ENABLE: '0', CLAB_RANK: String(rank) },
+  });
+  let exited = false;
+  for (const stream of [child.stdout, child.stderr]) {
+    if (stream) createInterface({ input: stream }).on('line', (line) => handlers.output(rank, line));
+  }
+  child.on('message', (raw) => {
+    try {
+      handlers.message(rank, parseMessage(workerToCoreSchema, raw, `rank ${rank}`));
+    } catch (e) {
+      handlers.invalid(rank, e as Error);
+    }
+  });
+  child.on('exit', (code, signal) => {
+    exited = true;
+    handlers.exit(rank, code, signal);
+  });
+  child.on('error', (e) => handlers.invalid(rank, e));
+  return {
+    rank,
+    get pid() { return child.pid; },
+    get exited() { return exited; },
+    send(message) {
+      if (child.connected) child.send(message);
+    },
+    kill() {
+      if (!exited) child.kill('SIGKILL');
+    },
+  };
+}

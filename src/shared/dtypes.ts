@@ -1,0 +1,125 @@
+// Element types: sizes, how values are stored, and the rounding each type applies, so that
+// host-side expected values are computed exactly as the backends compute them.
+
+export const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'int64'] as const;
+export type Dtype = (typeof DTYPES)[number];
+
+/** A value as a learner reads it: a number, or a bigint for int64. */
+export type Scalar = number | bigint;
+
+export interface DtypeInfo {
+  name: Dtype;
+  bytes: number;
+  float: boolean;
+  /** Rounds/wraps a mathematical value to what this type can hold. */
+  cast(x: number): Scalar;
+}
+
+// float16 and bfloat16 conversion with round-to-nearest-even, matching the native kernels.
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+export function float32ToBfloat16Bits(x: number): number {
+  f32[0] = x;
+  const bits = u32[0];
+  if ((bits & 0x7f800000) === 0x7f800000 && (bits & 0x007fffff) !== 0) return ((bits >>> 16) | 0x0040) & 0xffff;
+  const rounded = bits + 0x7fff + ((bits >>> 16) & 1);
+  return (rounded >>> 16) & 0xffff;
+}
+
+export function bfloat16BitsToFloat32(h: number): number {
+  u32[0] = (h & 0xffff) << 16;
+  return f32[0];
+}
+
+export function float32ToFloat16Bits(x: number): number {
+  f32[0] = x;
+  const bits = u32[0];
+  const sign = (bits >>> 16) & 0x8000;
+  const exp = (bits >>> 23) & 0xff;
+  let mant = bits & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  let e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    let half = mant >>> shift;
+    const rem = mant & ((1 << shift) - 1);
+    const halfway = 1 << (shift - 1);
+    if (rem > halfway || (rem === halfway && (half & 1))) half++;
+    return sign | half;
+  }
+  let half = (e << 10) | (mant >>> 13);
+  const rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && (half & 1))) half++;
+  return sign | half;
+}
+
+export function float16BitsToFloat32(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >>> 10) & 0x1f;
+  const mant = h & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24;
+  if (exp === 0x1f) return mant ? NaN : sign * Infinity;
+  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}
+
+const wrapInt = (bits: number, signed: boolean) => (x: number): number => {
+  const t = Math.trunc(x);
+  if (!Number.isFinite(t)) return 0;
+  const m = 2 ** bits;
+  let r = ((t % m) + m) % m;
+  if (signed && r >= m / 2) r -= m;
+  return r;
+};
+
+export const DTYPE_INFO: Record<Dtype, DtypeInfo> = {
+  float32: { name: 'float32', bytes: 4, float: true, cast: (x) => Math.fround(x) },
+  float64: { name: 'float64', bytes: 8, float: true, cast: (x) => x },
+  float16: { name: 'float16', bytes: 2, float: true, cast: (x) => float16BitsToFloat32(float32ToFloat16Bits(Math.fround(x))) },
+  bfloat16: { name: 'bfloat16', bytes: 2, float: true, cast: (x) => bfloat16BitsToFloat32(float32ToBfloat16Bits(Math.fround(x))) },
+  int8: { name: 'int8', bytes: 1, float: false, cast: wrapInt(8, true) },
+  uint8: { name: 'uint8', bytes: 1, float: false, cast: wrapInt(8, false) },
+  int32: { name: 'int32', bytes: 4, float: false, cast: wrapInt(32, true) },
+  int64: { name: 'int64', bytes: 8, float: false, cast: (x) => BigInt.asIntN(64, BigInt(Math.trunc(Number.isFinite(x) ? x : 0))) },
+};
+
+/** A typed view over raw bytes that reads and writes decoded values. */
+export interface Tensor {
+  dtype: Dtype;
+  length: number;
+  bytes: Uint8Array;
+  get(i: number): Scalar;
+  set(i: number, v: Scalar): void;
+}
+
+export function tensorView(dtype: Dtype, bytes: Uint8Array): Tensor {
+  const info = DTYPE_INFO[dtype];
+  const length = Math.floor(bytes.byteLength / info.bytes);
+  const { buffer, byteOffset } = bytes;
+  const make = <T>(C: new (b: ArrayBufferLike, o: number, l: number) => T) => new C(buffer, byteOffset, length);
+  const base = { dtype, length, bytes };
+  switch (dtype) {
+    case 'float32': { const a = make(Float32Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
+    case 'float64': { const a = make(Float64Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
+    case 'int8': { const a = make(Int8Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
+    case 'uint8': { const a = make(Uint8Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
+    case 'int32': { const a = make(Int32Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
+    case 'int64': { const a = make(BigInt64Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = BigInt(v); } }; }
+    case 'float16': {
+      const a = make(Uint16Array);
+      return { ...base, get: (i) => float16BitsToFloat32(a[i]), set: (i, v) => { a[i] = float32ToFloat16Bits(Number(v)); } };
+    }
+    case 'bfloat16': {
+      const a = make(Uint16Array);
+      return { ...base, get: (i) => bfloat16BitsToFloat32(a[i]), set: (i, v) => { a[i] = float32ToBfloat16Bits(Number(v)); } };
+    }
+  }
+}
+
+/** Allocates a zeroed tensor of `count` elements on its own aligned buffer. */
+export function allocTensor(dtype: Dtype, count: number): Tensor {
+  return tensorView(dtype, new Uint8Array(new ArrayBuffer(count * DTYPE_INFO[dtype].bytes)));
+}

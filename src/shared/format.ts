@@ -1,0 +1,162 @@
+// Text views of results: the per-rank lines a learner reads, nccl-tests-style sweep tables,
+// pair matrices and compare summaries. Pure, so the CLI, replay and tests share them.
+import { DTYPE_INFO } from './dtypes.js';
+import { COLLECTIVE_DESCRIPTORS } from './ops/index.js';
+import type { Plan, PlanAction } from './plan/types.js';
+import type { CompareRecord, RunRecord, StepRecord } from './record.js';
+import { formatBytes } from './scenario/units.js';
+
+export const PASS = '✓';
+export const FAIL = '✗';
+
+const us = (x: number) => (x >= 1000 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+function describeAction(a: PlanAction): string {
+  switch (a.kind) {
+    case 'collective': {
+      const d = COLLECTIVE_DESCRIPTORS[a.op];
+      return [d.reduces ? a.redop : null, d.rooted ? `(root ${a.root})` : null].filter(Boolean).join(' ');
+    }
+    case 'object':
+      return a.op === 'all_gather_object' ? '' : `(root ${a.root})`;
+    default:
+      return '';
+  }
+}
+
+export function stepTitle(step: StepRecord): string {
+  const extra = describeAction(step.action);
+  return extra ? `${step.label} ${extra}` : step.label;
+}
+
+function elementsOf(a: PlanAction): string | null {
+  if (a.kind === 'collective' || a.kind === 'p2p') return `${a.count} × ${a.dtype}`;
+  return null;
+}
+
+/** `[Rank 1] all_reduce sum: [2, 4, 6] ✓`, one per rank. */
+export function resultLines(step: StepRecord): string[] {
+  const title = stepTitle(step);
+  return step.ranks.map((r) => {
+    const head = `[Rank ${r.rank}] ${title}`;
+    if (r.verdict === 'none') {
+      const t = r.timesUs.length ? ` (${us(r.timesUs.reduce((a, b) => a + b, 0) / r.timesUs.length)} µs)` : '';
+      return `${head}: ${r.note ?? 'done'}${t}`;
+    }
+    const mark = r.verdict === 'pass' ? PASS : FAIL;
+    if (r.output !== null && r.verdict === 'pass') return `${head}: ${r.output} ${mark}`;
+    const size = elementsOf(step.action);
+    const summary = r.wrong === 0 ? `${r.checked} checked` : `${r.wrong} of ${r.checked} wrong`;
+    const firsts = r.mismatches.map((m) => `[${m.index}] expected ${m.expected} got ${m.actual}`).join('; ');
+    return `${head}${size ? ` (${size})` : ''}: ${r.output !== null ? `${r.output} ` : ''}${summary}${firsts ? `: ${firsts}` : ''} ${mark}`;
+  });
+}
+
+/** One line of timing for a step with timed iterations. */
+export function timingLine(step: StepRecord): string | null {
+  if (!step.timing || step.action.kind === 'block-begin' || step.action.kind === 'block-end' || step.action.kind === 'wait') return null;
+  const t = step.timing;
+  const bw = step.algbw !== null && step.bytes > 0 ? `, ${formatBytes(step.bytes)}: algbw ${step.algbw.toFixed(2)} GB/s, busbw ${step.busbw!.toFixed(2)} GB/s` : '';
+  const fl = step.flops ? `, ${(step.flops / (t.mean * 1e3)).toFixed(2)} GFLOP/s` : '';
+  return `    time ${us(t.mean)} µs mean (min ${us(t.min)}, median ${us(t.median)}, max ${us(t.max)}, n=${t.samples})${bw}${fl}`;
+}
+
+const pad = (s: string, n: number) => s.padStart(n);
+
+export const SWEEP_HEADER = [
+  `#${pad('size', 12)}${pad('count', 14)}${pad('type', 10)}${pad('redop', 8)}${pad('root', 6)}${pad('time', 10)}${pad('algbw', 9)}${pad('busbw', 9)}${pad('#wrong', 8)}`,
+  `#${pad('(B)', 12)}${pad('(elements)', 14)}${pad('', 10)}${pad('', 8)}${pad('', 6)}${pad('(us)', 10)}${pad('(GB/s)', 9)}${pad('(GB/s)', 9)}${pad('', 8)}`,
+];
+
+/** One nccl-tests-style row: size, count, type, redop, root, time, algbw, busbw, #wrong. */
+export function sweepRow(step: StepRecord): string {
+  const a = step.action;
+  const dtype = a.kind === 'collective' || a.kind === 'p2p' ? a.dtype : '-';
+  const elementBytes = dtype === '-' ? 1 : DTYPE_INFO[dtype].bytes;
+  const redop = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].reduces ? a.redop : 'none';
+  const root = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].rooted ? String(a.root) : '-1';
+  const time = step.timing ? us(step.timing.mean) : 'n/a';
+  const wrong = step.verdict === 'error' ? 'error' : String(step.wrong);
+  return ` ${pad(String(step.bytes), 12)}${pad(String(Math.round(step.bytes / elementBytes)), 14)}${pad(dtype, 10)}${pad(redop, 8)}${pad(root, 6)}${pad(time, 10)}${pad(step.algbw?.toFixed(2) ?? 'n/a', 9)}${pad(step.busbw?.toFixed(2) ?? 'n/a', 9)}${pad(wrong, 8)}`;
+}
+
+export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number): string[] {
+  const rows = steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep);
+  const spec = plan.sweeps[sweep];
+  const wrong = rows.reduce((s, r) => s + r.wrong, 0);
+  const large = rows.filter((r) => r.busbw !== null).slice(-1)[0];
+  return [
+    `# ${spec.label} (${spec.path}), ${plan.world} ranks`,
+    ...SWEEP_HEADER,
+    ...rows.map(sweepRow),
+    `# Out of bounds values : ${wrong} ${wrong ? 'ERROR' : 'OK'}`,
+    ...(large ? [`# busbw at the largest size: ${large.busbw!.toFixed(2)} GB/s`] : []),
+  ];
+}
+
+export function pairsMatrix(plan: Plan, steps: StepRecord[], pairs: number): string[] {
+  const spec = plan.pairs[pairs];
+  const cells = new Map<string, StepRecord>();
+  for (const s of steps) if (s.origin.kind === 'pairs' && s.origin.pairs === pairs) cells.set(`${s.origin.from},${s.origin.to}`, s);
+  const n = plan.world;
+  const cell = (i: number, j: number, f: (s: StepRecord) => string) => {
+    const s = cells.get(`${Math.min(i, j)},${Math.max(i, j)}`);
+    if (i === j) return '-';
+    if (!s) return '';
+    return s.verdict === 'error' ? 'ERR' : f(s);
+  };
+  const table = (title: string, f: (s: StepRecord) => string) => [
+    title,
+    `${pad('', 6)}${Array.from({ length: n }, (_, j) => pad(String(j), 10)).join('')}`,
+    ...Array.from({ length: n }, (_, i) => `${pad(String(i), 6)}${Array.from({ length: n }, (_, j) => pad(cell(i, j, f), 10)).join('')}`),
+  ];
+  return [
+    `# ${spec.label} (${spec.path}), ${formatBytes(spec.bytes)}${spec.direction === 'both' ? ' each way' : ''}`,
+    ...table('# bandwidth (GB/s)', (s) => s.algbw?.toFixed(2) ?? 'n/a'),
+    ...table('# time (µs)', (s) => (s.timing ? us(s.timing.mean) : 'n/a')),
+    ...[...cells.values()].filter((s) => s.verdict === 'fail').map((s) => `# ${s.label}: ${s.wrong} wrong`),
+  ];
+}
+
+export function compareSummary(c: CompareRecord): string[] {
+  const lines = [`# ${c.label}`];
+  for (const v of c.variants) {
+    lines.push(`  ${v.name.padEnd(12)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}`);
+  }
+  if (c.commUs !== null && c.computeUs !== null) {
+    lines.push(`  comm ${us(c.commUs)} µs + compute ${us(c.computeUs)} µs; ideal overlap speed-up ×${c.idealSpeedup?.toFixed(2) ?? 'n/a'} (comm + compute vs max(comm, compute))`);
+  }
+  return lines;
+}
+
+/** The whole report of a run, as `clab run` prints it at the end and `clab replay` prints it. */
+export function runReport(record: RunRecord): string[] {
+  const out: string[] = [];
+  const { plan } = record;
+  const printedSweeps = new Set<number>();
+  const printedPairs = new Set<number>();
+  for (const step of record.steps) {
+    const o = step.origin;
+    if (o.kind === 'sweep') {
+      if (!printedSweeps.has(o.sweep)) { printedSweeps.add(o.sweep); out.push(...sweepTable(plan, record.steps, o.sweep)); }
+      continue;
+    }
+    if (o.kind === 'pairs') {
+      if (!printedPairs.has(o.pairs)) { printedPairs.add(o.pairs); out.push(...pairsMatrix(plan, record.steps, o.pairs)); }
+      continue;
+    }
+    if (o.kind === 'compare' || step.action.kind === 'wait') continue;
+    out.push(...resultLines(step));
+    const t = timingLine(step);
+    if (t) out.push(t);
+  }
+  for (const c of record.compares) out.push(...compareSummary(c));
+  return out;
+}
+
+export function statusLine(record: RunRecord): string {
+  const checked = record.steps.filter((s) => s.verdict === 'pass' || s.verdict === 'fail');
+  const failed = checked.filter((s) => s.verdict === 'fail');
+  const base = `${record.status.toUpperCase()}: ${checked.length - failed.length}/${checked.length} checked steps correct on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})`;
+  return record.error ? `${base}; ${record.error.message}` : base;
+}

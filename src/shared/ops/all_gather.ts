@@ -1,0 +1,35 @@
+import { ringFactor, type CollectiveDescriptor } from './types.js';
+
+const common = {
+  native: 'all_gather',
+  rooted: false,
+  reduces: false,
+  inPlace: { layout: 'send-in-recv', byDefault: false },
+  countError: () => null,
+  buffers: ({ count, world }) => ({ send: count, recv: count * world, nativeCount: count }),
+  expected: ({ count, input }) => (i) => input(Math.floor(i / count), i % count),
+  algBytes: (count, b, world) => count * world * b,
+  busFactor: ringFactor,
+  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
+} satisfies Partial<CollectiveDescriptor>;
+
+export const allGather: CollectiveDescriptor = {
+  ...common,
+  name: 'all_gather',
+  summary: 'Every rank receives a list with every rank\'s tensor.',
+  teaching:
+    'all_gather collects one tensor from each rank and gives every rank the whole list, ordered by rank. ' +
+    'Each rank receives (n−1)/n of the output from others: that is the busbw factor.',
+  countMeans: 'elements of the tensor each rank contributes (each of the world output tensors has as many)',
+  listOutput: true,
+};
+
+export const allGatherIntoTensor: CollectiveDescriptor = {
+  ...common,
+  name: 'all_gather_into_tensor',
+  summary: 'Every rank receives one tensor: all ranks\' tensors concatenated in rank order.',
+  teaching:
+    'all_gather_into_tensor is all_gather with one flat output of world × count elements instead of a list — the form NCCL itself implements (ncclAllGather).',
+  countMeans: 'elements of the tensor each rank contributes (the output has world × count)',
+  listOutput: false,
+};

@@ -1,0 +1,27 @@
+import { allReduceFactor, type CollectiveDescriptor } from './types.js';
+
+export const allReduce: CollectiveDescriptor = {
+  name: 'all_reduce',
+  native: 'all_reduce',
+  summary: 'Every rank ends with the reduction (sum, prod, min, max, avg) of all ranks\' tensors.',
+  teaching:
+    'all_reduce combines the same-shaped tensor from every rank element by element and gives the result to every rank. ' +
+    'NCCL runs it as a reduce-scatter followed by an all-gather, so each rank sends and receives 2(n−1)/n of the buffer: that is its busbw factor.',
+  countMeans: 'elements of the tensor every rank passes',
+  rooted: false,
+  reduces: true,
+  inPlace: { layout: 'same', byDefault: true },
+  listOutput: false,
+  countError: () => null,
+  buffers: ({ count }) => ({ send: count, recv: count, nativeCount: count }),
+  expected: ({ world, input, reduce }) => {
+    const values = new Array(world);
+    return (i) => {
+      for (let p = 0; p < world; p++) values[p] = input(p, i);
+      return reduce(values);
+    };
+  },
+  algBytes: (count, b) => count * b,
+  busFactor: allReduceFactor,
+  countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),
+};

@@ -1,0 +1,44 @@
+import { divisibleBy, ringFactor, type CollectiveDescriptor } from './types.js';
+
+const common = {
+  native: 'all_to_all',
+  rooted: false,
+  reduces: false,
+  inPlace: null,
+  busFactor: ringFactor,
+} satisfies Partial<CollectiveDescriptor>;
+
+export const allToAll: CollectiveDescriptor = {
+  ...common,
+  name: 'all_to_all',
+  summary: 'Rank r sends its j-th tensor to rank j and receives rank j\'s r-th tensor.',
+  teaching:
+    'all_to_all is a transpose across ranks: input list entry j goes to rank j, and output list entry j came from rank j. ' +
+    'NCCL has no all_to_all kernel; torch issues one send and one recv per peer inside a group.',
+  countMeans: 'elements of each of the world tensors in the input (and output) list',
+  listOutput: true,
+  countError: () => null,
+  buffers: ({ count, world }) => ({ send: count * world, recv: count * world, nativeCount: count }),
+  expected: ({ count, rank, input }) => (i) => input(Math.floor(i / count), rank * count + (i % count)),
+  algBytes: (count, b, world) => count * world * b,
+  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
+};
+
+export const allToAllSingle: CollectiveDescriptor = {
+  ...common,
+  name: 'all_to_all_single',
+  summary: 'One flat tensor split into world equal chunks; chunk j goes to rank j.',
+  teaching:
+    'all_to_all_single is all_to_all on one flat tensor: it is split into world equal chunks, chunk j is sent to rank j, ' +
+    'and the output is the chunks received, in rank order.',
+  countMeans: 'elements of the input tensor (must divide by world)',
+  listOutput: false,
+  countError: divisibleBy('all_to_all_single splits the tensor into world equal chunks'),
+  buffers: ({ count, world }) => ({ send: count, recv: count, nativeCount: count / world }),
+  expected: ({ count, world, rank, input }) => {
+    const chunk = count / world;
+    return (i) => input(Math.floor(i / chunk), rank * chunk + (i % chunk));
+  },
+  algBytes: (count, b) => count * b,
+  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)) * world,
+};

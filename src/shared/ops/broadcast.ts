@@ -1,0 +1,21 @@
+import type { CollectiveDescriptor } from './types.js';
+
+export const broadcast: CollectiveDescriptor = {
+  name: 'broadcast',
+  native: 'broadcast',
+  summary: 'The root\'s tensor is copied to every rank.',
+  teaching:
+    'broadcast sends the root rank\'s tensor to all ranks; whatever the others held is overwritten. ' +
+    'Each byte crosses each link once, so busbw equals algbw.',
+  countMeans: 'elements of the tensor every rank passes',
+  rooted: true,
+  reduces: false,
+  inPlace: { layout: 'same', byDefault: true },
+  listOutput: false,
+  countError: () => null,
+  buffers: ({ count }) => ({ send: count, recv: count, nativeCount: count }),
+  expected: ({ root, input }) => (i) => input(root, i),
+  algBytes: (count, b) => count * b,
+  busFactor: () => 1,
+  countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),
+};

@@ -1,0 +1,39 @@
+import { ringFactor, type CollectiveDescriptor } from './types.js';
+
+export const gather: CollectiveDescriptor = {
+  name: 'gather',
+  native: 'gather',
+  summary: 'The root receives a list with every rank\'s tensor.',
+  teaching:
+    'gather is all_gather with a single destination: the root ends with every rank\'s tensor, in rank order; the others receive nothing.',
+  countMeans: 'elements of the tensor each rank sends',
+  rooted: true,
+  reduces: false,
+  inPlace: { layout: 'send-in-recv', byDefault: false },
+  listOutput: true,
+  countError: () => null,
+  buffers: ({ count, world, rank, root }) => ({ send: count, recv: rank === root ? count * world : 0, nativeCount: count }),
+  expected: ({ count, rank, root, input }) => (rank === root ? (i) => input(Math.floor(i / count), i % count) : null),
+  algBytes: (count, b, world) => count * world * b,
+  busFactor: ringFactor,
+  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
+};
+
+export const scatter: CollectiveDescriptor = {
+  name: 'scatter',
+  native: 'scatter',
+  summary: 'The root sends tensor j of its list to rank j.',
+  teaching:
+    'scatter is the inverse of gather: the root holds a list of world tensors and rank j receives entry j.',
+  countMeans: 'elements of the tensor each rank receives (the root\'s list has world of them)',
+  rooted: true,
+  reduces: false,
+  inPlace: { layout: 'recv-in-send', byDefault: false },
+  listOutput: false,
+  countError: () => null,
+  buffers: ({ count, world, rank, root }) => ({ send: rank === root ? count * world : 0, recv: count, nativeCount: count }),
+  expected: ({ count, rank, root, input }) => (i) => input(root, rank * count + i),
+  algBytes: (count, b, world) => count * world * b,
+  busFactor: ringFactor,
+  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
+};

@@ -1,0 +1,28 @@
+import type { CollectiveDescriptor } from './types.js';
+
+export const reduce: CollectiveDescriptor = {
+  name: 'reduce',
+  native: 'reduce',
+  summary: 'The reduction of all ranks\' tensors lands on the root only.',
+  teaching:
+    'reduce is all_reduce with a single destination: only the root receives the combined tensor; ' +
+    'the other ranks\' output is left undefined (torch leaves their tensor as it was in practice, but do not rely on it).',
+  countMeans: 'elements of the tensor every rank passes',
+  rooted: true,
+  reduces: true,
+  inPlace: { layout: 'same', byDefault: true },
+  listOutput: false,
+  countError: () => null,
+  buffers: ({ count, rank, root }) => ({ send: count, recv: rank === root ? count : 0, nativeCount: count }),
+  expected: ({ world, rank, root, input, reduce: combine }) => {
+    if (rank !== root) return null;
+    const values = new Array(world);
+    return (i) => {
+      for (let p = 0; p < world; p++) values[p] = input(p, i);
+      return combine(values);
+    };
+  },
+  algBytes: (count, b) => count * b,
+  busFactor: () => 1,
+  countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),
+};

@@ -1,0 +1,48 @@
+import { divisibleBy, ringFactor, type CollectiveDescriptor, type ExpectedContext } from './types.js';
+
+const expectedSlice = (chunk: number, { world, rank, input, reduce }: ExpectedContext) => {
+  const values = new Array(world);
+  return (i: number) => {
+    for (let p = 0; p < world; p++) values[p] = input(p, rank * chunk + i);
+    return reduce(values);
+  };
+};
+
+const common = {
+  native: 'reduce_scatter',
+  rooted: false,
+  reduces: true,
+  inPlace: { layout: 'recv-in-send', byDefault: false },
+  busFactor: ringFactor,
+} satisfies Partial<CollectiveDescriptor>;
+
+export const reduceScatter: CollectiveDescriptor = {
+  ...common,
+  name: 'reduce_scatter',
+  summary: 'Rank r receives the reduction of slice r of every rank\'s input list.',
+  teaching:
+    'reduce_scatter reduces element-wise across ranks like all_reduce, but each rank keeps only its own slice of the result. ' +
+    'It is the first half of a ring all_reduce.',
+  countMeans: 'elements of the output tensor (the input is a list of world tensors of count elements)',
+  listOutput: false,
+  countError: () => null,
+  buffers: ({ count, world }) => ({ send: count * world, recv: count, nativeCount: count }),
+  expected: (ctx) => expectedSlice(ctx.count, ctx),
+  algBytes: (count, b, world) => count * world * b,
+  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
+};
+
+export const reduceScatterTensor: CollectiveDescriptor = {
+  ...common,
+  name: 'reduce_scatter_tensor',
+  summary: 'Rank r receives the reduction of the r-th 1/world of every rank\'s input tensor.',
+  teaching:
+    'reduce_scatter_tensor takes one flat input of count elements per rank and leaves count/world reduced elements on each rank — the form NCCL implements (ncclReduceScatter).',
+  countMeans: 'elements of the input tensor (must divide by world; each rank gets count/world)',
+  listOutput: false,
+  countError: divisibleBy('reduce_scatter_tensor splits the input tensor into world equal slices'),
+  buffers: ({ count, world }) => ({ send: count, recv: count / world, nativeCount: count / world }),
+  expected: (ctx) => expectedSlice(ctx.count / ctx.world, ctx),
+  algBytes: (count, b) => count * b,
+  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)) * world,
+};

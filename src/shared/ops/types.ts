@@ -1,0 +1,65 @@
+// One descriptor per tensor collective (the nccl-tests `testColl` idea): how buffer sizes
+// relate, the value every output element must have, the bytes behind algbw, the busbw factor,
+// and the text a learner reads. Adding a collective means adding one descriptor here and one
+// case in the native backend.
+import type { Scalar } from '../dtypes.js';
+
+export const NATIVE_COLLECTIVES = [
+  'all_reduce', 'broadcast', 'reduce', 'all_gather', 'reduce_scatter', 'all_to_all', 'gather', 'scatter',
+] as const;
+export type NativeCollective = (typeof NATIVE_COLLECTIVES)[number];
+
+/** How an in-place call aliases the two buffers. */
+export type InPlaceLayout =
+  | 'same' // send and recv are one buffer
+  | 'send-in-recv' // send is this rank's slice of recv (all_gather, gather)
+  | 'recv-in-send'; // recv is this rank's slice of send (reduce_scatter, scatter)
+
+export interface Shape {
+  /** The step's `count` (elements of the tensor the user passes, see `countMeans`). */
+  count: number;
+  world: number;
+  rank: number;
+  root: number;
+}
+
+export interface ExpectedContext extends Shape {
+  /** Input element `index` of `rank`'s send buffer, as stored. */
+  input(rank: number, index: number): Scalar;
+  /** Reduces one value per rank (index = rank) as the backends do. */
+  reduce(values: Scalar[]): Scalar;
+}
+
+export interface CollectiveDescriptor {
+  name: string;
+  native: NativeCollective;
+  /** One line for tables and completion. */
+  summary: string;
+  /** What a learner should understand; shown in hover docs and `clab run --explain`. */
+  teaching: string;
+  /** What `count` means for this operation. */
+  countMeans: string;
+  rooted: boolean;
+  reduces: boolean;
+  inPlace: { layout: InPlaceLayout; byDefault: boolean } | null;
+  /** Show the output as a list of `world` tensors (torch's list variants). */
+  listOutput: boolean;
+  /** Why `count` cannot be used with `world` ranks, or null. */
+  countError(count: number, world: number): string | null;
+  /** Element counts of this rank's buffers (0 = unused) and the per-call count the backend gets. */
+  buffers(shape: Shape): { send: number; recv: number; nativeCount: number };
+  /** The value of recv[index] after the call, or null where this rank gets no output. */
+  expected(ctx: ExpectedContext): ((index: number) => Scalar) | null;
+  /** Bytes for algbw, as nccl-tests counts them. */
+  algBytes(count: number, elementBytes: number, world: number): number;
+  /** busbw = algbw × this (nccl-tests' …GetBw). */
+  busFactor(world: number): number;
+  /** The `count` a sweep uses to reach `bytes` of algBytes. */
+  countForBytes(bytes: number, elementBytes: number, world: number): number;
+}
+
+export const ringFactor = (world: number) => (world > 1 ? (world - 1) / world : 0);
+export const allReduceFactor = (world: number) => (world > 1 ? (2 * (world - 1)) / world : 0);
+
+export const divisibleBy = (what: string) => (count: number, world: number): string | null =>
+  count % world === 0 ? null : `count ${count} is not divisible by the world size ${world}: ${what}`;

@@ -1,0 +1,240 @@
+// Scenario → plan: applies defaults, expands sweeps, pairs and compares, and checks everything
+// that depends on the world size (roots, peers, divisibility), reporting JSON paths.
+import { DTYPE_INFO, type Dtype } from '../dtypes.js';
+import type { Redop } from '../reduce.js';
+import { COLLECTIVE_DESCRIPTORS, type Json } from '../ops/index.js';
+import type { DataPattern } from '../patterns.js';
+import type { BasicStep, Scenario, Step } from '../scenario/schema.js';
+import { formatBytes } from '../scenario/units.js';
+import type { CollectiveAction, P2pAction, Plan, PlanAction, PlanStep, StepOrigin } from './types.js';
+
+export type JsonPath = (string | number)[];
+export interface PlanIssue { path: JsonPath; message: string }
+
+export class PlanError extends Error {
+  constructor(readonly issues: PlanIssue[]) {
+    super(issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join('\n'));
+    this.name = 'PlanError';
+  }
+}
+
+export function formatPath(path: JsonPath): string {
+  return path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${p}` : p), '');
+}
+
+export const MAX_STREAMS = 8;
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_PATTERN: DataPattern = { kind: 'arange_rank', start: 1 };
+
+export interface CompileOptions {
+  /** Overrides the scenario's world (e.g. `clab run --ranks N`). */
+  ranks?: number;
+}
+
+export function worldSize(scenario: Scenario, options: CompileOptions = {}): number {
+  if (options.ranks !== undefined) return options.ranks;
+  return 'ranks' in scenario.world ? scenario.world.ranks : scenario.world.devices.length;
+}
+
+export function compilePlan(scenario: Scenario, options: CompileOptions = {}): Plan {
+  const world = worldSize(scenario, options);
+  const d = scenario.defaults ?? {};
+  const issues: PlanIssue[] = [];
+  const streams = ['default'];
+  const steps: PlanStep[] = [];
+  const plan: Plan = {
+    world,
+    devices: options.ranks === undefined && 'devices' in scenario.world ? scenario.world.devices : null,
+    streams, steps, sweeps: [], pairs: [], compares: [],
+  };
+  const asyncIds = new Set<string>();
+
+  const rankAt = (path: JsonPath, value: number | undefined, fallback: number): number => {
+    const r = value ?? fallback;
+    if (r >= world) issues.push({ path, message: `rank ${r} does not exist in a world of ${world} rank${world === 1 ? '' : 's'} (expected 0…${world - 1})` });
+    return r;
+  };
+  const streamOf = (path: JsonPath, name: string | undefined): number => {
+    const n = name ?? 'default';
+    let i = streams.indexOf(n);
+    if (i < 0) {
+      if (streams.length >= MAX_STREAMS) issues.push({ path, message: `at most ${MAX_STREAMS} streams may be named; "${n}" would be one more` });
+      i = streams.push(n) - 1;
+    }
+    return Math.min(i, MAX_STREAMS - 1);
+  };
+
+  type Common = { label?: string; dtype?: Dtype; warmup?: number; iters?: number; timeoutMs?: number; async?: boolean; id?: string; stream?: string };
+  const push = (path: JsonPath, s: Common, label: string, origin: StepOrigin, action: PlanAction, forceSync = false) => {
+    if (s.async && s.id) {
+      if (asyncIds.has(s.id)) issues.push({ path: [...path, 'id'], message: `async id "${s.id}" is already used by an earlier step` });
+      asyncIds.add(s.id);
+    }
+    steps.push({
+      index: steps.length,
+      path: formatPath(path),
+      label: s.label ?? label,
+      origin,
+      action,
+      warmup: s.warmup ?? d.warmup ?? 0,
+      iters: s.iters ?? d.iters ?? 1,
+      timeoutMs: s.timeoutMs ?? d.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      async: !forceSync && (s.async ?? false),
+      asyncId: s.id ?? null,
+      stream: streamOf([...path, 'stream'], s.stream),
+    });
+  };
+
+  const collective = (path: JsonPath, s: Extract<BasicStep, { count: number; op: keyof typeof COLLECTIVE_DESCRIPTORS }>): CollectiveAction => {
+    const desc = COLLECTIVE_DESCRIPTORS[s.op];
+    const err = desc.countError(s.count, world);
+    if (err) issues.push({ path: [...path, 'count'], message: err });
+    if (s.inPlace && !desc.inPlace) issues.push({ path: [...path, 'inPlace'], message: `${s.op} has no in-place form` });
+    return {
+      kind: 'collective',
+      op: s.op,
+      dtype: s.dtype ?? d.dtype ?? 'float32',
+      redop: s.redop ?? d.redop ?? 'sum',
+      root: rankAt([...path, 'root'], s.root, 0),
+      count: s.count,
+      inPlace: s.inPlace ?? desc.inPlace?.byDefault ?? false,
+      data: s.data ?? d.data ?? DEFAULT_PATTERN,
+    };
+  };
+  const p2p = (path: JsonPath, s: { from: number; to: number; count: number; dtype?: Dtype; data?: DataPattern }): P2pAction => {
+    rankAt([...path, 'from'], s.from, 0);
+    rankAt([...path, 'to'], s.to, 0);
+    if (s.from === s.to) issues.push({ path: [...path, 'to'], message: `a rank cannot send to itself (from and to are both ${s.from})` });
+    return { kind: 'p2p', from: s.from, to: s.to, dtype: s.dtype ?? d.dtype ?? 'float32', count: s.count, data: s.data ?? d.data ?? DEFAULT_PATTERN };
+  };
+
+  const basic = (path: JsonPath, s: BasicStep, origin: StepOrigin, labelPrefix = '') => {
+    switch (s.op) {
+      case 'send':
+      case 'recv':
+        return push(path, s, `${labelPrefix}send/recv ${s.from}→${s.to}`, origin, p2p(path, s));
+      case 'barrier':
+        return push(path, s, `${labelPrefix}barrier`, origin, { kind: 'barrier' });
+      case 'wait':
+        if (s.id !== undefined && !asyncIds.has(s.id)) issues.push({ path: [...path, 'id'], message: `no earlier async step has id "${s.id}"` });
+        return push(path, {}, `${labelPrefix}wait${s.id ? ` ${s.id}` : ''}`, origin, { kind: 'wait', id: s.id ?? null }, true);
+      case 'compute':
+        s.ranks?.forEach((r, i) => rankAt([...path, 'ranks', i], r, 0));
+        return push(path, s, `${labelPrefix}compute ${s.m}×${s.n}×${s.k}`, origin, {
+          kind: 'compute', dtype: s.dtype ?? 'float16', m: s.m, n: s.n, k: s.k, ranks: s.ranks ?? null,
+        });
+      case 'group': {
+        const items = s.steps.map((item, i) =>
+          'from' in item ? p2p([...path, 'steps', i], item) : collective([...path, 'steps', i], item));
+        return push(path, s, `${labelPrefix}group(${items.length})`, origin, { kind: 'group', items });
+      }
+      case 'broadcast_object':
+      case 'all_gather_object':
+      case 'gather_object':
+      case 'scatter_object':
+        return push(path, s, `${labelPrefix}${s.op}`, origin, {
+          kind: 'object', op: s.op, root: rankAt([...path, 'root'], s.root, 0), objects: (s.objects as Json[] | undefined) ?? null,
+        }, true); // object sizes decide the second call, so they are always waited for (as in torch)
+      default:
+        return push(path, s, `${labelPrefix}${s.op}`, origin, collective(path, s));
+    }
+  };
+
+  scenario.steps.forEach((s: Step, i: number) => {
+    const path: JsonPath = ['steps', i];
+    switch (s.op) {
+      case 'sweep':
+        return sweep(path, s, plan.sweeps.length);
+      case 'pairs':
+        return pairs(path, s, plan.pairs.length);
+      case 'compare':
+        return compare(path, s, plan.compares.length);
+      default:
+        return basic(path, s, { kind: 'step' });
+    }
+  });
+
+  function sweep(path: JsonPath, s: Extract<Step, { op: 'sweep' }>, index: number) {
+    const dtype = s.dtype ?? d.dtype ?? 'float32';
+    const redop: Redop = s.redop ?? d.redop ?? 'sum';
+    const factor = s.factor ?? 2;
+    if (s.minBytes > s.maxBytes) issues.push({ path: [...path, 'maxBytes'], message: `maxBytes (${s.maxBytes}) is smaller than minBytes (${s.minBytes})` });
+    if (s.minBytes < 1) issues.push({ path: [...path, 'minBytes'], message: 'expected at least 1 byte' });
+    const label = s.label ?? `${s.collective} sweep`;
+    plan.sweeps.push({ index, path: formatPath(path), label, op: s.collective, dtype, redop, root: s.root ?? 0 });
+    const elementBytes = DTYPE_INFO[dtype].bytes;
+    const seen = new Set<number>();
+    for (let bytes = Math.max(1, s.minBytes); bytes <= s.maxBytes; bytes *= factor) {
+      const common = { ...s, label: undefined };
+      if (s.collective === 'send') {
+        const count = Math.max(1, Math.floor(bytes / elementBytes));
+        if (seen.has(count)) continue;
+        seen.add(count);
+        push(path, common, `${label} ${formatBytes(count * elementBytes)}`, { kind: 'sweep', sweep: index, size: count * elementBytes },
+          p2p(path, { from: s.from ?? 0, to: s.to ?? 1, count, dtype, data: s.data }));
+        continue;
+      }
+      const desc = COLLECTIVE_DESCRIPTORS[s.collective];
+      const count = desc.countForBytes(bytes, elementBytes, world);
+      if (seen.has(count)) continue;
+      seen.add(count);
+      push(path, common, `${label} ${formatBytes(desc.algBytes(count, elementBytes, world))}`,
+        { kind: 'sweep', sweep: index, size: desc.algBytes(count, elementBytes, world) },
+        collective(path, { ...s, op: s.collective, count } as never));
+    }
+  }
+
+  function pairs(path: JsonPath, s: Extract<Step, { op: 'pairs' }>, index: number) {
+    const mode = s.mode ?? 'all';
+    const direction = s.direction ?? 'one';
+    if (world < 2) issues.push({ path, message: `pairs needs at least 2 ranks; the world has ${world}` });
+    const label = s.label ?? `p2p pairs (${mode}, ${direction === 'both' ? 'bidirectional' : 'one way'})`;
+    plan.pairs.push({ index, path: formatPath(path), label, mode, direction, bytes: s.bytes });
+    const dtype = s.dtype ?? d.dtype ?? 'float32';
+    const count = Math.max(1, Math.floor(s.bytes / DTYPE_INFO[dtype].bytes));
+    for (let i = 0; i < world; i++) {
+      for (let j = i + 1; j < world; j++) {
+        if (mode === 'adjacent' && j !== i + 1) continue;
+        const forward = p2p(path, { from: i, to: j, count, dtype, data: s.data });
+        const origin: StepOrigin = { kind: 'pairs', pairs: index, from: i, to: j, both: direction === 'both' };
+        const common = { ...s, label: undefined };
+        if (direction === 'both') {
+          push(path, common, `${label} ${i}⇄${j}`, origin, { kind: 'group', items: [forward, { ...forward, from: j, to: i }] });
+        } else {
+          push(path, common, `${label} ${i}→${j}`, origin, forward);
+        }
+      }
+    }
+  }
+
+  function compare(path: JsonPath, s: Extract<Step, { op: 'compare' }>, index: number) {
+    const repeat = s.repeat ?? 3;
+    const label = s.label ?? `compare ${s.variants.map((v) => v.name).join(' / ')}`;
+    plan.compares.push({ index, path: formatPath(path), label, variants: s.variants.map((v) => v.name), repeat });
+    for (let r = 0; r < repeat; r++) {
+      s.variants.forEach((v, vi) => {
+        const origin: StepOrigin = { kind: 'compare', compare: index, variant: v.name, repeat: r };
+        push([...path, 'variants', vi], {}, `${label}: ${v.name} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r }, true);
+        v.steps.forEach((step, si) => basic([...path, 'variants', vi, 'steps', si], step, origin, `${v.name}: `));
+        push([...path, 'variants', vi], {}, `${label}: ${v.name} end`, origin, { kind: 'block-end', compare: index, variant: v.name, repeat: r }, true);
+      });
+    }
+  }
+
+  if (issues.length) throw new PlanError(issues);
+  return plan;
+}
+
+/** Does `rank` take part in this step? (p2p and compute involve some ranks only.) */
+export function involves(action: PlanAction, rank: number): boolean {
+  switch (action.kind) {
+    case 'p2p':
+      return action.from === rank || action.to === rank;
+    case 'group':
+      return action.items.some((item) => item.kind !== 'p2p' || item.from === rank || item.to === rank);
+    case 'compute':
+      return action.ranks === null || action.ranks.includes(rank);
+    default:
+      return true;
+  }
+}

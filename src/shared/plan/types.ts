@@ -1,0 +1,93 @@
+// The compiled plan: every step resolved (defaults applied, sweeps and pairs expanded, streams
+// numbered). All ranks receive the same plan and run the steps they take part in. Declared as
+// schemas because the plan crosses a process boundary and is validated on receipt.
+import { z } from 'zod';
+import { DTYPES } from '../dtypes.js';
+import { REDOPS } from '../reduce.js';
+import { COLLECTIVES, OBJECT_COLLECTIVES } from '../ops/index.js';
+import { patternSchema } from '../scenario/schema.js';
+
+const rank = z.number().int().min(0);
+const count = z.number().int().min(0);
+
+export const collectiveActionSchema = z.object({
+  kind: z.literal('collective'),
+  op: z.enum(COLLECTIVES),
+  dtype: z.enum(DTYPES),
+  redop: z.enum(REDOPS),
+  root: rank,
+  count,
+  inPlace: z.boolean(),
+  data: patternSchema,
+});
+
+export const p2pActionSchema = z.object({
+  kind: z.literal('p2p'), from: rank, to: rank, dtype: z.enum(DTYPES), count, data: patternSchema,
+});
+
+const blockMarker = { compare: z.number().int(), variant: z.string(), repeat: z.number().int() };
+
+export const planActionSchema = z.discriminatedUnion('kind', [
+  collectiveActionSchema,
+  p2pActionSchema,
+  z.object({ kind: z.literal('object'), op: z.enum(OBJECT_COLLECTIVES), root: rank, objects: z.array(z.json()).nullable() }),
+  z.object({ kind: z.literal('group'), items: z.array(z.discriminatedUnion('kind', [collectiveActionSchema, p2pActionSchema])) }),
+  z.object({ kind: z.literal('barrier') }),
+  z.object({ kind: z.literal('wait'), id: z.string().nullable() }),
+  z.object({ kind: z.literal('compute'), dtype: z.enum(DTYPES), m: z.number().int().min(1), n: z.number().int().min(1), k: z.number().int().min(1), ranks: z.array(rank).nullable() }),
+  /** Start of one run of a compare variant: all ranks line up, then the block is timed. */
+  z.object({ kind: z.literal('block-begin'), ...blockMarker }),
+  z.object({ kind: z.literal('block-end'), ...blockMarker }),
+]);
+
+/** Where a step came from, so results can be grouped back into tables and matrices. */
+export const stepOriginSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('step') }),
+  z.object({ kind: z.literal('sweep'), sweep: z.number().int(), size: z.number() }),
+  z.object({ kind: z.literal('pairs'), pairs: z.number().int(), from: rank, to: rank, both: z.boolean() }),
+  z.object({ kind: z.literal('compare'), ...blockMarker }),
+]);
+
+export const planStepSchema = z.object({
+  index: z.number().int(),
+  /** JSON path of the scenario step it came from, e.g. "steps[3]". */
+  path: z.string(),
+  label: z.string(),
+  origin: stepOriginSchema,
+  action: planActionSchema,
+  warmup: z.number().int().min(0),
+  iters: z.number().int().min(1),
+  timeoutMs: z.number().int().min(1),
+  async: z.boolean(),
+  asyncId: z.string().nullable(),
+  /** Stream index: 0 is "default"; named streams are numbered in order of appearance. */
+  stream: z.number().int().min(0).max(7),
+});
+
+export const planSchema = z.object({
+  world: z.number().int().min(1),
+  devices: z.array(z.number().int()).nullable(),
+  streams: z.array(z.string()),
+  steps: z.array(planStepSchema),
+  sweeps: z.array(z.object({
+    index: z.number().int(), path: z.string(), label: z.string(), op: z.string(),
+    dtype: z.enum(DTYPES), redop: z.enum(REDOPS), root: rank,
+  })),
+  pairs: z.array(z.object({
+    index: z.number().int(), path: z.string(), label: z.string(),
+    mode: z.enum(['all', 'adjacent']), direction: z.enum(['one', 'both']), bytes: z.number(),
+  })),
+  compares: z.array(z.object({
+    index: z.number().int(), path: z.string(), label: z.string(), variants: z.array(z.string()), repeat: z.number().int(),
+  })),
+});
+
+export type CollectiveAction = z.infer<typeof collectiveActionSchema>;
+export type P2pAction = z.infer<typeof p2pActionSchema>;
+export type PlanAction = z.infer<typeof planActionSchema>;
+export type StepOrigin = z.infer<typeof stepOriginSchema>;
+export type PlanStep = z.infer<typeof planStepSchema>;
+export type Plan = z.infer<typeof planSchema>;
+export type SweepSpec = Plan['sweeps'][number];
+export type PairsSpec = Plan['pairs'][number];
+export type CompareSpec = Plan['compares'][number];

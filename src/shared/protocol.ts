@@ -1,0 +1,67 @@
+// Messages between the lab core and a rank process: discriminated by `type`, versioned, and
+// validated on receipt on both sides.
+import { z } from 'zod';
+import { planSchema } from './plan/types.js';
+
+export const PROTOCOL_VERSION = 1;
+const v = z.literal(PROTOCOL_VERSION);
+const rank = z.number().int().min(0);
+
+export const mismatchSchema = z.object({ index: z.number().int(), expected: z.string(), actual: z.string() });
+
+export const rankStepResultSchema = z.object({
+  step: z.number().int(),
+  rank,
+  verdict: z.enum(['pass', 'fail', 'none']),
+  checked: z.number().int(),
+  wrong: z.number().int(),
+  mismatches: z.array(mismatchSchema),
+  /** The output as a learner reads it, for small tensors and objects. */
+  output: z.string().nullable(),
+  /** Duration of each timed iteration, microseconds. */
+  timesUs: z.array(z.number()),
+  note: z.string().nullable(),
+});
+
+export const timelineEventSchema = z.object({
+  rank,
+  stream: z.number().int(),
+  step: z.number().int(),
+  name: z.string(),
+  phase: z.enum(['warmup', 'timed', 'check', 'block']),
+  /** CLOCK_MONOTONIC nanoseconds, shared by all ranks on a host. */
+  startNs: z.number(),
+  endNs: z.number(),
+  bytes: z.number(),
+});
+
+export const backendNameSchema = z.enum(['cpu', 'nccl']);
+
+export const coreToWorkerSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('start'), v, runId: z.string(), rank, backend: backendNameSchema, plan: planSchema }),
+  z.object({ type: z.literal('comm-id'), v, id: z.string().min(1) }),
+  z.object({ type: z.literal('abort'), v, reason: z.string() }),
+]);
+
+export const workerToCoreSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('unique-id'), v, rank, id: z.string().min(1) }),
+  z.object({ type: z.literal('step-begin'), v, rank, step: z.number().int(), atNs: z.number() }),
+  z.object({ type: z.literal('step-end'), v, rank, result: rankStepResultSchema, events: z.array(timelineEventSchema) }),
+  z.object({ type: z.literal('log'), v, rank, text: z.string(), atNs: z.number() }),
+  z.object({ type: z.literal('failed'), v, rank, step: z.number().int().nullable(), code: z.string(), message: z.string() }),
+  z.object({ type: z.literal('done'), v, rank }),
+]);
+
+export type CoreToWorker = z.infer<typeof coreToWorkerSchema>;
+export type WorkerToCore = z.infer<typeof workerToCoreSchema>;
+export type RankStepResult = z.infer<typeof rankStepResultSchema>;
+export type TimelineEvent = z.infer<typeof timelineEventSchema>;
+export type BackendName = z.infer<typeof backendNameSchema>;
+
+/** Parses a message or throws an Error naming what was wrong with it. */
+export function parseMessage<T>(schema: z.ZodType<T>, message: unknown, from: string): T {
+  const r = schema.safeParse(message);
+  if (r.success) return r.data;
+  const first = r.error.issues[0];
+  throw new Error(`invalid message from ${from}: ${first.path.join('.') || '(root)'}: ${first.message}`);
+}

@@ -1,0 +1,96 @@
+// The run record (*.run.json): everything needed to read, replay, compare and export a run
+// without GPUs. Validated when opened.
+import { z } from 'zod';
+import { planActionSchema, planSchema, stepOriginSchema } from './plan/types.js';
+import { backendNameSchema, rankStepResultSchema, timelineEventSchema } from './protocol.js';
+
+export const RECORD_FORMAT = 'clab.run';
+export const RECORD_VERSION = 1;
+
+const statsSchema = z.object({
+  min: z.number(), median: z.number(), max: z.number(), p99: z.number(), mean: z.number(), samples: z.number().int(),
+});
+
+export const stepRecordSchema = z.object({
+  index: z.number().int(),
+  path: z.string(),
+  label: z.string(),
+  origin: stepOriginSchema,
+  action: planActionSchema,
+  verdict: z.enum(['pass', 'fail', 'none', 'error', 'not-run']),
+  wrong: z.number().int(),
+  ranks: z.array(rankStepResultSchema),
+  /** Microseconds; per iteration, the mean over ranks (nccl-tests). */
+  timing: statsSchema.nullable(),
+  /** Bytes behind algbw (nccl-tests' convention for the op). */
+  bytes: z.number(),
+  /** GB/s from the mean time. */
+  algbw: z.number().nullable(),
+  busbw: z.number().nullable(),
+  /** Floating-point operations per iteration (compute steps). */
+  flops: z.number().nullable(),
+});
+
+export const compareRecordSchema = z.object({
+  index: z.number().int(),
+  label: z.string(),
+  variants: z.array(z.object({
+    name: z.string(),
+    /** Median over repeats of the block's duration (max over ranks), microseconds. */
+    durationUs: z.number().nullable(),
+    repeatsUs: z.array(z.number()),
+    speedup: z.number().nullable(),
+  })),
+  /** From the first variant: total communication and compute time, and the best speed-up overlap could give. */
+  commUs: z.number().nullable(),
+  computeUs: z.number().nullable(),
+  idealSpeedup: z.number().nullable(),
+});
+
+export const logLineSchema = z.object({ rank: z.number().int().nullable(), atNs: z.number(), text: z.string() });
+
+export const environmentSchema = z.object({
+  host: z.string(),
+  platform: z.string(),
+  cpus: z.number().int(),
+  cpuModel: z.string(),
+  memoryBytes: z.number(),
+  node: z.string(),
+  backend: backendNameSchema,
+  backendNote: z.string().nullable(),
+  gpus: z.array(z.object({ index: z.number().int(), name: z.string(), memoryBytes: z.number(), busId: z.string() })),
+  versions: z.record(z.string(), z.string()),
+  env: z.record(z.string(), z.string()),
+});
+
+export const runRecordSchema = z.object({
+  format: z.literal(RECORD_FORMAT),
+  version: z.literal(RECORD_VERSION),
+  id: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  scenarioFile: z.string().nullable(),
+  scenario: z.unknown(),
+  plan: planSchema,
+  world: z.number().int(),
+  environment: environmentSchema,
+  status: z.enum(['passed', 'failed', 'error', 'aborted']),
+  error: z.object({
+    rank: z.number().int().nullable(),
+    step: z.number().int().nullable(),
+    stepLabel: z.string().nullable(),
+    code: z.string(),
+    message: z.string(),
+  }).nullable(),
+  steps: z.array(stepRecordSchema),
+  compares: z.array(compareRecordSchema),
+  logs: z.array(logLineSchema),
+  events: z.array(timelineEventSchema),
+});
+
+export type StepRecord = z.infer<typeof stepRecordSchema>;
+export type CompareRecord = z.infer<typeof compareRecordSchema>;
+export type LogLine = z.infer<typeof logLineSchema>;
+export type Environment = z.infer<typeof environmentSchema>;
+export type RunRecord = z.infer<typeof runRecordSchema>;
+export type RunError = NonNullable<RunRecord['error']>;

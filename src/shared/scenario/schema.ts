@@ -1,0 +1,186 @@
+// The scenario format: the one source of truth. The JSON Schema for the editor is generated
+// from it (json-schema.ts), and every file is validated against it at every boundary.
+import { z } from 'zod';
+import { DTYPES } from '../dtypes.js';
+import { REDOPS } from '../reduce.js';
+import { COLLECTIVES, COLLECTIVE_DESCRIPTORS, OBJECT_COLLECTIVES, OBJECT_DESCRIPTORS } from '../ops/index.js';
+import { parseBytes } from './units.js';
+
+export const SCENARIO_VERSION = 1;
+
+const nonNegInt = z.number().int().min(0);
+const rankIndex = z.number().int().min(0).describe('A rank, 0 … world−1.');
+const bytes = z
+  .union([nonNegInt, z.string().regex(/^\s*\d+(\.\d+)?\s*([KMGT]i?B|B)?\s*$/i, 'expected a size such as 4096, "64KiB" or "1GiB"')])
+  .transform((v) => (typeof v === 'number' ? v : parseBytes(v)))
+  .describe('A size in bytes: a number, or a string with a unit (B, KiB, MiB, GiB; KB, MB, GB are powers of 10).');
+
+const dtype = z.enum(DTYPES).describe('Element type of the tensors.');
+const redop = z.enum(REDOPS).describe('How values from different ranks are combined.');
+
+export const patternSchema = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('rank'), scale: z.number().optional(), offset: z.number().optional() }).strict()
+      .describe('Every element holds scale × rank + offset.'),
+    z.object({ kind: z.literal('arange'), start: z.number().optional(), step: z.number().optional(), rankStride: z.number().optional() }).strict()
+      .describe('Element i holds start + step × i (+ rankStride × rank, default 0).'),
+    z.object({ kind: z.literal('arange_rank'), start: z.number().optional(), step: z.number().optional(), rankStride: z.number().optional() }).strict()
+      .describe('Element i holds start + step × i + rankStride × rank (rankStride default 1).'),
+    z.object({ kind: z.literal('constant'), value: z.number() }).strict().describe('Every element holds value.'),
+    z.object({ kind: z.literal('random'), seed: z.number().int(), min: z.number().optional(), max: z.number().optional() }).strict()
+      .describe('Reproducible pseudo-random values from (seed, rank, index), uniform in [min, max].'),
+  ])
+  .describe('How each rank fills its input tensor; expected results are computed from it on the host.');
+
+const common = {
+  label: z.string().optional().describe('A name shown in results instead of the operation.'),
+  dtype: dtype.optional(),
+  warmup: nonNegInt.optional().describe('Untimed iterations before the timed ones.'),
+  iters: z.number().int().min(1).optional().describe('Timed iterations.'),
+  timeoutMs: z.number().int().min(1).optional().describe('The step fails if it has not finished on every rank after this long.'),
+  async: z.boolean().optional().describe('Issue now, wait later (at a `wait` step or the end of the block), like torch\'s async_op=True.'),
+  id: z.string().optional().describe('Name of an async step, for `wait`.'),
+  stream: z.string().optional().describe('Stream the step runs on: "default" unless named (e.g. "comm", "compute").'),
+};
+
+const collectiveStep = z
+  .object({
+    ...common,
+    op: z.enum(COLLECTIVES).describe(COLLECTIVES.map((c) => `${c}: ${COLLECTIVE_DESCRIPTORS[c].summary}`).join('\n')),
+    count: nonNegInt.describe('Number of elements; what it counts depends on the operation (see its docs).'),
+    root: rankIndex.optional().describe('Source or destination rank for broadcast, reduce, gather and scatter (default 0).'),
+    redop: redop.optional(),
+    inPlace: z.boolean().optional().describe('Output written over the input (torch\'s default for broadcast, all_reduce and reduce).'),
+    data: patternSchema.optional(),
+  })
+  .strict();
+
+const json: z.ZodType<unknown> = z.json();
+const objectStep = z
+  .object({
+    ...common,
+    op: z.enum(OBJECT_COLLECTIVES).describe(OBJECT_COLLECTIVES.map((c) => `${c}: ${OBJECT_DESCRIPTORS[c].summary}`).join('\n')),
+    root: rankIndex.optional(),
+    objects: z.array(json).min(1).optional().describe('The JSON value of rank r is objects[r % length]; default {"rank": r}.'),
+  })
+  .strict();
+
+const p2pStep = z
+  .object({
+    ...common,
+    op: z.enum(['send', 'recv']).describe('One transfer: rank `from` sends, rank `to` receives (either name describes the pair).'),
+    from: rankIndex,
+    to: rankIndex,
+    count: nonNegInt,
+    data: patternSchema.optional(),
+  })
+  .strict();
+
+const barrierStep = z.object({ ...common, op: z.literal('barrier') }).strict().describe('Every rank waits until all have arrived.');
+const waitStep = z
+  .object({ op: z.literal('wait'), id: z.string().optional().describe('The async step to wait for; all pending ones when absent.') })
+  .strict();
+
+const computeStep = z
+  .object({
+    ...common,
+    op: z.literal('compute'),
+    m: z.number().int().min(1),
+    n: z.number().int().min(1),
+    k: z.number().int().min(1),
+    dtype: z.enum(['float32', 'float16', 'bfloat16']).optional(),
+    ranks: z.array(rankIndex).optional().describe('Ranks that compute (default: all).'),
+  })
+  .strict()
+  .describe('A matrix multiply C[m×n] = A[m×k]·B[k×n]: cuBLAS on GPUs, a compute thread on the cpu backend.');
+
+const groupStep = z
+  .object({
+    ...common,
+    op: z.literal('group'),
+    steps: z.array(z.discriminatedUnion('op', [collectiveStep, p2pStep])).min(1),
+  })
+  .strict()
+  .describe('Operations issued together (ncclGroupStart/End); sends and receives in a group progress concurrently.');
+
+export const basicStepSchema = z.discriminatedUnion('op', [
+  collectiveStep, objectStep, p2pStep, barrierStep, waitStep, computeStep, groupStep,
+]);
+
+const sweepStep = z
+  .object({
+    ...common,
+    op: z.literal('sweep'),
+    collective: z.enum([...COLLECTIVES, 'send']),
+    minBytes: bytes,
+    maxBytes: bytes,
+    factor: z.number().int().min(2).optional().describe('Each size is the previous × factor (default 2).'),
+    root: rankIndex.optional(),
+    redop: redop.optional(),
+    inPlace: z.boolean().optional(),
+    data: patternSchema.optional(),
+    from: rankIndex.optional().describe('For collective "send": the sending rank (default 0).'),
+    to: rankIndex.optional().describe('For collective "send": the receiving rank (default 1).'),
+  })
+  .strict()
+  .describe('An nccl-tests style sweep of one operation over sizes, printed as a table.');
+
+const pairsStep = z
+  .object({
+    ...common,
+    op: z.literal('pairs'),
+    mode: z.enum(['all', 'adjacent']).optional().describe('Every pair (i<j), or only 0-1, 1-2, … (default all).'),
+    direction: z.enum(['one', 'both']).optional().describe('i→j only, or i→j and j→i at the same time (default one).'),
+    bytes,
+    data: patternSchema.optional(),
+  })
+  .strict()
+  .describe('send/recv between pairs of ranks, reported as a bandwidth/latency matrix.');
+
+const compareStep = z
+  .object({
+    op: z.literal('compare'),
+    label: z.string().optional(),
+    repeat: z.number().int().min(1).optional().describe('Times each variant is run; the median is reported (default 3).'),
+    variants: z.array(z.object({ name: z.string().min(1), steps: z.array(basicStepSchema).min(1) }).strict()).min(2),
+  })
+  .strict()
+  .describe('Runs variants of the same block (e.g. overlap off/on) and reports each duration and the speed-up.');
+
+export const stepSchema = z.discriminatedUnion('op', [
+  collectiveStep, objectStep, p2pStep, barrierStep, waitStep, computeStep, groupStep, sweepStep, pairsStep, compareStep,
+]);
+
+export const scenarioSchema = z
+  .object({
+    $schema: z.string().optional(),
+    version: z.literal(SCENARIO_VERSION).describe('Format version of this file.'),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    world: z
+      .union([
+        z.object({ ranks: z.number().int().min(1).max(64) }).strict(),
+        z.object({ devices: z.array(z.number().int().min(0)).min(1) }).strict(),
+      ])
+      .describe('How many ranks: {"ranks": N}, or {"devices": [0, 1]} for one rank per listed GPU.'),
+    backend: z.enum(['auto', 'cpu', 'nccl']).optional().describe('auto uses nccl when enough GPUs are usable, else cpu.'),
+    defaults: z
+      .object({
+        dtype: dtype.optional(),
+        redop: redop.optional(),
+        warmup: nonNegInt.optional(),
+        iters: z.number().int().min(1).optional(),
+        timeoutMs: z.number().int().min(1).optional(),
+        data: patternSchema.optional(),
+      })
+      .strict()
+      .optional(),
+    steps: z.array(stepSchema).min(1),
+  })
+  .strict();
+
+export type Scenario = z.output<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+export type Step = Scenario['steps'][number];
+export type BasicStep = z.output<typeof basicStepSchema>;
+export type DataPatternSpec = z.output<typeof patternSchema>;

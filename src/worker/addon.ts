@@ -1,0 +1,26 @@
+// Finds and loads the native addon. Searched next to the bundle (a carried build), in the
+// package's build folder, or where CLAB_NATIVE_ADDON points.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { NativeAddon } from './native-api.js';
+
+const ADDON = 'clab_native.node';
+
+export function addonCandidates(baseDir: string): string[] {
+  const fromEnv = process.env.CLAB_NATIVE_ADDON;
+  return [
+    ...(fromEnv ? [resolve(fromEnv)] : []),
+    join(baseDir, ADDON),
+    join(baseDir, '..', 'build', 'native', 'Release', ADDON),
+    join(baseDir, '..', '..', 'build', 'native', 'Release', ADDON),
+  ];
+}
+
+export function loadAddon(baseDir: string = __dirname): NativeAddon {
+  const candidates = addonCandidates(baseDir);
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) {
+    throw Object.assign(new Error(`the native addon ${ADDON} was not found (looked in ${candidates.join(', ')}); build it with \`npm run build:native\``), { code: 'CLAB_NO_ADDON' });
+  }
+  return require(found) as NativeAddon;
+}

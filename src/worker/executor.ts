@@ -1,0 +1,158 @@
+// Runs a rank's whole plan against the backend, with no round trip to the core per operation:
+// every step's runs (warm-up, timed, check) are enqueued at once, in plan order, so all ranks
+// issue communication in the same order even when steps are async.
+import { actionBandwidthBasis } from '../shared/aggregate.js';
+import { checkTensor, type CheckResult } from '../shared/check.js';
+import { involves } from '../shared/plan/compile.js';
+import type { Plan, PlanStep } from '../shared/plan/types.js';
+import type { RankStepResult, TimelineEvent } from '../shared/protocol.js';
+import { prepareCollective, prepareP2p, type PreparedCall } from './buffers.js';
+import type { NativeComm, NativeOp, NativeTimes } from './native-api.js';
+import { runObjectCollective } from './objects.js';
+import { previewTensor } from './output.js';
+
+export interface ExecutorHost {
+  rank: number;
+  comm: NativeComm;
+  stepBegin(step: PlanStep): void;
+  stepEnd(result: RankStepResult, events: TimelineEvent[]): void;
+}
+
+interface Outcome {
+  checks: { check: CheckResult; preview: string | null }[];
+  timed: NativeTimes | null;
+  events: TimelineEvent[];
+  note: string | null;
+}
+
+const nowNs = () => Number(process.hrtime.bigint());
+const durationsUs = (t: NativeTimes | null) => (t ? t.startNs.map((s, i) => (t.endNs[i] - s) / 1e3) : []);
+
+export class PlanExecutor {
+  private pending = new Map<number, { asyncId: string | null; done: Promise<void> }>();
+  private blockStart = new Map<string, number>();
+
+  constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {}
+
+  async run(): Promise<void> {
+    for (const step of this.plan.steps) {
+      if (!involves(step.action, this.host.rank)) continue;
+      this.host.stepBegin(step);
+      const done = this.runStep(step);
+      if (step.async) {
+        this.pending.set(step.index, { asyncId: step.asyncId, done });
+        done.catch(() => undefined);
+      } else {
+        await done;
+      }
+    }
+    await this.waitFor(null);
+  }
+
+  private async waitFor(asyncId: string | null): Promise<void> {
+    const waiting = [...this.pending].filter(([, p]) => asyncId === null || p.asyncId === asyncId);
+    for (const [index, p] of waiting) {
+      this.pending.delete(index);
+      await p.done;
+    }
+  }
+
+  private async runStep(step: PlanStep): Promise<void> {
+    const outcome = await this.execute(step);
+    const checks = outcome.checks;
+    const wrong = checks.reduce((s, c) => s + c.check.wrong, 0);
+    const previews = checks.map((c) => c.preview);
+    this.host.stepEnd(
+      {
+        step: step.index,
+        rank: this.host.rank,
+        verdict: checks.length === 0 ? 'none' : wrong > 0 ? 'fail' : 'pass',
+        checked: checks.reduce((s, c) => s + c.check.checked, 0),
+        wrong,
+        mismatches: checks.flatMap((c) => c.check.mismatches).slice(0, 5),
+        output: previews.some((p) => p !== null) ? previews.filter((p) => p !== null).join(' | ') : null,
+        timesUs: durationsUs(outcome.timed),
+        note: outcome.note,
+      },
+      outcome.events,
+    );
+  }
+
+  private events(step: PlanStep, times: NativeTimes | null, phase: TimelineEvent['phase'], bytes: number): TimelineEvent[] {
+    if (!times) return [];
+    return times.startNs.map((startNs, i) => ({
+      rank: this.host.rank, stream: step.stream, step: step.index, name: step.label, phase, startNs, endNs: times.endNs[i], bytes,
+    }));
+  }
+
+  /** Enqueues warm-up, timed and (when the op eats its input) a fresh check run, all at once. */
+  private async timedCalls(step: PlanStep, prepare: () => PreparedCall[]): Promise<Outcome> {
+    const { comm } = this.host;
+    const calls = prepare();
+    const op: NativeOp = calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) };
+    const needsFreshCheck = calls.some((c) => c.consumesInput && c.output) && step.warmup + step.iters > 1;
+    const checkCalls = needsFreshCheck ? prepare() : calls;
+    const checkOp: NativeOp = checkCalls.length === 1 ? checkCalls[0].op : { op: 'group', ops: checkCalls.map((c) => c.op) };
+    const warm = step.warmup > 0 ? comm.enqueue(step.stream, op, step.warmup) : null;
+    const timed = comm.enqueue(step.stream, op, step.iters);
+    const check = needsFreshCheck ? comm.enqueue(step.stream, checkOp, 1) : null;
+    const [warmT, timedT, checkT] = await Promise.all([warm, timed, check]);
+    const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;
+    return {
+      checks: checkCalls
+        .filter((c) => c.output && c.expected)
+        .map((c) => ({ check: checkTensor(c.output!, c.expected!), preview: previewTensor(c.output!, c.listEntry) })),
+      timed: timedT,
+      events: [...this.events(step, warmT, 'warmup', bytes), ...this.events(step, timedT, 'timed', bytes), ...this.events(step, checkT, 'check', bytes)],
+      note: null,
+    };
+  }
+
+  private async execute(step: PlanStep): Promise<Outcome> {
+    const { rank, comm } = this.host;
+    const world = this.plan.world;
+    const a = step.action;
+    const none: Outcome = { checks: [], timed: null, events: [], note: null };
+    switch (a.kind) {
+      case 'collective':
+        return this.timedCalls(step, () => [prepareCollective(a, rank, world)]);
+      case 'p2p':
+        return this.timedCalls(step, () => [prepareP2p(a, rank)]);
+      case 'group':
+        return this.timedCalls(step, () =>
+          a.items.filter((i) => i.kind === 'collective' || i.from === rank || i.to === rank)
+            .map((i) => (i.kind === 'collective' ? prepareCollective(i, rank, world) : prepareP2p(i, rank))));
+      case 'object':
+        return runObjectCollective(step, a, comm, rank, world);
+      case 'barrier': {
+        const t = await comm.enqueue(step.stream, { op: 'barrier' }, step.iters);
+        return { ...none, timed: t, events: this.events(step, t, 'timed', 0) };
+      }
+      case 'compute': {
+        const gemm: NativeOp = { op: 'gemm', dtype: a.dtype, m: a.m, n: a.n, k: a.k };
+        const warm = step.warmup > 0 ? comm.enqueue(step.stream, gemm, step.warmup) : null;
+        const timed = comm.enqueue(step.stream, gemm, step.iters);
+        const [, t] = await Promise.all([warm, timed]);
+        const meanUs = durationsUs(t).reduce((x, y) => x + y, 0) / t.startNs.length;
+        const gflops = (2 * a.m * a.n * a.k) / (meanUs * 1e3);
+        return { ...none, timed: t, events: this.events(step, t, 'timed', 0), note: `${gflops.toFixed(2)} GFLOP/s` };
+      }
+      case 'wait': {
+        const start = nowNs();
+        await this.waitFor(a.id);
+        return { ...none, events: [{ rank, stream: step.stream, step: step.index, name: step.label, phase: 'block', startNs: start, endNs: nowNs(), bytes: 0 }] };
+      }
+      case 'block-begin': {
+        await comm.enqueue(step.stream, { op: 'barrier' }, 1);
+        this.blockStart.set(`${a.compare}/${a.variant}/${a.repeat}`, nowNs());
+        return none;
+      }
+      case 'block-end': {
+        await this.waitFor(null);
+        const start = this.blockStart.get(`${a.compare}/${a.variant}/${a.repeat}`) ?? nowNs();
+        const t = { startNs: [start], endNs: [nowNs()] };
+        return { ...none, timed: t, events: this.events(step, t, 'block', 0) };
+      }
+    }
+  }
+}

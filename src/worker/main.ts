@@ -1,0 +1,91 @@
+// A rank process: receives its plan from the lab core, joins the communicator (rank 0 creates
+// the unique id, the core relays it), runs the plan, streams results back, and exits.
+import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type CoreToWorker, type WorkerToCore } from '../shared/protocol.js';
+import { loadAddon } from './addon.js';
+import { PlanExecutor } from './executor.js';
+import type { NativeComm } from './native-api.js';
+
+const v = PROTOCOL_VERSION;
+let rank = -1;
+let comm: NativeComm | null = null;
+let currentStep: number | null = null;
+
+function send(message: WorkerToCore): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send || !process.connected) return resolve();
+    process.send(message, undefined, undefined, () => resolve());
+  });
+}
+
+async function fail(error: unknown, step: number | null): Promise<never> {
+  const e = error as { code?: string; message?: string };
+  comm?.abort(`rank ${rank} failed: ${e.message ?? String(error)}`);
+  await send({ type: 'failed', v, rank: Math.max(rank, 0), step, code: e.code ?? 'CLAB_WORKER_ERROR', message: e.message ?? String(error) });
+  comm?.destroy();
+  process.exit(1);
+}
+
+// Every message is kept until asked for, so none is lost between two awaits.
+const inbox: CoreToWorker[] = [];
+const waiters: (() => void)[] = [];
+
+async function nextMessage<T extends CoreToWorker['type']>(type: T): Promise<Extract<CoreToWorker, { type: T }>> {
+  for (;;) {
+    const i = inbox.findIndex((m) => m.type === type);
+    if (i >= 0) return inbox.splice(i, 1)[0] as Extract<CoreToWorker, { type: T }>;
+    await new Promise<void>((resolve) => waiters.push(resolve));
+  }
+}
+
+async function main(): Promise<void> {
+  process.on('message', (raw) => {
+    const m = parseMessage(coreToWorkerSchema, raw, 'the lab core');
+    if (m.type === 'abort') {
+      comm?.abort(m.reason);
+      comm?.destroy();
+      process.exit(2);
+    }
+    inbox.push(m);
+    waiters.splice(0).forEach((wake) => wake());
+  });
+  // The core going away (crash, kill) must never leave a rank behind.
+  process.on('disconnect', () => {
+    comm?.abort('the lab core disconnected');
+    process.exit(3);
+  });
+
+  const start = await nextMessage('start');
+  rank = start.rank;
+  const { plan } = start;
+  const addon = loadAddon();
+  const available = addon.backends()[start.backend];
+  if (!available.available) throw Object.assign(new Error(`backend ${start.backend} is not available: ${available.reason}`), { code: 'CLAB_BACKEND_UNAVAILABLE' });
+
+  let id: string;
+  if (rank === 0) {
+    id = addon.cpuCreateUniqueId(plan.world);
+    await send({ type: 'unique-id', v, rank, id });
+  } else {
+    id = (await nextMessage('comm-id')).id;
+  }
+  comm = addon.cpuCommInit(id, rank, plan.world);
+  await send({ type: 'log', v, rank, text: `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid})`, atNs: Number(process.hrtime.bigint()) });
+
+  const executor = new PlanExecutor(plan, {
+    rank,
+    comm,
+    stepBegin: (step) => {
+      currentStep = step.index;
+      void send({ type: 'step-begin', v, rank, step: step.index, atNs: Number(process.hrtime.bigint()) });
+    },
+    stepEnd: (result, events) => void send({ type: 'step-end', v, rank, result, events }),
+  });
+  await executor.run();
+  comm.destroy();
+  comm = null;
+  await send({ type: 'done', v, rank });
+  process.disconnect?.();
+}
+
+process.on('unhandledRejection', (e) => void fail(e, currentStep));
+main().catch((e) => fail(e, currentStep));

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { reducer } from '../../src/shared/reduce';
+import { DTYPE_INFO, float16BitsToFloat32, float32ToFloat16Bits, float32ToBfloat16Bits, bfloat16BitsToFloat32 } from '../../src/shared/dtypes';
+
+describe('reductions', () => {
+  it('int8 sum wraps like two\'s complement hardware', () => {
+    expect(reducer('int8', 'sum')([100, 100])).toBe(-56);
+  });
+  it('uint8 prod wraps modulo 256', () => {
+    expect(reducer('uint8', 'prod')([16, 17])).toBe(16);
+  });
+  it('int32 prod wraps modulo 2^32', () => {
+    expect(reducer('int32', 'prod')([65536, 65536])).toBe(0);
+    expect(reducer('int32', 'prod')([46341, 46341])).toBe(-2147479015);
+  });
+  it('int64 sum wraps modulo 2^64', () => {
+    expect(reducer('int64', 'sum')([9223372036854775807n, 1n])).toBe(-9223372036854775808n);
+  });
+  it('integer avg truncates toward zero', () => {
+    expect(reducer('int32', 'avg')([1, 2])).toBe(1);
+    expect(reducer('int32', 'avg')([-1, -2])).toBe(-1);
+    expect(reducer('int64', 'avg')([-1n, -2n])).toBe(-1n);
+  });
+  it('float16 sum rounds after every addition', () => {
+    expect(reducer('float16', 'sum')([2048, 1, 1])).toBe(2048);
+    expect(reducer('float16', 'sum')([1, 1, 2048])).toBe(2050);
+  });
+  it('bfloat16 sum rounds to 8 significant bits', () => {
+    expect(reducer('bfloat16', 'sum')([256, 1])).toBe(256);
+  });
+  it('float32 sum is evaluated in float32, not double', () => {
+    expect(reducer('float32', 'sum')([16777216, 1])).toBe(16777216);
+    expect(reducer('float64', 'sum')([16777216, 1])).toBe(16777217);
+  });
+  it('min and max pick per element', () => {
+    expect(reducer('float32', 'min')([3, -1, 2])).toBe(-1);
+    expect(reducer('int64', 'max')([3n, -1n, 2n])).toBe(3n);
+  });
+  it('float avg divides the rounded sum', () => {
+    expect(reducer('float32', 'avg')([1, 2])).toBe(1.5);
+  });
+});
+
+describe('half-precision conversions', () => {
+  it('float16 rounds to nearest even and saturates to infinity', () => {
+    expect(float16BitsToFloat32(float32ToFloat16Bits(1 + 2 ** -11))).toBe(1);
+    expect(float16BitsToFloat32(float32ToFloat16Bits(1 + 3 * 2 ** -11))).toBe(1 + 2 ** -9);
+    expect(float16BitsToFloat32(float32ToFloat16Bits(70000))).toBe(Infinity);
+    expect(float16BitsToFloat32(float32ToFloat16Bits(2 ** -24))).toBe(2 ** -24);
+    expect(Number.isNaN(float16BitsToFloat32(float32ToFloat16Bits(NaN)))).toBe(true);
+  });
+  it('bfloat16 keeps the float32 exponent range', () => {
+    expect(bfloat16BitsToFloat32(float32ToBfloat16Bits(1e30))).toBeCloseTo(1e30, -28);
+    expect(bfloat16BitsToFloat32(float32ToBfloat16Bits(1 + 2 ** -8))).toBe(1);
+  });
+  it('integer casts wrap', () => {
+    expect(DTYPE_INFO.uint8.cast(-1)).toBe(255);
+    expect(DTYPE_INFO.int8.cast(200)).toBe(-56);
+    expect(DTYPE_INFO.int64.cast(-3.7)).toBe(-3n);
+  });
+});
