@@ -59,6 +59,9 @@ export class PlanExecutor {
 
   private async runStep(step: PlanStep): Promise<void> {
     const outcome = await this.execute(step);
+    const a = step.action;
+    if (outcome.checks.length === 0 && outcome.note === null && (a.kind === 'collective' || a.kind === 'object')) outcome.note = 'no output on this rank';
+    if (outcome.checks.length === 0 && outcome.note === null && a.kind === 'p2p' && a.from === this.host.rank) outcome.note = `sent to rank ${a.to}`;
     const checks = outcome.checks;
     const wrong = checks.reduce((s, c) => s + c.check.wrong, 0);
     const previews = checks.map((c) => c.preview);

@@ -39,7 +39,12 @@ async function nextMessage<T extends CoreToWorker['type']>(type: T): Promise<Ext
 
 async function main(): Promise<void> {
   process.on('message', (raw) => {
-    const m = parseMessage(coreToWorkerSchema, raw, 'the lab core');
+    let m: CoreToWorker;
+    try {
+      m = parseMessage(coreToWorkerSchema, raw, 'the lab core');
+    } catch (e) {
+      return void fail(Object.assign(e as Error, { code: 'CLAB_PROTOCOL' }), currentStep);
+    }
     if (m.type === 'abort') {
       comm?.abort(m.reason);
       comm?.destroy();

@@ -102,6 +102,11 @@ export class LabRun extends EventEmitter<RunEvents> {
     return this.record();
   }
 
+  /** Process ids of the rank processes (undefined where a rank could not be started). */
+  workerPids(): (number | undefined)[] {
+    return this.workers.map((w) => w.pid);
+  }
+
   /** Stops a run in progress: ranks are told to abort, then killed if they linger. */
   stop(reason = 'stopped by the user'): void {
     if (this.error || this.exited.size === this.plan.world) return;

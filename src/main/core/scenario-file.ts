@@ -34,11 +34,11 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line, column: offset - lineStart + 1 };
 }
 
-/** The deepest node that exists along `path` (a missing property is reported at its parent). */
+/** The value at `path`, or the deepest node that exists along it (a missing property is reported at its parent). */
 function nodeFor(root: Node | undefined, path: JsonPath): Node | undefined {
   for (let n = path.length; n >= 0; n--) {
     const node = root && findNodeAtLocation(root, path.slice(0, n));
-    if (node) return node.parent?.type === 'property' && n === path.length ? node.parent : node;
+    if (node) return node;
   }
   return root;
 }

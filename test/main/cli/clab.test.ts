@@ -1,0 +1,61 @@
+// The `clab` command as a user runs it: the built bundle, real processes.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
+const dir = mkdtempSync(join(tmpdir(), 'clab-cli-'));
+
+describe('clab', () => {
+  it('prints help for each command', () => {
+    for (const cmd of ['run', 'validate', 'replay']) {
+      const r = clab(cmd, '--help');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain(`Usage: clab ${cmd}`);
+    }
+  });
+
+  it('validate reports file:line:column, path and expectation, and exits 2', () => {
+    const file = join(dir, 'broken.scenario.json');
+    writeFileSync(file, '{\n  "version": 1,\n  "name": "b",\n  "world": { "ranks": 2 },\n  "steps": [\n    { "op": "all_reduce", "count": "three" }\n  ]\n}\n');
+    const r = clab('validate', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${file}:6:36: error: steps[0].count: Invalid input: expected number, received string`);
+  });
+
+  it('run checks, prints learner lines, saves a record that replay prints again', () => {
+    const out = join(dir, 'all.run.json');
+    const r = clab('run', 'scenarios/all-in-one.scenario.json', '--ranks', '2', '--backend', 'cpu', '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('[Rank 0] broadcast (root 0): [1, 2, 3] ✓');
+    expect(r.stdout).toContain('[Rank 1] all_reduce sum: [2, 4, 6] ✓');
+    expect(r.stdout).toMatch(/PASSED: \d+\/\d+ checked steps correct on 2 ranks \(cpu\)/);
+    const record = JSON.parse(readFileSync(out, 'utf8'));
+    expect(record.format).toBe('clab.run');
+    const replay = clab('replay', out);
+    expect(replay.status).toBe(0);
+    expect(replay.stdout).toContain('[Rank 1] all_reduce sum: [2, 4, 6] ✓');
+    expect(replay.stdout).toContain('# replay of scenarios/all-in-one.scenario.json');
+  });
+
+  it('prints an nccl-tests style table for a sweep', () => {
+    const file = join(dir, 'sweep.scenario.json');
+    writeFileSync(file, JSON.stringify({ version: 1, name: 's', world: { ranks: 2 }, steps: [{ op: 'sweep', collective: 'all_gather', minBytes: 64, maxBytes: 4096, factor: 4 }] }));
+    const r = clab('run', file, '--backend', 'cpu', '--out', join(dir, 's.run.json'));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/#\s+size\s+count\s+type\s+redop\s+root\s+time\s+algbw\s+busbw\s+#wrong/);
+    expect(r.stdout).toMatch(/^\s+4096\s+1024\s+float32\s+none\s+-1\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+0$/m);
+    expect(r.stdout).toContain('# Out of bounds values : 0 OK');
+  });
+
+  it('replay refuses a file that is not a run record', () => {
+    const file = join(dir, 'not-a-run.json');
+    writeFileSync(file, '{"format":"something"}');
+    const r = clab('replay', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/not a valid run record: format/);
+  });
+});

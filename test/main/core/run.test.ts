@@ -1,0 +1,117 @@
+// Integration: real rank processes on the cpu backend, through the lab core.
+import { existsSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LabRun } from '../../../src/main/core/run';
+import { compileLoaded, loadScenarioFile, parseScenarioText } from '../../../src/main/core/scenario-file';
+import { resultLines } from '../../../src/shared/format';
+import { DTYPES } from '../../../src/shared/dtypes';
+import type { RunRecord } from '../../../src/shared/record';
+
+const alive = (pid: number | undefined) => {
+  if (!pid) return false;
+  try { process.kill(pid, 0); return true; } catch { return false; }
+};
+const shmSegments = () => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('clab-')) : []);
+
+function runText(text: string, ranks?: number) {
+  const loaded = parseScenarioText(text, 'inline.scenario.json');
+  return new LabRun({ plan: compileLoaded(loaded, { ranks }), backend: 'cpu', scenario: loaded.raw, scenarioFile: null });
+}
+
+function lines(record: RunRecord) {
+  return record.steps.flatMap(resultLines);
+}
+
+describe('all-in-one scenario on cpu ranks', () => {
+  for (const ranks of [2, 3, 4]) {
+    it(`checks every result on ${ranks} ranks`, async () => {
+      const loaded = loadScenarioFile('scenarios/all-in-one.scenario.json');
+      const plan = compileLoaded(loaded, { ranks });
+      const record = await new LabRun({ plan, backend: 'cpu', scenario: loaded.raw, scenarioFile: loaded.file }).run();
+      expect(record.error).toBeNull();
+      expect(record.status).toBe('passed');
+      expect(record.steps).toHaveLength(plan.steps.length);
+      const checked = record.steps.filter((s) => s.verdict === 'pass');
+      expect(checked.length).toBeGreaterThanOrEqual(20);
+      expect(record.steps.every((s) => s.verdict === 'pass' || s.verdict === 'none')).toBe(true);
+      const out = lines(record);
+      const sum = ranks * 1;
+      expect(out).toContain(`[Rank ${ranks - 1}] all_reduce sum: [${sum}, ${2 * sum}, ${3 * sum}] ✓`);
+      expect(out).toContain(`[Rank ${ranks - 1}] broadcast (root 0): [1, 2, 3] ✓`);
+      expect(out.filter((l) => l.endsWith('✓')).length).toBeGreaterThanOrEqual(checked.length);
+      expect(out.some((l) => l.endsWith('✗'))).toBe(false);
+      expect(record.events.length).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe('sweeps', () => {
+  it('all_reduce sweep has #wrong = 0 for every dtype', async () => {
+    const steps = DTYPES.map((dtype) => ({
+      op: 'sweep', collective: 'all_reduce', dtype, minBytes: 8, maxBytes: '256KiB', factor: 8,
+      data: { kind: 'random', seed: 7, min: 0, max: dtype.startsWith('int') || dtype === 'uint8' ? 3 : 4 },
+    }));
+    const text = JSON.stringify({ version: 1, name: 'dtypes', world: { ranks: 3 }, defaults: { warmup: 1, iters: 2 }, steps });
+    const record = await runText(text).run();
+    expect(record.error).toBeNull();
+    const sweepSteps = record.steps.filter((s) => s.origin.kind === 'sweep');
+    expect(sweepSteps.length).toBe(DTYPES.length * 6);
+    for (const s of sweepSteps) {
+      expect(s.verdict, s.label).toBe('pass');
+      expect(s.wrong).toBe(0);
+      expect(s.busbw).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('failures', () => {
+  it('a rank killed mid-run ends the run naming the rank, keeps finished steps and leaves no process', async () => {
+    const text = JSON.stringify({
+      version: 1, name: 'kill', world: { ranks: 3 }, defaults: { warmup: 0, iters: 1 },
+      steps: [
+        { op: 'all_reduce', count: 3 },
+        { op: 'broadcast', count: 3 },
+        { op: 'all_reduce', count: 4194304, iters: 1000 },
+      ],
+    });
+    const run = runText(text);
+    let killedAt = 0;
+    run.on('step', (s) => {
+      if (s.index === 1) {
+        killedAt = Date.now();
+        process.kill(run.workerPids()[1]!, 'SIGKILL');
+      }
+    });
+    const record = await run.run();
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    expect(record.status).toBe('error');
+    expect(record.error).toMatchObject({ rank: 1, code: 'CLAB_RANK_EXITED' });
+    expect(record.error!.message).toMatch(/rank 1 exited on signal SIGKILL/);
+    expect(record.steps.slice(0, 2).map((s) => s.verdict)).toEqual(['pass', 'pass']);
+    for (const pid of run.workerPids()) expect(alive(pid)).toBe(false);
+    expect(shmSegments().filter((f) => f.includes(`-${run.workerPids()[0]}-`))).toEqual([]);
+  });
+
+  it('a step that overruns its timeout is diagnosed per rank and the ranks are ended', async () => {
+    const text = JSON.stringify({
+      version: 1, name: 'slow', world: { ranks: 2 },
+      steps: [{ op: 'all_reduce', count: 4194304, warmup: 0, iters: 2000, timeoutMs: 300 }],
+    });
+    const run = runText(text);
+    const record = await run.run();
+    expect(record.error).toMatchObject({ code: 'CLAB_TIMEOUT', step: 0 });
+    expect(record.error!.message).toMatch(/rank 0 waits in step 0/);
+    for (const pid of run.workerPids()) expect(alive(pid)).toBe(false);
+  });
+
+  it('stop ends the workers promptly and marks the run aborted', async () => {
+    const text = JSON.stringify({ version: 1, name: 'stop', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4194304, iters: 2000 }] });
+    const run = runText(text);
+    run.on('log', (l) => { if (l.text.startsWith('joined')) setTimeout(() => run.stop(), 200); });
+    const started = Date.now();
+    const record = await run.run();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(record.status).toBe('aborted');
+    for (const pid of run.workerPids()) expect(alive(pid)).toBe(false);
+  });
+});
