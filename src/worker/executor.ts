@@ -19,7 +19,8 @@ export interface ExecutorHost {
 }
 
 interface Outcome {
-  checks: { check: CheckResult; preview: string | null }[];
+  /** Checking is deferred, so that inside a timed compare block it runs after the block's clock stops. */
+  checks: () => { check: CheckResult; preview: string | null }[];
   timed: NativeTimes | null;
   events: TimelineEvent[];
   note: string | null;
@@ -31,6 +32,7 @@ const durationsUs = (t: NativeTimes | null) => (t ? t.startNs.map((s, i) => (t.e
 export class PlanExecutor {
   private pending = new Map<number, { asyncId: string | null; done: Promise<void> }>();
   private blockStart = new Map<string, number>();
+  private deferred: [PlanStep, Outcome][] = [];
 
   constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {}
 
@@ -59,10 +61,16 @@ export class PlanExecutor {
 
   private async runStep(step: PlanStep): Promise<void> {
     const outcome = await this.execute(step);
+    if (step.origin.kind === 'compare' && step.action.kind !== 'block-end') this.deferred.push([step, outcome]);
+    else this.report(step, outcome);
+  }
+
+  private report(step: PlanStep, outcome: Outcome): void {
+    const checks = outcome.checks();
     const a = step.action;
-    if (outcome.checks.length === 0 && outcome.note === null && (a.kind === 'collective' || a.kind === 'object')) outcome.note = 'no output on this rank';
-    if (outcome.checks.length === 0 && outcome.note === null && a.kind === 'p2p' && a.from === this.host.rank) outcome.note = `sent to rank ${a.to}`;
-    const checks = outcome.checks;
+    let note = outcome.note;
+    if (checks.length === 0 && note === null && (a.kind === 'collective' || a.kind === 'object')) note = 'no output on this rank';
+    if (checks.length === 0 && note === null && a.kind === 'p2p' && a.from === this.host.rank) note = `sent to rank ${a.to}`;
     const wrong = checks.reduce((s, c) => s + c.check.wrong, 0);
     const previews = checks.map((c) => c.preview);
     this.host.stepEnd(
@@ -75,7 +83,7 @@ export class PlanExecutor {
         mismatches: checks.flatMap((c) => c.check.mismatches).slice(0, 5),
         output: previews.some((p) => p !== null) ? previews.filter((p) => p !== null).join(' | ') : null,
         timesUs: durationsUs(outcome.timed),
-        note: outcome.note,
+        note,
       },
       outcome.events,
     );
@@ -102,7 +110,7 @@ export class PlanExecutor {
     const [warmT, timedT, checkT] = await Promise.all([warm, timed, check]);
     const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;
     return {
-      checks: checkCalls
+      checks: () => checkCalls
         .filter((c) => c.output && c.expected)
         .map((c) => ({ check: checkTensor(c.output!, c.expected!), preview: previewTensor(c.output!, c.listEntry) })),
       timed: timedT,
@@ -115,7 +123,7 @@ export class PlanExecutor {
     const { rank, comm } = this.host;
     const world = this.plan.world;
     const a = step.action;
-    const none: Outcome = { checks: [], timed: null, events: [], note: null };
+    const none: Outcome = { checks: () => [], timed: null, events: [], note: null };
     switch (a.kind) {
       case 'collective':
         return this.timedCalls(step, () => [prepareCollective(a, rank, world)]);
@@ -154,6 +162,7 @@ export class PlanExecutor {
         await this.waitFor(null);
         const start = this.blockStart.get(`${a.compare}/${a.variant}/${a.repeat}`) ?? nowNs();
         const t = { startNs: [start], endNs: [nowNs()] };
+        for (const [inner, outcome] of this.deferred.splice(0)) this.report(inner, outcome);
         return { ...none, timed: t, events: this.events(step, t, 'block', 0) };
       }
     }

@@ -47,7 +47,8 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     devices: options.ranks === undefined && 'devices' in scenario.world ? scenario.world.devices : null,
     streams, steps, sweeps: [], pairs: [], compares: [],
   };
-  const asyncIds = new Set<string>();
+  // Async ids are scoped: each run of a compare variant starts a fresh scope.
+  let asyncIds = new Set<string>();
 
   const rankAt = (path: JsonPath, value: number | undefined, fallback: number): number => {
     const r = value ?? fallback;
@@ -215,13 +216,20 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       s.variants.forEach((v, vi) => {
         const origin: StepOrigin = { kind: 'compare', compare: index, variant: v.name, repeat: r };
         push([...path, 'variants', vi], {}, `${label}: ${v.name} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r }, true);
+        const outer = asyncIds;
+        asyncIds = new Set();
         v.steps.forEach((step, si) => basic([...path, 'variants', vi, 'steps', si], step, origin, `${v.name}: `));
+        asyncIds = outer;
         push([...path, 'variants', vi], {}, `${label}: ${v.name} end`, origin, { kind: 'block-end', compare: index, variant: v.name, repeat: r }, true);
       });
     }
   }
 
-  if (issues.length) throw new PlanError(issues);
+  if (issues.length) {
+    // Compare repeats expand the same steps several times; report each problem once.
+    const unique = new Map(issues.map((i) => [`${formatPath(i.path)}\u0000${i.message}`, i]));
+    throw new PlanError([...unique.values()]);
+  }
   return plan;
 }
 

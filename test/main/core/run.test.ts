@@ -115,3 +115,32 @@ describe('failures', () => {
     for (const pid of run.workerPids()) expect(alive(pid)).toBe(false);
   });
 });
+
+describe('shipped experiment scenarios', () => {
+  const runFile = (file: string) => {
+    const loaded = loadScenarioFile(file);
+    return new LabRun({ plan: compileLoaded(loaded), backend: 'cpu', scenario: loaded.raw, scenarioFile: file }).run();
+  };
+
+  it('p2p pairs measures every pair, checks what each receiver got', async () => {
+    const record = await runFile('scenarios/p2p-pairs.scenario.json');
+    expect(record.status).toBe('passed');
+    const oneWay = record.steps.filter((s) => s.origin.kind === 'pairs' && s.origin.pairs === 0);
+    expect(oneWay.map((s) => s.origin.kind === 'pairs' && `${s.origin.from}-${s.origin.to}`)).toEqual(['0-1', '0-2', '0-3', '1-2', '1-3', '2-3']);
+    for (const s of oneWay) {
+      expect(s.verdict).toBe('pass');
+      expect(s.algbw).toBeGreaterThan(0);
+    }
+  });
+
+  it('overlap compare reports both durations, the speed-up and the ideal speed-up', async () => {
+    const record = await runFile('scenarios/overlap.scenario.json');
+    expect(record.status).toBe('passed');
+    const [c] = record.compares;
+    expect(c.variants.map((v) => v.name)).toEqual(['overlap off', 'overlap on']);
+    expect(c.variants.every((v) => v.repeatsUs.length === 3 && v.durationUs! > 0)).toBe(true);
+    expect(c.variants[0].speedup).toBe(1);
+    expect(c.variants[1].speedup).toBeCloseTo(c.variants[0].durationUs! / c.variants[1].durationUs!, 6);
+    expect(c.idealSpeedup).toBeCloseTo((c.commUs! + c.computeUs!) / Math.max(c.commUs!, c.computeUs!), 6);
+  });
+});
