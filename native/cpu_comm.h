@@ -1,0 +1,85 @@
+// The cpu backend: one rank of a communicator whose ranks are processes sharing a POSIX shm
+// segment (shm_segment.h). Collectives move data through double-buffered shared slots, chunk by
+// chunk, one barrier per chunk (cpu_collectives.cc); send/recv go through per-(src,dst) ring
+// mailboxes and progress together inside a group (cpu_p2p.cc). No Node-API here.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "futex.h"
+#include "gemm.h"
+#include "op.h"
+#include "shm_segment.h"
+
+namespace clab {
+
+class CpuComm {
+ public:
+  /**
+   * Creates the segment of a `world`-rank communicator and returns its name. Tuning (read here,
+   * stored in the segment so that all ranks agree): CLAB_CPU_SLOT_BYTES (bytes per rank per chunk
+   * of a collective), CLAB_CPU_MAILBOX_BYTES (ring size of each send/recv mailbox).
+   */
+  static std::string create_unique_id(int world);
+
+  CpuComm(const std::string& id, int rank, int world);
+  ~CpuComm();
+
+  int rank() const { return rank_; }
+  int world() const { return world_; }
+
+  /**
+   * Runs `op` `repeat` times back to back, recording CLOCK_MONOTONIC ns around each repetition.
+   * gemm runs on `ws` without the communication mutex; everything else holds it. Throws ClabError.
+   */
+  void execute(const Op& op, int repeat, GemmWorkspace& ws, std::vector<uint64_t>& start,
+               std::vector<uint64_t>& end);
+
+  /** Marks the communicator aborted for every rank (first reason wins) and wakes all waiters. */
+  void abort(const std::string& reason);
+  /** Detaches and unmaps. Call once no stream thread can touch the segment. Idempotent. */
+  void close();
+
+ private:
+  void run_comm(const Op& op);
+  void run_group(const Op& group);
+
+  // cpu_collectives.cc
+  void reduce_like(const Op& op, bool all);
+  void broadcast(const Op& op);
+  void gather_like(const Op& op, bool all);
+  void scatter(const Op& op);
+  void reduce_scatter(const Op& op);
+  void all_to_all(const Op& op);
+  void barrier_op(const Op& op);
+  void coll_begin(const Op& op);
+  void coll_sync(bool first);
+  void coll_end(uint64_t chunks);
+  std::string signature_mismatch() const;  // "" when every rank announced the same call
+
+  // cpu_p2p.cc
+  void run_p2p(const std::vector<const Op*>& ops);
+
+  // Waiting: abort flag, dead or departed peers.
+  void check_abort();
+  [[noreturn]] void throw_aborted();
+  void set_abort(int by_rank, const std::string& reason);
+  bool abort_reason_is(const std::string& reason) const;
+  /** After each sleep: abort check; on timeouts also liveness of `peers` (nullptr: all ranks). */
+  void on_wait(bool timed_out, const std::vector<int>* peers);
+
+  std::unique_ptr<ShmSegment> seg_;
+  int rank_, world_;
+  std::mutex comm_mu_;         // one communication op at a time per rank
+  uint32_t parity_ = 0;        // collective double-buffer parity, identical on every rank
+  uint64_t coll_seq_ = 0;      // collectives run so far
+  const char* current_ = "";   // op being run, for messages
+  std::atomic<bool> closed_{false};
+};
+
+}  // namespace clab

@@ -1,0 +1,100 @@
+// Element types and reduction operators: names, sizes, float16/bfloat16 conversion and the
+// reduction kernel. The rounding matches src/shared/dtypes.ts bit for bit: each reduction step is
+// evaluated in the element type (half types: both operands to float32, compute, round back with
+// round-to-nearest-even), integers wrap modulo 2^bits.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace clab {
+
+enum class Dtype : uint8_t { Float32, Float64, Float16, BFloat16, Int8, Uint8, Int32, Int64 };
+enum class Redop : uint8_t { Sum, Prod, Min, Max, Avg };
+
+constexpr const char* kDtypeNames[] = {"float32", "float64", "float16", "bfloat16",
+                                       "int8",    "uint8",   "int32",   "int64"};
+constexpr size_t kDtypeSizes[] = {4, 8, 2, 2, 1, 1, 4, 8};
+constexpr const char* kRedopNames[] = {"sum", "prod", "min", "max", "avg"};
+constexpr const char* kDtypeList = "float32, float64, float16, bfloat16, int8, uint8, int32, int64";
+constexpr const char* kRedopList = "sum, prod, min, max, avg";
+
+inline const char* dtype_name(Dtype d) { return kDtypeNames[static_cast<int>(d)]; }
+inline size_t dtype_size(Dtype d) { return kDtypeSizes[static_cast<int>(d)]; }
+inline const char* redop_name(Redop r) { return kRedopNames[static_cast<int>(r)]; }
+inline bool dtype_is_float(Dtype d) { return d <= Dtype::BFloat16; }
+
+inline bool parse_dtype(const std::string& s, Dtype* out) {
+  for (int i = 0; i < 8; i++)
+    if (s == kDtypeNames[i]) { *out = static_cast<Dtype>(i); return true; }
+  return false;
+}
+
+inline bool parse_redop(const std::string& s, Redop* out) {
+  for (int i = 0; i < 5; i++)
+    if (s == kRedopNames[i]) { *out = static_cast<Redop>(i); return true; }
+  return false;
+}
+
+inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+inline float bits_f32(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+
+/** float32 -> float16 bits, round-to-nearest-even; NaN -> quiet NaN, overflow -> Inf, subnormals exact. */
+inline uint16_t f32_to_f16(float f) {
+  const uint32_t bits = f32_bits(f);
+  const uint32_t sign = (bits >> 16) & 0x8000u;
+  const uint32_t exp = (bits >> 23) & 0xffu;
+  uint32_t mant = bits & 0x7fffffu;
+  if (exp == 0xff) return static_cast<uint16_t>(sign | 0x7c00u | (mant ? 0x200u : 0u));
+  const int e = static_cast<int>(exp) - 127 + 15;
+  if (e >= 0x1f) return static_cast<uint16_t>(sign | 0x7c00u);
+  if (e <= 0) {
+    if (e < -10) return static_cast<uint16_t>(sign);
+    mant |= 0x800000u;
+    const int shift = 14 - e;
+    uint32_t half = mant >> shift;
+    const uint32_t rem = mant & ((1u << shift) - 1u);
+    const uint32_t halfway = 1u << (shift - 1);
+    if (rem > halfway || (rem == halfway && (half & 1u))) half++;
+    return static_cast<uint16_t>(sign | half);
+  }
+  uint32_t half = (static_cast<uint32_t>(e) << 10) | (mant >> 13);
+  const uint32_t rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (half & 1u))) half++;  // a carry may reach Inf: correct
+  return static_cast<uint16_t>(sign | half);
+}
+
+/** float16 bits -> float32 (exact). */
+inline float f16_to_f32(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  const uint32_t exp = (h >> 10) & 0x1fu;
+  uint32_t mant = h & 0x3ffu;
+  if (exp == 0x1f) return bits_f32(sign | 0x7f800000u | (mant << 13));
+  if (exp == 0) {
+    if (mant == 0) return bits_f32(sign);
+    int e = -1;  // normalise the subnormal
+    do { e++; mant <<= 1; } while ((mant & 0x400u) == 0);
+    return bits_f32(sign | static_cast<uint32_t>(127 - 15 - e) << 23 | ((mant & 0x3ffu) << 13));
+  }
+  return bits_f32(sign | (exp + 127 - 15) << 23 | (mant << 13));
+}
+
+/** float32 -> bfloat16 bits, round-to-nearest-even; NaN stays a quiet NaN. */
+inline uint16_t f32_to_bf16(float f) {
+  const uint32_t bits = f32_bits(f);
+  if ((bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu) != 0)
+    return static_cast<uint16_t>((bits >> 16) | 0x0040u);
+  return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+}
+
+inline float bf16_to_f32(uint16_t h) { return bits_f32(static_cast<uint32_t>(h) << 16); }
+
+/**
+ * out[i] = fold of in[0][i] .. in[n-1][i] in that order (acc = in[0]; acc = op(acc, in[p])), divided
+ * by n for avg. `out` may alias in[0] but no other input. n >= 1.
+ */
+void reduce_n(Dtype dtype, Redop redop, void* out, const void* const* in, int n, size_t count);
+
+}  // namespace clab
