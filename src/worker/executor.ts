@@ -101,7 +101,8 @@ export class PlanExecutor {
     const { comm } = this.host;
     const calls = prepare();
     const op: NativeOp = calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) };
-    const needsFreshCheck = calls.some((c) => c.consumesInput && c.output) && step.warmup + step.iters > 1;
+    // Decided the same way on every rank (never from this rank's output), or ranks would disagree on the number of calls.
+    const needsFreshCheck = calls.some((c) => c.consumesInput) && step.warmup + step.iters > 1;
     const checkCalls = needsFreshCheck ? prepare() : calls;
     const checkOp: NativeOp = checkCalls.length === 1 ? checkCalls[0].op : { op: 'group', ops: checkCalls.map((c) => c.op) };
     const warm = step.warmup > 0 ? comm.enqueue(step.stream, op, step.warmup) : null;

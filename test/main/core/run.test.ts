@@ -144,3 +144,17 @@ describe('shipped experiment scenarios', () => {
     expect(c.idealSpeedup).toBeCloseTo((c.commUs! + c.computeUs!) / Math.max(c.commUs!, c.computeUs!), 6);
   });
 });
+
+describe('mixed forms', () => {
+  it('checks other dtypes, roots, in-place forms, warm-up reruns, empty tensors and rings on 3 ranks', async () => {
+    const loaded = loadScenarioFile('test/fixtures/scenarios/mixed-forms.scenario.json');
+    const plan = compileLoaded(loaded);
+    const record = await new LabRun({ plan, backend: 'cpu', scenario: loaded.raw, scenarioFile: loaded.file }).run();
+    expect(record.error).toBeNull();
+    expect(record.steps.map((s) => s.verdict)).toEqual(plan.steps.map((s) => (s.action.kind === 'compute' ? 'none' : 'pass')));
+    const out = lines(record);
+    expect(out).toContain('[Rank 1] gather (root 1): [[1, 2], [2, 3], [3, 4]] ✓');
+    expect(out).toContain('[Rank 0] reduce_scatter sum: [6, 9] ✓');
+    expect(out.some((l) => l.startsWith('[Rank 2] reduce min (root 1): no output on this rank'))).toBe(true);
+  });
+});
