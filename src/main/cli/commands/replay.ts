@@ -1,0 +1,29 @@
+// `clab replay`: print a saved run without running anything.
+import { runReport, statusLine } from '../../../shared/format.js';
+import { readRecord } from '../../core/record-store.js';
+import { EXIT_FAILED, EXIT_OK, out, reportUsageError, type RegisterCommand } from '../common.js';
+
+function replayCommand(file: string, flags: { json?: boolean }): number {
+  try {
+    const record = readRecord(file);
+    if (flags.json) {
+      out(JSON.stringify(record));
+      return EXIT_OK;
+    }
+    out(`# replay of ${record.scenarioFile ?? 'a run'} — recorded ${record.createdAt} on ${record.environment.host} (${record.environment.backend}, ${record.world} ranks)`);
+    for (const line of runReport(record)) out(line);
+    out(statusLine(record));
+    return record.status === 'passed' ? EXIT_OK : EXIT_FAILED;
+  } catch (e) {
+    return reportUsageError(e);
+  }
+}
+
+export const registerReplay: RegisterCommand = (program, setExit) => {
+  program
+    .command('replay')
+    .description('Print the results of a saved run without running anything.')
+    .argument('<run>', 'a *.run.json file')
+    .option('--json', 'print the validated record as JSON')
+    .action((file: string, flags: { json?: boolean }) => setExit(replayCommand(file, flags)));
+};

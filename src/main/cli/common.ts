@@ -1,0 +1,29 @@
+// What every command shares: output, exit codes, how usage errors are reported.
+import { InvalidArgumentError } from 'commander';
+import { ScenarioFileError } from '../core/scenario-file.js';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+export const out = (line: string) => process.stdout.write(`${line}\n`);
+export const err = (line: string) => process.stderr.write(`${line}\n`);
+
+export const rankCount = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('expected a whole number of ranks from 1 to 64');
+  return n;
+};
+
+export function reportUsageError(e: unknown): number {
+  if (e instanceof ScenarioFileError) {
+    for (const p of e.problems) err(`${p.file}:${p.line}:${p.column}: error: ${p.path ? `${p.path}: ` : ''}${p.message}`);
+    err(`${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found`);
+  } else {
+    err(`clab: ${(e as Error).message}`);
+  }
+  return EXIT_USAGE;
+}
+
+/** A command registers itself on the program and reports its exit status through setExit. */
+export type RegisterCommand = (program: import('commander').Command, setExit: (code: number) => void) => void;
