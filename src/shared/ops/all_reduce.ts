@@ -1,4 +1,4 @@
-import { allReduceFactor, type CollectiveDescriptor } from './types.js';
+import { allReduceFactor, reducedAcrossRanks, type CollectiveDescriptor } from './types.js';
 
 export const allReduce: CollectiveDescriptor = {
   name: 'all_reduce',
@@ -14,13 +14,7 @@ export const allReduce: CollectiveDescriptor = {
   listOutput: false,
   countError: () => null,
   buffers: ({ count }) => ({ send: count, recv: count, nativeCount: count }),
-  expected: ({ world, input, reduce }) => {
-    const values = new Array(world);
-    return (i) => {
-      for (let p = 0; p < world; p++) values[p] = input(p, i);
-      return reduce(values);
-    };
-  },
+  expected: (ctx) => reducedAcrossRanks(ctx),
   algBytes: (count, b) => count * b,
   busFactor: allReduceFactor,
   countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),

@@ -1,4 +1,4 @@
-import type { CollectiveDescriptor } from './types.js';
+import { reducedAcrossRanks, type CollectiveDescriptor } from './types.js';
 
 export const reduce: CollectiveDescriptor = {
   name: 'reduce',
@@ -14,14 +14,7 @@ export const reduce: CollectiveDescriptor = {
   listOutput: false,
   countError: () => null,
   buffers: ({ count, rank, root }) => ({ send: count, recv: rank === root ? count : 0, nativeCount: count }),
-  expected: ({ world, rank, root, input, reduce: combine }) => {
-    if (rank !== root) return null;
-    const values = new Array(world);
-    return (i) => {
-      for (let p = 0; p < world; p++) values[p] = input(p, i);
-      return combine(values);
-    };
-  },
+  expected: (ctx) => (ctx.rank === ctx.root ? reducedAcrossRanks(ctx) : null),
   algBytes: (count, b) => count * b,
   busFactor: () => 1,
   countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),

@@ -1,12 +1,6 @@
-import { divisibleBy, ringFactor, type CollectiveDescriptor, type ExpectedContext } from './types.js';
+import { divisibleBy, reducedAcrossRanks, ringFactor, type CollectiveDescriptor, type ExpectedContext } from './types.js';
 
-const expectedSlice = (chunk: number, { world, rank, input, reduce }: ExpectedContext) => {
-  const values = new Array(world);
-  return (i: number) => {
-    for (let p = 0; p < world; p++) values[p] = input(p, rank * chunk + i);
-    return reduce(values);
-  };
-};
+const expectedSlice = (chunk: number, ctx: ExpectedContext) => reducedAcrossRanks(ctx, (i) => ctx.rank * chunk + i);
 
 const common = {
   native: 'reduce_scatter',

@@ -63,3 +63,13 @@ export const allReduceFactor = (world: number) => (world > 1 ? (2 * (world - 1))
 
 export const divisibleBy = (what: string) => (count: number, world: number): string | null =>
   count % world === 0 ? null : `count ${count} is not divisible by the world size ${world}: ${what}`;
+
+/** Element i of the output is the reduction over ranks of input element sourceIndex(i). */
+export function reducedAcrossRanks(ctx: ExpectedContext, sourceIndex: (index: number) => number = (i) => i): (index: number) => Scalar {
+  const values: Scalar[] = new Array(ctx.world);
+  return (i) => {
+    const at = sourceIndex(i);
+    for (let p = 0; p < ctx.world; p++) values[p] = ctx.input(p, at);
+    return ctx.reduce(values);
+  };
+}
