@@ -39,16 +39,39 @@ export function equalWithin(dtype: Dtype, expected: Scalar, actual: Scalar): boo
   return Math.abs(expected - actual) <= tolerance(dtype) * Math.max(1, Math.abs(expected));
 }
 
-export function checkTensor(output: Tensor, expected: (index: number) => Scalar, count = output.length): CheckResult {
+type Words = Uint8Array | Uint16Array | Uint32Array;
+
+/** The tensor's storage as unsigned words (two per element for 8-byte types) for bit comparison. */
+function words(t: Tensor): { w: Words; per: number } {
+  const { buffer, byteOffset, byteLength } = t.bytes;
+  switch (DTYPE_INFO[t.dtype].bytes) {
+    case 1: return { w: new Uint8Array(buffer, byteOffset, byteLength), per: 1 };
+    case 2: return { w: new Uint16Array(buffer, byteOffset, byteLength / 2), per: 1 };
+    case 4: return { w: new Uint32Array(buffer, byteOffset, byteLength / 4), per: 1 };
+    default: return { w: new Uint32Array(buffer, byteOffset, byteLength / 4), per: 2 };
+  }
+}
+
+/**
+ * Compares every element of `output` with `expected`: equal bits pass at once (the common case,
+ * in a tight loop); anything else is decoded and compared within the dtype's tolerance.
+ */
+export function checkTensor(output: Tensor, expected: Tensor): CheckResult {
   const mismatches: Mismatch[] = [];
-  let wrong = 0;
-  for (let i = 0; i < count; i++) {
-    const want = expected(i);
+  const count = expected.length;
+  let wrong = Math.max(0, count - output.length);
+  const n = Math.min(count, output.length);
+  const a = words(output);
+  const b = words(expected);
+  const per = a.per;
+  for (let i = 0; i < n; i++) {
+    const k = i * per;
+    if (a.w[k] === b.w[k] && (per === 1 || a.w[k + 1] === b.w[k + 1])) continue;
+    const want = expected.get(i);
     const got = output.get(i);
-    if (!equalWithin(output.dtype, want, got)) {
-      wrong++;
-      if (mismatches.length < MAX_MISMATCHES_SHOWN) mismatches.push({ index: i, expected: formatScalar(want), actual: formatScalar(got) });
-    }
+    if (equalWithin(output.dtype, want, got)) continue;
+    wrong++;
+    if (mismatches.length < MAX_MISMATCHES_SHOWN) mismatches.push({ index: i, expected: formatScalar(want), actual: formatScalar(got) });
   }
   return { checked: count, wrong, mismatches };
 }

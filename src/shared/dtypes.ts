@@ -87,10 +87,14 @@ export const DTYPE_INFO: Record<Dtype, DtypeInfo> = {
 };
 
 /** A typed view over raw bytes that reads and writes decoded values. */
+export type RawArray = Float32Array | Float64Array | Uint16Array | Int8Array | Uint8Array | Int32Array | BigInt64Array;
+
 export interface Tensor {
   dtype: Dtype;
   length: number;
   bytes: Uint8Array;
+  /** The storage as its own typed array (half types as their 16-bit patterns), for bulk loops. */
+  raw: RawArray;
   get(i: number): Scalar;
   set(i: number, v: Scalar): void;
 }
@@ -102,21 +106,38 @@ export function tensorView(dtype: Dtype, bytes: Uint8Array): Tensor {
   const make = <T>(C: new (b: ArrayBufferLike, o: number, l: number) => T) => new C(buffer, byteOffset, length);
   const base = { dtype, length, bytes };
   switch (dtype) {
-    case 'float32': { const a = make(Float32Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
-    case 'float64': { const a = make(Float64Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
-    case 'int8': { const a = make(Int8Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
-    case 'uint8': { const a = make(Uint8Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
-    case 'int32': { const a = make(Int32Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
-    case 'int64': { const a = make(BigInt64Array); return { ...base, get: (i) => a[i], set: (i, v) => { a[i] = BigInt(v); } }; }
+    case 'float32': { const a = make(Float32Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
+    case 'float64': { const a = make(Float64Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
+    case 'int8': { const a = make(Int8Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
+    case 'uint8': { const a = make(Uint8Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
+    case 'int32': { const a = make(Int32Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
+    case 'int64': { const a = make(BigInt64Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = BigInt(v); } }; }
     case 'float16': {
       const a = make(Uint16Array);
-      return { ...base, get: (i) => float16BitsToFloat32(a[i]), set: (i, v) => { a[i] = float32ToFloat16Bits(Number(v)); } };
+      return { ...base, raw: a, get: (i) => float16BitsToFloat32(a[i]), set: (i, v) => { a[i] = float32ToFloat16Bits(Number(v)); } };
     }
     case 'bfloat16': {
       const a = make(Uint16Array);
-      return { ...base, get: (i) => bfloat16BitsToFloat32(a[i]), set: (i, v) => { a[i] = float32ToBfloat16Bits(Number(v)); } };
+      return { ...base, raw: a, get: (i) => bfloat16BitsToFloat32(a[i]), set: (i, v) => { a[i] = float32ToBfloat16Bits(Number(v)); } };
     }
   }
+}
+
+/** A view of `count` elements of `t` starting at element `offset` (shares memory). */
+export function sliceTensor(t: Tensor, offset: number, count: number): Tensor {
+  const b = DTYPE_INFO[t.dtype].bytes;
+  return tensorView(t.dtype, t.bytes.subarray(offset * b, (offset + count) * b));
+}
+
+/** The tensors one after the other, in a new tensor. */
+export function concatTensors(dtype: Dtype, parts: Tensor[]): Tensor {
+  const out = allocTensor(dtype, parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.bytes.set(p.bytes, at);
+    at += p.bytes.byteLength;
+  }
+  return out;
 }
 
 /** Allocates a zeroed tensor of `count` elements on its own aligned buffer. */

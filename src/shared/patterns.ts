@@ -1,6 +1,6 @@
 // Named data patterns: every rank's input is a pure function of (rank, index), so the host can
 // compute the value any output element must have without running anything.
-import { DTYPE_INFO, type Dtype, type Scalar, type Tensor } from './dtypes.js';
+import { allocTensor, DTYPE_INFO, float32ToBfloat16Bits, float32ToFloat16Bits, type Dtype, type Scalar, type Tensor } from './dtypes.js';
 
 export type DataPattern =
   | { kind: 'rank'; scale?: number; offset?: number }
@@ -20,26 +20,39 @@ function hashUnit(seed: number, rank: number, index: number): number {
   return (h >>> 0) / 4294967296;
 }
 
-/** The mathematical value of element `index` on `rank`, before it is stored in a dtype. */
-export function patternValue(pattern: DataPattern, rank: number, index: number, dtype: Dtype): number {
+/** Element index → mathematical value on `rank`, specialised once per pattern for bulk loops. */
+export function patternGenerator(pattern: DataPattern, rank: number, dtype: Dtype): (index: number) => number {
   switch (pattern.kind) {
-    case 'rank':
-      return (pattern.scale ?? 1) * rank + (pattern.offset ?? 0);
+    case 'rank': {
+      const v = (pattern.scale ?? 1) * rank + (pattern.offset ?? 0);
+      return () => v;
+    }
     case 'arange':
     case 'arange_rank': {
       const rankStride = pattern.rankStride ?? (pattern.kind === 'arange_rank' ? 1 : 0);
-      return (pattern.start ?? 0) + (pattern.step ?? 1) * index + rankStride * rank;
+      const base = (pattern.start ?? 0) + rankStride * rank;
+      const step = pattern.step ?? 1;
+      return (i) => base + step * i;
     }
-    case 'constant':
-      return pattern.value;
+    case 'constant': {
+      const v = pattern.value;
+      return () => v;
+    }
     case 'random': {
       const info = DTYPE_INFO[dtype];
       const min = pattern.min ?? (info.float ? -1 : 0);
       const max = pattern.max ?? (info.float ? 1 : 10);
-      const u = hashUnit(pattern.seed, rank, index);
-      return info.float ? min + u * (max - min) : Math.floor(min + u * (max - min + 1));
+      const seed = pattern.seed;
+      return info.float
+        ? (i) => min + hashUnit(seed, rank, i) * (max - min)
+        : (i) => Math.floor(min + hashUnit(seed, rank, i) * (max - min + 1));
     }
   }
+}
+
+/** The mathematical value of element `index` on `rank`, before it is stored in a dtype. */
+export function patternValue(pattern: DataPattern, rank: number, index: number, dtype: Dtype): number {
+  return patternGenerator(pattern, rank, dtype)(index);
 }
 
 /** The value element `index` on `rank` holds once stored in `dtype` (rounded or wrapped). */
@@ -47,19 +60,35 @@ export function inputValue(pattern: DataPattern, rank: number, index: number, dt
   return DTYPE_INFO[dtype].cast(patternValue(pattern, rank, index, dtype));
 }
 
+/**
+ * Fills elements [offset, offset + count) with pattern elements 0… of `rank`. Stores go straight
+ * into the typed array, whose own conversion is the dtype's cast (round to float32, wrap integers).
+ */
 export function fillTensor(tensor: Tensor, pattern: DataPattern, rank: number, offset = 0, count = tensor.length - offset): void {
-  for (let i = 0; i < count; i++) tensor.set(offset + i, inputValue(pattern, rank, i, tensor.dtype));
+  const value = patternGenerator(pattern, rank, tensor.dtype);
+  const raw = tensor.raw;
+  switch (tensor.dtype) {
+    case 'float16':
+      for (let i = 0; i < count; i++) raw[offset + i] = float32ToFloat16Bits(value(i));
+      return;
+    case 'bfloat16':
+      for (let i = 0; i < count; i++) raw[offset + i] = float32ToBfloat16Bits(value(i));
+      return;
+    case 'int64': {
+      const a = raw as BigInt64Array;
+      for (let i = 0; i < count; i++) a[offset + i] = DTYPE_INFO.int64.cast(value(i)) as bigint;
+      return;
+    }
+    default: {
+      const a = raw as Float32Array;
+      for (let i = 0; i < count; i++) a[offset + i] = value(i);
+    }
+  }
 }
 
-export function describePattern(pattern: DataPattern): string {
-  switch (pattern.kind) {
-    case 'rank': return `rank×${pattern.scale ?? 1}+${pattern.offset ?? 0}`;
-    case 'arange':
-    case 'arange_rank': {
-      const rankStride = pattern.rankStride ?? (pattern.kind === 'arange_rank' ? 1 : 0);
-      return `${pattern.start ?? 0}+${pattern.step ?? 1}·i${rankStride ? `+${rankStride}·rank` : ''}`;
-    }
-    case 'constant': return `constant ${pattern.value}`;
-    case 'random': return `random(seed ${pattern.seed})`;
-  }
+/** Rank `rank`'s input of `count` elements, as stored. */
+export function patternTensor(pattern: DataPattern, rank: number, dtype: Dtype, count: number): Tensor {
+  const t = allocTensor(dtype, count);
+  fillTensor(t, pattern, rank);
+  return t;
 }

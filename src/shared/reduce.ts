@@ -1,6 +1,9 @@
 // Reductions exactly as the backends evaluate them: acc = x0, then acc = op(acc, xp) in rank
 // order, each step rounded to the element type (half types via float32), integers wrapping.
-import { DTYPE_INFO, type Dtype, type Scalar } from './dtypes.js';
+import {
+  allocTensor, bfloat16BitsToFloat32, DTYPE_INFO, float16BitsToFloat32, float32ToBfloat16Bits, float32ToFloat16Bits,
+  type Dtype, type Scalar, type Tensor,
+} from './dtypes.js';
 
 export const REDOPS = ['sum', 'prod', 'min', 'max', 'avg'] as const;
 export type Redop = (typeof REDOPS)[number];
@@ -35,6 +38,80 @@ export function reducer(dtype: Dtype, redop: Redop): (values: Scalar[]) => Scala
   if (redop !== 'avg') return fold;
   if (dtype === 'int64') return (values) => (fold(values) as bigint) / BigInt(values.length);
   const cast = DTYPE_INFO[dtype].cast as (x: number) => number;
-  if (!DTYPE_INFO[dtype].float) return (values) => Math.trunc((fold(values) as number) / values.length);
+  // `| 0` also turns -0 into 0: integers have no negative zero.
+  if (!DTYPE_INFO[dtype].float) return (values) => Math.trunc((fold(values) as number) / values.length) | 0;
   return (values) => cast((fold(values) as number) / values.length);
+}
+
+type Combine = (a: number, b: number) => number;
+
+const halfTables = new Map<Dtype, Float32Array>();
+
+/** Bits → value for a half type through a 65536-entry table (built once): the hot loop's decode. */
+function halfDecoder(dtype: 'float16' | 'bfloat16'): (bits: number) => number {
+  let table = halfTables.get(dtype);
+  if (!table) {
+    const decode = dtype === 'float16' ? float16BitsToFloat32 : bfloat16BitsToFloat32;
+    table = Float32Array.from({ length: 65536 }, (_, h) => decode(h));
+    halfTables.set(dtype, table);
+  }
+  const t = table;
+  return (bits) => t[bits];
+}
+
+function combineNumbers(redop: Exclude<Redop, 'avg'>, int32: boolean): Combine {
+  switch (redop) {
+    case 'sum': return (a, b) => a + b;
+    case 'prod': return int32 ? Math.imul : (a, b) => a * b;
+    case 'min': return (a, b) => (a < b ? a : b);
+    case 'max': return (a, b) => (a > b ? a : b);
+  }
+}
+
+/**
+ * The element-wise reduction of equally long tensors (index = rank), in bulk, with exactly the
+ * semantics of `reducer`: stores into the dtype's typed array round (float32) or wrap (integers)
+ * after every step; half types go through float32 and are rounded back after every step.
+ */
+export function reduceTensors(dtype: Dtype, redop: Redop, parts: Tensor[]): Tensor {
+  const n = parts[0].length;
+  const world = parts.length;
+  const out = allocTensor(dtype, n);
+  const op = redop === 'avg' ? 'sum' : redop;
+  if (dtype === 'int64') {
+    const acc = out.raw as BigInt64Array;
+    acc.set(parts[0].raw as BigInt64Array);
+    const f = op === 'sum' ? (a: bigint, b: bigint) => a + b : op === 'prod' ? (a: bigint, b: bigint) => a * b
+      : op === 'min' ? (a: bigint, b: bigint) => (a < b ? a : b) : (a: bigint, b: bigint) => (a > b ? a : b);
+    for (let p = 1; p < world; p++) {
+      const x = parts[p].raw as BigInt64Array;
+      for (let i = 0; i < n; i++) acc[i] = f(acc[i], x[i]);
+    }
+    if (redop === 'avg') for (let i = 0; i < n; i++) acc[i] /= BigInt(world);
+    return out;
+  }
+  const f = combineNumbers(op, dtype === 'int32');
+  if (dtype === 'float16' || dtype === 'bfloat16') {
+    const decode = halfDecoder(dtype);
+    const encode = dtype === 'float16' ? float32ToFloat16Bits : float32ToBfloat16Bits;
+    const acc = out.raw as Uint16Array;
+    acc.set(parts[0].raw as Uint16Array);
+    for (let p = 1; p < world; p++) {
+      const x = parts[p].raw as Uint16Array;
+      for (let i = 0; i < n; i++) acc[i] = encode(f(decode(acc[i]), decode(x[i])));
+    }
+    if (redop === 'avg') for (let i = 0; i < n; i++) acc[i] = encode(decode(acc[i]) / world);
+    return out;
+  }
+  const acc = out.raw as Float64Array;
+  acc.set(parts[0].raw as Float64Array);
+  for (let p = 1; p < world; p++) {
+    const x = parts[p].raw as Float64Array;
+    for (let i = 0; i < n; i++) acc[i] = f(acc[i], x[i]);
+  }
+  if (redop === 'avg') {
+    const float = DTYPE_INFO[dtype].float;
+    for (let i = 0; i < n; i++) acc[i] = float ? acc[i] / world : Math.trunc(acc[i] / world);
+  }
+  return out;
 }

@@ -1,29 +1,24 @@
 // Buffers of one collective call on one rank: sized by the op's descriptor, aliased for
 // in-place calls, filled from the data pattern, with the expected output alongside.
-import { allocTensor, DTYPE_INFO, tensorView, type Tensor } from '../shared/dtypes.js';
+import { allocTensor, sliceTensor, type Tensor } from '../shared/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS } from '../shared/ops/index.js';
-import { fillTensor, inputValue } from '../shared/patterns.js';
+import { fillTensor, patternTensor } from '../shared/patterns.js';
 import type { CollectiveAction, P2pAction } from '../shared/plan/types.js';
-import { reducer } from '../shared/reduce.js';
-import type { Scalar } from '../shared/dtypes.js';
+import { reduceTensors } from '../shared/reduce.js';
 import type { NativeOp } from './native-api.js';
 
 const EMPTY = new Uint8Array(0);
 
 export interface PreparedCall {
   op: NativeOp;
-  /** The tensor to check after the call, and the value each element must hold; null = no output here. */
+  /** The tensor to check after the call. */
   output: Tensor | null;
-  expected: ((index: number) => Scalar) | null;
+  /** What `output` must hold after the call; null where this rank gets no output. */
+  expected: () => Tensor | null;
   /** For list outputs: the length of each list entry. */
   listEntry: number | null;
   /** Whether running the call changes its own input (so a later run would see other data). */
   consumesInput: boolean;
-}
-
-function slice(t: Tensor, offset: number, count: number): Tensor {
-  const b = DTYPE_INFO[t.dtype].bytes;
-  return tensorView(t.dtype, t.bytes.subarray(offset * b, (offset + count) * b));
 }
 
 /** Marks output memory so an element the op never wrote cannot pass the check by accident. */
@@ -42,27 +37,34 @@ export function prepareCollective(a: CollectiveAction, rank: number, world: numb
     send = recv = allocTensor(a.dtype, Math.max(size.send, size.recv));
   } else if (layout === 'send-in-recv' && size.recv > 0) {
     recv = allocTensor(a.dtype, size.recv);
-    send = slice(recv, rank * size.nativeCount, size.send);
+    send = sliceTensor(recv, rank * size.nativeCount, size.send);
   } else if (layout === 'recv-in-send' && size.send > 0) {
     send = allocTensor(a.dtype, size.send);
-    recv = slice(send, rank * size.nativeCount, size.recv);
+    recv = sliceTensor(send, rank * size.nativeCount, size.recv);
   } else {
     send = allocTensor(a.dtype, size.send);
     recv = allocTensor(a.dtype, size.recv);
     poison(recv);
   }
   fillTensor(send, a.data, rank);
-  const expected = desc.expected({
-    ...shape,
-    input: (p, i) => inputValue(a.data, p, i, a.dtype),
-    reduce: reducer(a.dtype, a.redop),
-  });
+  // Computed when checked, from the patterns alone: never from buffers the call may have overwritten.
+  const expected = () => {
+    const inputs = new Map<number, Tensor>();
+    return desc.expected({
+      ...shape,
+      input: (p) => {
+        if (!inputs.has(p)) inputs.set(p, patternTensor(a.data, p, a.dtype, desc.buffers({ ...shape, rank: p }).send));
+        return inputs.get(p)!;
+      },
+      reduce: (parts) => reduceTensors(a.dtype, a.redop, parts),
+    });
+  };
   return {
     op: {
       op: desc.native, dtype: a.dtype, redop: a.redop, root: a.root, count: size.nativeCount,
       send: send.length ? send.bytes : EMPTY, recv: recv.length ? recv.bytes : EMPTY,
     } as NativeOp,
-    output: expected ? recv : null,
+    output: recv,
     expected,
     listEntry: desc.listOutput ? size.recv / world : null,
     consumesInput: layout === 'same' || layout === 'recv-in-send',
@@ -73,14 +75,14 @@ export function prepareP2p(a: P2pAction, rank: number): PreparedCall {
   if (rank === a.from) {
     const send = allocTensor(a.dtype, a.count);
     fillTensor(send, a.data, rank);
-    return { op: { op: 'send', dtype: a.dtype, peer: a.to, count: a.count, send: send.bytes }, output: null, expected: null, listEntry: null, consumesInput: false };
+    return { op: { op: 'send', dtype: a.dtype, peer: a.to, count: a.count, send: send.bytes }, output: null, expected: () => null, listEntry: null, consumesInput: false };
   }
   const recv = allocTensor(a.dtype, a.count);
   poison(recv);
   return {
     op: { op: 'recv', dtype: a.dtype, peer: a.from, count: a.count, recv: recv.bytes },
     output: recv,
-    expected: (i) => inputValue(a.data, a.from, i, a.dtype),
+    expected: () => patternTensor(a.data, a.from, a.dtype, a.count),
     listEntry: null,
     consumesInput: false,
   };

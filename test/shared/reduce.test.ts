@@ -59,3 +59,30 @@ describe('half-precision conversions', () => {
     expect(DTYPE_INFO.int64.cast(-3.7)).toBe(-3n);
   });
 });
+
+describe('bulk reductions', () => {
+  it('reduceTensors agrees with the per-element reducer for every dtype, reduce op and world 1–8', async () => {
+    const { DTYPES, allocTensor } = await import('../../src/shared/dtypes');
+    const { REDOPS, reduceTensors } = await import('../../src/shared/reduce');
+    const { fillTensor } = await import('../../src/shared/patterns');
+    for (const dtype of DTYPES) {
+      for (const redop of REDOPS) {
+        for (let world = 1; world <= 8; world++) {
+          const parts = Array.from({ length: world }, (_, p) => {
+            const t = allocTensor(dtype, 257);
+            const big = dtype === 'int8' || dtype === 'uint8' || dtype === 'int32' || dtype === 'int64';
+            fillTensor(t, { kind: 'random', seed: 11, min: big ? -120 : -3, max: big ? 120 : 3 }, p);
+            return t;
+          });
+          const bulk = reduceTensors(dtype, redop, parts);
+          const one = reducer(dtype, redop);
+          for (let i = 0; i < 257; i++) {
+            const want = one(parts.map((t) => t.get(i)));
+            const got = bulk.get(i);
+            if (!(Number.isNaN(want as number) && Number.isNaN(got as number))) expect(got, `${dtype} ${redop} world ${world} [${i}]`).toBe(want);
+          }
+        }
+      }
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { ringFactor, type CollectiveDescriptor } from './types.js';
+import { gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
 
 const common = {
   native: 'all_gather',
@@ -7,7 +7,7 @@ const common = {
   inPlace: { layout: 'send-in-recv', byDefault: false },
   countError: () => null,
   buffers: ({ count, world }) => ({ send: count, recv: count * world, nativeCount: count }),
-  expected: ({ count, input }) => (i) => input(Math.floor(i / count), i % count),
+  expected: (ctx) => gatheredSlices(ctx, 0, ctx.count),
   algBytes: (count, b, world) => count * world * b,
   busFactor: ringFactor,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),

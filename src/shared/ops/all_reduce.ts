@@ -1,4 +1,4 @@
-import { allReduceFactor, reducedAcrossRanks, type CollectiveDescriptor } from './types.js';
+import { allReduceFactor, reducedSlice, type CollectiveDescriptor } from './types.js';
 
 export const allReduce: CollectiveDescriptor = {
   name: 'all_reduce',
@@ -14,7 +14,7 @@ export const allReduce: CollectiveDescriptor = {
   listOutput: false,
   countError: () => null,
   buffers: ({ count }) => ({ send: count, recv: count, nativeCount: count }),
-  expected: (ctx) => reducedAcrossRanks(ctx),
+  expected: (ctx) => reducedSlice(ctx, 0, ctx.count),
   algBytes: (count, b) => count * b,
   busFactor: allReduceFactor,
   countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),

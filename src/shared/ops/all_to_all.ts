@@ -1,4 +1,4 @@
-import { divisibleBy, ringFactor, type CollectiveDescriptor } from './types.js';
+import { divisibleBy, gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
 
 const common = {
   native: 'all_to_all',
@@ -19,7 +19,7 @@ export const allToAll: CollectiveDescriptor = {
   listOutput: true,
   countError: () => null,
   buffers: ({ count, world }) => ({ send: count * world, recv: count * world, nativeCount: count }),
-  expected: ({ count, rank, input }) => (i) => input(Math.floor(i / count), rank * count + (i % count)),
+  expected: (ctx) => gatheredSlices(ctx, ctx.rank * ctx.count, ctx.count),
   algBytes: (count, b, world) => count * world * b,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
 };
@@ -35,10 +35,7 @@ export const allToAllSingle: CollectiveDescriptor = {
   listOutput: false,
   countError: divisibleBy('all_to_all_single splits the tensor into world equal chunks'),
   buffers: ({ count, world }) => ({ send: count, recv: count, nativeCount: count / world }),
-  expected: ({ count, world, rank, input }) => {
-    const chunk = count / world;
-    return (i) => input(Math.floor(i / chunk), rank * chunk + (i % chunk));
-  },
+  expected: (ctx) => gatheredSlices(ctx, (ctx.rank * ctx.count) / ctx.world, ctx.count / ctx.world),
   algBytes: (count, b) => count * b,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)) * world,
 };

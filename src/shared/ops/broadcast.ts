@@ -14,7 +14,7 @@ export const broadcast: CollectiveDescriptor = {
   listOutput: false,
   countError: () => null,
   buffers: ({ count }) => ({ send: count, recv: count, nativeCount: count }),
-  expected: ({ root, input }) => (i) => input(root, i),
+  expected: ({ root, input }) => input(root),
   algBytes: (count, b) => count * b,
   busFactor: () => 1,
   countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),

@@ -1,4 +1,5 @@
-import { ringFactor, type CollectiveDescriptor } from './types.js';
+import { sliceTensor } from '../dtypes.js';
+import { gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
 
 export const gather: CollectiveDescriptor = {
   name: 'gather',
@@ -13,7 +14,7 @@ export const gather: CollectiveDescriptor = {
   listOutput: true,
   countError: () => null,
   buffers: ({ count, world, rank, root }) => ({ send: count, recv: rank === root ? count * world : 0, nativeCount: count }),
-  expected: ({ count, rank, root, input }) => (rank === root ? (i) => input(Math.floor(i / count), i % count) : null),
+  expected: (ctx) => (ctx.rank === ctx.root ? gatheredSlices(ctx, 0, ctx.count) : null),
   algBytes: (count, b, world) => count * world * b,
   busFactor: ringFactor,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
@@ -32,7 +33,7 @@ export const scatter: CollectiveDescriptor = {
   listOutput: false,
   countError: () => null,
   buffers: ({ count, world, rank, root }) => ({ send: rank === root ? count * world : 0, recv: count, nativeCount: count }),
-  expected: ({ count, rank, root, input }) => (i) => input(root, rank * count + i),
+  expected: ({ count, rank, root, input }) => sliceTensor(input(root), rank * count, count),
   algBytes: (count, b, world) => count * world * b,
   busFactor: ringFactor,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),

@@ -1,4 +1,4 @@
-import { reducedAcrossRanks, type CollectiveDescriptor } from './types.js';
+import { reducedSlice, type CollectiveDescriptor } from './types.js';
 
 export const reduce: CollectiveDescriptor = {
   name: 'reduce',
@@ -14,7 +14,7 @@ export const reduce: CollectiveDescriptor = {
   listOutput: false,
   countError: () => null,
   buffers: ({ count, rank, root }) => ({ send: count, recv: rank === root ? count : 0, nativeCount: count }),
-  expected: (ctx) => (ctx.rank === ctx.root ? reducedAcrossRanks(ctx) : null),
+  expected: (ctx) => (ctx.rank === ctx.root ? reducedSlice(ctx, 0, ctx.count) : null),
   algBytes: (count, b) => count * b,
   busFactor: () => 1,
   countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),

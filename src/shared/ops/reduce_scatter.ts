@@ -1,6 +1,6 @@
-import { divisibleBy, reducedAcrossRanks, ringFactor, type CollectiveDescriptor, type ExpectedContext } from './types.js';
+import { divisibleBy, reducedSlice, ringFactor, type CollectiveDescriptor, type ExpectedContext } from './types.js';
 
-const expectedSlice = (chunk: number, ctx: ExpectedContext) => reducedAcrossRanks(ctx, (i) => ctx.rank * chunk + i);
+const expectedSlice = (chunk: number, ctx: ExpectedContext) => reducedSlice(ctx, ctx.rank * chunk, chunk);
 
 const common = {
   native: 'reduce_scatter',

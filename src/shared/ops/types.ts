@@ -2,7 +2,7 @@
 // relate, the value every output element must have, the bytes behind algbw, the busbw factor,
 // and the text a learner reads. Adding a collective means adding one descriptor here and one
 // case in the native backend.
-import type { Scalar } from '../dtypes.js';
+import { concatTensors, sliceTensor, type Tensor } from '../dtypes.js';
 
 export const NATIVE_COLLECTIVES = [
   'all_reduce', 'broadcast', 'reduce', 'all_gather', 'reduce_scatter', 'all_to_all', 'gather', 'scatter',
@@ -24,10 +24,10 @@ export interface Shape {
 }
 
 export interface ExpectedContext extends Shape {
-  /** Input element `index` of `rank`'s send buffer, as stored. */
-  input(rank: number, index: number): Scalar;
-  /** Reduces one value per rank (index = rank) as the backends do. */
-  reduce(values: Scalar[]): Scalar;
+  /** Rank p's whole send buffer as stored (computed once per rank, shared). */
+  input(rank: number): Tensor;
+  /** The element-wise reduction over ranks of equally long tensors, as the backends compute it. */
+  reduce(parts: Tensor[]): Tensor;
 }
 
 export interface CollectiveDescriptor {
@@ -48,8 +48,8 @@ export interface CollectiveDescriptor {
   countError(count: number, world: number): string | null;
   /** Element counts of this rank's buffers (0 = unused) and the per-call count the backend gets. */
   buffers(shape: Shape): { send: number; recv: number; nativeCount: number };
-  /** The value of recv[index] after the call, or null where this rank gets no output. */
-  expected(ctx: ExpectedContext): ((index: number) => Scalar) | null;
+  /** What recv must hold after the call, or null where this rank gets no output. */
+  expected(ctx: ExpectedContext): Tensor | null;
   /** Bytes for algbw, as nccl-tests counts them. */
   algBytes(count: number, elementBytes: number, world: number): number;
   /** busbw = algbw × this (nccl-tests' …GetBw). */
@@ -64,12 +64,14 @@ export const allReduceFactor = (world: number) => (world > 1 ? (2 * (world - 1))
 export const divisibleBy = (what: string) => (count: number, world: number): string | null =>
   count % world === 0 ? null : `count ${count} is not divisible by the world size ${world}: ${what}`;
 
-/** Element i of the output is the reduction over ranks of input element sourceIndex(i). */
-export function reducedAcrossRanks(ctx: ExpectedContext, sourceIndex: (index: number) => number = (i) => i): (index: number) => Scalar {
-  const values: Scalar[] = new Array(ctx.world);
-  return (i) => {
-    const at = sourceIndex(i);
-    for (let p = 0; p < ctx.world; p++) values[p] = ctx.input(p, at);
-    return ctx.reduce(values);
-  };
-}
+const ranksOf = (world: number) => Array.from({ length: world }, (_, p) => p);
+
+/** Slice [offset, offset + count) of every rank's input, reduced across ranks. */
+export const reducedSlice = (ctx: ExpectedContext, offset: number, count: number): Tensor =>
+  ctx.reduce(ranksOf(ctx.world).map((p) => sliceTensor(ctx.input(p), offset, count)));
+
+/** Slice [offset, offset + count) of every rank's input, one after the other in rank order. */
+export const gatheredSlices = (ctx: ExpectedContext, offset: number, count: number): Tensor => {
+  const parts = ranksOf(ctx.world).map((p) => sliceTensor(ctx.input(p), offset, count));
+  return concatTensors(parts[0].dtype, parts);
+};

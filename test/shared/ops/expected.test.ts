@@ -1,8 +1,8 @@
 // The descriptors' expected outputs against a naive simulation of each collective's meaning.
 import { describe, expect, it } from 'vitest';
 import { COLLECTIVES, COLLECTIVE_DESCRIPTORS, type CollectiveName } from '../../../src/shared/ops';
-import { REDOPS, reducer, type Redop } from '../../../src/shared/reduce';
-import { DTYPE_INFO, type Dtype, type Scalar } from '../../../src/shared/dtypes';
+import { REDOPS, reduceTensors, type Redop } from '../../../src/shared/reduce';
+import { allocTensor, DTYPE_INFO, type Dtype, type Scalar } from '../../../src/shared/dtypes';
 
 const FAMILIES: Dtype[] = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'int64'];
 
@@ -51,12 +51,17 @@ describe('expected outputs', () => {
           for (const redop of desc.reduces ? REDOPS : (['sum'] as Redop[])) {
             for (let rank = 0; rank < world; rank++) {
               const root = world - 1;
-              const fn = desc.expected({ count, world, rank, root, input: (p, i) => DTYPE_INFO[dtype].cast(value(p, i)), reduce: reducer(dtype, redop) });
+              const input = (p: number) => {
+                const t = allocTensor(dtype, desc.buffers({ count, world, rank: p, root }).send);
+                for (let i = 0; i < t.length; i++) t.set(i, DTYPE_INFO[dtype].cast(value(p, i)));
+                return t;
+              };
+              const got = desc.expected({ count, world, rank, root, input, reduce: (parts) => reduceTensors(dtype, redop, parts) });
               const want = simulate(op, count, world, rank, root, redop, dtype);
-              if (want === null) { expect(fn).toBeNull(); continue; }
-              expect(fn).not.toBeNull();
+              if (want === null) { expect(got).toBeNull(); continue; }
+              expect(got).not.toBeNull();
               expect(desc.buffers({ count, world, rank, root }).recv).toBe(want.length);
-              expect(Array.from({ length: want.length }, (_, i) => fn!(i))).toEqual(want);
+              expect(Array.from({ length: got!.length }, (_, i) => got!.get(i))).toEqual(want);
               compared++;
             }
           }
