@@ -142,5 +142,10 @@ export function concatTensors(dtype: Dtype, parts: Tensor[]): Tensor {
 
 /** Allocates a zeroed tensor of `count` elements on its own aligned buffer. */
 export function allocTensor(dtype: Dtype, count: number): Tensor {
-  return tensorView(dtype, new Uint8Array(new ArrayBuffer(count * DTYPE_INFO[dtype].bytes)));
+  const bytes = count * DTYPE_INFO[dtype].bytes;
+  try {
+    return tensorView(dtype, new Uint8Array(new ArrayBuffer(bytes)));
+  } catch (e) {
+    throw Object.assign(new Error(`cannot allocate ${bytes} bytes of host memory for ${count} × ${dtype} (${(e as Error).message})`), { code: 'CLAB_OUT_OF_MEMORY' });
+  }
 }

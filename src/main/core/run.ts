@@ -134,8 +134,10 @@ export class LabRun extends EventEmitter<RunEvents> {
       }
       case 'step-end':
         return this.onStepEnd(rank, m.result, m.events);
-      case 'failed':
-        return this.fail(rank, m.step, m.code, m.message);
+      case 'failed': {
+        const where = m.step === null ? 'while starting' : `in step ${m.step} (${this.step(m.step)?.label ?? '?'})`;
+        return this.fail(rank, m.step, m.code, `rank ${rank} failed ${where}: ${m.message}`);
+      }
       case 'done':
         this.done.add(rank);
         return;

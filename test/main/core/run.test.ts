@@ -104,6 +104,16 @@ describe('failures', () => {
     for (const pid of run.workerPids()) expect(alive(pid)).toBe(false);
   });
 
+  it('a step asking for more memory than can be had fails naming the rank, the step and the bytes', async () => {
+    const text = JSON.stringify({ version: 1, name: 'huge', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'all_reduce', count: 2000000000, dtype: 'float64' }] });
+    const run = runText(text);
+    const record = await run.run();
+    expect(record.error).toMatchObject({ step: 1, code: 'CLAB_OUT_OF_MEMORY' });
+    expect(record.error!.message).toMatch(/^rank \d failed in step 1 \(all_reduce\): cannot allocate 16000000000 bytes/);
+    expect(record.steps[0].verdict).toBe('pass');
+    for (const pid of run.workerPids()) expect(alive(pid)).toBe(false);
+  });
+
   it('stop ends the workers promptly and marks the run aborted', async () => {
     const text = JSON.stringify({ version: 1, name: 'stop', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4194304, iters: 2000 }] });
     const run = runText(text);
