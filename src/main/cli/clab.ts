@@ -4,14 +4,20 @@ import { Command } from 'commander';
 import { EXIT_OK, EXIT_USAGE, type RegisterCommand } from './common.js';
 import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
+import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
 
-const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerReplay];
+const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerReplay, registerServe];
 
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('clab')
     .description('Collective Lab: run, check and measure collective communication on GPUs (NCCL) or CPU ranks.')
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // Set before the commands are added so that they inherit it: usage errors exit with 2.
+    .exitOverride((e) => {
+      process.exitCode = e.exitCode === 0 ? 0 : EXIT_USAGE;
+      throw e;
+    });
   for (const register of COMMANDS) register(program, setExit);
   return program;
 }
@@ -19,10 +25,6 @@ export function buildProgram(setExit: (code: number) => void): Command {
 export async function main(argv = process.argv): Promise<void> {
   let code = EXIT_OK;
   const program = buildProgram((c) => { code = c; });
-  program.exitOverride((e) => {
-    process.exitCode = e.exitCode === 0 ? 0 : EXIT_USAGE;
-    throw e;
-  });
   try {
     await program.parseAsync(argv);
   } catch (e) {

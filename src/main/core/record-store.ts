@@ -1,13 +1,11 @@
 // Run records on disk: written atomically (temp file + rename), validated when read.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
 import { runRecordSchema, type RunRecord } from '../../shared/record.js';
 
 export function writeRecordAtomic(file: string, record: RunRecord): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = join(dirname(file), `.${process.pid}.${Date.now()}.tmp`);
-  writeFileSync(tmp, JSON.stringify(record));
-  renameSync(tmp, file);
+  writeFileAtomic(file, JSON.stringify(record));
 }
 
 export function readRecord(file: string): RunRecord {

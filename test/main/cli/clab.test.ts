@@ -17,6 +17,12 @@ describe('clab', () => {
     }
   });
 
+  it('exits 2 on a bad option value', () => {
+    const r = clab('run', 'scenarios/all-in-one.scenario.json', '--ranks', '0');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('expected a whole number of ranks from 1 to 64');
+  });
+
   it('validate reports file:line:column, path and expectation, and exits 2', () => {
     const file = join(dir, 'broken.scenario.json');
     writeFileSync(file, '{\n  "version": 1,\n  "name": "b",\n  "world": { "ranks": 2 },\n  "steps": [\n    { "op": "all_reduce", "count": "three" }\n  ]\n}\n');

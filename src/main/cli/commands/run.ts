@@ -13,7 +13,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   try {
     loaded = loadScenarioFile(file);
     plan = compileLoaded(loaded, { ranks: flags.ranks });
-    choice = chooseBackend(flags.backend ?? loaded.scenario.backend ?? 'auto');
+    choice = chooseBackend(flags.backend ?? loaded.scenario.backend ?? 'auto', undefined, plan);
   } catch (e) {
     return reportUsageError(e);
   }

@@ -1,0 +1,284 @@
+// The lab as both front doors offer it (Electron IPC and `clab serve`): one method per API call
+// and one stream of events. No Electron here; what differs per door arrives as a FileDoor.
+import { EventEmitter } from 'node:events';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { ApiEvent, ApiMethod, ApiParams, ApiResult, OpenedFile, SavedRun } from '../../shared/api.js';
+import { RECORD_FORMAT, type RunRecord } from '../../shared/record.js';
+import { loadAddon as loadNativeAddon } from '../../worker/addon.js';
+import type { NativeAddon } from '../../worker/native-api.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { chooseBackend } from './backend.js';
+import { describeMachine } from './machine.js';
+import { findPackageRoot } from './package-root.js';
+import { resolveWorkerEntry } from './paths.js';
+import { defaultRecordPath, readRecord, writeRecordAtomic } from './record-store.js';
+import { LabRun } from './run.js';
+import { compileLoaded, parseScenarioText, ScenarioFileError } from './scenario-file.js';
+import { readTemplates } from './templates.js';
+
+/** What only a desktop door can do: ask the user for a file with a native dialog. */
+export interface FileDoor {
+  /** Where to save a scenario; null when the user cancels. */
+  chooseSavePath(): Promise<string | null>;
+  /** Which scenario or run record to open; null when the user cancels. */
+  chooseOpenPath(): Promise<string | null>;
+  /** A file the user opened or saved (for Open Recent). */
+  fileUsed?(path: string): void;
+}
+
+export interface LabServiceOptions {
+  /** Where run records are saved and listed; default `<cwd>/runs`. */
+  runsDir?: string;
+  templatesDir?: string;
+  /** Absent for the browser door, which has no file dialogs. */
+  files?: FileDoor;
+  loadAddon?: () => Pick<NativeAddon, 'backends'>;
+  workerEntry?: string;
+}
+
+/** One handler per API method, as dispatch() calls them. */
+export type LabHandlers = { [M in ApiMethod]: (params: ApiParams<M>) => Promise<ApiResult<M>> };
+
+const UNSAVED = 'untitled.scenario.json';
+/** Same bound as the API's text parameters: nothing larger is read into the editor. */
+const MAX_OPEN_BYTES = 8 * 1024 * 1024;
+const RUN_SUFFIX = '.run.json';
+
+interface ActiveRun {
+  run: LabRun;
+  ended: Promise<void>;
+}
+
+export class LabService implements LabHandlers {
+  readonly runsDir: string;
+  private readonly templatesDir: string;
+  private readonly files: FileDoor | undefined;
+  private readonly loadAddon: () => Pick<NativeAddon, 'backends'>;
+  private readonly workerEntry: string | undefined;
+  private readonly events = new EventEmitter<{ event: [ApiEvent] }>();
+  private readonly runs = new Map<string, ActiveRun>();
+  /** Files the user chose through the door's dialogs or dropped on the window: the only ones outside the runs directory the service reads or writes. */
+  private readonly userFiles = new Set<string>();
+  private disposed = false;
+
+  constructor(options: LabServiceOptions = {}) {
+    this.runsDir = resolve(options.runsDir ?? 'runs');
+    this.templatesDir = options.templatesDir ?? join(findPackageRoot(), 'scenarios');
+    this.files = options.files;
+    this.loadAddon = options.loadAddon ?? loadNativeAddon;
+    this.workerEntry = options.workerEntry;
+  }
+
+  onEvent(listener: (event: ApiEvent) => void): () => void {
+    this.events.on('event', listener);
+    return () => this.events.off('event', listener);
+  }
+
+  private emit(event: ApiEvent): void {
+    this.events.emit('event', event);
+  }
+
+  async machine(): Promise<ApiResult<'machine'>> {
+    return describeMachine(this.loadAddon, this.files !== undefined);
+  }
+
+  async templates(): Promise<ApiResult<'templates'>> {
+    return readTemplates(this.templatesDir);
+  }
+
+  async validate({ text, file }: ApiParams<'validate'>): Promise<ApiResult<'validate'>> {
+    try {
+      compileLoaded(parseScenarioText(text, file ?? UNSAVED));
+      return [];
+    } catch (e) {
+      if (e instanceof ScenarioFileError) return e.problems;
+      throw e;
+    }
+  }
+
+  async startRun({ text, file, backend, ranks }: ApiParams<'startRun'>): Promise<ApiResult<'startRun'>> {
+    if (this.disposed) throw new Error('the lab is shutting down; no new runs');
+    let loaded, plan;
+    try {
+      loaded = parseScenarioText(text, file ?? UNSAVED);
+      plan = compileLoaded(loaded, { ranks: ranks ?? undefined });
+    } catch (e) {
+      if (e instanceof ScenarioFileError) return { ok: false, problems: e.problems };
+      throw e;
+    }
+    // The run panel's "auto" defers to a backend the scenario names.
+    const choice = chooseBackend(backend === 'auto' ? loaded.scenario.backend ?? 'auto' : backend, this.loadAddon());
+    const run = new LabRun({
+      plan, backend: choice.backend, backendNote: choice.note, scenario: loaded.raw, scenarioFile: file,
+      workerEntry: this.workerEntry ?? resolveWorkerEntry(),
+    });
+    const forward = afterAnswer((event) => this.emit(event));
+    run.on('log', (line) => forward({ type: 'run-log', runId: run.id, line }));
+    run.on('progress', ({ done, total, step }) => forward({ type: 'run-step', runId: run.id, step, done, total }));
+    const scenarioName = loaded.scenario.name;
+    // Forgotten before run-end goes out: a stopRun answering that event finds nothing to stop.
+    const ended = run.run()
+      .finally(() => this.runs.delete(run.id))
+      .then(
+        (record) => forward({ type: 'run-end', runId: run.id, record, savedTo: this.save(record, scenarioName, forward) }),
+        (e: Error) => forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run broke inside the lab: ${e.message}`) }),
+      );
+    this.runs.set(run.id, { run, ended });
+    return { ok: true, runId: run.id };
+  }
+
+  /** Saves the record in the runs directory; a failure to save is logged, the run still ends. */
+  private save(record: RunRecord, scenarioName: string, forward: (event: ApiEvent) => void): string | null {
+    const path = defaultRecordPath(scenarioName, new Date(record.createdAt), this.runsDir);
+    try {
+      writeRecordAtomic(path, record);
+      return path;
+    } catch (e) {
+      forward({ type: 'run-log', runId: record.id, line: labLine(`error: the run record could not be saved: ${(e as Error).message}`) });
+      return null;
+    }
+  }
+
+  async stopRun({ runId }: ApiParams<'stopRun'>): Promise<ApiResult<'stopRun'>> {
+    const active = this.runs.get(runId);
+    active?.run.stop();
+    return { stopped: active !== undefined };
+  }
+
+  async listRuns(): Promise<ApiResult<'listRuns'>> {
+    let names: string[];
+    try {
+      names = readdirSync(this.runsDir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+    const runs: SavedRun[] = [];
+    for (const name of names.filter((n) => n.endsWith(RUN_SUFFIX))) {
+      const path = join(this.runsDir, name);
+      let record: RunRecord;
+      try {
+        record = readRecord(path);
+      } catch {
+        continue; // a half-copied or foreign file does not hide the other runs
+      }
+      runs.push({ path, name: scenarioNameOf(record, name), createdAt: record.createdAt, status: record.status, world: record.world, backend: record.environment.backend });
+    }
+    return runs.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  async openRun({ path }: ApiParams<'openRun'>): Promise<ApiResult<'openRun'>> {
+    const file = resolve(this.runsDir, path);
+    if (!this.userFiles.has(file) && !isInside(realPathOf(file), realPathOf(this.runsDir))) {
+      throw new Error(`openRun: ${path} is outside the runs directory ${this.runsDir}; only runs saved there${this.files ? ' or files opened through the app' : ''} can be opened`);
+    }
+    return readRecord(file);
+  }
+
+  async saveScenario({ path, text }: ApiParams<'saveScenario'>): Promise<ApiResult<'saveScenario'>> {
+    const files = this.door('saveScenario');
+    let target: string;
+    if (path === null) {
+      const chosen = await files.chooseSavePath();
+      if (chosen === null) return null;
+      target = resolve(chosen);
+    } else {
+      target = resolve(path);
+      // Save writes only where the user has opened or saved before; anywhere else takes Save As.
+      if (!this.userFiles.has(target)) throw new Error(`saveScenario: ${path} was not opened or saved in this window; use Save As…`);
+    }
+    writeFileAtomic(target, text);
+    this.useFile(target);
+    return { path: target };
+  }
+
+  async openFile(): Promise<ApiResult<'openFile'>> {
+    const chosen = await this.door('openFile').chooseOpenPath();
+    return chosen === null ? null : this.openLocal(chosen);
+  }
+
+  async openPath({ path }: ApiParams<'openPath'>): Promise<ApiResult<'openPath'>> {
+    this.door('openPath');
+    return this.openLocal(path);
+  }
+
+  private door(method: ApiMethod): FileDoor {
+    if (!this.files) throw new Error(`${method} is not available in the browser; use download/upload`);
+    return this.files;
+  }
+
+  /** A run record when the file says it is one, else scenario text for the editor (which reports its problems). */
+  private openLocal(path: string): OpenedFile {
+    const file = resolve(path);
+    if (!file.endsWith('.json')) throw new Error(`${path}: not a scenario (*.scenario.json) or run record (*.run.json)`);
+    const size = statSync(file).size;
+    if (size > MAX_OPEN_BYTES) throw new Error(`${path}: ${size} bytes is larger than the ${MAX_OPEN_BYTES} bytes the lab opens`);
+    const text = readFileSync(file, 'utf8');
+    const opened: OpenedFile = looksLikeRunRecord(text) ? { kind: 'run', path: file, record: readRecord(file) } : { kind: 'scenario', path: file, text };
+    this.useFile(file);
+    return opened;
+  }
+
+  private useFile(file: string): void {
+    this.userFiles.add(file);
+    this.files?.fileUsed?.(file);
+  }
+
+  /** Stops every run and waits until their rank processes are gone and their records saved. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const active = [...this.runs.values()];
+    for (const { run } of active) run.stop('the lab is closing');
+    await Promise.all(active.map((a) => a.ended));
+  }
+}
+
+/**
+ * Passes events on, but holds those that come before the current call has been answered: the
+ * caller learns a run's id from startRun's answer, so no event may arrive for a run it does not
+ * know yet. Doors send answers as soon as the call's promise settles, before the next macrotask.
+ */
+function afterAnswer(emit: (event: ApiEvent) => void): (event: ApiEvent) => void {
+  let held: ApiEvent[] | null = [];
+  setImmediate(() => {
+    for (const event of held ?? []) emit(event);
+    held = null;
+  });
+  return (event) => {
+    if (held) held.push(event);
+    else emit(event);
+  };
+}
+
+/** A log line from the lab itself rather than from a rank. */
+function labLine(text: string) {
+  return { rank: null, atNs: Number(process.hrtime.bigint()), text };
+}
+
+function scenarioNameOf(record: RunRecord, fileName: string): string {
+  const name = (record.scenario as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : fileName.slice(0, -RUN_SUFFIX.length);
+}
+
+function looksLikeRunRecord(text: string): boolean {
+  try {
+    return (JSON.parse(text) as { format?: unknown } | null)?.format === RECORD_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
+/** Symlinks resolved, so a link inside the runs directory cannot point outside it. */
+function realPathOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function isInside(file: string, dir: string): boolean {
+  const rel = relative(dir, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}

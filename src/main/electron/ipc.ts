@@ -1,0 +1,37 @@
+// The main side of window.lab: a call is served only when it comes from the lab window's top
+// frame showing the lab's own page, and only after dispatch() has checked it against the API.
+import type { IpcReply } from '../../shared/bridge.js';
+import { dispatch } from '../core/dispatch.js';
+import type { LabHandlers } from '../core/lab-service.js';
+
+/** What an IPC event says about where it came from (IpcMainInvokeEvent's sender and senderFrame). */
+export interface CallSource {
+  sender: unknown;
+  senderFrame: { url: string; parent: unknown } | null;
+}
+
+/**
+ * `rendererUrl` is the page the window loads: the file URL of out/renderer/index.html, or the
+ * dev server's address under `electron-vite dev`.
+ */
+export function isFromLabWindow(source: CallSource, labContents: unknown, rendererUrl: string): boolean {
+  const frame = source.senderFrame;
+  if (labContents === undefined || source.sender !== labContents || !frame || frame.parent !== null) return false;
+  let url: URL;
+  try {
+    url = new URL(frame.url);
+  } catch {
+    return false;
+  }
+  const expected = new URL(rendererUrl);
+  return expected.protocol === 'file:' ? url.protocol === 'file:' && url.pathname === expected.pathname : url.origin === expected.origin;
+}
+
+export async function answerCall(service: LabHandlers, trusted: boolean, raw: unknown): Promise<IpcReply> {
+  if (!trusted) return { ok: false, error: 'refused: the call did not come from the lab window' };
+  try {
+    return { ok: true, value: await dispatch(service, raw) };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}

@@ -1,0 +1,16 @@
+// What the Electron preload gives the renderer as `window.lab`, and the two IPC channels behind
+// it. The browser door offers the same LabApi over a WebSocket instead.
+import type { LabApi } from './api.js';
+
+/** ipcRenderer.invoke: one API call, answered by an IpcReply. */
+export const LAB_CALL_CHANNEL = 'lab:call';
+/** webContents.send: one ApiEvent. */
+export const LAB_EVENT_CHANNEL = 'lab:event';
+
+/** A call's outcome as it crosses IPC: an error travels as its message, not as a rethrown Error with Electron's prefix. */
+export type IpcReply = { ok: true; value: unknown } | { ok: false; error: string };
+
+export interface LabBridge extends LabApi {
+  /** The file system path of a file dropped on the window (Electron's webUtils.getPathForFile). */
+  pathForFile(file: File): string;
+}

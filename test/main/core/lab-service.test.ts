@@ -1,0 +1,206 @@
+// The service both doors use, with real rank processes on the cpu backend.
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ApiEvent } from '../../../src/shared/api';
+import { LabService, type FileDoor } from '../../../src/main/core/lab-service';
+
+const runsDir = mkdtempSync(join(tmpdir(), 'clab-service-'));
+const service = new LabService({ runsDir });
+afterAll(() => service.dispose());
+
+const allInOne = readFileSync('scenarios/all-in-one.scenario.json', 'utf8');
+
+/** Rank processes this test process has forked and that are still alive. */
+function rankProcesses(): number[] {
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker.cjs');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Collects one run's events until its run-end. */
+function eventsOf(lab: LabService, runId: () => string | null) {
+  const events: ApiEvent[] = [];
+  const ended = new Promise<Extract<ApiEvent, { type: 'run-end' }>>((resolve) => {
+    const off = lab.onEvent((e) => {
+      if (!('runId' in e) || e.runId !== runId()) return;
+      events.push(e);
+      if (e.type === 'run-end') {
+        off();
+        resolve(e);
+      }
+    });
+  });
+  return { events, ended };
+}
+
+describe('startRun', () => {
+  it('runs the all-in-one template on 2 cpu ranks, streams steps and saves the record', async () => {
+    let runId: string | null = null;
+    const { events, ended } = eventsOf(service, () => runId);
+    const started = await service.startRun({ text: allInOne, file: null, backend: 'cpu', ranks: 2 });
+    expect(started.ok).toBe(true);
+    runId = started.ok ? started.runId : null;
+    const end = await ended;
+    const steps = events.filter((e) => e.type === 'run-step');
+    expect(steps.length).toBe(end.record.plan.steps.length);
+    expect(steps.at(-1)).toMatchObject({ done: steps.length, total: steps.length });
+    // The run's first line comes after the answer that names the run, so the caller does not miss it.
+    expect(events[0]).toMatchObject({ type: 'run-log', line: { rank: null, text: expect.stringMatching(/^run \S+: 2 ranks on the cpu backend/) } });
+    expect(end.record.status).toBe('passed');
+    expect(end.record.world).toBe(2);
+    expect(end.savedTo).not.toBeNull();
+    expect(end.savedTo!.startsWith(runsDir)).toBe(true);
+    expect(existsSync(end.savedTo!)).toBe(true);
+  });
+
+  it('answers broken text with every problem at its line and column, and starts nothing', async () => {
+    const text = '{\n  "version": 1,\n  "name": "b",\n  "world": { "ranks": 2 },\n  "steps": [\n    { "op": "all_reduce", "count": "three" }\n  ]\n}\n';
+    const result = await service.startRun({ text, file: 'broken.scenario.json', backend: 'cpu', ranks: null });
+    expect(result).toEqual({ ok: false, problems: [expect.objectContaining({ file: 'broken.scenario.json', path: 'steps[0].count', line: 6, column: 36 })] });
+    expect(rankProcesses()).toEqual([]);
+  });
+
+  it('answers a world the scenario cannot run on as problems', async () => {
+    const result = await service.startRun({ text: allInOne, file: null, backend: 'cpu', ranks: 5 });
+    expect(result.ok).toBe(false);
+  });
+
+  it('stopRun ends a long sweep and its rank processes promptly', async () => {
+    const text = JSON.stringify({ version: 1, name: 'long sweep', world: { ranks: 2 }, defaults: { iters: 500 }, steps: [{ op: 'sweep', collective: 'all_reduce', minBytes: '1MiB', maxBytes: '64MiB', factor: 2 }] });
+    let runId: string | null = null;
+    const { ended } = eventsOf(service, () => runId);
+    const joined = new Promise<void>((resolve) => {
+      const off = service.onEvent((e) => {
+        if (e.type === 'run-log' && e.line.text.startsWith('joined')) {
+          off();
+          resolve();
+        }
+      });
+    });
+    const started = await service.startRun({ text, file: null, backend: 'cpu', ranks: null });
+    runId = started.ok ? started.runId : null;
+    await joined;
+    expect(rankProcesses()).toHaveLength(2);
+    const stoppedAt = Date.now();
+    expect(await service.stopRun({ runId: runId! })).toEqual({ stopped: true });
+    const end = await ended;
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    expect(end.record.status).toBe('aborted');
+    expect(rankProcesses()).toEqual([]);
+    expect(await service.stopRun({ runId: runId! })).toEqual({ stopped: false });
+  });
+
+  it('dispose stops every run before it resolves', async () => {
+    const lab = new LabService({ runsDir });
+    const text = JSON.stringify({ version: 1, name: 'disposed', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4194304, iters: 2000 }] });
+    const started = await lab.startRun({ text, file: null, backend: 'cpu', ranks: null });
+    expect(started.ok).toBe(true);
+    await lab.dispose();
+    expect(rankProcesses()).toEqual([]);
+    await expect(lab.startRun({ text, file: null, backend: 'cpu', ranks: null })).rejects.toThrow(/shutting down/);
+  });
+});
+
+describe('validate', () => {
+  it('is empty for a shipped scenario and lists problems for a bad one', async () => {
+    expect(await service.validate({ text: allInOne, file: null })).toEqual([]);
+    const problems = await service.validate({ text: '{ "version": 1, ', file: 'x.scenario.json' });
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems[0]).toMatchObject({ file: 'x.scenario.json', line: 1 });
+  });
+});
+
+describe('templates and machine', () => {
+  it('offers every shipped scenario with its name, description and text', async () => {
+    const templates = await service.templates();
+    expect(templates.map((t) => t.id)).toEqual(readdirSync('scenarios').filter((f) => f.endsWith('.scenario.json')).sort());
+    const allInOneTemplate = templates.find((t) => t.id === 'all-in-one.scenario.json')!;
+    expect(allInOneTemplate.name).toBe('All-in-one collectives');
+    expect(allInOneTemplate.description).toMatch(/torch\.distributed/);
+    expect(allInOneTemplate.text).toBe(allInOne);
+  });
+
+  it('reports the cpu backend as available and no file dialogs in the browser door', async () => {
+    const machine = await service.machine();
+    expect(machine.backends.cpu.available).toBe(true);
+    expect(machine.fileDialogs).toBe(false);
+    expect(machine.cpus).toBeGreaterThan(0);
+  });
+
+  it('reports why nothing can run when the addon is missing', async () => {
+    const lab = new LabService({ runsDir, loadAddon: () => { throw new Error('the native addon was not found'); } });
+    const machine = await lab.machine();
+    expect(machine.backends.cpu).toEqual({ available: false, reason: 'the native addon was not found' });
+  });
+});
+
+describe('saved runs', () => {
+  it('lists records newest first and skips files that are not run records', async () => {
+    const allInOneRun = (await service.listRuns()).find((r) => r.name === 'All-in-one collectives')!;
+    const record = JSON.parse(readFileSync(allInOneRun.path, 'utf8'));
+    writeFileSync(join(runsDir, 'later.run.json'), JSON.stringify({ ...record, id: 'later', createdAt: '2999-01-01T00:00:00.000Z' }));
+    writeFileSync(join(runsDir, 'damaged.run.json'), '{"format": "clab.run"');
+    const runs = await service.listRuns();
+    expect(runs[0]).toMatchObject({ path: join(runsDir, 'later.run.json'), name: 'All-in-one collectives', status: 'passed', world: 2, backend: 'cpu' });
+    expect(runs.map((r) => r.createdAt)).toEqual([...runs.map((r) => r.createdAt)].sort().reverse());
+    expect(runs.some((r) => r.path.endsWith('damaged.run.json'))).toBe(false);
+    expect((await service.openRun({ path: runs[0].path })).id).toBe('later');
+    expect((await service.openRun({ path: 'later.run.json' })).id).toBe('later');
+  });
+
+  it('openRun refuses a record outside the runs directory', async () => {
+    const [first] = await service.listRuns();
+    const outside = join(mkdtempSync(join(tmpdir(), 'clab-outside-')), 'x.run.json');
+    copyFileSync(first.path, outside);
+    await expect(service.openRun({ path: outside })).rejects.toThrow(/outside the runs directory/);
+    await expect(service.openRun({ path: '../x.run.json' })).rejects.toThrow(/outside the runs directory/);
+  });
+
+  it('lists nothing when the runs directory does not exist yet', async () => {
+    expect(await new LabService({ runsDir: join(runsDir, 'none') }).listRuns()).toEqual([]);
+  });
+});
+
+describe('file doors', () => {
+  it('the browser door refuses dialogs and paths with a clear message', async () => {
+    await expect(service.saveScenario({ path: null, text: '{}' })).rejects.toThrow('saveScenario is not available in the browser; use download/upload');
+    await expect(service.openFile()).rejects.toThrow(/not available in the browser/);
+    await expect(service.openPath({ path: '/etc/passwd' })).rejects.toThrow(/not available in the browser/);
+  });
+
+  it('a desktop door saves where the user chose, opens what the user dropped, and remembers both', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clab-door-'));
+    const used: string[] = [];
+    const door: FileDoor = {
+      chooseSavePath: async () => join(dir, 'mine.scenario.json'),
+      chooseOpenPath: async () => null,
+      fileUsed: (path) => used.push(path),
+    };
+    const lab = new LabService({ runsDir, files: door });
+    expect((await lab.machine()).fileDialogs).toBe(true);
+    await expect(lab.saveScenario({ path: join(dir, 'elsewhere.scenario.json'), text: '{}' })).rejects.toThrow(/use Save As/);
+    expect(await lab.saveScenario({ path: null, text: allInOne })).toEqual({ path: join(dir, 'mine.scenario.json') });
+    expect(readFileSync(join(dir, 'mine.scenario.json'), 'utf8')).toBe(allInOne);
+    expect(await lab.saveScenario({ path: join(dir, 'mine.scenario.json'), text: '{ }' })).toEqual({ path: join(dir, 'mine.scenario.json') });
+    expect(await lab.openFile()).toBeNull();
+
+    const [saved] = await service.listRuns();
+    const dropped = join(dir, 'dropped.json');
+    copyFileSync(saved.path, dropped);
+    const opened = await lab.openPath({ path: dropped });
+    expect(opened.kind).toBe('run');
+    // Outside the runs directory, but the user opened it through the door.
+    expect((await lab.openRun({ path: dropped })).id).toBe(JSON.parse(readFileSync(saved.path, 'utf8')).id);
+    expect(await lab.openPath({ path: join(dir, 'mine.scenario.json') })).toEqual({ kind: 'scenario', path: join(dir, 'mine.scenario.json'), text: '{ }' });
+    await expect(lab.openPath({ path: '/etc/passwd' })).rejects.toThrow(/not a scenario/);
+    expect(used).toEqual([join(dir, 'mine.scenario.json'), join(dir, 'mine.scenario.json'), dropped, join(dir, 'mine.scenario.json')]);
+  });
+});
