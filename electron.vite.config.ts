@@ -17,9 +17,17 @@ export default defineConfig({
       },
     },
   },
+  // The renderer is served by Electron (file) and by `clab serve` (http): relative asset paths,
+  // Monaco's workers as ES modules bundled from node_modules.
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } } },
+    base: './',
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+      minify: true,
+      chunkSizeWarningLimit: 4096,
+    },
+    worker: { format: 'es' },
     plugins: [react()],
   },
 });

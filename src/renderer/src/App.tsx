@@ -1,21 +1,165 @@
-import { COLLECTIVES, COLLECTIVE_DESCRIPTORS } from '../../shared/ops/index.js';
+// The lab's window: the scenario editor on the left; run controls, the live log, results and
+// saved runs on the right. Everything goes through the one LabClient.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ApiEvent } from '../../shared/api.js';
+import type { RunRecord } from '../../shared/record.js';
+import { Header } from './app/Header';
+import { Tabs, type TabId } from './app/Tabs';
+import { useDropFiles } from './app/useDropFiles';
+import { useLabInfo } from './app/useLabInfo';
+import { useLabClient } from './client';
+import {
+  EditorStatus, EditorTitle, EditorToolbar, ScenarioEditor, scenarioWorld, templateDocument, useCoreValidation, useFileActions, useScenarioDocument,
+  type MarkerSummary,
+} from './editor';
+import { ResultsView, SavedRuns, type ResultsSource } from './results';
+import { RunLog, RunPanel, useRun, useRunSettings } from './run';
 
-// The renderer's first view: what each collective does, from the same descriptors the engine
-// uses. The editor, run panel and results arrive with the desktop-app issue.
+const DEFAULT_TEMPLATE = 'all-in-one.scenario.json';
+
 export function App() {
+  const client = useLabClient();
+  const { connection, machine, templates, error } = useLabInfo(client);
+  const scenario = useScenarioDocument();
+  const settings = useRunSettings(machine);
+  const [tab, setTab] = useState<TabId>('log');
+  const [fresh, setFresh] = useState<Partial<Record<TabId, boolean>>>({});
+  const [shown, setShown] = useState<{ record: RunRecord; source: ResultsSource } | null>(null);
+  const [runsVersion, setRunsVersion] = useState(0);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [markers, setMarkers] = useState<MarkerSummary>({ errors: 0, warnings: 0, first: null });
+  const [reveal, setReveal] = useState<{ line: number; column: number } | null>(null);
+  const templatePicker = useRef<HTMLSelectElement>(null);
+
+  const selectTab = useCallback((id: TabId) => {
+    setTab(id);
+    setFresh((f) => ({ ...f, [id]: false }));
+  }, []);
+
+  const run = useRun(client, (record, savedTo) => {
+    setShown({ record, source: { kind: 'live', savedTo } });
+    setFresh((f) => ({ ...f, results: true }));
+    setRunsVersion((v) => v + 1);
+  });
+
+  const showReplay = useCallback((record: RunRecord, from: string) => {
+    setShown({ record, source: { kind: 'replay', from } });
+    selectTab('results');
+  }, [selectTab]);
+
+  const files = useFileActions(client, scenario, showReplay, setNotice);
+  const coreProblems = useCoreValidation(client, scenario.text, scenario.doc?.path ?? null, connection === 'open' && scenario.doc !== null);
+  const world = useMemo(() => scenarioWorld(scenario.text), [scenario.text]);
+
+  const { forgetRefusal } = run;
+  useEffect(() => forgetRefusal(), [scenario.generation, forgetRefusal]);
+
+  const openTemplate = useCallback((id: string) => {
+    const template = templates.find((t) => t.id === id);
+    if (template) scenario.open(templateDocument(template));
+  }, [templates, scenario.open]);
+
+  useEffect(() => {
+    if (!scenario.doc && templates.length) openTemplate(templates.some((t) => t.id === DEFAULT_TEMPLATE) ? DEFAULT_TEMPLATE : templates[0].id);
+  }, [scenario.doc, templates, openTemplate]);
+
+  const { busy, start } = run;
+  const startRun = useCallback(() => {
+    if (!scenario.doc || busy) return;
+    selectTab('log');
+    void start({ text: scenario.text, file: scenario.doc.path, backend: settings.backend, ranks: settings.ranks });
+  }, [scenario.doc, scenario.text, settings.backend, settings.ranks, busy, start, selectTab]);
+
+  const openRun = useCallback(async (path: string) => {
+    try {
+      showReplay(await client.call('openRun', { path }), path);
+    } catch (e) {
+      setNotice((e as Error).message);
+    }
+  }, [client, showReplay]);
+
+  const onEvent = useRef<(event: ApiEvent) => void>(() => undefined);
+  onEvent.current = (event) => {
+    run.handleEvent(event);
+    if (event.type === 'open-file') files.openOpened(event.file, true);
+    if (event.type !== 'menu') return;
+    if (event.action === 'run') startRun();
+    else if (event.action === 'stop') void run.stop();
+    else if (event.action === 'save') void files.save();
+    else if (event.action === 'save-as') void files.saveAs();
+    else if (event.templateId) openTemplate(event.templateId);
+    else templatePicker.current?.focus();
+  };
+  useEffect(() => client.onEvent((event) => onEvent.current(event)), [client]);
+
+  useDropFiles(useCallback((dropped: File[]) => void files.openPicked(dropped), [files.openPicked]));
+
+  useEffect(() => {
+    const keys = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+        e.preventDefault();
+        startRun();
+      }
+    };
+    window.addEventListener('keydown', keys);
+    return () => window.removeEventListener('keydown', keys);
+  }, [startRun]);
+
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', margin: '2rem', maxWidth: '60rem' }}>
-      <h1>Collective Lab</h1>
-      <p>Run scenarios from a terminal with <code>clab run scenarios/all-in-one.scenario.json</code>.</p>
-      <h2>Collectives</h2>
-      <dl>
-        {COLLECTIVES.map((name) => (
-          <div key={name}>
-            <dt><code>{name}</code></dt>
-            <dd>{COLLECTIVE_DESCRIPTORS[name].teaching}</dd>
+    <div className="app">
+      <Header machine={machine} connection={connection}>
+        <EditorToolbar
+          templates={templates}
+          fileDialogs={client.capabilities.fileDialogs}
+          templatePicker={templatePicker}
+          files={files}
+          onTemplate={openTemplate}
+        />
+      </Header>
+      {(notice || error) && (
+        <div className="notice" role="alert" data-testid="notice">
+          {notice ?? error}
+          {notice && <button type="button" className="link" onClick={() => setNotice(null)}>dismiss</button>}
+        </div>
+      )}
+      <main className="workspace">
+        <section className="editor-pane" aria-label="Scenario">
+          <EditorTitle name={scenario.doc?.name ?? ''} dirty={scenario.dirty} onRevert={scenario.revert} />
+          <ScenarioEditor
+            name={scenario.doc?.name ?? 'untitled.scenario.json'}
+            text={scenario.text}
+            generation={scenario.generation}
+            problems={coreProblems}
+            onChange={scenario.edit}
+            onRun={startRun}
+            onSave={() => void files.save()}
+            onMarkers={setMarkers}
+            reveal={reveal}
+          />
+          <EditorStatus markers={markers} />
+        </section>
+        <section className="side-pane">
+          <RunPanel
+            machine={machine}
+            settings={settings}
+            state={run.state}
+            scenarioWorld={world}
+            canRun={connection === 'open' && scenario.doc !== null}
+            onRun={startRun}
+            onStop={() => void run.stop()}
+            onReveal={(line, column) => setReveal({ line, column })}
+            onShowResults={() => selectTab('results')}
+          />
+          <Tabs active={tab} fresh={fresh} onSelect={selectTab} />
+          <div className="tab-body">
+            {tab === 'log' && <RunLog entries={run.state.log} />}
+            {tab === 'results' && (shown
+              ? <ResultsView record={shown.record} source={shown.source} />
+              : <p className="empty">No results yet: run the scenario, or open a saved run.</p>)}
+            {tab === 'runs' && <SavedRuns client={client} refreshKey={runsVersion} onOpen={(path) => void openRun(path)} />}
           </div>
-        ))}
-      </dl>
-    </main>
+        </section>
+      </main>
+    </div>
   );
 }

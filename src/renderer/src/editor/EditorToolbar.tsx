@@ -1,0 +1,53 @@
+// The file actions (in the title bar): New from template, Open, Save / Save As or Download.
+import { useRef, type RefObject } from 'react';
+import type { Template } from '../../../shared/api.js';
+import type { FileActions } from './useFileActions';
+
+interface Props {
+  templates: Template[];
+  fileDialogs: boolean;
+  templatePicker: RefObject<HTMLSelectElement | null>;
+  files: FileActions;
+  onTemplate(id: string): void;
+}
+
+export function EditorToolbar({ templates, fileDialogs, templatePicker, files, onTemplate }: Props) {
+  const upload = useRef<HTMLInputElement>(null);
+  return (
+    <div className="editor-toolbar">
+      <select
+        ref={templatePicker}
+        data-testid="template-picker"
+        value=""
+        onChange={(e) => e.target.value && onTemplate(e.target.value)}
+        title="Start a new scenario from a template"
+      >
+        <option value="">New from template…</option>
+        {templates.map((t) => <option key={t.id} value={t.id} title={t.description}>{t.name}</option>)}
+      </select>
+      {files.openDialog
+        ? <button type="button" onClick={() => void files.openDialog?.()}>Open…</button>
+        : <button type="button" data-testid="open-file" onClick={() => upload.current?.click()} title="Open a scenario or run file">Open…</button>}
+      <input
+        ref={upload}
+        type="file"
+        hidden
+        data-testid="open-file-input"
+        accept=".json,application/json"
+        multiple
+        onChange={(e) => {
+          if (e.target.files) void files.openPicked(Array.from(e.target.files));
+          e.target.value = '';
+        }}
+      />
+      {fileDialogs ? (
+        <>
+          <button type="button" data-testid="save" onClick={() => void files.save()} title="Save (Ctrl+S)">Save</button>
+          <button type="button" data-testid="save-as" onClick={() => void files.saveAs()}>Save As…</button>
+        </>
+      ) : (
+        <button type="button" data-testid="download" onClick={() => void files.save()} title="Download the scenario (Ctrl+S)">Download</button>
+      )}
+    </div>
+  );
+}

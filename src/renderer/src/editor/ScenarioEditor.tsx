@@ -1,0 +1,102 @@
+// The Monaco editor over one scenario. Monaco owns the text while typing; the document hook
+// gets every change, and loads new text by bumping `generation`. The core's problems appear as
+// markers beside Monaco's own JSON and schema markers.
+import { useEffect, useRef } from 'react';
+import './editor.css';
+import { applyCoreMarkers, clearCoreMarkers, jsonMarkedLines, summarizeMarkers, type MarkerSummary } from './core-markers';
+import { monaco, scenarioModelUri } from './monaco';
+import type { CoreProblems } from './useCoreValidation';
+
+export type { MarkerSummary } from './core-markers';
+
+interface Props {
+  name: string;
+  text: string;
+  generation: number;
+  problems: CoreProblems;
+  onChange(text: string): void;
+  onRun(): void;
+  onSave(): void;
+  onMarkers(summary: MarkerSummary): void;
+  /** Moves the cursor there; a new object each time it is asked for. */
+  reveal: { line: number; column: number } | null;
+}
+
+function disposeModel(editor: monaco.editor.IStandaloneCodeEditor): void {
+  const model = editor.getModel();
+  editor.setModel(null);
+  if (!model) return;
+  // Markers belong to the URI, not the model: the next model of that name must not inherit them.
+  clearCoreMarkers(model);
+  model.dispose();
+}
+
+export function ScenarioEditor({ name, text, generation, problems, onChange, onRun, onSave, onMarkers, reveal }: Props) {
+  const host = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const latest = useRef({ name, text, problems, onChange, onRun, onSave, onMarkers });
+  latest.current = { name, text, problems, onChange, onRun, onSave, onMarkers };
+
+  useEffect(() => {
+    const editor = monaco.editor.create(host.current!, {
+      automaticLayout: true,
+      minimap: { enabled: false },
+      fontSize: 13,
+      tabSize: 2,
+      scrollBeyondLastLine: false,
+      fixedOverflowWidgets: true,
+      wordWrap: 'on',
+      wrappingIndent: 'indent',
+      ariaLabel: 'Scenario editor',
+    });
+    editorRef.current = editor;
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onRun());
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave());
+    const changes = editor.onDidChangeModelContent(() => latest.current.onChange(editor.getValue()));
+    let jsonLines = '';
+    const markers = monaco.editor.onDidChangeMarkers((uris) => {
+      const model = editor.getModel();
+      if (!model || !uris.some((uri) => uri.toString() === model.uri.toString())) return;
+      latest.current.onMarkers(summarizeMarkers(model));
+      const lines = jsonMarkedLines(model);
+      if (lines !== jsonLines) {
+        jsonLines = lines;
+        applyCoreMarkers(model, latest.current.problems);
+      }
+    });
+    return () => {
+      changes.dispose();
+      markers.dispose();
+      disposeModel(editor);
+      editor.dispose();
+      editorRef.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor) return;
+    disposeModel(editor);
+    const uri = scenarioModelUri(latest.current.name);
+    monaco.editor.getModel(uri)?.dispose();
+    editor.setModel(monaco.editor.createModel(latest.current.text, 'json', uri));
+    latest.current.onMarkers(summarizeMarkers(editor.getModel()!));
+    editor.focus();
+  }, [generation]);
+
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (model) applyCoreMarkers(model, problems);
+  }, [problems, generation]);
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor || !reveal) return;
+    const position = { lineNumber: Math.max(reveal.line, 1), column: Math.max(reveal.column, 1) };
+    editor.setPosition(position);
+    editor.revealPositionInCenter(position);
+    editor.focus();
+  }, [reveal]);
+
+  return <div className="scenario-editor" data-testid="editor" ref={host} />;
+}

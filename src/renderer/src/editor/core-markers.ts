@@ -1,0 +1,64 @@
+// The lab core's problems as Monaco markers, beside the JSON mode's own. Where Monaco already
+// marks a line (syntax, schema) the core's problem there is left out, so nothing shows twice;
+// what stays is what only the core knows, such as a root outside the world.
+import type { FileProblemInfo } from '../../../shared/api.js';
+import { monaco } from './monaco';
+import type { CoreProblems } from './useCoreValidation';
+
+const CORE_OWNER = 'clab';
+const JSON_OWNER = 'json';
+
+export interface MarkerSummary { errors: number; warnings: number; first: string | null }
+
+function coreMarker(model: monaco.editor.ITextModel, problem: FileProblemInfo): monaco.editor.IMarkerData {
+  const line = Math.min(Math.max(problem.line, 1), model.getLineCount());
+  const column = Math.min(Math.max(problem.column, 1), model.getLineMaxColumn(line));
+  const word = model.getWordAtPosition({ lineNumber: line, column });
+  return {
+    severity: monaco.MarkerSeverity.Error,
+    source: 'clab validate',
+    message: problem.path ? `${problem.path}: ${problem.message}` : problem.message,
+    startLineNumber: line,
+    startColumn: column,
+    endLineNumber: line,
+    endColumn: word ? word.endColumn : model.getLineMaxColumn(line),
+  };
+}
+
+const parses = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The lines Monaco's JSON mode marks, as a key that changes when they do. */
+export function jsonMarkedLines(model: monaco.editor.ITextModel): string {
+  return monaco.editor.getModelMarkers({ resource: model.uri, owner: JSON_OWNER }).map((m) => m.startLineNumber).join(',');
+}
+
+/** Shows the problems found in `checked.text` if that is still the model's text. */
+export function applyCoreMarkers(model: monaco.editor.ITextModel, checked: CoreProblems): void {
+  if (model.getValue() !== checked.text) return;
+  // Text that is not JSON: Monaco marks where it breaks, and the core cannot say more.
+  const problems = parses(checked.text) ? checked.problems : [];
+  const marked = new Set(jsonMarkedLines(model).split(',').filter(Boolean).map(Number));
+  monaco.editor.setModelMarkers(model, CORE_OWNER, problems.filter((p) => !marked.has(p.line)).map((p) => coreMarker(model, p)));
+}
+
+export function clearCoreMarkers(model: monaco.editor.ITextModel): void {
+  monaco.editor.setModelMarkers(model, CORE_OWNER, []);
+}
+
+export function summarizeMarkers(model: monaco.editor.ITextModel): MarkerSummary {
+  const markers = monaco.editor.getModelMarkers({ resource: model.uri });
+  const errors = markers.filter((m) => m.severity === monaco.MarkerSeverity.Error);
+  const first = errors[0] ?? markers[0];
+  return {
+    errors: errors.length,
+    warnings: markers.filter((m) => m.severity === monaco.MarkerSeverity.Warning).length,
+    first: first ? `${first.startLineNumber}:${first.startColumn} ${first.message}` : null,
+  };
+}

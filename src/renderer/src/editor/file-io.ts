@@ -1,0 +1,38 @@
+// Files in a browser, where there is no path to open or save: read what the user picked or
+// dropped, and hand text back as a download.
+import type { OpenedFile } from '../../../shared/api.js';
+import { RECORD_FORMAT, runRecordSchema } from '../../../shared/record.js';
+
+/** A run record (validated) or scenario text, told apart by the record's `format` field. */
+export function classifyFileText(name: string, text: string): OpenedFile {
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // Broken JSON is a scenario still being written: the editor shows where it breaks.
+  }
+  if (json && typeof json === 'object' && (json as { format?: unknown }).format === RECORD_FORMAT) {
+    const parsed = runRecordSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(`${name} is not a valid run record: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    return { kind: 'run', path: name, record: parsed.data };
+  }
+  return { kind: 'scenario', path: name, text };
+}
+
+export async function readFiles(files: Iterable<File>): Promise<OpenedFile[]> {
+  const opened: OpenedFile[] = [];
+  for (const file of files) opened.push(classifyFileText(file.name, await file.text()));
+  return opened;
+}
+
+export function downloadText(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

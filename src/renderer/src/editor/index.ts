@@ -1,0 +1,8 @@
+export { ScenarioEditor, type MarkerSummary } from './ScenarioEditor';
+export { EditorToolbar } from './EditorToolbar';
+export { EditorStatus } from './EditorStatus';
+export { EditorTitle } from './EditorTitle';
+export { useScenarioDocument, type ScenarioDocumentState } from './useScenarioDocument';
+export { useCoreValidation } from './useCoreValidation';
+export { useFileActions, type FileActions } from './useFileActions';
+export { templateDocument, scenarioWorld } from './document';

@@ -1,0 +1,83 @@
+// The results of one run, live or replayed from its record: tables, per-rank lines, bandwidth
+// charts, pair matrices, compare summaries and the environment it ran in.
+import { useMemo } from 'react';
+import { compareSummary, pairsMatrix, statusLine } from '../../../shared/format.js';
+import type { RunRecord, StepRecord } from '../../../shared/record.js';
+import { BandwidthChart } from './BandwidthChart';
+import { EnvironmentPanel } from './EnvironmentPanel';
+import { RankLines } from './RankLines';
+import { resultSections } from './sections';
+import { StepTable } from './StepTable';
+
+export type ResultsSource = { kind: 'live'; savedTo: string | null } | { kind: 'replay'; from: string };
+
+function SweepSummary({ steps }: { steps: StepRecord[] }) {
+  const wrong = steps.reduce((sum, s) => sum + s.wrong, 0);
+  const largest = steps.filter((s) => s.busbw !== null).slice(-1)[0];
+  return (
+    <p className={`sweep-summary ${wrong ? 'failed' : 'passed'}`}>
+      Out of bounds values: {wrong} {wrong ? 'ERROR' : 'OK'}
+      {largest && <> · busbw at the largest size: {largest.busbw!.toFixed(2)} GB/s</>}
+    </p>
+  );
+}
+
+export function ResultsView({ record, source }: { record: RunRecord; source: ResultsSource }) {
+  const sections = useMemo(() => resultSections(record), [record]);
+  const name = (record.scenario as { name?: unknown } | null)?.name;
+  return (
+    <div className="results" data-testid="results">
+      {source.kind === 'replay' && (
+        <p className="replay-banner" data-testid="replay-banner">
+          Replay of <code>{source.from}</code>, recorded {new Date(record.createdAt).toLocaleString()}. Nothing was run.
+        </p>
+      )}
+      <header className={`results-header ${record.status === 'passed' ? 'passed' : 'failed'}`}>
+        <h2>{typeof name === 'string' ? name : record.scenarioFile ?? 'Run'}</h2>
+        <p data-testid="results-status">{statusLine(record)}</p>
+        {source.kind === 'live' && source.savedTo && <p className="saved-to">Run record: <code>{source.savedTo}</code></p>}
+      </header>
+      {sections.map((section) => {
+        if (section.kind === 'steps') {
+          return (
+            <section key={`steps-${section.steps[0].index}`} className="result-section">
+              <h3>Steps</h3>
+              <StepTable steps={section.steps} showStep />
+              <h4>Per-rank results</h4>
+              <RankLines steps={section.steps} />
+            </section>
+          );
+        }
+        if (section.kind === 'sweep') {
+          const spec = record.plan.sweeps[section.sweep];
+          return (
+            <section key={`sweep-${section.sweep}`} className="result-section" data-testid="sweep">
+              <h3>{spec.label} <small>{spec.path}, {record.world} ranks</small></h3>
+              <StepTable steps={section.steps} showStep={false} />
+              <SweepSummary steps={section.steps} />
+              <BandwidthChart title={`${spec.label}: bandwidth vs size, ${record.world} ranks`} steps={section.steps} />
+            </section>
+          );
+        }
+        return (
+          <section key={`pairs-${section.pairs}`} className="result-section">
+            <h3>{record.plan.pairs[section.pairs].label}</h3>
+            <pre className="text-block" data-testid="pairs-matrix">{pairsMatrix(record.plan, record.steps, section.pairs).join('\n')}</pre>
+          </section>
+        );
+      })}
+      {record.compares.length > 0 && (
+        <section className="result-section">
+          <h3>Compare</h3>
+          {record.compares.map((c) => (
+            <pre key={c.index} className="text-block" data-testid="compare-summary">{compareSummary(c).join('\n')}</pre>
+          ))}
+        </section>
+      )}
+      <section className="result-section">
+        <h3>Environment</h3>
+        <EnvironmentPanel environment={record.environment} />
+      </section>
+    </div>
+  );
+}

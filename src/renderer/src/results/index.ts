@@ -1,0 +1,4 @@
+import './results.css';
+
+export { ResultsView, type ResultsSource } from './ResultsView';
+export { SavedRuns } from './SavedRuns';

@@ -1,0 +1,48 @@
+// A run record read back in the order it ran: runs of plain steps, one table per sweep, one
+// matrix per pairs sweep. Compare blocks are summarized apart, and waits and block markers are
+// bookkeeping, not results.
+import type { RunRecord, StepRecord } from '../../../shared/record.js';
+
+export type ResultSection =
+  | { kind: 'steps'; steps: StepRecord[] }
+  | { kind: 'sweep'; sweep: number; steps: StepRecord[] }
+  | { kind: 'pairs'; pairs: number };
+
+const isBookkeeping = (step: StepRecord) =>
+  step.action.kind === 'wait' || step.action.kind === 'block-begin' || step.action.kind === 'block-end';
+
+export function resultSections(record: RunRecord): ResultSection[] {
+  const sections: ResultSection[] = [];
+  const seenSweeps = new Set<number>();
+  const seenPairs = new Set<number>();
+  for (const step of record.steps) {
+    const origin = step.origin;
+    if (origin.kind === 'sweep') {
+      if (!seenSweeps.has(origin.sweep)) {
+        seenSweeps.add(origin.sweep);
+        sections.push({ kind: 'sweep', sweep: origin.sweep, steps: record.steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === origin.sweep) });
+      }
+    } else if (origin.kind === 'pairs') {
+      if (!seenPairs.has(origin.pairs)) {
+        seenPairs.add(origin.pairs);
+        sections.push({ kind: 'pairs', pairs: origin.pairs });
+      }
+    } else if (origin.kind === 'step' && !isBookkeeping(step)) {
+      const last = sections[sections.length - 1];
+      if (last?.kind === 'steps') last.steps.push(step);
+      else sections.push({ kind: 'steps', steps: [step] });
+    }
+  }
+  return sections;
+}
+
+/** The nccl-tests columns of a step, split from the same row `clab run` prints (format.ts). */
+export function ncclTestsCells(row: string): string[] {
+  return row.trim().split(/\s+/);
+}
+
+/** Column names and units, as nccl-tests prints them in two header lines. */
+export const NCCL_TESTS_COLUMNS: [string, string][] = [
+  ['size', '(B)'], ['count', '(elements)'], ['type', ''], ['redop', ''], ['root', ''],
+  ['time', '(us)'], ['algbw', '(GB/s)'], ['busbw', '(GB/s)'], ['#wrong', ''],
+];

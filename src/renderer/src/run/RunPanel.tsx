@@ -1,0 +1,75 @@
+// Run controls: backend (with why one is unavailable), ranks, Run and Stop, progress, status.
+import type { MachineInfo } from '../../../shared/api.js';
+import { ProblemsList } from './ProblemsList';
+import { RunStatus } from './RunStatus';
+import type { RunState } from './useRun';
+import type { BackendChoice, RunSettings } from './useRunSettings';
+
+interface Props {
+  machine: MachineInfo | null;
+  settings: RunSettings;
+  state: RunState;
+  scenarioWorld: number | null;
+  canRun: boolean;
+  onRun(): void;
+  onStop(): void;
+  onReveal(line: number, column: number): void;
+  onShowResults(): void;
+}
+
+const BACKENDS: BackendChoice[] = ['auto', 'cpu', 'nccl'];
+
+export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRun, onStop, onReveal, onShowResults }: Props) {
+  const { phase, done, total } = state;
+  const running = phase.kind === 'running';
+  const busy = running || phase.kind === 'starting';
+  const unavailable = machine ? (['cpu', 'nccl'] as const).filter((b) => !machine.backends[b].available) : [];
+  return (
+    <section className="run-panel" aria-label="Run">
+      <div className="run-controls">
+        <label>
+          Backend{' '}
+          <select data-testid="backend" value={settings.backend} onChange={(e) => settings.setBackend(e.target.value as BackendChoice)} disabled={busy}>
+            {BACKENDS.map((b) => {
+              const availability = b === 'auto' ? null : machine?.backends[b];
+              return (
+                <option key={b} value={b} disabled={availability ? !availability.available : false} title={availability?.reason}>
+                  {b}{availability && !availability.available ? ' (unavailable)' : ''}
+                </option>
+              );
+            })}
+          </select>
+        </label>
+        <label>
+          Ranks{' '}
+          <select
+            data-testid="ranks"
+            value={settings.ranks ?? ''}
+            onChange={(e) => settings.setRanks(e.target.value ? Number(e.target.value) : null)}
+            disabled={busy}
+          >
+            <option value="">scenario{scenarioWorld !== null ? ` (${scenarioWorld})` : ''}</option>
+            {settings.rankChoices.map((n) => <option key={n} value={n}>{n}</option>)}
+          </select>
+        </label>
+        <button type="button" className="primary" data-testid="run-button" onClick={onRun} disabled={busy || !canRun} title="Run (Ctrl+Enter)">
+          ▶ Run
+        </button>
+        <button type="button" data-testid="stop-button" onClick={onStop} disabled={!running || phase.stopping}>
+          ■ Stop
+        </button>
+      </div>
+      <div className="run-progress">
+        <progress data-testid="progress" max={Math.max(total, 1)} value={done} />
+        <span className="progress-text" data-testid="progress-text">{total ? `${done}/${total} steps` : ''}</span>
+      </div>
+      {unavailable.map((b) => (
+        <p key={b} className="backend-note" data-testid={`backend-unavailable-${b}`}>
+          {b} is unavailable: {machine!.backends[b].reason ?? 'no reason given'}
+        </p>
+      ))}
+      <RunStatus phase={phase} onShowResults={onShowResults} />
+      {phase.kind === 'refused' && <ProblemsList problems={phase.problems} onReveal={onReveal} />}
+    </section>
+  );
+}

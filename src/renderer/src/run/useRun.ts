@@ -1,0 +1,133 @@
+// One run at a time from this window: start, stop, follow its events, keep its log. Events that
+// arrive before startRun answers are held until the run's id is known.
+import { useCallback, useReducer, useRef } from 'react';
+import type { ApiEvent, FileProblemInfo, RunRequest } from '../../../shared/api.js';
+import type { RunRecord } from '../../../shared/record.js';
+import type { LabClient } from '../client';
+import { logEntry, stepEntries, type LogEntry } from './log';
+
+export type RunPhase =
+  | { kind: 'idle' }
+  | { kind: 'starting' }
+  | { kind: 'refused'; problems: FileProblemInfo[] }
+  | { kind: 'not-started'; message: string }
+  | { kind: 'running'; runId: string; stopping: boolean }
+  | { kind: 'ended'; record: RunRecord; savedTo: string | null };
+
+export interface RunState { phase: RunPhase; done: number; total: number; log: LogEntry[] }
+
+/** Beyond this many lines the oldest go: a long sweep must not slow the page down. */
+const MAX_LOG = 5000;
+
+type Action =
+  | { type: 'starting' }
+  | { type: 'started'; runId: string }
+  | { type: 'refused'; problems: FileProblemInfo[] }
+  | { type: 'not-started'; message: string }
+  | { type: 'stopping' }
+  | { type: 'forget-refusal' }
+  | { type: 'event'; event: ApiEvent };
+
+const append = (log: LogEntry[], entries: LogEntry[]) => {
+  const next = log.concat(entries);
+  return next.length > MAX_LOG ? next.slice(next.length - MAX_LOG) : next;
+};
+const nextId = (log: LogEntry[]) => (log.length ? log[log.length - 1].id + 1 : 0);
+
+function reduce(state: RunState, action: Action): RunState {
+  switch (action.type) {
+    case 'starting':
+      return { phase: { kind: 'starting' }, done: 0, total: 0, log: [] };
+    case 'started':
+      return { ...state, phase: { kind: 'running', runId: action.runId, stopping: false } };
+    case 'refused':
+      return { ...state, phase: { kind: 'refused', problems: action.problems } };
+    case 'not-started':
+      return { ...state, phase: { kind: 'not-started', message: action.message } };
+    case 'forget-refusal':
+      return state.phase.kind === 'refused' || state.phase.kind === 'not-started' ? { ...state, phase: { kind: 'idle' } } : state;
+    case 'stopping':
+      return state.phase.kind === 'running' ? { ...state, phase: { ...state.phase, stopping: true } } : state;
+    case 'event': {
+      const e = action.event;
+      if (e.type === 'run-log') return { ...state, log: append(state.log, [logEntry(e.line, nextId(state.log))]) };
+      if (e.type === 'run-step') return { ...state, done: e.done, total: e.total, log: append(state.log, stepEntries(e.step, nextId(state.log))) };
+      // The core logs the failure itself; the status above the log says it once more.
+      if (e.type === 'run-end') return { ...state, phase: { kind: 'ended', record: e.record, savedTo: e.savedTo } };
+      return state;
+    }
+  }
+}
+
+export interface RunControl {
+  state: RunState;
+  busy: boolean;
+  start(request: RunRequest): Promise<void>;
+  stop(): Promise<void>;
+  /** Feed every lab event here; those of other runs are ignored. */
+  handleEvent(event: ApiEvent): void;
+  /** Another scenario is open: why the last one was refused no longer applies. */
+  forgetRefusal(): void;
+}
+
+export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: string | null) => void): RunControl {
+  const [state, dispatch] = useReducer(reduce, { phase: { kind: 'idle' }, done: 0, total: 0, log: [] });
+  const runId = useRef<string | null>(null);
+  const held = useRef<ApiEvent[] | null>(null);
+  const busy = state.phase.kind === 'starting' || state.phase.kind === 'running';
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
+  const onEndRef = useRef(onEnd);
+  onEndRef.current = onEnd;
+
+  const follow = useCallback((event: ApiEvent) => {
+    if (!('runId' in event) || event.runId !== runId.current) return;
+    dispatch({ type: 'event', event });
+    if (event.type === 'run-end') {
+      runId.current = null;
+      onEndRef.current(event.record, event.savedTo);
+    }
+  }, []);
+
+  const handleEvent = useCallback((event: ApiEvent) => {
+    if (held.current && 'runId' in event) held.current.push(event);
+    else follow(event);
+  }, [follow]);
+
+  const start = useCallback(async (request: RunRequest) => {
+    if (busyRef.current) return;
+    busyRef.current = true;
+    dispatch({ type: 'starting' });
+    held.current = [];
+    try {
+      const result = await client.call('startRun', request);
+      if (result.ok) {
+        runId.current = result.runId;
+        dispatch({ type: 'started', runId: result.runId });
+      } else {
+        dispatch({ type: 'refused', problems: result.problems });
+      }
+    } catch (e) {
+      dispatch({ type: 'not-started', message: (e as Error).message });
+    } finally {
+      const early = held.current ?? [];
+      held.current = null;
+      for (const event of early) follow(event);
+    }
+  }, [client, follow]);
+
+  const stop = useCallback(async () => {
+    const id = runId.current;
+    if (!id) return;
+    dispatch({ type: 'stopping' });
+    try {
+      await client.call('stopRun', { runId: id });
+    } catch (e) {
+      console.warn('stopRun failed:', (e as Error).message);
+    }
+  }, [client]);
+
+  const forgetRefusal = useCallback(() => dispatch({ type: 'forget-refusal' }), []);
+
+  return { state, busy, start, stop, handleEvent, forgetRefusal };
+}

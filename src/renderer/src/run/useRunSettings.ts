@@ -1,0 +1,31 @@
+// Where and how wide to run: the backend (unavailable ones cannot be picked) and the number of
+// ranks each backend offers; null ranks keeps the scenario's world.
+import { useMemo, useState } from 'react';
+import type { MachineInfo, RunRequest } from '../../../shared/api.js';
+
+export type BackendChoice = RunRequest['backend'];
+
+export interface RunSettings {
+  backend: BackendChoice;
+  ranks: number | null;
+  rankChoices: number[];
+  setBackend(backend: BackendChoice): void;
+  setRanks(ranks: number | null): void;
+}
+
+export function maxRanks(machine: MachineInfo | null, backend: BackendChoice): number {
+  if (!machine) return 1;
+  const gpus = machine.gpus.length;
+  if (backend === 'nccl') return Math.max(gpus, 1);
+  if (backend === 'cpu') return machine.maxCpuRanks;
+  return machine.backends.nccl.available && gpus > 0 ? gpus : machine.maxCpuRanks;
+}
+
+export function useRunSettings(machine: MachineInfo | null): RunSettings {
+  const [backend, setBackend] = useState<BackendChoice>('auto');
+  const [chosenRanks, setRanks] = useState<number | null>(null);
+  const rankChoices = useMemo(() => Array.from({ length: maxRanks(machine, backend) }, (_, i) => i + 1), [machine, backend]);
+  // A choice the backend no longer offers falls back to the scenario's world.
+  const ranks = chosenRanks !== null && chosenRanks <= rankChoices.length ? chosenRanks : null;
+  return { backend, ranks, rankChoices, setBackend, setRanks };
+}

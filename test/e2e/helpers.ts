@@ -1,0 +1,165 @@
+// Shared e2e machinery: a real `clab serve` child process, Debian's Chromium driven by
+// playwright-core with a fresh profile, the server's process tree, and screenshots.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const CHROMIUM = process.env.CLAB_CHROMIUM ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export interface LabServerProcess {
+  url: string;
+  origin: string;
+  token: string;
+  pid: number;
+  runsDir: string;
+  stop(): Promise<void>;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((done) => child.once('exit', () => done()));
+}
+
+/** Starts `node bin/clab.cjs serve --port 0` and waits for the line with its URL. */
+export async function startLabServer(): Promise<LabServerProcess> {
+  if (!existsSync(join(REPO_ROOT, 'out/renderer/index.html'))) throw new Error('the renderer is not built: run `npx electron-vite build` first');
+  if (!existsSync(join(REPO_ROOT, 'dist/worker.cjs'))) throw new Error('the CLI is not built: run `npm run build` first');
+  const runsDir = mkdtempSync(join(tmpdir(), 'clab-e2e-runs-'));
+  const child = spawn(process.execPath, ['bin/clab.cjs', 'serve', '--port', '0', '--runs', runsDir], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const url = await new Promise<string>((found, fail) => {
+    const timer = setTimeout(() => fail(new Error(`clab serve printed no URL within 20 s; stderr: ${stderr}`)), 20_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /Collective Lab serving at (http:\/\/\S+)/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        found(m[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`clab serve exited with ${code}: ${stderr}`));
+    });
+  });
+  const parsed = new URL(url);
+  return {
+    url,
+    origin: parsed.origin,
+    token: parsed.searchParams.get('token') ?? '',
+    pid: child.pid!,
+    runsDir,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited(child);
+        clearTimeout(killer);
+      }
+      rmSync(runsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Browser { context: BrowserContext; page: Page; close(): Promise<void> }
+
+/** Chromium with a fresh, empty profile (so no drafts or session from an earlier run). */
+export async function launchBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'clab-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1440, height: 900 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every process below `root`, with its command line. */
+export function descendants(root: number): { pid: number; args: string }[] {
+  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }));
+  const found: { pid: number; args: string }[] = [];
+  const parents = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of table) {
+      if (parents.has(p.ppid) && !parents.has(p.pid)) {
+        parents.add(p.pid);
+        found.push({ pid: p.pid, args: p.args });
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
+/** Polls until `check` returns a value other than undefined. */
+export async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** Opens the lab page and waits until it is connected and the editor shows a scenario. */
+export async function openLab(page: Page, server: LabServerProcess): Promise<void> {
+  await page.goto(server.url);
+  await page.getByTestId('connection').filter({ hasText: 'connected' }).waitFor();
+  await page.locator('[data-testid=editor] .view-lines').waitFor();
+}
+
+/** Replaces the editor's text through Monaco's model (the page exposes `monaco`). */
+export async function setEditorText(page: Page, text: string): Promise<void> {
+  await page.evaluate((value) => {
+    const m = (globalThis as unknown as { monaco: { editor: { getModels(): { setValue(v: string): void }[] } } }).monaco;
+    m.editor.getModels()[0].setValue(value);
+  }, text);
+}
+
+/** Monaco's markers on the scenario model, as `line:column message` (owner). */
+export async function editorMarkers(page: Page): Promise<{ owner: string; severity: number; text: string }[]> {
+  return page.evaluate(() => {
+    type Marker = { owner: string; severity: number; startLineNumber: number; startColumn: number; message: string };
+    const m = (globalThis as unknown as { monaco: { editor: { getModelMarkers(f: object): Marker[] } } }).monaco;
+    return m.editor.getModelMarkers({}).map((x) => ({ owner: x.owner, severity: x.severity, text: `${x.startLineNumber}:${x.startColumn} ${x.message}` }));
+  });
+}
+
+export async function editorText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const m = (globalThis as unknown as { monaco: { editor: { getModels(): { getValue(): string }[] } } }).monaco;
+    return m.editor.getModels()[0].getValue();
+  });
+}
