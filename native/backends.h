@@ -1,7 +1,5 @@
-// Which backends this build of the addon can run. The cpu backend is always built in.
-// The nccl backend is the place for a later issue: it is to be loaded at run time with dlopen
-// (libnccl.so.2 / libcudart) from its own files, so that this addon never links a GPU library
-// and still loads on machines without one.
+// Which backends this addon can run here. The cpu backend is always built in; the nccl backend
+// needs the CUDA runtime and NCCL (loaded with dlopen, gpu_loader.h) and at least one visible GPU.
 #pragma once
 
 #include <string>
@@ -10,7 +8,8 @@ namespace clab {
 
 struct BackendStatus {
   bool available;
-  std::string reason;  // why not, when !available
+  std::string reason;  // why not, when !available ("libnccl.so.2: cannot open shared object file: ...")
+  int devices = 0;     // GPUs visible to CUDA (nccl)
 };
 
 BackendStatus cpu_backend_status();

@@ -1,312 +1,23 @@
-// The Node-API face of the addon (src/worker/native-api.ts): the only file that includes napi.h.
-// Parses JS values into clab::Op, validates them, queues them on stream threads and settles each
-// promise on the JS thread through a thread-safe function. The TSFN is referenced only while
-// operations are pending, so an idle communicator never keeps the process alive.
-#include <napi.h>
-
-#include <atomic>
-#include <cmath>
+// The Node-API face of the addon (src/worker/native-api.ts): the module's functions. With
+// binding_comm.cc (the communicator object) the only files that include napi.h. An nccl
+// communicator is joined off the JS thread (ncclCommInitRank waits for every rank).
+#include <algorithm>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "backends.h"
+#include "binding.h"
 #include "cpu_comm.h"
 #include "errors.h"
 #include "gemm.h"
-#include "op.h"
-#include "stream.h"
+#include "nccl_comm.h"
+#include "shm_segment.h"
+#include "topology.h"
 
 namespace {
 
 using namespace clab;
-
-Napi::Error make_error(Napi::Env env, ErrCode code, const std::string& message, int rank) {
-  Napi::Error err = Napi::Error::New(env, message);
-  err.Set("code", Napi::String::New(env, err_code_name(code)));
-  if (rank >= 0) err.Set("rank", Napi::Number::New(env, rank));
-  return err;
-}
-
-std::string show(const Napi::Value& v) {
-  if (v.IsUndefined()) return "undefined";
-  if (v.IsNull()) return "null";
-  if (v.IsString()) return "'" + v.As<Napi::String>().Utf8Value() + "'";
-  if (v.IsNumber() || v.IsBoolean()) return v.ToString().Utf8Value();
-  if (v.IsArray()) return "an array";
-  if (v.IsFunction()) return "a function";
-  return "an object";
-}
-
-// ---- parsing ------------------------------------------------------------------------------
-
-int64_t get_int(const Napi::Value& v, const std::string& field, int64_t min, int64_t max) {
-  if (!v.IsNumber()) throw_invalid(field + " must be an integer (got " + show(v) + ")");
-  const double d = v.As<Napi::Number>().DoubleValue();
-  if (!std::isfinite(d) || std::floor(d) != d) throw_invalid(field + " must be an integer (got " + show(v) + ")");
-  if (d < static_cast<double>(min) || d > static_cast<double>(max))
-    throw_invalid(field + " must be between " + std::to_string(min) + " and " + std::to_string(max) + " (got " +
-                  show(v) + ")");
-  return static_cast<int64_t>(d);
-}
-
-std::string get_string(const Napi::Value& v, const std::string& field) {
-  if (!v.IsString()) throw_invalid(field + " must be a string (got " + show(v) + ")");
-  return v.As<Napi::String>().Utf8Value();
-}
-
-using Refs = std::vector<Napi::ObjectReference>;
-
-/** An ArrayBufferView (or nothing: an empty buffer). Keeps a reference until the op settles. */
-void get_buffer(Napi::Env env, const Napi::Value& v, const std::string& field, uint8_t** data, uint64_t* bytes,
-                Refs& refs) {
-  *data = nullptr;
-  *bytes = 0;
-  if (v.IsUndefined() || v.IsNull()) return;
-  void* p = nullptr;
-  size_t n = 0;
-  napi_status status;
-  if (v.IsTypedArray()) {
-    napi_typedarray_type type;
-    size_t length;
-    napi_value ab;
-    size_t offset;
-    status = napi_get_typedarray_info(env, v, &type, &length, &p, &ab, &offset);
-    n = v.As<Napi::TypedArray>().ByteLength();
-  } else if (v.IsDataView()) {
-    napi_value ab;
-    size_t offset;
-    status = napi_get_dataview_info(env, v, &n, &p, &ab, &offset);
-  } else {
-    throw_invalid(field + " must be an ArrayBufferView (TypedArray, DataView or Buffer), got " + show(v));
-  }
-  if (status != napi_ok) throw_invalid(field + ": cannot read the buffer behind this view");
-  *data = static_cast<uint8_t*>(p);
-  *bytes = n;
-  refs.emplace_back(Napi::Persistent(v.As<Napi::Object>()));
-}
-
-Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& refs, int depth) {
-  if (!v.IsObject() || v.IsArray()) throw_invalid(path + " must be an object (got " + show(v) + ")");
-  if (depth > 8) throw_invalid(path + ": groups nested too deeply");
-  const Napi::Object o = v.As<Napi::Object>();
-  Op op;
-  op.path = path;
-  const std::string kind = get_string(o.Get("op"), path + ".op");
-  if (!parse_op_kind(kind, &op.kind))
-    throw_invalid(path + ".op: unknown op '" + kind + "' (expected one of " + kOpKindList + ")");
-
-  if (op.kind == OpKind::Group) {
-    const Napi::Value ops = o.Get("ops");
-    if (!ops.IsArray()) throw_invalid(path + ".ops must be an array of ops (got " + show(ops) + ")");
-    const Napi::Array arr = ops.As<Napi::Array>();
-    for (uint32_t i = 0; i < arr.Length(); i++) {
-      Op child = parse_op(env, arr.Get(i), path + ".ops[" + std::to_string(i) + "]", refs, depth + 1);
-      if (child.kind == OpKind::Group) {  // nested groups merge, as ncclGroupStart/End nest
-        for (Op& c : child.ops) op.ops.push_back(std::move(c));
-      } else {
-        op.ops.push_back(std::move(child));
-      }
-    }
-    return op;
-  }
-  if (op_has_dtype(op.kind)) {
-    const std::string d = get_string(o.Get("dtype"), path + ".dtype");
-    if (!parse_dtype(d, &op.dtype))
-      throw_invalid(path + ".dtype: unknown dtype '" + d + "' (expected one of " + kDtypeList + ")");
-  }
-  if (op_has_redop(op.kind)) {
-    const std::string r = get_string(o.Get("redop"), path + ".redop");
-    if (!parse_redop(r, &op.redop))
-      throw_invalid(path + ".redop: unknown redop '" + r + "' (expected one of " + kRedopList + ")");
-  }
-  if (op_has_root(op.kind)) op.root = static_cast<int>(get_int(o.Get("root"), path + ".root", -(1 << 30), 1 << 30));
-  if (op_has_peer(op.kind)) op.peer = static_cast<int>(get_int(o.Get("peer"), path + ".peer", -(1 << 30), 1 << 30));
-  if (op_has_count(op.kind))
-    op.count = static_cast<uint64_t>(get_int(o.Get("count"), path + ".count", 0, (1ll << 53) - 1));
-  if (op_has_send(op.kind)) get_buffer(env, o.Get("send"), path + ".send", &op.send, &op.send_bytes, refs);
-  if (op_has_recv(op.kind)) get_buffer(env, o.Get("recv"), path + ".recv", &op.recv, &op.recv_bytes, refs);
-  if (op.kind == OpKind::Gemm) {
-    op.m = static_cast<uint64_t>(get_int(o.Get("m"), path + ".m", 0, 1ll << 40));
-    op.n = static_cast<uint64_t>(get_int(o.Get("n"), path + ".n", 0, 1ll << 40));
-    op.k = static_cast<uint64_t>(get_int(o.Get("k"), path + ".k", 0, 1ll << 40));
-  }
-  return op;
-}
-
-// ---- the communicator object --------------------------------------------------------------
-
-class CommWrap;
-
-/** One enqueue: lives from the call until its promise settles on the JS thread. */
-struct Job {
-  explicit Job(napi_env env) : deferred(env), refs(new Refs()) {}
-  ~Job() { delete refs; }
-  Napi::Promise::Deferred deferred;
-  Refs* refs;  // buffers and the communicator object, alive until the op finishes
-  CommWrap* wrap = nullptr;
-  Op op;
-  int repeat = 1;
-  bool ok = false;
-  ErrCode code = ErrCode::SystemError;
-  std::string message;
-  std::vector<uint64_t> start, end;
-};
-
-class CommWrap : public Napi::ObjectWrap<CommWrap> {
- public:
-  static Napi::Function Define(Napi::Env env) {
-    return DefineClass(env, "CpuComm",
-                       {InstanceMethod<&CommWrap::Enqueue>("enqueue"), InstanceMethod<&CommWrap::Abort>("abort"),
-                        InstanceMethod<&CommWrap::Destroy>("destroy")});
-  }
-
-  CommWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<CommWrap>(info), env_(info.Env()) {
-    Napi::Env env = info.Env();
-    const int world_hint = info[2].IsNumber() ? info[2].As<Napi::Number>().Int32Value() : -1;
-    const int rank_hint = info[1].IsNumber() ? info[1].As<Napi::Number>().Int32Value() : -1;
-    try {
-      const std::string id = get_string(info[0], "id");
-      const int world = static_cast<int>(get_int(info[2], "world", 1, kMaxWorld));
-      const int rank = static_cast<int>(get_int(info[1], "rank", 0, world - 1));
-      comm_ = std::make_shared<CpuComm>(id, rank, world);
-    } catch (const ClabError& e) {
-      throw make_error(env, e.code(), e.what(), rank_hint >= 0 && rank_hint < std::max(world_hint, 1) ? rank_hint : -1);
-    }
-    rank_ = comm_->rank();
-    Napi::Object self = info.This().As<Napi::Object>();
-    self.DefineProperties({Napi::PropertyDescriptor::Value("rank", Napi::Number::New(env, rank_), napi_enumerable),
-                           Napi::PropertyDescriptor::Value("world", Napi::Number::New(env, comm_->world()),
-                                                           napi_enumerable)});
-    pool_ = std::make_unique<StreamPool>();
-    inflight_ = std::make_shared<std::atomic<int>>(0);
-    napi_status s = napi_create_threadsafe_function(env, nullptr, nullptr, Napi::String::New(env, "clab-cpu-comm"), 0,
-                                                    1, nullptr, nullptr, nullptr, &CommWrap::Settle, &tsfn_);
-    if (s != napi_ok) {
-      comm_->close();
-      throw make_error(env, ErrCode::SystemError, "napi_create_threadsafe_function failed", rank_);
-    }
-    napi_unref_threadsafe_function(env, tsfn_);
-    napi_add_env_cleanup_hook(env, &CommWrap::OnEnvCleanup, this);
-  }
-
-  ~CommWrap() override { Shutdown(false); }
-
- private:
-  Napi::Value Enqueue(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    auto job = std::make_unique<Job>(env);
-    const Napi::Promise promise = job->deferred.Promise();
-    try {
-      if (destroyed_) throw ClabError(ErrCode::Aborted, "enqueue after destroy(): the communicator is gone");
-      const int stream = static_cast<int>(get_int(info[0], "stream", 0, kMaxStreams - 1));
-      job->repeat = info[2].IsUndefined() ? 1 : static_cast<int>(get_int(info[2], "repeat", 1, 10000000));
-      job->op = parse_op(env, info[1], "op", *job->refs, 0);
-      validate_op(job->op, comm_->rank(), comm_->world());
-      job->refs->emplace_back(Napi::Persistent(info.This().As<Napi::Object>()));
-      job->wrap = this;
-      if (pending_++ == 0) napi_ref_threadsafe_function(env, tsfn_);
-      inflight_->fetch_add(1);
-      Job* raw = job.release();
-      auto comm = comm_;
-      auto inflight = inflight_;
-      napi_threadsafe_function tsfn = tsfn_;
-      const bool queued = pool_->submit(stream, [comm, raw, inflight, tsfn](StreamContext& ctx) {
-        try {
-          comm->execute(raw->op, raw->repeat, ctx.gemm, raw->start, raw->end);
-          raw->ok = true;
-        } catch (const ClabError& e) {
-          raw->code = e.code();
-          raw->message = e.what();
-        } catch (const std::exception& e) {
-          raw->code = ErrCode::SystemError;
-          raw->message = e.what();
-        }
-        inflight->fetch_sub(1);
-        napi_call_threadsafe_function(tsfn, raw, napi_tsfn_blocking);
-      });
-      if (!queued) {  // cannot happen while !destroyed_; settle it anyway rather than leak a promise
-        raw->code = ErrCode::SystemError;
-        raw->message = "the stream threads are gone";
-        inflight_->fetch_sub(1);
-        napi_call_threadsafe_function(tsfn_, raw, napi_tsfn_blocking);
-      }
-    } catch (const ClabError& e) {
-      job->deferred.Reject(make_error(env, e.code(), e.what(), rank_).Value());
-    }
-    return promise;
-  }
-
-  // Runs on the JS thread (env == nullptr while the environment is torn down).
-  static void Settle(napi_env env, napi_value, void*, void* data) {
-    Job* job = static_cast<Job*>(data);
-    if (env == nullptr) {  // teardown: leave the references alone, the engine is going away
-      job->refs = nullptr;
-      delete job;
-      return;
-    }
-    try {
-      Napi::Env e(env);
-      Napi::HandleScope scope(e);
-      if (job->ok) {
-        Napi::Object times = Napi::Object::New(e);
-        Napi::Array s = Napi::Array::New(e, job->start.size()), t = Napi::Array::New(e, job->end.size());
-        for (size_t i = 0; i < job->start.size(); i++) {
-          s.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(job->start[i])));
-          t.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(job->end[i])));
-        }
-        times.Set("startNs", s);
-        times.Set("endNs", t);
-        job->deferred.Resolve(times);
-      } else {
-        job->deferred.Reject(make_error(e, job->code, job->message, job->wrap->rank_).Value());
-      }
-      CommWrap* wrap = job->wrap;
-      if (--wrap->pending_ == 0 && !wrap->released_) napi_unref_threadsafe_function(env, wrap->tsfn_);
-    } catch (...) {
-    }
-    delete job;
-  }
-
-  Napi::Value Abort(const Napi::CallbackInfo& info) {
-    std::string reason;
-    if (info.Length() > 0 && !info[0].IsUndefined() && !info[0].IsNull()) reason = info[0].ToString().Utf8Value();
-    if (!destroyed_) comm_->abort(reason);
-    return info.Env().Undefined();
-  }
-
-  Napi::Value Destroy(const Napi::CallbackInfo& info) {
-    Shutdown(false);
-    return info.Env().Undefined();
-  }
-
-  static void OnEnvCleanup(void* arg) { static_cast<CommWrap*>(arg)->Shutdown(true); }
-
-  // Aborts what still runs (so joining cannot hang), joins the stream threads, unmaps.
-  void Shutdown(bool from_cleanup_hook) {
-    if (destroyed_) return;
-    destroyed_ = true;
-    const int running = inflight_->load();
-    if (running > 0)
-      comm_->abort((from_cleanup_hook ? "the process exited with " : "destroy() was called with ") +
-                   std::to_string(running) + " operation(s) still running on rank " + std::to_string(rank_));
-    pool_->shutdown();
-    comm_->close();
-    napi_release_threadsafe_function(tsfn_, napi_tsfn_release);
-    released_ = true;
-    if (!from_cleanup_hook) napi_remove_env_cleanup_hook(env_, &CommWrap::OnEnvCleanup, this);
-  }
-
-  napi_env env_;
-  std::shared_ptr<CpuComm> comm_;
-  std::unique_ptr<StreamPool> pool_;
-  std::shared_ptr<std::atomic<int>> inflight_;
-  napi_threadsafe_function tsfn_ = nullptr;
-  int rank_ = -1;
-  int pending_ = 0;  // JS thread only: promises not yet settled
-  bool destroyed_ = false;
-  bool released_ = false;
-};
+using namespace clab::binding;
 
 // ---- module functions ---------------------------------------------------------------------
 
@@ -314,10 +25,16 @@ struct AddonData {
   Napi::FunctionReference comm_ctor;
 };
 
+Napi::Object wrap_comm(Napi::Env env, NewComm made) {
+  AddonData* data = env.GetInstanceData<AddonData>();
+  return data->comm_ctor.New({Napi::External<NewComm>::New(env, &made)});
+}
+
 Napi::Object availability(Napi::Env env, const BackendStatus& s) {
   Napi::Object o = Napi::Object::New(env);
   o.Set("available", Napi::Boolean::New(env, s.available));
   if (!s.available) o.Set("reason", Napi::String::New(env, s.reason));
+  if (s.devices > 0) o.Set("devices", Napi::Number::New(env, s.devices));
   return o;
 }
 
@@ -335,14 +52,127 @@ Napi::Value CpuCreateUniqueId(const Napi::CallbackInfo& info) {
     const int world = static_cast<int>(get_int(info[0], "world", 1, kMaxWorld));
     return Napi::String::New(env, CpuComm::create_unique_id(world));
   } catch (const ClabError& e) {
-    throw make_error(env, e.code(), e.what(), -1);
+    throw make_error(env, e.code_name(), e.what(), -1);
   }
 }
 
 Napi::Value CpuCommInit(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  AddonData* data = env.GetInstanceData<AddonData>();
-  return data->comm_ctor.New({info[0], info[1], info[2]});
+  const int world_hint = info[2].IsNumber() ? info[2].As<Napi::Number>().Int32Value() : -1;
+  const int rank_hint = info[1].IsNumber() ? info[1].As<Napi::Number>().Int32Value() : -1;
+  NewComm made;
+  try {
+    const std::string id = get_string(info[0], "id");
+    const int world = static_cast<int>(get_int(info[2], "world", 1, kMaxWorld));
+    const int rank = static_cast<int>(get_int(info[1], "rank", 0, world - 1));
+    made.comm = std::make_shared<CpuComm>(id, rank, world);
+  } catch (const ClabError& e) {
+    throw make_error(env, e.code_name(), e.what(), rank_hint >= 0 && rank_hint < std::max(world_hint, 1) ? rank_hint : -1);
+  }
+  return wrap_comm(env, std::move(made));
+}
+
+Napi::Value NcclCreateUniqueId(const Napi::CallbackInfo& info) {
+  try {
+    return Napi::String::New(info.Env(), NcclComm::create_unique_id());
+  } catch (const ClabError& e) {
+    throw make_error(info.Env(), e.code_name(), e.what(), 0);
+  }
+}
+
+/** ncclCommInitRank blocks until every rank has joined: it runs on a libuv worker thread. */
+class NcclInit : public Napi::AsyncWorker {
+ public:
+  NcclInit(Napi::Env env, std::string id, int rank, int world, int device)
+      : Napi::AsyncWorker(env, "clab-nccl-init"), deferred_(env), id_(std::move(id)), rank_(rank), world_(world), device_(device) {}
+  Napi::Promise promise() { return deferred_.Promise(); }
+
+ protected:
+  void Execute() override {
+    try {
+      auto comm = std::make_shared<NcclComm>(id_, rank_, world_, device_);
+      made_.device = comm->device();
+      made_.bus_id = comm->bus_id();
+      made_.comm = std::move(comm);
+    } catch (const ClabError& e) {
+      code_ = e.code_name();
+      SetError(e.what());
+    } catch (const std::exception& e) {
+      SetError(e.what());
+    }
+  }
+  void OnOK() override { deferred_.Resolve(wrap_comm(Env(), std::move(made_))); }
+  void OnError(const Napi::Error& e) override {
+    deferred_.Reject(make_error(Env(), code_, e.Message(), rank_).Value());
+  }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  std::string id_;
+  int rank_, world_, device_;
+  NewComm made_;
+  std::string code_ = err_code_name(ErrCode::SystemError);
+};
+
+Napi::Value NcclCommInit(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  try {
+    const std::string id = get_string(info[0], "id");
+    const int world = static_cast<int>(get_int(info[2], "world", 1, kMaxWorld));
+    const int rank = static_cast<int>(get_int(info[1], "rank", 0, world - 1));
+    const int device = static_cast<int>(get_int(info[3], "device", 0, 1023));
+    auto* worker = new NcclInit(env, id, rank, world, device);
+    Napi::Promise p = worker->promise();
+    worker->Queue();
+    return p;
+  } catch (const ClabError& e) {
+    throw make_error(env, e.code_name(), e.what(), -1);
+  }
+}
+
+Napi::Value Topology(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const bool detailed = info[0].IsObject() && info[0].As<Napi::Object>().Get("detailed").ToBoolean();
+  const clab::Topology t = read_topology(detailed);
+  Napi::Object o = Napi::Object::New(env);
+  Napi::Array gpus = Napi::Array::New(env, t.gpus.size());
+  for (size_t i = 0; i < t.gpus.size(); i++) {
+    Napi::Object g = Napi::Object::New(env);
+    g.Set("index", t.gpus[i].index);
+    g.Set("name", t.gpus[i].name);
+    g.Set("memoryBytes", static_cast<double>(t.gpus[i].memory_bytes));
+    g.Set("busId", t.gpus[i].bus_id);
+    gpus.Set(static_cast<uint32_t>(i), g);
+  }
+  Napi::Array links = Napi::Array::New(env, t.links.size());
+  for (size_t i = 0; i < t.links.size(); i++) {
+    const GpuLink& l = t.links[i];
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("a", l.a);
+    x.Set("b", l.b);
+    x.Set("nvlinks", l.nvlinks);
+    x.Set("via", l.via);
+    x.Set("pcie", l.pcie);
+    if (l.p2p_access >= 0) {
+      Napi::Object p = Napi::Object::New(env);
+      p.Set("access", l.p2p_access != 0);
+      p.Set("performanceRank", l.p2p_rank);
+      p.Set("nativeAtomics", l.p2p_atomics > 0);
+      x.Set("p2p", p);
+    } else {
+      x.Set("p2p", env.Null());
+    }
+    links.Set(static_cast<uint32_t>(i), x);
+  }
+  Napi::Object versions = Napi::Object::New(env);
+  for (const auto& [k, v] : t.versions) versions.Set(k, v);
+  Napi::Array problems = Napi::Array::New(env, t.problems.size());
+  for (size_t i = 0; i < t.problems.size(); i++) problems.Set(static_cast<uint32_t>(i), t.problems[i]);
+  o.Set("gpus", gpus);
+  o.Set("links", links);
+  o.Set("versions", versions);
+  o.Set("problems", problems);
+  return o;
 }
 
 // Not part of NativeAddon: C of the gemm stand-in, for tests that check its values.
@@ -360,17 +190,20 @@ Napi::Value GemmResult(const Napi::CallbackInfo& info) {
     ws.run(dtype, m, n, k);
     return Napi::Buffer<uint8_t>::Copy(env, ws.c().data(), ws.c().size());
   } catch (const ClabError& e) {
-    throw make_error(env, e.code(), e.what(), -1);
+    throw make_error(env, e.code_name(), e.what(), -1);
   }
 }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   auto* data = new AddonData();
-  data->comm_ctor = Napi::Persistent(CommWrap::Define(env));
+  data->comm_ctor = Napi::Persistent(define_comm_class(env));
   env.SetInstanceData(data);
   exports.Set("backends", Napi::Function::New(env, Backends, "backends"));
   exports.Set("cpuCreateUniqueId", Napi::Function::New(env, CpuCreateUniqueId, "cpuCreateUniqueId"));
   exports.Set("cpuCommInit", Napi::Function::New(env, CpuCommInit, "cpuCommInit"));
+  exports.Set("ncclCreateUniqueId", Napi::Function::New(env, NcclCreateUniqueId, "ncclCreateUniqueId"));
+  exports.Set("ncclCommInit", Napi::Function::New(env, NcclCommInit, "ncclCommInit"));
+  exports.Set("topology", Napi::Function::New(env, Topology, "topology"));
   exports.Set("_gemmResult", Napi::Function::New(env, GemmResult, "_gemmResult"));
   return exports;
 }

@@ -86,7 +86,7 @@ void CpuComm::close() {
   seg_->detach();
 }
 
-void CpuComm::execute(const Op& op, int repeat, GemmWorkspace& ws, std::vector<uint64_t>& start,
+void CpuComm::execute(const Op& op, int repeat, uint64_t, StreamContext& ctx, std::vector<uint64_t>& start,
                       std::vector<uint64_t>& end) {
   start.clear();
   end.clear();
@@ -99,7 +99,7 @@ void CpuComm::execute(const Op& op, int repeat, GemmWorkspace& ws, std::vector<u
   for (int r = 0; r < repeat; r++) {
     check_abort();
     start.push_back(now_ns());
-    if (op.kind == OpKind::Gemm) ws.run(op.dtype, op.m, op.n, op.k);
+    if (op.kind == OpKind::Gemm) ctx.gemm.run(op.dtype, op.m, op.n, op.k);
     else run_comm(op);
     end.push_back(now_ns());
   }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "comm.h"
 #include "futex.h"
 #include "gemm.h"
 #include "op.h"
@@ -18,7 +19,7 @@
 
 namespace clab {
 
-class CpuComm {
+class CpuComm final : public Comm {
  public:
   /**
    * Creates the segment of a `world`-rank communicator and returns its name. Tuning (read here,
@@ -28,22 +29,22 @@ class CpuComm {
   static std::string create_unique_id(int world);
 
   CpuComm(const std::string& id, int rank, int world);
-  ~CpuComm();
+  ~CpuComm() override;
 
-  int rank() const { return rank_; }
-  int world() const { return world_; }
+  int rank() const override { return rank_; }
+  int world() const override { return world_; }
 
   /**
    * Runs `op` `repeat` times back to back, recording CLOCK_MONOTONIC ns around each repetition.
-   * gemm runs on `ws` without the communication mutex; everything else holds it. Throws ClabError.
+   * gemm runs on the stream's workspace without the communication mutex; everything else holds it.
    */
-  void execute(const Op& op, int repeat, GemmWorkspace& ws, std::vector<uint64_t>& start,
-               std::vector<uint64_t>& end);
+  void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, std::vector<uint64_t>& start,
+               std::vector<uint64_t>& end) override;
 
   /** Marks the communicator aborted for every rank (first reason wins) and wakes all waiters. */
-  void abort(const std::string& reason);
+  void abort(const std::string& reason) override;
   /** Detaches and unmaps. Call once no stream thread can touch the segment. Idempotent. */
-  void close();
+  void close() override;
 
  private:
   void run_comm(const Op& op);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace clab {
 
@@ -21,10 +22,16 @@ inline const char* err_code_name(ErrCode c) {
 class ClabError : public std::runtime_error {
  public:
   ClabError(ErrCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  /** An error under a library's own name, e.g. NCCL_ERROR_REMOTE_ERROR or cudaErrorIllegalAddress. */
+  ClabError(std::string code_name, const std::string& message)
+      : std::runtime_error(message), code_(ErrCode::SystemError), name_(std::move(code_name)) {}
   ErrCode code() const { return code_; }
+  /** What Error.code says in JavaScript. */
+  const char* code_name() const { return name_.empty() ? err_code_name(code_) : name_.c_str(); }
 
  private:
   ErrCode code_;
+  std::string name_;
 };
 
 [[noreturn]] inline void throw_invalid(const std::string& message) {

@@ -71,20 +71,24 @@ void validate_gemm(const std::string& path, Dtype dtype, uint64_t m, uint64_t n,
       throw_invalid(path + ": gemm matrix " + mt.name + " has more than 2^28 elements");
 }
 
+void fill_gemm_operands(Dtype dtype, uint64_t m, uint64_t n, uint64_t k, std::vector<uint8_t>& a, std::vector<uint8_t>& b) {
+  const size_t e = dtype_size(dtype);
+  a.assign(m * k * e, 0);
+  b.assign(k * n * e, 0);
+  for (uint64_t i = 0; i < m; i++)
+    for (uint64_t p = 0; p < k; p++) store(dtype, a.data(), i * k + p, a_value(i, p));
+  for (uint64_t p = 0; p < k; p++)
+    for (uint64_t j = 0; j < n; j++) store(dtype, b.data(), p * n + j, b_value(p, j));
+}
+
 void GemmWorkspace::prepare(Dtype dtype, uint64_t m, uint64_t n, uint64_t k) {
   if (dtype == dtype_ && m == m_ && n == n_ && k == k_ && !c_.empty()) return;
   dtype_ = dtype;
   m_ = m;
   n_ = n;
   k_ = k;
-  const size_t e = dtype_size(dtype);
-  a_.assign(m * k * e, 0);
-  b_.assign(k * n * e, 0);
-  c_.assign(m * n * e, 0);
-  for (uint64_t i = 0; i < m; i++)
-    for (uint64_t p = 0; p < k; p++) store(dtype, a_.data(), i * k + p, a_value(i, p));
-  for (uint64_t p = 0; p < k; p++)
-    for (uint64_t j = 0; j < n; j++) store(dtype, b_.data(), p * n + j, b_value(p, j));
+  fill_gemm_operands(dtype, m, n, k, a_, b_);
+  c_.assign(m * n * dtype_size(dtype), 0);
   const bool half = dtype == Dtype::Float16 || dtype == Dtype::BFloat16;
   af_.assign(half ? m * k : 0, 0.f);
   bf_.assign(half ? k * n : 0, 0.f);

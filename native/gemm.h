@@ -19,6 +19,9 @@ namespace clab {
 /** Throws CLAB_INVALID_ARGUMENT for unsupported dtypes (integers) or absurd sizes. */
 void validate_gemm(const std::string& path, Dtype dtype, uint64_t m, uint64_t n, uint64_t k);
 
+/** The operands above as stored in `dtype`: a holds A (m×k), b holds B (k×n), row-major. */
+void fill_gemm_operands(Dtype dtype, uint64_t m, uint64_t n, uint64_t k, std::vector<uint8_t>& a, std::vector<uint8_t>& b);
+
 /** Owns A, B and C for one stream; reallocates and refills A/B when the shape or dtype changes. */
 class GemmWorkspace {
  public:

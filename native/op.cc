@@ -66,6 +66,13 @@ bool parse_op_kind(const std::string& s, OpKind* out) {
   return false;
 }
 
+void op_buffer_bytes(const Op& op, int rank, int world, uint64_t* send_bytes, uint64_t* recv_bytes) {
+  uint64_t send_f, recv_f;
+  required_factors(op, rank, world, &send_f, &recv_f);
+  *send_bytes = op.count * send_f * dtype_size(op.dtype);
+  *recv_bytes = op.count * recv_f * dtype_size(op.dtype);
+}
+
 bool op_in_place(const Op& op, int rank, int world) {
   if (!op.send || !op.recv) return false;
   const uint64_t slice = op.count * dtype_size(op.dtype) * static_cast<uint64_t>(rank);

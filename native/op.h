@@ -59,4 +59,7 @@ void validate_op(const Op& op, int rank, int world);
 /** In-place layouts (native-api.ts): true when the op's buffers alias that way. */
 bool op_in_place(const Op& op, int rank, int world);
 
+/** The bytes of send and recv that the op reads or writes on `rank` (0: the buffer is unused there). */
+void op_buffer_bytes(const Op& op, int rank, int world, uint64_t* send_bytes, uint64_t* recv_bytes);
+
 }  // namespace clab

@@ -1,9 +1,10 @@
 // A rank process: receives its plan from the lab core, joins the communicator (rank 0 creates
 // the unique id, the core relays it), runs the plan, streams results back, and exits.
-import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type CoreToWorker, type WorkerToCore } from '../shared/protocol.js';
+import type { Plan } from '../shared/plan/types.js';
+import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type BackendName, type CoreToWorker, type WorkerToCore } from '../shared/protocol.js';
 import { loadAddon } from './addon.js';
 import { PlanExecutor } from './executor.js';
-import type { NativeComm } from './native-api.js';
+import type { NativeAddon, NativeComm } from './native-api.js';
 
 const v = PROTOCOL_VERSION;
 let rank = -1;
@@ -37,7 +38,23 @@ async function nextMessage<T extends CoreToWorker['type']>(type: T): Promise<Ext
   }
 }
 
+/** Rank 0 creates the communicator's id, the core relays it to the others, every rank joins. */
+async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: Plan): Promise<NativeComm> {
+  const nccl = backend === 'nccl';
+  let id: string;
+  if (rank === 0) {
+    id = nccl ? addon.ncclCreateUniqueId() : addon.cpuCreateUniqueId(plan.world);
+    await send({ type: 'unique-id', v, rank, id });
+  } else {
+    id = (await nextMessage('comm-id')).id;
+  }
+  if (!nccl) return addon.cpuCommInit(id, rank, plan.world);
+  return addon.ncclCommInit(id, rank, plan.world, plan.devices?.[rank] ?? rank);
+}
+
 async function main(): Promise<void> {
+  // NCCL's warnings go to stdout, which the core keeps as this rank's log lines.
+  process.env.NCCL_DEBUG ??= 'WARN';
   process.on('message', (raw) => {
     let m: CoreToWorker;
     try {
@@ -66,15 +83,9 @@ async function main(): Promise<void> {
   const available = addon.backends()[start.backend];
   if (!available.available) throw Object.assign(new Error(`backend ${start.backend} is not available: ${available.reason}`), { code: 'CLAB_BACKEND_UNAVAILABLE' });
 
-  let id: string;
-  if (rank === 0) {
-    id = addon.cpuCreateUniqueId(plan.world);
-    await send({ type: 'unique-id', v, rank, id });
-  } else {
-    id = (await nextMessage('comm-id')).id;
-  }
-  comm = addon.cpuCommInit(id, rank, plan.world);
-  await send({ type: 'log', v, rank, text: `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid})`, atNs: Number(process.hrtime.bigint()) });
+  comm = await joinCommunicator(addon, start.backend, plan);
+  const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}`;
+  await send({ type: 'log', v, rank, text: `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu})`, atNs: Number(process.hrtime.bigint()) });
 
   const executor = new PlanExecutor(plan, {
     rank,

@@ -43,21 +43,62 @@ export interface NativeTimes {
 export interface NativeComm {
   readonly rank: number;
   readonly world: number;
+  /** nccl: the CUDA device this rank runs on, and its PCI bus id. */
+  readonly device?: number;
+  readonly busId?: string;
   /**
    * Runs `op` `repeat` times back to back on stream `stream` (0..7). Ops on one stream run in
    * issue order; different streams run concurrently. Rejects with an Error carrying
-   * `code` (CLAB_INVALID_ARGUMENT | CLAB_ABORTED | CLAB_SYSTEM_ERROR) and `rank`.
+   * `code` (CLAB_INVALID_ARGUMENT | CLAB_ABORTED | CLAB_SYSTEM_ERROR | CLAB_OUT_OF_MEMORY, or on
+   * nccl the library's own name: NCCL_ERROR_REMOTE_ERROR, cudaErrorIllegalAddress, …) and `rank`.
+   * nccl: `send` is copied to the GPU before the repetitions and `recv` back after them (untimed);
+   * each repetition is timed with CUDA events, mapped onto CLOCK_MONOTONIC.
    */
   enqueue(stream: number, op: NativeOp, repeat?: number): Promise<NativeTimes>;
   /** Wakes every rank's waits; their pending and later ops reject with CLAB_ABORTED. */
   abort(reason?: string): void;
-  /** Waits for the stream threads, unmaps shared memory. Idempotent. */
+  /**
+   * Waits for the stream threads and releases everything: cpu unmaps shared memory; nccl destroys
+   * the communicator (ncclCommAbort after abort()), its streams and device buffers. Idempotent.
+   */
   destroy(): void;
 }
 
 export interface BackendAvailability {
   available: boolean;
+  /** Why not, in the loader's words, e.g. "libnccl.so.2: cannot open shared object file: No such file or directory". */
   reason?: string;
+  /** nccl: GPUs visible to CUDA. */
+  devices?: number;
+}
+
+export interface TopologyGpu {
+  /** CUDA's device index (CUDA_VISIBLE_DEVICES applies). */
+  index: number;
+  name: string;
+  memoryBytes: number;
+  busId: string;
+}
+
+export interface TopologyLink {
+  a: number;
+  b: number;
+  /** Active NVLinks between the two GPUs (through NVSwitch: the fewer of the two sides'). */
+  nvlinks: number;
+  via: '' | 'direct' | 'NVSwitch';
+  /** PCIe distance in nvidia-smi's words: board, PIX, PXB, PHB, NODE, SYS ('' when unknown). */
+  pcie: string;
+  /** CUDA's peer attributes (topology({ detailed: true }) only). */
+  p2p: { access: boolean; performanceRank: number; nativeAtomics: boolean } | null;
+}
+
+export interface Topology {
+  gpus: TopologyGpu[];
+  links: TopologyLink[];
+  /** nvidiaDriver, cudaDriver, cudaRuntime, nccl, cublas (detailed only): whichever could be read. */
+  versions: Record<string, string>;
+  /** What could not be read, e.g. a missing library. */
+  problems: string[];
 }
 
 export interface NativeAddon {
@@ -66,4 +107,13 @@ export interface NativeAddon {
   cpuCreateUniqueId(world: number): string;
   /** Attaches rank `rank` to the segment created by cpuCreateUniqueId. */
   cpuCommInit(id: string, rank: number, world: number): NativeComm;
+  /** A fresh NCCL unique id (ncclGetUniqueId) as base64 of its 128 bytes; rank 0 makes it. */
+  ncclCreateUniqueId(): string;
+  /** Joins the NCCL communicator on CUDA device `device`; resolves once every rank has joined. */
+  ncclCommInit(id: string, rank: number, world: number, device: number): Promise<NativeComm>;
+  /**
+   * The GPUs, the link between every pair and the library versions, from NVML and the CUDA
+   * runtime, without creating a CUDA context. `detailed` adds CUDA's peer attributes and cuBLAS.
+   */
+  topology(options?: { detailed?: boolean }): Topology;
 }

@@ -2,12 +2,13 @@
 // each command lives in commands/ and registers itself here.
 import { Command } from 'commander';
 import { EXIT_OK, EXIT_USAGE, type RegisterCommand } from './common.js';
+import { registerDoctor } from './commands/doctor.js';
 import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
 import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
 
-const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerReplay, registerServe];
+const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerReplay, registerServe, registerDoctor];
 
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('clab')

@@ -1,12 +1,29 @@
-// What the run ran on, kept in the record so a run can be read and compared later.
+// What the run ran on, kept in the record so a run can be read and compared later. For nccl runs
+// that includes the GPUs and the driver, CUDA and NCCL versions (read through NVML and the CUDA
+// runtime without creating a CUDA context).
 import { cpus, hostname, platform, release, totalmem } from 'node:os';
 import type { BackendName } from '../../shared/protocol.js';
 import type { Environment } from '../../shared/record.js';
+import { loadAddon } from '../../worker/addon.js';
+import type { Topology } from '../../worker/native-api.js';
 
 const RELEVANT_ENV = /^(NCCL_|CUDA_|CLAB_|OMP_NUM_THREADS$)/;
 
-export function collectEnvironment(backend: BackendName, backendNote: string | null): Environment {
+function readTopology(): Topology | null {
+  try {
+    return loadAddon().topology();
+  } catch {
+    return null;  // the record is still written; the GPUs just go unnamed
+  }
+}
+
+export function collectEnvironment(
+  backend: BackendName,
+  backendNote: string | null,
+  topology: () => Topology | null = readTopology,
+): Environment {
   const cpu = cpus();
+  const gpu = backend === 'nccl' ? topology() : null;
   return {
     host: hostname(),
     platform: `${platform()} ${release()}`,
@@ -16,8 +33,8 @@ export function collectEnvironment(backend: BackendName, backendNote: string | n
     node: process.version,
     backend,
     backendNote,
-    gpus: [],
-    versions: { node: process.versions.node, v8: process.versions.v8, napi: process.versions.napi ?? '' },
+    gpus: gpu ? gpu.gpus.map(({ index, name, memoryBytes, busId }) => ({ index, name, memoryBytes, busId })) : [],
+    versions: { node: process.versions.node, v8: process.versions.v8, napi: process.versions.napi ?? '', ...gpu?.versions },
     env: Object.fromEntries(Object.entries(process.env).filter(([k, val]) => RELEVANT_ENV.test(k) && val !== undefined)) as Record<string, string>,
   };
 }

@@ -1,0 +1,39 @@
+// The compute stand-in on a GPU: C[m×n] = A[m×k]·B[k×n] with cublasGemmEx on one stream, the
+// operands of gemm.h (deterministic, row-major) in device buffers of the communicator. float16,
+// bfloat16 and float32 compute in float32 (CUBLAS_COMPUTE_32F), float64 in float64. No Node-API.
+#pragma once
+
+#include <cstdint>
+
+#include "device_memory.h"
+#include "dtype.h"
+#include "gpu_loader.h"
+
+namespace clab {
+
+class GpuGemm {
+ public:
+  /** Loads cuBLAS (throws naming the missing library) and binds a handle to `stream`. */
+  GpuGemm(const gpu::CudaRuntime& rt, DeviceMemory& memory, gpu::cudaStream_t stream, int rank);
+  ~GpuGemm();
+  GpuGemm(const GpuGemm&) = delete;
+  GpuGemm& operator=(const GpuGemm&) = delete;
+
+  /** Uploads the operands when the shape or dtype changed (untimed; waits for the copy). */
+  void prepare(Dtype dtype, uint64_t m, uint64_t n, uint64_t k);
+  /** Enqueues one multiply of the prepared shape on the stream. */
+  void issue();
+
+ private:
+  const gpu::CudaRuntime& rt_;
+  const gpu::CublasLibrary* blas_ = nullptr;
+  DeviceMemory& memory_;
+  gpu::cudaStream_t stream_;
+  int rank_;
+  gpu::cublasHandle_t handle_ = nullptr;
+  Dtype dtype_ = Dtype::Float32;
+  uint64_t m_ = 0, n_ = 0, k_ = 0;
+  DeviceBlock a_, b_, c_;
+};
+
+}  // namespace clab

@@ -1,0 +1,304 @@
+#include "nccl_comm.h"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "base64.h"
+#include "errors.h"
+#include "futex.h"
+#include "gpu_errors.h"
+
+namespace clab {
+
+namespace {
+
+constexpr int kBatch = 1024;                     // repetitions timed per batch of events
+constexpr uint64_t kPollSpinNs = 50000;          // poll without sleeping this long
+constexpr useconds_t kMaxSleepUs = 1000;         // then sleep at most this long between polls
+constexpr uint64_t kNoTicket = std::numeric_limits<uint64_t>::max();
+constexpr uint64_t kAbortGraceNs = 200000000;    // for threads inside an NCCL call to come out
+
+const gpu::CudaRuntime& need_cudart() {
+  std::string why;
+  const gpu::CudaRuntime* rt = gpu::load_cudart(&why);
+  if (!rt) throw ClabError(ErrCode::SystemError, "the nccl backend needs the CUDA runtime: " + why);
+  return *rt;
+}
+
+const gpu::NcclLibrary& need_nccl() {
+  std::string why;
+  const gpu::NcclLibrary* lib = gpu::load_nccl(&why);
+  if (!lib) throw ClabError(ErrCode::SystemError, "the nccl backend needs NCCL: " + why);
+  return *lib;
+}
+
+}  // namespace
+
+std::string NcclComm::create_unique_id() {
+  const gpu::NcclLibrary& nccl = need_nccl();
+  gpu::ncclUniqueId id;
+  nccl_check(nccl, nccl.ncclGetUniqueId(&id), "ncclGetUniqueId", 0, nullptr);
+  return base64_encode(reinterpret_cast<const uint8_t*>(id.internal), sizeof id.internal);
+}
+
+NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device)
+    : rt_(&need_cudart()), nccl_(&need_nccl()), rank_(rank), world_(world), device_(device) {
+  gpu::ncclUniqueId id;
+  if (!base64_decode(id_text, reinterpret_cast<uint8_t*>(id.internal), sizeof id.internal))
+    throw_invalid("id is not an NCCL unique id (base64 of " + std::to_string(sizeof id.internal) + " bytes)");
+  int count = 0;
+  cuda_check(*rt_, rt_->cudaGetDeviceCount(&count), "cudaGetDeviceCount", rank_);
+  if (device < 0 || device >= count)
+    throw_invalid("rank " + std::to_string(rank) + " was given GPU " + std::to_string(device) + " but " +
+                  std::to_string(count) + " GPU" + (count == 1 ? " is" : "s are") + " visible");
+  use_device();
+  char bus[32] = {0};
+  if (rt_->cudaDeviceGetPCIBusId(bus, sizeof bus, device) == gpu::cudaSuccess) bus_id_ = bus;
+  nccl_check(*nccl_, nccl_->ncclCommInitRank(&comm_, world, id, rank), "ncclCommInitRank", rank_, nullptr);
+  memory_ = std::make_unique<DeviceMemory>(*rt_, device_, rank_);
+  scratch_ = memory_->acquire(sizeof(float), "the barrier");
+}
+
+NcclComm::~NcclComm() {
+  try {
+    close();
+  } catch (...) {
+  }
+}
+
+void NcclComm::use_device() const {
+  thread_local int current = -1;
+  if (current == device_) return;
+  cuda_check(*rt_, rt_->cudaSetDevice(device_), "cudaSetDevice", rank_);
+  current = device_;
+}
+
+NcclComm::StreamState& NcclComm::stream_state(int index) {
+  std::unique_ptr<StreamState>& s = streams_[index];
+  if (s) return *s;  // only this stream's thread creates or uses it
+  auto st = std::make_unique<StreamState>();
+  cuda_check(*rt_, rt_->cudaStreamCreateWithFlags(&st->stream, gpu::kCudaStreamNonBlocking), "cudaStreamCreateWithFlags", rank_);
+  cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&st->staged, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
+  cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&st->reference, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
+  s = std::move(st);
+  return *s;
+}
+
+uint64_t NcclComm::admit(const Op& op) {
+  if (op.kind == OpKind::Gemm) return kNoTicket;
+  std::lock_guard<std::mutex> lock(turn_mu_);
+  return admitted_++;
+}
+
+void NcclComm::check_usable() const {
+  if (closed_.load()) throw ClabError(ErrCode::Aborted, "the communicator was destroyed");
+  if (aborted_.load()) throw_aborted();
+}
+
+void NcclComm::throw_aborted() const {
+  std::lock_guard<std::mutex> lock(reason_mu_);
+  throw ClabError(ErrCode::Aborted, "rank " + std::to_string(rank_) + ": communicator aborted: " + abort_reason_);
+}
+
+// ---- staging -------------------------------------------------------------------------------
+
+void NcclComm::stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStream_t stream) {
+  if (op.kind == OpKind::Group) {
+    out.children.resize(op.ops.size());
+    for (size_t i = 0; i < op.ops.size(); i++) stage(op.ops[i], out.children[i], staging, stream);
+    return;
+  }
+  if (op.kind == OpKind::Barrier) {
+    out.send = out.recv = scratch_.get();
+    return;
+  }
+  uint64_t sb = 0, rb = 0;
+  op_buffer_bytes(op, rank_, world_, &sb, &rb);
+  const std::string what = std::string(op_kind_name(op.kind)) + " (" + op.path + ")";
+  // The device buffers alias the way the host ones do, so NCCL runs the in-place form too
+  // (all_to_all excepted: NCCL has no in-place all_to_all, and the host sees the same result).
+  if (sb && rb && op.kind != OpKind::AllToAll && op_in_place(op, rank_, world_)) {
+    const uint8_t* lo = std::min(op.send, op.recv);
+    const uint8_t* hi = std::max(op.send + sb, op.recv + rb);
+    staging.blocks.push_back(memory_->acquire(static_cast<uint64_t>(hi - lo), what));
+    uint8_t* base = staging.blocks.back().get();
+    out.send = base + (op.send - lo);
+    out.recv = base + (op.recv - lo);
+  } else {
+    if (sb) {
+      staging.blocks.push_back(memory_->acquire(sb, what + " send buffer"));
+      out.send = staging.blocks.back().get();
+    }
+    if (rb) {
+      staging.blocks.push_back(memory_->acquire(rb, what + " recv buffer"));
+      out.recv = staging.blocks.back().get();
+      // Like the host's poisoned output: an element NCCL never writes cannot pass the check.
+      cuda_check(*rt_, rt_->cudaMemsetAsync(out.recv, 0xff, rb, stream), "cudaMemsetAsync", rank_);
+    }
+  }
+  if (sb) cuda_check(*rt_, rt_->cudaMemcpyAsync(out.send, op.send, sb, gpu::cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync (send data to the GPU)", rank_);
+  if (rb) staging.copies.push_back({op.recv, out.recv, rb});
+}
+
+// ---- ordering, waiting, timing -------------------------------------------------------------
+
+void NcclComm::wait_turn(uint64_t ticket) {
+  std::unique_lock<std::mutex> lock(turn_mu_);
+  turn_cv_.wait(lock, [&] { return turn_ == ticket || aborted_.load(); });
+  if (aborted_.load()) {
+    lock.unlock();
+    throw_aborted();
+  }
+}
+
+void NcclComm::end_turn() {
+  {
+    std::lock_guard<std::mutex> lock(turn_mu_);
+    turn_++;
+  }
+  turn_cv_.notify_all();
+}
+
+void NcclComm::wait_event(gpu::cudaEvent_t ev, bool spin) {
+  const uint64_t t0 = now_ns();
+  for (;;) {
+    const gpu::cudaError_t e = rt_->cudaEventQuery(ev);
+    if (e == gpu::cudaSuccess) return;
+    if (e != gpu::cudaErrorNotReady) throw_cuda(*rt_, e, "waiting for the GPU (cudaEventQuery)", rank_);
+    gpu::ncclResult_t async = gpu::ncclSuccess;
+    nccl_->ncclCommGetAsyncError(comm_, &async);
+    if (async != gpu::ncclSuccess && async != gpu::ncclInProgress)
+      throw_nccl(*nccl_, async, "an NCCL operation (ncclCommGetAsyncError)", rank_, comm_);
+    if (aborted_.load(std::memory_order_relaxed)) throw_aborted();
+    const uint64_t waited = now_ns() - t0;
+    if (spin || waited < kPollSpinNs) sched_yield();
+    else usleep(static_cast<useconds_t>(std::min<uint64_t>(kMaxSleepUs, waited / 8000)));
+  }
+}
+
+uint64_t NcclComm::reference(StreamState& st) {
+  cuda_check(*rt_, rt_->cudaEventRecord(st.staged, st.stream), "cudaEventRecord", rank_);
+  wait_event(st.staged, false);  // the stream is idle from here on
+  cuda_check(*rt_, rt_->cudaEventRecord(st.reference, st.stream), "cudaEventRecord", rank_);
+  wait_event(st.reference, true);
+  return now_ns();
+}
+
+template <class F>
+void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, std::vector<uint64_t>& start,
+                     std::vector<uint64_t>& end) {
+  const uint64_t t_ref = reference(st);
+  const size_t marks = 2 * static_cast<size_t>(std::min(repeat, kBatch));
+  while (st.marks.size() < marks) {
+    gpu::cudaEvent_t ev;
+    cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&ev, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
+    st.marks.push_back(ev);
+  }
+  auto collect = [&](int n) {
+    for (int i = 0; i < n; i++) {
+      float a = 0, b = 0;
+      cuda_check(*rt_, rt_->cudaEventElapsedTime(&a, st.reference, st.marks[2 * i]), "cudaEventElapsedTime", rank_);
+      cuda_check(*rt_, rt_->cudaEventElapsedTime(&b, st.reference, st.marks[2 * i + 1]), "cudaEventElapsedTime", rank_);
+      start.push_back(t_ref + static_cast<uint64_t>(static_cast<double>(a) * 1e6));
+      end.push_back(t_ref + static_cast<uint64_t>(static_cast<double>(b) * 1e6));
+    }
+  };
+  const bool ordered = ticket != kNoTicket;
+  if (ordered) wait_turn(ticket);
+  int last = 0;
+  try {
+    // A job of more than one batch keeps its turn throughout, so no rank interleaves another job.
+    for (int done = 0; done < repeat; done += last) {
+      if (done > 0) {
+        wait_event(st.marks[2 * last - 1], false);
+        collect(last);
+      }
+      last = std::min(repeat - done, kBatch);
+      in_nccl_++;
+      struct Leave { std::atomic<int>& n; ~Leave() { n--; } } leave{in_nccl_};
+      for (int i = 0; i < last; i++) {
+        cuda_check(*rt_, rt_->cudaEventRecord(st.marks[2 * i], st.stream), "cudaEventRecord", rank_);
+        enqueue_one();
+        cuda_check(*rt_, rt_->cudaEventRecord(st.marks[2 * i + 1], st.stream), "cudaEventRecord", rank_);
+      }
+    }
+  } catch (const ClabError& e) {
+    // The other ranks may now wait for an op this rank never issued: nothing later may run.
+    if (ordered) abort(e.what());
+    throw;
+  }
+  if (ordered) end_turn();
+  wait_event(st.marks[2 * last - 1], false);
+  collect(last);
+}
+
+void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, std::vector<uint64_t>& start,
+                       std::vector<uint64_t>& end) {
+  start.clear();
+  end.clear();
+  check_usable();
+  use_device();
+  StreamState& st = stream_state(ctx.index);
+  if (op.kind == OpKind::Gemm) {
+    if (!st.gemm) st.gemm = std::make_unique<GpuGemm>(*rt_, *memory_, st.stream, rank_);
+    st.gemm->prepare(op.dtype, op.m, op.n, op.k);
+    timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, start, end);
+    return;
+  }
+  Staging staging;
+  try {
+    stage(op, staging.root, staging, st.stream);
+  } catch (const ClabError& e) {
+    abort(e.what());  // this rank will not issue the op its peers wait in
+    throw;
+  }
+  timed(st, repeat, ticket, [&] { issue(op, staging.root, st.stream); }, start, end);
+  for (const CopyBack& c : staging.copies)
+    cuda_check(*rt_, rt_->cudaMemcpyAsync(c.host, c.device, c.bytes, gpu::cudaMemcpyDeviceToHost, st.stream), "cudaMemcpyAsync (output to the host)", rank_);
+  cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);
+}
+
+// ---- abort and teardown --------------------------------------------------------------------
+
+void NcclComm::abort(const std::string& reason) {
+  {
+    std::lock_guard<std::mutex> lock(reason_mu_);
+    if (aborted_.load()) return;
+    abort_reason_ = reason.empty() ? "abort() called" : reason;
+    aborted_.store(true);
+  }
+  turn_cv_.notify_all();
+  // Waits poll the flag; a thread blocked inside an NCCL call (a connection to a dead peer) only
+  // comes out through ncclCommAbort.
+  const uint64_t t0 = now_ns();
+  while (in_nccl_.load() > 0 && now_ns() - t0 < kAbortGraceNs) usleep(1000);
+  if (in_nccl_.load() > 0 && comm_ && !nccl_aborted_.exchange(true)) nccl_->ncclCommAbort(comm_);
+}
+
+void NcclComm::close() {
+  if (closed_.exchange(true)) return;
+  use_device();
+  // NCCL first: an aborted communicator's kernels end only through ncclCommAbort.
+  if (comm_ && !nccl_aborted_.exchange(true)) {
+    if (aborted_.load()) nccl_->ncclCommAbort(comm_);
+    else nccl_->ncclCommDestroy(comm_);
+  }
+  comm_ = nullptr;
+  for (auto& s : streams_) {
+    if (!s) continue;
+    s->gemm.reset();
+    for (gpu::cudaEvent_t ev : s->marks) rt_->cudaEventDestroy(ev);
+    rt_->cudaEventDestroy(s->staged);
+    rt_->cudaEventDestroy(s->reference);
+    rt_->cudaStreamDestroy(s->stream);
+    s.reset();
+  }
+  scratch_ = DeviceBlock();
+  if (memory_) memory_->free_all();
+}
+
+}  // namespace clab

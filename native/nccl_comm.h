@@ -1,0 +1,114 @@
+// The nccl backend: one rank of an NCCL communicator on one GPU. Host buffers come in (the
+// NativeComm contract); device buffers (device_memory.h) stand for them: the send data is copied
+// in before the repetitions and the output copied back after them, both untimed. Each stream
+// index has its own non-blocking cudaStream_t; every repetition is timed between a pair of CUDA
+// events, mapped onto CLOCK_MONOTONIC through a reference event recorded on the idle stream.
+// Communication from several streams is issued in enqueue order (admit()), so every rank issues
+// the same sequence. Waits poll the events, ncclCommGetAsyncError and the abort flag. No Node-API.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "comm.h"
+#include "device_memory.h"
+#include "gpu_gemm.h"
+#include "gpu_loader.h"
+
+namespace clab {
+
+class NcclComm final : public Comm {
+ public:
+  /** A fresh ncclUniqueId as base64 of its 128 bytes (rank 0 calls it; the core relays it). */
+  static std::string create_unique_id();
+
+  /** Joins the communicator on `device` (ncclCommInitRank): blocks until every rank has joined. */
+  NcclComm(const std::string& id, int rank, int world, int device);
+  ~NcclComm() override;
+
+  int rank() const override { return rank_; }
+  int world() const override { return world_; }
+  int device() const { return device_; }
+  const std::string& bus_id() const { return bus_id_; }
+
+  uint64_t admit(const Op& op) override;
+  void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, std::vector<uint64_t>& start,
+               std::vector<uint64_t>& end) override;
+  void abort(const std::string& reason) override;
+  void close() override;
+
+ private:
+  struct StreamState {
+    gpu::cudaStream_t stream = nullptr;
+    gpu::cudaEvent_t staged = nullptr, reference = nullptr;
+    std::vector<gpu::cudaEvent_t> marks;  // start/end of each repetition of a batch
+    std::unique_ptr<GpuGemm> gemm;
+  };
+  /** Device pointers standing for one op's host buffers, and what to copy back. */
+  struct Staged {
+    uint8_t* send = nullptr;
+    uint8_t* recv = nullptr;
+    std::vector<Staged> children;  // group members
+  };
+  struct CopyBack {
+    uint8_t* host;
+    const uint8_t* device;
+    uint64_t bytes;
+  };
+  struct Staging {
+    Staged root;
+    std::vector<DeviceBlock> blocks;
+    std::vector<CopyBack> copies;
+  };
+
+  void use_device() const;
+  StreamState& stream_state(int index);
+  void stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStream_t stream);
+  /** Enqueues one repetition of `op` (nccl_ops.cc). */
+  void issue(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
+  void issue_all_to_all(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
+  void issue_gather(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
+  void issue_scatter(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
+  void nccl(gpu::ncclResult_t r, const char* call) const;
+
+  /** Runs `repeat` repetitions of `enqueue_one` between event pairs; fills start/end. */
+  template <class F>
+  void timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, std::vector<uint64_t>& start,
+             std::vector<uint64_t>& end);
+  /** Records the reference event on the idle stream and returns the host clock when it completed. */
+  uint64_t reference(StreamState& st);
+  /** Polls `ev` until it completes; throws on a CUDA error, an NCCL async error or abort. */
+  void wait_event(gpu::cudaEvent_t ev, bool spin);
+  void wait_turn(uint64_t ticket);
+  void end_turn();
+  void check_usable() const;
+  [[noreturn]] void throw_aborted() const;
+
+  const gpu::CudaRuntime* rt_ = nullptr;
+  const gpu::NcclLibrary* nccl_ = nullptr;
+  gpu::ncclComm_t comm_ = nullptr;
+  int rank_, world_, device_;
+  std::string bus_id_;
+  std::unique_ptr<DeviceMemory> memory_;
+  DeviceBlock scratch_;  // barrier's one-element all_reduce
+  std::array<std::unique_ptr<StreamState>, kMaxStreams> streams_;
+
+  std::mutex turn_mu_;
+  std::condition_variable turn_cv_;
+  uint64_t admitted_ = 0;  // JS thread: tickets handed out
+  uint64_t turn_ = 0;      // the ticket whose communication may be issued now
+
+  std::atomic<bool> aborted_{false};
+  mutable std::mutex reason_mu_;
+  std::string abort_reason_;
+  std::atomic<int> in_nccl_{0};  // stream threads inside an NCCL call right now
+  std::atomic<bool> nccl_aborted_{false};
+  std::atomic<bool> closed_{false};
+};
+
+}  // namespace clab

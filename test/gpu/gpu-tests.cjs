@@ -1,0 +1,269 @@
+#!/usr/bin/env node
+// The GPU tests (test/gpu/run.sh runs this on the GPU machine; never part of CI): the shipped
+// scenarios and test scenarios made here run through `clab run --backend nccl` on 1 and 2 GPUs,
+// and every check must pass; failure modes (too little GPU memory, a hang) must end with a clear
+// error and no process left on a GPU. Prints PASS/FAIL/SKIP per test and a summary line.
+//
+//   node test/gpu/gpu-tests.cjs [--only NAME-SUBSTRING]
+// Environment: WORK (where scenarios, logs and records go; default a fresh /tmp dir);
+// CLAB_TEST_BACKEND=cpu runs the scenario tests on cpu ranks (to try the scenarios without a GPU).
+'use strict';
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const os = require('node:os');
+
+const root = path.resolve(__dirname, '../..');
+const work = process.env.WORK || fs.mkdtempSync(path.join(os.tmpdir(), 'clab-gpu-'));
+fs.mkdirSync(work, { recursive: true });
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+const results = [];
+const GiB = 2 ** 30;
+const BACKEND = process.env.CLAB_TEST_BACKEND || 'nccl';
+
+function clab(args, options = {}) {
+  const r = spawnSync(process.execPath, [path.join(root, 'bin/clab.cjs'), ...args], {
+    cwd: root, encoding: 'utf8', timeout: options.timeoutMs ?? 540_000, env: { ...process.env, ...options.env }, maxBuffer: 1 << 28,
+  });
+  return { code: r.status, out: r.stdout ?? '', err: r.stderr ?? '' };
+}
+
+function gpuCount() {
+  const r = spawnSync('nvidia-smi', ['-L'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.split('\n').filter((l) => l.startsWith('GPU ')).length : 0;
+}
+
+/** Processes holding a GPU (nvidia-smi --query-compute-apps), as "pid name" lines. */
+function gpuProcesses() {
+  const r = spawnSync('nvidia-smi', ['--query-compute-apps=pid,process_name', '--format=csv,noheader'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.split('\n').map((l) => l.trim()).filter(Boolean) : [];
+}
+
+function record(name, ok, detail, skipped = false) {
+  results.push({ name, ok, skipped });
+  console.log(`${skipped ? 'SKIP' : ok ? 'PASS' : 'FAIL'} ${name}${detail ? ` — ${detail}` : ''}`);
+}
+
+function writeScenario(name, scenario) {
+  const file = path.join(work, `${name}.scenario.json`);
+  fs.writeFileSync(file, JSON.stringify({ version: 1, name, ...scenario }, null, 1));
+  return file;
+}
+
+/** Runs a scenario on the nccl backend; returns the record (or null) and the output. */
+function run(name, file, ranks, options = {}) {
+  const out = path.join(work, `${name}.run.json`);
+  const t0 = Date.now();
+  const r = clab(['run', file, '--backend', BACKEND, ...(ranks ? ['--ranks', String(ranks)] : []), '--out', out], options);
+  fs.writeFileSync(path.join(work, `${name}.log`), `${r.out}\n--- stderr ---\n${r.err}`);
+  const rec = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : null;
+  return { rec, r, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** Every check passed on the nccl backend: the usual verdict of a scenario test. */
+function expectPassed(name, file, ranks, extra = () => null, options = {}) {
+  if (only && !name.includes(only)) return;
+  const { rec, r, seconds } = run(name, file, ranks, options);
+  if (!rec) return record(name, false, `no run record (exit ${r.code}): ${(r.err || r.out).trim().split('\n').slice(-3).join(' | ')}`);
+  const wrong = rec.steps.reduce((s, x) => s + x.wrong, 0);
+  const bad = rec.steps.filter((s) => !['pass', 'none'].includes(s.verdict));
+  const checked = rec.steps.filter((s) => s.verdict === 'pass').length;
+  const problems = [];
+  if (rec.environment.backend !== BACKEND) problems.push(`ran on ${rec.environment.backend}`);
+  if (rec.status !== 'passed') problems.push(`status ${rec.status}${rec.error ? `: ${rec.error.message}` : ''}`);
+  if (bad.length) problems.push(`${bad.length} steps not passed, first: ${bad[0].label} (${bad[0].verdict}, ${bad[0].wrong} wrong${bad[0].ranks[0]?.mismatches?.[0] ? `, e.g. [${bad[0].ranks[0].mismatches[0].index}] expected ${bad[0].ranks[0].mismatches[0].expected} got ${bad[0].ranks[0].mismatches[0].actual}` : ''})`);
+  const more = extra(rec);
+  if (more) problems.push(more);
+  record(name, problems.length === 0, problems.length ? problems.join('; ') : `${rec.steps.length} steps, ${checked} checked, #wrong ${wrong}, ${seconds.toFixed(1)} s`);
+}
+
+/** Runs a scenario file with 1 and 2 ranks (as many as there are GPUs), skipping worlds it cannot have. */
+function shippedScenario(file, ranks) {
+  const name = `${path.basename(file, '.scenario.json')} on ${ranks} GPU${ranks > 1 ? 's' : ''}`;
+  if (only && !name.includes(only)) return;
+  const v = clab(['validate', file, '--ranks', String(ranks)]);
+  if (v.code !== 0) return record(name, true, `not runnable on ${ranks} rank(s): ${v.err.trim().split('\n')[0]}`, true);
+  expectPassed(name.replace(/ /g, '_'), file, ranks);
+}
+
+// ---- scenarios made here ---------------------------------------------------------------------
+
+const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'int64'];
+const REDOPS = ['sum', 'prod', 'min', 'max', 'avg'];
+const COLLECTIVES = ['broadcast', 'all_reduce', 'reduce', 'all_gather', 'all_gather_into_tensor', 'gather', 'scatter',
+  'reduce_scatter', 'reduce_scatter_tensor', 'all_to_all', 'all_to_all_single'];
+const IN_PLACE = new Set(['broadcast', 'all_reduce', 'reduce', 'all_gather', 'all_gather_into_tensor', 'gather', 'scatter', 'reduce_scatter', 'reduce_scatter_tensor']);
+const randomFor = (dtype, seed) => ({ kind: 'random', seed, min: 0, max: dtype.includes('int') ? 3 : 4 });
+
+function dtypesAndRedops() {
+  const steps = [];
+  for (const dtype of DTYPES) {
+    for (const redop of REDOPS) {
+      for (const op of ['all_reduce', 'reduce', 'reduce_scatter_tensor']) {
+        steps.push({ op, dtype, redop, count: 4800, root: 1, data: randomFor(dtype, steps.length) });
+      }
+    }
+    for (const op of ['broadcast', 'all_gather_into_tensor', 'all_to_all_single', 'gather', 'scatter']) steps.push({ op, dtype, count: 4800, root: 1, data: randomFor(dtype, steps.length) });
+    steps.push({ op: 'send', from: 1, to: 0, dtype, count: 4801, data: randomFor(dtype, steps.length) });
+  }
+  return { world: { ranks: 2 }, defaults: { warmup: 1, iters: 2 }, steps };
+}
+
+function everyForm() {
+  const steps = [];
+  for (const op of COLLECTIVES) {
+    for (const inPlace of IN_PLACE.has(op) ? [false, true] : [false]) {
+      steps.push({ op, inPlace, count: 12 * 4096, root: 1, dtype: steps.length % 2 ? 'bfloat16' : 'float32', data: { kind: 'arange_rank', start: 1, rankStride: 100 } });
+    }
+  }
+  steps.push(
+    { op: 'send', from: 0, to: 1, count: 100000, data: { kind: 'random', seed: 5 } },
+    { op: 'send', label: 'isend 1→0', from: 1, to: 0, count: 100000, async: true, id: 'p2p', stream: 'comm' },
+    { op: 'all_reduce', label: 'async all_reduce on another stream', count: 65536, async: true, id: 'ar', stream: 'side' },
+    { op: 'compute', label: 'matmul meanwhile', m: 1024, n: 1024, k: 1024, dtype: 'float16', stream: 'compute' },
+    { op: 'wait', id: 'p2p' },
+    { op: 'wait', id: 'ar' },
+    { op: 'group', label: 'exchange + all_reduce in one group', steps: [
+      { op: 'send', from: 0, to: 1, count: 5000, data: { kind: 'constant', value: 5 } },
+      { op: 'send', from: 1, to: 0, count: 5000, data: { kind: 'constant', value: 6 } },
+      { op: 'all_reduce', count: 5000, inPlace: false },
+    ] },
+    { op: 'barrier', iters: 10 },
+    { op: 'compute', m: 2048, n: 2048, k: 2048, dtype: 'float16', iters: 5 },
+    { op: 'compute', m: 2048, n: 2048, k: 2048, dtype: 'bfloat16', iters: 5 },
+    { op: 'compute', m: 1024, n: 1024, k: 1024, dtype: 'float32', iters: 5 },
+    { op: 'all_reduce', label: 'zero elements', count: 0 },
+    { op: 'broadcast_object', root: 1, objects: [{ big: 'x'.repeat(5000) }] },
+    { op: 'all_gather_object' },
+    { op: 'gather_object', root: 1 },
+    { op: 'scatter_object', root: 1, objects: ['a', { b: [1, 2] }] },
+  );
+  return { world: { ranks: 2 }, defaults: { warmup: 2, iters: 3 }, steps };
+}
+
+function sweeps() {
+  const data = { kind: 'random', seed: 11, min: 0, max: 8 };
+  const steps = COLLECTIVES.map((collective) => ({ op: 'sweep', collective, minBytes: 8, maxBytes: '1GiB', factor: 2, root: 1, data }));
+  steps.push({ op: 'sweep', collective: 'send', from: 0, to: 1, minBytes: 8, maxBytes: '1GiB', factor: 2, data });
+  return { world: { ranks: 2 }, defaults: { dtype: 'float32', warmup: 1, iters: 3 }, steps };
+}
+
+function overlapOnTwo() {
+  const recv = (stream, extra = {}) => ({ op: 'group', label: 'receive', stream, ...extra, steps: [0, 1, 2].map(() => ({ op: 'send', from: 0, to: 1, count: 16 * 1024 * 1024 })) });
+  const matmul = { op: 'compute', label: 'matmul', m: 4096, n: 4096, k: 4096, ranks: [1], stream: 'compute' };
+  return {
+    world: { ranks: 2 }, defaults: { dtype: 'float16', warmup: 0, iters: 1 },
+    steps: [
+      { ...matmul, label: 'warm-up matmul', iters: 3 },
+      { op: 'compare', label: '3 × 32 MiB 0 → 1 + fp16 matmul', repeat: 3, variants: [
+        { name: 'overlap off', steps: [recv('compute'), matmul] },
+        { name: 'overlap on', steps: [recv('comm', { async: true, id: 'recv' }), matmul, { op: 'wait', id: 'recv' }] },
+      ] },
+    ],
+  };
+}
+
+// ---- failure modes -------------------------------------------------------------------------------
+
+function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+/** Another process takes all but ~1.5 GiB of GPU 0; a 2 GiB all_reduce must be refused up front. */
+async function outOfMemory() {
+  const name = 'too little GPU memory';
+  if (only && !name.includes(only)) return;
+  const hog = spawn('python3', ['-c', [
+    'import torch, sys, time',
+    'free, total = torch.cuda.mem_get_info(0)',
+    'x = torch.empty(free - (3 << 29), dtype=torch.uint8, device="cuda:0")',
+    'print("READY", flush=True)',
+    'time.sleep(600)',
+  ].join('\n')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let ready = false;
+  hog.stdout.on('data', (d) => { if (String(d).includes('READY')) ready = true; });
+  for (let i = 0; i < 600 && !ready && hog.exitCode === null; i++) await sleep(100);
+  if (!ready) { hog.kill('SIGKILL'); return record(name, false, 'the memory hog (python3 + torch) did not start'); }
+  try {
+    const file = writeScenario('oom', { world: { ranks: 1 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'all_reduce', count: 536870912, data: { kind: 'constant', value: 1 } }] });
+    const { rec } = run('oom', file, 1);
+    const e = rec?.error;
+    const ok = e && e.code === 'CLAB_OUT_OF_MEMORY' && e.step === 1 && /cannot allocate 2147483648 bytes .* GPU 0 \(rank 0\): \d+ bytes .* free/.test(e.message) && rec.steps[0].verdict === 'pass';
+    record(name, Boolean(ok), e ? `${e.code}: ${e.message}` : 'no error recorded');
+  } finally {
+    hog.kill('SIGKILL');
+    await new Promise((r) => (hog.exitCode !== null ? r() : hog.on('exit', r)));
+  }
+}
+
+/** A step that overruns its timeout: the watchdog aborts the ranks; none may hold a GPU afterwards. */
+function hangIsEnded() {
+  const name = 'timeout ends the ranks and frees the GPUs';
+  if (only && !name.includes(only)) return;
+  const file = writeScenario('hang', { world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'all_reduce', count: 64 * 1024 * 1024, warmup: 0, iters: 100000, timeoutMs: 2000 }] });
+  const t0 = Date.now();
+  const { rec } = run('hang', file, 2);
+  const seconds = (Date.now() - t0) / 1000;
+  const left = gpuProcesses();
+  const e = rec?.error;
+  const ok = e && e.code === 'CLAB_TIMEOUT' && e.step === 1 && left.length === 0 && rec.steps[0].verdict === 'pass';
+  record(name, Boolean(ok), `${e ? `${e.code}: ${e.message}` : 'no error recorded'}; ended after ${seconds.toFixed(1)} s; GPU processes left: ${left.length ? left.join(', ') : 'none'}`);
+}
+
+function ncclDebugCaptured() {
+  const name = 'NCCL_DEBUG output reaches the run log';
+  if (only && !name.includes(only)) return;
+  const file = writeScenario('debug', { world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 1024 }] });
+  const { rec } = run('debug', file, 2, { env: { NCCL_DEBUG: 'INFO' } });
+  const lines = (rec?.logs ?? []).filter((l) => l.rank !== null && /NCCL INFO/.test(l.text));
+  const ranks = new Set(lines.map((l) => l.rank));
+  record(name, rec?.status === 'passed' && ranks.size === 2, `${lines.length} NCCL INFO lines from ranks ${[...ranks].join(', ')}, e.g. "${lines[0]?.text.slice(0, 100) ?? ''}"`);
+}
+
+// ---- main ----------------------------------------------------------------------------------------
+
+async function main() {
+  const gpus = BACKEND === 'cpu' ? 2 : gpuCount();  // cpu ranks stand in for two GPUs
+  console.log(`# clab GPU tests, ${new Date().toISOString()}, ${gpus} GPU(s); work dir ${work}`);
+  const doctor = clab(['doctor']);
+  console.log(doctor.out.trim().split('\n').map((l) => `#   ${l}`).join('\n'));
+  const shipped = fs.readdirSync(path.join(root, 'scenarios')).filter((f) => f.endsWith('.scenario.json')).sort();
+  for (const ranks of [1, 2]) {
+    for (const f of shipped) {
+      if (ranks > gpus) record(`${f} on ${ranks} GPUs`, true, `only ${gpus} GPU(s) here`, true);
+      else shippedScenario(path.join(root, 'scenarios', f), ranks);
+    }
+  }
+  if (gpus >= 2) {
+    expectPassed('every_dtype_and_redop', writeScenario('dtypes', dtypesAndRedops()), 2);
+    expectPassed('every_form_streams_groups_gemm_objects', writeScenario('forms', everyForm()), 2);
+    expectPassed('overlap_on_2_GPUs', writeScenario('overlap2', overlapOnTwo()), 2, (rec) => {
+      const c = rec.compares[0];
+      const [off, on] = c?.variants ?? [];
+      console.log(`    overlap off ${off?.durationUs?.toFixed(0)} µs, on ${on?.durationUs?.toFixed(0)} µs, speed-up ${on?.speedup?.toFixed(2)}, ideal ${c?.idealSpeedup?.toFixed(2)}`);
+      return off?.durationUs > 0 && on?.durationUs > 0 ? null : 'no compare durations';
+    });
+    ncclDebugCaptured();
+    expectPassed('sweep_8B_to_1GiB_every_collective', writeScenario('sweeps', sweeps()), 2, (rec) => {
+      const max = Math.max(...rec.steps.map((s) => s.bytes));
+      const sweepsDone = new Set(rec.steps.filter((s) => s.origin.kind === 'sweep').map((s) => s.origin.sweep)).size;
+      for (const sp of rec.plan.sweeps) {
+        const top = rec.steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sp.index && s.bytes >= 64 * 2 ** 20);
+        const wrong = rec.steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sp.index).reduce((a, s) => a + s.wrong, 0);
+        console.log(`    ${sp.label.padEnd(28)} #wrong ${wrong}  busbw ≥64 MiB: ${top.map((s) => `${(s.bytes / 2 ** 20).toFixed(0)}M ${s.busbw?.toFixed(1)}`).join(', ')} GB/s`);
+      }
+      return max >= GiB && sweepsDone === COLLECTIVES.length + 1 ? null : `largest size ${max} B, ${sweepsDone} sweeps`;
+    });
+    hangIsEnded();
+  }
+  if (gpus >= 1) await outOfMemory();
+  const passed = results.filter((r) => r.ok && !r.skipped).length;
+  const failed = results.filter((r) => !r.ok).length;
+  const skipped = results.filter((r) => r.skipped).length;
+  const left = gpuProcesses();
+  console.log(`test:gpu: ${passed} passed, ${failed} failed, ${skipped} skipped on ${gpus} GPU(s); GPU processes left: ${left.length || 'none'}`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
