@@ -114,6 +114,47 @@ class NcclInit : public Napi::AsyncWorker {
   std::string code_ = err_code_name(ErrCode::SystemError);
 };
 
+/** Creates a GPU's CUDA context on a libuv worker thread (see NcclComm::prepare_device). */
+class GpuPrepare : public Napi::AsyncWorker {
+ public:
+  GpuPrepare(Napi::Env env, int device, int rank)
+      : Napi::AsyncWorker(env, "clab-gpu-prepare"), deferred_(env), device_(device), rank_(rank) {}
+  Napi::Promise promise() { return deferred_.Promise(); }
+
+ protected:
+  void Execute() override {
+    try {
+      NcclComm::prepare_device(device_, rank_);
+    } catch (const ClabError& e) {
+      code_ = e.code_name();
+      SetError(e.what());
+    } catch (const std::exception& e) {
+      SetError(e.what());
+    }
+  }
+  void OnOK() override { deferred_.Resolve(Env().Undefined()); }
+  void OnError(const Napi::Error& e) override { deferred_.Reject(make_error(Env(), code_, e.Message(), rank_).Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  int device_, rank_;
+  std::string code_ = err_code_name(ErrCode::SystemError);
+};
+
+Napi::Value GpuPrepareDevice(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  try {
+    const int device = static_cast<int>(get_int(info[0], "device", 0, 1023));
+    const int rank = static_cast<int>(get_int(info[1], "rank", 0, kMaxWorld - 1));
+    auto* worker = new GpuPrepare(env, device, rank);
+    Napi::Promise p = worker->promise();
+    worker->Queue();
+    return p;
+  } catch (const ClabError& e) {
+    throw make_error(env, e.code_name(), e.what(), -1);
+  }
+}
+
 Napi::Value NcclCommInit(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   try {
@@ -203,6 +244,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("cpuCommInit", Napi::Function::New(env, CpuCommInit, "cpuCommInit"));
   exports.Set("ncclCreateUniqueId", Napi::Function::New(env, NcclCreateUniqueId, "ncclCreateUniqueId"));
   exports.Set("ncclCommInit", Napi::Function::New(env, NcclCommInit, "ncclCommInit"));
+  exports.Set("gpuPrepareDevice", Napi::Function::New(env, GpuPrepareDevice, "gpuPrepareDevice"));
   exports.Set("topology", Napi::Function::New(env, Topology, "topology"));
   exports.Set("_gemmResult", Napi::Function::New(env, GemmResult, "_gemmResult"));
   return exports;

@@ -45,6 +45,12 @@ std::string NcclComm::create_unique_id() {
   return base64_encode(reinterpret_cast<const uint8_t*>(id.internal), sizeof id.internal);
 }
 
+void NcclComm::prepare_device(int device, int rank) {
+  const gpu::CudaRuntime& rt = need_cudart();
+  cuda_check(rt, rt.cudaSetDevice(device), "cudaSetDevice", rank);
+  cuda_check(rt, rt.cudaFree(nullptr), "cudaFree(0) (creating the CUDA context)", rank);
+}
+
 NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device)
     : rt_(&need_cudart()), nccl_(&need_nccl()), rank_(rank), world_(world), device_(device) {
   gpu::ncclUniqueId id;
@@ -60,7 +66,7 @@ NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device)
   if (rt_->cudaDeviceGetPCIBusId(bus, sizeof bus, device) == gpu::cudaSuccess) bus_id_ = bus;
   nccl_check(*nccl_, nccl_->ncclCommInitRank(&comm_, world, id, rank), "ncclCommInitRank", rank_, nullptr);
   memory_ = std::make_unique<DeviceMemory>(*rt_, device_, rank_);
-  scratch_ = memory_->acquire(sizeof(float), "the barrier");
+  scratch_ = memory_->acquire(kScratchBytes, "the barrier");
 }
 
 NcclComm::~NcclComm() {
@@ -190,7 +196,7 @@ uint64_t NcclComm::reference(StreamState& st) {
 
 template <class F>
 void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, std::vector<uint64_t>& start,
-                     std::vector<uint64_t>& end) {
+                     std::vector<uint64_t>& end, const std::function<void()>& align_first) {
   const uint64_t t_ref = reference(st);
   const size_t marks = 2 * static_cast<size_t>(std::min(repeat, kBatch));
   while (st.marks.size() < marks) {
@@ -220,6 +226,7 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
       last = std::min(repeat - done, kBatch);
       in_nccl_++;
       struct Leave { std::atomic<int>& n; ~Leave() { n--; } } leave{in_nccl_};
+      if (done == 0 && align_first) align_first();
       for (int i = 0; i < last; i++) {
         cuda_check(*rt_, rt_->cudaEventRecord(st.marks[2 * i], st.stream), "cudaEventRecord", rank_);
         enqueue_one();
@@ -246,7 +253,7 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   if (op.kind == OpKind::Gemm) {
     if (!st.gemm) st.gemm = std::make_unique<GpuGemm>(*rt_, *memory_, st.stream, rank_);
     st.gemm->prepare(op.dtype, op.m, op.n, op.k);
-    timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, start, end);
+    timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, start, end, nullptr);
     return;
   }
   Staging staging;
@@ -256,7 +263,9 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
     abort(e.what());  // this rank will not issue the op its peers wait in
     throw;
   }
-  timed(st, repeat, ticket, [&] { issue(op, staging.root, st.stream); }, start, end);
+  std::function<void()> line_up;
+  if (op.kind != OpKind::Barrier && world_ > 1) line_up = [&] { align(op, st.stream); };
+  timed(st, repeat, ticket, [&] { issue(op, staging.root, st.stream); }, start, end, line_up);
   for (const CopyBack& c : staging.copies)
     cuda_check(*rt_, rt_->cudaMemcpyAsync(c.host, c.device, c.bytes, gpu::cudaMemcpyDeviceToHost, st.stream), "cudaMemcpyAsync (output to the host)", rank_);
   cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);

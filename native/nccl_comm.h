@@ -10,6 +10,7 @@
 #include <array>
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,6 +27,12 @@ class NcclComm final : public Comm {
  public:
   /** A fresh ncclUniqueId as base64 of its 128 bytes (rank 0 calls it; the core relays it). */
   static std::string create_unique_id();
+
+  /**
+   * Creates the CUDA context of `device` (cudaSetDevice, cudaFree(0)) so that a rank can do it
+   * while its communicator's id is still on the way. Blocks; throws ClabError naming `rank`.
+   */
+  static void prepare_device(int device, int rank);
 
   /** Joins the communicator on `device` (ncclCommInitRank): blocks until every rank has joined. */
   NcclComm(const std::string& id, int rank, int world, int device);
@@ -74,12 +81,19 @@ class NcclComm final : public Comm {
   void issue_all_to_all(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
   void issue_gather(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
   void issue_scatter(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
+  /**
+   * Lines this rank up with the ranks `op` talks to, on `stream`, before the timed repetitions:
+   * the first repetition's start event then fires when every participant is there, so a rank that
+   * arrives early (its peer still copying input to its GPU) does not time its wait. A one-float
+   * all_reduce where a collective takes part, else a one-byte exchange with each p2p peer.
+   */
+  void align(const Op& op, gpu::cudaStream_t stream);
   void nccl(gpu::ncclResult_t r, const char* call) const;
 
   /** Runs `repeat` repetitions of `enqueue_one` between event pairs; fills start/end. */
   template <class F>
   void timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, std::vector<uint64_t>& start,
-             std::vector<uint64_t>& end);
+             std::vector<uint64_t>& end, const std::function<void()>& align_first);
   /** Records the reference event on the idle stream and returns the host clock when it completed. */
   uint64_t reference(StreamState& st);
   /** Polls `ev` until it completes; throws on a CUDA error, an NCCL async error or abort. */
@@ -95,7 +109,10 @@ class NcclComm final : public Comm {
   int rank_, world_, device_;
   std::string bus_id_;
   std::unique_ptr<DeviceMemory> memory_;
-  DeviceBlock scratch_;  // barrier's one-element all_reduce
+  // [0, 4): the barrier's one float; [kAlignSend]: the byte each rank sends when lining up with its
+  // peers; [kAlignRecv + peer]: where the byte from `peer` lands.
+  DeviceBlock scratch_;
+  static constexpr uint64_t kScratchBytes = 4096, kAlignSend = 8, kAlignRecv = 64;
   std::array<std::unique_ptr<StreamState>, kMaxStreams> streams_;
 
   std::mutex turn_mu_;

@@ -112,4 +112,40 @@ void NcclComm::issue_scatter(const Op& op, const Staged& b, gpu::cudaStream_t s)
   nccl(n.ncclGroupEnd(), "ncclGroupEnd");
 }
 
+namespace {
+
+/** Adds the p2p peers of `op` to `peers`; returns true if a collective takes part. */
+bool collect_peers(const Op& op, std::vector<bool>& peers) {
+  if (op.kind == OpKind::Group) {
+    bool collective = false;
+    for (const Op& child : op.ops) collective = collect_peers(child, peers) || collective;
+    return collective;
+  }
+  if (op_is_p2p(op.kind)) {
+    if (op.peer >= 0 && static_cast<size_t>(op.peer) < peers.size()) peers[op.peer] = true;
+    return false;
+  }
+  return op.kind != OpKind::Gemm;
+}
+
+}  // namespace
+
+void NcclComm::align(const Op& op, gpu::cudaStream_t s) {
+  const auto& n = *nccl_;
+  std::vector<bool> peers(world_, false);
+  uint8_t* base = scratch_.get();
+  if (collect_peers(op, peers)) {
+    nccl(n.ncclAllReduce(base, base, 1, gpu::ncclFloat32, gpu::ncclSum, comm_, s), "ncclAllReduce (lining the ranks up)");
+    return;
+  }
+  nccl(n.ncclGroupStart(), "ncclGroupStart");
+  for (int p = 0; p < world_; p++) {
+    if (!peers[p] || p == rank_) continue;
+    const uint64_t slot = kAlignRecv + static_cast<uint64_t>(p) % (kScratchBytes - kAlignRecv);
+    nccl(n.ncclSend(base + kAlignSend, 1, gpu::ncclUint8, p, comm_, s), "ncclSend (lining the ranks up)");
+    nccl(n.ncclRecv(base + slot, 1, gpu::ncclUint8, p, comm_, s), "ncclRecv (lining the ranks up)");
+  }
+  nccl(n.ncclGroupEnd(), "ncclGroupEnd");
+}
+
 }  // namespace clab

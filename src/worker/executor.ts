@@ -33,13 +33,16 @@ export class PlanExecutor {
   private pending = new Map<number, { asyncId: string | null; done: Promise<void> }>();
   private blockStart = new Map<string, number>();
   private deferred: [PlanStep, Outcome][] = [];
+  /** Buffers made ahead, at a compare block's start, so that making them is not part of the block's time. */
+  private prepared = new Map<number, PreparedCall[][]>();
 
   constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {}
 
   async run(): Promise<void> {
     // Ranks start seconds apart at worst; lining them up keeps start-up skew out of the first step's time.
     await this.host.comm.enqueue(0, { op: 'barrier' }, 1);
-    for (const step of this.plan.steps) {
+    for (const [i, step] of this.plan.steps.entries()) {
+      if (step.action.kind === 'block-begin') this.prepareBlock(i);
       if (!involves(step.action, this.host.rank)) continue;
       this.host.stepBegin(step);
       const done = this.runStep(step);
@@ -98,14 +101,52 @@ export class PlanExecutor {
     }));
   }
 
+  /** How a step's buffers are made (null: the step has none). */
+  private preparer(step: PlanStep): (() => PreparedCall[]) | null {
+    const { rank } = this.host;
+    const world = this.plan.world;
+    const a = step.action;
+    switch (a.kind) {
+      case 'collective':
+        return () => [prepareCollective(a, rank, world)];
+      case 'p2p':
+        return () => [prepareP2p(a, rank)];
+      case 'group':
+        return () => a.items.filter((i) => i.kind === 'collective' || i.from === rank || i.to === rank)
+          .map((i) => (i.kind === 'collective' ? prepareCollective(i, rank, world) : prepareP2p(i, rank)));
+      default:
+        return null;
+    }
+  }
+
+  /** Decided the same way on every rank (never from this rank's output), or ranks would disagree on the number of calls. */
+  private needsFreshCheck(step: PlanStep, calls: PreparedCall[]): boolean {
+    return calls.some((c) => c.consumesInput) && step.warmup + step.iters > 1;
+  }
+
+  /** Makes the buffers of every step of the compare block that starts at plan step `begin`. */
+  private prepareBlock(begin: number): void {
+    const marker = this.plan.steps[begin].action;
+    if (marker.kind !== 'block-begin') return;
+    for (const step of this.plan.steps.slice(begin + 1)) {
+      const a = step.action;
+      if (a.kind === 'block-end' && a.compare === marker.compare && a.variant === marker.variant && a.repeat === marker.repeat) break;
+      const prepare = involves(a, this.host.rank) ? this.preparer(step) : null;
+      if (!prepare) continue;
+      const calls = prepare();
+      this.prepared.set(step.index, this.needsFreshCheck(step, calls) ? [calls, prepare()] : [calls]);
+    }
+  }
+
   /** Enqueues warm-up, timed and (when the op eats its input) a fresh check run, all at once. */
   private async timedCalls(step: PlanStep, prepare: () => PreparedCall[]): Promise<Outcome> {
     const { comm } = this.host;
-    const calls = prepare();
+    const ahead = this.prepared.get(step.index);
+    this.prepared.delete(step.index);
+    const calls = ahead?.[0] ?? prepare();
     const op: NativeOp = calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) };
-    // Decided the same way on every rank (never from this rank's output), or ranks would disagree on the number of calls.
-    const needsFreshCheck = calls.some((c) => c.consumesInput) && step.warmup + step.iters > 1;
-    const checkCalls = needsFreshCheck ? prepare() : calls;
+    const needsFreshCheck = this.needsFreshCheck(step, calls);
+    const checkCalls = needsFreshCheck ? ahead?.[1] ?? prepare() : calls;
     const checkOp: NativeOp = checkCalls.length === 1 ? checkCalls[0].op : { op: 'group', ops: checkCalls.map((c) => c.op) };
     const warm = step.warmup > 0 ? comm.enqueue(step.stream, op, step.warmup) : null;
     const timed = comm.enqueue(step.stream, op, step.iters);
@@ -128,15 +169,13 @@ export class PlanExecutor {
     const world = this.plan.world;
     const a = step.action;
     const none: Outcome = { checks: () => [], timed: null, events: [], note: null };
+    const prepare = this.preparer(step);
+    if (prepare) return this.timedCalls(step, prepare);
     switch (a.kind) {
       case 'collective':
-        return this.timedCalls(step, () => [prepareCollective(a, rank, world)]);
       case 'p2p':
-        return this.timedCalls(step, () => [prepareP2p(a, rank)]);
       case 'group':
-        return this.timedCalls(step, () =>
-          a.items.filter((i) => i.kind === 'collective' || i.from === rank || i.to === rank)
-            .map((i) => (i.kind === 'collective' ? prepareCollective(i, rank, world) : prepareP2p(i, rank))));
+        throw new Error(`step ${step.index}: no buffers were made for ${a.kind}`);  // preparer() covers these
       case 'object':
         return runObjectCollective(step, a, comm, rank, world);
       case 'barrier': {
@@ -164,8 +203,13 @@ export class PlanExecutor {
       }
       case 'block-end': {
         await this.waitFor(null);
-        const start = this.blockStart.get(`${a.compare}/${a.variant}/${a.repeat}`) ?? nowNs();
-        const t = { startNs: [start], endNs: [nowNs()] };
+        const hostEnd = nowNs();
+        // The block's time is the span of its operations, from the first start to the last end on
+        // any stream of this rank (backend clocks: CUDA events on nccl), so that staging data in
+        // and out of a GPU between operations is not counted; the host clock when there are none.
+        const ops = this.deferred.flatMap(([, o]) => o.events).filter((e) => e.phase !== 'block');
+        const start = ops.length ? Math.min(...ops.map((e) => e.startNs)) : this.blockStart.get(`${a.compare}/${a.variant}/${a.repeat}`) ?? hostEnd;
+        const t = { startNs: [start], endNs: [ops.length ? Math.max(...ops.map((e) => e.endNs)) : hostEnd] };
         for (const [inner, outcome] of this.deferred.splice(0)) this.report(inner, outcome);
         return { ...none, timed: t, events: this.events(step, t, 'block', 0) };
       }

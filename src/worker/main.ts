@@ -41,6 +41,10 @@ async function nextMessage<T extends CoreToWorker['type']>(type: T): Promise<Ext
 /** Rank 0 creates the communicator's id, the core relays it to the others, every rank joins. */
 async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: Plan): Promise<NativeComm> {
   const nccl = backend === 'nccl';
+  const device = plan.devices?.[rank] ?? rank;
+  // The CUDA context takes a while to make: every rank makes it while the id travels.
+  const gpuReady = nccl ? addon.gpuPrepareDevice(device, rank) : null;
+  gpuReady?.catch(() => undefined);
   let id: string;
   if (rank === 0) {
     id = nccl ? addon.ncclCreateUniqueId() : addon.cpuCreateUniqueId(plan.world);
@@ -49,7 +53,8 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
     id = (await nextMessage('comm-id')).id;
   }
   if (!nccl) return addon.cpuCommInit(id, rank, plan.world);
-  return addon.ncclCommInit(id, rank, plan.world, plan.devices?.[rank] ?? rank);
+  await gpuReady;
+  return addon.ncclCommInit(id, rank, plan.world, device);
 }
 
 async function main(): Promise<void> {
@@ -80,12 +85,18 @@ async function main(): Promise<void> {
   rank = start.rank;
   const { plan } = start;
   const addon = loadAddon();
-  const available = addon.backends()[start.backend];
-  if (!available.available) throw Object.assign(new Error(`backend ${start.backend} is not available: ${available.reason}`), { code: 'CLAB_BACKEND_UNAVAILABLE' });
+  // The core checked the backend; nccl is not probed again here (that loads CUDA on this thread):
+  // making the CUDA context and the id says which library is missing, if one is.
+  if (start.backend !== 'nccl') {
+    const available = addon.backends()[start.backend];
+    if (!available.available) throw Object.assign(new Error(`backend ${start.backend} is not available: ${available.reason}`), { code: 'CLAB_BACKEND_UNAVAILABLE' });
+  }
 
+  const joinStart = performance.now();
   comm = await joinCommunicator(addon, start.backend, plan);
   const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}`;
-  await send({ type: 'log', v, rank, text: `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu})`, atNs: Number(process.hrtime.bigint()) });
+  const ms = (t: number) => `${Math.round(performance.now() - t)} ms`;
+  await send({ type: 'log', v, rank, text: `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started`, atNs: Number(process.hrtime.bigint()) });
 
   const executor = new PlanExecutor(plan, {
     rank,
@@ -97,8 +108,10 @@ async function main(): Promise<void> {
     stepEnd: (result, events) => void send({ type: 'step-end', v, rank, result, events }),
   });
   await executor.run();
+  const leaveStart = performance.now();
   comm.destroy();
   comm = null;
+  await send({ type: 'log', v, rank, text: `left the communicator in ${ms(leaveStart)}`, atNs: Number(process.hrtime.bigint()) });
   await send({ type: 'done', v, rank });
   process.disconnect?.();
 }

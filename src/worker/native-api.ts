@@ -109,6 +109,8 @@ export interface NativeAddon {
   cpuCommInit(id: string, rank: number, world: number): NativeComm;
   /** A fresh NCCL unique id (ncclGetUniqueId) as base64 of its 128 bytes; rank 0 makes it. */
   ncclCreateUniqueId(): string;
+  /** Creates the CUDA context of `device` off the JS thread (a rank does it while its communicator id is on the way). */
+  gpuPrepareDevice(device: number, rank: number): Promise<void>;
   /** Joins the NCCL communicator on CUDA device `device`; resolves once every rank has joined. */
   ncclCommInit(id: string, rank: number, world: number, device: number): Promise<NativeComm>;
   /**

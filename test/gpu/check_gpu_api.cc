@@ -18,8 +18,11 @@ namespace g = clab::gpu;
 
 // ---- prototypes ------------------------------------------------------------------------------
 
+// A pointer of exactly our type, initialized from the real function: it compiles only if the real
+// header declares `name` with that very prototype (among its overloads: cuBLAS's C++ header adds a
+// cublasGemmEx taking cudaDataType as the compute type, so decltype(&name) alone is ambiguous).
 #define CLAB_SAME_PROTOTYPE(name, ret, params) \
-  static_assert(std::is_same<decltype(&::name), ret(*) params>::value, #name ": native/gpu_api.h differs from the real prototype");
+  [[maybe_unused]] static ret(*const check_##name) params = &::name;
 CLAB_CUDART_API(CLAB_SAME_PROTOTYPE)
 CLAB_NCCL_API(CLAB_SAME_PROTOTYPE)
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)

@@ -7,7 +7,7 @@ import { summarizeCompares, summarizeStep } from '../../shared/aggregate.js';
 import { involves } from '../../shared/plan/compile.js';
 import type { Plan, PlanStep } from '../../shared/plan/types.js';
 import { PROTOCOL_VERSION, type BackendName, type RankStepResult, type TimelineEvent, type WorkerToCore } from '../../shared/protocol.js';
-import { RECORD_FORMAT, RECORD_VERSION, type LogLine, type RunError, type RunRecord, type StepRecord } from '../../shared/record.js';
+import { RECORD_FORMAT, RECORD_VERSION, type Environment, type LogLine, type RunError, type RunRecord, type StepRecord } from '../../shared/record.js';
 import { collectEnvironment } from './environment.js';
 import { forkWorker, type WorkerLink } from './workers.js';
 import { resolveWorkerEntry } from './paths.js';
@@ -56,6 +56,7 @@ export class LabRun extends EventEmitter<RunEvents> {
   private watchdog: NodeJS.Timeout | null = null;
   private killTimer: NodeJS.Timeout | null = null;
   private finished!: Promise<void>;
+  private environment: Environment | null = null;
   private finish!: () => void;
   private startedAtMs = 0;
   private joined = new Set<number>();
@@ -98,6 +99,8 @@ export class LabRun extends EventEmitter<RunEvents> {
       w.send({ type: 'start', v: PROTOCOL_VERSION, runId: this.id, rank: w.rank, backend: this.options.backend, plan: this.plan });
     }
     this.watchdog = setInterval(() => this.checkProgress(), WATCHDOG_INTERVAL_MS);
+    // Read while the ranks start up (NVML and the CUDA runtime take a moment), not after they end.
+    this.environment = collectEnvironment(this.options.backend, this.options.backendNote ?? null);
     await this.finished;
     return this.record();
   }
@@ -226,7 +229,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       scenario: this.options.scenario,
       plan: this.plan,
       world: this.plan.world,
-      environment: collectEnvironment(this.options.backend, this.options.backendNote ?? null),
+      environment: this.environment ?? collectEnvironment(this.options.backend, this.options.backendNote ?? null),
       status: this.error ? (this.stopped ? 'aborted' : 'error') : anyWrong ? 'failed' : 'passed',
       error: this.error,
       steps,

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Side-by-side benchmarks for clab's nccl backend against torch.distributed on NCCL, 2 GPUs
+# (npm run bench:gpu). Prints figures and ratios measured in the same call; it never passes or
+# fails on a threshold (the issue's targets are printed next to the ratios, for reading only).
+#
+#   1. Every collective and send/recv at 64 MiB, 256 MiB, 1 GiB float32 (5 warm-up + 20 timed
+#      iterations): `clab run bench/gpu/collectives.scenario.json --backend nccl` vs
+#      bench/gpu/torch_collectives.py, busbw per (op, size), ratio clab / torch (target >= 0.98);
+#      all_reduce of 8 B (100 warm-up + 1000 timed): mean time per op, ratio (target <= 1.1).
+#   2. `clab run scenarios/all-in-one.scenario.json --ranks 2 --backend nccl`, process start to
+#      exit, vs the same operations in torch.distributed (bench/gpu/torch_all_in_one.py),
+#      ratio clab / torch (target <= 0.5).
+#
+# Everything runs one after the other (never in parallel); the two sides take turns (A B A B ...)
+# so drift hits both alike; each figure is the median of the runs. A side that fails is shown as
+# FAILED with its log's path and tail, and the rest goes on.
+#
+# On the GPU machine clab runs from carried files (scripts/gpu-pack.sh): source .gpu/node-env.sh
+# first. NCCL_NVLS_ENABLE=0 is forced for everything this script starts.
+#
+# Environment:
+#   REPEATS=3        runs of each side for part 1
+#   E2E_REPEATS=3    timed runs of each side for part 2 (after 1 untimed warm-up run each)
+#   PYTHON=...       a python3 whose torch has CUDA and NCCL (default: the first of python3, /usr/bin/python3 that has)
+#   WORK=/tmp/...    where logs and run records go (default: a fresh mktemp -d)
+#   OUT=...          if set, this script's own output is copied to $OUT/bench-gpu.log at the end
+#   STEP_TIMEOUT=300 seconds allowed to any one command (a hang costs that, not the whole budget)
+# For trying the plumbing without GPUs only: SCENARIO (default bench/gpu/collectives.scenario.json)
+# and CLAB_BACKEND (default nccl).
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+export NCCL_NVLS_ENABLE=0
+
+REPEATS=${REPEATS:-3}
+E2E_REPEATS=${E2E_REPEATS:-3}
+WORK=${WORK:-$(mktemp -d /tmp/clab-bench-gpu.XXXXXX)}
+mkdir -p "$WORK"
+CLAB=(node "$root/bin/clab.cjs")
+SCENARIO=${SCENARIO:-bench/gpu/collectives.scenario.json}
+CLAB_BACKEND=${CLAB_BACKEND:-nccl}
+RESULTS=(node "$here/results.cjs")
+STEP_TIMEOUT=${STEP_TIMEOUT:-300}
+
+# --- helpers --------------------------------------------------------------------------------
+median() { # numbers as arguments -> median (mean of the two middle ones for an even count)
+  printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {if (NR==0) {print "nan"; exit} if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a=="" || b=="" || a=="nan" || b=="nan" || b+0==0) print "n/a"; else printf "%.2f", a/b }'; }
+fmt2() { awk -v a="$1" 'BEGIN { if (a=="" || a=="nan") print "n/a"; else printf "%.2f", a }'; }
+now_s() { echo "${EPOCHREALTIME/,/.}"; } # bash 5: a clock read without forking
+since() { awk -v a="$1" -v b="$(now_s)" -v d="${2:-1}" 'BEGIN { printf "%.*f", d, b - a }'; } # since T0 [DECIMALS] -> s
+failed() { # failed WHAT LOG RC -> FAILED line and the log's tail (WORK may not come back)
+  echo "   $1: FAILED (exit $3, see $2)"
+  grep -av '^RESULT' "$2" 2>/dev/null | tail -n 8 | cut -c1-240 | sed 's/^/      | /'
+}
+
+main() {
+  command -v nvidia-smi >/dev/null 2>&1 || { echo "run.sh: nvidia-smi not found: this is the GPU bench, run it on a machine with NVIDIA GPUs" >&2; return 2; }
+  command -v node >/dev/null 2>&1 || { echo "run.sh: node not found (on the GPU machine: source .gpu/node-env.sh)" >&2; return 2; }
+  if [[ -z "${PYTHON:-}" ]]; then
+    for p in python3 /usr/bin/python3; do
+      if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import torch, torch.distributed as d; assert torch.cuda.is_available() and d.is_nccl_available()' 2>/dev/null; then
+        PYTHON=$(command -v "$p"); break
+      fi
+    done
+  fi
+  [[ -n "${PYTHON:-}" ]] || echo "run.sh: no python3 whose torch has CUDA and NCCL: the torch side is skipped" >&2
+
+  local ngpu
+  ngpu=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
+  echo "== clab gpu bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(hostname), $ngpu GPU(s)"
+  nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/   GPU /'
+  local link
+  link=$(nvidia-smi topo -m 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | awk '$1=="GPU0" && $2=="X" {print $3; exit}')
+  [[ -n "$link" ]] && echo "   GPU0-GPU1 link (nvidia-smi topo -m): $link"
+  if [[ -n "${PYTHON:-}" ]]; then
+    echo "   $("$PYTHON" -c 'import torch, sys; v = torch.cuda.nccl.version(); v = ".".join(map(str, v)) if isinstance(v, tuple) else str(v); print(f"python {sys.version.split()[0]}, torch {torch.__version__} (CUDA {torch.version.cuda}, NCCL {v})")' 2>&1 | tail -1)"
+  fi
+  echo "   node $(node --version); NCCL_NVLS_ENABLE=$NCCL_NVLS_ENABLE"
+  echo "   clab doctor:"
+  "${CLAB[@]}" doctor 2>&1 | sed 's/^/     /'
+  echo "   medians of $REPEATS runs (collectives) and $E2E_REPEATS runs (end to end); logs and records in $WORK"
+  if ((ngpu < 2)); then echo "run.sh: needs 2 GPUs, $ngpu visible" >&2; return 2; fi
+
+  local summary=() k rc t0 line rec log
+  # --- 1. collectives, busbw ------------------------------------------------------------------
+  echo
+  echo "-- collectives, 2 ranks, float32: clab run $SCENARIO --backend $CLAB_BACKEND vs bench/gpu/torch_collectives.py"
+  local clab_res=() torch_res=()
+  for ((k = 1; k <= REPEATS; k++)); do
+    rec="$WORK/collectives-$k.run.json"; log="$WORK/clab-collectives-$k.log"
+    t0=$(now_s)
+    timeout "$STEP_TIMEOUT" "${CLAB[@]}" run "$SCENARIO" --ranks 2 --backend "$CLAB_BACKEND" --out "$rec" >"$log" 2>&1 </dev/null
+    rc=$?
+    if [[ -s "$rec" ]] && "${RESULTS[@]}" record "$rec" >"$WORK/clab-$k.results" 2>>"$log"; then
+      clab_res+=("$WORK/clab-$k.results")
+      line=$(grep -m1 '^STATUS' "$WORK/clab-$k.results")
+      echo "   clab  #$k: $(grep -c '^RESULT' "$WORK/clab-$k.results") figures, ${line#STATUS }, exit $rc, $(since "$t0") s"
+      ((rc == 0)) || grep -av '^RESULT' "$log" | tail -n 4 | cut -c1-240 | sed 's/^/      | /'
+    else
+      failed "clab  #$k" "$log" "$rc"
+    fi
+
+    if [[ -n "${PYTHON:-}" ]]; then
+      log="$WORK/torch-collectives-$k.log"
+      t0=$(now_s)
+      timeout "$STEP_TIMEOUT" "$PYTHON" "$here/torch_collectives.py" --ranks 2 >"$log" 2>&1 </dev/null
+      rc=$?
+      grep '^RESULT' "$log" >"$WORK/torch-$k.results"
+      if [[ -s "$WORK/torch-$k.results" ]]; then
+        torch_res+=("$WORK/torch-$k.results")
+        echo "   torch #$k: $(grep -c '^RESULT' "$WORK/torch-$k.results") figures, wrong=$(awk '{for (i=1;i<=NF;i++) if ($i ~ /^wrong=/) {split($i,a,"="); s+=a[2]}} END {print s+0}' "$WORK/torch-$k.results"), exit $rc, $(since "$t0") s"
+        ((rc == 0)) || grep -av '^RESULT' "$log" | tail -n 4 | cut -c1-240 | sed 's/^/      | /'
+      else
+        failed "torch #$k" "$log" "$rc"
+      fi
+    fi
+  done
+  echo
+  echo "   medians; busbw GB/s (nccl-tests' bytes and factors); a run with wrong elements is shown and not counted"
+  "${RESULTS[@]}" table --clab "${clab_res[@]}" --torch "${torch_res[@]}" >"$WORK/table.txt" 2>&1
+  grep -v '^SUMMARY ' "$WORK/table.txt"
+  while IFS= read -r line; do summary+=("${line#SUMMARY }"); done < <(grep '^SUMMARY ' "$WORK/table.txt")
+
+  # --- 2. all-in-one, process start to exit ---------------------------------------------------
+  echo
+  echo "-- all-in-one scenario, 2 ranks, wall-clock from process start to exit (s)"
+  local ours_e2e=() theirs_e2e=() a b
+  local OURS_CMD=("${CLAB[@]}" run scenarios/all-in-one.scenario.json --ranks 2 --backend "$CLAB_BACKEND" --out "$WORK/all-in-one.run.json")
+  local THEIRS_CMD=("${PYTHON:-python3}" "$here/torch_all_in_one.py" --ranks 2)
+  # one untimed warm-up run of each (file cache, CUDA/NCCL first touch), then timed runs, taking turns
+  timeout "$STEP_TIMEOUT" "${OURS_CMD[@]}" >"$WORK/clab-all-in-one-warmup.log" 2>&1 </dev/null
+  rc=$?; ((rc == 0)) || failed "clab warm-up run" "$WORK/clab-all-in-one-warmup.log" "$rc"
+  if [[ -n "${PYTHON:-}" ]]; then
+    timeout "$STEP_TIMEOUT" "${THEIRS_CMD[@]}" >"$WORK/torch-all-in-one-warmup.log" 2>&1 </dev/null
+    rc=$?; ((rc == 0)) || failed "torch warm-up run" "$WORK/torch-all-in-one-warmup.log" "$rc"
+  fi
+  for ((k = 1; k <= E2E_REPEATS; k++)); do
+    log="$WORK/clab-all-in-one-$k.log"
+    t0=$(now_s)
+    timeout "$STEP_TIMEOUT" "${OURS_CMD[@]}" >"$log" 2>&1 </dev/null
+    rc=$?
+    a=$(since "$t0" 3)
+    if ((rc == 0)); then ours_e2e+=("$a"); a="$a s"; else a="$a s (exit $rc, not counted; see $log)"; fi
+    b="n/a"
+    if [[ -n "${PYTHON:-}" ]]; then
+      log="$WORK/torch-all-in-one-$k.log"
+      t0=$(now_s)
+      timeout "$STEP_TIMEOUT" "${THEIRS_CMD[@]}" >"$log" 2>&1 </dev/null
+      rc=$?
+      b=$(since "$t0" 3)
+      if ((rc == 0)); then theirs_e2e+=("$b"); b="$b s"; else b="$b s (exit $rc, not counted; see $log)"; fi
+    fi
+    echo "   run #$k: clab $a, torch/nccl $b"
+  done
+  echo "   clab record: $(node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const wrong = r.steps.reduce((a, s) => a + s.wrong, 0);
+    console.log(`status=${r.status} steps=${r.steps.length} wrong=${wrong} backend=${r.environment.backend}` + (r.error ? ` error=${JSON.stringify(r.error.message || r.error)}` : ""));
+  ' "$WORK/all-in-one.run.json" 2>/dev/null || echo "unreadable ($WORK/all-in-one.run.json)")"
+  line=$(cat "$WORK"/torch-all-in-one-*.log 2>/dev/null | grep -a -m1 '^RESULT')
+  echo "   torch script: ${line:-no RESULT line (see $WORK/torch-all-in-one-*.log)}"
+  local m_a m_b
+  m_a=$( ((${#ours_e2e[@]})) && median "${ours_e2e[@]}" || echo nan)
+  m_b=$( ((${#theirs_e2e[@]})) && median "${theirs_e2e[@]}" || echo nan)
+  summary+=("all-in-one, 2 ranks, start to exit: clab $(fmt2 "$m_a") s, torch.distributed nccl $(fmt2 "$m_b") s, ratio $(ratio "$m_a" "$m_b") (target <= 0.5)")
+  echo "   ${summary[-1]}"
+
+  echo
+  echo "== summary"
+  printf '%s\n' "${summary[@]}"
+  return 0
+}
+
+t_start=$(now_s)
+main "$@" 2>&1 | tee "$WORK/bench-gpu.log"
+rc=${PIPESTATUS[0]}
+echo "(bench took $(since "$t_start") s)" | tee -a "$WORK/bench-gpu.log"
+if [[ -n "${OUT:-}" ]]; then
+  mkdir -p "$OUT"
+  [[ "$WORK/bench-gpu.log" -ef "$OUT/bench-gpu.log" ]] || cp "$WORK/bench-gpu.log" "$OUT/bench-gpu.log"
+fi
+exit "$rc"
