@@ -140,8 +140,10 @@ class CommWrap;
 
 /** One enqueue: lives from the call until its promise settles on the JS thread. */
 struct Job {
+  enum class Kind { Execute, Prestage, Drain };
   explicit Job(napi_env env) : deferred(env), refs(new Refs()) {}
   ~Job() { delete refs; }
+  Kind kind = Kind::Execute;
   Napi::Promise::Deferred deferred;
   Refs* refs;  // buffers and the communicator object, alive until the op finishes
   CommWrap* wrap = nullptr;
@@ -152,13 +154,15 @@ struct Job {
   std::string code = err_code_name(ErrCode::SystemError);
   std::string message;
   std::vector<uint64_t> start, end;
+  std::vector<Refs*> held;  // drain: the prestaged ops' buffers, let go once it settles
 };
 
 class CommWrap : public Napi::ObjectWrap<CommWrap> {
  public:
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "Comm",
-                       {InstanceMethod<&CommWrap::Enqueue>("enqueue"), InstanceMethod<&CommWrap::Abort>("abort"),
+                       {InstanceMethod<&CommWrap::Enqueue>("enqueue"), InstanceMethod<&CommWrap::Prestage>("prestage"),
+                        InstanceMethod<&CommWrap::Drain>("drain"), InstanceMethod<&CommWrap::Abort>("abort"),
                         InstanceMethod<&CommWrap::Destroy>("destroy")});
   }
 
@@ -190,17 +194,33 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   ~CommWrap() override { Shutdown(false); }
 
  private:
-  Napi::Value Enqueue(const Napi::CallbackInfo& info) {
+  Napi::Value Enqueue(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Execute); }
+  Napi::Value Prestage(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Prestage); }
+  Napi::Value Drain(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Drain); }
+
+  // enqueue(stream, op, repeat?) | prestage(stream, op) | drain(stream)
+  Napi::Value Submit(const Napi::CallbackInfo& info, Job::Kind kind) {
     Napi::Env env = info.Env();
     auto job = std::make_unique<Job>(env);
+    job->kind = kind;
     const Napi::Promise promise = job->deferred.Promise();
     try {
       if (destroyed_) throw ClabError(ErrCode::Aborted, "enqueue after destroy(): the communicator is gone");
       const int stream = static_cast<int>(get_int(info[0], "stream", 0, kMaxStreams - 1));
-      job->repeat = info[2].IsUndefined() ? 1 : static_cast<int>(get_int(info[2], "repeat", 1, 10000000));
-      job->op = parse_op(env, info[1], "op", *job->refs, 0);
-      validate_op(job->op, comm_->rank(), comm_->world());
-      job->ticket = comm_->admit(job->op);
+      if (kind != Job::Kind::Drain) {
+        job->repeat = info[2].IsUndefined() ? 1 : static_cast<int>(get_int(info[2], "repeat", 1, 10000000));
+        job->op = parse_op(env, info[1], "op", *job->refs, 0);
+        validate_op(job->op, comm_->rank(), comm_->world());
+      }
+      if (kind == Job::Kind::Execute) job->ticket = comm_->admit(job->op);
+      if (kind == Job::Kind::Prestage) {
+        // The device copies point at these host buffers until drain(): they must outlive it.
+        held_.push_back(job->refs);
+        job->refs = new Refs();
+      }
+      if (kind == Job::Kind::Drain) {
+        job->held.swap(held_);
+      }
       job->refs->emplace_back(Napi::Persistent(info.This().As<Napi::Object>()));
       job->wrap = this;
       if (pending_++ == 0) napi_ref_threadsafe_function(env, tsfn_);
@@ -211,7 +231,11 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
       napi_threadsafe_function tsfn = tsfn_;
       const bool queued = pool_->submit(stream, [comm, raw, inflight, tsfn](StreamContext& ctx) {
         try {
-          comm->execute(raw->op, raw->repeat, raw->ticket, ctx, raw->start, raw->end);
+          switch (raw->kind) {
+            case Job::Kind::Execute: comm->execute(raw->op, raw->repeat, raw->ticket, ctx, raw->start, raw->end); break;
+            case Job::Kind::Prestage: comm->prestage(raw->op, ctx); break;
+            case Job::Kind::Drain: comm->drain(ctx); break;
+          }
           raw->ok = true;
         } catch (const ClabError& e) {
           raw->code = e.code_name();
@@ -238,6 +262,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
     Job* job = static_cast<Job*>(data);
     if (env == nullptr) {  // teardown: leave the references alone, the engine is going away
       job->refs = nullptr;
+      job->held.clear();
       delete job;
       return;
     }
@@ -261,6 +286,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
       if (--wrap->pending_ == 0 && !wrap->released_) napi_unref_threadsafe_function(env, wrap->tsfn_);
     } catch (...) {
     }
+    for (Refs* r : job->held) delete r;
     delete job;
   }
 
@@ -290,6 +316,9 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
     comm_->close();
     napi_release_threadsafe_function(tsfn_, napi_tsfn_release);
     released_ = true;
+    if (!from_cleanup_hook)
+      for (Refs* r : held_) delete r;
+    held_.clear();
     if (!from_cleanup_hook) napi_remove_env_cleanup_hook(env_, &CommWrap::OnEnvCleanup, this);
   }
 
@@ -302,6 +331,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   int pending_ = 0;  // JS thread only: promises not yet settled
   bool destroyed_ = false;
   bool released_ = false;
+  std::vector<Refs*> held_;  // JS thread: buffers of prestaged ops, until the next drain settles
 };
 
 }  // namespace

@@ -32,6 +32,15 @@ class Comm {
   virtual void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, std::vector<uint64_t>& start,
                        std::vector<uint64_t>& end) = 0;
 
+  /**
+   * Moves `op`'s input to where the backend computes, ahead of its execute() calls, and keeps its
+   * output there until drain(): a compare block then times its operations alone. Backends that
+   * compute in host memory (cpu) have nothing to do. Runs on the stream thread of `ctx`.
+   */
+  virtual void prestage(const Op& op, StreamContext& ctx) {}
+  /** Copies the outputs of every prestaged op back to their host buffers and forgets them. */
+  virtual void drain(StreamContext& ctx) {}
+
   /** Makes pending and later ops fail with CLAB_ABORTED (thread-safe, any thread). */
   virtual void abort(const std::string& reason) = 0;
   /** Releases everything; called once no stream thread runs. Idempotent. */

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -46,6 +47,8 @@ class NcclComm final : public Comm {
   uint64_t admit(const Op& op) override;
   void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, std::vector<uint64_t>& start,
                std::vector<uint64_t>& end) override;
+  void prestage(const Op& op, StreamContext& ctx) override;
+  void drain(StreamContext& ctx) override;
   void abort(const std::string& reason) override;
   void close() override;
 
@@ -76,6 +79,9 @@ class NcclComm final : public Comm {
   void use_device() const;
   StreamState& stream_state(int index);
   void stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStream_t stream);
+  void copy_back(const Staging& staging, gpu::cudaStream_t stream);
+  /** Identifies an op by its kind and host buffers (group members in order). */
+  static std::vector<uintptr_t> staging_key(const Op& op);
   /** Enqueues one repetition of `op` (nccl_ops.cc). */
   void issue(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
   void issue_all_to_all(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
@@ -114,6 +120,9 @@ class NcclComm final : public Comm {
   DeviceBlock scratch_;
   static constexpr uint64_t kScratchBytes = 4096, kAlignSend = 8, kAlignRecv = 64;
   std::array<std::unique_ptr<StreamState>, kMaxStreams> streams_;
+  /** Prestaged ops by their host buffers (staging_key()): device buffers already filled. */
+  std::mutex ahead_mu_;
+  std::map<std::vector<uintptr_t>, std::unique_ptr<Staging>> ahead_;
 
   std::mutex turn_mu_;
   std::condition_variable turn_cv_;

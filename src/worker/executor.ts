@@ -27,6 +27,8 @@ interface Outcome {
 }
 
 const nowNs = () => Number(process.hrtime.bigint());
+/** The one native op for a step's calls: a group when there are several. */
+const nativeOp = (calls: PreparedCall[]): NativeOp => (calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) });
 const durationsUs = (t: NativeTimes | null) => (t ? t.startNs.map((s, i) => (t.endNs[i] - s) / 1e3) : []);
 
 export class PlanExecutor {
@@ -42,7 +44,7 @@ export class PlanExecutor {
     // Ranks start seconds apart at worst; lining them up keeps start-up skew out of the first step's time.
     await this.host.comm.enqueue(0, { op: 'barrier' }, 1);
     for (const [i, step] of this.plan.steps.entries()) {
-      if (step.action.kind === 'block-begin') this.prepareBlock(i);
+      if (step.action.kind === 'block-begin') await this.prepareBlock(i);
       if (!involves(step.action, this.host.rank)) continue;
       this.host.stepBegin(step);
       const done = this.runStep(step);
@@ -124,18 +126,25 @@ export class PlanExecutor {
     return calls.some((c) => c.consumesInput) && step.warmup + step.iters > 1;
   }
 
-  /** Makes the buffers of every step of the compare block that starts at plan step `begin`. */
-  private prepareBlock(begin: number): void {
+  /**
+   * Makes the buffers of every step of the compare block that starts at plan step `begin` and has
+   * the backend take their input in (prestage), so that neither is part of the block's time.
+   */
+  private prepareBlock(begin: number): Promise<unknown> {
     const marker = this.plan.steps[begin].action;
-    if (marker.kind !== 'block-begin') return;
+    const staging: Promise<unknown>[] = [];
+    if (marker.kind !== 'block-begin') return Promise.resolve();
     for (const step of this.plan.steps.slice(begin + 1)) {
       const a = step.action;
       if (a.kind === 'block-end' && a.compare === marker.compare && a.variant === marker.variant && a.repeat === marker.repeat) break;
       const prepare = involves(a, this.host.rank) ? this.preparer(step) : null;
       if (!prepare) continue;
       const calls = prepare();
-      this.prepared.set(step.index, this.needsFreshCheck(step, calls) ? [calls, prepare()] : [calls]);
+      const sets = this.needsFreshCheck(step, calls) ? [calls, prepare()] : [calls];
+      this.prepared.set(step.index, sets);
+      for (const set of sets) staging.push(this.host.comm.prestage(step.stream, nativeOp(set)));
     }
+    return Promise.all(staging);
   }
 
   /** Enqueues warm-up, timed and (when the op eats its input) a fresh check run, all at once. */
@@ -144,10 +153,10 @@ export class PlanExecutor {
     const ahead = this.prepared.get(step.index);
     this.prepared.delete(step.index);
     const calls = ahead?.[0] ?? prepare();
-    const op: NativeOp = calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) };
+    const op = nativeOp(calls);
     const needsFreshCheck = this.needsFreshCheck(step, calls);
     const checkCalls = needsFreshCheck ? ahead?.[1] ?? prepare() : calls;
-    const checkOp: NativeOp = checkCalls.length === 1 ? checkCalls[0].op : { op: 'group', ops: checkCalls.map((c) => c.op) };
+    const checkOp = nativeOp(checkCalls);
     const warm = step.warmup > 0 ? comm.enqueue(step.stream, op, step.warmup) : null;
     const timed = comm.enqueue(step.stream, op, step.iters);
     const check = needsFreshCheck ? comm.enqueue(step.stream, checkOp, 1) : null;
@@ -204,6 +213,7 @@ export class PlanExecutor {
       case 'block-end': {
         await this.waitFor(null);
         const hostEnd = nowNs();
+        await comm.drain(step.stream);  // the outputs of the block's prestaged ops, for checking
         // The block's time is the span of its operations, from the first start to the last end on
         // any stream of this rank (backend clocks: CUDA events on nccl), so that staging data in
         // and out of a GPU between operations is not counted; the host clock when there are none.

@@ -55,6 +55,15 @@ export interface NativeComm {
    * each repetition is timed with CUDA events, mapped onto CLOCK_MONOTONIC.
    */
   enqueue(stream: number, op: NativeOp, repeat?: number): Promise<NativeTimes>;
+  /**
+   * Moves `op`'s input to where the backend computes (nccl: the GPU) ahead of its enqueue() calls
+   * on this communicator, which then neither copy it in nor copy their output back: drain() does
+   * that. A compare block uses it so that its time is its operations' alone. cpu: nothing to do.
+   * The op must be the same (same buffers) as the one later enqueued.
+   */
+  prestage(stream: number, op: NativeOp): Promise<NativeTimes>;
+  /** Copies the output of every prestaged op back to its host buffer (once those ops are done). */
+  drain(stream: number): Promise<NativeTimes>;
   /** Wakes every rank's waits; their pending and later ops reject with CLAB_ABORTED. */
   abort(reason?: string): void;
   /**
