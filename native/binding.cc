@@ -171,10 +171,7 @@ Napi::Value NcclCommInit(const Napi::CallbackInfo& info) {
   }
 }
 
-Napi::Value Topology(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  const bool detailed = info[0].IsObject() && info[0].As<Napi::Object>().Get("detailed").ToBoolean();
-  const clab::Topology t = read_topology(detailed);
+Napi::Object topology_object(Napi::Env env, const clab::Topology& t) {
   Napi::Object o = Napi::Object::New(env);
   Napi::Array gpus = Napi::Array::New(env, t.gpus.size());
   for (size_t i = 0; i < t.gpus.size(); i++) {
@@ -216,6 +213,39 @@ Napi::Value Topology(const Napi::CallbackInfo& info) {
   return o;
 }
 
+bool detailed_option(const Napi::CallbackInfo& info) {
+  return info[0].IsObject() && info[0].As<Napi::Object>().Get("detailed").ToBoolean();
+}
+
+Napi::Value Topology(const Napi::CallbackInfo& info) {
+  return topology_object(info.Env(), read_topology(detailed_option(info)));
+}
+
+/** read_topology on a libuv worker thread: the first CUDA call of a process (cuInit) takes a while. */
+class TopologyWorker : public Napi::AsyncWorker {
+ public:
+  TopologyWorker(Napi::Env env, bool detailed) : Napi::AsyncWorker(env, "clab-topology"), deferred_(env), detailed_(detailed) {}
+  Napi::Promise promise() { return deferred_.Promise(); }
+
+ protected:
+  void Execute() override { topology_ = read_topology(detailed_); }
+  void OnOK() override { deferred_.Resolve(topology_object(Env(), topology_)); }
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  bool detailed_;
+  clab::Topology topology_;
+};
+
+Napi::Value TopologyAsync(const Napi::CallbackInfo& info) {
+  auto* worker = new TopologyWorker(info.Env(), detailed_option(info));
+  Napi::Promise p = worker->promise();
+  worker->Queue();
+  return p;
+}
+
+
 // Not part of NativeAddon: C of the gemm stand-in, for tests that check its values.
 Napi::Value GemmResult(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -246,6 +276,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("ncclCommInit", Napi::Function::New(env, NcclCommInit, "ncclCommInit"));
   exports.Set("gpuPrepareDevice", Napi::Function::New(env, GpuPrepareDevice, "gpuPrepareDevice"));
   exports.Set("topology", Napi::Function::New(env, Topology, "topology"));
+  exports.Set("topologyAsync", Napi::Function::New(env, TopologyAsync, "topologyAsync"));
   exports.Set("_gemmResult", Napi::Function::New(env, GemmResult, "_gemmResult"));
   return exports;
 }

@@ -127,4 +127,6 @@ export interface NativeAddon {
    * runtime, without creating a CUDA context. `detailed` adds CUDA's peer attributes and cuBLAS.
    */
   topology(options?: { detailed?: boolean }): Topology;
+  /** topology() off the JS thread (the first CUDA call of a process takes a while). */
+  topologyAsync(options?: { detailed?: boolean }): Promise<Topology>;
 }

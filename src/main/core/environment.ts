@@ -9,21 +9,22 @@ import type { Topology } from '../../worker/native-api.js';
 
 const RELEVANT_ENV = /^(NCCL_|CUDA_|CLAB_|OMP_NUM_THREADS$)/;
 
-function readTopology(): Topology | null {
+/** Off the JS thread: the first CUDA call of a process takes a while, and the core must keep relaying. */
+async function readTopology(): Promise<Topology | null> {
   try {
-    return loadAddon().topology();
+    return await loadAddon().topologyAsync();
   } catch {
     return null;  // the record is still written; the GPUs just go unnamed
   }
 }
 
-export function collectEnvironment(
+export async function collectEnvironment(
   backend: BackendName,
   backendNote: string | null,
-  topology: () => Topology | null = readTopology,
-): Environment {
+  topology: () => Promise<Topology | null> = readTopology,
+): Promise<Environment> {
   const cpu = cpus();
-  const gpu = backend === 'nccl' ? topology() : null;
+  const gpu = backend === 'nccl' ? await topology() : null;
   return {
     host: hostname(),
     platform: `${platform()} ${release()}`,

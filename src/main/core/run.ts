@@ -100,8 +100,9 @@ export class LabRun extends EventEmitter<RunEvents> {
     }
     this.watchdog = setInterval(() => this.checkProgress(), WATCHDOG_INTERVAL_MS);
     // Read while the ranks start up (NVML and the CUDA runtime take a moment), not after they end.
-    this.environment = collectEnvironment(this.options.backend, this.options.backendNote ?? null);
+    const environment = collectEnvironment(this.options.backend, this.options.backendNote ?? null);
     await this.finished;
+    this.environment = await environment;
     return this.record();
   }
 
@@ -229,7 +230,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       scenario: this.options.scenario,
       plan: this.plan,
       world: this.plan.world,
-      environment: this.environment ?? collectEnvironment(this.options.backend, this.options.backendNote ?? null),
+      environment: this.environment!,  // set in run() before record() is called
       status: this.error ? (this.stopped ? 'aborted' : 'error') : anyWrong ? 'failed' : 'passed',
       error: this.error,
       steps,
