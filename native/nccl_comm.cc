@@ -351,8 +351,7 @@ void NcclComm::close() {
   const uint64_t t0 = now_ns();
   // NCCL first: an aborted communicator's kernels end only through ncclCommAbort.
   if (comm_ && !nccl_aborted_.exchange(true)) {
-    const char* how = std::getenv("CLAB_NCCL_TEARDOWN");
-    if (aborted_.load() || (how && std::string(how) == "abort")) nccl_->ncclCommAbort(comm_);
+    if (aborted_.load()) nccl_->ncclCommAbort(comm_);
     else nccl_->ncclCommDestroy(comm_);
   }
   comm_ = nullptr;

@@ -4,7 +4,7 @@ import { COLLECTIVE_DESCRIPTORS, p2pAlgBytes, p2pBusFactor } from './ops/index.j
 import type { CollectiveAction, P2pAction, Plan, PlanAction, PlanStep } from './plan/types.js';
 import type { RankStepResult } from './protocol.js';
 import type { CompareRecord, StepRecord } from './record.js';
-import { algBandwidth, iterationTimesAcrossRanks, timingStats } from './stats.js';
+import { algBandwidth, bandwidthTime, iterationTimesAcrossRanks, perOpTime, timingStats } from './stats.js';
 
 function itemBytes(item: CollectiveAction | P2pAction, world: number): { bytes: number; busFactor: number } {
   const b = DTYPE_INFO[item.dtype].bytes;
@@ -35,8 +35,11 @@ export function summarizeStep(step: PlanStep, results: RankStepResult[], world: 
   const checkedAny = ranks.some((r) => r.verdict !== 'none');
   const verdict: StepRecord['verdict'] = failed ? 'error' : ranks.length === 0 ? 'not-run' : wrong > 0 || ranks.some((r) => r.verdict === 'fail') ? 'fail' : checkedAny ? 'pass' : 'none';
   const timing = timingStats(iterationTimesAcrossRanks(ranks.map((r) => r.timesUs)));
+  const timedRanks = ranks.filter((r) => r.timesUs.length > 0);
+  const perOp = timing ? perOpTime(timedRanks.map((r) => r.spanUs), timing.samples) : undefined;
+  if (timing && perOp !== undefined) timing.perOp = perOp;
   const basis = actionBandwidthBasis(step.action, world);
-  const algbw = basis && timing ? algBandwidth(basis.bytes, timing.mean) : null;
+  const algbw = basis && timing ? algBandwidth(basis.bytes, bandwidthTime(timing)) : null;
   const a = step.action;
   return {
     index: step.index,

@@ -5,6 +5,7 @@ import { COLLECTIVE_DESCRIPTORS } from './ops/index.js';
 import type { Plan, PlanAction } from './plan/types.js';
 import type { CompareRecord, RunRecord, StepRecord } from './record.js';
 import { formatBytes } from './scenario/units.js';
+import { bandwidthTime } from './stats.js';
 
 export const PASS = '✓';
 export const FAIL = '✗';
@@ -57,8 +58,9 @@ export function timingLine(step: StepRecord): string | null {
   if (!step.timing || step.action.kind === 'block-begin' || step.action.kind === 'block-end' || step.action.kind === 'wait') return null;
   const t = step.timing;
   const bw = step.algbw !== null && step.bytes > 0 ? `, ${formatBytes(step.bytes)}: algbw ${step.algbw.toFixed(2)} GB/s, busbw ${step.busbw!.toFixed(2)} GB/s` : '';
-  const fl = step.flops ? `, ${(step.flops / (t.mean * 1e3)).toFixed(2)} GFLOP/s` : '';
-  return `    time ${us(t.mean)} µs mean (min ${us(t.min)}, median ${us(t.median)}, max ${us(t.max)}, n=${t.samples})${bw}${fl}`;
+  const fl = step.flops ? `, ${(step.flops / (bandwidthTime(t) * 1e3)).toFixed(2)} GFLOP/s` : '';
+  const loop = t.perOp !== undefined && Math.abs(t.perOp - t.mean) > 0.05 * t.mean ? `; ${us(t.perOp)} µs per op over the loop, as nccl-tests times` : '';
+  return `    time ${us(t.mean)} µs mean (min ${us(t.min)}, median ${us(t.median)}, max ${us(t.max)}, n=${t.samples}${loop})${bw}${fl}`;
 }
 
 const pad = (s: string, n: number) => s.padStart(n);
@@ -75,7 +77,7 @@ export function sweepRow(step: StepRecord): string {
   const elementBytes = dtype === '-' ? 1 : DTYPE_INFO[dtype].bytes;
   const redop = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].reduces ? a.redop : 'none';
   const root = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].rooted ? String(a.root) : '-1';
-  const time = step.timing ? us(step.timing.mean) : 'n/a';
+  const time = step.timing ? us(bandwidthTime(step.timing)) : 'n/a';
   const wrong = step.verdict === 'error' ? 'error' : String(step.wrong);
   return ` ${pad(String(step.bytes), 12)}${pad(String(Math.round(step.bytes / elementBytes)), 14)}${pad(dtype, 10)}${pad(redop, 8)}${pad(root, 6)}${pad(time, 10)}${pad(step.algbw?.toFixed(2) ?? 'n/a', 9)}${pad(step.busbw?.toFixed(2) ?? 'n/a', 9)}${pad(wrong, 8)}`;
 }
@@ -113,7 +115,7 @@ export function pairsMatrix(plan: Plan, steps: StepRecord[], pairs: number): str
   return [
     `# ${spec.label} (${spec.path}), ${formatBytes(spec.bytes)}${spec.direction === 'both' ? ' each way' : ''}`,
     ...table('# bandwidth (GB/s)', (s) => s.algbw?.toFixed(2) ?? 'n/a'),
-    ...table('# time (µs)', (s) => (s.timing ? us(s.timing.mean) : 'n/a')),
+    ...table('# time (µs)', (s) => (s.timing ? us(bandwidthTime(s.timing)) : 'n/a')),
     ...[...cells.values()].filter((s) => s.verdict === 'fail').map((s) => `# ${s.label}: ${s.wrong} wrong`),
   ];
 }

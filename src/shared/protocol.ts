@@ -20,6 +20,8 @@ export const rankStepResultSchema = z.object({
   output: z.string().nullable(),
   /** Duration of each timed iteration, microseconds. */
   timesUs: z.array(z.number()),
+  /** From the first timed iteration's start to the last one's end (µs); absent where nothing was timed. */
+  spanUs: z.number().optional(),
   note: z.string().nullable(),
 });
 

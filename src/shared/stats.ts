@@ -8,6 +8,8 @@ export interface TimingStats {
   p99: number;
   mean: number;
   samples: number;
+  /** nccl-tests' time per op: the timed loop's span over the iterations, averaged over ranks (see record.ts). */
+  perOp?: number;
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -41,6 +43,16 @@ export function iterationTimesAcrossRanks(perRank: number[][]): number[] {
   const iters = Math.min(...ranks.map((t) => t.length));
   return Array.from({ length: iters }, (_, i) => ranks.reduce((s, t) => s + t[i], 0) / ranks.length);
 }
+
+/** nccl-tests' time per op (see TimingStats.perOp) from each rank's span of its timed iterations. */
+export function perOpTime(spansUs: (number | null | undefined)[], iterations: number): number | undefined {
+  const spans = spansUs.filter((s): s is number => typeof s === 'number' && s > 0);
+  if (!spans.length || spans.length !== spansUs.length || iterations <= 0) return undefined;
+  return spans.reduce((a, b) => a + b, 0) / spans.length / iterations;
+}
+
+/** The time that bandwidth comes from: nccl-tests' time per op where known, else the mean iteration. */
+export const bandwidthTime = (t: TimingStats): number => t.perOp ?? t.mean;
 
 /** Algorithm bandwidth in GB/s for `bytes` moved in `microseconds`. */
 export const algBandwidth = (bytes: number, microseconds: number): number => (microseconds > 0 ? bytes / (microseconds * 1e3) : 0);

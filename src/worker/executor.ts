@@ -90,6 +90,7 @@ export class PlanExecutor {
         mismatches: checks.flatMap((c) => c.check.mismatches).slice(0, 5),
         output: previews.some((p) => p !== null) ? previews.filter((p) => p !== null).join(' | ') : null,
         timesUs: durationsUs(outcome.timed),
+        ...(outcome.timed?.startNs.length ? { spanUs: (outcome.timed.endNs[outcome.timed.endNs.length - 1] - outcome.timed.startNs[0]) / 1e3 } : {}),
         note,
       },
       outcome.events,
