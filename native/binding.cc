@@ -83,14 +83,15 @@ Napi::Value NcclCreateUniqueId(const Napi::CallbackInfo& info) {
 /** ncclCommInitRank blocks until every rank has joined: it runs on a libuv worker thread. */
 class NcclInit : public Napi::AsyncWorker {
  public:
-  NcclInit(Napi::Env env, std::string id, int rank, int world, int device)
-      : Napi::AsyncWorker(env, "clab-nccl-init"), deferred_(env), id_(std::move(id)), rank_(rank), world_(world), device_(device) {}
+  NcclInit(Napi::Env env, std::string id, int rank, int world, int device, unsigned priority_streams)
+      : Napi::AsyncWorker(env, "clab-nccl-init"), deferred_(env), id_(std::move(id)), rank_(rank), world_(world), device_(device),
+        priority_streams_(priority_streams) {}
   Napi::Promise promise() { return deferred_.Promise(); }
 
  protected:
   void Execute() override {
     try {
-      auto comm = std::make_shared<NcclComm>(id_, rank_, world_, device_);
+      auto comm = std::make_shared<NcclComm>(id_, rank_, world_, device_, priority_streams_);
       made_.device = comm->device();
       made_.bus_id = comm->bus_id();
       made_.comm = std::move(comm);
@@ -110,6 +111,7 @@ class NcclInit : public Napi::AsyncWorker {
   Napi::Promise::Deferred deferred_;
   std::string id_;
   int rank_, world_, device_;
+  unsigned priority_streams_;
   NewComm made_;
   std::string code_ = err_code_name(ErrCode::SystemError);
 };
@@ -162,7 +164,11 @@ Napi::Value NcclCommInit(const Napi::CallbackInfo& info) {
     const int world = static_cast<int>(get_int(info[2], "world", 1, kMaxWorld));
     const int rank = static_cast<int>(get_int(info[1], "rank", 0, world - 1));
     const int device = static_cast<int>(get_int(info[3], "device", 0, 1023));
-    auto* worker = new NcclInit(env, id, rank, world, device);
+    // Optional: bit i set = stream i is made at the highest CUDA priority (see NcclComm).
+    const unsigned priority = info.Length() > 4 && !info[4].IsUndefined()
+                                  ? static_cast<unsigned>(get_int(info[4], "highPriorityStreams", 0, (1 << kMaxStreams) - 1))
+                                  : 0u;
+    auto* worker = new NcclInit(env, id, rank, world, device, priority);
     Napi::Promise p = worker->promise();
     worker->Queue();
     return p;

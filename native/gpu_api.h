@@ -59,6 +59,8 @@ constexpr unsigned kCudaEventDefault = 0x00;       // cudaEventDefault
   X(cudaMemcpyAsync, cudaError_t, (void*, const void*, size_t, cudaMemcpyKind, cudaStream_t))     \
   X(cudaMemsetAsync, cudaError_t, (void*, int, size_t, cudaStream_t))                             \
   X(cudaStreamCreateWithFlags, cudaError_t, (cudaStream_t*, unsigned int))                        \
+  X(cudaStreamCreateWithPriority, cudaError_t, (cudaStream_t*, unsigned int, int))                \
+  X(cudaDeviceGetStreamPriorityRange, cudaError_t, (int*, int*))                                  \
   X(cudaStreamDestroy, cudaError_t, (cudaStream_t))                                               \
   X(cudaStreamSynchronize, cudaError_t, (cudaStream_t))                                           \
   X(cudaEventCreateWithFlags, cudaError_t, (cudaEvent_t*, unsigned int))                          \

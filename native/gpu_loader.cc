@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <initializer_list>
 #include <mutex>
 
@@ -67,11 +68,19 @@ const NcclLibrary* load_nccl(std::string* why_out) {
   std::call_once(state.once, [] {
     NcclLibrary& lib = state.lib;
     std::string& why = state.why;
-    void* h = open_first({"libnccl.so.2"}, &lib.library, &why);
-    if (!h) return;
+    // CLAB_NCCL_LIBRARY names one libnccl to use instead of the one the loader finds (e.g. the one a
+    // PyTorch wheel bundles, for a like-for-like comparison); when set, nothing else is tried.
+    const char* chosen = std::getenv("CLAB_NCCL_LIBRARY");
+    void* h = chosen && *chosen ? open_first({chosen}, &lib.library, &why) : open_first({"libnccl.so.2"}, &lib.library, &why);
+    if (!h) {
+      if (chosen && *chosen) why = "CLAB_NCCL_LIBRARY=" + std::string(chosen) + ": " + why;
+      return;
+    }
     CLAB_NCCL_API(CLAB_RESOLVE_REQUIRED)
     CLAB_NCCL_OPTIONAL_API(CLAB_RESOLVE_OPTIONAL)
     state.ok = why.empty();
+    Dl_info info{};  // the file the loader found, for the run's environment
+    if (state.ok && dladdr(reinterpret_cast<void*>(lib.ncclGetVersion), &info) && info.dli_fname) lib.library = info.dli_fname;
   });
   if (!state.ok) *why_out = state.why;
   return state.ok ? &state.lib : nullptr;

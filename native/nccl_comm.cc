@@ -53,8 +53,8 @@ void NcclComm::prepare_device(int device, int rank) {
   cuda_check(rt, rt.cudaFree(nullptr), "cudaFree(0) (creating the CUDA context)", rank);
 }
 
-NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device)
-    : rt_(&need_cudart()), nccl_(&need_nccl()), rank_(rank), world_(world), device_(device) {
+NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, unsigned priority_streams)
+    : rt_(&need_cudart()), nccl_(&need_nccl()), rank_(rank), world_(world), device_(device), priority_streams_(priority_streams) {
   gpu::ncclUniqueId id;
   if (!base64_decode(id_text, reinterpret_cast<uint8_t*>(id.internal), sizeof id.internal))
     throw_invalid("id is not an NCCL unique id (base64 of " + std::to_string(sizeof id.internal) + " bytes)");
@@ -89,7 +89,15 @@ NcclComm::StreamState& NcclComm::stream_state(int index) {
   std::unique_ptr<StreamState>& s = streams_[index];
   if (s) return *s;  // only this stream's thread creates or uses it
   auto st = std::make_unique<StreamState>();
-  cuda_check(*rt_, rt_->cudaStreamCreateWithFlags(&st->stream, gpu::kCudaStreamNonBlocking), "cudaStreamCreateWithFlags", rank_);
+  if (priority_streams_ & (1u << index)) {
+    // A stream that carries communication only: its kernels go ahead of queued GEMM blocks, as
+    // frameworks run NCCL, so an overlapped transfer is not held back until the GEMM finishes.
+    int least = 0, greatest = 0;
+    cuda_check(*rt_, rt_->cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange", rank_);
+    cuda_check(*rt_, rt_->cudaStreamCreateWithPriority(&st->stream, gpu::kCudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority", rank_);
+  } else {
+    cuda_check(*rt_, rt_->cudaStreamCreateWithFlags(&st->stream, gpu::kCudaStreamNonBlocking), "cudaStreamCreateWithFlags", rank_);
+  }
   cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&st->staged, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
   cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&st->reference, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
   s = std::move(st);

@@ -36,7 +36,8 @@ class NcclComm final : public Comm {
   static void prepare_device(int device, int rank);
 
   /** Joins the communicator on `device` (ncclCommInitRank): blocks until every rank has joined. */
-  NcclComm(const std::string& id, int rank, int world, int device);
+  /** Bit i of `priority_streams` set: stream i is created at the device's highest priority. */
+  NcclComm(const std::string& id, int rank, int world, int device, unsigned priority_streams = 0);
   ~NcclComm() override;
 
   int rank() const override { return rank_; }
@@ -113,6 +114,7 @@ class NcclComm final : public Comm {
   const gpu::NcclLibrary* nccl_ = nullptr;
   gpu::ncclComm_t comm_ = nullptr;
   int rank_, world_, device_;
+  unsigned priority_streams_ = 0;
   std::string bus_id_;
   std::unique_ptr<DeviceMemory> memory_;
   // [0, 4): the barrier's one float; [kAlignSend]: the byte each rank sends when lining up with its

@@ -47,6 +47,7 @@ void read_versions(Topology& t, const CudaRuntime* rt, const NvmlLibrary* nvml, 
   if (const NcclLibrary* nccl = load_nccl(&why)) {
     int v = 0;
     if (nccl->ncclGetVersion(&v) == ncclSuccess) t.versions.emplace_back("nccl", nccl_version_text(v));
+    t.versions.emplace_back("ncclLibrary", nccl->library);
   } else {
     t.problems.push_back(why);
   }

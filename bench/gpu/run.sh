@@ -25,6 +25,8 @@
 #   WORK=/tmp/...    where logs and run records go (default: a fresh mktemp -d)
 #   OUT=...          if set, this script's own output is copied to $OUT/bench-gpu.log at the end
 #   STEP_TIMEOUT=300 seconds allowed to any one command (a hang costs that, not the whole budget)
+#   SAME_NCCL=1      also run clab's part 1 on the NCCL library torch loaded (CLAB_NCCL_LIBRARY);
+#                    0 skips that pass
 # For trying the plumbing without GPUs only: SCENARIO (default bench/gpu/collectives.scenario.json)
 # and CLAB_BACKEND (default nccl).
 set -uo pipefail
@@ -79,6 +81,15 @@ main() {
   if [[ -n "${PYTHON:-}" ]]; then
     echo "   $("$PYTHON" -c 'import torch, sys; v = torch.cuda.nccl.version(); v = ".".join(map(str, v)) if isinstance(v, tuple) else str(v); print(f"python {sys.version.split()[0]}, torch {torch.__version__} (CUDA {torch.version.cuda}, NCCL {v})")' 2>&1 | tail -1)"
   fi
+  # The NCCL library torch loaded (a wheel bundles its own): clab runs part 1 a second time with it
+  # (CLAB_NCCL_LIBRARY), so the two sides can also be compared on the very same NCCL build.
+  TORCH_NCCL=""
+  if [[ -n "${PYTHON:-}" && "${SAME_NCCL:-1}" == 1 ]]; then
+    TORCH_NCCL=$("$PYTHON" -c 'import torch, torch.distributed
+torch.cuda.nccl.version()
+print(next((l.split()[-1] for l in open("/proc/self/maps") if "libnccl" in l.split()[-1]), ""))' 2>/dev/null | tail -1)
+    [[ -f "$TORCH_NCCL" ]] && echo "   torch's NCCL library: $TORCH_NCCL" || { echo "   torch's NCCL library: not found as a file (linked statically?); same-NCCL pass skipped"; TORCH_NCCL=""; }
+  fi
   echo "   node $(node --version); NCCL_NVLS_ENABLE=$NCCL_NVLS_ENABLE"
   echo "   clab doctor:"
   "${CLAB[@]}" doctor 2>&1 | sed 's/^/     /'
@@ -89,7 +100,7 @@ main() {
   # --- 1. collectives, busbw ------------------------------------------------------------------
   echo
   echo "-- collectives, 2 ranks, float32: clab run $SCENARIO --backend $CLAB_BACKEND vs bench/gpu/torch_collectives.py"
-  local clab_res=() torch_res=()
+  local clab_res=() torch_res=() same_res=()
   for ((k = 1; k <= REPEATS; k++)); do
     rec="$WORK/collectives-$k.run.json"; log="$WORK/clab-collectives-$k.log"
     t0=$(now_s)
@@ -102,6 +113,20 @@ main() {
       ((rc == 0)) || grep -av '^RESULT' "$log" | tail -n 4 | cut -c1-240 | sed 's/^/      | /'
     else
       failed "clab  #$k" "$log" "$rc"
+    fi
+
+    if [[ -n "$TORCH_NCCL" ]]; then
+      rec="$WORK/collectives-samenccl-$k.run.json"; log="$WORK/clab-samenccl-collectives-$k.log"
+      t0=$(now_s)
+      CLAB_NCCL_LIBRARY="$TORCH_NCCL" timeout "$STEP_TIMEOUT" "${CLAB[@]}" run "$SCENARIO" --ranks 2 --backend "$CLAB_BACKEND" --out "$rec" >"$log" 2>&1 </dev/null
+      rc=$?
+      if [[ -s "$rec" ]] && "${RESULTS[@]}" record "$rec" >"$WORK/clab-samenccl-$k.results" 2>>"$log"; then
+        same_res+=("$WORK/clab-samenccl-$k.results")
+        line=$(grep -m1 '^STATUS' "$WORK/clab-samenccl-$k.results")
+        echo "   clab with torch's NCCL #$k: $(grep -c '^RESULT' "$WORK/clab-samenccl-$k.results") figures, ${line#STATUS }, NCCL $(node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); console.log(r.environment.versions.nccl + " from " + r.environment.versions.ncclLibrary)' "$rec" 2>/dev/null), exit $rc, $(since "$t0") s"
+      else
+        failed "clab with torch's NCCL #$k" "$log" "$rc"
+      fi
     fi
 
     if [[ -n "${PYTHON:-}" ]]; then
@@ -124,6 +149,13 @@ main() {
   "${RESULTS[@]}" table --clab "${clab_res[@]}" --torch "${torch_res[@]}" >"$WORK/table.txt" 2>&1
   grep -v '^SUMMARY ' "$WORK/table.txt"
   while IFS= read -r line; do summary+=("${line#SUMMARY }"); done < <(grep '^SUMMARY ' "$WORK/table.txt")
+  if ((${#same_res[@]})); then
+    echo
+    echo "   the same, clab on torch's own NCCL library ($TORCH_NCCL) against torch"
+    "${RESULTS[@]}" table --clab "${same_res[@]}" --torch "${torch_res[@]}" >"$WORK/table-samenccl.txt" 2>&1
+    grep -v '^SUMMARY ' "$WORK/table-samenccl.txt"
+    while IFS= read -r line; do summary+=("same NCCL library: ${line#SUMMARY }"); done < <(grep '^SUMMARY ' "$WORK/table-samenccl.txt")
+  fi
 
   # --- 2. all-in-one, process start to exit ---------------------------------------------------
   echo

@@ -1,6 +1,7 @@
 // A rank process: receives its plan from the lab core, joins the communicator (rank 0 creates
 // the unique id, the core relays it), runs the plan, streams results back, and exits.
 import type { Plan } from '../shared/plan/types.js';
+import { communicationOnlyStreams } from '../shared/plan/compile.js';
 import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type BackendName, type CoreToWorker, type WorkerToCore } from '../shared/protocol.js';
 import { loadAddon } from './addon.js';
 import { PlanExecutor } from './executor.js';
@@ -54,7 +55,7 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
   }
   if (!nccl) return addon.cpuCommInit(id, rank, plan.world);
   await gpuReady;
-  return addon.ncclCommInit(id, rank, plan.world, device);
+  return addon.ncclCommInit(id, rank, plan.world, device, communicationOnlyStreams(plan));
 }
 
 async function main(): Promise<void> {

@@ -121,7 +121,8 @@ export interface NativeAddon {
   /** Creates the CUDA context of `device` off the JS thread (a rank does it while its communicator id is on the way). */
   gpuPrepareDevice(device: number, rank: number): Promise<void>;
   /** Joins the NCCL communicator on CUDA device `device`; resolves once every rank has joined. */
-  ncclCommInit(id: string, rank: number, world: number, device: number): Promise<NativeComm>;
+  /** `highPriorityStreams`: bit i set = stream i is created at the GPU's highest stream priority. */
+  ncclCommInit(id: string, rank: number, world: number, device: number, highPriorityStreams?: number): Promise<NativeComm>;
   /**
    * The GPUs, the link between every pair and the library versions, from NVML and the CUDA
    * runtime, without creating a CUDA context. `detailed` adds CUDA's peer attributes and cuBLAS.

@@ -246,3 +246,20 @@ export function involves(action: PlanAction, rank: number): boolean {
       return true;
   }
 }
+
+/**
+ * Streams that carry communication and never a compute step: the nccl backend creates them at
+ * the GPU's highest priority, as training frameworks do for NCCL, so that an overlapped transfer
+ * is not queued behind a GEMM that took every SM first. As a bit mask (bit i = stream i).
+ */
+export function communicationOnlyStreams(plan: Plan): number {
+  let comm = 0;
+  let compute = 0;
+  for (const s of plan.steps) {
+    const bit = 1 << s.stream;
+    const kind = s.action.kind;
+    if (kind === 'compute') compute |= bit;
+    else if (kind === 'collective' || kind === 'p2p' || kind === 'group' || kind === 'object') comm |= bit;
+  }
+  return comm & ~compute;
+}

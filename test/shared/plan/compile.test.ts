@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePlan, involves } from '../../../src/shared/plan/compile';
+import { communicationOnlyStreams, compilePlan, involves } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 
 const scenario = (steps: unknown[], extra: object = {}) =>
@@ -42,5 +42,24 @@ describe('plan compiler', () => {
   it('knows which ranks take part in p2p and compute steps', () => {
     expect(involves({ kind: 'p2p', from: 0, to: 2, dtype: 'float32', count: 1, data: { kind: 'constant', value: 1 } }, 1)).toBe(false);
     expect(involves({ kind: 'compute', dtype: 'float16', m: 1, n: 1, k: 1, ranks: [3] }, 3)).toBe(true);
+  });
+});
+
+describe('communication-only streams', () => {
+  it('marks streams that carry communication and no compute step', () => {
+    const plan = compilePlan(scenario([
+      { op: 'barrier' },
+      { op: 'send', from: 0, to: 1, count: 4, stream: 'comm' },
+      { op: 'compute', m: 2, n: 2, k: 2, stream: 'compute' },
+      { op: 'all_reduce', count: 4, stream: 'compute' },
+      { op: 'all_gather', count: 4 },
+    ]));
+    expect(plan.streams).toEqual(['default', 'comm', 'compute']);
+    expect(communicationOnlyStreams(plan)).toBe(0b011);
+  });
+
+  it('leaves out a stream that only runs compute or barriers', () => {
+    const plan = compilePlan(scenario([{ op: 'barrier', stream: 'sync' }, { op: 'compute', m: 2, n: 2, k: 2 }]));
+    expect(communicationOnlyStreams(plan)).toBe(0);
   });
 });

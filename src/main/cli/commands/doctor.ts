@@ -40,6 +40,7 @@ export function doctorReport(backends: { cpu: BackendAvailability; nccl: Backend
   }
   const versions = VERSION_NAMES.filter(([k]) => t.versions[k]).map(([k, name]) => `${name} ${t.versions[k]}`);
   lines.push(`versions: ${versions.join(', ') || 'none readable'}`);
+  if (t.versions.ncclLibrary) lines.push(`NCCL library: ${t.versions.ncclLibrary}${process.env.CLAB_NCCL_LIBRARY ? ' (from CLAB_NCCL_LIBRARY)' : ''}`);
   for (const p of t.problems) lines.push(`  note: ${p}`);
   return lines;
 }
