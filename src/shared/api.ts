@@ -48,10 +48,13 @@ export const savedRunSchema = z.object({
 export const apiCallSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('machine'), params: z.object({}).strict() }),
   z.object({ method: z.literal('templates'), params: z.object({}).strict() }),
-  z.object({ method: z.literal('validate'), params: z.object({ text: z.string().max(8 * 1024 * 1024), file: z.string().nullable() }).strict() }),
+  /** `ranks`: check world-dependent rules (roots, divisible counts) for the ranks the run panel chose. */
+  z.object({ method: z.literal('validate'), params: z.object({ text: z.string().max(8 * 1024 * 1024), file: z.string().nullable(), ranks: z.number().int().min(1).max(64).nullable().optional() }).strict() }),
   z.object({ method: z.literal('startRun'), params: runRequestSchema.strict() }),
   z.object({ method: z.literal('stopRun'), params: z.object({ runId: z.string().min(1).max(100) }).strict() }),
   z.object({ method: z.literal('listRuns'), params: z.object({}).strict() }),
+  /** Where a run stands: a window that lost its connection catches up with this after reconnecting. */
+  z.object({ method: z.literal('runStatus'), params: z.object({ runId: z.string().min(1).max(100) }).strict() }),
   z.object({ method: z.literal('openRun'), params: z.object({ path: z.string().min(1).max(4096) }).strict() }),
   /** Saves scenario text. path null = ask where (Save As); returns null when the user cancels. Electron only. */
   z.object({ method: z.literal('saveScenario'), params: z.object({ path: z.string().max(4096).nullable(), text: z.string().max(8 * 1024 * 1024) }).strict() }),
@@ -71,6 +74,12 @@ export const apiResultSchemas = {
   ]),
   stopRun: z.object({ stopped: z.boolean() }),
   listRuns: z.array(savedRunSchema),
+  runStatus: z.discriminatedUnion('state', [
+    z.object({ state: z.literal('running'), done: z.number().int(), total: z.number().int() }),
+    z.object({ state: z.literal('ended'), record: runRecordSchema, savedTo: z.string().nullable() }),
+    /** Never started here, or ended too long ago to be remembered (see Saved runs). */
+    z.object({ state: z.literal('unknown') }),
+  ]),
   openRun: runRecordSchema,
   saveScenario: z.object({ path: z.string() }).nullable(),
   openFile: z.lazy(() => openedFileSchema).nullable(),

@@ -204,10 +204,54 @@ describe('the lab in a browser', () => {
     await expect.poll(async () => ranWorkers(await page.getByTestId('progress-text').textContent()), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
     expect(workers().length).toBe(2);
     await page.getByTestId('stop-button').click();
+
     const status = await page.getByTestId('run-status-line').textContent({ timeout: 20_000 });
     expect(status).toMatch(/^ABORTED/);
     await eventually(() => (workers().length === 0 ? true : undefined), 5_000, 'the rank processes to exit');
     await screenshot(page, '6-stopped');
+  });
+
+  it('catches up with a run that ended while the connection was down', async () => {
+    // The page's WebSockets, so the test can drop them and hold off reconnecting (to a closed port).
+    await page.addInitScript(() => {
+      const g = globalThis as unknown as { WebSocket: typeof WebSocket; clabSockets: WebSocket[]; clabOffline: boolean };
+      const Real = g.WebSocket;
+      g.clabSockets = [];
+      g.clabOffline = false;
+      g.WebSocket = class extends Real {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(g.clabOffline ? 'ws://127.0.0.1:9/' : url, protocols);
+          g.clabSockets.push(this);
+        }
+      };
+    });
+    await openLab(page, server);
+    const setOffline = (offline: boolean) => page.evaluate((off) => {
+      const g = globalThis as unknown as { clabSockets: WebSocket[]; clabOffline: boolean };
+      g.clabOffline = off;
+      if (off) for (const s of g.clabSockets) s.close();
+    }, offline);
+    await chooseTemplate(page, 'allreduce-sweep.scenario.json');
+    const sweep = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/allreduce-sweep.scenario.json'), 'utf8')) as Record<string, unknown>;
+    sweep.name = 'sweep across a lost connection';
+    sweep.defaults = { dtype: 'float32', warmup: 2, iters: 40 };
+    await setEditorText(page, JSON.stringify(sweep, null, 2));
+    await setRunOptions(page, 'cpu', 2);
+    await page.getByTestId('run-button').click();
+    await expect.poll(async () => ranWorkers(await page.getByTestId('progress-text').textContent()), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    await setOffline(true);
+    await expect.poll(async () => page.getByTestId('connection').textContent(), { timeout: 10_000 }).not.toBe('connected');
+    // The run goes on in the lab without the page; wait until its rank processes are gone.
+    await eventually(() => (workers().length === 0 ? true : undefined), 60_000, 'the run to end on the server');
+    await setOffline(false);
+    await expect.poll(async () => page.getByTestId('connection').textContent(), { timeout: 20_000 }).toBe('connected');
+
+    const status = await page.getByTestId('run-status-line').textContent({ timeout: 20_000 });
+    await expect.poll(async () => page.getByTestId('run-status-line').textContent(), { timeout: 20_000 }).toMatch(/^PASSED: 24\/24 checked steps correct on 2 ranks/);
+    expect(status).not.toBeNull();
+    await screenshot(page, '6b-caught-up');
+    // The refused reconnections to the closed port are this test's own doing.
+    pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !e.includes('ws://127.0.0.1:9/')));
   });
 
   it('opens a saved run as a replay without starting a rank process', async () => {

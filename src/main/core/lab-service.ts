@@ -48,7 +48,12 @@ const RUN_SUFFIX = '.run.json';
 interface ActiveRun {
   run: LabRun;
   ended: Promise<void>;
+  done: number;
+  total: number;
 }
+
+/** Ended runs remembered for runStatus (a window that reconnects after its run ended). */
+const REMEMBERED_RUNS = 8;
 
 export class LabService implements LabHandlers {
   readonly runsDir: string;
@@ -58,6 +63,7 @@ export class LabService implements LabHandlers {
   private readonly workerEntry: string | undefined;
   private readonly events = new EventEmitter<{ event: [ApiEvent] }>();
   private readonly runs = new Map<string, ActiveRun>();
+  private readonly endedRuns = new Map<string, { record: RunRecord; savedTo: string | null }>();
   /** Files the user chose through the door's dialogs or dropped on the window: the only ones outside the runs directory the service reads or writes. */
   private readonly userFiles = new Set<string>();
   private disposed = false;
@@ -87,9 +93,9 @@ export class LabService implements LabHandlers {
     return readTemplates(this.templatesDir);
   }
 
-  async validate({ text, file }: ApiParams<'validate'>): Promise<ApiResult<'validate'>> {
+  async validate({ text, file, ranks }: ApiParams<'validate'>): Promise<ApiResult<'validate'>> {
     try {
-      compileLoaded(parseScenarioText(text, file ?? UNSAVED));
+      compileLoaded(parseScenarioText(text, file ?? UNSAVED), { ranks: ranks ?? undefined });
       return [];
     } catch (e) {
       if (e instanceof ScenarioFileError) return e.problems;
@@ -108,23 +114,32 @@ export class LabService implements LabHandlers {
       throw e;
     }
     // The run panel's "auto" defers to a backend the scenario names.
-    const choice = chooseBackend(backend === 'auto' ? loaded.scenario.backend ?? 'auto' : backend, this.loadAddon());
+    // With the plan: "auto" falls back to cpu, and "nccl" is refused, when there are fewer GPUs than ranks.
+    const choice = chooseBackend(backend === 'auto' ? loaded.scenario.backend ?? 'auto' : backend, this.loadAddon(), plan);
     const run = new LabRun({
       plan, backend: choice.backend, backendNote: choice.note, scenario: loaded.raw, scenarioFile: file,
       workerEntry: this.workerEntry ?? resolveWorkerEntry(),
     });
     const forward = afterAnswer((event) => this.emit(event));
     run.on('log', (line) => forward({ type: 'run-log', runId: run.id, line }));
-    run.on('progress', ({ done, total, step }) => forward({ type: 'run-step', runId: run.id, step, done, total }));
+    run.on('progress', ({ done, total, step }) => {
+      const active = this.runs.get(run.id);
+      if (active) Object.assign(active, { done, total });
+      forward({ type: 'run-step', runId: run.id, step, done, total });
+    });
     const scenarioName = loaded.scenario.name;
     // Forgotten before run-end goes out: a stopRun answering that event finds nothing to stop.
     const ended = run.run()
       .finally(() => this.runs.delete(run.id))
       .then(
-        (record) => forward({ type: 'run-end', runId: run.id, record, savedTo: this.save(record, scenarioName, forward) }),
+        (record) => {
+          const savedTo = this.save(record, scenarioName, forward);
+          this.remember(run.id, record, savedTo);
+          forward({ type: 'run-end', runId: run.id, record, savedTo });
+        },
         (e: Error) => forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run broke inside the lab: ${e.message}`) }),
       );
-    this.runs.set(run.id, { run, ended });
+    this.runs.set(run.id, { run, ended, done: 0, total: 0 });
     return { ok: true, runId: run.id };
   }
 
@@ -144,6 +159,21 @@ export class LabService implements LabHandlers {
     const active = this.runs.get(runId);
     active?.run.stop();
     return { stopped: active !== undefined };
+  }
+
+  async runStatus({ runId }: ApiParams<'runStatus'>): Promise<ApiResult<'runStatus'>> {
+    const active = this.runs.get(runId);
+    if (active) return { state: 'running', done: active.done, total: active.total };
+    const ended = this.endedRuns.get(runId);
+    return ended ? { state: 'ended', ...ended } : { state: 'unknown' };
+  }
+
+  private remember(runId: string, record: RunRecord, savedTo: string | null): void {
+    this.endedRuns.set(runId, { record, savedTo });
+    for (const old of this.endedRuns.keys()) {
+      if (this.endedRuns.size <= REMEMBERED_RUNS) break;
+      this.endedRuns.delete(old);
+    }
   }
 
   async listRuns(): Promise<ApiResult<'listRuns'>> {

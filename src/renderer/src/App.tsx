@@ -48,10 +48,12 @@ export function App() {
   }, [selectTab]);
 
   const files = useFileActions(client, scenario, showReplay, setNotice);
-  const coreProblems = useCoreValidation(client, scenario.text, scenario.doc?.path ?? null, connection === 'open' && scenario.doc !== null);
+  const coreProblems = useCoreValidation(client, scenario.text, scenario.doc?.path ?? null, settings.ranks, connection === 'open' && scenario.doc !== null);
   const world = useMemo(() => scenarioWorld(scenario.text), [scenario.text]);
 
-  const { forgetRefusal } = run;
+  const { forgetRefusal, catchUp } = run;
+  // A run may have moved on, or ended, while the connection was down.
+  useEffect(() => { if (connection === 'open') void catchUp(); }, [connection, catchUp]);
   useEffect(() => forgetRefusal(), [scenario.generation, forgetRefusal]);
 
   const openTemplate = useCallback((id: string) => {

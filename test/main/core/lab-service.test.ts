@@ -89,6 +89,7 @@ describe('startRun', () => {
     runId = started.ok ? started.runId : null;
     await joined;
     expect(rankProcesses()).toHaveLength(2);
+    expect(await service.runStatus({ runId: runId! })).toMatchObject({ state: 'running' });
     const stoppedAt = Date.now();
     expect(await service.stopRun({ runId: runId! })).toEqual({ stopped: true });
     const end = await ended;
@@ -96,6 +97,10 @@ describe('startRun', () => {
     expect(end.record.status).toBe('aborted');
     expect(rankProcesses()).toEqual([]);
     expect(await service.stopRun({ runId: runId! })).toEqual({ stopped: false });
+    // A window that reconnects after the end catches up with the record.
+    const status = await service.runStatus({ runId: runId! });
+    expect(status).toMatchObject({ state: 'ended', savedTo: end.savedTo, record: { status: 'aborted' } });
+    expect(await service.runStatus({ runId: 'no-such-run' })).toEqual({ state: 'unknown' });
   });
 
   it('dispose stops every run before it resolves', async () => {
@@ -115,6 +120,14 @@ describe('validate', () => {
     const problems = await service.validate({ text: '{ "version": 1, ', file: 'x.scenario.json' });
     expect(problems.length).toBeGreaterThan(0);
     expect(problems[0]).toMatchObject({ file: 'x.scenario.json', line: 1 });
+  });
+
+  it('checks world-dependent rules for the ranks the run panel chose', async () => {
+    expect(await service.validate({ text: allInOne, file: 'a.scenario.json', ranks: 4 })).toEqual([]);
+    const problems = await service.validate({ text: allInOne, file: 'a.scenario.json', ranks: 5 });
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems[0]).toMatchObject({ file: 'a.scenario.json', path: expect.stringMatching(/^steps\[\d+\]/) });
+    expect(problems.map((p) => p.message).join('\n')).toMatch(/5/);
   });
 });
 

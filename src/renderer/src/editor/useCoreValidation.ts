@@ -9,13 +9,13 @@ const PAUSE_MS = 400;
 /** The core's problems and the text they were found in. */
 export interface CoreProblems { text: string; problems: FileProblemInfo[] }
 
-export function useCoreValidation(client: LabClient, text: string, file: string | null, enabled: boolean): CoreProblems {
+export function useCoreValidation(client: LabClient, text: string, file: string | null, ranks: number | null, enabled: boolean): CoreProblems {
   const [checked, setChecked] = useState<CoreProblems>({ text: '', problems: [] });
   useEffect(() => {
     if (!enabled) return;
     let current = true;
     const timer = setTimeout(() => {
-      client.call('validate', { text, file }).then(
+      client.call('validate', { text, file, ranks }).then(
         (problems) => { if (current) setChecked({ text, problems }); },
         (e: Error) => console.warn('validate failed:', e.message),
       );
@@ -24,6 +24,6 @@ export function useCoreValidation(client: LabClient, text: string, file: string 
       current = false;
       clearTimeout(timer);
     };
-  }, [client, text, file, enabled]);
+  }, [client, text, file, ranks, enabled]);
   return checked;
 }

@@ -26,6 +26,7 @@ type Action =
   | { type: 'not-started'; message: string }
   | { type: 'stopping' }
   | { type: 'forget-refusal' }
+  | { type: 'caught-up'; done: number; total: number }
   | { type: 'event'; event: ApiEvent };
 
 const append = (log: LogEntry[], entries: LogEntry[]) => {
@@ -33,6 +34,9 @@ const append = (log: LogEntry[], entries: LogEntry[]) => {
   return next.length > MAX_LOG ? next.slice(next.length - MAX_LOG) : next;
 };
 const nextId = (log: LogEntry[]) => (log.length ? log[log.length - 1].id + 1 : 0);
+const missedEntry = (id: number): LogEntry => ({
+  id, tone: 'info', text: '[lab] the connection to the lab was lost for a while: lines from then are missing here; the run record keeps every result',
+});
 
 function reduce(state: RunState, action: Action): RunState {
   switch (action.type) {
@@ -46,6 +50,8 @@ function reduce(state: RunState, action: Action): RunState {
       return { ...state, phase: { kind: 'not-started', message: action.message } };
     case 'forget-refusal':
       return state.phase.kind === 'refused' || state.phase.kind === 'not-started' ? { ...state, phase: { kind: 'idle' } } : state;
+    case 'caught-up':
+      return state.phase.kind === 'running' ? { ...state, done: action.done, total: action.total, log: append(state.log, [missedEntry(nextId(state.log))]) } : state;
     case 'stopping':
       return state.phase.kind === 'running' ? { ...state, phase: { ...state.phase, stopping: true } } : state;
     case 'event': {
@@ -53,7 +59,10 @@ function reduce(state: RunState, action: Action): RunState {
       if (e.type === 'run-log') return { ...state, log: append(state.log, [logEntry(e.line, nextId(state.log))]) };
       if (e.type === 'run-step') return { ...state, done: e.done, total: e.total, log: append(state.log, stepEntries(e.step, nextId(state.log))) };
       // The core logs the failure itself; the status above the log says it once more.
-      if (e.type === 'run-end') return { ...state, phase: { kind: 'ended', record: e.record, savedTo: e.savedTo } };
+      if (e.type === 'run-end') {
+        const total = e.record.plan.steps.length;
+        return { ...state, phase: { kind: 'ended', record: e.record, savedTo: e.savedTo }, done: Math.min(e.record.steps.length, total), total };
+      }
       return state;
     }
   }
@@ -68,6 +77,8 @@ export interface RunControl {
   handleEvent(event: ApiEvent): void;
   /** Another scenario is open: why the last one was refused no longer applies. */
   forgetRefusal(): void;
+  /** After the connection came back: asks the lab where the run stands (events may have been missed). */
+  catchUp(): Promise<void>;
 }
 
 export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: string | null) => void): RunControl {
@@ -129,5 +140,26 @@ export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: st
 
   const forgetRefusal = useCallback(() => dispatch({ type: 'forget-refusal' }), []);
 
-  return { state, busy, start, stop, handleEvent, forgetRefusal };
+  const catchUp = useCallback(async () => {
+    const id = runId.current;
+    if (!id) return;
+    let status;
+    try {
+      status = await client.call('runStatus', { runId: id });
+    } catch (e) {
+      return void console.warn('runStatus failed:', (e as Error).message);
+    }
+    if (runId.current !== id) return;  // its run-end arrived meanwhile
+    if (status.state === 'running') dispatch({ type: 'caught-up', done: status.done, total: status.total });
+    else if (status.state === 'ended') {
+      dispatch({ type: 'caught-up', done: status.record.steps.length, total: status.record.plan.steps.length });
+      follow({ type: 'run-end', runId: id, record: status.record, savedTo: status.savedTo });
+    }
+    else {
+      runId.current = null;
+      dispatch({ type: 'not-started', message: 'the lab no longer knows this run (was it restarted?); a record it saved is under Saved runs' });
+    }
+  }, [client, follow]);
+
+  return { state, busy, start, stop, handleEvent, forgetRefusal, catchUp };
 }
