@@ -69,7 +69,7 @@ export function summarizeCompares(plan: Plan, steps: StepRecord[]): CompareRecor
   return plan.compares.map((spec) => {
     const inCompare = steps.filter((s) => s.origin.kind === 'compare' && s.origin.compare === spec.index);
     const variants = spec.variants.map((name) => {
-      const ends = inCompare.filter((s) => s.action.kind === 'block-end' && s.action.variant === name && s.ranks.length > 0);
+      const ends = inCompare.filter((s) => s.action.kind === 'block-end' && s.action.variant === name && s.action.repeat >= 0 && s.ranks.length > 0);
       const repeatsUs = ends.map(maxOverRanks);
       return { name, durationUs: median(repeatsUs), repeatsUs, speedup: null as number | null };
     });

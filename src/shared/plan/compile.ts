@@ -210,17 +210,20 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
 
   function compare(path: JsonPath, s: Extract<Step, { op: 'compare' }>, index: number) {
     const repeat = s.repeat ?? 3;
+    const warmup = s.warmup ?? 1;
     const label = s.label ?? `compare ${s.variants.map((v) => v.name).join(' / ')}`;
     plan.compares.push({ index, path: formatPath(path), label, variants: s.variants.map((v) => v.name), repeat });
-    for (let r = 0; r < repeat; r++) {
+    // Warm-up runs have negative repeat numbers; only repeats 0…repeat-1 are reported.
+    for (let r = -warmup; r < repeat; r++) {
       s.variants.forEach((v, vi) => {
         const origin: StepOrigin = { kind: 'compare', compare: index, variant: v.name, repeat: r };
-        push([...path, 'variants', vi], {}, `${label}: ${v.name} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r }, true);
+        const tag = r < 0 ? ' (warm-up)' : '';
+        push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r }, true);
         const outer = asyncIds;
         asyncIds = new Set();
         v.steps.forEach((step, si) => basic([...path, 'variants', vi, 'steps', si], step, origin, `${v.name}: `));
         asyncIds = outer;
-        push([...path, 'variants', vi], {}, `${label}: ${v.name} end`, origin, { kind: 'block-end', compare: index, variant: v.name, repeat: r }, true);
+        push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} end`, origin, { kind: 'block-end', compare: index, variant: v.name, repeat: r }, true);
       });
     }
   }

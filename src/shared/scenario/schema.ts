@@ -142,6 +142,7 @@ const compareStep = z
     op: z.literal('compare'),
     label: z.string().optional(),
     repeat: z.number().int().min(1).optional().describe('Times each variant is run; the median is reported (default 3).'),
+    warmup: z.number().int().min(0).max(100).optional().describe('Untimed runs of every variant before the timed ones: first-use costs (connections, caches) stay out of the figures (default 1).'),
     variants: z.array(z.object({ name: z.string().min(1), steps: z.array(basicStepSchema).min(1) }).strict()).min(2),
   })
   .strict()

@@ -148,6 +148,8 @@ describe('shipped experiment scenarios', () => {
     expect(record.status).toBe('passed');
     const [c] = record.compares;
     expect(c.variants.map((v) => v.name)).toEqual(['overlap off', 'overlap on']);
+    // The warm-up run of each variant ran and was checked, but is not among the timed repeats.
+    expect(record.steps.filter((s) => s.action.kind === 'block-end' && s.action.repeat < 0)).toHaveLength(2);
     expect(c.variants.every((v) => v.repeatsUs.length === 3 && v.durationUs! > 0)).toBe(true);
     expect(c.variants[0].speedup).toBe(1);
     expect(c.variants[1].speedup).toBeCloseTo(c.variants[0].durationUs! / c.variants[1].durationUs!, 6);

@@ -36,7 +36,15 @@ describe('plan compiler', () => {
     const plan = compilePlan(scenario([{ op: 'compare', repeat: 2, variants: [
       { name: 'off', steps: [{ op: 'barrier' }] }, { name: 'on', steps: [{ op: 'barrier' }] },
     ] }]));
-    expect(plan.steps.map((s) => s.action.kind)).toEqual(Array(4).fill(['block-begin', 'barrier', 'block-end']).flat());
+    // One untimed warm-up run of each variant (repeat -1) comes first by default.
+    expect(plan.steps.map((s) => s.action.kind)).toEqual(Array(6).fill(['block-begin', 'barrier', 'block-end']).flat());
+    expect(plan.steps.filter((s) => s.action.kind === 'block-begin').map((s) => s.origin.kind === 'compare' && `${s.origin.variant}${s.origin.repeat}`))
+      .toEqual(['off-1', 'on-1', 'off0', 'on0', 'off1', 'on1']);
+    expect(plan.steps[0].label).toMatch(/off \(warm-up\) begin$/);
+    const none = compilePlan(scenario([{ op: 'compare', repeat: 1, warmup: 0, variants: [
+      { name: 'off', steps: [{ op: 'barrier' }] }, { name: 'on', steps: [{ op: 'barrier' }] },
+    ] }]));
+    expect(none.steps).toHaveLength(6);
   });
 
   it('knows which ranks take part in p2p and compute steps', () => {
