@@ -79,9 +79,41 @@ export function fillTensor(tensor: Tensor, pattern: DataPattern, rank: number, o
       for (let i = 0; i < count; i++) a[offset + i] = DTYPE_INFO.int64.cast(value(i)) as bigint;
       return;
     }
-    default: {
-      const a = raw as Float32Array;
-      for (let i = 0; i < count; i++) a[offset + i] = value(i);
+    default:
+      fillNumbers(raw as Float32Array, pattern, rank, tensor.dtype, offset, count, value);
+  }
+}
+
+/**
+ * The typed arrays that hold numbers (float32/64, int8/32, uint8): one loop per pattern kind, so
+ * a 1 GiB input is not filled through a call per element. Stores convert exactly as `value(i)`
+ * stored one at a time would (fill() and element stores share the typed array's conversion).
+ */
+function fillNumbers(a: Float32Array, pattern: DataPattern, rank: number, dtype: Dtype, offset: number, count: number, value: (i: number) => number): void {
+  switch (pattern.kind) {
+    case 'rank':
+    case 'constant':
+      a.fill(value(0), offset, offset + count);
+      return;
+    case 'arange':
+    case 'arange_rank': {
+      const base = value(0);
+      const step = pattern.step ?? 1;
+      for (let i = 0; i < count; i++) a[offset + i] = base + step * i;
+      return;
+    }
+    case 'random': {
+      const info = DTYPE_INFO[dtype];
+      const min = pattern.min ?? (info.float ? -1 : 0);
+      const max = pattern.max ?? (info.float ? 1 : 10);
+      const seed = pattern.seed;
+      if (info.float) {
+        const span = max - min;
+        for (let i = 0; i < count; i++) a[offset + i] = min + hashUnit(seed, rank, i) * span;
+      } else {
+        const span = max - min + 1;
+        for (let i = 0; i < count; i++) a[offset + i] = Math.floor(min + hashUnit(seed, rank, i) * span);
+      }
     }
   }
 }
