@@ -35,8 +35,10 @@ class NcclComm final : public Comm {
    */
   static void prepare_device(int device, int rank);
 
-  /** Joins the communicator on `device` (ncclCommInitRank): blocks until every rank has joined. */
-  /** Bit i of `priority_streams` set: stream i is created at the device's highest priority. */
+  /**
+   * Joins the communicator on `device` (ncclCommInitRank): blocks until every rank has joined.
+   * Bit i of `priority_streams` set: stream i is created at the device's highest priority.
+   */
   NcclComm(const std::string& id, int rank, int world, int device, unsigned priority_streams = 0);
   ~NcclComm() override;
 
