@@ -59,6 +59,23 @@ failed() { # failed WHAT LOG RC -> FAILED line and the log's tail (WORK may not 
   grep -av '^RESULT' "$2" 2>/dev/null | tail -n 8 | cut -c1-240 | sed 's/^/      | /'
 }
 
+clab_pass() { # clab_pass LABEL TAG K ARRAY: one clab run of part 1; its RESULT file goes on ARRAY
+  local label=$1 tag=$2 k=$3 rc t0 line
+  local -n into=$4
+  local rec="$WORK/$tag-$k.run.json" log="$WORK/clab-$tag-$k.log" res="$WORK/clab-$tag-$k.results"
+  t0=$(now_s)
+  timeout "$STEP_TIMEOUT" "${CLAB[@]}" run "$SCENARIO" --ranks 2 --backend "$CLAB_BACKEND" --out "$rec" >"$log" 2>&1 </dev/null
+  rc=$?
+  if [[ -s "$rec" ]] && "${RESULTS[@]}" record "$rec" >"$res" 2>>"$log"; then
+    into+=("$res")
+    line=$(grep -m1 '^STATUS' "$res")
+    echo "   $label #$k: $(grep -c '^RESULT' "$res") figures, ${line#STATUS }, NCCL $(node -e 'const v=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).environment.versions; console.log(v.nccl ? v.nccl + " from " + v.ncclLibrary : "n/a")' "$rec" 2>/dev/null), exit $rc, $(since "$t0") s"
+    ((rc == 0)) || grep -av '^RESULT' "$log" | tail -n 4 | cut -c1-240 | sed 's/^/      | /'
+  else
+    failed "$label #$k" "$log" "$rc"
+  fi
+}
+
 main() {
   command -v nvidia-smi >/dev/null 2>&1 || { echo "run.sh: nvidia-smi not found: this is the GPU bench, run it on a machine with NVIDIA GPUs" >&2; return 2; }
   command -v node >/dev/null 2>&1 || { echo "run.sh: node not found (on the GPU machine: source .gpu/node-env.sh)" >&2; return 2; }
@@ -102,32 +119,8 @@ print(next((l.split()[-1] for l in open("/proc/self/maps") if "libnccl" in l.spl
   echo "-- collectives, 2 ranks, float32: clab run $SCENARIO --backend $CLAB_BACKEND vs bench/gpu/torch_collectives.py"
   local clab_res=() torch_res=() same_res=()
   for ((k = 1; k <= REPEATS; k++)); do
-    rec="$WORK/collectives-$k.run.json"; log="$WORK/clab-collectives-$k.log"
-    t0=$(now_s)
-    timeout "$STEP_TIMEOUT" "${CLAB[@]}" run "$SCENARIO" --ranks 2 --backend "$CLAB_BACKEND" --out "$rec" >"$log" 2>&1 </dev/null
-    rc=$?
-    if [[ -s "$rec" ]] && "${RESULTS[@]}" record "$rec" >"$WORK/clab-$k.results" 2>>"$log"; then
-      clab_res+=("$WORK/clab-$k.results")
-      line=$(grep -m1 '^STATUS' "$WORK/clab-$k.results")
-      echo "   clab  #$k: $(grep -c '^RESULT' "$WORK/clab-$k.results") figures, ${line#STATUS }, exit $rc, $(since "$t0") s"
-      ((rc == 0)) || grep -av '^RESULT' "$log" | tail -n 4 | cut -c1-240 | sed 's/^/      | /'
-    else
-      failed "clab  #$k" "$log" "$rc"
-    fi
-
-    if [[ -n "$TORCH_NCCL" ]]; then
-      rec="$WORK/collectives-samenccl-$k.run.json"; log="$WORK/clab-samenccl-collectives-$k.log"
-      t0=$(now_s)
-      CLAB_NCCL_LIBRARY="$TORCH_NCCL" timeout "$STEP_TIMEOUT" "${CLAB[@]}" run "$SCENARIO" --ranks 2 --backend "$CLAB_BACKEND" --out "$rec" >"$log" 2>&1 </dev/null
-      rc=$?
-      if [[ -s "$rec" ]] && "${RESULTS[@]}" record "$rec" >"$WORK/clab-samenccl-$k.results" 2>>"$log"; then
-        same_res+=("$WORK/clab-samenccl-$k.results")
-        line=$(grep -m1 '^STATUS' "$WORK/clab-samenccl-$k.results")
-        echo "   clab with torch's NCCL #$k: $(grep -c '^RESULT' "$WORK/clab-samenccl-$k.results") figures, ${line#STATUS }, NCCL $(node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); console.log(r.environment.versions.nccl + " from " + r.environment.versions.ncclLibrary)' "$rec" 2>/dev/null), exit $rc, $(since "$t0") s"
-      else
-        failed "clab with torch's NCCL #$k" "$log" "$rc"
-      fi
-    fi
+    clab_pass "clab " "collectives" "$k" clab_res
+    [[ -n "$TORCH_NCCL" ]] && CLAB_NCCL_LIBRARY="$TORCH_NCCL" clab_pass "clab with torch's NCCL" "samenccl" "$k" same_res
 
     if [[ -n "${PYTHON:-}" ]]; then
       log="$WORK/torch-collectives-$k.log"
