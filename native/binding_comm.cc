@@ -153,7 +153,7 @@ struct Job {
   bool ok = false;
   std::string code = err_code_name(ErrCode::SystemError);
   std::string message;
-  std::vector<uint64_t> start, end;
+  Times times;
   std::vector<Refs*> held;  // drain: the prestaged ops' buffers, let go once it settles
 };
 
@@ -198,7 +198,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   Napi::Value Prestage(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Prestage); }
   Napi::Value Drain(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Drain); }
 
-  // enqueue(stream, op, repeat?) | prestage(stream, op) | drain(stream)
+  // enqueue(stream, op, repeat?, { loop? }?) | prestage(stream, op) | drain(stream)
   Napi::Value Submit(const Napi::CallbackInfo& info, Job::Kind kind) {
     Napi::Env env = info.Env();
     auto job = std::make_unique<Job>(env);
@@ -211,6 +211,12 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
         job->repeat = info[2].IsUndefined() ? 1 : static_cast<int>(get_int(info[2], "repeat", 1, 10000000));
         job->op = parse_op(env, info[1], "op", *job->refs, 0);
         validate_op(job->op, comm_->rank(), comm_->world());
+      }
+      if (kind == Job::Kind::Execute && info.Length() > 3 && !info[3].IsUndefined()) {
+        if (!info[3].IsObject() || info[3].IsArray()) throw_invalid("options must be an object (got " + show(info[3]) + ")");
+        const Napi::Value loop = info[3].As<Napi::Object>().Get("loop");
+        if (!loop.IsUndefined() && !loop.IsBoolean()) throw_invalid("options.loop must be a boolean (got " + show(loop) + ")");
+        job->times.loop_wanted = loop.IsBoolean() && loop.As<Napi::Boolean>().Value();
       }
       if (kind == Job::Kind::Execute) job->ticket = comm_->admit(job->op);
       if (kind == Job::Kind::Prestage) {
@@ -232,7 +238,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
       const bool queued = pool_->submit(stream, [comm, raw, inflight, tsfn](StreamContext& ctx) {
         try {
           switch (raw->kind) {
-            case Job::Kind::Execute: comm->execute(raw->op, raw->repeat, raw->ticket, ctx, raw->start, raw->end); break;
+            case Job::Kind::Execute: comm->execute(raw->op, raw->repeat, raw->ticket, ctx, raw->times); break;
             case Job::Kind::Prestage: comm->prestage(raw->op, ctx); break;
             case Job::Kind::Drain: comm->drain(ctx); break;
           }
@@ -271,13 +277,18 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
       Napi::HandleScope scope(e);
       if (job->ok) {
         Napi::Object times = Napi::Object::New(e);
-        Napi::Array s = Napi::Array::New(e, job->start.size()), t = Napi::Array::New(e, job->end.size());
-        for (size_t i = 0; i < job->start.size(); i++) {
-          s.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(job->start[i])));
-          t.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(job->end[i])));
+        const Times& m = job->times;
+        Napi::Array s = Napi::Array::New(e, m.start.size()), t = Napi::Array::New(e, m.end.size());
+        for (size_t i = 0; i < m.start.size(); i++) {
+          s.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(m.start[i])));
+          t.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(m.end[i])));
         }
         times.Set("startNs", s);
         times.Set("endNs", t);
+        if (m.loop_end != 0) {
+          times.Set("loopStartNs", Napi::Number::New(e, static_cast<double>(m.loop_start)));
+          times.Set("loopEndNs", Napi::Number::New(e, static_cast<double>(m.loop_end)));
+        }
         job->deferred.Resolve(times);
       } else {
         job->deferred.Reject(make_error(e, job->code, job->message, job->wrap->rank_).Value());

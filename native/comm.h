@@ -11,6 +11,19 @@
 
 namespace clab {
 
+/** What one execute() measured, in CLOCK_MONOTONIC ns. */
+struct Times {
+  std::vector<uint64_t> start, end;  // each repetition
+  /**
+   * Set by the caller: run the repetitions once more as one loop with only a clock reading at its
+   * start and end (nccl-tests' way), before the per-repetition loop, and fill loop_start and
+   * loop_end. Backends whose per-repetition readings cost nothing on the timed device (cpu reads
+   * the host clock between repetitions) ignore it and leave loop_end at 0.
+   */
+  bool loop_wanted = false;
+  uint64_t loop_start = 0, loop_end = 0;
+};
+
 class Comm {
  public:
   virtual ~Comm() = default;
@@ -27,10 +40,10 @@ class Comm {
 
   /**
    * Runs `op` `repeat` times back to back on the stream of `ctx`, recording CLOCK_MONOTONIC ns at
-   * the start and end of each repetition. Runs on that stream's thread. Throws ClabError.
+   * the start and end of each repetition (and, where `times.loop_wanted`, around a loop of them).
+   * Runs on that stream's thread. Throws ClabError.
    */
-  virtual void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, std::vector<uint64_t>& start,
-                       std::vector<uint64_t>& end) = 0;
+  virtual void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) = 0;
 
   /**
    * Moves `op`'s input to where the backend computes, ahead of its execute() calls, and keeps its

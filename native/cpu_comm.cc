@@ -86,8 +86,9 @@ void CpuComm::close() {
   seg_->detach();
 }
 
-void CpuComm::execute(const Op& op, int repeat, uint64_t, StreamContext& ctx, std::vector<uint64_t>& start,
-                      std::vector<uint64_t>& end) {
+void CpuComm::execute(const Op& op, int repeat, uint64_t, StreamContext& ctx, Times& times) {
+  std::vector<uint64_t>& start = times.start;
+  std::vector<uint64_t>& end = times.end;
   start.clear();
   end.clear();
   if (closed_.load()) throw ClabError(ErrCode::Aborted, "the communicator was destroyed");

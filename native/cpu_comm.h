@@ -38,8 +38,7 @@ class CpuComm final : public Comm {
    * Runs `op` `repeat` times back to back, recording CLOCK_MONOTONIC ns around each repetition.
    * gemm runs on the stream's workspace without the communication mutex; everything else holds it.
    */
-  void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, std::vector<uint64_t>& start,
-               std::vector<uint64_t>& end) override;
+  void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) override;
 
   /** Marks the communicator aborted for every rank (first reason wins) and wakes all waiters. */
   void abort(const std::string& reason) override;

@@ -100,6 +100,8 @@ NcclComm::StreamState& NcclComm::stream_state(int index) {
   }
   cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&st->staged, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
   cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&st->reference, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
+  cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&st->loop_begin, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
+  cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&st->loop_end, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
   s = std::move(st);
   return *s;
 }
@@ -205,8 +207,10 @@ uint64_t NcclComm::reference(StreamState& st) {
 }
 
 template <class F>
-void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, std::vector<uint64_t>& start,
-                     std::vector<uint64_t>& end, const std::function<void()>& align_first) {
+void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times,
+                     const std::function<void()>& align_first) {
+  std::vector<uint64_t>& start = times.start;
+  std::vector<uint64_t>& end = times.end;
   const uint64_t t_ref = reference(st);
   const size_t marks = 2 * static_cast<size_t>(std::min(repeat, kBatch));
   while (st.marks.size() < marks) {
@@ -214,13 +218,15 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
     cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&ev, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
     st.marks.push_back(ev);
   }
+  auto since_ref = [&](gpu::cudaEvent_t ev) {
+    float ms = 0;
+    cuda_check(*rt_, rt_->cudaEventElapsedTime(&ms, st.reference, ev), "cudaEventElapsedTime", rank_);
+    return t_ref + static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
+  };
   auto collect = [&](int n) {
     for (int i = 0; i < n; i++) {
-      float a = 0, b = 0;
-      cuda_check(*rt_, rt_->cudaEventElapsedTime(&a, st.reference, st.marks[2 * i]), "cudaEventElapsedTime", rank_);
-      cuda_check(*rt_, rt_->cudaEventElapsedTime(&b, st.reference, st.marks[2 * i + 1]), "cudaEventElapsedTime", rank_);
-      start.push_back(t_ref + static_cast<uint64_t>(static_cast<double>(a) * 1e6));
-      end.push_back(t_ref + static_cast<uint64_t>(static_cast<double>(b) * 1e6));
+      start.push_back(since_ref(st.marks[2 * i]));
+      end.push_back(since_ref(st.marks[2 * i + 1]));
     }
   };
   const bool ordered = ticket != kNoTicket;
@@ -237,6 +243,12 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
       in_nccl_++;
       struct Leave { std::atomic<int>& n; ~Leave() { n--; } } leave{in_nccl_};
       if (done == 0 && align_first) align_first();
+      if (done == 0 && times.loop_wanted) {
+        // nccl-tests' loop: nothing between the repetitions, one event pair around them all.
+        cuda_check(*rt_, rt_->cudaEventRecord(st.loop_begin, st.stream), "cudaEventRecord", rank_);
+        for (int i = 0; i < repeat; i++) enqueue_one();
+        cuda_check(*rt_, rt_->cudaEventRecord(st.loop_end, st.stream), "cudaEventRecord", rank_);
+      }
       for (int i = 0; i < last; i++) {
         cuda_check(*rt_, rt_->cudaEventRecord(st.marks[2 * i], st.stream), "cudaEventRecord", rank_);
         enqueue_one();
@@ -251,19 +263,22 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
   if (ordered) end_turn();
   wait_event(st.marks[2 * last - 1], false);
   collect(last);
+  if (times.loop_wanted) {
+    times.loop_start = since_ref(st.loop_begin);
+    times.loop_end = since_ref(st.loop_end);
+  }
 }
 
-void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, std::vector<uint64_t>& start,
-                       std::vector<uint64_t>& end) {
-  start.clear();
-  end.clear();
+void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) {
+  times.start.clear();
+  times.end.clear();
   check_usable();
   use_device();
   StreamState& st = stream_state(ctx.index);
   if (op.kind == OpKind::Gemm) {
     if (!st.gemm) st.gemm = std::make_unique<GpuGemm>(*rt_, *memory_, st.stream, rank_);
     st.gemm->prepare(op.dtype, op.m, op.n, op.k);
-    timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, start, end, nullptr);
+    timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, nullptr);
     return;
   }
   Staging own;
@@ -284,7 +299,7 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   const Staged& bufs = staging ? staging->root : own.root;
   std::function<void()> line_up;
   if (op.kind != OpKind::Barrier && world_ > 1) line_up = [&] { align(op, st.stream); };
-  timed(st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, start, end, line_up);
+  timed(st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up);
   if (!staging) copy_back(own, st.stream);
   cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);
 }
@@ -370,6 +385,8 @@ void NcclComm::close() {
     for (gpu::cudaEvent_t ev : s->marks) rt_->cudaEventDestroy(ev);
     rt_->cudaEventDestroy(s->staged);
     rt_->cudaEventDestroy(s->reference);
+    rt_->cudaEventDestroy(s->loop_begin);
+    rt_->cudaEventDestroy(s->loop_end);
     rt_->cudaStreamDestroy(s->stream);
     s.reset();
   }

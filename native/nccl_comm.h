@@ -2,7 +2,8 @@
 // NativeComm contract); device buffers (device_memory.h) stand for them: the send data is copied
 // in before the repetitions and the output copied back after them, both untimed. Each stream
 // index has its own non-blocking cudaStream_t; every repetition is timed between a pair of CUDA
-// events, mapped onto CLOCK_MONOTONIC through a reference event recorded on the idle stream.
+// events, mapped onto CLOCK_MONOTONIC through a reference event recorded on the idle stream, and
+// on request the repetitions run once more as one loop between a single pair (nccl-tests' way).
 // Communication from several streams is issued in enqueue order (admit()), so every rank issues
 // the same sequence. Waits poll the events, ncclCommGetAsyncError and the abort flag. No Node-API.
 #pragma once
@@ -48,8 +49,7 @@ class NcclComm final : public Comm {
   const std::string& bus_id() const { return bus_id_; }
 
   uint64_t admit(const Op& op) override;
-  void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, std::vector<uint64_t>& start,
-               std::vector<uint64_t>& end) override;
+  void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) override;
   void prestage(const Op& op, StreamContext& ctx) override;
   void drain(StreamContext& ctx) override;
   void abort(const std::string& reason) override;
@@ -59,6 +59,7 @@ class NcclComm final : public Comm {
   struct StreamState {
     gpu::cudaStream_t stream = nullptr;
     gpu::cudaEvent_t staged = nullptr, reference = nullptr;
+    gpu::cudaEvent_t loop_begin = nullptr, loop_end = nullptr;  // around the loop timed as a whole
     std::vector<gpu::cudaEvent_t> marks;  // start/end of each repetition of a batch
     std::unique_ptr<GpuGemm> gemm;
   };
@@ -99,10 +100,13 @@ class NcclComm final : public Comm {
   void align(const Op& op, gpu::cudaStream_t stream);
   void nccl(gpu::ncclResult_t r, const char* call) const;
 
-  /** Runs `repeat` repetitions of `enqueue_one` between event pairs; fills start/end. */
+  /**
+   * Runs `repeat` repetitions of `enqueue_one` between event pairs and fills times.start/end;
+   * with times.loop_wanted, first `repeat` more with one event pair around them all (loop_start/end).
+   */
   template <class F>
-  void timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, std::vector<uint64_t>& start,
-             std::vector<uint64_t>& end, const std::function<void()>& align_first);
+  void timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times,
+             const std::function<void()>& align_first);
   /** Records the reference event on the idle stream and returns the host clock when it completed. */
   uint64_t reference(StreamState& st);
   /** Polls `ev` until it completes; throws on a CUDA error, an NCCL async error or abort. */

@@ -8,9 +8,11 @@
 //         STATUS status=passed backend=nccl world=2 steps=28 wrong=0 error=null
 //       op is the collective's name (all_gather_into_tensor, ...) or "send" for a point-to-point
 //       step; bytes, algbw and busbw are the record's own (nccl-tests' conventions); time_us is
-//       timing.perOp (nccl-tests' time per op: the timed loop's span over the iterations, averaged
-//       over ranks; timing.mean for records that lack it). time_ev_us is timing.mean, the mean of
-//       each iteration's own event-pair duration.
+//       timing.perOp (nccl-tests' time per op: the timed loop's duration over the iterations,
+//       averaged over ranks; on nccl the loop run with one event pair around it, loopUs;
+//       timing.mean for records that lack it). time_ev_us is timing.mean, the mean of each
+//       iteration's own event-pair duration. time_each_us is the span of the loop that has an
+//       event pair around every iteration (spanUs) over the iterations, averaged over ranks.
 //
 //   node bench/gpu/results.cjs table --clab FILE... --torch FILE...
 //       Median per (op, bytes) over the RESULT lines of each side's files (one file per run;
@@ -49,8 +51,10 @@ function record(file) {
     if (!(s.bytes > 0) || !s.timing) continue;
     const op = a.kind === 'p2p' ? 'send' : a.op;
     const count = ELEMENT_BYTES[a.dtype] ? s.bytes / ELEMENT_BYTES[a.dtype] : a.count; // elements behind bytes
+    const spans = (s.ranks || []).filter((x) => x.timesUs && x.timesUs.length && x.spanUs > 0).map((x) => x.spanUs / x.timesUs.length);
+    const each = spans.length ? ` time_each_us=${num(spans.reduce((p, q) => p + q, 0) / spans.length, 2)}` : '';
     console.log(
-      `RESULT op=${op} bytes=${s.bytes} count=${count} time_us=${num(s.timing.perOp ?? s.timing.mean, 2)} time_ev_us=${num(s.timing.mean, 2)} ` +
+      `RESULT op=${op} bytes=${s.bytes} count=${count} time_us=${num(s.timing.perOp ?? s.timing.mean, 2)} time_ev_us=${num(s.timing.mean, 2)}${each} ` +
         `algbw=${num(s.algbw)} busbw=${num(s.busbw)} wrong=${s.wrong} verdict=${s.verdict} backend=${backend}`,
     );
   }
@@ -68,7 +72,7 @@ function parseResults(files) {
       for (const m of line.matchAll(/(\w+)=(\S+)/g)) kv[m[1]] = m[2];
       if (!kv.op || !kv.bytes) continue;
       const ok = kv.wrong === '0' && !['fail', 'error', 'not-run'].includes(kv.verdict) && Number.isFinite(Number(kv.busbw));
-      rows.push({ key: `${kv.op} ${kv.bytes}`, op: kv.op, bytes: Number(kv.bytes), busbw: Number(kv.busbw), us: Number(kv.time_us), evUs: kv.time_ev_us === undefined ? NaN : Number(kv.time_ev_us), ok, wrong: kv.wrong });
+      rows.push({ key: `${kv.op} ${kv.bytes}`, op: kv.op, bytes: Number(kv.bytes), busbw: Number(kv.busbw), us: Number(kv.time_us), evUs: kv.time_ev_us === undefined ? NaN : Number(kv.time_ev_us), eachUs: kv.time_each_us === undefined ? NaN : Number(kv.time_each_us), ok, wrong: kv.wrong });
     }
     runs.push(rows);
   }
@@ -90,6 +94,9 @@ function table(clabFiles, torchFiles) {
       busbw: median(counted.map((r) => r.busbw)),
       us: median(counted.map((r) => r.us)),
       evUs: median(counted.map((r) => r.evUs).filter(Number.isFinite)),
+      eachUs: median(counted.map((r) => r.eachUs).filter(Number.isFinite)),
+      // busbw had it come from the loop with an event pair around every iteration (busbw ∝ 1 / time)
+      busbwEach: median(counted.filter((r) => r.eachUs > 0).map((r) => (r.busbw * r.us) / r.eachUs)),
       runs: per.map((r) => (!r ? '-' : r.ok ? r.busbw.toFixed(1) : `wrong=${r.wrong}`)).join(' ') || 'none',
       runsUs: per.map((r) => (!r ? '-' : r.ok ? r.us.toFixed(1) : `wrong=${r.wrong}`)).join(' ') || 'none',
     };
@@ -105,7 +112,7 @@ function table(clabFiles, torchFiles) {
     const t = cell('torch', key);
     if (bytes < LARGE) { small.push({ op, bytes, c, t }); continue; }
     const q = ratio(c.busbw, t.busbw);
-    big.push({ op, bytes, q });
+    big.push({ op, bytes, q, qEach: ratio(c.busbwEach, t.busbw) });
     console.log(`   ${pad(op, 24)}${pad(fmtBytes(bytes), 9)}${lpad(f2(c.busbw), 11)}${lpad(f2(t.busbw), 12)}${lpad(f2(q), 11)}   ${c.runs} | ${t.runs}`);
   }
   for (const { op, bytes, c, t } of small) {
@@ -126,13 +133,21 @@ function table(clabFiles, torchFiles) {
         `median ${median(qs.map((b) => b.q)).toFixed(2)}, max ${sorted[sorted.length - 1].q.toFixed(2)}; ` +
         `${qs.length - below.length} of ${qs.length} at or above 0.98 (target >= 0.98)` + (below.length ? `; below: ${below.join(', ')}` : ''),
     );
+    const each = big.filter((b) => b.qEach != null && b.q != null);
+    if (each.length)
+      console.log(
+        `SUMMARY busbw clab/torch had clab timed the loop with an event pair around every iteration: min ${Math.min(...each.map((b) => b.qEach)).toFixed(2)}, ` +
+          `median ${median(each.map((b) => b.qEach)).toFixed(2)}; ${each.filter((b) => b.qEach >= 0.98).length} of ${each.length} at or above 0.98; ` +
+          `clab's own loop / per-iteration-events busbw: median ${median(each.map((b) => b.q / b.qEach)).toFixed(3)}`,
+      );
   } else {
     console.log(`SUMMARY busbw clab/torch: n/a (no figure on ${big.length ? 'one side' : 'either side'})`);
   }
   for (const { op, bytes, c, t } of small)
     console.log(
       `SUMMARY ${op} ${fmtBytes(bytes)}, mean time per op: clab ${f2(c.us)} us, torch ${f2(t.us)} us, ratio ${f2(ratio(c.us, t.us))} (target <= 1.1)` +
-        (t.evUs != null || c.evUs != null ? `; each call's own event pair: clab ${f2(c.evUs)} us, torch ${f2(t.evUs)} us` : ''),
+        (t.evUs != null || c.evUs != null ? `; each call's own event pair: clab ${f2(c.evUs)} us, torch ${f2(t.evUs)} us` : '') +
+        (c.eachUs != null ? `; clab's loop with an event pair per call: ${f2(c.eachUs)} us per op` : ''),
     );
 }
 

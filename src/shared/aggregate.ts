@@ -36,7 +36,7 @@ export function summarizeStep(step: PlanStep, results: RankStepResult[], world: 
   const verdict: StepRecord['verdict'] = failed ? 'error' : ranks.length === 0 ? 'not-run' : wrong > 0 || ranks.some((r) => r.verdict === 'fail') ? 'fail' : checkedAny ? 'pass' : 'none';
   const timing = timingStats(iterationTimesAcrossRanks(ranks.map((r) => r.timesUs)));
   const timedRanks = ranks.filter((r) => r.timesUs.length > 0);
-  const perOp = timing ? perOpTime(timedRanks.map((r) => r.spanUs), timing.samples) : undefined;
+  const perOp = timing ? perOpTime(timedRanks.map((r) => r.loopUs ?? r.spanUs), timing.samples) : undefined;
   if (timing && perOp !== undefined) timing.perOp = perOp;
   const basis = actionBandwidthBasis(step.action, world);
   const algbw = basis && timing ? algBandwidth(basis.bytes, bandwidthTime(timing)) : null;

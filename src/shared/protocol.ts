@@ -22,6 +22,11 @@ export const rankStepResultSchema = z.object({
   timesUs: z.array(z.number()),
   /** From the first timed iteration's start to the last one's end (µs); absent where nothing was timed. */
   spanUs: z.number().optional(),
+  /**
+   * nccl: the timed iterations ran once more as one loop between a single CUDA event pair, as
+   * nccl-tests times them; that loop's duration (µs). Absent on cpu and where iters is 1.
+   */
+  loopUs: z.number().optional(),
   note: z.string().nullable(),
 });
 
@@ -30,7 +35,8 @@ export const timelineEventSchema = z.object({
   stream: z.number().int(),
   step: z.number().int(),
   name: z.string(),
-  phase: z.enum(['warmup', 'timed', 'check', 'block']),
+  /** loop: the timed iterations run as one loop timed as a whole (nccl, see loopUs), one event. */
+  phase: z.enum(['warmup', 'loop', 'timed', 'check', 'block']),
   /** CLOCK_MONOTONIC nanoseconds, shared by all ranks on a host. */
   startNs: z.number(),
   endNs: z.number(),

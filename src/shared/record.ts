@@ -10,9 +10,11 @@ export const RECORD_VERSION = 1;
 const statsSchema = z.object({
   min: z.number(), median: z.number(), max: z.number(), p99: z.number(), mean: z.number(), samples: z.number().int(),
   /**
-   * nccl-tests' time per op: from the first timed iteration's start to the last one's end, over
-   * the iterations, averaged over ranks. Unlike `mean` (of each iteration's own duration) it holds
-   * the gaps between iterations, e.g. the GPU waiting for the host to launch the next small op.
+   * nccl-tests' time per op: the timed loop's duration over the iterations, averaged over ranks.
+   * The loop is the one timed as a whole where the backend ran it (nccl: loopUs, no events between
+   * iterations), else from the first timed iteration's start to the last one's end (spanUs).
+   * Unlike `mean` (of each iteration's own duration) it holds the gaps between iterations, e.g.
+   * the GPU waiting for the host to launch the next small op.
    */
   perOp: z.number().optional(),
 });

@@ -91,6 +91,7 @@ export class PlanExecutor {
         output: previews.some((p) => p !== null) ? previews.filter((p) => p !== null).join(' | ') : null,
         timesUs: durationsUs(outcome.timed),
         ...(outcome.timed?.startNs.length ? { spanUs: (outcome.timed.endNs[outcome.timed.endNs.length - 1] - outcome.timed.startNs[0]) / 1e3 } : {}),
+        ...(outcome.timed?.loopEndNs !== undefined ? { loopUs: (outcome.timed.loopEndNs - outcome.timed.loopStartNs!) / 1e3 } : {}),
         note,
       },
       outcome.events,
@@ -99,9 +100,11 @@ export class PlanExecutor {
 
   private events(step: PlanStep, times: NativeTimes | null, phase: TimelineEvent['phase'], bytes: number): TimelineEvent[] {
     if (!times) return [];
-    return times.startNs.map((startNs, i) => ({
-      rank: this.host.rank, stream: step.stream, step: step.index, name: step.label, phase, startNs, endNs: times.endNs[i], bytes,
-    }));
+    const base = { rank: this.host.rank, stream: step.stream, step: step.index, name: step.label, bytes };
+    const loop: TimelineEvent[] = times.loopEndNs !== undefined
+      ? [{ ...base, name: `${step.label} ×${times.startNs.length} (loop)`, phase: 'loop', startNs: times.loopStartNs!, endNs: times.loopEndNs }]
+      : [];
+    return [...loop, ...times.startNs.map((startNs, i) => ({ ...base, phase, startNs, endNs: times.endNs[i] }))];
   }
 
   /** How a step's buffers are made (null: the step has none). */
@@ -159,7 +162,9 @@ export class PlanExecutor {
     const checkCalls = needsFreshCheck ? ahead?.[1] ?? prepare() : calls;
     const checkOp = nativeOp(checkCalls);
     const warm = step.warmup > 0 ? comm.enqueue(step.stream, op, step.warmup) : null;
-    const timed = comm.enqueue(step.stream, op, step.iters);
+    // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
+    // the timed iterations as one loop timed as a whole, which bandwidth comes from (see loopUs).
+    const timed = comm.enqueue(step.stream, op, step.iters, { loop: step.iters > 1 && step.origin.kind !== 'compare' });
     const check = needsFreshCheck ? comm.enqueue(step.stream, checkOp, 1) : null;
     const [warmT, timedT, checkT] = await Promise.all([warm, timed, check]);
     const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;

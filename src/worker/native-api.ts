@@ -38,6 +38,12 @@ export type NativeOp =
 export interface NativeTimes {
   startNs: number[];
   endNs: number[];
+  /**
+   * nccl, when enqueue() was asked for `loop`: the repetitions ran once more, before the timed
+   * ones, as one loop with a single CUDA event pair around it (nccl-tests' way); its start and end.
+   */
+  loopStartNs?: number;
+  loopEndNs?: number;
 }
 
 export interface NativeComm {
@@ -52,9 +58,12 @@ export interface NativeComm {
    * `code` (CLAB_INVALID_ARGUMENT | CLAB_ABORTED | CLAB_SYSTEM_ERROR | CLAB_OUT_OF_MEMORY, or on
    * nccl the library's own name: NCCL_ERROR_REMOTE_ERROR, cudaErrorIllegalAddress, …) and `rank`.
    * nccl: `send` is copied to the GPU before the repetitions and `recv` back after them (untimed);
-   * each repetition is timed with CUDA events, mapped onto CLOCK_MONOTONIC.
+   * each repetition is timed with CUDA events, mapped onto CLOCK_MONOTONIC. `options.loop`
+   * (nccl): before those, run the repetitions once more with events around the whole loop only
+   * (loopStartNs/loopEndNs), so that the per-repetition events' own cost is not in that time;
+   * the cpu backend reads the host clock between repetitions, which costs nothing, and ignores it.
    */
-  enqueue(stream: number, op: NativeOp, repeat?: number): Promise<NativeTimes>;
+  enqueue(stream: number, op: NativeOp, repeat?: number, options?: { loop?: boolean }): Promise<NativeTimes>;
   /**
    * Moves `op`'s input to where the backend computes (nccl: the GPU) ahead of its enqueue() calls
    * on this communicator, which then neither copy it in nor copy their output back: drain() does

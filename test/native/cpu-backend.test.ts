@@ -73,8 +73,8 @@ describe('addon surface', () => {
     const id = createId(2);
     const c = addon.cpuCommInit(id, 0, 2);
     const f32 = (n: number) => new Float32Array(n);
-    const reject = async (op: unknown, stream = 0, repeat?: number) => {
-      const err = (await c.enqueue(stream, op as never, repeat).then(() => null, (e) => e)) as { code: string; rank: number; message: string };
+    const reject = async (op: unknown, stream = 0, repeat?: number, options?: unknown) => {
+      const err = (await c.enqueue(stream, op as never, repeat, options as never).then(() => null, (e) => e)) as { code: string; rank: number; message: string };
       expect(err).not.toBeNull();
       expect(err.code).toBe('CLAB_INVALID_ARGUMENT');
       expect(err.rank).toBe(0);
@@ -94,6 +94,8 @@ describe('addon surface', () => {
     expect(await reject({ op: 'alltoall', count: 1 })).toMatch(/^op\.op: unknown op 'alltoall'/);
     expect(await reject({ op: 'barrier' }, 8)).toMatch(/^stream must be between 0 and 7/);
     expect(await reject({ op: 'barrier' }, 0, 0)).toMatch(/^repeat must be between 1/);
+    expect(await reject({ op: 'barrier' }, 0, 2, 'loop')).toBe("options must be an object (got 'loop')");
+    expect(await reject({ op: 'barrier' }, 0, 2, { loop: 1 })).toBe('options.loop must be a boolean (got 1)');
     expect(await reject({ op: 'group', ops: [{ op: 'barrier' }, { op: 'recv', dtype: 'int4', peer: 1, count: 1, recv: f32(1) }] })).toMatch(/^op\.ops\[1\]\.dtype: unknown dtype/);
     expect(await reject({ op: 'gemm', dtype: 'int8', m: 2, n: 2, k: 2 })).toMatch(/gemm/);
     const buf = new Uint8Array(64);
@@ -112,6 +114,10 @@ describe('addon surface', () => {
     expect(t.startNs.length).toBe(2);
     const hr = Number(process.hrtime.bigint());
     expect(Math.abs(hr - t.endNs[1])).toBeLessThan(10e9); // same clock as process.hrtime
+    // The cpu backend's per-repetition clock readings cost nothing: it runs no extra loop.
+    const looped = await c1.enqueue(0, { op: 'all_reduce', dtype: 'float32', redop: 'sum', count: 3, send: x, recv: y }, 3, { loop: true });
+    expect(looped.startNs.length).toBe(3);
+    expect(looped.loopStartNs).toBeUndefined();
     c1.destroy();
 
     const id = createId(2, SMALL);

@@ -31,6 +31,15 @@ describe('time per op, as nccl-tests measures it', () => {
     expect(timingLine(s)).toContain('12.5 µs per op over the loop');
   });
 
+  it('takes the loop timed as a whole (nccl) over the span of the per-iteration events', () => {
+    const withLoop = (r: number, loopUs: number): RankStepResult => ({ ...rank(r, [10, 10, 10, 10], 44), loopUs });
+    const s = summarizeStep(step, [withLoop(0, 40), withLoop(1, 42)], 2);
+    expect(s.timing!.perOp).toBe(10.25);
+    expect(s.algbw).toBeCloseTo(8 / 10.25e3, 9);
+    // A rank without the loop falls back to its span.
+    expect(summarizeStep(step, [withLoop(0, 40), rank(1, [10, 10, 10, 10], 48)], 2).timing!.perOp).toBe(11);
+  });
+
   it('falls back to the mean iteration for records without spans', () => {
     const s = summarizeStep(step, [rank(0, [10, 10, 10, 10]), rank(1, [10, 10, 10, 10])], 2);
     expect(s.timing!.perOp).toBeUndefined();

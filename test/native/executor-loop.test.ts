@@ -1,0 +1,76 @@
+// The executor asks the backend for a loop timed as a whole (nccl-tests' way) outside compare
+// blocks, and reports it. The cpu backend does not run one (its clock readings cost nothing), so
+// this drives the executor through a real world-1 cpu communicator wrapped the way the nccl
+// backend answers: the repetitions run once more first, timed only at the loop's ends.
+import { afterAll, describe, expect, it } from 'vitest';
+import { summarizeStep } from '../../src/shared/aggregate';
+import { compilePlan } from '../../src/shared/plan/compile';
+import type { PlanStep } from '../../src/shared/plan/types';
+import type { RankStepResult, TimelineEvent } from '../../src/shared/protocol';
+import { scenarioSchema } from '../../src/shared/scenario/schema';
+import { PlanExecutor } from '../../src/worker/executor';
+import type { NativeComm, NativeOp, NativeTimes } from '../../src/worker/native-api';
+import { addon, createId } from './ranks';
+
+const comms: NativeComm[] = [];
+afterAll(() => comms.forEach((c) => c.destroy()));
+
+function loopingComm(): { comm: NativeComm; asked: { op: string; repeat: number; loop: boolean }[] } {
+  const real = addon.cpuCommInit(createId(1), 0, 1);
+  comms.push(real);
+  const asked: { op: string; repeat: number; loop: boolean }[] = [];
+  const comm: NativeComm = {
+    rank: 0, world: 1,
+    async enqueue(stream: number, op: NativeOp, repeat = 1, options?: { loop?: boolean }): Promise<NativeTimes> {
+      asked.push({ op: op.op, repeat, loop: options?.loop ?? false });
+      if (!options?.loop) return real.enqueue(stream, op, repeat);
+      const loop = await real.enqueue(stream, op, repeat);
+      const each = await real.enqueue(stream, op, repeat);
+      return { ...each, loopStartNs: loop.startNs[0], loopEndNs: loop.endNs[repeat - 1] };
+    },
+    prestage: (stream, op) => real.prestage(stream, op),
+    drain: (stream) => real.drain(stream),
+    abort: (reason) => real.abort(reason),
+    destroy: () => real.destroy(),
+  };
+  return { comm, asked };
+}
+
+describe('executor: the loop timed as a whole', () => {
+  it('is asked for outside compare blocks when there is more than one iteration, and feeds busbw', async () => {
+    const plan = compilePlan(scenarioSchema.parse({
+      version: 1, name: 'loop', world: { ranks: 1 }, defaults: { iters: 4, warmup: 1 },
+      steps: [
+        { op: 'all_reduce', count: 1024 },
+        { op: 'broadcast', count: 8, iters: 1 },
+        { op: 'compare', label: 'c', repeat: 1, warmup: 0, variants: [{ name: 'a', steps: [{ op: 'all_gather', count: 16 }] }, { name: 'b', steps: [{ op: 'all_gather', count: 16 }] }] },
+      ],
+    }));
+    const { comm, asked } = loopingComm();
+    const results: RankStepResult[] = [];
+    const events: TimelineEvent[] = [];
+    await new PlanExecutor(plan, {
+      rank: 0, comm, stepBegin: () => undefined,
+      stepEnd: (r, e) => { results.push(r); events.push(...e); },
+    }).run();
+
+    expect(asked.filter((a) => a.loop)).toEqual([{ op: 'all_reduce', repeat: 4, loop: true }]);
+    expect(asked.find((a) => a.op === 'broadcast' && a.repeat === 1)?.loop).toBe(false);  // one iteration: nothing to gain
+    expect(asked.find((a) => a.op === 'all_gather')?.loop).toBe(false);  // inside a compare block
+
+    const allReduce = results.find((r) => r.step === 0)!;
+    expect(allReduce.verdict).toBe('pass');
+    expect(allReduce.timesUs).toHaveLength(4);
+    expect(allReduce.loopUs).toBeGreaterThan(0);
+    const loopEvents = events.filter((e) => e.phase === 'loop');
+    expect(loopEvents).toHaveLength(1);
+    expect(loopEvents[0]).toMatchObject({ step: 0, name: 'all_reduce ×4 (loop)' });
+    expect((loopEvents[0].endNs - loopEvents[0].startNs) / 1e3).toBeCloseTo(allReduce.loopUs!, 6);
+    // The loop ran before the per-iteration events.
+    expect(loopEvents[0].endNs).toBeLessThanOrEqual(Math.min(...events.filter((e) => e.step === 0 && e.phase === 'timed').map((e) => e.startNs)));
+    expect(results.find((r) => r.step === 1)!.loopUs).toBeUndefined();
+
+    const step = plan.steps[0] as PlanStep;
+    expect(summarizeStep(step, [allReduce], 1).timing!.perOp).toBeCloseTo(allReduce.loopUs! / 4, 6);
+  });
+});
