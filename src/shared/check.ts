@@ -1,5 +1,6 @@
 // Compares an output tensor with the values it must hold, element by element.
-import { DTYPE_INFO, type Dtype, type Scalar, type Tensor } from './dtypes.js';
+import { DTYPE_INFO, sliceTensor, type Dtype, type Scalar, type Tensor } from './dtypes.js';
+import type { Lazy } from './lazy.js';
 
 export interface Mismatch { index: number; expected: string; actual: string }
 
@@ -72,6 +73,27 @@ export function checkTensor(output: Tensor, expected: Tensor): CheckResult {
     if (equalWithin(output.dtype, want, got)) continue;
     wrong++;
     if (mismatches.length < MAX_MISMATCHES_SHOWN) mismatches.push({ index: i, expected: formatScalar(want), actual: formatScalar(got) });
+  }
+  return { checked: count, wrong, mismatches };
+}
+
+/** Elements per window of checkLazy: a few MiB, so the windows of every input stay in cache. */
+export const CHECK_WINDOW = 1 << 18;
+
+/**
+ * checkTensor against an output described lazily (lazy.ts), one window at a time: the same
+ * result, without building the whole expected tensor (and every rank's input behind it) first.
+ */
+export function checkLazy(output: Tensor, expected: Lazy, window = CHECK_WINDOW): CheckResult {
+  const count = expected.length;
+  const n = Math.min(count, output.length);
+  let wrong = count - n;
+  const mismatches: Mismatch[] = [];
+  for (let lo = 0; lo < n; lo += window) {
+    const size = Math.min(window, n - lo);
+    const part = checkTensor(sliceTensor(output, lo, size), expected.read(lo, size));
+    wrong += part.wrong;
+    for (const m of part.mismatches) if (mismatches.length < MAX_MISMATCHES_SHOWN) mismatches.push({ ...m, index: m.index + lo });
   }
   return { checked: count, wrong, mismatches };
 }

@@ -61,26 +61,27 @@ export function inputValue(pattern: DataPattern, rank: number, index: number, dt
 }
 
 /**
- * Fills elements [offset, offset + count) with pattern elements 0… of `rank`. Stores go straight
- * into the typed array, whose own conversion is the dtype's cast (round to float32, wrap integers).
+ * Fills elements [offset, offset + count) with pattern elements from, from + 1, … of `rank`.
+ * Stores go straight into the typed array, whose own conversion is the dtype's cast (round to
+ * float32, wrap integers).
  */
-export function fillTensor(tensor: Tensor, pattern: DataPattern, rank: number, offset = 0, count = tensor.length - offset): void {
+export function fillTensor(tensor: Tensor, pattern: DataPattern, rank: number, offset = 0, count = tensor.length - offset, from = 0): void {
   const value = patternGenerator(pattern, rank, tensor.dtype);
   const raw = tensor.raw;
   switch (tensor.dtype) {
     case 'float16':
-      for (let i = 0; i < count; i++) raw[offset + i] = float32ToFloat16Bits(value(i));
+      for (let i = 0; i < count; i++) raw[offset + i] = float32ToFloat16Bits(value(from + i));
       return;
     case 'bfloat16':
-      for (let i = 0; i < count; i++) raw[offset + i] = float32ToBfloat16Bits(value(i));
+      for (let i = 0; i < count; i++) raw[offset + i] = float32ToBfloat16Bits(value(from + i));
       return;
     case 'int64': {
       const a = raw as BigInt64Array;
-      for (let i = 0; i < count; i++) a[offset + i] = DTYPE_INFO.int64.cast(value(i)) as bigint;
+      for (let i = 0; i < count; i++) a[offset + i] = DTYPE_INFO.int64.cast(value(from + i)) as bigint;
       return;
     }
     default:
-      fillNumbers(raw as Float32Array, pattern, rank, tensor.dtype, offset, count, value);
+      fillNumbers(raw as Float32Array, pattern, rank, tensor.dtype, offset, count, from, value);
   }
 }
 
@@ -89,7 +90,7 @@ export function fillTensor(tensor: Tensor, pattern: DataPattern, rank: number, o
  * a 1 GiB input is not filled through a call per element. Stores convert exactly as `value(i)`
  * stored one at a time would (fill() and element stores share the typed array's conversion).
  */
-function fillNumbers(a: Float32Array, pattern: DataPattern, rank: number, dtype: Dtype, offset: number, count: number, value: (i: number) => number): void {
+function fillNumbers(a: Float32Array, pattern: DataPattern, rank: number, dtype: Dtype, offset: number, count: number, from: number, value: (i: number) => number): void {
   switch (pattern.kind) {
     case 'rank':
     case 'constant':
@@ -99,7 +100,7 @@ function fillNumbers(a: Float32Array, pattern: DataPattern, rank: number, dtype:
     case 'arange_rank': {
       const base = value(0);
       const step = pattern.step ?? 1;
-      for (let i = 0; i < count; i++) a[offset + i] = base + step * i;
+      for (let i = 0; i < count; i++) a[offset + i] = base + step * (from + i);
       return;
     }
     case 'random': {
@@ -109,18 +110,18 @@ function fillNumbers(a: Float32Array, pattern: DataPattern, rank: number, dtype:
       const seed = pattern.seed;
       if (info.float) {
         const span = max - min;
-        for (let i = 0; i < count; i++) a[offset + i] = min + hashUnit(seed, rank, i) * span;
+        for (let i = 0; i < count; i++) a[offset + i] = min + hashUnit(seed, rank, from + i) * span;
       } else {
         const span = max - min + 1;
-        for (let i = 0; i < count; i++) a[offset + i] = Math.floor(min + hashUnit(seed, rank, i) * span);
+        for (let i = 0; i < count; i++) a[offset + i] = Math.floor(min + hashUnit(seed, rank, from + i) * span);
       }
     }
   }
 }
 
-/** Rank `rank`'s input of `count` elements, as stored. */
-export function patternTensor(pattern: DataPattern, rank: number, dtype: Dtype, count: number): Tensor {
+/** Elements [from, from + count) of rank `rank`'s input, as stored. */
+export function patternTensor(pattern: DataPattern, rank: number, dtype: Dtype, count: number, from = 0): Tensor {
   const t = allocTensor(dtype, count);
-  fillTensor(t, pattern, rank);
+  fillTensor(t, pattern, rank, 0, count, from);
   return t;
 }

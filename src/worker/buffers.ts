@@ -2,7 +2,8 @@
 // in-place calls, filled from the data pattern, with the expected output alongside.
 import { allocTensor, sliceTensor, type Tensor } from '../shared/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS } from '../shared/ops/index.js';
-import { fillTensor, patternTensor } from '../shared/patterns.js';
+import { lazyPattern, lazyReduce, type Lazy } from '../shared/lazy.js';
+import { fillTensor } from '../shared/patterns.js';
 import type { CollectiveAction, P2pAction } from '../shared/plan/types.js';
 import { reduceTensors } from '../shared/reduce.js';
 import type { NativeOp } from './native-api.js';
@@ -13,8 +14,8 @@ export interface PreparedCall {
   op: NativeOp;
   /** The tensor to check after the call. */
   output: Tensor | null;
-  /** What `output` must hold after the call; null where this rank gets no output. */
-  expected: () => Tensor | null;
+  /** What `output` must hold after the call (read a window at a time); null where this rank gets no output. */
+  expected: () => Lazy | null;
   /** For list outputs: the length of each list entry. */
   listEntry: number | null;
   /** Whether running the call changes its own input (so a later run would see other data). */
@@ -47,18 +48,13 @@ export function prepareCollective(a: CollectiveAction, rank: number, world: numb
     poison(recv);
   }
   fillTensor(send, a.data, rank);
-  // Computed when checked, from the patterns alone: never from buffers the call may have overwritten.
-  const expected = () => {
-    const inputs = new Map<number, Tensor>();
-    return desc.expected({
-      ...shape,
-      input: (p) => {
-        if (!inputs.has(p)) inputs.set(p, patternTensor(a.data, p, a.dtype, desc.buffers({ ...shape, rank: p }).send));
-        return inputs.get(p)!;
-      },
-      reduce: (parts) => reduceTensors(a.dtype, a.redop, parts),
-    });
-  };
+  // From the patterns alone, never from buffers the call may have overwritten; computed a window
+  // at a time while checking.
+  const expected = () => desc.expected({
+    ...shape,
+    input: (p) => lazyPattern(a.data, p, a.dtype, desc.buffers({ ...shape, rank: p }).send),
+    reduce: (parts) => lazyReduce(parts, (windows) => reduceTensors(a.dtype, a.redop, windows)),
+  });
   return {
     op: {
       op: desc.native, dtype: a.dtype, redop: a.redop, root: a.root, count: size.nativeCount,
@@ -82,7 +78,7 @@ export function prepareP2p(a: P2pAction, rank: number): PreparedCall {
   return {
     op: { op: 'recv', dtype: a.dtype, peer: a.from, count: a.count, recv: recv.bytes },
     output: recv,
-    expected: () => patternTensor(a.data, a.from, a.dtype, a.count),
+    expected: () => lazyPattern(a.data, a.from, a.dtype, a.count),
     listEntry: null,
     consumesInput: false,
   };

@@ -2,7 +2,7 @@
 // every step's runs (warm-up, timed, check) are enqueued at once, in plan order, so all ranks
 // issue communication in the same order even when steps are async.
 import { actionBandwidthBasis } from '../shared/aggregate.js';
-import { checkTensor, type CheckResult } from '../shared/check.js';
+import { checkLazy, type CheckResult } from '../shared/check.js';
 import { involves } from '../shared/plan/compile.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
 import type { RankStepResult, TimelineEvent } from '../shared/protocol.js';
@@ -171,7 +171,7 @@ export class PlanExecutor {
     return {
       checks: () => checkCalls.flatMap((c) => {
         const expected = c.output && c.expected();
-        return expected ? [{ check: checkTensor(c.output!, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
+        return expected ? [{ check: checkLazy(c.output!, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
       }),
       timed: timedT,
       events: [...this.events(step, warmT, 'warmup', bytes), ...this.events(step, timedT, 'timed', bytes), ...this.events(step, checkT, 'check', bytes)],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkTensor } from '../../src/shared/check';
+import { checkLazy, checkTensor } from '../../src/shared/check';
 import { allocTensor } from '../../src/shared/dtypes';
+import { lazyTensor } from '../../src/shared/lazy';
 
 const tensor = (dtype: Parameters<typeof allocTensor>[0], values: number[]) => {
   const t = allocTensor(dtype, values.length);
@@ -28,5 +29,19 @@ describe('checkTensor', () => {
   });
   it('counts elements missing from a short output as wrong', () => {
     expect(checkTensor(tensor('uint8', [1]), tensor('uint8', [1, 2])).wrong).toBe(1);
+  });
+});
+
+describe('checkLazy: the same verdict a window at a time', () => {
+  it('matches checkTensor for every window size, with mismatch indices across windows', () => {
+    const want = tensor('int32', Array.from({ length: 23 }, (_, i) => i));
+    const got = tensor('int32', Array.from({ length: 23 }, (_, i) => ([3, 4, 10, 17, 18, 19, 22].includes(i) ? -i : i)));
+    const whole = checkTensor(got, want);
+    expect(whole.wrong).toBe(7);
+    for (const window of [1, 2, 3, 5, 7, 23, 100]) expect(checkLazy(got, lazyTensor(want), window)).toEqual(whole);
+  });
+  it('counts what a short output lacks and reads no window past it', () => {
+    const want = lazyTensor(tensor('uint8', [1, 2, 3, 4, 5]));
+    expect(checkLazy(tensor('uint8', [1, 9]), want, 1)).toEqual({ checked: 5, wrong: 4, mismatches: [{ index: 1, expected: '2', actual: '9' }] });
   });
 });

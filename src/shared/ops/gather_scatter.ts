@@ -1,4 +1,4 @@
-import { sliceTensor } from '../dtypes.js';
+import { lazySlice } from '../lazy.js';
 import { gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
 
 export const gather: CollectiveDescriptor = {
@@ -33,7 +33,7 @@ export const scatter: CollectiveDescriptor = {
   listOutput: false,
   countError: () => null,
   buffers: ({ count, world, rank, root }) => ({ send: rank === root ? count * world : 0, recv: count, nativeCount: count }),
-  expected: ({ count, rank, root, input }) => sliceTensor(input(root), rank * count, count),
+  expected: ({ count, rank, root, input }) => lazySlice(input(root), rank * count, count),
   algBytes: (count, b, world) => count * world * b,
   busFactor: ringFactor,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),

@@ -2,7 +2,7 @@
 // relate, the value every output element must have, the bytes behind algbw, the busbw factor,
 // and the text a learner reads. Adding a collective means adding one descriptor here and one
 // case in the native backend.
-import { concatTensors, sliceTensor, type Tensor } from '../dtypes.js';
+import { lazyConcat, lazySlice, type Lazy } from '../lazy.js';
 
 export const NATIVE_COLLECTIVES = [
   'all_reduce', 'broadcast', 'reduce', 'all_gather', 'reduce_scatter', 'all_to_all', 'gather', 'scatter',
@@ -24,10 +24,10 @@ export interface Shape {
 }
 
 export interface ExpectedContext extends Shape {
-  /** Rank p's whole send buffer as stored (computed once per rank, shared). */
-  input(rank: number): Tensor;
-  /** The element-wise reduction over ranks of equally long tensors, as the backends compute it. */
-  reduce(parts: Tensor[]): Tensor;
+  /** Rank p's whole send buffer as stored (lazy.ts: read a window at a time). */
+  input(rank: number): Lazy;
+  /** The element-wise reduction over ranks of equally long inputs, as the backends compute it. */
+  reduce(parts: Lazy[]): Lazy;
 }
 
 export interface CollectiveDescriptor {
@@ -49,7 +49,7 @@ export interface CollectiveDescriptor {
   /** Element counts of this rank's buffers (0 = unused) and the per-call count the backend gets. */
   buffers(shape: Shape): { send: number; recv: number; nativeCount: number };
   /** What recv must hold after the call, or null where this rank gets no output. */
-  expected(ctx: ExpectedContext): Tensor | null;
+  expected(ctx: ExpectedContext): Lazy | null;
   /** Bytes for algbw, as nccl-tests counts them. */
   algBytes(count: number, elementBytes: number, world: number): number;
   /** busbw = algbw × this (nccl-tests' …GetBw). */
@@ -67,11 +67,11 @@ export const divisibleBy = (what: string) => (count: number, world: number): str
 const ranksOf = (world: number) => Array.from({ length: world }, (_, p) => p);
 
 /** Slice [offset, offset + count) of every rank's input, reduced across ranks. */
-export const reducedSlice = (ctx: ExpectedContext, offset: number, count: number): Tensor =>
-  ctx.reduce(ranksOf(ctx.world).map((p) => sliceTensor(ctx.input(p), offset, count)));
+export const reducedSlice = (ctx: ExpectedContext, offset: number, count: number): Lazy =>
+  ctx.reduce(ranksOf(ctx.world).map((p) => lazySlice(ctx.input(p), offset, count)));
 
 /** Slice [offset, offset + count) of every rank's input, one after the other in rank order. */
-export const gatheredSlices = (ctx: ExpectedContext, offset: number, count: number): Tensor => {
-  const parts = ranksOf(ctx.world).map((p) => sliceTensor(ctx.input(p), offset, count));
-  return concatTensors(parts[0].dtype, parts);
+export const gatheredSlices = (ctx: ExpectedContext, offset: number, count: number): Lazy => {
+  const parts = ranksOf(ctx.world).map((p) => lazySlice(ctx.input(p), offset, count));
+  return lazyConcat(parts[0].dtype, parts);
 };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { COLLECTIVES, COLLECTIVE_DESCRIPTORS, type CollectiveName } from '../../../src/shared/ops';
 import { REDOPS, reduceTensors, type Redop } from '../../../src/shared/reduce';
 import { allocTensor, DTYPE_INFO, type Dtype, type Scalar } from '../../../src/shared/dtypes';
+import { lazyReduce, lazyTensor, materialize } from '../../../src/shared/lazy';
 
 const FAMILIES: Dtype[] = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'int64'];
 
@@ -54,9 +55,10 @@ describe('expected outputs', () => {
               const input = (p: number) => {
                 const t = allocTensor(dtype, desc.buffers({ count, world, rank: p, root }).send);
                 for (let i = 0; i < t.length; i++) t.set(i, DTYPE_INFO[dtype].cast(value(p, i)));
-                return t;
+                return lazyTensor(t);
               };
-              const got = desc.expected({ count, world, rank, root, input, reduce: (parts) => reduceTensors(dtype, redop, parts) });
+              const lazy = desc.expected({ count, world, rank, root, input, reduce: (parts) => lazyReduce(parts, (w) => reduceTensors(dtype, redop, w)) });
+              const got = lazy && materialize(lazy);
               const want = simulate(op, count, world, rank, root, redop, dtype);
               if (want === null) { expect(got).toBeNull(); continue; }
               expect(got).not.toBeNull();
