@@ -198,7 +198,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   Napi::Value Prestage(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Prestage); }
   Napi::Value Drain(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Drain); }
 
-  // enqueue(stream, op, repeat?, { loop? }?) | prestage(stream, op) | drain(stream)
+  // enqueue(stream, op, repeat?, { loop?, lineUp? }?) | prestage(stream, op) | drain(stream)
   Napi::Value Submit(const Napi::CallbackInfo& info, Job::Kind kind) {
     Napi::Env env = info.Env();
     auto job = std::make_unique<Job>(env);
@@ -214,9 +214,15 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
       }
       if (kind == Job::Kind::Execute && info.Length() > 3 && !info[3].IsUndefined()) {
         if (!info[3].IsObject() || info[3].IsArray()) throw_invalid("options must be an object (got " + show(info[3]) + ")");
-        const Napi::Value loop = info[3].As<Napi::Object>().Get("loop");
-        if (!loop.IsUndefined() && !loop.IsBoolean()) throw_invalid("options.loop must be a boolean (got " + show(loop) + ")");
-        job->times.loop_wanted = loop.IsBoolean() && loop.As<Napi::Boolean>().Value();
+        const Napi::Object options = info[3].As<Napi::Object>();
+        auto flag = [&](const char* name, bool fallback) {
+          const Napi::Value v = options.Get(name);
+          if (v.IsUndefined()) return fallback;
+          if (!v.IsBoolean()) throw_invalid(std::string("options.") + name + " must be a boolean (got " + show(v) + ")");
+          return v.As<Napi::Boolean>().Value();
+        };
+        job->times.loop_wanted = flag("loop", false);
+        job->times.line_up = flag("lineUp", true);
       }
       if (kind == Job::Kind::Execute) job->ticket = comm_->admit(job->op);
       if (kind == Job::Kind::Prestage) {

@@ -19,9 +19,14 @@ namespace clab {
 namespace {
 
 constexpr int kBatch = 1024;                     // repetitions timed per batch of events
-constexpr uint64_t kPollSpinNs = 50000;          // poll without sleeping this long
-constexpr useconds_t kMaxSleepUs = 1000;         // then sleep at most this long between polls
+// A rank that sleeps while its peers go on starts its next op late, and the others then wait for
+// it in NCCL (a skew that lands in timed spans, e.g. after a compare block's barrier): poll
+// without sleeping for a while (GPU hosts have cores to spare), then sleep briefly.
+constexpr uint64_t kPollSpinNs = 2000000;        // poll without sleeping this long
+constexpr useconds_t kMaxSleepUs = 200;          // then sleep at most this long between polls
 constexpr uint64_t kNoTicket = std::numeric_limits<uint64_t>::max();
+// A gemm's ticket: this bit and the number of communication tickets handed out before it.
+constexpr uint64_t kAfterComm = uint64_t{1} << 62;
 constexpr uint64_t kAbortGraceNs = 200000000;    // for threads inside an NCCL call to come out
 
 const gpu::CudaRuntime& need_cudart() {
@@ -107,9 +112,18 @@ NcclComm::StreamState& NcclComm::stream_state(int index) {
 }
 
 uint64_t NcclComm::admit(const Op& op) {
-  if (op.kind == OpKind::Gemm) return kNoTicket;
   std::lock_guard<std::mutex> lock(turn_mu_);
+  if (op.kind == OpKind::Gemm) return kAfterComm | admitted_;
   return admitted_++;
+}
+
+void NcclComm::wait_issued(uint64_t tickets) {
+  std::unique_lock<std::mutex> lock(turn_mu_);
+  turn_cv_.wait(lock, [&] { return turn_ >= tickets || aborted_.load(); });
+  if (aborted_.load()) {
+    lock.unlock();
+    throw_aborted();
+  }
 }
 
 void NcclComm::check_usable() const {
@@ -278,6 +292,10 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   if (op.kind == OpKind::Gemm) {
     if (!st.gemm) st.gemm = std::make_unique<GpuGemm>(*rt_, *memory_, st.stream, rank_);
     st.gemm->prepare(op.dtype, op.m, op.n, op.k);
+    // Launched after the communication enqueued before it, as one host thread issuing in plan
+    // order would: otherwise the GEMM, quicker to launch, can take every SM before a receive
+    // meant to overlap it has started.
+    if (ticket != kNoTicket && (ticket & kAfterComm)) wait_issued(ticket & ~kAfterComm);
     timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, nullptr);
     return;
   }
@@ -298,7 +316,7 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   }
   const Staged& bufs = staging ? staging->root : own.root;
   std::function<void()> line_up;
-  if (op.kind != OpKind::Barrier && world_ > 1) line_up = [&] { align(op, st.stream); };
+  if (op.kind != OpKind::Barrier && world_ > 1 && times.line_up) line_up = [&] { align(op, st.stream); };
   timed(st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up);
   if (!staging) copy_back(own, st.stream);
   cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);
@@ -359,6 +377,7 @@ void NcclComm::abort(const std::string& reason) {
     abort_reason_ = reason.empty() ? "abort() called" : reason;
     aborted_.store(true);
   }
+  { std::lock_guard<std::mutex> lock(turn_mu_); }  // a waiter between its check and its sleep sees the flag
   turn_cv_.notify_all();
   // Waits poll the flag; a thread blocked inside an NCCL call (a connection to a dead peer) only
   // comes out through ncclCommAbort.

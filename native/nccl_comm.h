@@ -5,7 +5,8 @@
 // events, mapped onto CLOCK_MONOTONIC through a reference event recorded on the idle stream, and
 // on request the repetitions run once more as one loop between a single pair (nccl-tests' way).
 // Communication from several streams is issued in enqueue order (admit()), so every rank issues
-// the same sequence. Waits poll the events, ncclCommGetAsyncError and the abort flag. No Node-API.
+// the same sequence, and a GEMM after the communication enqueued before it. Waits poll the
+// events, ncclCommGetAsyncError and the abort flag. No Node-API.
 #pragma once
 
 #include <array>
@@ -112,6 +113,8 @@ class NcclComm final : public Comm {
   /** Polls `ev` until it completes; throws on a CUDA error, an NCCL async error or abort. */
   void wait_event(gpu::cudaEvent_t ev, bool spin);
   void wait_turn(uint64_t ticket);
+  /** Waits until the first `tickets` communication tickets have been issued (or abort). */
+  void wait_issued(uint64_t tickets);
   void end_turn();
   void check_usable() const;
   [[noreturn]] void throw_aborted() const;

@@ -27,6 +27,8 @@ interface Outcome {
 }
 
 const nowNs = () => Number(process.hrtime.bigint());
+/** Steps that only enqueue work on their stream (see run()). */
+const CHAINABLE = new Set<PlanStep['action']['kind']>(['collective', 'p2p', 'group', 'compute', 'barrier']);
 /** The one native op for a step's calls: a group when there are several. */
 const nativeOp = (calls: PreparedCall[]): NativeOp => (calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) });
 const durationsUs = (t: NativeTimes | null) => (t ? t.startNs.map((s, i) => (t.endNs[i] - s) / 1e3) : []);
@@ -43,18 +45,38 @@ export class PlanExecutor {
   async run(): Promise<void> {
     // Ranks start seconds apart at worst; lining them up keeps start-up skew out of the first step's time.
     await this.host.comm.enqueue(0, { op: 'barrier' }, 1);
+    // Inside a compare block, sync steps on one stream are enqueued back to back, as a GPU program
+    // issues them: the stream keeps their order, and a host round trip between them (the previous
+    // step's end seen, the next one enqueued) would stand in the block's time as a gap. They are
+    // awaited before a step on another stream, a wait, or the block's end.
+    let chained: { stream: number; done: Promise<void>[] } | null = null;
+    const flush = async () => {
+      const c = chained;
+      chained = null;
+      if (c) for (const d of c.done) await d;
+    };
     for (const [i, step] of this.plan.steps.entries()) {
-      if (step.action.kind === 'block-begin') await this.prepareBlock(i);
+      if (step.action.kind === 'block-begin') {
+        await flush();
+        await this.prepareBlock(i);
+      }
       if (!involves(step.action, this.host.rank)) continue;
+      const chainable = step.origin.kind === 'compare' && !step.async && CHAINABLE.has(step.action.kind);
+      if (chained && !(chainable && chained.stream === step.stream)) await flush();
       this.host.stepBegin(step);
       const done = this.runStep(step);
       if (step.async) {
         this.pending.set(step.index, { asyncId: step.asyncId, done });
         done.catch(() => undefined);
+      } else if (chainable) {
+        done.catch(() => undefined);  // awaited by flush()
+        chained ??= { stream: step.stream, done: [] };
+        chained.done.push(done);
       } else {
         await done;
       }
     }
+    await flush();
     await this.waitFor(null);
   }
 
@@ -164,7 +186,9 @@ export class PlanExecutor {
     const warm = step.warmup > 0 ? comm.enqueue(step.stream, op, step.warmup) : null;
     // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
     // the timed iterations as one loop timed as a whole, which bandwidth comes from (see loopUs).
-    const timed = comm.enqueue(step.stream, op, step.iters, { loop: step.iters > 1 && step.origin.kind !== 'compare' });
+    // Inside one, a barrier lined the ranks up at its start, and each op starts as soon as issued.
+    const inBlock = step.origin.kind === 'compare';
+    const timed = comm.enqueue(step.stream, op, step.iters, { loop: step.iters > 1 && !inBlock, lineUp: !inBlock });
     const check = needsFreshCheck ? comm.enqueue(step.stream, checkOp, 1) : null;
     const [warmT, timedT, checkT] = await Promise.all([warm, timed, check]);
     const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;

@@ -17,6 +17,8 @@ const root = path.resolve(__dirname, '../..');
 const work = process.env.WORK || fs.mkdtempSync(path.join(os.tmpdir(), 'clab-gpu-'));
 fs.mkdirSync(work, { recursive: true });
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+/** --only matches names with spaces or underscores alike ("overlap on 2 GPUs" = "overlap_on_2_GPUs"). */
+const selected = (name) => !only || name.replace(/_/g, ' ').includes(only.replace(/_/g, ' '));
 const results = [];
 const GiB = 2 ** 30;
 const BACKEND = process.env.CLAB_TEST_BACKEND || 'nccl';
@@ -62,7 +64,7 @@ function run(name, file, ranks, options = {}) {
 
 /** Every check passed on the nccl backend: the usual verdict of a scenario test. */
 function expectPassed(name, file, ranks, extra = () => null, options = {}) {
-  if (only && !name.includes(only)) return;
+  if (!selected(name)) return;
   const { rec, r, seconds } = run(name, file, ranks, options);
   if (!rec) return record(name, false, `no run record (exit ${r.code}): ${(r.err || r.out).trim().split('\n').slice(-3).join(' | ')}`);
   const wrong = rec.steps.reduce((s, x) => s + x.wrong, 0);
@@ -80,7 +82,7 @@ function expectPassed(name, file, ranks, extra = () => null, options = {}) {
 /** Runs a scenario file with 1 and 2 ranks (as many as there are GPUs), skipping worlds it cannot have. */
 function shippedScenario(file, ranks) {
   const name = `${path.basename(file, '.scenario.json')} on ${ranks} GPU${ranks > 1 ? 's' : ''}`;
-  if (only && !name.includes(only)) return;
+  if (!selected(name)) return;
   const v = clab(['validate', file, '--ranks', String(ranks)]);
   if (v.code !== 0) return record(name, true, `not runnable on ${ranks} rank(s): ${v.err.trim().split('\n')[0]}`, true);
   expectPassed(name.replace(/ /g, '_'), file, ranks, (rec) => {
@@ -162,7 +164,7 @@ function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 /** Another process takes all but ~1.5 GiB of GPU 0; a 2 GiB all_reduce must be refused up front. */
 async function outOfMemory() {
   const name = 'too little GPU memory';
-  if (only && !name.includes(only)) return;
+  if (!selected(name)) return;
   const hog = spawn('python3', ['-c', [
     'import torch, sys, time',
     'free, total = torch.cuda.mem_get_info(0)',
@@ -189,7 +191,7 @@ async function outOfMemory() {
 /** A step that overruns its timeout: the watchdog aborts the ranks; none may hold a GPU afterwards. */
 function hangIsEnded() {
   const name = 'timeout ends the ranks and frees the GPUs';
-  if (only && !name.includes(only)) return;
+  if (!selected(name)) return;
   const file = writeScenario('hang', { world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'all_reduce', count: 64 * 1024 * 1024, warmup: 0, iters: 100000, timeoutMs: 2000 }] });
   const t0 = Date.now();
   const { rec } = run('hang', file, 2);
@@ -202,7 +204,7 @@ function hangIsEnded() {
 
 function ncclDebugCaptured() {
   const name = 'NCCL_DEBUG output reaches the run log';
-  if (only && !name.includes(only)) return;
+  if (!selected(name)) return;
   const file = writeScenario('debug', { world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 1024 }] });
   const { rec } = run('debug', file, 2, { env: { NCCL_DEBUG: 'INFO' } });
   const lines = (rec?.logs ?? []).filter((l) => l.rank !== null && /NCCL INFO/.test(l.text));

@@ -1,7 +1,7 @@
-// The executor asks the backend for a loop timed as a whole (nccl-tests' way) outside compare
-// blocks, and reports it. The cpu backend does not run one (its clock readings cost nothing), so
-// this drives the executor through a real world-1 cpu communicator wrapped the way the nccl
-// backend answers: the repetitions run once more first, timed only at the loop's ends.
+// The executor against a real world-1 cpu communicator, wrapped to record what it is asked and
+// when. The loop timed as a whole (nccl-tests' way) is asked for outside compare blocks; the cpu
+// backend does not run one (its clock readings cost nothing), so the wrapper answers the way the
+// nccl backend does: the repetitions run once more first, timed only at the loop's ends.
 import { afterAll, describe, expect, it } from 'vitest';
 import { summarizeStep } from '../../src/shared/aggregate';
 import { compilePlan } from '../../src/shared/plan/compile';
@@ -15,17 +15,20 @@ import { addon, createId } from './ranks';
 const comms: NativeComm[] = [];
 afterAll(() => comms.forEach((c) => c.destroy()));
 
-function loopingComm(): { comm: NativeComm; asked: { op: string; repeat: number; loop: boolean }[] } {
+function loopingComm(): { comm: NativeComm; asked: { op: string; repeat: number; loop: boolean; lineUp?: boolean }[]; seen: string[] } {
   const real = addon.cpuCommInit(createId(1), 0, 1);
   comms.push(real);
-  const asked: { op: string; repeat: number; loop: boolean }[] = [];
+  const asked: { op: string; repeat: number; loop: boolean; lineUp?: boolean }[] = [];
+  const seen: string[] = [];  // "enqueue OP" and "done OP", in the order they happened
   const comm: NativeComm = {
     rank: 0, world: 1,
-    async enqueue(stream: number, op: NativeOp, repeat = 1, options?: { loop?: boolean }): Promise<NativeTimes> {
-      asked.push({ op: op.op, repeat, loop: options?.loop ?? false });
-      if (!options?.loop) return real.enqueue(stream, op, repeat);
+    async enqueue(stream: number, op: NativeOp, repeat = 1, options?: { loop?: boolean; lineUp?: boolean }): Promise<NativeTimes> {
+      asked.push({ op: op.op, repeat, loop: options?.loop ?? false, ...(options?.lineUp === undefined ? {} : { lineUp: options.lineUp }) });
+      seen.push(`enqueue ${op.op}`);
+      if (!options?.loop) return real.enqueue(stream, op, repeat).finally(() => seen.push(`done ${op.op}`));
       const loop = await real.enqueue(stream, op, repeat);
       const each = await real.enqueue(stream, op, repeat);
+      seen.push(`done ${op.op}`);
       return { ...each, loopStartNs: loop.startNs[0], loopEndNs: loop.endNs[repeat - 1] };
     },
     prestage: (stream, op) => real.prestage(stream, op),
@@ -33,7 +36,7 @@ function loopingComm(): { comm: NativeComm; asked: { op: string; repeat: number;
     abort: (reason) => real.abort(reason),
     destroy: () => real.destroy(),
   };
-  return { comm, asked };
+  return { comm, asked, seen };
 }
 
 describe('executor: the loop timed as a whole', () => {
@@ -54,9 +57,11 @@ describe('executor: the loop timed as a whole', () => {
       stepEnd: (r, e) => { results.push(r); events.push(...e); },
     }).run();
 
-    expect(asked.filter((a) => a.loop)).toEqual([{ op: 'all_reduce', repeat: 4, loop: true }]);
+    expect(asked.filter((a) => a.loop)).toEqual([{ op: 'all_reduce', repeat: 4, loop: true, lineUp: true }]);
     expect(asked.find((a) => a.op === 'broadcast' && a.repeat === 1)?.loop).toBe(false);  // one iteration: nothing to gain
-    expect(asked.find((a) => a.op === 'all_gather')?.loop).toBe(false);  // inside a compare block
+    // Inside a compare block: neither the extra loop nor a line-up of the ranks (the block's barrier did that).
+    const timedInBlock = { op: 'all_gather', repeat: 4, loop: false, lineUp: false };
+    expect(asked.filter((a) => a.op === 'all_gather' && a.repeat === 4)).toEqual([timedInBlock, timedInBlock]);
 
     const allReduce = results.find((r) => r.step === 0)!;
     expect(allReduce.verdict).toBe('pass');
@@ -72,5 +77,28 @@ describe('executor: the loop timed as a whole', () => {
 
     const step = plan.steps[0] as PlanStep;
     expect(summarizeStep(step, [allReduce], 1).timing!.perOp).toBeCloseTo(allReduce.loopUs! / 4, 6);
+  });
+
+  it('enqueues a compare block\'s sync steps on one stream back to back, and waits before another stream', async () => {
+    const plan = compilePlan(scenarioSchema.parse({
+      version: 1, name: 'chain', world: { ranks: 1 }, defaults: { iters: 1, warmup: 0 },
+      steps: [{
+        op: 'compare', label: 'c', repeat: 1, warmup: 0, variants: [
+          { name: 'a', steps: [
+            { op: 'all_reduce', count: 4096, stream: 'x' }, { op: 'all_gather', count: 16, stream: 'x' }, { op: 'broadcast', count: 8, stream: 'y' },
+          ] },
+          { name: 'b', steps: [{ op: 'barrier' }] },
+        ],
+      }],
+    }));
+    const { comm, seen } = loopingComm();
+    const results: RankStepResult[] = [];
+    await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
+    const at = (what: string) => seen.indexOf(what);
+    expect(at('enqueue all_gather')).toBeGreaterThan(-1);
+    expect(at('enqueue all_gather')).toBeLessThan(at('done all_reduce'));  // same stream: no round trip between them
+    expect(at('enqueue broadcast')).toBeGreaterThan(at('done all_gather'));  // another stream: after the chain ended
+    expect(results.filter((r) => r.verdict === 'fail')).toEqual([]);
+    expect(results.filter((r) => r.verdict === 'pass')).toHaveLength(3);
   });
 });
