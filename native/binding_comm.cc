@@ -198,7 +198,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   Napi::Value Prestage(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Prestage); }
   Napi::Value Drain(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Drain); }
 
-  // enqueue(stream, op, repeat?, { loop?, lineUp? }?) | prestage(stream, op) | drain(stream)
+  // enqueue(stream, op, repeat?, { loop? }?) | prestage(stream, op) | drain(stream)
   Napi::Value Submit(const Napi::CallbackInfo& info, Job::Kind kind) {
     Napi::Env env = info.Env();
     auto job = std::make_unique<Job>(env);
@@ -222,7 +222,6 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
           return v.As<Napi::Boolean>().Value();
         };
         job->times.loop_wanted = flag("loop", false);
-        job->times.line_up = flag("lineUp", true);
       }
       if (kind == Job::Kind::Execute) job->ticket = comm_->admit(job->op);
       if (kind == Job::Kind::Prestage) {

@@ -21,12 +21,6 @@ struct Times {
    * the host clock between repetitions) ignore it and leave loop_end at 0.
    */
   bool loop_wanted = false;
-  /**
-   * Set by the caller: line the ranks up before the repetitions (nccl: a tiny exchange with the
-   * peers, so that a rank that arrives early does not time its wait). Off inside a compare block,
-   * whose ranks a barrier lined up at its start and whose ops should start as soon as issued.
-   */
-  bool line_up = true;
   uint64_t loop_start = 0, loop_end = 0;
 };
 

@@ -222,7 +222,7 @@ uint64_t NcclComm::reference(StreamState& st) {
 
 template <class F>
 void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times,
-                     const std::function<void()>& align_first) {
+                     const std::function<void()>& align_first, bool spin) {
   std::vector<uint64_t>& start = times.start;
   std::vector<uint64_t>& end = times.end;
   const uint64_t t_ref = reference(st);
@@ -275,7 +275,7 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
     throw;
   }
   if (ordered) end_turn();
-  wait_event(st.marks[2 * last - 1], false);
+  wait_event(st.marks[2 * last - 1], spin);
   collect(last);
   if (times.loop_wanted) {
     times.loop_start = since_ref(st.loop_begin);
@@ -296,7 +296,7 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
     // order would: otherwise the GEMM, quicker to launch, can take every SM before a receive
     // meant to overlap it has started.
     if (ticket != kNoTicket && (ticket & kAfterComm)) wait_issued(ticket & ~kAfterComm);
-    timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, nullptr);
+    timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, nullptr, false);
     return;
   }
   Staging own;
@@ -316,8 +316,10 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   }
   const Staged& bufs = staging ? staging->root : own.root;
   std::function<void()> line_up;
-  if (op.kind != OpKind::Barrier && world_ > 1 && times.line_up) line_up = [&] { align(op, st.stream); };
-  timed(st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up);
+  if (op.kind != OpKind::Barrier && world_ > 1) line_up = [&] { align(op, st.stream); };
+  // Every rank leaves a barrier as soon as it completes: one that slept through it would start the
+  // next op late (a compare block starts with a barrier; its ops would time that rank's lag).
+  timed(st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up, op.kind == OpKind::Barrier);
   if (!staging) copy_back(own, st.stream);
   cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);
 }

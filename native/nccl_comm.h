@@ -104,10 +104,11 @@ class NcclComm final : public Comm {
   /**
    * Runs `repeat` repetitions of `enqueue_one` between event pairs and fills times.start/end;
    * with times.loop_wanted, first `repeat` more with one event pair around them all (loop_start/end).
+   * `spin`: wait for the end without ever sleeping.
    */
   template <class F>
   void timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times,
-             const std::function<void()>& align_first);
+             const std::function<void()>& align_first, bool spin);
   /** Records the reference event on the idle stream and returns the host clock when it completed. */
   uint64_t reference(StreamState& st);
   /** Polls `ev` until it completes; throws on a CUDA error, an NCCL async error or abort. */

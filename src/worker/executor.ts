@@ -186,9 +186,7 @@ export class PlanExecutor {
     const warm = step.warmup > 0 ? comm.enqueue(step.stream, op, step.warmup) : null;
     // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
     // the timed iterations as one loop timed as a whole, which bandwidth comes from (see loopUs).
-    // Inside one, a barrier lined the ranks up at its start, and each op starts as soon as issued.
-    const inBlock = step.origin.kind === 'compare';
-    const timed = comm.enqueue(step.stream, op, step.iters, { loop: step.iters > 1 && !inBlock, lineUp: !inBlock });
+    const timed = comm.enqueue(step.stream, op, step.iters, { loop: step.iters > 1 && step.origin.kind !== 'compare' });
     const check = needsFreshCheck ? comm.enqueue(step.stream, checkOp, 1) : null;
     const [warmT, timedT, checkT] = await Promise.all([warm, timed, check]);
     const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;

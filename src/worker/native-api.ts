@@ -62,10 +62,8 @@ export interface NativeComm {
    * (nccl): before those, run the repetitions once more with events around the whole loop only
    * (loopStartNs/loopEndNs), so that the per-repetition events' own cost is not in that time;
    * the cpu backend reads the host clock between repetitions, which costs nothing, and ignores it.
-   * `options.lineUp` (nccl, default true): line the ranks up with a tiny exchange before the
-   * repetitions, so that a rank that arrives early does not time its wait.
    */
-  enqueue(stream: number, op: NativeOp, repeat?: number, options?: { loop?: boolean; lineUp?: boolean }): Promise<NativeTimes>;
+  enqueue(stream: number, op: NativeOp, repeat?: number, options?: { loop?: boolean }): Promise<NativeTimes>;
   /**
    * Moves `op`'s input to where the backend computes (nccl: the GPU) ahead of its enqueue() calls
    * on this communicator, which then neither copy it in nor copy their output back: drain() does

@@ -96,7 +96,6 @@ describe('addon surface', () => {
     expect(await reject({ op: 'barrier' }, 0, 0)).toMatch(/^repeat must be between 1/);
     expect(await reject({ op: 'barrier' }, 0, 2, 'loop')).toBe("options must be an object (got 'loop')");
     expect(await reject({ op: 'barrier' }, 0, 2, { loop: 1 })).toBe('options.loop must be a boolean (got 1)');
-    expect(await reject({ op: 'barrier' }, 0, 2, { lineUp: 'no' })).toBe("options.lineUp must be a boolean (got 'no')");
     expect(await reject({ op: 'group', ops: [{ op: 'barrier' }, { op: 'recv', dtype: 'int4', peer: 1, count: 1, recv: f32(1) }] })).toMatch(/^op\.ops\[1\]\.dtype: unknown dtype/);
     expect(await reject({ op: 'gemm', dtype: 'int8', m: 2, n: 2, k: 2 })).toMatch(/gemm/);
     const buf = new Uint8Array(64);
