@@ -214,14 +214,9 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
       }
       if (kind == Job::Kind::Execute && info.Length() > 3 && !info[3].IsUndefined()) {
         if (!info[3].IsObject() || info[3].IsArray()) throw_invalid("options must be an object (got " + show(info[3]) + ")");
-        const Napi::Object options = info[3].As<Napi::Object>();
-        auto flag = [&](const char* name, bool fallback) {
-          const Napi::Value v = options.Get(name);
-          if (v.IsUndefined()) return fallback;
-          if (!v.IsBoolean()) throw_invalid(std::string("options.") + name + " must be a boolean (got " + show(v) + ")");
-          return v.As<Napi::Boolean>().Value();
-        };
-        job->times.loop_wanted = flag("loop", false);
+        const Napi::Value loop = info[3].As<Napi::Object>().Get("loop");
+        if (!loop.IsUndefined() && !loop.IsBoolean()) throw_invalid("options.loop must be a boolean (got " + show(loop) + ")");
+        job->times.loop_wanted = loop.IsBoolean() && loop.As<Napi::Boolean>().Value();
       }
       if (kind == Job::Kind::Execute) job->ticket = comm_->admit(job->op);
       if (kind == Job::Kind::Prestage) {
