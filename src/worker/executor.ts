@@ -2,14 +2,14 @@
 // every step's runs (warm-up, timed, check) are enqueued at once, in plan order, so all ranks
 // issue communication in the same order even when steps are async.
 import { actionBandwidthBasis } from '../shared/aggregate.js';
-import { checkLazy, type CheckResult } from '../shared/check.js';
+import type { CheckResult } from '../shared/check.js';
 import { involves } from '../shared/plan/compile.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
 import type { RankStepResult, TimelineEvent } from '../shared/protocol.js';
 import { prepareCollective, prepareP2p, type PreparedCall } from './buffers.js';
 import type { NativeComm, NativeOp, NativeTimes } from './native-api.js';
 import { runObjectCollective } from './objects.js';
-import { previewTensor } from './output.js';
+import { checkOutput, previewTensor } from './output.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -193,7 +193,7 @@ export class PlanExecutor {
     return {
       checks: () => checkCalls.flatMap((c) => {
         const expected = c.output && c.expected();
-        return expected ? [{ check: checkLazy(c.output!, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
+        return expected ? [{ check: checkOutput(c.output!, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
       }),
       timed: timedT,
       events: [...this.events(step, warmT, 'warmup', bytes), ...this.events(step, timedT, 'timed', bytes), ...this.events(step, checkT, 'check', bytes)],

@@ -38,10 +38,10 @@ describe('checkLazy: the same verdict a window at a time', () => {
     const got = tensor('int32', Array.from({ length: 23 }, (_, i) => ([3, 4, 10, 17, 18, 19, 22].includes(i) ? -i : i)));
     const whole = checkTensor(got, want);
     expect(whole.wrong).toBe(7);
-    for (const window of [1, 2, 3, 5, 7, 23, 100]) expect(checkLazy(got, lazyTensor(want), window)).toEqual(whole);
+    for (const window of [1, 2, 3, 5, 7, 23, 100]) expect(checkLazy(got, lazyTensor(want), { window })).toEqual(whole);
   });
   it('counts what a short output lacks and reads no window past it', () => {
     const want = lazyTensor(tensor('uint8', [1, 2, 3, 4, 5]));
-    expect(checkLazy(tensor('uint8', [1, 9]), want, 1)).toEqual({ checked: 5, wrong: 4, mismatches: [{ index: 1, expected: '2', actual: '9' }] });
+    expect(checkLazy(tensor('uint8', [1, 9]), want, { window: 1 })).toEqual({ checked: 5, wrong: 4, mismatches: [{ index: 1, expected: '2', actual: '9' }] });
   });
 });

@@ -10,7 +10,7 @@ import type { RankStepResult, TimelineEvent } from '../../src/shared/protocol';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
 import { PlanExecutor } from '../../src/worker/executor';
 import type { NativeComm, NativeOp, NativeTimes } from '../../src/worker/native-api';
-import { addon, createId } from './ranks';
+import { addon, createId } from '../native/ranks';
 
 const comms: NativeComm[] = [];
 afterAll(() => comms.forEach((c) => c.destroy()));
