@@ -136,46 +136,6 @@ void NcclComm::throw_aborted() const {
   throw ClabError(ErrCode::Aborted, "rank " + std::to_string(rank_) + ": communicator aborted: " + abort_reason_);
 }
 
-// ---- staging -------------------------------------------------------------------------------
-
-void NcclComm::stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStream_t stream) {
-  if (op.kind == OpKind::Group) {
-    out.children.resize(op.ops.size());
-    for (size_t i = 0; i < op.ops.size(); i++) stage(op.ops[i], out.children[i], staging, stream);
-    return;
-  }
-  if (op.kind == OpKind::Barrier) {
-    out.send = out.recv = scratch_.get();
-    return;
-  }
-  uint64_t sb = 0, rb = 0;
-  op_buffer_bytes(op, rank_, world_, &sb, &rb);
-  const std::string what = std::string(op_kind_name(op.kind)) + " (" + op.path + ")";
-  // The device buffers alias the way the host ones do, so NCCL runs the in-place form too
-  // (all_to_all excepted: NCCL has no in-place all_to_all, and the host sees the same result).
-  if (sb && rb && op.kind != OpKind::AllToAll && op_in_place(op, rank_, world_)) {
-    const uint8_t* lo = std::min(op.send, op.recv);
-    const uint8_t* hi = std::max(op.send + sb, op.recv + rb);
-    staging.blocks.push_back(memory_->acquire(static_cast<uint64_t>(hi - lo), what));
-    uint8_t* base = staging.blocks.back().get();
-    out.send = base + (op.send - lo);
-    out.recv = base + (op.recv - lo);
-  } else {
-    if (sb) {
-      staging.blocks.push_back(memory_->acquire(sb, what + " send buffer"));
-      out.send = staging.blocks.back().get();
-    }
-    if (rb) {
-      staging.blocks.push_back(memory_->acquire(rb, what + " recv buffer"));
-      out.recv = staging.blocks.back().get();
-      // Like the host's poisoned output: an element NCCL never writes cannot pass the check.
-      cuda_check(*rt_, rt_->cudaMemsetAsync(out.recv, 0xff, rb, stream), "cudaMemsetAsync", rank_);
-    }
-  }
-  if (sb) cuda_check(*rt_, rt_->cudaMemcpyAsync(out.send, op.send, sb, gpu::cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync (send data to the GPU)", rank_);
-  if (rb) staging.copies.push_back({op.recv, out.recv, rb});
-}
-
 // ---- ordering, waiting, timing -------------------------------------------------------------
 
 void NcclComm::wait_turn(uint64_t ticket) {
@@ -321,52 +281,6 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   // next op late (a compare block starts with a barrier; its ops would time that rank's lag).
   timed(st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up, op.kind == OpKind::Barrier);
   if (!staging) copy_back(own, st.stream);
-  cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);
-}
-
-void NcclComm::copy_back(const Staging& staging, gpu::cudaStream_t stream) {
-  for (const CopyBack& c : staging.copies)
-    cuda_check(*rt_, rt_->cudaMemcpyAsync(c.host, c.device, c.bytes, gpu::cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (output to the host)", rank_);
-}
-
-std::vector<uintptr_t> NcclComm::staging_key(const Op& op) {
-  std::vector<uintptr_t> key;
-  auto add = [&key](const Op& o, auto& self) -> void {
-    key.push_back(static_cast<uintptr_t>(o.kind));
-    if (o.kind == OpKind::Group) {
-      key.push_back(o.ops.size());
-      for (const Op& c : o.ops) self(c, self);
-      return;
-    }
-    key.insert(key.end(), {reinterpret_cast<uintptr_t>(o.send), static_cast<uintptr_t>(o.send_bytes),
-                           reinterpret_cast<uintptr_t>(o.recv), static_cast<uintptr_t>(o.recv_bytes)});
-  };
-  add(op, add);
-  return key;
-}
-
-void NcclComm::prestage(const Op& op, StreamContext& ctx) {
-  check_usable();
-  use_device();
-  if (op.kind == OpKind::Gemm || op.kind == OpKind::Barrier) return;
-  StreamState& st = stream_state(ctx.index);
-  auto staging = std::make_unique<Staging>();
-  stage(op, staging->root, *staging, st.stream);
-  cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);
-  std::lock_guard<std::mutex> lock(ahead_mu_);
-  ahead_[staging_key(op)] = std::move(staging);
-}
-
-void NcclComm::drain(StreamContext& ctx) {
-  check_usable();
-  use_device();
-  StreamState& st = stream_state(ctx.index);
-  std::map<std::vector<uintptr_t>, std::unique_ptr<Staging>> done;
-  {
-    std::lock_guard<std::mutex> lock(ahead_mu_);
-    done.swap(ahead_);
-  }
-  for (const auto& entry : done) copy_back(*entry.second, st.stream);
   cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);
 }
 
