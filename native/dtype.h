@@ -11,14 +11,16 @@
 
 namespace clab {
 
-enum class Dtype : uint8_t { Float32, Float64, Float16, BFloat16, Int8, Uint8, Int32, Int64 };
+// Floats first (dtype_is_float), the order of kDtypeNames.
+enum class Dtype : uint8_t { Float32, Float64, Float16, BFloat16, Int8, Uint8, Int32, Uint32, Int64, Uint64 };
 enum class Redop : uint8_t { Sum, Prod, Min, Max, Avg };
 
-constexpr const char* kDtypeNames[] = {"float32", "float64", "float16", "bfloat16",
-                                       "int8",    "uint8",   "int32",   "int64"};
-constexpr size_t kDtypeSizes[] = {4, 8, 2, 2, 1, 1, 4, 8};
+constexpr const char* kDtypeNames[] = {"float32", "float64", "float16", "bfloat16", "int8",
+                                       "uint8",   "int32",   "uint32",  "int64",    "uint64"};
+constexpr size_t kDtypeSizes[] = {4, 8, 2, 2, 1, 1, 4, 4, 8, 8};
+constexpr int kDtypeCount = sizeof(kDtypeNames) / sizeof(kDtypeNames[0]);
 constexpr const char* kRedopNames[] = {"sum", "prod", "min", "max", "avg"};
-constexpr const char* kDtypeList = "float32, float64, float16, bfloat16, int8, uint8, int32, int64";
+constexpr const char* kDtypeList = "float32, float64, float16, bfloat16, int8, uint8, int32, uint32, int64, uint64";
 constexpr const char* kRedopList = "sum, prod, min, max, avg";
 
 inline const char* dtype_name(Dtype d) { return kDtypeNames[static_cast<int>(d)]; }
@@ -27,7 +29,7 @@ inline const char* redop_name(Redop r) { return kRedopNames[static_cast<int>(r)]
 inline bool dtype_is_float(Dtype d) { return d <= Dtype::BFloat16; }
 
 inline bool parse_dtype(const std::string& s, Dtype* out) {
-  for (int i = 0; i < 8; i++)
+  for (int i = 0; i < kDtypeCount; i++)
     if (s == kDtypeNames[i]) { *out = static_cast<Dtype>(i); return true; }
   return false;
 }

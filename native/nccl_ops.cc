@@ -17,7 +17,9 @@ gpu::ncclDataType_t nccl_type(Dtype d) {
     case Dtype::Int8: return gpu::ncclInt8;
     case Dtype::Uint8: return gpu::ncclUint8;
     case Dtype::Int32: return gpu::ncclInt32;
+    case Dtype::Uint32: return gpu::ncclUint32;
     case Dtype::Int64: return gpu::ncclInt64;
+    case Dtype::Uint64: return gpu::ncclUint64;
   }
   return gpu::ncclFloat32;
 }

@@ -122,7 +122,9 @@ void reduce_n(Dtype dtype, Redop redop, void* out, const void* const* in, int n,
     case Dtype::Int8: reduce_int(redop, static_cast<int8_t*>(out), cast_in<int8_t>(in), n, count); break;
     case Dtype::Uint8: reduce_int(redop, static_cast<uint8_t*>(out), cast_in<uint8_t>(in), n, count); break;
     case Dtype::Int32: reduce_int(redop, static_cast<int32_t*>(out), cast_in<int32_t>(in), n, count); break;
+    case Dtype::Uint32: reduce_int(redop, static_cast<uint32_t*>(out), cast_in<uint32_t>(in), n, count); break;
     case Dtype::Int64: reduce_int(redop, static_cast<int64_t*>(out), cast_in<int64_t>(in), n, count); break;
+    case Dtype::Uint64: reduce_int(redop, static_cast<uint64_t*>(out), cast_in<uint64_t>(in), n, count); break;
   }
 }
 

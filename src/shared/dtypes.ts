@@ -1,10 +1,10 @@
 // Element types: sizes, how values are stored, and the rounding each type applies, so that
 // host-side expected values are computed exactly as the backends compute them.
 
-export const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'int64'] as const;
+export const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64'] as const;
 export type Dtype = (typeof DTYPES)[number];
 
-/** A value as a learner reads it: a number, or a bigint for int64. */
+/** A value as a learner reads it: a number, or a bigint for int64 and uint64. */
 export type Scalar = number | bigint;
 
 export interface DtypeInfo {
@@ -83,11 +83,16 @@ export const DTYPE_INFO: Record<Dtype, DtypeInfo> = {
   int8: { name: 'int8', bytes: 1, float: false, cast: wrapInt(8, true) },
   uint8: { name: 'uint8', bytes: 1, float: false, cast: wrapInt(8, false) },
   int32: { name: 'int32', bytes: 4, float: false, cast: wrapInt(32, true) },
+  uint32: { name: 'uint32', bytes: 4, float: false, cast: wrapInt(32, false) },
   int64: { name: 'int64', bytes: 8, float: false, cast: (x) => BigInt.asIntN(64, BigInt(Math.trunc(Number.isFinite(x) ? x : 0))) },
+  uint64: { name: 'uint64', bytes: 8, float: false, cast: (x) => BigInt.asUintN(64, BigInt(Math.trunc(Number.isFinite(x) ? x : 0))) },
 };
 
+/** The types whose values are bigints. */
+export const isBigIntDtype = (d: Dtype): d is 'int64' | 'uint64' => d === 'int64' || d === 'uint64';
+
 /** A typed view over raw bytes that reads and writes decoded values. */
-export type RawArray = Float32Array | Float64Array | Uint16Array | Int8Array | Uint8Array | Int32Array | BigInt64Array;
+export type RawArray = Float32Array | Float64Array | Uint16Array | Int8Array | Uint8Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array;
 
 export interface Tensor {
   dtype: Dtype;
@@ -111,7 +116,9 @@ export function tensorView(dtype: Dtype, bytes: Uint8Array): Tensor {
     case 'int8': { const a = make(Int8Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
     case 'uint8': { const a = make(Uint8Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
     case 'int32': { const a = make(Int32Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
+    case 'uint32': { const a = make(Uint32Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
     case 'int64': { const a = make(BigInt64Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = BigInt(v); } }; }
+    case 'uint64': { const a = make(BigUint64Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = BigInt(v); } }; }
     case 'float16': {
       const a = make(Uint16Array);
       return { ...base, raw: a, get: (i) => float16BitsToFloat32(a[i]), set: (i, v) => { a[i] = float32ToFloat16Bits(Number(v)); } };

@@ -75,9 +75,11 @@ export function fillTensor(tensor: Tensor, pattern: DataPattern, rank: number, o
     case 'bfloat16':
       for (let i = 0; i < count; i++) raw[offset + i] = float32ToBfloat16Bits(value(from + i));
       return;
-    case 'int64': {
+    case 'int64':
+    case 'uint64': {
       const a = raw as BigInt64Array;
-      for (let i = 0; i < count; i++) a[offset + i] = DTYPE_INFO.int64.cast(value(from + i)) as bigint;
+      const cast = DTYPE_INFO[tensor.dtype].cast;
+      for (let i = 0; i < count; i++) a[offset + i] = cast(value(from + i)) as bigint;
       return;
     }
     default:

@@ -2,7 +2,7 @@
 // order, each step rounded to the element type (half types via float32), integers wrapping.
 import {
   allocTensor, bfloat16BitsToFloat32, DTYPE_INFO, float16BitsToFloat32, float32ToBfloat16Bits, float32ToFloat16Bits,
-  type Dtype, type Scalar, type Tensor,
+  isBigIntDtype, type Dtype, type Scalar, type Tensor,
 } from './dtypes.js';
 
 export const REDOPS = ['sum', 'prod', 'min', 'max', 'avg'] as const;
@@ -11,8 +11,8 @@ export type Redop = (typeof REDOPS)[number];
 type Binary = (a: Scalar, b: Scalar) => Scalar;
 
 function binaryFor(dtype: Dtype, redop: Exclude<Redop, 'avg'>): Binary {
-  if (dtype === 'int64') {
-    const w = (x: bigint) => BigInt.asIntN(64, x);
+  if (isBigIntDtype(dtype)) {
+    const w = dtype === 'int64' ? (x: bigint) => BigInt.asIntN(64, x) : (x: bigint) => BigInt.asUintN(64, x);
     switch (redop) {
       case 'sum': return (a, b) => w((a as bigint) + (b as bigint));
       case 'prod': return (a, b) => w((a as bigint) * (b as bigint));
@@ -24,8 +24,10 @@ function binaryFor(dtype: Dtype, redop: Exclude<Redop, 'avg'>): Binary {
   switch (redop) {
     case 'sum': return (a, b) => cast((a as number) + (b as number));
     case 'prod':
-      // int32 products exceed 2^53; Math.imul wraps exactly like the native unsigned multiply.
-      return dtype === 'int32' ? (a, b) => Math.imul(a as number, b as number) : (a, b) => cast((a as number) * (b as number));
+      // 32-bit products exceed 2^53; Math.imul wraps exactly like the native unsigned multiply.
+      if (dtype === 'int32') return (a, b) => Math.imul(a as number, b as number);
+      if (dtype === 'uint32') return (a, b) => Math.imul(a as number, b as number) >>> 0;
+      return (a, b) => cast((a as number) * (b as number));
     case 'min': return (a, b) => ((a as number) < (b as number) ? a : b);
     case 'max': return (a, b) => ((a as number) > (b as number) ? a : b);
   }
@@ -36,10 +38,10 @@ export function reducer(dtype: Dtype, redop: Redop): (values: Scalar[]) => Scala
   const op = binaryFor(dtype, redop === 'avg' ? 'sum' : redop);
   const fold = (values: Scalar[]) => values.reduce((acc, v) => op(acc, v));
   if (redop !== 'avg') return fold;
-  if (dtype === 'int64') return (values) => (fold(values) as bigint) / BigInt(values.length);
+  if (isBigIntDtype(dtype)) return (values) => (fold(values) as bigint) / BigInt(values.length);
   const cast = DTYPE_INFO[dtype].cast as (x: number) => number;
-  // `| 0` also turns -0 into 0: integers have no negative zero.
-  if (!DTYPE_INFO[dtype].float) return (values) => Math.trunc((fold(values) as number) / values.length) | 0;
+  // The cast also turns -0 into 0: integers have no negative zero.
+  if (!DTYPE_INFO[dtype].float) return (values) => cast(Math.trunc((fold(values) as number) / values.length));
   return (values) => cast((fold(values) as number) / values.length);
 }
 
@@ -62,6 +64,7 @@ function halfDecoder(dtype: 'float16' | 'bfloat16'): (bits: number) => number {
 function combineNumbers(redop: Exclude<Redop, 'avg'>, int32: boolean): Combine {
   switch (redop) {
     case 'sum': return (a, b) => a + b;
+    // Math.imul's 32 bits stored into an Int32Array or Uint32Array wrap as the native multiply does.
     case 'prod': return int32 ? Math.imul : (a, b) => a * b;
     case 'min': return (a, b) => (a < b ? a : b);
     case 'max': return (a, b) => (a > b ? a : b);
@@ -78,7 +81,8 @@ export function reduceTensors(dtype: Dtype, redop: Redop, parts: Tensor[]): Tens
   const world = parts.length;
   const out = allocTensor(dtype, n);
   const op = redop === 'avg' ? 'sum' : redop;
-  if (dtype === 'int64') {
+  if (isBigIntDtype(dtype)) {
+    // Stores into BigInt64Array / BigUint64Array wrap modulo 2^64, like the native kernels.
     const acc = out.raw as BigInt64Array;
     acc.set(parts[0].raw as BigInt64Array);
     const f = op === 'sum' ? (a: bigint, b: bigint) => a + b : op === 'prod' ? (a: bigint, b: bigint) => a * b
@@ -90,7 +94,7 @@ export function reduceTensors(dtype: Dtype, redop: Redop, parts: Tensor[]): Tens
     if (redop === 'avg') for (let i = 0; i < n; i++) acc[i] /= BigInt(world);
     return out;
   }
-  const f = combineNumbers(op, dtype === 'int32');
+  const f = combineNumbers(op, dtype === 'int32' || dtype === 'uint32');
   if (dtype === 'float16' || dtype === 'bfloat16') {
     const decode = halfDecoder(dtype);
     const encode = dtype === 'float16' ? float32ToFloat16Bits : float32ToBfloat16Bits;

@@ -16,6 +16,16 @@ describe('reductions', () => {
   it('int64 sum wraps modulo 2^64', () => {
     expect(reducer('int64', 'sum')([9223372036854775807n, 1n])).toBe(-9223372036854775808n);
   });
+  it('uint32 and uint64 wrap modulo 2^32 and 2^64 and stay unsigned', () => {
+    expect(reducer('uint32', 'sum')([4294967295, 2])).toBe(1);
+    expect(reducer('uint32', 'prod')([65537, 65537])).toBe(131073);
+    expect(reducer('uint32', 'max')([4294967295, 1])).toBe(4294967295);
+    expect(reducer('uint32', 'avg')([4294967294, 4294967294])).toBe(2147483646);  // the sum wraps first: (2^32 - 4) / 2
+    expect(reducer('uint64', 'sum')([18446744073709551615n, 1n])).toBe(0n);
+    expect(reducer('uint64', 'min')([18446744073709551615n, 7n])).toBe(7n);
+    expect(DTYPE_INFO.uint32.cast(-1)).toBe(4294967295);
+    expect(DTYPE_INFO.uint64.cast(-1)).toBe(18446744073709551615n);
+  });
   it('integer avg truncates toward zero', () => {
     expect(reducer('int32', 'avg')([1, 2])).toBe(1);
     expect(reducer('int32', 'avg')([-1, -2])).toBe(-1);
@@ -62,7 +72,7 @@ describe('half-precision conversions', () => {
 
 describe('bulk reductions', () => {
   it('reduceTensors agrees with the per-element reducer for every dtype, reduce op and world 1–8', async () => {
-    const { DTYPES, allocTensor } = await import('../../src/shared/dtypes');
+    const { DTYPES, DTYPE_INFO, allocTensor } = await import('../../src/shared/dtypes');
     const { REDOPS, reduceTensors } = await import('../../src/shared/reduce');
     const { fillTensor } = await import('../../src/shared/patterns');
     for (const dtype of DTYPES) {
@@ -70,7 +80,7 @@ describe('bulk reductions', () => {
         for (let world = 1; world <= 8; world++) {
           const parts = Array.from({ length: world }, (_, p) => {
             const t = allocTensor(dtype, 257);
-            const big = dtype === 'int8' || dtype === 'uint8' || dtype === 'int32' || dtype === 'int64';
+            const big = !DTYPE_INFO[dtype].float;
             fillTensor(t, { kind: 'random', seed: 11, min: big ? -120 : -3, max: big ? 120 : 3 }, p);
             return t;
           });

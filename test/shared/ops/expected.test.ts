@@ -5,7 +5,7 @@ import { REDOPS, reduceTensors, type Redop } from '../../../src/shared/reduce';
 import { allocTensor, DTYPE_INFO, type Dtype, type Scalar } from '../../../src/shared/dtypes';
 import { lazyReduce, lazyTensor, materialize } from '../../../src/shared/lazy';
 
-const FAMILIES: Dtype[] = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'int64'];
+const FAMILIES: Dtype[] = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64'];
 
 // Values 1 or 2: every reduction of up to 8 of them is exact in every dtype, so the reference
 // can use plain arithmetic and cast once.
