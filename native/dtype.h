@@ -1,32 +1,39 @@
-// Element types and reduction operators: names, sizes, float16/bfloat16 conversion and the
+// Element types and reduction operators: names, sizes, float16/bfloat16/float8 conversion and the
 // reduction kernel. The rounding matches src/shared/dtypes.ts bit for bit: each reduction step is
 // evaluated in the element type (half types: both operands to float32, compute, round back with
-// round-to-nearest-even), integers wrap modulo 2^bits.
+// round-to-nearest-even; float8 types: computed in float16 as NCCL does, then rounded to float8),
+// integers wrap modulo 2^bits.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 
 namespace clab {
 
 // Floats first (dtype_is_float), the order of kDtypeNames.
-enum class Dtype : uint8_t { Float32, Float64, Float16, BFloat16, Int8, Uint8, Int32, Uint32, Int64, Uint64 };
+enum class Dtype : uint8_t {
+  Float32, Float64, Float16, BFloat16, Float8E4m3, Float8E5m2, Int8, Uint8, Int32, Uint32, Int64, Uint64
+};
 enum class Redop : uint8_t { Sum, Prod, Min, Max, Avg };
 
-constexpr const char* kDtypeNames[] = {"float32", "float64", "float16", "bfloat16", "int8",
-                                       "uint8",   "int32",   "uint32",  "int64",    "uint64"};
-constexpr size_t kDtypeSizes[] = {4, 8, 2, 2, 1, 1, 4, 4, 8, 8};
+constexpr const char* kDtypeNames[] = {"float32", "float64", "float16", "bfloat16", "float8_e4m3", "float8_e5m2",
+                                       "int8",    "uint8",   "int32",   "uint32",   "int64",       "uint64"};
+constexpr size_t kDtypeSizes[] = {4, 8, 2, 2, 1, 1, 1, 1, 4, 4, 8, 8};
 constexpr int kDtypeCount = sizeof(kDtypeNames) / sizeof(kDtypeNames[0]);
 constexpr const char* kRedopNames[] = {"sum", "prod", "min", "max", "avg"};
-constexpr const char* kDtypeList = "float32, float64, float16, bfloat16, int8, uint8, int32, uint32, int64, uint64";
+constexpr const char* kDtypeList =
+    "float32, float64, float16, bfloat16, float8_e4m3, float8_e5m2, int8, uint8, int32, uint32, int64, uint64";
 constexpr const char* kRedopList = "sum, prod, min, max, avg";
 
 inline const char* dtype_name(Dtype d) { return kDtypeNames[static_cast<int>(d)]; }
 inline size_t dtype_size(Dtype d) { return kDtypeSizes[static_cast<int>(d)]; }
 inline const char* redop_name(Redop r) { return kRedopNames[static_cast<int>(r)]; }
-inline bool dtype_is_float(Dtype d) { return d <= Dtype::BFloat16; }
+inline bool dtype_is_float(Dtype d) { return d <= Dtype::Float8E5m2; }
 
 inline bool parse_dtype(const std::string& s, Dtype* out) {
   for (int i = 0; i < kDtypeCount; i++)
@@ -92,6 +99,43 @@ inline uint16_t f32_to_bf16(float f) {
 }
 
 inline float bf16_to_f32(uint16_t h) { return bits_f32(static_cast<uint32_t>(h) << 16); }
+
+/**
+ * float32 -> float8 bits as CUDA converts (__NV_SATFINITE): round to nearest even, beyond the
+ * largest finite value (Inf included) -> that value, NaN -> 0x7f. Mirrors float32ToFloat8Bits in
+ * src/shared/dtypes.ts. Mant/Bias/MaxCode: e4m3 3/7/0x7e, e5m2 2/15/0x7b.
+ */
+template <int Mant, int Bias, int MaxCode>
+inline uint8_t f32_to_f8(float f) {
+  if (std::isnan(f)) return 0x7f;
+  const uint32_t bits = f32_bits(f);
+  const uint8_t sign = static_cast<uint8_t>((bits >> 24) & 0x80u);
+  const double a = std::fabs(static_cast<double>(f));
+  const int exp = static_cast<int>((bits >> 23) & 0xffu) - 127;
+  if (a == 0 || exp < -Bias - Mant - 1) return sign;
+  const int e = std::max(exp, 1 - Bias);
+  const double n = std::nearbyint(a / std::ldexp(1.0, e - Mant));  // ties to even (default mode)
+  const double code = exp < 1 - Bias ? n : static_cast<double>((e + Bias) << Mant) + n - (1 << Mant);
+  return static_cast<uint8_t>(sign | static_cast<uint8_t>(std::min(code, static_cast<double>(MaxCode))));
+}
+
+/** float8 bits -> float32 (exact); e4m3: 0x7f/0xff NaN, no Inf; e5m2: IEEE-like. */
+template <int Mant, int Bias, bool E4m3>
+inline float f8_to_f32(uint8_t c) {
+  const float s = (c & 0x80u) ? -1.0f : 1.0f;
+  const int e = (c & 0x7f) >> Mant;
+  const int m = c & ((1 << Mant) - 1);
+  const int exp_max = E4m3 ? 15 : 31;
+  if (E4m3 && e == exp_max && m == (1 << Mant) - 1) return std::numeric_limits<float>::quiet_NaN();
+  if (!E4m3 && e == exp_max) return m ? std::numeric_limits<float>::quiet_NaN() : s * std::numeric_limits<float>::infinity();
+  if (e == 0) return s * std::ldexp(static_cast<float>(m), 1 - Bias - Mant);
+  return s * std::ldexp(1.0f + static_cast<float>(m) / (1 << Mant), e - Bias);
+}
+
+inline uint8_t f32_to_e4m3(float f) { return f32_to_f8<3, 7, 0x7e>(f); }
+inline uint8_t f32_to_e5m2(float f) { return f32_to_f8<2, 15, 0x7b>(f); }
+inline float e4m3_to_f32(uint8_t c) { return f8_to_f32<3, 7, true>(c); }
+inline float e5m2_to_f32(uint8_t c) { return f8_to_f32<2, 15, false>(c); }
 
 /**
  * out[i] = fold of in[0][i] .. in[n-1][i] in that order (acc = in[0]; acc = op(acc, in[p])), divided

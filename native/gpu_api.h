@@ -92,6 +92,8 @@ enum ncclDataType_t : int {
   ncclFloat32 = 7,
   ncclFloat64 = 8,
   ncclBfloat16 = 9,
+  ncclFloat8e4m3 = 10,  // NCCL >= 2.24; reductions need sm_90 or later
+  ncclFloat8e5m2 = 11,
 };
 enum ncclRedOp_t : int { ncclSum = 0, ncclProd = 1, ncclMax = 2, ncclMin = 3, ncclAvg = 4 };
 struct ncclComm;

@@ -14,6 +14,8 @@ gpu::ncclDataType_t nccl_type(Dtype d) {
     case Dtype::Float64: return gpu::ncclFloat64;
     case Dtype::Float16: return gpu::ncclFloat16;
     case Dtype::BFloat16: return gpu::ncclBfloat16;
+    case Dtype::Float8E4m3: return gpu::ncclFloat8e4m3;
+    case Dtype::Float8E5m2: return gpu::ncclFloat8e5m2;
     case Dtype::Int8: return gpu::ncclInt8;
     case Dtype::Uint8: return gpu::ncclUint8;
     case Dtype::Int32: return gpu::ncclInt32;

@@ -18,6 +18,9 @@ export function tolerance(dtype: Dtype): number {
   switch (dtype) {
     case 'float16': return 1e-3;
     case 'bfloat16': return 1e-2;
+    // A rounding step of 3 (e4m3) or 2 (e5m2) mantissa bits; reduction orders differ between backends.
+    case 'float8_e4m3': return 0.125;
+    case 'float8_e5m2': return 0.25;
     case 'float32': return 1e-6;
     case 'float64': return 1e-12;
     default: return 0;

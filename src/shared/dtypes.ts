@@ -1,7 +1,9 @@
 // Element types: sizes, how values are stored, and the rounding each type applies, so that
 // host-side expected values are computed exactly as the backends compute them.
 
-export const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64'] as const;
+export const DTYPES = [
+  'float32', 'float64', 'float16', 'bfloat16', 'float8_e4m3', 'float8_e5m2', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64',
+] as const;
 export type Dtype = (typeof DTYPES)[number];
 
 /** A value as a learner reads it: a number, or a bigint for int64 and uint64. */
@@ -66,6 +68,60 @@ export function float16BitsToFloat32(h: number): number {
   return sign * (1 + mant / 1024) * 2 ** (exp - 15);
 }
 
+/**
+ * The two 8-bit float formats NCCL carries (ncclFloat8e4m3, ncclFloat8e5m2), as CUDA converts to
+ * them (__nv_cvt_*_to_fp8 with __NV_SATFINITE): round to nearest even, anything beyond the largest
+ * finite value (Inf included) becomes that value, NaN becomes 0x7f. e4m3 has no infinities.
+ */
+export type Float8Format = 'float8_e4m3' | 'float8_e5m2';
+const FP8 = {
+  float8_e4m3: { mant: 3, bias: 7, maxCode: 0x7e },
+  float8_e5m2: { mant: 2, bias: 15, maxCode: 0x7b },
+} as const;
+
+/** Ties go to the even neighbour (the hardware's rounding), for x >= 0. */
+function roundHalfEven(x: number): number {
+  const r = Math.floor(x);
+  const d = x - r;
+  return d > 0.5 || (d === 0.5 && r % 2 === 1) ? r + 1 : r;
+}
+
+/** float32 value -> fp8 bits. */
+export function float32ToFloat8Bits(format: Float8Format, x: number): number {
+  const { mant, bias, maxCode } = FP8[format];
+  if (Number.isNaN(x)) return 0x7f;
+  f32[0] = x;
+  const sign = (u32[0] >>> 24) & 0x80;
+  const a = Math.abs(f32[0]);
+  const exp = ((u32[0] >>> 23) & 0xff) - 127;
+  if (a === 0 || exp < -bias - mant - 1) return sign;  // below half the smallest subnormal
+  const e = Math.max(exp, 1 - bias);  // subnormals share the smallest normal's quantum
+  const n = roundHalfEven(a / 2 ** (e - mant));
+  const code = exp < 1 - bias ? n : ((e + bias) << mant) + n - (1 << mant);
+  return sign | Math.min(code, maxCode);
+}
+
+const fp8Tables = new Map<Float8Format, Float32Array>();
+
+/** The 256 values of a format (NaN codes decode to NaN). */
+export function float8Table(format: Float8Format): Float32Array {
+  let t = fp8Tables.get(format);
+  if (!t) {
+    const { mant, bias } = FP8[format];
+    const expMax = format === 'float8_e4m3' ? 15 : 31;
+    t = Float32Array.from({ length: 256 }, (_, code) => {
+      const s = code & 0x80 ? -1 : 1;
+      const e = (code & 0x7f) >> mant;
+      const m = code & ((1 << mant) - 1);
+      if (format === 'float8_e4m3' && e === expMax && m === (1 << mant) - 1) return NaN;
+      if (format === 'float8_e5m2' && e === expMax) return m ? NaN : s * Infinity;
+      return e === 0 ? s * m * 2 ** (1 - bias - mant) : s * (1 + m / (1 << mant)) * 2 ** (e - bias);
+    });
+    fp8Tables.set(format, t);
+  }
+  return t;
+}
+
 const wrapInt = (bits: number, signed: boolean) => (x: number): number => {
   const t = Math.trunc(x);
   if (!Number.isFinite(t)) return 0;
@@ -80,6 +136,8 @@ export const DTYPE_INFO: Record<Dtype, DtypeInfo> = {
   float64: { name: 'float64', bytes: 8, float: true, cast: (x) => x },
   float16: { name: 'float16', bytes: 2, float: true, cast: (x) => float16BitsToFloat32(float32ToFloat16Bits(Math.fround(x))) },
   bfloat16: { name: 'bfloat16', bytes: 2, float: true, cast: (x) => bfloat16BitsToFloat32(float32ToBfloat16Bits(Math.fround(x))) },
+  float8_e4m3: { name: 'float8_e4m3', bytes: 1, float: true, cast: (x) => float8Table('float8_e4m3')[float32ToFloat8Bits('float8_e4m3', Math.fround(x))] },
+  float8_e5m2: { name: 'float8_e5m2', bytes: 1, float: true, cast: (x) => float8Table('float8_e5m2')[float32ToFloat8Bits('float8_e5m2', Math.fround(x))] },
   int8: { name: 'int8', bytes: 1, float: false, cast: wrapInt(8, true) },
   uint8: { name: 'uint8', bytes: 1, float: false, cast: wrapInt(8, false) },
   int32: { name: 'int32', bytes: 4, float: false, cast: wrapInt(32, true) },
@@ -126,6 +184,12 @@ export function tensorView(dtype: Dtype, bytes: Uint8Array): Tensor {
     case 'bfloat16': {
       const a = make(Uint16Array);
       return { ...base, raw: a, get: (i) => bfloat16BitsToFloat32(a[i]), set: (i, v) => { a[i] = float32ToBfloat16Bits(Number(v)); } };
+    }
+    case 'float8_e4m3':
+    case 'float8_e5m2': {
+      const a = make(Uint8Array);
+      const table = float8Table(dtype);
+      return { ...base, raw: a, get: (i) => table[a[i]], set: (i, v) => { a[i] = float32ToFloat8Bits(dtype, Math.fround(Number(v))); } };
     }
   }
 }

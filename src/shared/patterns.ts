@@ -1,6 +1,8 @@
 // Named data patterns: every rank's input is a pure function of (rank, index), so the host can
 // compute the value any output element must have without running anything.
-import { allocTensor, DTYPE_INFO, float32ToBfloat16Bits, float32ToFloat16Bits, type Dtype, type Scalar, type Tensor } from './dtypes.js';
+import {
+  allocTensor, DTYPE_INFO, float32ToBfloat16Bits, float32ToFloat16Bits, float32ToFloat8Bits, type Dtype, type Scalar, type Tensor,
+} from './dtypes.js';
 
 export type DataPattern =
   | { kind: 'rank'; scale?: number; offset?: number }
@@ -75,6 +77,12 @@ export function fillTensor(tensor: Tensor, pattern: DataPattern, rank: number, o
     case 'bfloat16':
       for (let i = 0; i < count; i++) raw[offset + i] = float32ToBfloat16Bits(value(from + i));
       return;
+    case 'float8_e4m3':
+    case 'float8_e5m2': {
+      const format = tensor.dtype;
+      for (let i = 0; i < count; i++) raw[offset + i] = float32ToFloat8Bits(format, value(from + i));
+      return;
+    }
     case 'int64':
     case 'uint64': {
       const a = raw as BigInt64Array;

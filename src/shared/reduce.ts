@@ -1,14 +1,28 @@
 // Reductions exactly as the backends evaluate them: acc = x0, then acc = op(acc, xp) in rank
-// order, each step rounded to the element type (half types via float32), integers wrapping.
+// order, each step rounded to the element type (half types via float32, float8 types via float16
+// as NCCL computes them), integers wrapping.
 import {
   allocTensor, bfloat16BitsToFloat32, DTYPE_INFO, float16BitsToFloat32, float32ToBfloat16Bits, float32ToFloat16Bits,
-  isBigIntDtype, type Dtype, type Scalar, type Tensor,
+  float32ToFloat8Bits, float8Table, isBigIntDtype, type Dtype, type Scalar, type Tensor,
 } from './dtypes.js';
 
 export const REDOPS = ['sum', 'prod', 'min', 'max', 'avg'] as const;
 export type Redop = (typeof REDOPS)[number];
 
 type Binary = (a: Scalar, b: Scalar) => Scalar;
+
+const isFloat8 = (d: Dtype): d is 'float8_e4m3' | 'float8_e5m2' => d === 'float8_e4m3' || d === 'float8_e5m2';
+
+/**
+ * The rounding of one reduction step's result. float8: NCCL computes in float16 (the operands are
+ * exact there) and converts back, so the result is rounded twice: to float16, then to float8.
+ */
+function stepCast(dtype: Dtype): (x: number) => number {
+  const cast = DTYPE_INFO[dtype].cast as (x: number) => number;
+  if (!isFloat8(dtype)) return cast;
+  const half = DTYPE_INFO.float16.cast as (x: number) => number;
+  return (x) => cast(half(x));
+}
 
 function binaryFor(dtype: Dtype, redop: Exclude<Redop, 'avg'>): Binary {
   if (isBigIntDtype(dtype)) {
@@ -20,7 +34,7 @@ function binaryFor(dtype: Dtype, redop: Exclude<Redop, 'avg'>): Binary {
       case 'max': return (a, b) => ((a as bigint) > (b as bigint) ? a : b);
     }
   }
-  const cast = DTYPE_INFO[dtype].cast as (x: number) => number;
+  const cast = stepCast(dtype);
   switch (redop) {
     case 'sum': return (a, b) => cast((a as number) + (b as number));
     case 'prod':
@@ -39,7 +53,7 @@ export function reducer(dtype: Dtype, redop: Redop): (values: Scalar[]) => Scala
   const fold = (values: Scalar[]) => values.reduce((acc, v) => op(acc, v));
   if (redop !== 'avg') return fold;
   if (isBigIntDtype(dtype)) return (values) => (fold(values) as bigint) / BigInt(values.length);
-  const cast = DTYPE_INFO[dtype].cast as (x: number) => number;
+  const cast = stepCast(dtype);
   // The cast also turns -0 into 0: integers have no negative zero.
   if (!DTYPE_INFO[dtype].float) return (values) => cast(Math.trunc((fold(values) as number) / values.length));
   return (values) => cast((fold(values) as number) / values.length);
@@ -95,6 +109,19 @@ export function reduceTensors(dtype: Dtype, redop: Redop, parts: Tensor[]): Tens
     return out;
   }
   const f = combineNumbers(op, dtype === 'int32' || dtype === 'uint32');
+  if (isFloat8(dtype)) {
+    const decode = float8Table(dtype);
+    const half = DTYPE_INFO.float16.cast as (x: number) => number;
+    const encode = (x: number) => float32ToFloat8Bits(dtype, half(x));
+    const acc = out.raw as Uint8Array;
+    acc.set(parts[0].raw as Uint8Array);
+    for (let p = 1; p < world; p++) {
+      const x = parts[p].raw as Uint8Array;
+      for (let i = 0; i < n; i++) acc[i] = encode(f(decode[acc[i]], decode[x[i]]));
+    }
+    if (redop === 'avg') for (let i = 0; i < n; i++) acc[i] = encode(decode[acc[i]] / world);
+    return out;
+  }
   if (dtype === 'float16' || dtype === 'bfloat16') {
     const decode = halfDecoder(dtype);
     const encode = dtype === 'float16' ? float32ToFloat16Bits : float32ToBfloat16Bits;

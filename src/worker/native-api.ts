@@ -1,7 +1,8 @@
 // The contract between the worker (TypeScript) and the native addon (native/, C++).
 // The addon exports exactly this; the binding (native/binding.cc) is the only file that knows Node-API.
 
-export type NativeDtype = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'int8' | 'uint8' | 'int32' | 'uint32' | 'int64' | 'uint64';
+export type NativeDtype = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'float8_e4m3' | 'float8_e5m2' | 'int8' | 'uint8'
+  | 'int32' | 'uint32' | 'int64' | 'uint64';
 export type NativeRedop = 'sum' | 'prod' | 'min' | 'max' | 'avg';
 
 type Buf = ArrayBufferView;

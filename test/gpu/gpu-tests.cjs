@@ -97,7 +97,7 @@ function shippedScenario(file, ranks) {
 
 // ---- scenarios made here ---------------------------------------------------------------------
 
-const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64'];
+const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'float8_e4m3', 'float8_e5m2', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64'];
 const REDOPS = ['sum', 'prod', 'min', 'max', 'avg'];
 const COLLECTIVES = ['broadcast', 'all_reduce', 'reduce', 'all_gather', 'all_gather_into_tensor', 'gather', 'scatter',
   'reduce_scatter', 'reduce_scatter_tensor', 'all_to_all', 'all_to_all_single'];

@@ -128,6 +128,9 @@ export function inputValue(dtype: Dtype, rank: number, i: number, salt: number):
     case 'int8': return ((i * 37 + rank * 59 + salt) % 256) - 128;
     case 'uint8': return (i * 37 + rank * 59 + salt) % 256;
     case 'int32': return Math.imul(i + 1 + salt, 0x9e3779b1) ^ Math.imul(rank + 1, 40503);
+    // Large values (sums saturate at e4m3's 448) and subnormal ones, so both rounding paths run.
+    case 'float8_e4m3':
+    case 'float8_e5m2': return ((k % 41) - 20) * (k % 3 === 0 ? 0.003 : 23.1);
     case 'uint32': return (Math.imul(i + 1 + salt, 0x9e3779b1) ^ Math.imul(rank + 1, 40503)) >>> 0;
     case 'int64': return BigInt.asIntN(64, BigInt(i + 1 + salt) * 0x9e3779b97f4a7c15n + BigInt(rank) * 0x1234567n);
     case 'uint64': return BigInt.asUintN(64, BigInt(i + 1 + salt) * 0x9e3779b97f4a7c15n + BigInt(rank) * 0x1234567n);

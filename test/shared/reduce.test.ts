@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { reducer } from '../../src/shared/reduce';
-import { DTYPE_INFO, float16BitsToFloat32, float32ToFloat16Bits, float32ToBfloat16Bits, bfloat16BitsToFloat32 } from '../../src/shared/dtypes';
+import {
+  DTYPE_INFO, float16BitsToFloat32, float32ToFloat16Bits, float32ToBfloat16Bits, bfloat16BitsToFloat32, float32ToFloat8Bits, float8Table,
+} from '../../src/shared/dtypes';
 
 describe('reductions', () => {
   it('int8 sum wraps like two\'s complement hardware', () => {
@@ -94,5 +96,35 @@ describe('bulk reductions', () => {
         }
       }
     }
+  });
+});
+
+describe('float8 (NCCL\'s ncclFloat8e4m3 and ncclFloat8e5m2)', () => {
+  it('every finite code decodes to a value that encodes back to it', () => {
+    for (const format of ['float8_e4m3', 'float8_e5m2'] as const) {
+      const table = float8Table(format);
+      for (let code = 0; code < 256; code++) {
+        const v = table[code];
+        if (Number.isFinite(v) && v !== 0) expect(float32ToFloat8Bits(format, v), `${format} ${code}`).toBe(code);
+      }
+    }
+  });
+  it('rounds to nearest even and saturates to the largest finite value', () => {
+    expect(DTYPE_INFO.float8_e4m3.cast(17)).toBe(16);  // tie between 16 and 18: the even mantissa
+    expect(DTYPE_INFO.float8_e4m3.cast(19)).toBe(20);
+    expect(DTYPE_INFO.float8_e4m3.cast(1000)).toBe(448);
+    expect(DTYPE_INFO.float8_e4m3.cast(-Infinity)).toBe(-448);
+    expect(DTYPE_INFO.float8_e5m2.cast(1e9)).toBe(57344);
+    expect(DTYPE_INFO.float8_e4m3.cast(2 ** -10)).toBe(0);  // half the smallest subnormal: ties to 0
+    expect(DTYPE_INFO.float8_e4m3.cast(3 * 2 ** -10)).toBe(2 ** -8);
+    expect(Number.isNaN(DTYPE_INFO.float8_e5m2.cast(NaN))).toBe(true);
+    expect(float8Table('float8_e4m3')[0x7f]).toBeNaN();
+    expect(float8Table('float8_e5m2')[0x7c]).toBe(Infinity);
+  });
+  it('sums round after every step, through float16 as NCCL computes them', () => {
+    expect(reducer('float8_e5m2', 'sum')([8, 1, 1])).toBe(8);  // 9 ties to 8, and 8 + 1 again
+    expect(reducer('float8_e5m2', 'sum')([1, 1, 8])).toBe(10);
+    expect(reducer('float8_e4m3', 'sum')([448, 448])).toBe(448);
+    expect(reducer('float8_e4m3', 'prod')([0.5, 0.375])).toBe(0.1875);
   });
 });
