@@ -57,55 +57,27 @@ void reduce_float(Redop r, T* out, const T* const* in, int n, size_t count) {
   }
 }
 
-// float16 / bfloat16: operands to float32, compute in float32, round back (RNE).
-template <float (*Load)(uint16_t), uint16_t (*Store)(float)>
-void reduce_half(Redop r, uint16_t* out, const uint16_t* const* in, int n, size_t count) {
+// Narrow floats (float16, bfloat16, float8): operands to float32, compute in float32, round back
+// with Store (round to nearest even).
+template <class T, float (*Load)(T), T (*Store)(float)>
+void reduce_narrow(Redop r, T* out, const T* const* in, int n, size_t count) {
   switch (r) {
     case Redop::Sum:
-    case Redop::Avg:
-      fold(out, in, n, count, [](uint16_t a, uint16_t b) { return Store(Load(a) + Load(b)); });
-      break;
-    case Redop::Prod:
-      fold(out, in, n, count, [](uint16_t a, uint16_t b) { return Store(Load(a) * Load(b)); });
-      break;
-    case Redop::Min:
-      fold(out, in, n, count, [](uint16_t a, uint16_t b) { return Load(a) < Load(b) ? a : b; });
-      break;
-    case Redop::Max:
-      fold(out, in, n, count, [](uint16_t a, uint16_t b) { return Load(a) > Load(b) ? a : b; });
-      break;
+    case Redop::Avg: fold(out, in, n, count, [](T a, T b) { return Store(Load(a) + Load(b)); }); break;
+    case Redop::Prod: fold(out, in, n, count, [](T a, T b) { return Store(Load(a) * Load(b)); }); break;
+    case Redop::Min: fold(out, in, n, count, [](T a, T b) { return Load(a) < Load(b) ? a : b; }); break;
+    case Redop::Max: fold(out, in, n, count, [](T a, T b) { return Load(a) > Load(b) ? a : b; }); break;
   }
   if (r == Redop::Avg) {
     const float d = static_cast<float>(n);
-    divide_all(out, count, [d](uint16_t x) { return Store(Load(x) / d); });
+    divide_all(out, count, [d](T x) { return Store(Load(x) / d); });
   }
 }
 
-// float8: operands to float32 (exact), compute, round to float16 and then to float8: NCCL computes
-// them in half precision (__hadd, __hmul) and converts back with saturation.
-template <float (*Load)(uint8_t), uint8_t (*Store)(float)>
-void reduce_f8(Redop r, uint8_t* out, const uint8_t* const* in, int n, size_t count) {
-  auto store = [](float x) { return Store(f16_to_f32(f32_to_f16(x))); };
-  switch (r) {
-    case Redop::Sum:
-    case Redop::Avg:
-      fold(out, in, n, count, [store](uint8_t a, uint8_t b) { return store(Load(a) + Load(b)); });
-      break;
-    case Redop::Prod:
-      fold(out, in, n, count, [store](uint8_t a, uint8_t b) { return store(Load(a) * Load(b)); });
-      break;
-    case Redop::Min:
-      fold(out, in, n, count, [](uint8_t a, uint8_t b) { return Load(a) < Load(b) ? a : b; });
-      break;
-    case Redop::Max:
-      fold(out, in, n, count, [](uint8_t a, uint8_t b) { return Load(a) > Load(b) ? a : b; });
-      break;
-  }
-  if (r == Redop::Avg) {
-    const float d = static_cast<float>(n);
-    divide_all(out, count, [d, store](uint8_t x) { return store(Load(x) / d); });
-  }
-}
+// float8 steps: NCCL computes them in half precision (__hadd, __hmul) and converts back with
+// saturation, so a result is rounded to float16 first, then to float8.
+uint8_t e4m3_via_half(float x) { return f32_to_e4m3(f16_to_f32(f32_to_f16(x))); }
+uint8_t e5m2_via_half(float x) { return f32_to_e5m2(f16_to_f32(f32_to_f16(x))); }
 
 // Integers wrap: sums and products in the unsigned type, then back; avg truncates toward zero.
 template <class T>
@@ -140,13 +112,17 @@ void reduce_n(Dtype dtype, Redop redop, void* out, const void* const* in, int n,
     case Dtype::Float32: reduce_float(redop, static_cast<float*>(out), cast_in<float>(in), n, count); break;
     case Dtype::Float64: reduce_float(redop, static_cast<double*>(out), cast_in<double>(in), n, count); break;
     case Dtype::Float16:
-      reduce_half<f16_to_f32, f32_to_f16>(redop, static_cast<uint16_t*>(out), cast_in<uint16_t>(in), n, count);
+      reduce_narrow<uint16_t, f16_to_f32, f32_to_f16>(redop, static_cast<uint16_t*>(out), cast_in<uint16_t>(in), n, count);
       break;
     case Dtype::BFloat16:
-      reduce_half<bf16_to_f32, f32_to_bf16>(redop, static_cast<uint16_t*>(out), cast_in<uint16_t>(in), n, count);
+      reduce_narrow<uint16_t, bf16_to_f32, f32_to_bf16>(redop, static_cast<uint16_t*>(out), cast_in<uint16_t>(in), n, count);
       break;
-    case Dtype::Float8E4m3: reduce_f8<e4m3_to_f32, f32_to_e4m3>(redop, static_cast<uint8_t*>(out), cast_in<uint8_t>(in), n, count); break;
-    case Dtype::Float8E5m2: reduce_f8<e5m2_to_f32, f32_to_e5m2>(redop, static_cast<uint8_t*>(out), cast_in<uint8_t>(in), n, count); break;
+    case Dtype::Float8E4m3:
+      reduce_narrow<uint8_t, e4m3_to_f32, e4m3_via_half>(redop, static_cast<uint8_t*>(out), cast_in<uint8_t>(in), n, count);
+      break;
+    case Dtype::Float8E5m2:
+      reduce_narrow<uint8_t, e5m2_to_f32, e5m2_via_half>(redop, static_cast<uint8_t*>(out), cast_in<uint8_t>(in), n, count);
+      break;
     case Dtype::Int8: reduce_int(redop, static_cast<int8_t*>(out), cast_in<int8_t>(in), n, count); break;
     case Dtype::Uint8: reduce_int(redop, static_cast<uint8_t*>(out), cast_in<uint8_t>(in), n, count); break;
     case Dtype::Int32: reduce_int(redop, static_cast<int32_t*>(out), cast_in<int32_t>(in), n, count); break;
