@@ -163,21 +163,26 @@ print(next((l.split()[-1] for l in open("/proc/self/maps") if "libnccl" in l.spl
     timeout "$STEP_TIMEOUT" "${THEIRS_CMD[@]}" >"$WORK/torch-all-in-one-warmup.log" 2>&1 </dev/null
     rc=$?; ((rc == 0)) || failed "torch warm-up run" "$WORK/torch-all-in-one-warmup.log" "$rc"
   fi
-  for ((k = 1; k <= E2E_REPEATS; k++)); do
-    log="$WORK/clab-all-in-one-$k.log"
+  # timed_run TIMES LOG CMD...: runs CMD once, start to exit; appends the seconds to the array
+  # named TIMES when it exits 0; sets $shown to what the run line prints.
+  timed_run() {
+    local -n times=$1
+    local log=$2 t0 rc
+    shift 2
     t0=$(now_s)
-    timeout "$STEP_TIMEOUT" "${OURS_CMD[@]}" >"$log" 2>&1 </dev/null
+    timeout "$STEP_TIMEOUT" "$@" >"$log" 2>&1 </dev/null
     rc=$?
-    a=$(since "$t0" 3)
-    if ((rc == 0)); then ours_e2e+=("$a"); a="$a s"; else a="$a s (exit $rc, not counted; see $log)"; fi
+    shown=$(since "$t0" 3)
+    if ((rc == 0)); then times+=("$shown"); shown="$shown s"; else shown="$shown s (exit $rc, not counted; see $log)"; fi
+  }
+  local shown
+  for ((k = 1; k <= E2E_REPEATS; k++)); do
+    timed_run ours_e2e "$WORK/clab-all-in-one-$k.log" "${OURS_CMD[@]}"
+    a=$shown
     b="n/a"
     if [[ -n "${PYTHON:-}" ]]; then
-      log="$WORK/torch-all-in-one-$k.log"
-      t0=$(now_s)
-      timeout "$STEP_TIMEOUT" "${THEIRS_CMD[@]}" >"$log" 2>&1 </dev/null
-      rc=$?
-      b=$(since "$t0" 3)
-      if ((rc == 0)); then theirs_e2e+=("$b"); b="$b s"; else b="$b s (exit $rc, not counted; see $log)"; fi
+      timed_run theirs_e2e "$WORK/torch-all-in-one-$k.log" "${THEIRS_CMD[@]}"
+      b=$shown
     fi
     echo "   run #$k: clab $a, torch/nccl $b"
   done
