@@ -94,6 +94,7 @@ class NcclInit : public Napi::AsyncWorker {
       auto comm = std::make_shared<NcclComm>(id_, rank_, world_, device_, priority_streams_);
       made_.device = comm->device();
       made_.bus_id = comm->bus_id();
+      made_.compute_capability = comm->compute_capability();
       made_.comm = std::move(comm);
     } catch (const ClabError& e) {
       code_ = e.code_name();
@@ -186,6 +187,7 @@ Napi::Object topology_object(Napi::Env env, const clab::Topology& t) {
     g.Set("name", t.gpus[i].name);
     g.Set("memoryBytes", static_cast<double>(t.gpus[i].memory_bytes));
     g.Set("busId", t.gpus[i].bus_id);
+    if (t.gpus[i].compute_capability >= 0) g.Set("computeCapability", t.gpus[i].compute_capability);
     gpus.Set(static_cast<uint32_t>(i), g);
   }
   Napi::Array links = Napi::Array::New(env, t.links.size());

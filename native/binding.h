@@ -22,6 +22,7 @@ struct NewComm {
   std::shared_ptr<Comm> comm;
   int device = -1;     // nccl: the GPU
   std::string bus_id;  // nccl: its PCI bus id
+  int compute_capability = -1;  // nccl: major × 10 + minor (9.0 → 90), -1 unknown
 };
 
 /** The JS class behind NativeComm (enqueue, abort, destroy); construct it with an External<NewComm>. */

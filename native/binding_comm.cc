@@ -179,6 +179,8 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
     if (made->device >= 0)
       self.DefineProperties({Napi::PropertyDescriptor::Value("device", Napi::Number::New(env, made->device), napi_enumerable),
                              Napi::PropertyDescriptor::Value("busId", Napi::String::New(env, made->bus_id), napi_enumerable)});
+    if (made->compute_capability >= 0)
+      self.DefineProperty(Napi::PropertyDescriptor::Value("computeCapability", Napi::Number::New(env, made->compute_capability), napi_enumerable));
     pool_ = std::make_unique<StreamPool>();
     inflight_ = std::make_shared<std::atomic<int>>(0);
     napi_status s = napi_create_threadsafe_function(env, nullptr, nullptr, Napi::String::New(env, "clab-comm"), 0,

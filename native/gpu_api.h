@@ -36,6 +36,10 @@ enum cudaDeviceP2PAttr : int {
   cudaDevP2PAttrAccessSupported = 2,
   cudaDevP2PAttrNativeAtomicSupported = 3,
 };
+enum cudaDeviceAttr : int {
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+};
 struct CUstream_st;
 struct CUevent_st;
 using cudaStream_t = CUstream_st*;
@@ -53,6 +57,7 @@ constexpr unsigned kCudaEventDefault = 0x00;       // cudaEventDefault
   X(cudaRuntimeGetVersion, cudaError_t, (int*))                                                   \
   X(cudaDeviceGetPCIBusId, cudaError_t, (char*, int, int))                                        \
   X(cudaDeviceGetP2PAttribute, cudaError_t, (int*, cudaDeviceP2PAttr, int, int))                  \
+  X(cudaDeviceGetAttribute, cudaError_t, (int*, cudaDeviceAttr, int))                             \
   X(cudaMemGetInfo, cudaError_t, (size_t*, size_t*))                                              \
   X(cudaMalloc, cudaError_t, (void**, size_t))                                                    \
   X(cudaFree, cudaError_t, (void*))                                                               \

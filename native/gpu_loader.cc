@@ -127,6 +127,14 @@ const NvmlLibrary* load_nvml(std::string* why_out) {
 #undef CLAB_RESOLVE_REQUIRED
 #undef CLAB_RESOLVE_OPTIONAL
 
+int compute_capability(const CudaRuntime& rt, int device) {
+  int major = 0, minor = 0;
+  if (rt.cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      rt.cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess)
+    return -1;
+  return major * 10 + minor;
+}
+
 std::string cuda_error_text(const CudaRuntime& rt, cudaError_t e) {
   return std::string(rt.cudaGetErrorName(e)) + " (" + rt.cudaGetErrorString(e) + ")";
 }

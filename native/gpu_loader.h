@@ -48,6 +48,9 @@ const NvmlLibrary* load_nvml(std::string* why);
 /** "cudaErrorNoDevice (no CUDA-capable device is detected)". */
 std::string cuda_error_text(const CudaRuntime& rt, cudaError_t e);
 
+/** Compute capability of CUDA device `device` as NCCL writes it (major × 10 + minor: 9.0 → 90); -1 unknown. */
+int compute_capability(const CudaRuntime& rt, int device);
+
 /** Dotted version from CUDA's or NCCL's integer form: 13000 -> "13.0", 22803 -> "2.28.3". */
 std::string cuda_version_text(int v);
 std::string nccl_version_text(int v);

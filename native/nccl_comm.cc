@@ -71,6 +71,7 @@ NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, 
   use_device();
   char bus[32] = {0};
   if (rt_->cudaDeviceGetPCIBusId(bus, sizeof bus, device) == gpu::cudaSuccess) bus_id_ = bus;
+  compute_capability_ = gpu::compute_capability(*rt_, device);
   nccl_check(*nccl_, nccl_->ncclCommInitRank(&comm_, world, id, rank), "ncclCommInitRank", rank_, nullptr);
   memory_ = std::make_unique<DeviceMemory>(*rt_, device_, rank_);
   scratch_ = memory_->acquire(kScratchBytes, "the barrier");

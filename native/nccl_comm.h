@@ -48,6 +48,8 @@ class NcclComm final : public Comm {
   int world() const override { return world_; }
   int device() const { return device_; }
   const std::string& bus_id() const { return bus_id_; }
+  /** major × 10 + minor (9.0 → 90), as NCCL compares it; -1 unknown. */
+  int compute_capability() const { return compute_capability_; }
 
   uint64_t admit(const Op& op) override;
   void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) override;
@@ -126,6 +128,7 @@ class NcclComm final : public Comm {
   int rank_, world_, device_;
   unsigned priority_streams_ = 0;
   std::string bus_id_;
+  int compute_capability_ = -1;
   std::unique_ptr<DeviceMemory> memory_;
   // [0, 4): the barrier's one float; [kAlignSend]: the byte each rank sends when lining up with its
   // peers; [kAlignRecv + peer]: where the byte from `peer` lands.

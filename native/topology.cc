@@ -89,6 +89,7 @@ Topology read_topology(bool detailed) {
     g.index = i;
     char bus[32] = {0};
     if (rt->cudaDeviceGetPCIBusId(bus, sizeof bus, i) == cudaSuccess) g.bus_id = bus;
+    g.compute_capability = compute_capability(*rt, i);
     NvmlSide& side = sides[i];
     if (nvml && !g.bus_id.empty() && nvml->nvmlDeviceGetHandleByPciBusId_v2(g.bus_id.c_str(), &side.device) == NVML_SUCCESS) {
       char name[kNvmlNameBytes] = {0};

@@ -16,6 +16,7 @@ struct GpuInfo {
   std::string name;       // "NVIDIA H200" ("" when NVML is missing)
   uint64_t memory_bytes = 0;
   std::string bus_id;     // "0000:18:00.0"
+  int compute_capability = -1;  // major × 10 + minor (9.0 → 90), -1 unknown
 };
 
 struct GpuLink {

@@ -66,7 +66,7 @@ export const environmentSchema = z.object({
   node: z.string(),
   backend: backendNameSchema,
   backendNote: z.string().nullable(),
-  gpus: z.array(z.object({ index: z.number().int(), name: z.string(), memoryBytes: z.number(), busId: z.string() })),
+  gpus: z.array(z.object({ index: z.number().int(), name: z.string(), memoryBytes: z.number(), busId: z.string(), computeCapability: z.number().int().optional() })),
   versions: z.record(z.string(), z.string()),
   env: z.record(z.string(), z.string()),
 });

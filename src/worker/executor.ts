@@ -3,6 +3,7 @@
 // issue communication in the same order even when steps are async.
 import { actionBandwidthBasis } from '../shared/aggregate.js';
 import type { CheckResult } from '../shared/check.js';
+import { gpuRefusal } from '../shared/gpu-support.js';
 import { involves } from '../shared/plan/compile.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
 import type { RankStepResult, TimelineEvent } from '../shared/protocol.js';
@@ -180,6 +181,8 @@ export class PlanExecutor {
     this.prepared.delete(step.index);
     const calls = ahead?.[0] ?? prepare();
     const op = nativeOp(calls);
+    const refusal = gpuRefusal(op, comm.computeCapability, `GPU ${comm.device} (bus ${comm.busId})`);
+    if (refusal) throw Object.assign(new Error(refusal), { code: 'CLAB_UNSUPPORTED' });
     const needsFreshCheck = this.needsFreshCheck(step, calls);
     const checkCalls = needsFreshCheck ? ahead?.[1] ?? prepare() : calls;
     const checkOp = nativeOp(checkCalls);

@@ -1,5 +1,6 @@
 // A rank process: receives its plan from the lab core, joins the communicator (rank 0 creates
 // the unique id, the core relays it), runs the plan, streams results back, and exits.
+import { formatComputeCapability } from '../shared/gpu-support.js';
 import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
 import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type BackendName, type CoreToWorker, type WorkerToCore } from '../shared/protocol.js';
@@ -95,7 +96,8 @@ async function main(): Promise<void> {
 
   const joinStart = performance.now();
   comm = await joinCommunicator(addon, start.backend, plan);
-  const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}`;
+  const cc = comm.computeCapability === undefined ? '' : `, compute capability ${formatComputeCapability(comm.computeCapability)}`;
+  const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}${cc}`;
   const ms = (t: number) => `${Math.round(performance.now() - t)} ms`;
   await send({ type: 'log', v, rank, text: `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started`, atNs: Number(process.hrtime.bigint()) });
 

@@ -53,6 +53,8 @@ export interface NativeComm {
   /** nccl: the CUDA device this rank runs on, and its PCI bus id. */
   readonly device?: number;
   readonly busId?: string;
+  /** nccl: that GPU's compute capability, major × 10 + minor (9.0 → 90). */
+  readonly computeCapability?: number;
   /**
    * Runs `op` `repeat` times back to back on stream `stream` (0..7). Ops on one stream run in
    * issue order; different streams run concurrently. Rejects with an Error carrying
@@ -97,6 +99,8 @@ export interface TopologyGpu {
   name: string;
   memoryBytes: number;
   busId: string;
+  /** Major × 10 + minor, as NCCL writes it (9.0 → 90); absent when CUDA cannot say. */
+  computeCapability?: number;
 }
 
 export interface TopologyLink {

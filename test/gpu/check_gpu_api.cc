@@ -47,6 +47,8 @@ CLAB_SAME_VALUE(cudaMemcpyDeviceToDevice)
 CLAB_SAME_VALUE(cudaDevP2PAttrPerformanceRank)
 CLAB_SAME_VALUE(cudaDevP2PAttrAccessSupported)
 CLAB_SAME_VALUE(cudaDevP2PAttrNativeAtomicSupported)
+CLAB_SAME_VALUE(cudaDevAttrComputeCapabilityMajor)
+CLAB_SAME_VALUE(cudaDevAttrComputeCapabilityMinor)
 static_assert(g::kCudaStreamNonBlocking == cudaStreamNonBlocking, "cudaStreamNonBlocking differs");
 static_assert(g::kCudaEventDefault == cudaEventDefault, "cudaEventDefault differs");
 

@@ -102,3 +102,41 @@ describe('executor: the loop timed as a whole', () => {
     expect(results.filter((r) => r.verdict === 'pass')).toHaveLength(3);
   });
 });
+
+describe('executor: what NCCL refuses on older GPUs', () => {
+  it('refuses a float8 reduction on a GPU below compute capability 9.0 before enqueuing it, after the steps before it ran', async () => {
+    const plan = compilePlan(scenarioSchema.parse({
+      version: 1, name: 'fp8', world: { ranks: 1 }, defaults: { dtype: 'float8_e4m3', warmup: 0, iters: 1 },
+      steps: [
+        { op: 'all_gather', count: 64 },
+        { op: 'all_reduce', label: 'fp8 sum', count: 64 },
+        { op: 'broadcast', count: 64 },
+      ],
+    }));
+    const { comm: inner, asked } = loopingComm();
+    const comm: NativeComm = Object.assign(Object.create(null), inner, { device: 3, busId: '0000:41:00.0', computeCapability: 86 });
+    const results: RankStepResult[] = [];
+    const run = new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
+    const error = await run.then(() => null, (e: Error & { code?: string }) => e);
+    expect(error?.code).toBe('CLAB_UNSUPPORTED');
+    expect(error?.message).toBe(
+      'all_reduce of float8_e4m3 needs GPUs of compute capability 9.0 or later (NCCL reduces float8 only there), and GPU 3 (bus 0000:41:00.0) is 8.6; '
+      + 'expected float16 or bfloat16 for this step, or the cpu backend (gathers, broadcast, scatter, all_to_all and send/recv take float8 on any GPU)');
+    expect(results.map((r) => [r.step, r.verdict])).toEqual([[0, 'pass']]);  // the gather before it ran and was checked
+    expect(asked.map((a) => a.op)).not.toContain('all_reduce');  // never handed to the backend
+  });
+
+  it('runs float8 reductions at compute capability 9.0 and anything on the cpu backend', async () => {
+    const plan = compilePlan(scenarioSchema.parse({
+      version: 1, name: 'fp8', world: { ranks: 1 }, defaults: { dtype: 'float8_e5m2', warmup: 0, iters: 1 },
+      steps: [{ op: 'all_reduce', count: 64 }, { op: 'reduce_scatter_tensor', count: 64 }],
+    }));
+    for (const computeCapability of [90, undefined]) {
+      const { comm: inner } = loopingComm();
+      const comm: NativeComm = Object.assign(Object.create(null), inner, { computeCapability });
+      const results: RankStepResult[] = [];
+      await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
+      expect(results.map((r) => r.verdict)).toEqual(['pass', 'pass']);
+    }
+  });
+});

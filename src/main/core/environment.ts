@@ -34,7 +34,7 @@ export async function collectEnvironment(
     node: process.version,
     backend,
     backendNote,
-    gpus: gpu ? gpu.gpus.map(({ index, name, memoryBytes, busId }) => ({ index, name, memoryBytes, busId })) : [],
+    gpus: gpu ? gpu.gpus.map(({ index, name, memoryBytes, busId, computeCapability }) => ({ index, name, memoryBytes, busId, computeCapability })) : [],
     versions: { node: process.versions.node, v8: process.versions.v8, napi: process.versions.napi ?? '', ...gpu?.versions },
     env: Object.fromEntries(Object.entries(process.env).filter(([k, val]) => RELEVANT_ENV.test(k) && val !== undefined)) as Record<string, string>,
   };

@@ -2,6 +2,7 @@
 // the link between every pair (NVLinks, PCIe distance, CUDA peer access) and the driver, CUDA,
 // NCCL and cuBLAS versions.
 import { hostname } from 'node:os';
+import { formatComputeCapability } from '../../../shared/gpu-support.js';
 import { loadAddon } from '../../../worker/addon.js';
 import type { BackendAvailability, Topology } from '../../../worker/native-api.js';
 import { EXIT_FAILED, EXIT_OK, err, out, type RegisterCommand } from '../common.js';
@@ -25,7 +26,7 @@ export function doctorReport(backends: { cpu: BackendAvailability; nccl: Backend
   const lines = [`clab doctor on ${hostname()} (node ${process.version})`, 'backends:', availability('cpu', backends.cpu), availability('nccl', backends.nccl)];
   lines.push(`GPUs: ${t.gpus.length || 'none visible'}`);
   for (const g of t.gpus) {
-    lines.push(`  GPU ${g.index}  ${g.name || '(name unknown)'}  ${(g.memoryBytes / 2 ** 30).toFixed(1)} GiB  bus ${g.busId || '?'}`);
+    lines.push(`  GPU ${g.index}  ${g.name || '(name unknown)'}  ${(g.memoryBytes / 2 ** 30).toFixed(1)} GiB  bus ${g.busId || '?'}${g.computeCapability === undefined ? '' : `  compute capability ${formatComputeCapability(g.computeCapability)}`}`);
   }
   if (t.gpus.length > 1) {
     const cols = t.gpus.map((g) => `GPU${g.index}`);

@@ -1,6 +1,7 @@
 // Where the run ran: host, CPUs, backend, GPUs, library versions and the environment variables
 // that change how NCCL behaves.
 import type { Environment } from '../../../shared/record.js';
+import { formatComputeCapability } from '../../../shared/gpu-support.js';
 import { formatBytes } from '../../../shared/scenario/units.js';
 
 function Pairs({ values }: { values: Record<string, string> }) {
@@ -19,7 +20,7 @@ export function EnvironmentPanel({ environment: env }: { environment: Environmen
       <dt>GPUs</dt>
       <dd>
         {env.gpus.length === 0 ? <span className="dim">none</span> : env.gpus.map((g) => (
-          <div key={g.index}>{g.index}: {g.name}, {formatBytes(g.memoryBytes)}, {g.busId}</div>
+          <div key={g.index}>{g.index}: {g.name}, {formatBytes(g.memoryBytes)}, {g.busId}{g.computeCapability === undefined ? '' : `, compute capability ${formatComputeCapability(g.computeCapability)}`}</div>
         ))}
       </dd>
       <dt>node</dt><dd>{env.node}</dd>

@@ -1,0 +1,30 @@
+// `clab doctor`'s report from what the addon read, for a machine this one is not (no GPU here).
+import { describe, expect, it } from 'vitest';
+import { doctorReport } from '../../../src/main/cli/commands/doctor';
+import type { Topology } from '../../../src/worker/native-api';
+
+const topology: Topology = {
+  gpus: [
+    { index: 0, name: 'NVIDIA H200', memoryBytes: 150754820096, busId: '0000:00:06.0', computeCapability: 90 },
+    { index: 1, name: 'NVIDIA RTX PRO 6000', memoryBytes: 102641958912, busId: '0000:00:07.0', computeCapability: 120 },
+    { index: 2, name: '', memoryBytes: 0, busId: '0000:00:08.0' },
+  ],
+  links: [
+    { a: 0, b: 1, nvlinks: 18, via: 'NVSwitch', pcie: 'PHB', p2p: { access: true, performanceRank: 0, nativeAtomics: true } },
+    { a: 0, b: 2, nvlinks: 0, via: '', pcie: 'SYS', p2p: null },
+    { a: 1, b: 2, nvlinks: 0, via: '', pcie: 'SYS', p2p: null },
+  ],
+  versions: { nvidiaDriver: '580.159.04', cudaRuntime: '13.0', nccl: '2.28.3' },
+  problems: [],
+};
+
+describe('clab doctor', () => {
+  it('prints each GPU with its memory, bus id and compute capability, and the links between them', () => {
+    const lines = doctorReport({ cpu: { available: true }, nccl: { available: true, devices: 3 } }, topology);
+    expect(lines).toContain('  GPU 0  NVIDIA H200  140.4 GiB  bus 0000:00:06.0  compute capability 9.0');
+    expect(lines).toContain('  GPU 1  NVIDIA RTX PRO 6000  95.6 GiB  bus 0000:00:07.0  compute capability 12.0');
+    expect(lines).toContain('  GPU 2  (name unknown)  0.0 GiB  bus 0000:00:08.0');
+    expect(lines).toContain('  GPU 0 ↔ GPU 1: 18 NVLinks through NVSwitch, PCIe PHB, CUDA peer access yes (performance rank 0, native atomics yes)');
+    expect(lines).toContain('versions: NVIDIA driver 580.159.04, CUDA runtime 13.0, NCCL 2.28.3');
+  });
+});
