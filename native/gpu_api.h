@@ -46,6 +46,7 @@ using cudaStream_t = CUstream_st*;
 using cudaEvent_t = CUevent_st*;
 constexpr unsigned kCudaStreamNonBlocking = 0x01;  // cudaStreamNonBlocking
 constexpr unsigned kCudaEventDefault = 0x00;       // cudaEventDefault
+constexpr unsigned kCudaEventDisableTiming = 0x02; // cudaEventDisableTiming
 
 #define CLAB_CUDART_API(X)                                                                        \
   X(cudaGetDeviceCount, cudaError_t, (int*))                                                      \
@@ -71,6 +72,7 @@ constexpr unsigned kCudaEventDefault = 0x00;       // cudaEventDefault
   X(cudaEventCreateWithFlags, cudaError_t, (cudaEvent_t*, unsigned int))                          \
   X(cudaEventDestroy, cudaError_t, (cudaEvent_t))                                                 \
   X(cudaEventRecord, cudaError_t, (cudaEvent_t, cudaStream_t))                                    \
+  X(cudaStreamWaitEvent, cudaError_t, (cudaStream_t, cudaEvent_t, unsigned int))                 \
   X(cudaEventQuery, cudaError_t, (cudaEvent_t))                                                   \
   X(cudaEventElapsedTime, cudaError_t, (float*, cudaEvent_t, cudaEvent_t))
 

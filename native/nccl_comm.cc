@@ -127,6 +127,22 @@ void NcclComm::wait_issued(uint64_t tickets) {
   }
 }
 
+void NcclComm::publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(turn_mu_);
+  LinedUp& slot = lined_up_[ticket % lined_up_.size()];
+  if (!slot.event)
+    cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&slot.event, gpu::kCudaEventDisableTiming), "cudaEventCreateWithFlags", rank_);
+  cuda_check(*rt_, rt_->cudaEventRecord(slot.event, stream), "cudaEventRecord", rank_);
+  slot.ticket = ticket;
+}
+
+void NcclComm::wait_lined_up(uint64_t ticket, gpu::cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(turn_mu_);  // the slot is not recorded again meanwhile
+  const LinedUp& slot = lined_up_[ticket % lined_up_.size()];
+  if (slot.ticket != ticket) return;  // not lined up (a barrier, one rank) or long gone: nothing to wait for
+  cuda_check(*rt_, rt_->cudaStreamWaitEvent(stream, slot.event, 0), "cudaStreamWaitEvent", rank_);
+}
+
 void NcclComm::check_usable() const {
   if (closed_.load()) throw ClabError(ErrCode::Aborted, "the communicator was destroyed");
   if (aborted_.load()) throw_aborted();
@@ -255,9 +271,17 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
     st.gemm->prepare(op.dtype, op.m, op.n, op.k);
     // Launched after the communication enqueued before it, as one host thread issuing in plan
     // order would: otherwise the GEMM, quicker to launch, can take every SM before a receive
-    // meant to overlap it has started.
-    if (ticket != kNoTicket && (ticket & kAfterComm)) wait_issued(ticket & ~kAfterComm);
-    timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, nullptr, false);
+    // meant to overlap it has started. And started, on the GPU, no earlier than that
+    // communication has lined its ranks up: a peer that comes late would otherwise hold the
+    // receive back while the GEMM runs alone, and its lag would count in the overlap (it is kept
+    // out of every communication's own time the same way).
+    std::function<void()> after_comm;
+    if (ticket != kNoTicket && (ticket & kAfterComm)) {
+      const uint64_t before = ticket & ~kAfterComm;
+      wait_issued(before);
+      if (before > 0) after_comm = [this, &st, before] { wait_lined_up(before - 1, st.stream); };
+    }
+    timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, after_comm, false);
     return;
   }
   Staging own;
@@ -277,7 +301,10 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   }
   const Staged& bufs = staging ? staging->root : own.root;
   std::function<void()> line_up;
-  if (op.kind != OpKind::Barrier && world_ > 1) line_up = [&] { align(op, st.stream); };
+  if (op.kind != OpKind::Barrier && world_ > 1) line_up = [&] {
+    align(op, st.stream);
+    if (ticket != kNoTicket) publish_lined_up(ticket, st.stream);
+  };
   // Every rank leaves a barrier as soon as it completes: one that slept through it would start the
   // next op late (a compare block starts with a barrier; its ops would time that rank's lag).
   timed(st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up, op.kind == OpKind::Barrier);
@@ -325,6 +352,10 @@ void NcclComm::close() {
     rt_->cudaEventDestroy(s->loop_end);
     rt_->cudaStreamDestroy(s->stream);
     s.reset();
+  }
+  for (LinedUp& slot : lined_up_) {
+    if (slot.event) rt_->cudaEventDestroy(slot.event);
+    slot = LinedUp{};
   }
   {
     std::lock_guard<std::mutex> lock(ahead_mu_);

@@ -118,6 +118,10 @@ class NcclComm final : public Comm {
   void wait_turn(uint64_t ticket);
   /** Waits until the first `tickets` communication tickets have been issued (or abort). */
   void wait_issued(uint64_t tickets);
+  /** Marks, on `stream`, where communication ticket `ticket` has lined its ranks up (right after align()). */
+  void publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream);
+  /** Makes `stream` wait (on the GPU) until communication ticket `ticket` has lined up, if it was published. */
+  void wait_lined_up(uint64_t ticket, gpu::cudaStream_t stream);
   void end_turn();
   void check_usable() const;
   [[noreturn]] void throw_aborted() const;
@@ -143,6 +147,10 @@ class NcclComm final : public Comm {
   std::condition_variable turn_cv_;
   uint64_t admitted_ = 0;  // JS thread: tickets handed out
   uint64_t turn_ = 0;      // the ticket whose communication may be issued now
+  // Where recent communication tickets lined up (slot = ticket % size), for a GEMM issued after
+  // them to start no earlier on the GPU (see execute()). Guarded by turn_mu_.
+  struct LinedUp { uint64_t ticket = ~uint64_t{0}; gpu::cudaEvent_t event = nullptr; };
+  std::array<LinedUp, 64> lined_up_{};
 
   std::atomic<bool> aborted_{false};
   mutable std::mutex reason_mu_;

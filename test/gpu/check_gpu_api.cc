@@ -51,6 +51,7 @@ CLAB_SAME_VALUE(cudaDevAttrComputeCapabilityMajor)
 CLAB_SAME_VALUE(cudaDevAttrComputeCapabilityMinor)
 static_assert(g::kCudaStreamNonBlocking == cudaStreamNonBlocking, "cudaStreamNonBlocking differs");
 static_assert(g::kCudaEventDefault == cudaEventDefault, "cudaEventDefault differs");
+static_assert(g::kCudaEventDisableTiming == cudaEventDisableTiming, "cudaEventDisableTiming differs");
 
 CLAB_SAME_VALUE(ncclSuccess)
 CLAB_SAME_VALUE(ncclUnhandledCudaError)
