@@ -72,7 +72,6 @@ constexpr unsigned kCudaEventDisableTiming = 0x02; // cudaEventDisableTiming
   X(cudaEventCreateWithFlags, cudaError_t, (cudaEvent_t*, unsigned int))                          \
   X(cudaEventDestroy, cudaError_t, (cudaEvent_t))                                                 \
   X(cudaEventRecord, cudaError_t, (cudaEvent_t, cudaStream_t))                                    \
-  X(cudaStreamWaitEvent, cudaError_t, (cudaStream_t, cudaEvent_t, unsigned int))                 \
   X(cudaEventQuery, cudaError_t, (cudaEvent_t))                                                   \
   X(cudaEventElapsedTime, cudaError_t, (float*, cudaEvent_t, cudaEvent_t))
 

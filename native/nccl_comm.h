@@ -120,8 +120,8 @@ class NcclComm final : public Comm {
   void wait_issued(uint64_t tickets);
   /** Marks, on `stream`, where communication ticket `ticket` has lined its ranks up (right after align()). */
   void publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream);
-  /** Makes `stream` wait (on the GPU) until communication ticket `ticket` has lined up, if it was published. */
-  void wait_lined_up(uint64_t ticket, gpu::cudaStream_t stream);
+  /** Polls until communication ticket `ticket` has lined up on the GPU, if it was published. */
+  void wait_lined_up(uint64_t ticket);
   void end_turn();
   void check_usable() const;
   [[noreturn]] void throw_aborted() const;
