@@ -290,15 +290,13 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   if (op.kind == OpKind::Gemm) {
     if (!st.gemm) st.gemm = std::make_unique<GpuGemm>(*rt_, *memory_, st.stream, rank_);
     st.gemm->prepare(op.dtype, op.m, op.n, op.k);
-    // Launched after the communication enqueued before it, as one host thread issuing in plan
-    // order would: otherwise the GEMM, quicker to launch, can take every SM before a receive
-    // meant to overlap it has started. And started, on the GPU, no earlier than that
-    // communication has lined its ranks up: a peer that comes late would otherwise hold the
-    // receive back while the GEMM runs alone, and its lag would count in the overlap (it is kept
-    // out of every communication's own time the same way).
-    // The GPU is not told to wait (cudaStreamWaitEvent): released at the same moment as the
-    // receive, the GEMM takes the SMs first about half the time and the receive runs ~1.5× slower.
-    // The host launches it once the line-up has happened, a few µs after the receive started.
+    // Launched after the communication enqueued before it has been issued, as one host thread
+    // issuing in plan order would, and once that communication has lined its ranks up on the GPU:
+    // a late peer would otherwise hold the receive back while the GEMM ran alone and took every
+    // SM, and its lag (kept out of every communication's own time) would count against the
+    // overlap. The host polls for the line-up and then launches, so the GEMM starts a few µs after
+    // the receive; a GPU-side wait (cudaStreamWaitEvent) released both at once, and the GEMM took
+    // the SMs first in about half the repeats (the receive then ran ~1.5× slower).
     std::function<void()> after_comm;
     if (ticket != kNoTicket && (ticket & kAfterComm)) {
       const uint64_t before = ticket & ~kAfterComm;

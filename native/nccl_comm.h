@@ -147,8 +147,8 @@ class NcclComm final : public Comm {
   std::condition_variable turn_cv_;
   uint64_t admitted_ = 0;  // JS thread: tickets handed out
   uint64_t turn_ = 0;      // the ticket whose communication may be issued now
-  // Where recent communication tickets lined up (slot = ticket % size), for a GEMM issued after
-  // them to start no earlier on the GPU (see execute()). Guarded by turn_mu_.
+  // Events recorded where recent communication tickets lined up (slot = ticket % size): a GEMM
+  // issued after one is launched once it has completed (see execute()). Guarded by turn_mu_.
   struct LinedUp { uint64_t ticket = ~uint64_t{0}; gpu::cudaEvent_t event = nullptr; };
   std::array<LinedUp, 64> lined_up_{};
 
