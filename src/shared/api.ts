@@ -2,6 +2,7 @@
 // window.lab) and over WebSocket (`clab serve`). Every call and event is validated on receipt
 // with these schemas, on both sides.
 import { z } from 'zod';
+import { timelineEventSchema } from './protocol.js';
 import { runRecordSchema, logLineSchema, stepRecordSchema } from './record.js';
 
 export const API_VERSION = 1;
@@ -94,7 +95,8 @@ export const openedFileSchema = z.discriminatedUnion('kind', [
 /** Events pushed to the renderer. */
 export const apiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run-log'), runId: z.string(), line: logLineSchema }),
-  z.object({ type: z.literal('run-step'), runId: z.string(), step: stepRecordSchema, done: z.number().int(), total: z.number().int() }),
+  /** A step ended on every rank: its record and its timeline events (every rank's), so the timeline fills in live. */
+  z.object({ type: z.literal('run-step'), runId: z.string(), step: stepRecordSchema, events: z.array(timelineEventSchema), done: z.number().int(), total: z.number().int() }),
   z.object({ type: z.literal('run-end'), runId: z.string(), record: runRecordSchema, savedTo: z.string().nullable() }),
   /** Application menu and drag and drop (Electron): a file to open, or an editor action. */
   z.object({ type: z.literal('open-file'), file: openedFileSchema }),

@@ -18,6 +18,8 @@ export const rankStepResultSchema = z.object({
   mismatches: z.array(mismatchSchema),
   /** The output as a learner reads it, for small tensors and objects. */
   output: z.string().nullable(),
+  /** This rank's input as a learner reads it, for small tensors (before the call; absent in older records). */
+  input: z.string().nullable().optional(),
   /** Duration of each timed iteration, microseconds. */
   timesUs: z.array(z.number()),
   /** From the first timed iteration's start to the last one's end (µs); absent where nothing was timed. */
@@ -35,8 +37,13 @@ export const timelineEventSchema = z.object({
   stream: z.number().int(),
   step: z.number().int(),
   name: z.string(),
-  /** loop: the timed iterations run as one loop timed as a whole (nccl, see loopUs), one event. */
-  phase: z.enum(['warmup', 'loop', 'timed', 'check', 'block']),
+  /**
+   * On the rank's stream: warmup, timed (one per iteration), loop (the timed iterations run as one
+   * loop timed as a whole, nccl, see loopUs), check (the extra run whose output is checked), block
+   * (a compare block's span). On the rank's host thread (the timeline's host lane): fill (making
+   * and filling buffers) and verify (comparing outputs with their expected values).
+   */
+  phase: z.enum(['warmup', 'loop', 'timed', 'check', 'block', 'fill', 'verify']),
   /** CLOCK_MONOTONIC nanoseconds, shared by all ranks on a host. */
   startNs: z.number(),
   endNs: z.number(),

@@ -7,6 +7,7 @@ import { fillTensor } from '../shared/patterns.js';
 import type { CollectiveAction, P2pAction } from '../shared/plan/types.js';
 import { reduceTensors } from '../shared/reduce.js';
 import type { NativeOp } from './native-api.js';
+import { previewTensor } from './output.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -20,6 +21,8 @@ export interface PreparedCall {
   listEntry: number | null;
   /** Whether running the call changes its own input (so a later run would see other data). */
   consumesInput: boolean;
+  /** This rank's input as a learner reads it (small tensors only), taken before any call runs. */
+  inputPreview: string | null;
 }
 
 /** Marks output memory so an element the op never wrote cannot pass the check by accident. */
@@ -48,6 +51,7 @@ export function prepareCollective(a: CollectiveAction, rank: number, world: numb
     poison(recv);
   }
   fillTensor(send, a.data, rank);
+  const inputPreview = send.length ? previewTensor(send, null) : null;
   // From the patterns alone, never from buffers the call may have overwritten; computed a window
   // at a time while checking.
   const expected = () => desc.expected({
@@ -64,6 +68,7 @@ export function prepareCollective(a: CollectiveAction, rank: number, world: numb
     expected,
     listEntry: desc.listOutput ? size.recv / world : null,
     consumesInput: layout === 'same' || layout === 'recv-in-send',
+    inputPreview,
   };
 }
 
@@ -71,7 +76,10 @@ export function prepareP2p(a: P2pAction, rank: number): PreparedCall {
   if (rank === a.from) {
     const send = allocTensor(a.dtype, a.count);
     fillTensor(send, a.data, rank);
-    return { op: { op: 'send', dtype: a.dtype, peer: a.to, count: a.count, send: send.bytes }, output: null, expected: () => null, listEntry: null, consumesInput: false };
+    return {
+      op: { op: 'send', dtype: a.dtype, peer: a.to, count: a.count, send: send.bytes },
+      output: null, expected: () => null, listEntry: null, consumesInput: false, inputPreview: previewTensor(send, null),
+    };
   }
   const recv = allocTensor(a.dtype, a.count);
   poison(recv);
@@ -81,5 +89,6 @@ export function prepareP2p(a: P2pAction, rank: number): PreparedCall {
     expected: () => lazyPattern(a.data, a.from, a.dtype, a.count),
     listEntry: null,
     consumesInput: false,
+    inputPreview: null,
   };
 }

@@ -25,9 +25,13 @@ interface Outcome {
   timed: NativeTimes | null;
   events: TimelineEvent[];
   note: string | null;
+  /** This rank's inputs as a learner reads them (small tensors), one per call. */
+  inputs?: (string | null)[];
 }
 
 const nowNs = () => Number(process.hrtime.bigint());
+/** Phases of work on a rank's streams (a compare block's span is theirs; host work and nested blocks are not). */
+const STREAM_PHASES = new Set<TimelineEvent['phase']>(['warmup', 'loop', 'timed', 'check']);
 /** Steps that only enqueue work on their stream (see run()). */
 const CHAINABLE = new Set<PlanStep['action']['kind']>(['collective', 'p2p', 'group', 'compute', 'barrier']);
 /** The one native op for a step's calls: a group when there are several. */
@@ -39,7 +43,7 @@ export class PlanExecutor {
   private blockStart = new Map<string, number>();
   private deferred: [PlanStep, Outcome][] = [];
   /** Buffers made ahead, at a compare block's start, so that making them is not part of the block's time. */
-  private prepared = new Map<number, PreparedCall[][]>();
+  private prepared = new Map<number, { sets: PreparedCall[][]; fill: TimelineEvent }>();
 
   constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {}
 
@@ -96,7 +100,10 @@ export class PlanExecutor {
   }
 
   private report(step: PlanStep, outcome: Outcome): void {
+    const verifyStart = nowNs();
     const checks = outcome.checks();
+    const events = checks.length ? [...outcome.events, this.hostEvent(step, 'verify', verifyStart, nowNs())] : outcome.events;
+    const inputs = outcome.inputs?.filter((i) => i !== null) ?? [];
     const a = step.action;
     let note = outcome.note;
     if (checks.length === 0 && note === null && (a.kind === 'collective' || a.kind === 'object')) note = 'no output on this rank';
@@ -112,13 +119,27 @@ export class PlanExecutor {
         wrong,
         mismatches: checks.flatMap((c) => c.check.mismatches).slice(0, 5),
         output: previews.some((p) => p !== null) ? previews.filter((p) => p !== null).join(' | ') : null,
+        input: inputs.length ? inputs.join(' | ') : null,
         timesUs: durationsUs(outcome.timed),
         ...(outcome.timed?.startNs.length ? { spanUs: (outcome.timed.endNs[outcome.timed.endNs.length - 1] - outcome.timed.startNs[0]) / 1e3 } : {}),
         ...(outcome.timed?.loopEndNs !== undefined ? { loopUs: (outcome.timed.loopEndNs - outcome.timed.loopStartNs!) / 1e3 } : {}),
         note,
       },
-      outcome.events,
+      events,
     );
+  }
+
+  /** Work of this rank's host thread (the timeline's host lane): making buffers, checking outputs. */
+  private hostEvent(step: PlanStep, phase: 'fill' | 'verify', startNs: number, endNs: number): TimelineEvent {
+    return { rank: this.host.rank, stream: step.stream, step: step.index, name: `${step.label} (${phase})`, phase, startNs, endNs, bytes: 0 };
+  }
+
+  /** Makes a step's buffers (a second set for the check run when the op eats its input), timed as a fill event. */
+  private makeBuffers(step: PlanStep, prepare: () => PreparedCall[]): { sets: PreparedCall[][]; fill: TimelineEvent } {
+    const start = nowNs();
+    const calls = prepare();
+    const sets = this.needsFreshCheck(step, calls) ? [calls, prepare()] : [calls];
+    return { sets, fill: this.hostEvent(step, 'fill', start, nowNs()) };
   }
 
   private events(step: PlanStep, times: NativeTimes | null, phase: TimelineEvent['phase'], bytes: number): TimelineEvent[] {
@@ -166,10 +187,9 @@ export class PlanExecutor {
       if (a.kind === 'block-end' && a.compare === marker.compare && a.variant === marker.variant && a.repeat === marker.repeat) break;
       const prepare = involves(a, this.host.rank) ? this.preparer(step) : null;
       if (!prepare) continue;
-      const calls = prepare();
-      const sets = this.needsFreshCheck(step, calls) ? [calls, prepare()] : [calls];
-      this.prepared.set(step.index, sets);
-      for (const set of sets) staging.push(this.host.comm.prestage(step.stream, nativeOp(set)));
+      const made = this.makeBuffers(step, prepare);
+      this.prepared.set(step.index, made);
+      for (const set of made.sets) staging.push(this.host.comm.prestage(step.stream, nativeOp(set)));
     }
     return Promise.all(staging);
   }
@@ -177,14 +197,14 @@ export class PlanExecutor {
   /** Enqueues warm-up, timed and (when the op eats its input) a fresh check run, all at once. */
   private async timedCalls(step: PlanStep, prepare: () => PreparedCall[]): Promise<Outcome> {
     const { comm } = this.host;
-    const ahead = this.prepared.get(step.index);
+    const made = this.prepared.get(step.index) ?? this.makeBuffers(step, prepare);
     this.prepared.delete(step.index);
-    const calls = ahead?.[0] ?? prepare();
+    const calls = made.sets[0];
     const op = nativeOp(calls);
     const refusal = gpuRefusal(op, comm.computeCapability, `GPU ${comm.device} (bus ${comm.busId})`);
     if (refusal) throw Object.assign(new Error(refusal), { code: 'CLAB_UNSUPPORTED' });
     const needsFreshCheck = this.needsFreshCheck(step, calls);
-    const checkCalls = needsFreshCheck ? ahead?.[1] ?? prepare() : calls;
+    const checkCalls = needsFreshCheck ? made.sets[1] : calls;
     const checkOp = nativeOp(checkCalls);
     const warm = step.warmup > 0 ? comm.enqueue(step.stream, op, step.warmup) : null;
     // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
@@ -199,8 +219,9 @@ export class PlanExecutor {
         return expected ? [{ check: checkOutput(c.output!, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
       }),
       timed: timedT,
-      events: [...this.events(step, warmT, 'warmup', bytes), ...this.events(step, timedT, 'timed', bytes), ...this.events(step, checkT, 'check', bytes)],
+      events: [made.fill, ...this.events(step, warmT, 'warmup', bytes), ...this.events(step, timedT, 'timed', bytes), ...this.events(step, checkT, 'check', bytes)],
       note: null,
+      inputs: calls.map((c) => c.inputPreview),
     };
   }
 
@@ -248,7 +269,7 @@ export class PlanExecutor {
         // The block's time is the span of its operations, from the first start to the last end on
         // any stream of this rank (backend clocks: CUDA events on nccl), so that staging data in
         // and out of a GPU between operations is not counted; the host clock when there are none.
-        const ops = this.deferred.flatMap(([, o]) => o.events).filter((e) => e.phase !== 'block');
+        const ops = this.deferred.flatMap(([, o]) => o.events).filter((e) => STREAM_PHASES.has(e.phase));
         const start = ops.length ? Math.min(...ops.map((e) => e.startNs)) : this.blockStart.get(`${a.compare}/${a.variant}/${a.repeat}`) ?? hostEnd;
         const t = { startNs: [start], endNs: [ops.length ? Math.max(...ops.map((e) => e.endNs)) : hostEnd] };
         for (const [inner, outcome] of this.deferred.splice(0)) this.report(inner, outcome);

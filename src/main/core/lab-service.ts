@@ -122,10 +122,10 @@ export class LabService implements LabHandlers {
     });
     const forward = afterAnswer((event) => this.emit(event));
     run.on('log', (line) => forward({ type: 'run-log', runId: run.id, line }));
-    run.on('progress', ({ done, total, step }) => {
+    run.on('progress', ({ done, total, step, events }) => {
       const active = this.runs.get(run.id);
       if (active) Object.assign(active, { done, total });
-      forward({ type: 'run-step', runId: run.id, step, done, total });
+      forward({ type: 'run-step', runId: run.id, step, events, done, total });
     });
     const scenarioName = loaded.scenario.name;
     // Forgotten before run-end goes out: a stopRun answering that event finds nothing to stop.

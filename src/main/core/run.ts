@@ -29,7 +29,7 @@ export interface RunOptions {
 export interface RunEvents {
   log: [LogLine];
   step: [StepRecord];
-  progress: [{ done: number; total: number; step: StepRecord }];
+  progress: [{ done: number; total: number; step: StepRecord; events: TimelineEvent[] }];
   failure: [RunError];
 }
 
@@ -48,6 +48,8 @@ export class LabRun extends EventEmitter<RunEvents> {
   private current = new Map<number, Set<number>>();
   private participants: number[];
   private events: TimelineEvent[] = [];
+  /** A step's events from the ranks that have ended it, until every rank has (then they go out with its record). */
+  private pendingEvents = new Map<number, TimelineEvent[]>();
   private logs: LogLine[] = [];
   private done = new Set<number>();
   private exited = new Set<number>();
@@ -154,11 +156,15 @@ export class LabRun extends EventEmitter<RunEvents> {
     list.push(result);
     this.results.set(result.step, list);
     for (const e of events) this.events.push(e);
+    const stepEvents = this.pendingEvents.get(result.step) ?? [];
+    stepEvents.push(...events);
+    this.pendingEvents.set(result.step, stepEvents);
     if (list.length === this.participants[result.step]) {
       const record = summarizeStep(this.step(result.step), list, this.plan.world);
       this.stepRecords.set(result.step, record);
+      this.pendingEvents.delete(result.step);
       this.emit('step', record);
-      this.emit('progress', { done: this.stepRecords.size, total: this.plan.steps.length, step: record });
+      this.emit('progress', { done: this.stepRecords.size, total: this.plan.steps.length, step: record, events: stepEvents });
     }
   }
 
