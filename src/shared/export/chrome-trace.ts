@@ -1,0 +1,209 @@
+// A run's timeline in the Chrome Trace Event Format, which Perfetto UI and chrome://tracing open:
+// a process per rank, a thread per stream plus the host thread, a slice per timeline event,
+// arrows from each send to its receive, and each rank's busbw as a counter.
+import type { P2pAction, Plan } from '../plan/types.js';
+import type { TimelineEvent } from '../protocol.js';
+import type { RunRecord, StepRecord } from '../record.js';
+import { stepOp } from './results-table.js';
+
+interface TraceEventBase {
+  name: string;
+  pid: number;
+  tid: number;
+  /** Microseconds from the run start. */
+  ts: number;
+}
+
+export interface MetadataEvent {
+  name: 'process_name' | 'process_sort_index' | 'thread_name' | 'thread_sort_index';
+  ph: 'M';
+  pid: number;
+  tid: number;
+  args: { name: string } | { sort_index: number };
+}
+
+export interface CompleteEvent extends TraceEventBase {
+  ph: 'X';
+  cat: TimelineEvent['phase'];
+  dur: number;
+  args: {
+    step: number;
+    op: string;
+    label: string;
+    bytes: number;
+    iteration: number;
+    algbw: number | null;
+    busbw: number | null;
+    verdict: StepRecord['verdict'] | null;
+  };
+}
+
+export interface FlowEvent extends TraceEventBase {
+  ph: 's' | 'f';
+  cat: string;
+  id: number;
+  /** "e": the arrow ends on the slice enclosing ts rather than the next one to start. */
+  bp?: 'e';
+}
+
+export interface CounterEvent extends TraceEventBase {
+  ph: 'C';
+  args: Record<string, number>;
+}
+
+type TimedEvent = CompleteEvent | FlowEvent | CounterEvent;
+export type TraceEvent = MetadataEvent | TimedEvent;
+
+export interface ChromeTrace {
+  traceEvents: TraceEvent[];
+  displayTimeUnit: 'ns' | 'ms';
+  otherData: Record<string, unknown>;
+}
+
+/** Host work (making and checking buffers) runs on the rank's own thread, not on a stream. */
+const HOST_PHASES: ReadonlySet<TimelineEvent['phase']> = new Set(['fill', 'verify']);
+export const HOST_TID = 0;
+export const BUSBW_COUNTER = 'busbw (GB/s)';
+const FLOW_CATEGORY = 'send→recv';
+
+const tidOf = (e: TimelineEvent) => (HOST_PHASES.has(e.phase) ? HOST_TID : e.stream + 1);
+
+export function rankProcessName(record: RunRecord, rank: number): string {
+  if (record.environment.backend !== 'nccl') return `rank ${rank} · cpu`;
+  const device = record.plan.devices?.[rank] ?? rank;
+  const gpu = record.environment.gpus.find((g) => g.index === device);
+  return gpu ? `rank ${rank} · ${gpu.name} · ${gpu.busId}` : `rank ${rank} · GPU ${device}`;
+}
+
+function metadata(record: RunRecord, threads: Map<number, Set<number>>): MetadataEvent[] {
+  const { plan } = record;
+  const out: MetadataEvent[] = [];
+  for (const [rank, tids] of [...threads].sort((a, b) => a[0] - b[0])) {
+    out.push({ name: 'process_name', ph: 'M', pid: rank, tid: 0, args: { name: rankProcessName(record, rank) } });
+    out.push({ name: 'process_sort_index', ph: 'M', pid: rank, tid: 0, args: { sort_index: rank } });
+    for (const tid of [...tids].sort((a, b) => a - b)) {
+      const name = tid === HOST_TID ? 'host' : plan.streams[tid - 1] ?? `stream ${tid - 1}`;
+      out.push({ name: 'thread_name', ph: 'M', pid: rank, tid, args: { name } });
+      out.push({ name: 'thread_sort_index', ph: 'M', pid: rank, tid, args: { sort_index: tid } });
+    }
+  }
+  return out;
+}
+
+/** Each event's position among the events of its step and phase on its rank, in time order. */
+function iterations(events: TimelineEvent[]): Map<TimelineEvent, number> {
+  const seen = new Map<string, number>();
+  const index = new Map<TimelineEvent, number>();
+  for (const e of [...events].sort((a, b) => a.startNs - b.startNs)) {
+    const key = `${e.rank}/${e.step}/${e.phase}`;
+    const i = seen.get(key) ?? 0;
+    index.set(e, i);
+    seen.set(key, i + 1);
+  }
+  return index;
+}
+
+/** Distinct sender → receiver pairs of a step: a p2p step, or the p2p items of a group. */
+function transfers(plan: Plan, step: number): { from: number; to: number }[] {
+  const action = plan.steps[step]?.action;
+  const items: P2pAction[] = action?.kind === 'p2p' ? [action] : action?.kind === 'group' ? action.items.filter((i): i is P2pAction => i.kind === 'p2p') : [];
+  const pairs = new Map(items.map((i) => [`${i.from}→${i.to}`, { from: i.from, to: i.to }]));
+  return [...pairs.values()];
+}
+
+const middle = (e: CompleteEvent) => e.ts + e.dur / 2;
+
+/**
+ * An arrow from the sender's slice to the receiver's slice of the same step, phase and iteration.
+ * Both ends sit at their slice's middle, strictly inside it, so that neither binds to a
+ * neighbouring slice that ends or starts at the same instant.
+ */
+function flows(plan: Plan, slices: CompleteEvent[]): FlowEvent[] {
+  const byKey = new Map<string, CompleteEvent>();
+  const key = (rank: number, step: number, phase: string, iteration: number) => `${rank}/${step}/${phase}/${iteration}`;
+  for (const s of slices) if (s.tid !== HOST_TID) byKey.set(key(s.pid, s.args.step, s.cat, s.args.iteration), s);
+  const out: FlowEvent[] = [];
+  let id = 1;
+  for (const send of slices) {
+    if (send.tid === HOST_TID) continue;
+    for (const t of transfers(plan, send.args.step)) {
+      if (t.from !== send.pid) continue;
+      const recv = byKey.get(key(t.to, send.args.step, send.cat, send.args.iteration));
+      if (!recv) continue;
+      out.push({ name: send.args.label, cat: FLOW_CATEGORY, ph: 's', id, pid: send.pid, tid: send.tid, ts: middle(send) });
+      out.push({ name: send.args.label, cat: FLOW_CATEGORY, ph: 'f', bp: 'e', id, pid: recv.pid, tid: recv.tid, ts: middle(recv) });
+      id++;
+    }
+  }
+  return out;
+}
+
+/** Each rank's busbw, sampled where a measured step's first timed iteration starts on that rank. */
+function busbwCounters(slices: CompleteEvent[]): CounterEvent[] {
+  const out: CounterEvent[] = [];
+  const done = new Set<string>();
+  for (const s of slices) {
+    const busbw = s.args.busbw;
+    const key = `${s.pid}/${s.args.step}`;
+    if (s.cat !== 'timed' || busbw === null || done.has(key)) continue;
+    done.add(key);
+    out.push({ name: BUSBW_COUNTER, ph: 'C', pid: s.pid, tid: 0, ts: s.ts, args: { busbw } });
+  }
+  return out;
+}
+
+export function chromeTrace(record: RunRecord): ChromeTrace {
+  const events = record.events;
+  const origin = events.reduce((m, e) => Math.min(m, e.startNs), Infinity);
+  const steps = new Map(record.steps.map((s) => [s.index, s]));
+  const iteration = iterations(events);
+  const threads = new Map<number, Set<number>>();
+  const slices: CompleteEvent[] = events.map((e) => {
+    const tid = tidOf(e);
+    // The host thread is always named: the rank's counter track hangs off it too.
+    threads.set(e.rank, (threads.get(e.rank) ?? new Set([HOST_TID])).add(tid));
+    const step = steps.get(e.step);
+    const planStep = record.plan.steps[e.step];
+    return {
+      name: e.name,
+      cat: e.phase,
+      ph: 'X',
+      pid: e.rank,
+      tid,
+      ts: (e.startNs - origin) / 1e3,
+      dur: Math.max(0, e.endNs - e.startNs) / 1e3,
+      args: {
+        step: e.step,
+        op: planStep ? stepOp(planStep.action) : 'unknown',
+        label: step?.label ?? planStep?.label ?? e.name,
+        bytes: e.bytes,
+        iteration: iteration.get(e)!,
+        algbw: step?.algbw ?? null,
+        busbw: step?.busbw ?? null,
+        verdict: step?.verdict ?? null,
+      },
+    };
+  });
+  slices.sort((a, b) => a.ts - b.ts);
+  const timed: TimedEvent[] = [...slices, ...flows(record.plan, slices), ...busbwCounters(slices)];
+  // A stable sort keeps each slice ahead of the counters placed at its start.
+  timed.sort((a, b) => a.ts - b.ts);
+  const env = record.environment;
+  return {
+    traceEvents: [...metadata(record, threads), ...timed],
+    displayTimeUnit: 'ns',
+    otherData: {
+      runId: record.id,
+      status: record.status,
+      error: record.error,
+      scenarioFile: record.scenarioFile,
+      createdAt: record.createdAt,
+      world: record.world,
+      backend: env.backend,
+      host: env.host,
+      gpus: env.gpus,
+      versions: env.versions,
+      env: env.env,
+    },
+  };
+}
