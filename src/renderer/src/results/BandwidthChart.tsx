@@ -1,8 +1,12 @@
-// Bandwidth versus message size for one sweep: busbw and algbw, size on a logarithmic axis.
-import { useEffect, useRef } from 'react';
+// Bandwidth versus message size for one sweep: busbw and algbw, size on a logarithmic axis. The
+// y axis is linear by default; log makes the small sizes readable beside the large ones.
+import { useEffect, useRef, useState } from 'react';
 import type { StepRecord } from '../../../shared/record.js';
 import { formatBytes } from '../../../shared/scenario/units.js';
 import { Chart } from './chart';
+import { canvasPng, downloadBlob } from './download';
+
+type YScale = 'linear' | 'logarithmic';
 
 /** Sizes are powers of two: tick at every k-th power so that about eight ticks show. */
 function powerOfTwoTicks(min: number, max: number): number[] {
@@ -14,18 +18,32 @@ function powerOfTwoTicks(min: number, max: number): number[] {
   return ticks;
 }
 
-export function BandwidthChart({ title, steps }: { title: string; steps: StepRecord[] }) {
+/** Points the y scale can show: a log axis has no place for 0 (e.g. busbw on one rank). */
+function points(steps: StepRecord[], y: (s: StepRecord) => number, scale: YScale) {
+  return steps.map((s) => ({ x: s.bytes, y: y(s) })).filter((p) => scale === 'linear' || p.y > 0);
+}
+
+interface Props {
+  title: string;
+  steps: StepRecord[];
+  /** File name of the PNG, without the extension. */
+  fileStem: string;
+}
+
+export function BandwidthChart({ title, steps, fileStem }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const [scale, setScale] = useState<YScale>('linear');
+  const [pngError, setPngError] = useState<string | null>(null);
   useEffect(() => {
     const measured = steps.filter((s) => s.busbw !== null && s.algbw !== null && s.bytes > 0);
     const chart = new Chart(canvas.current!, {
       type: 'line',
       data: {
         datasets: [
-          { label: 'busbw (GB/s)', data: measured.map((s) => ({ x: s.bytes, y: s.busbw! })), borderColor: '#2563eb', backgroundColor: '#2563eb', borderWidth: 2, order: 1 },
+          { label: 'busbw (GB/s)', data: points(measured, (s) => s.busbw!, scale), borderColor: '#2563eb', backgroundColor: '#2563eb', borderWidth: 2, order: 1 },
           // Wider and beneath, so it still shows where it equals busbw (all_reduce on 2 ranks, broadcast).
           {
-            label: 'algbw (GB/s)', data: measured.map((s) => ({ x: s.bytes, y: s.algbw! })),
+            label: 'algbw (GB/s)', data: points(measured, (s) => s.algbw!, scale),
             borderColor: 'rgba(249, 115, 22, 0.55)', backgroundColor: 'rgba(249, 115, 22, 0.55)', borderWidth: 6, pointRadius: 4, order: 2,
           },
         ],
@@ -45,15 +63,34 @@ export function BandwidthChart({ title, steps }: { title: string; steps: StepRec
             afterBuildTicks: (axis) => { axis.ticks = powerOfTwoTicks(axis.min, axis.max).map((value) => ({ value })); },
             ticks: { callback: (value) => formatBytes(Number(value)) },
           },
-          y: { type: 'linear', beginAtZero: true, title: { display: true, text: 'GB/s' } },
+          y: scale === 'linear'
+            ? { type: 'linear', beginAtZero: true, title: { display: true, text: 'GB/s' } }
+            : { type: 'logarithmic', title: { display: true, text: 'GB/s (log)' } },
         },
       },
     });
     return () => chart.destroy();
-  }, [title, steps]);
+  }, [title, steps, scale]);
+  const savePng = () => {
+    setPngError(null);
+    canvasPng(canvas.current!).then((png) => downloadBlob(`${fileStem}.png`, png), (e: Error) => setPngError(e.message));
+  };
   return (
-    <div className="chart-box">
-      <canvas ref={canvas} data-testid="bandwidth-chart" aria-label={`${title}: bandwidth versus size`} />
+    <div className="chart">
+      <div className="chart-tools">
+        <label>
+          y axis{' '}
+          <select data-testid="chart-scale" value={scale} onChange={(e) => setScale(e.target.value as YScale)}>
+            <option value="linear">linear</option>
+            <option value="logarithmic">log</option>
+          </select>
+        </label>
+        <button type="button" data-testid="chart-png" onClick={savePng} title="Download this chart as a PNG image">PNG</button>
+        {pngError && <span className="failed" role="alert">{pngError}</span>}
+      </div>
+      <div className="chart-box">
+        <canvas ref={canvas} data-testid="bandwidth-chart" data-scale={scale} aria-label={`${title}: bandwidth versus size`} />
+      </div>
     </div>
   );
 }

@@ -1,15 +1,24 @@
 // The results of one run, live or replayed from its record: tables, per-rank lines, bandwidth
 // charts, pair matrices, compare summaries and the environment it ran in.
 import { useMemo } from 'react';
-import { compareSummary, pairsMatrix, statusLine } from '../../../shared/format.js';
+import { compareSummary, statusLine } from '../../../shared/format.js';
 import type { RunRecord, StepRecord } from '../../../shared/record.js';
 import { BandwidthChart } from './BandwidthChart';
+import { fileStem } from './download';
 import { EnvironmentPanel } from './EnvironmentPanel';
+import { PairsHeatmap } from './PairsHeatmap';
+import { pairsHeatmaps } from './pairs-heatmap';
 import { RankLines } from './RankLines';
 import { resultSections } from './sections';
 import { StepTable } from './StepTable';
 
 export type ResultsSource = { kind: 'live'; savedTo: string | null } | { kind: 'replay'; from: string };
+
+/** The scenario's name, else its file. */
+function runTitle(record: RunRecord): string {
+  const name = (record.scenario as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : record.scenarioFile ?? 'Run';
+}
 
 function SweepSummary({ steps }: { steps: StepRecord[] }) {
   const wrong = steps.reduce((sum, s) => sum + s.wrong, 0);
@@ -24,7 +33,8 @@ function SweepSummary({ steps }: { steps: StepRecord[] }) {
 
 export function ResultsView({ record, source }: { record: RunRecord; source: ResultsSource }) {
   const sections = useMemo(() => resultSections(record), [record]);
-  const name = (record.scenario as { name?: unknown } | null)?.name;
+  const title = runTitle(record);
+  const stem = fileStem(title);
   return (
     <div className="results" data-testid="results">
       {source.kind === 'replay' && (
@@ -33,7 +43,7 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Res
         </p>
       )}
       <header className={`results-header ${record.status === 'passed' ? 'passed' : 'failed'}`}>
-        <h2>{typeof name === 'string' ? name : record.scenarioFile ?? 'Run'}</h2>
+        <h2>{title}</h2>
         <p data-testid="results-status">{statusLine(record)}</p>
         {source.kind === 'live' && source.savedTo && <p className="saved-to">Run record: <code>{source.savedTo}</code></p>}
       </header>
@@ -55,14 +65,13 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Res
               <h3>{spec.label} <small>{spec.path}, {record.world} ranks</small></h3>
               <StepTable steps={section.steps} showStep={false} />
               <SweepSummary steps={section.steps} />
-              <BandwidthChart title={`${spec.label}: bandwidth vs size, ${record.world} ranks`} steps={section.steps} />
+              <BandwidthChart title={`${spec.label}: bandwidth vs size, ${record.world} ranks`} steps={section.steps} fileStem={`${stem}-${fileStem(spec.label)}`} />
             </section>
           );
         }
         return (
-          <section key={`pairs-${section.pairs}`} className="result-section">
-            <h3>{record.plan.pairs[section.pairs].label}</h3>
-            <pre className="text-block" data-testid="pairs-matrix">{pairsMatrix(record.plan, record.steps, section.pairs).join('\n')}</pre>
+          <section key={`pairs-${section.pairs}`} className="result-section" data-testid="pairs">
+            <PairsHeatmap heatmaps={pairsHeatmaps(record.plan, record.steps, section.pairs)} />
           </section>
         );
       })}
