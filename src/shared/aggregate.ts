@@ -29,11 +29,14 @@ export function actionBandwidthBasis(action: PlanAction, world: number): { bytes
   }
 }
 
-export function summarizeStep(step: PlanStep, results: RankStepResult[], world: number, failed = false): StepRecord {
+/** Why a step was left unfinished: the run failed, or the user stopped it, while it was in flight. */
+export type UnfinishedVerdict = Extract<StepRecord['verdict'], 'error' | 'stopped'>;
+
+export function summarizeStep(step: PlanStep, results: RankStepResult[], world: number, unfinished: UnfinishedVerdict | null = null): StepRecord {
   const ranks = [...results].sort((a, b) => a.rank - b.rank);
   const wrong = ranks.reduce((s, r) => s + r.wrong, 0);
   const checkedAny = ranks.some((r) => r.verdict !== 'none');
-  const verdict: StepRecord['verdict'] = failed ? 'error' : ranks.length === 0 ? 'not-run' : wrong > 0 || ranks.some((r) => r.verdict === 'fail') ? 'fail' : checkedAny ? 'pass' : 'none';
+  const verdict: StepRecord['verdict'] = unfinished ?? (ranks.length === 0 ? 'not-run' : wrong > 0 || ranks.some((r) => r.verdict === 'fail') ? 'fail' : checkedAny ? 'pass' : 'none');
   const timing = timingStats(iterationTimesAcrossRanks(ranks.map((r) => r.timesUs)));
   const timedRanks = ranks.filter((r) => r.timesUs.length > 0);
   const perOp = timing ? perOpTime(timedRanks.map((r) => r.loopUs ?? r.spanUs), timing.samples) : undefined;

@@ -1,6 +1,6 @@
 // Text views of results: the per-rank lines a learner reads, nccl-tests-style sweep tables,
 // pair matrices and compare summaries. Pure, so the CLI, replay and tests share them.
-import { DTYPE_INFO } from './dtypes.js';
+import { formatMicroseconds as us, isBookkeeping, RESULT_COLUMNS, resultTexts } from './export/results-table.js';
 import { COLLECTIVE_DESCRIPTORS } from './ops/index.js';
 import type { Plan, PlanAction } from './plan/types.js';
 import type { CompareRecord, RunRecord, StepRecord } from './record.js';
@@ -9,8 +9,6 @@ import { bandwidthTime } from './stats.js';
 
 export const PASS = '✓';
 export const FAIL = '✗';
-
-const us = (x: number) => (x >= 1000 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
 function describeAction(a: PlanAction): string {
   switch (a.kind) {
@@ -55,7 +53,7 @@ export function resultLines(step: StepRecord): string[] {
 
 /** One line of timing for a step with timed iterations. */
 export function timingLine(step: StepRecord): string | null {
-  if (!step.timing || step.action.kind === 'block-begin' || step.action.kind === 'block-end' || step.action.kind === 'wait') return null;
+  if (!step.timing || isBookkeeping(step)) return null;
   const t = step.timing;
   const bw = step.algbw !== null && step.bytes > 0 ? `, ${formatBytes(step.bytes)}: algbw ${step.algbw.toFixed(2)} GB/s, busbw ${step.busbw!.toFixed(2)} GB/s` : '';
   const fl = step.flops ? `, ${(step.flops / (bandwidthTime(t) * 1e3)).toFixed(2)} GFLOP/s` : '';
@@ -66,20 +64,14 @@ export function timingLine(step: StepRecord): string | null {
 const pad = (s: string, n: number) => s.padStart(n);
 
 export const SWEEP_HEADER = [
-  `#${pad('size', 12)}${pad('count', 14)}${pad('type', 10)}${pad('redop', 8)}${pad('root', 6)}${pad('time', 10)}${pad('algbw', 9)}${pad('busbw', 9)}${pad('#wrong', 8)}`,
-  `#${pad('(B)', 12)}${pad('(elements)', 14)}${pad('', 10)}${pad('', 8)}${pad('', 6)}${pad('(us)', 10)}${pad('(GB/s)', 9)}${pad('(GB/s)', 9)}${pad('', 8)}`,
+  `#${RESULT_COLUMNS.map((c) => pad(c.title, c.width)).join('')}`,
+  `#${RESULT_COLUMNS.map((c) => pad(c.unit, c.width)).join('')}`,
 ];
 
 /** One nccl-tests-style row: size, count, type, redop, root, time, algbw, busbw, #wrong. */
 export function sweepRow(step: StepRecord): string {
-  const a = step.action;
-  const dtype = a.kind === 'collective' || a.kind === 'p2p' ? a.dtype : '-';
-  const elementBytes = dtype === '-' ? 1 : DTYPE_INFO[dtype].bytes;
-  const redop = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].reduces ? a.redop : 'none';
-  const root = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].rooted ? String(a.root) : '-1';
-  const time = step.timing ? us(bandwidthTime(step.timing)) : 'n/a';
-  const wrong = step.verdict === 'error' ? 'error' : String(step.wrong);
-  return ` ${pad(String(step.bytes), 12)}${pad(String(Math.round(step.bytes / elementBytes)), 14)}${pad(dtype, 10)}${pad(redop, 8)}${pad(root, 6)}${pad(time, 10)}${pad(step.algbw?.toFixed(2) ?? 'n/a', 9)}${pad(step.busbw?.toFixed(2) ?? 'n/a', 9)}${pad(wrong, 8)}`;
+  const texts = resultTexts(step);
+  return ` ${RESULT_COLUMNS.map((c) => pad(texts[c.id], c.width)).join('')}`;
 }
 
 export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number): string[] {
@@ -105,7 +97,7 @@ export function pairsMatrix(plan: Plan, steps: StepRecord[], pairs: number): str
     const s = cells.get(`${Math.min(i, j)},${Math.max(i, j)}`);
     if (i === j) return '-';
     if (!s) return '';
-    return s.verdict === 'error' ? 'ERR' : f(s);
+    return s.verdict === 'error' ? 'ERR' : s.verdict === 'stopped' ? 'stopped' : f(s);
   };
   const table = (title: string, f: (s: StepRecord) => string) => [
     title,
@@ -159,6 +151,7 @@ export function runReport(record: RunRecord): string[] {
 export function statusLine(record: RunRecord): string {
   const checked = record.steps.filter((s) => s.verdict === 'pass' || s.verdict === 'fail');
   const failed = checked.filter((s) => s.verdict === 'fail');
-  const base = `${record.status.toUpperCase()}: ${checked.length - failed.length}/${checked.length} checked steps correct on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})`;
+  const stopped = record.steps.filter((s) => s.verdict === 'stopped').length;
+  const base = `${record.status.toUpperCase()}: ${checked.length - failed.length}/${checked.length} checked steps correct on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})${stopped ? `, ${stopped} step${stopped === 1 ? '' : 's'} stopped in flight` : ''}`;
   return record.error ? `${base}; ${record.error.message}` : base;
 }

@@ -25,7 +25,8 @@ export const stepRecordSchema = z.object({
   label: z.string(),
   origin: stepOriginSchema,
   action: planActionSchema,
-  verdict: z.enum(['pass', 'fail', 'none', 'error', 'not-run']),
+  /** error: the run failed while the step was in flight; stopped: the user stopped the run then (newer records). */
+  verdict: z.enum(['pass', 'fail', 'none', 'error', 'stopped', 'not-run']),
   wrong: z.number().int(),
   ranks: z.array(rankStepResultSchema),
   /** Microseconds; per iteration, the mean over ranks (nccl-tests). */

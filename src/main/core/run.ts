@@ -222,7 +222,8 @@ export class LabRun extends EventEmitter<RunEvents> {
       const done = this.stepRecords.get(s.index);
       if (done) steps.push(done);
       else if (this.results.has(s.index) || this.began.has(s.index)) {
-        steps.push(summarizeStep(s, this.results.get(s.index) ?? [], this.plan.world, true));
+        // Stopping is the user's choice, not a fault of the step it caught in flight.
+        steps.push(summarizeStep(s, this.results.get(s.index) ?? [], this.plan.world, this.stopped ? 'stopped' : 'error'));
       }
     }
     const anyWrong = steps.some((s) => s.verdict === 'fail');

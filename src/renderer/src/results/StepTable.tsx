@@ -1,11 +1,13 @@
 // The nccl-tests table: size, count, type, redop, root, time, algbw, busbw, #wrong, and a
 // verdict per step; a failed step is followed by its first mismatches on each rank.
-import { Fragment } from 'react';
-import { FAIL, PASS, stepTitle, sweepRow } from '../../../shared/format.js';
+import { RESULT_COLUMNS, resultTexts } from '../../../shared/export/results-table.js';
+import { FAIL, PASS, stepTitle } from '../../../shared/format.js';
 import type { StepRecord } from '../../../shared/record.js';
-import { NCCL_TESTS_COLUMNS, ncclTestsCells } from './sections';
 
-const VERDICT_TEXT: Record<StepRecord['verdict'], string> = { pass: PASS, fail: FAIL, none: '–', error: 'error', 'not-run': 'not run' };
+const VERDICT_TEXT: Record<StepRecord['verdict'], string> = { pass: PASS, fail: FAIL, none: '–', error: 'error', stopped: 'stopped', 'not-run': 'not run' };
+
+/** A step the user stopped did nothing wrong: it reads grey, not as a failure. */
+const rowClass = (step: StepRecord) => `verdict-${step.verdict}${step.verdict === 'stopped' ? ' dim' : ''}`;
 
 function Mismatches({ step, columns }: { step: StepRecord; columns: number }) {
   const ranks = step.ranks.filter((r) => r.mismatches.length > 0);
@@ -31,28 +33,33 @@ function Mismatches({ step, columns }: { step: StepRecord; columns: number }) {
   );
 }
 
+function StepRow({ step, showStep, columns }: { step: StepRecord; showStep: boolean; columns: number }) {
+  const texts = resultTexts(step);
+  return (
+    <>
+      <tr className={rowClass(step)} data-testid="result-row" data-verdict={step.verdict}>
+        {showStep && <td className="left">{stepTitle(step)}</td>}
+        {RESULT_COLUMNS.map((c) => <td key={c.id}>{texts[c.id]}</td>)}
+        <td className="verdict">{VERDICT_TEXT[step.verdict]}</td>
+      </tr>
+      <Mismatches step={step} columns={columns} />
+    </>
+  );
+}
+
 export function StepTable({ steps, showStep }: { steps: StepRecord[]; showStep: boolean }) {
-  const columns = NCCL_TESTS_COLUMNS.length + 1 + (showStep ? 1 : 0);
+  const columns = RESULT_COLUMNS.length + 1 + (showStep ? 1 : 0);
   return (
     <table className="step-table" data-testid="results-table">
       <thead>
         <tr>
           {showStep && <th className="left">step</th>}
-          {NCCL_TESTS_COLUMNS.map(([name, unit]) => <th key={name}>{name}{unit && <><br /><span className="unit">{unit}</span></>}</th>)}
+          {RESULT_COLUMNS.map((c) => <th key={c.id}>{c.title}{c.unit && <><br /><span className="unit">{c.unit}</span></>}</th>)}
           <th>check</th>
         </tr>
       </thead>
       <tbody>
-        {steps.map((step) => (
-          <Fragment key={step.index}>
-            <tr className={`verdict-${step.verdict}`} data-testid="result-row" data-verdict={step.verdict}>
-              {showStep && <td className="left">{stepTitle(step)}</td>}
-              {ncclTestsCells(sweepRow(step)).map((cell, i) => <td key={i}>{cell}</td>)}
-              <td className="verdict">{VERDICT_TEXT[step.verdict]}</td>
-            </tr>
-            <Mismatches step={step} columns={columns} />
-          </Fragment>
-        ))}
+        {steps.map((step) => <StepRow key={step.index} step={step} showStep={showStep} columns={columns} />)}
       </tbody>
     </table>
   );

@@ -35,14 +35,3 @@ export function resultSections(record: RunRecord): ResultSection[] {
   }
   return sections;
 }
-
-/** The nccl-tests columns of a step, split from the same row `clab run` prints (format.ts). */
-export function ncclTestsCells(row: string): string[] {
-  return row.trim().split(/\s+/);
-}
-
-/** Column names and units, as nccl-tests prints them in two header lines. */
-export const NCCL_TESTS_COLUMNS: [string, string][] = [
-  ['size', '(B)'], ['count', '(elements)'], ['type', ''], ['redop', ''], ['root', ''],
-  ['time', '(us)'], ['algbw', '(GB/s)'], ['busbw', '(GB/s)'], ['#wrong', ''],
-];
