@@ -2,6 +2,7 @@
 // window.lab) and over WebSocket (`clab serve`). Every call and event is validated on receipt
 // with these schemas, on both sides.
 import { z } from 'zod';
+import { planSchema } from './plan/types.js';
 import { timelineEventSchema } from './protocol.js';
 import { runRecordSchema, logLineSchema, stepRecordSchema } from './record.js';
 
@@ -70,7 +71,8 @@ export const apiResultSchemas = {
   templates: z.array(templateSchema),
   validate: z.array(fileProblemSchema),
   startRun: z.discriminatedUnion('ok', [
-    z.object({ ok: z.literal(true), runId: z.string() }),
+    /** The compiled plan comes along so that the window can draw the run's timeline as its steps end. */
+    z.object({ ok: z.literal(true), runId: z.string(), plan: planSchema }),
     z.object({ ok: z.literal(false), problems: z.array(fileProblemSchema) }),
   ]),
   stopRun: z.object({ stopped: z.boolean() }),

@@ -140,3 +140,53 @@ describe('executor: what NCCL refuses on older GPUs', () => {
     }
   });
 });
+
+describe('executor: what the timeline and the learner see', () => {
+  it('puts making buffers and checking outputs on the host lane, outside a compare block\'s span', async () => {
+    const plan = compilePlan(scenarioSchema.parse({
+      version: 1, name: 'host', world: { ranks: 1 }, defaults: { iters: 2, warmup: 1 },
+      steps: [
+        { op: 'all_reduce', count: 4096 },
+        { op: 'compare', label: 'c', repeat: 1, warmup: 0, variants: [{ name: 'a', steps: [{ op: 'all_gather', count: 4096 }] }, { name: 'b', steps: [{ op: 'all_gather', count: 4096 }] }] },
+      ],
+    }));
+    const { comm } = loopingComm();
+    const events: TimelineEvent[] = [];
+    await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (_, e) => { events.push(...e); } }).run();
+
+    const allReduce = events.filter((e) => e.step === 0);
+    const fill = allReduce.find((e) => e.phase === 'fill')!;
+    const verify = allReduce.find((e) => e.phase === 'verify')!;
+    const onStream = allReduce.filter((e) => e.phase === 'warmup' || e.phase === 'timed');
+    expect(onStream.length).toBeGreaterThanOrEqual(3);
+    // Filled before the first run starts, checked after the last one ends.
+    expect(fill.endNs).toBeLessThanOrEqual(Math.min(...onStream.map((e) => e.startNs)));
+    expect(verify.startNs).toBeGreaterThanOrEqual(Math.max(...onStream.map((e) => e.endNs)));
+
+    const gather = plan.steps.find((s) => s.origin.kind === 'compare' && s.action.kind === 'collective')!;
+    const blockEnd = plan.steps.find((s) => s.action.kind === 'block-end' && s.index > gather.index)!;
+    const block = events.find((e) => e.step === blockEnd.index && e.phase === 'block')!;
+    const gatherEvents = events.filter((e) => e.step === gather.index);
+    expect(gatherEvents.some((e) => e.phase === 'fill')).toBe(true);
+    const gatherRuns = gatherEvents.filter((e) => e.phase !== 'fill' && e.phase !== 'verify');
+    // The block is the span of its ops: host work (made before the block, checked after) is not in it.
+    expect(block.startNs).toBe(Math.min(...gatherRuns.map((e) => e.startNs)));
+    expect(block.endNs).toBe(Math.max(...gatherRuns.map((e) => e.endNs)));
+  });
+
+  it("reports each rank's small input beside its output, taken before an in-place op overwrites it", async () => {
+    const plan = compilePlan(scenarioSchema.parse({
+      version: 1, name: 'inputs', world: { ranks: 1 },
+      steps: [
+        { op: 'all_reduce', count: 3, redop: 'prod', inPlace: true, data: { kind: 'arange', start: 2 } },
+        { op: 'all_reduce', count: 1000 },
+      ],
+    }));
+    const { comm } = loopingComm();
+    const results: RankStepResult[] = [];
+    await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => { results.push(r); } }).run();
+    expect(results[0].input).toBe('[2, 3, 4]');
+    expect(results[0].output).toBe('[2, 3, 4]');  // one rank: the product of one input is itself
+    expect(results[1].input).toBeNull();  // too large to read
+  });
+});

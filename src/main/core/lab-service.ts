@@ -140,7 +140,7 @@ export class LabService implements LabHandlers {
         (e: Error) => forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run broke inside the lab: ${e.message}`) }),
       );
     this.runs.set(run.id, { run, ended, done: 0, total: 0 });
-    return { ok: true, runId: run.id };
+    return { ok: true, runId: run.id, plan };
   }
 
   /** Saves the record in the runs directory; a failure to save is logged, the run still ends. */

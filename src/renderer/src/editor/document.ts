@@ -27,6 +27,16 @@ export function uploadedDocument(name: string, text: string): ScenarioDocument {
   return { key: `upload:${name}`, name, path: null, savedText: text };
 }
 
+/**
+ * The scenario a saved run ran, as a new document: no path (Save asks where), named after the
+ * scenario, its text as the record keeps it.
+ */
+export function recordDocument(scenario: unknown, from: string): ScenarioDocument {
+  const name = (scenario as { name?: unknown } | null)?.name;
+  const base = typeof name === 'string' && /^[\w.-]+$/.test(name) ? name : baseName(from).replace(/\.run\.json$/i, '');
+  return { key: `run:${from}`, name: `${base}.scenario.json`, path: null, savedText: `${JSON.stringify(scenario, null, 2)}\n` };
+}
+
 /** The world size the scenario asks for, when its text says so. */
 export function scenarioWorld(text: string): number | null {
   try {

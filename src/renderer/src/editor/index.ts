@@ -5,4 +5,4 @@ export { EditorTitle } from './EditorTitle';
 export { useScenarioDocument, type ScenarioDocumentState } from './useScenarioDocument';
 export { useCoreValidation } from './useCoreValidation';
 export { useFileActions, type FileActions } from './useFileActions';
-export { templateDocument, scenarioWorld } from './document';
+export { recordDocument, templateDocument, scenarioWorld } from './document';

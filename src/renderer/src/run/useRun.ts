@@ -2,7 +2,9 @@
 // arrive before startRun answers are held until the run's id is known.
 import { useCallback, useReducer, useRef } from 'react';
 import type { ApiEvent, FileProblemInfo, RunRequest } from '../../../shared/api.js';
-import type { RunRecord } from '../../../shared/record.js';
+import type { Plan } from '../../../shared/plan/types.js';
+import type { TimelineEvent } from '../../../shared/protocol.js';
+import type { RunRecord, StepRecord } from '../../../shared/record.js';
 import type { LabClient } from '../client';
 import { logEntry, stepEntries, type LogEntry } from './log';
 
@@ -14,14 +16,20 @@ export type RunPhase =
   | { kind: 'running'; runId: string; stopping: boolean }
   | { kind: 'ended'; record: RunRecord; savedTo: string | null };
 
-export interface RunState { phase: RunPhase; done: number; total: number; log: LogEntry[] }
+/**
+ * What the run has produced so far, for the live timeline. The arrays only grow (appended in place
+ * as steps end, so a long run does not copy them per step); `version` changes with every append.
+ */
+export interface LiveRun { runId: string; plan: Plan; steps: StepRecord[]; events: TimelineEvent[]; version: number }
+
+export interface RunState { phase: RunPhase; done: number; total: number; log: LogEntry[]; live: LiveRun | null }
 
 /** Beyond this many lines the oldest go: a long sweep must not slow the page down. */
 const MAX_LOG = 5000;
 
 type Action =
   | { type: 'starting' }
-  | { type: 'started'; runId: string }
+  | { type: 'started'; runId: string; live: LiveRun }
   | { type: 'refused'; problems: FileProblemInfo[] }
   | { type: 'not-started'; message: string }
   | { type: 'stopping' }
@@ -41,9 +49,13 @@ const missedEntry = (id: number): LogEntry => ({
 function reduce(state: RunState, action: Action): RunState {
   switch (action.type) {
     case 'starting':
-      return { phase: { kind: 'starting' }, done: 0, total: 0, log: [] };
+      return { phase: { kind: 'starting' }, done: 0, total: 0, log: [], live: null };
     case 'started':
-      return { ...state, phase: { kind: 'running', runId: action.runId, stopping: false } };
+      return {
+        ...state,
+        phase: { kind: 'running', runId: action.runId, stopping: false },
+        live: action.live,
+      };
     case 'refused':
       return { ...state, phase: { kind: 'refused', problems: action.problems } };
     case 'not-started':
@@ -57,7 +69,14 @@ function reduce(state: RunState, action: Action): RunState {
     case 'event': {
       const e = action.event;
       if (e.type === 'run-log') return { ...state, log: append(state.log, [logEntry(e.line, nextId(state.log))]) };
-      if (e.type === 'run-step') return { ...state, done: e.done, total: e.total, log: append(state.log, stepEntries(e.step, nextId(state.log))) };
+      if (e.type === 'run-step') {
+        // follow() has appended the step and its events to the live arrays already.
+        const live = state.live?.runId === e.runId ? state.live : null;
+        return {
+          ...state, done: e.done, total: e.total, log: append(state.log, stepEntries(e.step, nextId(state.log))),
+          live: live && { ...live, version: live.version + 1 },
+        };
+      }
       // The core logs the failure itself; the status above the log says it once more.
       if (e.type === 'run-end') {
         const total = e.record.plan.steps.length;
@@ -82,8 +101,9 @@ export interface RunControl {
 }
 
 export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: string | null) => void): RunControl {
-  const [state, dispatch] = useReducer(reduce, { phase: { kind: 'idle' }, done: 0, total: 0, log: [] });
+  const [state, dispatch] = useReducer(reduce, { phase: { kind: 'idle' }, done: 0, total: 0, log: [], live: null });
   const runId = useRef<string | null>(null);
+  const liveRun = useRef<LiveRun | null>(null);
   const held = useRef<ApiEvent[] | null>(null);
   const busy = state.phase.kind === 'starting' || state.phase.kind === 'running';
   const busyRef = useRef(busy);
@@ -93,6 +113,11 @@ export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: st
 
   const follow = useCallback((event: ApiEvent) => {
     if (!('runId' in event) || event.runId !== runId.current) return;
+    const live = liveRun.current;
+    if (event.type === 'run-step' && live?.runId === event.runId) {
+      live.steps.push(event.step);
+      for (const e of event.events) live.events.push(e);
+    }
     dispatch({ type: 'event', event });
     if (event.type === 'run-end') {
       runId.current = null;
@@ -114,7 +139,8 @@ export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: st
       const result = await client.call('startRun', request);
       if (result.ok) {
         runId.current = result.runId;
-        dispatch({ type: 'started', runId: result.runId });
+        liveRun.current = { runId: result.runId, plan: result.plan, steps: [], events: [], version: 0 };
+        dispatch({ type: 'started', runId: result.runId, live: liveRun.current });
       } else {
         dispatch({ type: 'refused', problems: result.problems });
       }
