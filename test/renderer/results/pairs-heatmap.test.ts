@@ -40,10 +40,10 @@ describe('pairs heatmaps', () => {
     expect(valueOf(h.bandwidth.rows[1][2])).toBe('not-measured');
   });
 
-  it('mark a step that erred or did not run, and keep them out of the colour range', () => {
+  it('mark a step that erred or did not finish, and keep them out of the colour range', () => {
     const h = pairsHeatmaps(plan('one'), [pairStep(0, 1, false, 4, 250), pairStep(0, 2, false, null, 0, 'error'), pairStep(1, 2, false, null, 0, 'not-run')], 0);
     expect(h.bandwidth.rows[0][2].kind).toBe('error');
-    expect(h.bandwidth.rows[1][2].kind).toBe('not-run');
+    expect(h.bandwidth.rows[1][2].kind).toBe('unfinished');
     expect(h.bandwidth.range).toEqual({ min: 4, max: 4 });
   });
 

@@ -12,8 +12,10 @@ function Cell({ metric, cell, from, to }: { metric: PairsMetric; cell: PairCell;
   switch (cell.kind) {
     case 'not-measured':
       return <td {...common} data-value="" className="pair-none" title={`${where}: not measured`} />;
-    case 'not-run':
-      return <td {...common} data-value="" className="pair-none" title={`${where}: ${cell.step.label} did not run`}>not run</td>;
+    case 'unfinished': {
+      const why = cell.step.verdict === 'stopped' ? 'stopped' : 'not run';
+      return <td {...common} data-value="" className="pair-none" title={`${where}: ${cell.step.label} ${why}`}>{why}</td>;
+    }
     case 'error':
       return <td {...common} data-value="" className="pair-error" title={`${where}: ${cell.step.label} ended in an error`}>ERR</td>;
     case 'measured': {

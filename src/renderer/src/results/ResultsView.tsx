@@ -6,6 +6,7 @@ import type { RunRecord, StepRecord } from '../../../shared/record.js';
 import { BandwidthChart } from './BandwidthChart';
 import { fileStem } from './download';
 import { EnvironmentPanel } from './EnvironmentPanel';
+import { ExportMenu } from './ExportMenu';
 import { PairsHeatmap } from './PairsHeatmap';
 import { pairsHeatmaps } from './pairs-heatmap';
 import { RankLines } from './RankLines';
@@ -46,6 +47,7 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Res
         <h2>{title}</h2>
         <p data-testid="results-status">{statusLine(record)}</p>
         {source.kind === 'live' && source.savedTo && <p className="saved-to">Run record: <code>{source.savedTo}</code></p>}
+        <ExportMenu record={record} fileStem={stem} />
       </header>
       {sections.map((section) => {
         if (section.kind === 'steps') {

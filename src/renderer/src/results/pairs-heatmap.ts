@@ -1,6 +1,7 @@
 // One pairs sweep as two sender × receiver matrices (bandwidth and time), each cell from the step
 // that measured that direction. A one-way step measured from → to only: the other direction stays
 // "not measured" rather than borrowing its value. A bidirectional step measured both at once.
+import { formatMicroseconds } from '../../../shared/export/index.js';
 import type { Plan, PairsSpec } from '../../../shared/plan/types.js';
 import type { StepRecord } from '../../../shared/record.js';
 import { bandwidthTime } from '../../../shared/stats.js';
@@ -8,7 +9,8 @@ import { bandwidthTime } from '../../../shared/stats.js';
 export type PairCell =
   | { kind: 'self' }
   | { kind: 'not-measured' }
-  | { kind: 'not-run'; step: StepRecord }
+  /** The run ended (stopped, or failed elsewhere) before this step ran or finished. */
+  | { kind: 'unfinished'; step: StepRecord }
   | { kind: 'error'; step: StepRecord }
   /** value null: the step ran but has no number for this metric (e.g. untimed). */
   | { kind: 'measured'; step: StepRecord; value: number | null };
@@ -49,7 +51,7 @@ function metric(name: PairsMetric['name'], world: number, byDirection: Map<strin
     const step = byDirection.get(`${from},${to}`);
     if (!step) return { kind: 'not-measured' };
     if (step.verdict === 'error') return { kind: 'error', step };
-    if (step.verdict === 'not-run') return { kind: 'not-run', step };
+    if (step.verdict === 'not-run' || step.verdict === 'stopped') return { kind: 'unfinished', step };
     return { kind: 'measured', step, value: value(step) };
   }));
   const values = rows.flat().flatMap((c) => (c.kind === 'measured' && c.value !== null ? [c.value] : []));
@@ -90,7 +92,5 @@ export function heatColour(name: PairsMetric['name'], t: number): string {
 export const needsLightText = (t: number) => t > 0.55;
 
 /** A cell's number as the matrix prints it: 2 decimals for GB/s, µs like the step tables. */
-export function formatPairValue(name: PairsMetric['name'], value: number): string {
-  if (name === 'bandwidth') return value.toFixed(2);
-  return value >= 1000 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
-}
+export const formatPairValue = (name: PairsMetric['name'], value: number): string =>
+  (name === 'bandwidth' ? value.toFixed(2) : formatMicroseconds(value));

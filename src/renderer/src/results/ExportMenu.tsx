@@ -1,0 +1,26 @@
+// The run's results as files, made here in the page from the record: a trace for Perfetto UI
+// (ui.perfetto.dev, chrome://tracing), the results table as CSV, and the run record itself.
+import { chromeTrace, resultsCsv } from '../../../shared/export/index.js';
+import type { RunRecord } from '../../../shared/record.js';
+import { downloadBlob } from './download';
+
+const json = (value: unknown) => new Blob([JSON.stringify(value)], { type: 'application/json' });
+
+const EXPORTS = [
+  { id: 'export-trace', text: 'Trace (Perfetto)', title: 'The timeline in Chrome Trace Event format: open it in ui.perfetto.dev or chrome://tracing', suffix: '.trace.json', blob: (r: RunRecord) => json(chromeTrace(r)) },
+  { id: 'export-csv', text: 'CSV', title: 'The results table, one row per step, full-precision numbers', suffix: '.csv', blob: (r: RunRecord) => new Blob([resultsCsv(r)], { type: 'text/csv' }) },
+  { id: 'export-record', text: 'Run record', title: 'The whole run record (*.run.json): open it later to replay or compare', suffix: '.run.json', blob: json },
+] as const;
+
+export function ExportMenu({ record, fileStem }: { record: RunRecord; fileStem: string }) {
+  return (
+    <div className="export-menu" role="group" aria-label="Export">
+      <span className="dim">Export</span>
+      {EXPORTS.map((e) => (
+        <button key={e.id} type="button" data-testid={e.id} title={e.title} onClick={() => downloadBlob(`${fileStem}${e.suffix}`, e.blob(record))}>
+          {e.text}
+        </button>
+      ))}
+    </div>
+  );
+}
