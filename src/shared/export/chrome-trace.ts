@@ -68,6 +68,38 @@ const FLOW_CATEGORY = 'send→recv';
 
 const tidOf = (e: TimelineEvent) => (HOST_PHASES.has(e.phase) ? HOST_TID : e.stream + 1);
 
+/**
+ * Slices on one thread must nest, but a stream's events need not: an async op is still in flight
+ * when the wait for it starts, a wait runs past its compare block's end. A slice that would
+ * cross another goes to an extra lane of its thread, LANE_STRIDE tids further on (above every
+ * stream's tid).
+ */
+const LANE_STRIDE = 16;
+
+function threadName(plan: Plan, tid: number): string {
+  const base = tid % LANE_STRIDE;
+  const lane = Math.floor(tid / LANE_STRIDE);
+  const name = base === HOST_TID ? 'host' : plan.streams[base - 1] ?? `stream ${base - 1}`;
+  return lane ? `${name} (overlap ${lane})` : name;
+}
+
+/** Moves each slice that would cross one before it on its thread to the first lane where it nests. */
+function assignLanes(slices: CompleteEvent[]): void {
+  const lanes = new Map<string, CompleteEvent[][]>();
+  for (const s of slices) {
+    const end = s.ts + s.dur;
+    const stacks = lanes.get(`${s.pid}/${s.tid}`) ?? [];
+    lanes.set(`${s.pid}/${s.tid}`, stacks);
+    let lane = stacks.findIndex((open) => {
+      while (open.length && open[open.length - 1].ts + open[open.length - 1].dur <= s.ts) open.pop();
+      return !open.length || end <= open[open.length - 1].ts + open[open.length - 1].dur;
+    });
+    if (lane < 0) lane = stacks.push([]) - 1;
+    stacks[lane].push(s);
+    s.tid += lane * LANE_STRIDE;
+  }
+}
+
 export function rankProcessName(record: RunRecord, rank: number): string {
   if (record.environment.backend !== 'nccl') return `rank ${rank} · cpu`;
   const device = record.plan.devices?.[rank] ?? rank;
@@ -82,9 +114,10 @@ function metadata(record: RunRecord, threads: Map<number, Set<number>>): Metadat
     out.push({ name: 'process_name', ph: 'M', pid: rank, tid: 0, args: { name: rankProcessName(record, rank) } });
     out.push({ name: 'process_sort_index', ph: 'M', pid: rank, tid: 0, args: { sort_index: rank } });
     for (const tid of [...tids].sort((a, b) => a - b)) {
-      const name = tid === HOST_TID ? 'host' : plan.streams[tid - 1] ?? `stream ${tid - 1}`;
-      out.push({ name: 'thread_name', ph: 'M', pid: rank, tid, args: { name } });
-      out.push({ name: 'thread_sort_index', ph: 'M', pid: rank, tid, args: { sort_index: tid } });
+      // Each lane right below the thread it relieves.
+      const sortIndex = (tid % LANE_STRIDE) * LANE_STRIDE + Math.floor(tid / LANE_STRIDE);
+      out.push({ name: 'thread_name', ph: 'M', pid: rank, tid, args: { name: threadName(plan, tid) } });
+      out.push({ name: 'thread_sort_index', ph: 'M', pid: rank, tid, args: { sort_index: sortIndex } });
     }
   }
   return out;
@@ -157,11 +190,7 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
   const origin = events.reduce((m, e) => Math.min(m, e.startNs), Infinity);
   const steps = new Map(record.steps.map((s) => [s.index, s]));
   const iteration = iterations(events);
-  const threads = new Map<number, Set<number>>();
   const slices: CompleteEvent[] = events.map((e) => {
-    const tid = tidOf(e);
-    // The host thread is always named: the rank's counter track hangs off it too.
-    threads.set(e.rank, (threads.get(e.rank) ?? new Set([HOST_TID])).add(tid));
     const step = steps.get(e.step);
     const planStep = record.plan.steps[e.step];
     return {
@@ -169,7 +198,7 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
       cat: e.phase,
       ph: 'X',
       pid: e.rank,
-      tid,
+      tid: tidOf(e),
       ts: (e.startNs - origin) / 1e3,
       dur: Math.max(0, e.endNs - e.startNs) / 1e3,
       args: {
@@ -184,7 +213,12 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
       },
     };
   });
-  slices.sort((a, b) => a.ts - b.ts);
+  // Of two slices starting together the longer one encloses the other.
+  slices.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  assignLanes(slices);
+  const threads = new Map<number, Set<number>>();
+  // The host thread is always named: the rank's counter track hangs off it too.
+  for (const s of slices) threads.set(s.pid, (threads.get(s.pid) ?? new Set([HOST_TID])).add(s.tid));
   const timed: TimedEvent[] = [...slices, ...flows(record.plan, slices), ...busbwCounters(slices)];
   // A stable sort keeps each slice ahead of the counters placed at its start.
   timed.sort((a, b) => a.ts - b.ts);
