@@ -1,0 +1,29 @@
+// Which colour is which op (only the ops of this run), and how phases look.
+import { useMemo } from 'react';
+import type { TimelineModel } from './model';
+import { OP_COLOURS, OPS } from './ops';
+
+const PHASE_KEYS: [string, string][] = [
+  ['warmup', 'warm-up'], ['timed', 'timed'], ['loop', 'loop'], ['check', 'checked run'], ['block', 'compare block'], ['fill', 'host fill'], ['verify', 'host verify'],
+];
+
+function opsIn(model: TimelineModel): number[] {
+  const seen = new Set<number>();
+  for (const lane of model.lanes) for (let i = 0; i < lane.slices.count; i++) seen.add(lane.slices.op[i]);
+  return [...seen].sort((a, b) => a - b);
+}
+
+export function Legend({ model, version }: { model: TimelineModel; version: number }) {
+  const ops = useMemo(() => opsIn(model), [model, version]);
+  return (
+    <div className="timeline-legend" data-testid="timeline-legend">
+      {ops.map((op) => (
+        <span key={op} className="legend-item"><i className="swatch" style={{ background: OP_COLOURS[op] }} />{OPS[op]}</span>
+      ))}
+      <span className="legend-gap" />
+      {PHASE_KEYS.map(([phase, label]) => (
+        <span key={phase} className="legend-item"><i className={`swatch phase-${phase}`} />{label}</span>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+// The selected step: what each rank got (the lines a learner reads), its inputs and outputs, and
+// its timing; or, while a live run has not finished it, that it is still running.
+import { resultLines, stepTitle, timingLine } from '../../../shared/format.js';
+import type { PlanStep } from '../../../shared/plan/types.js';
+import type { StepRecord } from '../../../shared/record.js';
+
+interface Props {
+  planStep: PlanStep | undefined;
+  step: StepRecord | undefined;
+  onClose(): void;
+}
+
+export function StepDetails({ planStep, step, onClose }: Props) {
+  const timing = step ? timingLine(step) : null;
+  const hasData = step?.ranks.some((r) => r.input != null || r.output !== null);
+  return (
+    <section className="timeline-details" data-testid="timeline-details" aria-label="Selected step">
+      <header>
+        <h3>#{planStep?.index ?? step?.index} {step ? stepTitle(step) : planStep?.label}</h3>
+        {step && <span className={`verdict verdict-${step.verdict}`}>{step.verdict}</span>}
+        <span className="spacer" />
+        <button type="button" className="small" onClick={onClose}>close</button>
+      </header>
+      {!step && <p className="dim">Still running: its results come when the step ends.</p>}
+      {step && (
+        <>
+          <ol className="rank-lines">
+            {resultLines(step).map((line, i) => <li key={i} data-testid="timeline-details-line">{line}</li>)}
+          </ol>
+          {timing && <pre className="text-block">{timing.trim()}</pre>}
+          {hasData && (
+            <table className="step-table">
+              <thead><tr><th>rank</th><th className="left">input</th><th className="left">output</th></tr></thead>
+              <tbody>
+                {step.ranks.map((r) => (
+                  <tr key={r.rank}><td>{r.rank}</td><td className="left">{r.input ?? '—'}</td><td className="left">{r.output ?? '—'}</td></tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+// Whole run or compare blocks side by side (which compare, which repeat), back to the whole
+// run, and the PNG export.
+import type { CompareChoice } from './compare';
+import type { TimelineSource } from './source';
+
+export type TimelineMode = 'run' | 'compare';
+
+interface Props {
+  source: TimelineSource;
+  mode: TimelineMode;
+  choice: CompareChoice | null;
+  repeats: number[];
+  onMode(mode: TimelineMode): void;
+  onChoice(choice: CompareChoice): void;
+  onFit(): void;
+  onPng(): void;
+}
+
+const repeatLabel = (r: number) => (r < 0 ? `warm-up ${-r}` : `repeat ${r + 1}`);
+
+export function TimelineToolbar({ source, mode, choice, repeats, onMode, onChoice, onFit, onPng }: Props) {
+  const compares = source.plan.compares;
+  return (
+    <div className="timeline-toolbar">
+      {compares.length > 0 && (
+        <div className="segmented" role="group" aria-label="Timeline view">
+          <button type="button" className={mode === 'run' ? 'active' : ''} aria-pressed={mode === 'run'} data-testid="timeline-mode-run" onClick={() => onMode('run')}>Whole run</button>
+          <button type="button" className={mode === 'compare' ? 'active' : ''} aria-pressed={mode === 'compare'} data-testid="timeline-mode-compare" onClick={() => onMode('compare')}>Compare</button>
+        </div>
+      )}
+      {mode === 'compare' && choice && (
+        <>
+          <select aria-label="Compare" data-testid="timeline-compare" value={choice.compare} onChange={(e) => onChoice({ compare: Number(e.target.value), repeat: choice.repeat })}>
+            {compares.map((c) => <option key={c.index} value={c.index}>{c.label}</option>)}
+          </select>
+          <select aria-label="Repeat" data-testid="timeline-repeat" value={choice.repeat} onChange={(e) => onChoice({ compare: choice.compare, repeat: Number(e.target.value) })}>
+            {repeats.map((r) => <option key={r} value={r}>{repeatLabel(r)}</option>)}
+          </select>
+        </>
+      )}
+      <span className="spacer" />
+      <span className="timeline-keys dim">wheel/W S zoom · drag/A D pan · click a slice for its step</span>
+      <button type="button" className="small" data-testid="timeline-fit" onClick={onFit}>Fit</button>
+      <button type="button" className="small" data-testid="timeline-png" onClick={onPng}>PNG</button>
+    </div>
+  );
+}

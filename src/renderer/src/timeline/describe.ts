@@ -1,0 +1,35 @@
+// What the tooltip says about a slice: its op and step, where it ran, how long, and the step's
+// bandwidth and verdict where the step has ended.
+import type { StepRecord } from '../../../shared/record.js';
+import { formatBytes } from '../../../shared/scenario/units.js';
+import type { TimelineModel } from './model';
+import { OPS } from './ops';
+import { PHASES } from './phases';
+import type { TimelineSource } from './source';
+import { formatDuration } from './ticks';
+
+export interface SliceDescription { title: string; rows: [string, string][] }
+
+/** Steps by index: a live run's records arrive out of order and only as steps end. */
+export function stepsByIndex(steps: readonly StepRecord[]): Map<number, StepRecord> {
+  return new Map(steps.map((s) => [s.index, s]));
+}
+
+export function describeSlice(model: TimelineModel, source: TimelineSource, steps: Map<number, StepRecord>, lane: number, slice: number): SliceDescription {
+  const s = model.lanes[lane].slices;
+  const event = model.events[s.event[slice]];
+  const step = steps.get(s.step[slice]);
+  const planStep = source.plan.steps[s.step[slice]];
+  const gbps = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : `${v.toFixed(2)} GB/s`);
+  const rows: [string, string][] = [
+    ['step', `#${s.step[slice]} ${planStep?.label ?? event.name}`],
+    ['rank', String(model.lanes[lane].rank)],
+    ['lane', model.lanes[lane].name],
+    ['phase', PHASES[s.phase[slice]]],
+    ['duration', formatDuration(s.end[slice] - s.start[slice])],
+    ['starts at', formatDuration(s.start[slice])],
+  ];
+  if (event.bytes > 0) rows.push(['bytes', formatBytes(event.bytes)]);
+  rows.push(['algbw', gbps(step?.algbw)], ['busbw', gbps(step?.busbw)], ['verdict', step?.verdict ?? 'running']);
+  return { title: `${OPS[s.op[slice]]}: ${event.name}`, rows };
+}

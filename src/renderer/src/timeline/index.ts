@@ -1,0 +1,4 @@
+import './timeline.css';
+
+export { TimelineView } from './TimelineView';
+export type { TimelineSource } from './source';

@@ -1,0 +1,44 @@
+// "PNG": the visible timeline as an image, with the lane names beside it (they are HTML on the
+// page, so they are drawn in here), downloaded as <name>-timeline.png.
+import { LABEL_WIDTH, type Layout } from './layout';
+import type { TimelineModel } from './model';
+
+/** A file name from the scenario's name: letters, digits, dot, dash and underscore. */
+export function pngFileName(name: string): string {
+  const safe = name.trim().replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+  return `${safe || 'run'}-timeline.png`;
+}
+
+function composite(canvas: HTMLCanvasElement, model: TimelineModel, layout: Layout): HTMLCanvasElement {
+  const scale = canvas.width / Math.max(1, canvas.clientWidth);
+  const image = document.createElement('canvas');
+  image.width = Math.round(LABEL_WIDTH * scale) + canvas.width;
+  image.height = canvas.height;
+  const ctx = image.getContext('2d')!;
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, image.width, image.height);
+  ctx.drawImage(canvas, Math.round(LABEL_WIDTH * scale), 0);
+  ctx.scale(scale, scale);
+  ctx.font = '12px system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = '#1f2328';
+  for (const row of layout.rows) {
+    if (row.kind === 'lane') ctx.fillText(model.lanes[row.lane].name, 6, row.y + row.height / 2, LABEL_WIDTH - 10);
+  }
+  return image;
+}
+
+export function downloadPng(canvas: HTMLCanvasElement, model: TimelineModel, layout: Layout, name: string): void {
+  composite(canvas, model, layout).toBlob((blob) => {
+    if (!blob) return;
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = pngFileName(name);
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    // The click has started the download; the URL is not needed past this turn.
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  }, 'image/png');
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { describeSlice, stepsByIndex } from '../../../src/renderer/src/timeline/describe';
+import { loadTimeline } from '../../../src/renderer/src/timeline/model';
+import { opOf } from '../../../src/renderer/src/timeline/ops';
+import { pngFileName } from '../../../src/renderer/src/timeline/png';
+import { allReduce, compute, event, send, source, stepRecord } from './fixtures';
+
+describe('slice description', () => {
+  it('names the op, step, rank, lane, bytes, duration and the step record\'s bandwidth and verdict', () => {
+    const src = source([{ action: allReduce(), label: 'all_reduce', stream: 1 }], [event(1, 0, 'timed', 1_000, 3_500, 1, 4_096)], { streams: ['default', 'comm'] });
+    src.steps.push(stepRecord(0, allReduce(), { algbw: 1.5, busbw: 1.5, verdict: 'pass' }));
+    const model = loadTimeline(src);
+    const d = describeSlice(model, src, stepsByIndex(src.steps), 0, 0);
+    expect(d.title).toBe('all_reduce: step 0');
+    expect(Object.fromEntries(d.rows)).toEqual({
+      step: '#0 all_reduce', rank: '1', lane: 'rank 1 · comm', phase: 'timed', duration: '2.5 µs', 'starts at': '0 ns',
+      bytes: '4 KiB', algbw: '1.50 GB/s', busbw: '1.50 GB/s', verdict: 'pass',
+    });
+  });
+
+  it('says a step still running has no verdict yet', () => {
+    const src = source([{ action: compute() }], [event(0, 0, 'timed', 0, 10)]);
+    const d = describeSlice(loadTimeline(src), src, stepsByIndex(src.steps), 0, 0);
+    expect(Object.fromEntries(d.rows).verdict).toBe('running');
+    expect(Object.fromEntries(d.rows).algbw).toBe('n/a');
+  });
+});
+
+describe('ops and names', () => {
+  it('colours a group of sends as send/recv and a mixed group as group', () => {
+    expect(opOf({ kind: 'group', items: [send(0, 1), send(1, 0)] })).toBe('send/recv');
+    expect(opOf({ kind: 'group', items: [send(0, 1), allReduce() as Extract<ReturnType<typeof allReduce>, { kind: 'collective' }>] })).toBe('group');
+    expect(opOf({ kind: 'block-end', compare: 0, variant: 'on', repeat: 0 })).toBe('block');
+  });
+
+  it('names the PNG after the scenario, safely', () => {
+    expect(pngFileName('Overlap on/off')).toBe('Overlap-on-off-timeline.png');
+    expect(pngFileName('  ')).toBe('run-timeline.png');
+  });
+});
