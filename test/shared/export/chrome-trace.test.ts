@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { chromeTrace, type CompleteEvent, type CounterEvent, type FlowEvent, type MetadataEvent, type TraceEvent } from '../../../src/shared/export/chrome-trace.js';
+import type { Environment } from '../../../src/shared/record.js';
+import { allReduce, buildRecord, CPU_ENVIRONMENT, event, sendRecv } from './records.js';
+import { traceRuleViolations } from './trace-rules.js';
+
+const NCCL_ENVIRONMENT: Environment = {
+  ...CPU_ENVIRONMENT,
+  backend: 'nccl',
+  gpus: [
+    { index: 0, name: 'NVIDIA H200', memoryBytes: 1.4e11, busId: '0000:18:00.0' },
+    { index: 1, name: 'NVIDIA H200', memoryBytes: 1.4e11, busId: '0000:19:00.0' },
+  ],
+  versions: { nccl: '2.21.5', cuda: '12.4', driver: '550.54' },
+};
+
+// Times in µs; the earliest event (rank 0's fill) starts at 100.
+const EVENTS = [
+  event(0, 0, 'fill', 100, 110, 1), event(1, 0, 'fill', 102, 112, 1),
+  event(0, 0, 'timed', 120, 130, 1), event(1, 0, 'timed', 121, 133, 1),
+  event(0, 0, 'timed', 131, 141, 1), event(1, 0, 'timed', 134, 142, 1),
+  event(1, 0, 'verify', 150, 155, 1),
+  event(0, 1, 'timed', 200, 210), event(1, 1, 'timed', 201, 212),
+  event(0, 2, 'timed', 300, 340), event(1, 2, 'timed', 300, 338),
+  // The wait for the async all_reduce starts while it is still running.
+  event(0, 3, 'block', 330, 360), event(1, 3, 'block', 335, 345),
+];
+
+const record = (environment = NCCL_ENVIRONMENT) => buildRecord({
+  world: 2,
+  environment,
+  devices: [1, 0],
+  streams: ['default', 'comm'],
+  steps: [
+    { label: 'send 0→1', action: sendRecv(0, 1, 1024), stream: 1, timesUs: [[10, 10], [12, 8]] },
+    { label: 'exchange', action: { kind: 'group', items: [sendRecv(0, 1, 4), sendRecv(1, 0, 4)] }, timesUs: [[10], [11]] },
+    { label: 'all_reduce async', action: allReduce(1024), timesUs: [[40], [38]] },
+    { label: 'wait', action: { kind: 'wait', id: 'ar' }, timesUs: [[], []] },
+  ],
+  events: EVENTS,
+});
+
+const ofPhase = <P extends TraceEvent['ph']>(events: TraceEvent[], ph: P) => events.filter((e): e is Extract<TraceEvent, { ph: P }> => e.ph === ph);
+const metadata = (events: TraceEvent[], name: MetadataEvent['name'], pid: number, tid = 0) =>
+  ofPhase(events, 'M').find((e) => e.name === name && e.pid === pid && (name.startsWith('process') || e.tid === tid))?.args;
+const slices = (events: TraceEvent[], pid: number, step: number) => ofPhase(events, 'X').filter((e) => e.pid === pid && e.args.step === step);
+
+describe('a run as a Chrome trace', () => {
+  const trace = chromeTrace(record());
+  const events = trace.traceEvents;
+
+  it('names each rank\'s process after the GPU its plan puts it on', () => {
+    expect(metadata(events, 'process_name', 0)).toEqual({ name: 'rank 0 · NVIDIA H200 · 0000:19:00.0' });
+    expect(metadata(events, 'process_name', 1)).toEqual({ name: 'rank 1 · NVIDIA H200 · 0000:18:00.0' });
+    expect(metadata(events, 'process_sort_index', 1)).toEqual({ sort_index: 1 });
+  });
+
+  it('names a cpu run\'s processes "rank N · cpu"', () => {
+    expect(metadata(chromeTrace(record(CPU_ENVIRONMENT)).traceEvents, 'process_name', 1)).toEqual({ name: 'rank 1 · cpu' });
+  });
+
+  it('puts host work on the host thread and stream work on its stream\'s thread, named as in the plan', () => {
+    const [fill, timed] = slices(events, 0, 0);
+    expect([fill.cat, fill.tid]).toEqual(['fill', 0]);
+    expect([timed.cat, timed.tid]).toEqual(['timed', 2]);
+    expect(metadata(events, 'thread_name', 0, 0)).toEqual({ name: 'host' });
+    expect(metadata(events, 'thread_name', 0, 1)).toEqual({ name: 'default' });
+    expect(metadata(events, 'thread_name', 0, 2)).toEqual({ name: 'comm' });
+  });
+
+  it('times every slice in µs from the run\'s earliest event', () => {
+    const [fill, first, second] = slices(events, 0, 0);
+    expect([fill.ts, fill.dur]).toEqual([0, 10]);
+    expect([first.ts, first.dur]).toEqual([20, 10]);
+    expect([second.ts, second.dur]).toEqual([31, 10]);
+    expect(ofPhase(events, 'X')).toHaveLength(EVENTS.length);
+  });
+
+  it('numbers the iterations of a step and phase on each rank, and carries the step record\'s results', () => {
+    const timed = slices(events, 1, 0).filter((e) => e.cat === 'timed');
+    expect(timed.map((e) => e.args.iteration)).toEqual([0, 1]);
+    const step = record().steps[0];
+    expect(timed[0].args).toMatchObject({ step: 0, op: 'send/recv', label: 'send 0→1', algbw: step.algbw, busbw: step.busbw, verdict: 'pass' });
+    expect(step.busbw).toBeGreaterThan(0);
+  });
+
+  it('draws an arrow from each send to its receive of the same iteration, both ends inside their slices', () => {
+    const flows = [...ofPhase(events, 's'), ...ofPhase(events, 'f')];
+    const byId = new Map<number, FlowEvent[]>();
+    for (const f of flows) byId.set(f.id, [...(byId.get(f.id) ?? []), f]);
+    const arrows = [...byId.values()].map((pair) => {
+      const start = pair.find((f) => f.ph === 's')!;
+      const end = pair.find((f) => f.ph === 'f')!;
+      const inside = (f: FlowEvent) => ofPhase(events, 'X').find((x) => x.pid === f.pid && x.tid === f.tid && x.ts < f.ts && f.ts < x.ts + x.dur)!;
+      const [from, to] = [inside(start), inside(end)];
+      expect(end.bp).toBe('e');
+      expect(from.args.iteration).toBe(to.args.iteration);
+      return `${from.args.step}: ${start.pid}→${end.pid} #${from.args.iteration}`;
+    });
+    // Two iterations of the send, one of each direction of the exchange; none for the all_reduce.
+    expect(arrows.sort()).toEqual(['0: 0→1 #0', '0: 0→1 #1', '1: 0→1 #0', '1: 1→0 #0']);
+  });
+
+  it('moves a slice that crosses another on its stream to an overlap lane of that stream', () => {
+    const [wait] = slices(events, 0, 3);
+    const [allReduceSlice] = slices(events, 0, 2);
+    expect(allReduceSlice.tid).toBe(1);
+    expect(wait.tid).not.toBe(1);
+    expect(metadata(events, 'thread_name', 0, wait.tid)).toEqual({ name: 'default (overlap 1)' });
+  });
+
+  it('samples each rank\'s busbw where a measured step\'s first timed iteration starts', () => {
+    const counters = ofPhase(events, 'C').filter((c: CounterEvent) => c.pid === 1);
+    const steps = record().steps;
+    expect(counters.map((c) => [c.name, c.ts, c.args.busbw])).toEqual([
+      ['busbw (GB/s)', 21, steps[0].busbw],
+      ['busbw (GB/s)', 101, steps[1].busbw],
+      ['busbw (GB/s)', 200, steps[2].busbw],
+    ]);
+  });
+
+  it('keeps the run\'s identity and environment in otherData', () => {
+    expect(trace.otherData).toMatchObject({
+      runId: 'run-1', status: 'passed', backend: 'nccl', host: 'lab-1', gpus: NCCL_ENVIRONMENT.gpus, versions: { nccl: '2.21.5' }, env: {},
+    });
+  });
+
+  it('puts metadata first and the rest in time order, keeping every Trace Event Format rule', () => {
+    const firstTimed = events.findIndex((e) => e.ph !== 'M');
+    expect(events.slice(firstTimed).some((e) => e.ph === 'M')).toBe(false);
+    expect(traceRuleViolations(trace)).toEqual([]);
+    expect(traceRuleViolations(chromeTrace(record(CPU_ENVIRONMENT)))).toEqual([]);
+  });
+});
+
+describe('the trace rule checker', () => {
+  const good = () => structuredClone(chromeTrace(record()));
+  const firstIndex = (t: ReturnType<typeof good>, f: (e: TraceEvent) => boolean) => t.traceEvents.findIndex(f);
+
+  it('finds a flow without its end', () => {
+    const t = good();
+    t.traceEvents.splice(firstIndex(t, (e) => e.ph === 'f'), 1);
+    expect(traceRuleViolations(t).join('\n')).toMatch(/flow .*1 start\(s\) and 0 end\(s\)/);
+  });
+
+  it('finds a negative duration and a missing field', () => {
+    const t = good();
+    (t.traceEvents[firstIndex(t, (e) => e.ph === 'X')] as CompleteEvent).dur = -1;
+    delete (t.traceEvents[firstIndex(t, (e) => e.ph === 'C')] as Partial<CounterEvent>).ts;
+    const problems = traceRuleViolations(t).join('\n');
+    expect(problems).toMatch(/dur must be a number ≥ 0/);
+    expect(problems).toMatch(/ts must be a number ≥ 0/);
+  });
+
+  it('finds a thread with no name', () => {
+    const t = good();
+    t.traceEvents = t.traceEvents.filter((e) => !(e.ph === 'M' && e.name === 'thread_name' && e.pid === 1 && e.tid === 2));
+    expect(traceRuleViolations(t).join('\n')).toMatch(/pid 1 tid 2 has no thread_name/);
+  });
+
+  it('finds slices that cross on one thread and events out of time order', () => {
+    const t = good();
+    const wait = t.traceEvents.find((e): e is CompleteEvent => e.ph === 'X' && e.pid === 0 && e.args.step === 3)!;
+    wait.tid = 1;
+    const problems = traceRuleViolations(t).join('\n');
+    expect(problems).toMatch(/overlaps slice \d+ .* without nesting in it/);
+    const late = good();
+    late.traceEvents.push(late.traceEvents[firstIndex(late, (e) => e.ph === 'X')]);
+    expect(traceRuleViolations(late).join('\n')).toMatch(/before the previous event's/);
+  });
+});

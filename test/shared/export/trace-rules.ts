@@ -1,0 +1,129 @@
+// The Trace Event Format rules a trace must keep for Perfetto UI and chrome://tracing to show it
+// whole: fields each phase needs, flow arrows whose two ends meet, slices that nest on their
+// thread, names for every process and thread. Returns what is wrong (empty when nothing is), so
+// unit tests and browser tests (a downloaded trace) check the same rules.
+
+type Json = Record<string, unknown>;
+
+const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const isInt = (x: unknown): x is number => Number.isInteger(x);
+
+const METADATA_NAMES = new Set(['process_name', 'process_sort_index', 'thread_name', 'thread_sort_index']);
+const PHASES = new Set(['M', 'X', 's', 'f', 'C']);
+
+/** Fields every event of a phase must carry, and of which type. */
+function fieldProblems(e: Json): string[] {
+  const out: string[] = [];
+  const need = (field: string, ok: (x: unknown) => boolean, what: string) => {
+    if (!ok(e[field])) out.push(`${field} must be ${what}`);
+  };
+  need('name', (x) => typeof x === 'string' && x.length > 0, 'a non-empty string');
+  need('ph', (x) => typeof x === 'string' && PHASES.has(x), `one of ${[...PHASES].join(' ')}`);
+  need('pid', isInt, 'an integer');
+  switch (e.ph) {
+    case 'M': {
+      need('name', (x) => METADATA_NAMES.has(x as string), [...METADATA_NAMES].join(' or '));
+      const args = e.args;
+      const sorting = String(e.name).endsWith('sort_index');
+      if (!isObject(args) || (sorting ? !isInt(args.sort_index) : typeof args.name !== 'string')) out.push(`args must hold ${sorting ? 'an integer sort_index' : 'a string name'}`);
+      if (String(e.name).startsWith('thread_')) need('tid', isInt, 'an integer');
+      break;
+    }
+    case 'X':
+      need('tid', isInt, 'an integer');
+      need('ts', (x) => isNumber(x) && x >= 0, 'a number ≥ 0');
+      need('dur', (x) => isNumber(x) && x >= 0, 'a number ≥ 0');
+      need('cat', (x) => typeof x === 'string', 'a string');
+      break;
+    case 's':
+    case 'f':
+      need('tid', isInt, 'an integer');
+      need('ts', (x) => isNumber(x) && x >= 0, 'a number ≥ 0');
+      need('cat', (x) => typeof x === 'string', 'a string');
+      need('id', (x) => isInt(x) || typeof x === 'string', 'an integer or a string');
+      if (e.ph === 'f' && e.bp !== undefined && e.bp !== 'e') out.push('bp must be "e" where given');
+      break;
+    case 'C':
+      need('ts', (x) => isNumber(x) && x >= 0, 'a number ≥ 0');
+      need('args', (x) => isObject(x) && Object.values(x).length > 0 && Object.values(x).every(isNumber), 'an object of numbers');
+      break;
+  }
+  return out;
+}
+
+const threadKey = (e: Json) => `${e.pid}/${e.tid}`;
+
+/** Every violated rule, one line each, naming the event by its position in traceEvents. */
+export function traceRuleViolations(trace: unknown): string[] {
+  if (!isObject(trace) || !Array.isArray(trace.traceEvents)) return ['the trace must be an object with a traceEvents array'];
+  const problems: string[] = [];
+  if (trace.displayTimeUnit !== undefined && trace.displayTimeUnit !== 'ms' && trace.displayTimeUnit !== 'ns') problems.push('displayTimeUnit must be "ms" or "ns"');
+  const events = trace.traceEvents as unknown[];
+  const valid: { i: number; e: Json }[] = [];
+  for (const [i, e] of events.entries()) {
+    const p = isObject(e) ? fieldProblems(e) : ['must be an object'];
+    if (p.length) problems.push(...p.map((x) => `event ${i}: ${x}`));
+    else valid.push({ i, e: e as Json });
+  }
+
+  // Metadata first, then everything else in time order.
+  let seenTimed = false;
+  let lastTs = -Infinity;
+  for (const { i, e } of valid) {
+    if (e.ph === 'M') {
+      if (seenTimed) problems.push(`event ${i}: metadata after timed events`);
+      continue;
+    }
+    seenTimed = true;
+    if ((e.ts as number) < lastTs) problems.push(`event ${i}: ts ${e.ts} before the previous event's ${lastTs}`);
+    lastTs = e.ts as number;
+  }
+
+  // Every process and thread that events use is named.
+  const processNames = new Set(valid.filter(({ e }) => e.name === 'process_name').map(({ e }) => e.pid));
+  const threadNames = new Set(valid.filter(({ e }) => e.name === 'thread_name').map(({ e }) => threadKey(e)));
+  for (const { i, e } of valid) {
+    if (e.ph === 'M') continue;
+    if (!processNames.has(e.pid)) problems.push(`event ${i}: pid ${e.pid} has no process_name`);
+    if (e.ph !== 'C' && !threadNames.has(threadKey(e))) problems.push(`event ${i}: pid ${e.pid} tid ${e.tid} has no thread_name`);
+  }
+
+  // Slices on a thread start in order and nest: each one ends before or with the one it starts in.
+  const slices = new Map<string, { i: number; ts: number; end: number }[]>();
+  for (const { i, e } of valid) {
+    if (e.ph !== 'X') continue;
+    const list = slices.get(threadKey(e)) ?? [];
+    const ts = e.ts as number;
+    const end = ts + (e.dur as number);
+    const previous = list[list.length - 1];
+    if (previous && ts < previous.ts) problems.push(`event ${i}: slice starts at ${ts}, before the previous slice on its thread (${previous.ts})`);
+    const open = list.filter((s) => s.ts <= ts && ts < s.end);
+    const parent = open[open.length - 1];
+    if (parent && end > parent.end) problems.push(`event ${i}: slice [${ts}, ${end}] overlaps slice ${parent.i} [${parent.ts}, ${parent.end}] without nesting in it`);
+    list.push({ i, ts, end });
+    slices.set(threadKey(e), list);
+  }
+
+  // Flow arrows: one start and one end per id, same category and name, each inside a slice of its thread.
+  const flows = new Map<string, { s: Json[]; f: Json[] }>();
+  for (const { e } of valid) {
+    if (e.ph !== 's' && e.ph !== 'f') continue;
+    const key = `${e.cat}/${e.id}`;
+    const pair = flows.get(key) ?? { s: [], f: [] };
+    pair[e.ph].push(e);
+    flows.set(key, pair);
+  }
+  const enclosed = (e: Json) => (slices.get(threadKey(e)) ?? []).some((s) => s.ts <= (e.ts as number) && (e.ts as number) <= s.end);
+  for (const [key, { s, f }] of flows) {
+    if (s.length !== 1 || f.length !== 1) {
+      problems.push(`flow ${key}: ${s.length} start(s) and ${f.length} end(s), expected one of each`);
+      continue;
+    }
+    if (s[0].name !== f[0].name) problems.push(`flow ${key}: start and end are named differently`);
+    for (const end of [s[0], f[0]]) {
+      if (!enclosed(end)) problems.push(`flow ${key}: its ${end.ph === 's' ? 'start' : 'end'} at ${end.ts} lies in no slice of pid ${end.pid} tid ${end.tid}`);
+    }
+  }
+  return problems;
+}
