@@ -1,17 +1,17 @@
 // Small hand-made run sources: a plan of the given actions and events placed by hand, so that
 // each test reads its expected lanes and times straight from its own lines.
-import type { PlanAction, PlanStep, StepOrigin } from '../../../src/shared/plan/types';
+import type { CollectiveAction, P2pAction, PlanAction, PlanStep, StepOrigin } from '../../../src/shared/plan/types';
 import type { TimelineEvent } from '../../../src/shared/protocol';
 import type { StepRecord } from '../../../src/shared/record';
 import type { TimelineSource } from '../../../src/renderer/src/timeline/source';
 
-export const send = (from: number, to: number): Extract<PlanAction, { kind: 'p2p' }> => ({
+export const send = (from: number, to: number): P2pAction => ({
   kind: 'p2p', from, to, dtype: 'float32', count: 4, data: { kind: 'arange', start: 1 },
-} as Extract<PlanAction, { kind: 'p2p' }>);
+} as P2pAction);
 
-export const allReduce = (): PlanAction => ({
+export const allReduce = (): CollectiveAction => ({
   kind: 'collective', op: 'all_reduce', dtype: 'float32', redop: 'sum', root: 0, count: 4, inPlace: true, data: { kind: 'arange', start: 1 },
-} as PlanAction);
+} as CollectiveAction);
 
 export const compute = (): PlanAction => ({ kind: 'compute', dtype: 'float16', m: 8, n: 8, k: 8, ranks: null });
 

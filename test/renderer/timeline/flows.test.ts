@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { p2pFlows, p2pPairs } from '../../../src/renderer/src/timeline/flows';
 import { loadTimeline } from '../../../src/renderer/src/timeline/model';
+import type { PlanAction } from '../../../src/shared/plan/types';
 import { allReduce, event, send, source } from './fixtures';
 
 describe('send → receive arrows', () => {
@@ -22,7 +23,7 @@ describe('send → receive arrows', () => {
   });
 
   it('find the transfers inside a group, both ways, and none in a collective', () => {
-    const exchange = { kind: 'group', items: [send(0, 1), send(1, 0)] } as const;
+    const exchange: PlanAction = { kind: 'group', items: [send(0, 1), send(1, 0)] };
     expect(p2pPairs(exchange)).toEqual([{ from: 0, to: 1 }, { from: 1, to: 0 }]);
     expect(p2pPairs(allReduce())).toEqual([]);
     const src = source([{ action: exchange }, { action: allReduce() }], [
