@@ -4,6 +4,7 @@ import { DTYPE_INFO, type Dtype } from '../dtypes.js';
 import type { Redop } from '../reduce.js';
 import { COLLECTIVE_DESCRIPTORS, type Json } from '../ops/index.js';
 import type { DataPattern } from '../patterns.js';
+import { LIMITS } from '../scenario/limits.js';
 import type { BasicStep, Scenario, Step } from '../scenario/schema.js';
 import { formatBytes } from '../scenario/units.js';
 import type { CollectiveAction, P2pAction, Plan, PlanAction, PlanStep, StepOrigin } from './types.js';
@@ -33,7 +34,7 @@ export interface CompileOptions {
 
 export function worldSize(scenario: Scenario, options: CompileOptions = {}): number {
   if (options.ranks !== undefined) return options.ranks;
-  return 'ranks' in scenario.world ? scenario.world.ranks : scenario.world.devices.length;
+  return scenario.world.ranks ?? scenario.world.devices?.length ?? 1;
 }
 
 export function compilePlan(scenario: Scenario, options: CompileOptions = {}): Plan {
@@ -44,7 +45,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
   const steps: PlanStep[] = [];
   const plan: Plan = {
     world,
-    devices: options.ranks === undefined && 'devices' in scenario.world ? scenario.world.devices : null,
+    devices: options.ranks === undefined ? scenario.world.devices ?? null : null,
     streams, steps, sweeps: [], pairs: [], compares: [],
   };
   // Async ids are scoped: each run of a compare variant starts a fresh scope.
@@ -67,6 +68,10 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
 
   type Common = { label?: string; dtype?: Dtype; warmup?: number; iters?: number; timeoutMs?: number; async?: boolean; id?: string; stream?: string };
   const push = (path: JsonPath, s: Common, label: string, origin: StepOrigin, action: PlanAction, forceSync = false) => {
+    // Checked as the plan grows, so that no scenario expands into more than the bound first.
+    if (steps.length >= LIMITS.planSteps) {
+      throw new PlanError([...issues, { path, message: `the scenario expands into more than ${LIMITS.planSteps} steps (sweeps, pairs and compare repeats × variants × steps); expected fewer` }]);
+    }
     if (s.async && s.id) {
       if (asyncIds.has(s.id)) issues.push({ path: [...path, 'id'], message: `async id "${s.id}" is already used by an earlier step` });
       asyncIds.add(s.id);

@@ -4,15 +4,20 @@ import { z } from 'zod';
 import { DTYPES } from '../dtypes.js';
 import { REDOPS } from '../reduce.js';
 import { COLLECTIVES, COLLECTIVE_DESCRIPTORS, OBJECT_COLLECTIVES, OBJECT_DESCRIPTORS } from '../ops/index.js';
+import { LIMITS } from './limits.js';
 import { parseBytes } from './units.js';
 
 export const SCENARIO_VERSION = 1;
 
 const nonNegInt = z.number().int().min(0);
-const rankIndex = z.number().int().min(0).describe('A rank, 0 … world−1.');
+const rankIndex = z.number().int().min(0).max(LIMITS.ranks - 1).describe('A rank, 0 … world−1.');
+const count = nonNegInt.max(LIMITS.count);
+const name = z.string().max(LIMITS.nameLength);
+const steps = <T extends z.ZodType>(step: T) => z.array(step).min(1).max(LIMITS.steps);
 const bytes = z
   .union([nonNegInt, z.string().regex(/^\s*\d+(\.\d+)?\s*([KMGT]i?B|B)?\s*$/i, 'expected a size such as 4096, "64KiB" or "1GiB"')])
   .transform((v) => (typeof v === 'number' ? v : parseBytes(v)))
+  .pipe(z.number({ error: `expected at most ${LIMITS.bytes} bytes (1 TiB)` }).max(LIMITS.bytes, `expected at most ${LIMITS.bytes} bytes (1 TiB)`))
   .describe('A size in bytes: a number, or a string with a unit (B, KiB, MiB, GiB; KB, MB, GB are powers of 10).');
 
 const dtype = z.enum(DTYPES).describe('Element type of the tensors.');
@@ -33,21 +38,21 @@ export const patternSchema = z
   .describe('How each rank fills its input tensor; expected results are computed from it on the host.');
 
 const common = {
-  label: z.string().optional().describe('A name shown in results instead of the operation.'),
+  label: name.optional().describe('A name shown in results instead of the operation.'),
   dtype: dtype.optional(),
-  warmup: nonNegInt.optional().describe('Untimed iterations before the timed ones.'),
-  iters: z.number().int().min(1).optional().describe('Timed iterations.'),
-  timeoutMs: z.number().int().min(1).optional().describe('The step fails if it has not finished on every rank after this long.'),
+  warmup: nonNegInt.max(LIMITS.warmup).optional().describe('Untimed iterations before the timed ones.'),
+  iters: z.number().int().min(1).max(LIMITS.iters).optional().describe('Timed iterations.'),
+  timeoutMs: z.number().int().min(1).max(LIMITS.timeoutMs).optional().describe('The step fails if it has not finished on every rank after this long.'),
   async: z.boolean().optional().describe('Issue now, wait later (at a `wait` step or the end of the block), like torch\'s async_op=True.'),
-  id: z.string().optional().describe('Name of an async step, for `wait`.'),
-  stream: z.string().optional().describe('Stream the step runs on: "default" unless named (e.g. "comm", "compute").'),
+  id: name.optional().describe('Name of an async step, for `wait`.'),
+  stream: name.optional().describe('Stream the step runs on: "default" unless named (e.g. "comm", "compute").'),
 };
 
 const collectiveStep = z
   .object({
     ...common,
     op: z.enum(COLLECTIVES).describe(COLLECTIVES.map((c) => `${c}: ${COLLECTIVE_DESCRIPTORS[c].summary}`).join('\n')),
-    count: nonNegInt.describe('Number of elements; what it counts depends on the operation (see its docs).'),
+    count: count.describe('Number of elements; what it counts depends on the operation (see its docs).'),
     root: rankIndex.optional().describe('Source or destination rank for broadcast, reduce, gather and scatter (default 0).'),
     redop: redop.optional(),
     inPlace: z.boolean().optional().describe('Output written over the input (torch\'s default for broadcast, all_reduce and reduce).'),
@@ -61,7 +66,7 @@ const objectStep = z
     ...common,
     op: z.enum(OBJECT_COLLECTIVES).describe(OBJECT_COLLECTIVES.map((c) => `${c}: ${OBJECT_DESCRIPTORS[c].summary}`).join('\n')),
     root: rankIndex.optional(),
-    objects: z.array(json).min(1).optional().describe('The JSON value of rank r is objects[r % length]; default {"rank": r}.'),
+    objects: z.array(json).min(1).max(LIMITS.objects).optional().describe('The JSON value of rank r is objects[r % length]; default {"rank": r}.'),
   })
   .strict();
 
@@ -71,25 +76,25 @@ const p2pStep = z
     op: z.enum(['send', 'recv']).describe('One transfer: rank `from` sends, rank `to` receives (either name describes the pair).'),
     from: rankIndex,
     to: rankIndex,
-    count: nonNegInt,
+    count,
     data: patternSchema.optional(),
   })
   .strict();
 
 const barrierStep = z.object({ ...common, op: z.literal('barrier') }).strict().describe('Every rank waits until all have arrived.');
 const waitStep = z
-  .object({ op: z.literal('wait'), id: z.string().optional().describe('The async step to wait for; all pending ones when absent.') })
+  .object({ op: z.literal('wait'), id: name.optional().describe('The async step to wait for; all pending ones when absent.') })
   .strict();
 
 const computeStep = z
   .object({
     ...common,
     op: z.literal('compute'),
-    m: z.number().int().min(1),
-    n: z.number().int().min(1),
-    k: z.number().int().min(1),
+    m: z.number().int().min(1).max(LIMITS.gemmDimension),
+    n: z.number().int().min(1).max(LIMITS.gemmDimension),
+    k: z.number().int().min(1).max(LIMITS.gemmDimension),
     dtype: z.enum(['float32', 'float16', 'bfloat16']).optional(),
-    ranks: z.array(rankIndex).optional().describe('Ranks that compute (default: all).'),
+    ranks: z.array(rankIndex).max(LIMITS.ranks).optional().describe('Ranks that compute (default: all).'),
   })
   .strict()
   .describe('A matrix multiply C[m×n] = A[m×k]·B[k×n]: cuBLAS on GPUs, a compute thread on the cpu backend.');
@@ -98,7 +103,7 @@ const groupStep = z
   .object({
     ...common,
     op: z.literal('group'),
-    steps: z.array(z.discriminatedUnion('op', [collectiveStep, p2pStep])).min(1),
+    steps: steps(z.discriminatedUnion('op', [collectiveStep, p2pStep])),
   })
   .strict()
   .describe('Operations issued together (ncclGroupStart/End); sends and receives in a group progress concurrently.');
@@ -114,7 +119,7 @@ const sweepStep = z
     collective: z.enum([...COLLECTIVES, 'send']),
     minBytes: bytes,
     maxBytes: bytes,
-    factor: z.number().int().min(2).optional().describe('Each size is the previous × factor (default 2).'),
+    factor: z.number().int().min(2).max(1024).optional().describe('Each size is the previous × factor (default 2).'),
     root: rankIndex.optional(),
     redop: redop.optional(),
     inPlace: z.boolean().optional(),
@@ -140,10 +145,10 @@ const pairsStep = z
 const compareStep = z
   .object({
     op: z.literal('compare'),
-    label: z.string().optional(),
-    repeat: z.number().int().min(1).optional().describe('Times each variant is run; the median is reported (default 3).'),
+    label: name.optional(),
+    repeat: z.number().int().min(1).max(LIMITS.compareRepeat).optional().describe('Times each variant is run; the median is reported (default 3).'),
     warmup: z.number().int().min(0).max(100).optional().describe('Untimed runs of every variant before the timed ones: first-use costs (connections, caches) stay out of the figures (default 1).'),
-    variants: z.array(z.object({ name: z.string().min(1), steps: z.array(basicStepSchema).min(1) }).strict()).min(2),
+    variants: z.array(z.object({ name: name.min(1), steps: steps(basicStepSchema) }).strict()).min(2).max(LIMITS.compareVariants),
   })
   .strict()
   .describe('Runs variants of the same block (e.g. overlap off/on) and reports each duration and the speed-up.');
@@ -154,29 +159,35 @@ export const stepSchema = z.discriminatedUnion('op', [
 
 export const scenarioSchema = z
   .object({
-    $schema: z.string().optional(),
+    $schema: z.string().max(4096).optional(),
     version: z.literal(SCENARIO_VERSION).describe('Format version of this file.'),
-    name: z.string().min(1),
+    name: name.min(1),
     description: z.string().optional(),
+    // One object with either key (not a union of two), so that a problem inside `devices` is
+    // reported at its own path rather than as "no option matched" at `world`.
     world: z
-      .union([
-        z.object({ ranks: z.number().int().min(1).max(64) }).strict(),
-        z.object({ devices: z.array(z.number().int().min(0)).min(1) }).strict(),
-      ])
+      .object({
+        ranks: z.number().int().min(1).max(LIMITS.ranks).optional(),
+        devices: z.array(z.number().int().min(0).max(LIMITS.ranks * 16)).min(1).max(LIMITS.ranks)
+          .refine((d) => new Set(d).size === d.length, 'expected each device once: NCCL runs one rank per GPU')
+          .optional(),
+      })
+      .strict()
+      .refine((w) => (w.ranks === undefined) !== (w.devices === undefined), 'expected {"ranks": N} or {"devices": [0, 1, …]}: one of the two')
       .describe('How many ranks: {"ranks": N}, or {"devices": [0, 1]} for one rank per listed GPU.'),
     backend: z.enum(['auto', 'cpu', 'nccl']).optional().describe('auto uses nccl when enough GPUs are usable, else cpu.'),
     defaults: z
       .object({
         dtype: dtype.optional(),
         redop: redop.optional(),
-        warmup: nonNegInt.optional(),
-        iters: z.number().int().min(1).optional(),
-        timeoutMs: z.number().int().min(1).optional(),
+        warmup: nonNegInt.max(LIMITS.warmup).optional(),
+        iters: z.number().int().min(1).max(LIMITS.iters).optional(),
+        timeoutMs: z.number().int().min(1).max(LIMITS.timeoutMs).optional(),
         data: patternSchema.optional(),
       })
       .strict()
       .optional(),
-    steps: z.array(stepSchema).min(1),
+    steps: steps(stepSchema),
   })
   .strict();
 

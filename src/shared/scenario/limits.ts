@@ -1,0 +1,29 @@
+// Upper bounds on every number and list a scenario may hold. A scenario past one is refused with
+// the JSON path and the bound, before anything is expanded or allocated: no size, count or
+// repeat can make validation loop for ever or exhaust memory. Each bound is far above what a
+// workstation lab needs (a GPU has at most a few hundred GiB).
+export const LIMITS = {
+  /** Scenario text, checked before parsing (the shipped scenarios are a few KiB). */
+  fileBytes: 2 * 1024 * 1024,
+  /** Any size in bytes (sweep bounds, pairs). */
+  bytes: 2 ** 40,
+  /** Elements of one tensor. */
+  count: 2 ** 40,
+  iters: 100_000,
+  warmup: 100_000,
+  timeoutMs: 24 * 3600 * 1000,
+  compareRepeat: 1000,
+  compareVariants: 16,
+  /** m, n and k of a compute step. */
+  gemmDimension: 1 << 17,
+  ranks: 64,
+  /** Steps written in the file: top level, in a group, in a variant. */
+  steps: 10_000,
+  objects: 64,
+  /** Labels, ids, stream and variant names. */
+  nameLength: 200,
+  /** Sizes one sweep visits (8 B … 1 TiB by ×2 is 38). */
+  sweepPoints: 64,
+  /** Steps of the compiled plan, after sweeps, pairs and compare repeats are expanded. */
+  planSteps: 100_000,
+} as const;
