@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { beyondSpread, compareRuns, comparisonReport, environmentChanges } from '../../../src/shared/export/compare-runs.js';
+import type { PlanAction } from '../../../src/shared/plan/types.js';
 import type { Environment } from '../../../src/shared/record.js';
 import { allReduce, buildRecord, CPU_ENVIRONMENT, sendRecv, type StepSpec } from './records.js';
 
 const spread = (min: number, median: number, max: number, samples = 5) => ({ min, median, max, samples });
 const run = (steps: StepSpec[], id = 'a', environment = CPU_ENVIRONMENT) => buildRecord({ world: 2, steps, id, environment });
 // Both ranks time the same iterations, so a step's per-iteration times are these.
-const timed = (label: string, times: number[], action = allReduce(1024)): StepSpec => ({ label, action, timesUs: [times, times] });
+const timed = (label: string, times: number[], action: PlanAction = allReduce(1024)): StepSpec => ({ label, action, timesUs: [times, times] });
 
 describe('significance of a change', () => {
   it('holds when each run\'s median lies outside the other run\'s whole range', () => {
