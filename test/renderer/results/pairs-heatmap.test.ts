@@ -68,8 +68,9 @@ describe('the colour scale', () => {
     expect(heatColour('time', 1)).toBe('hsl(25, 85%, 40%)');
   });
 
-  it('prints GB/s with two decimals and µs as the step tables do', () => {
+  it('prints GB/s as numbers.ts does and µs as the step tables do', () => {
     expect(formatPairValue('bandwidth', 3.876)).toBe('3.88');
+    expect(formatPairValue('bandwidth', 0.0048)).toBe('0.0048');
     expect(formatPairValue('time', 2163.1)).toBe('2163');
     expect(formatPairValue('time', 12.34)).toBe('12.3');
     expect(formatPairValue('time', 0.2165)).toBe('0.22');

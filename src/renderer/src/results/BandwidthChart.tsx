@@ -5,6 +5,7 @@ import type { StepRecord } from '../../../shared/record.js';
 import { formatBytes } from '../../../shared/scenario/units.js';
 import { Chart } from './chart';
 import { canvasPng, downloadBlob } from './download';
+import { formatLogTick } from './numbers';
 
 type YScale = 'linear' | 'logarithmic';
 
@@ -65,7 +66,7 @@ export function BandwidthChart({ title, steps, fileStem }: Props) {
           },
           y: scale === 'linear'
             ? { type: 'linear', beginAtZero: true, title: { display: true, text: 'GB/s' } }
-            : { type: 'logarithmic', title: { display: true, text: 'GB/s (log)' } },
+            : { type: 'logarithmic', title: { display: true, text: 'GB/s (log)' }, ticks: { callback: (value) => formatLogTick(Number(value)) } },
         },
       },
     });

@@ -6,9 +6,10 @@ import {
 } from '../../../shared/export/index.js';
 import { formatBytes } from '../../../shared/scenario/units.js';
 import { changeSense, changeText, changeTitle } from './comparison-cells';
+import { formatGBs } from './numbers';
 
 const time = (x: number | null) => (x === null ? 'n/a' : formatMicroseconds(x));
-const gbs = (x: number | null) => (x === null ? 'n/a' : x.toFixed(2));
+const gbs = (x: number | null) => (x === null ? 'n/a' : formatGBs(x));
 const keyText = (k: StepKey) => `${k.label}${k.occurrence ? ` (#${k.occurrence + 1})` : ''}`;
 
 function Change({ metric, pct, step }: { metric: 'time' | 'busbw'; pct: number | null; step: StepComparison }) {

@@ -5,6 +5,7 @@ import { formatMicroseconds } from '../../../shared/export/index.js';
 import type { Plan, PairsSpec } from '../../../shared/plan/types.js';
 import type { StepRecord } from '../../../shared/record.js';
 import { bandwidthTime } from '../../../shared/stats.js';
+import { formatGBs } from './numbers';
 
 export type PairCell =
   | { kind: 'self' }
@@ -91,6 +92,6 @@ export function heatColour(name: PairsMetric['name'], t: number): string {
 /** Dark cells get white text. */
 export const needsLightText = (t: number) => t > 0.55;
 
-/** A cell's number as the matrix prints it: 2 decimals for GB/s, µs like the step tables. */
+/** A cell's number: GB/s as numbers.ts writes them, µs like the step tables. */
 export const formatPairValue = (name: PairsMetric['name'], value: number): string =>
-  (name === 'bandwidth' ? value.toFixed(2) : formatMicroseconds(value));
+  (name === 'bandwidth' ? formatGBs(value) : formatMicroseconds(value));

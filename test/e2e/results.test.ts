@@ -1,0 +1,243 @@
+// The results views in Chromium against a real `clab serve`, on run records made by the CLI on the
+// cpu backend: pair heatmaps, each rank's input beside its output, the chart's y scale, the
+// exports (trace, CSV, record, PNG) and the comparison of two saved runs.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Download, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chromeTrace, compareRuns, resultsCsv } from '../../src/shared/export/index';
+import { resultLines } from '../../src/shared/format';
+import { learnerLines } from '../../src/shared/learner-lines';
+import { formatGBs } from '../../src/renderer/src/results/numbers';
+import { runRecordSchema, type RunRecord } from '../../src/shared/record';
+import { bandwidthTime } from '../../src/shared/stats';
+import { traceRuleViolations } from '../shared/export/trace-rules';
+import { launchBrowser, openLab, REPO_ROOT, screenshot, startLabServer, type Browser, type LabServerProcess } from './helpers';
+import { selectRun } from './lab-page';
+
+let server: LabServerProcess;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+const paths = { pairs: '', allInOne: '', sweepA: '', sweepB: '' };
+
+const readRecord = (path: string): RunRecord => runRecordSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+
+/** `clab run` on the cpu backend, the record written to the server's runs folder. */
+function runCli(scenario: string, ranks: number, name: string): string {
+  const out = join(server.runsDir, `${name}.run.json`);
+  execFileSync(process.execPath, ['bin/clab.cjs', 'run', scenario, '--ranks', String(ranks), '--backend', 'cpu', '--out', out], { cwd: REPO_ROOT, stdio: 'ignore' });
+  return out;
+}
+
+/** The all_reduce sweep template cut to `maxBytes`, so that two runs of it take a second or two. */
+function shortSweep(maxBytes: string): string {
+  const sweep = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/allreduce-sweep.scenario.json'), 'utf8')) as { steps: Record<string, unknown>[] };
+  sweep.steps[0].maxBytes = maxBytes;
+  delete (sweep as { $schema?: string }).$schema;
+  // Beside the records, so that it goes when the server's runs folder does (the list shows only *.run.json).
+  const file = join(server.runsDir, `sweep-${maxBytes}.scenario.json`);
+  writeFileSync(file, JSON.stringify(sweep));
+  return file;
+}
+
+beforeAll(async () => {
+  server = await startLabServer();
+  paths.pairs = runCli('scenarios/p2p-pairs.scenario.json', 3, 'pairs');
+  paths.allInOne = runCli('scenarios/all-in-one.scenario.json', 2, 'all-in-one');
+  paths.sweepA = runCli(shortSweep('1MiB'), 2, 'sweep-a');
+  // B runs one size more, and as if NCCL_ALGO had been set: the comparison must show both.
+  paths.sweepB = runCli(shortSweep('2MiB'), 2, 'sweep-b');
+  const b = readRecord(paths.sweepB);
+  b.environment.env.NCCL_ALGO = 'Ring';
+  writeFileSync(paths.sweepB, JSON.stringify(b));
+  browser = await launchBrowser();
+  page = browser.page;
+  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await openLab(page, server);
+}, 120_000);
+
+afterEach(() => {
+  // A CSP violation (a blob: download refused), a failed asset or an exception shows up here.
+  expect(pageErrors).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openSaved(path: string): Promise<void> {
+  await page.getByTestId('tab-runs').click();
+  await selectRun(page, path);
+  await page.getByTestId('replay-banner').filter({ hasText: path.split('/').pop()! }).waitFor();
+}
+
+async function download(testId: string): Promise<{ download: Download; bytes: Buffer; text: string }> {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).first().click()]);
+  const bytes = readFileSync(await d.path());
+  return { download: d, bytes, text: bytes.toString('utf8') };
+}
+
+/** The attributes of every pairs cell in the `nth` heatmap. */
+function heatmapCells(nth: number) {
+  return page.getByTestId('pairs-matrix').nth(nth).getByTestId('pairs-cell').evaluateAll((cells) => cells.map((c) => ({
+    from: Number(c.getAttribute('data-from')), to: Number(c.getAttribute('data-to')),
+    state: c.getAttribute('data-state'), value: c.getAttribute('data-value'), text: c.textContent,
+  })));
+}
+
+/** Whether anything is drawn on the first chart, and a fingerprint of what. */
+function chartPixels(): Promise<{ drawn: boolean; sum: number }> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('[data-testid=bandwidth-chart]')!;
+    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let sum = 0;
+    for (let i = 0; i < data.length; i += 4) sum = (sum * 31 + data[i] + data[i + 3]) % 1_000_000_007;
+    return { drawn: data.some((v, i) => i % 4 === 3 && v !== 0), sum };
+  });
+}
+
+describe('results in a browser', () => {
+  it('shows p2p pairs as sender × receiver heatmaps, one-way measurements in one cell only', async () => {
+    const record = readRecord(paths.pairs);
+    await openSaved(paths.pairs);
+    // A bandwidth and a time heatmap per pairs sweep.
+    expect(await page.getByTestId('pairs-matrix').count()).toBe(2 * record.plan.pairs.length);
+    expect(await page.getByTestId('pairs-matrix').first().locator('caption').textContent()).toBe('sender (row) → receiver (column)');
+
+    const oneWay = await heatmapCells(0);
+    expect(oneWay).toHaveLength(3 * 2);
+    const step01 = record.steps.find((s) => s.origin.kind === 'pairs' && s.origin.pairs === 0 && s.origin.from === 0 && s.origin.to === 1)!;
+    const cell01 = oneWay.find((c) => c.from === 0 && c.to === 1)!;
+    expect(cell01.state).toBe('measured');
+    expect(Number(cell01.value)).toBeCloseTo(step01.algbw!, 9);
+    expect(cell01.text).toBe(formatGBs(step01.algbw!));
+    // Measured 0 → 1 only: the reverse is not borrowed from it.
+    for (const c of oneWay.filter((x) => x.from > x.to)) expect(c).toMatchObject({ state: 'not-measured', value: '', text: '' });
+    expect(oneWay.filter((c) => c.from < c.to).every((c) => c.state === 'measured')).toBe(true);
+    expect(oneWay.some((c) => c.from === c.to)).toBe(false);
+
+    // Both ways at once: one measurement fills both cells of an adjacent pair.
+    const both = await heatmapCells(2);
+    const forward = both.find((c) => c.from === 0 && c.to === 1)!;
+    const backward = both.find((c) => c.from === 1 && c.to === 0)!;
+    expect(forward.state).toBe('measured');
+    expect(backward.value).toBe(forward.value);
+    expect(both.find((c) => c.from === 0 && c.to === 2)!.state).toBe('not-measured');
+
+    const timeCells = await heatmapCells(1);
+    expect(Number(timeCells.find((c) => c.from === 0 && c.to === 1)!.value)).toBeCloseTo(bandwidthTime(step01.timing!), 6);
+    expect(await page.getByTestId('heat-legend').count()).toBe(2 * record.plan.pairs.length);
+    await page.getByTestId('pairs-matrix').first().scrollIntoViewIfNeeded();
+    await screenshot(page, 'r1-pairs-heatmaps');
+  });
+
+  it('marks a pair whose step erred with ERR', async () => {
+    const record = readRecord(paths.pairs);
+    const erred = record.steps.find((s) => s.origin.kind === 'pairs' && s.origin.pairs === 0 && s.origin.from === 1 && s.origin.to === 2)!;
+    Object.assign(erred, { verdict: 'error', algbw: null, busbw: null, timing: null });
+    const path = join(server.runsDir, 'pairs-erred.run.json');
+    writeFileSync(path, JSON.stringify({ ...record, status: 'error' }));
+    await openSaved(path);
+    const cell = page.getByTestId('pairs-matrix').first().locator('[data-testid=pairs-cell][data-from="1"][data-to="2"]');
+    expect(await cell.textContent()).toBe('ERR');
+    expect(await cell.evaluate((td) => getComputedStyle(td).color)).toBe('rgb(185, 28, 28)');
+  });
+
+  it("puts each rank's input beside its output and shows how a reduction combined them", async () => {
+    const record = readRecord(paths.allInOne);
+    await openSaved(paths.allInOne);
+    const lines = await page.getByTestId('rank-line').allTextContents();
+    expect(lines).toEqual(record.steps.filter((s) => s.action.kind !== 'wait').flatMap(learnerLines));
+    expect(lines).toContain('[Rank 1] all_reduce prod: [2, 3, 4] → [2, 6, 12] ✓');
+    expect(lines).toContain('[Rank 1] broadcast (root 0): [2, 3, 4] → [1, 2, 3] ✓');
+    const reductions = await page.getByTestId('reduction-line').allTextContents();
+    expect(reductions).toContain('prod: [1, 2, 3] × [2, 3, 4] → [2, 6, 12]');
+    expect(reductions).toContain('min: min([1, 2, 3], [2, 3, 4]) → [1, 2, 3]');
+    await page.getByTestId('reduction-line').first().scrollIntoViewIfNeeded();
+    await screenshot(page, 'r2-rank-inputs');
+  });
+
+  it('reads a record without inputs exactly as before', async () => {
+    const record = readRecord(paths.allInOne);
+    for (const step of record.steps) for (const r of step.ranks) delete r.input;
+    const path = join(server.runsDir, 'all-in-one-without-inputs.run.json');
+    writeFileSync(path, JSON.stringify(record));
+    await openSaved(path);
+    expect(await page.getByTestId('rank-line').allTextContents()).toEqual(record.steps.filter((s) => s.action.kind !== 'wait').flatMap(resultLines));
+    expect(await page.getByTestId('reduction-line').count()).toBe(0);
+  });
+
+  it('switches the bandwidth chart between a linear and a log y axis, and saves it as PNG', async () => {
+    await openSaved(paths.sweepA);
+    const scale = page.getByTestId('chart-scale');
+    expect(await scale.inputValue()).toBe('linear');
+    const linear = await chartPixels();
+    expect(linear.drawn).toBe(true);
+    await scale.selectOption('logarithmic');
+    await page.locator('[data-testid=bandwidth-chart][data-scale=logarithmic]').waitFor();
+    const log = await chartPixels();
+    expect(log.drawn).toBe(true);
+    expect(log.sum).not.toBe(linear.sum);
+    await page.getByTestId('bandwidth-chart').scrollIntoViewIfNeeded();
+    await screenshot(page, 'r3-chart-log');
+
+    const png = await download('chart-png');
+    expect(png.download.suggestedFilename()).toBe('all_reduce-sweep-all_reduce-sweep.png');
+    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  });
+
+  it('exports a Perfetto trace, the CSV table and the run record from the page', async () => {
+    const record = readRecord(paths.allInOne);
+    await openSaved(paths.allInOne);
+
+    const trace = await download('export-trace');
+    expect(trace.download.suggestedFilename()).toBe('All-in-one-collectives.trace.json');
+    const parsed = JSON.parse(trace.text) as { traceEvents: { ph: string; name: string; pid: number }[] };
+    expect(traceRuleViolations(parsed)).toEqual([]);
+    expect(parsed).toEqual(JSON.parse(JSON.stringify(chromeTrace(record))));
+    expect(parsed.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').map((e) => e.pid)).toEqual([0, 1]);
+    expect(parsed.traceEvents.filter((e) => e.ph === 'X').length).toBeGreaterThan(record.steps.length);
+
+    const csv = await download('export-csv');
+    expect(csv.download.suggestedFilename()).toBe('All-in-one-collectives.csv');
+    expect(csv.text).toBe(resultsCsv(record));
+    const rows = csv.text.trimEnd().split('\r\n').map((line) => line.split(','));
+    expect(rows[0].slice(0, 3)).toEqual(['step', 'label', 'op']);
+    expect(rows[0]).toContain('busbw (GB/s)');
+    expect(rows).toHaveLength(1 + record.steps.filter((s) => !['wait', 'block-begin', 'block-end'].includes(s.action.kind)).length);
+    expect(rows[1].slice(1, 3)).toEqual(['broadcast', 'broadcast']);
+
+    const saved = await download('export-record');
+    expect(saved.download.suggestedFilename()).toBe('All-in-one-collectives.run.json');
+    expect(runRecordSchema.parse(JSON.parse(saved.text))).toEqual(record);
+  });
+
+  it('compares two saved runs: matched steps with changes marked, steps only one ran, environment differences', async () => {
+    const expected = compareRuns(readRecord(paths.sweepA), readRecord(paths.sweepB));
+    await page.getByTestId('tab-runs').click();
+    const compare = page.getByTestId('compare-runs');
+    expect(await compare.isDisabled()).toBe(true);
+    for (const path of [paths.sweepA, paths.sweepB]) await page.locator(`[data-testid=saved-run]:has(td[title="${path}"]) [data-testid=compare-pick]`).check();
+    await compare.click();
+    await page.getByTestId('run-comparison').waitFor();
+
+    const rows = page.getByTestId('compare-row');
+    expect(await rows.count()).toBe(18);
+    expect(expected.steps).toHaveLength(18);
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-significant')))).toEqual(expected.steps.map((s) => String(s.significant)));
+    const first = await rows.first().locator('td').allTextContents();
+    expect(first.slice(0, 3)).toEqual([expected.steps[0].label, 'all_reduce', '8 B']);
+    expect(first[9]).toBe('pass / pass');
+    expect(await page.getByTestId('compare-only-b').textContent()).toContain('2 MiB');
+    expect(await page.getByTestId('compare-only-a').count()).toBe(0);
+    const env = await page.getByTestId('compare-env').textContent();
+    expect(env).toContain('env.NCCL_ALGO');
+    expect(env).toContain('only in B: Ring');
+    await page.getByTestId('run-comparison').scrollIntoViewIfNeeded();
+    await screenshot(page, 'r4-compare');
+  });
+});
