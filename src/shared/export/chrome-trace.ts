@@ -62,8 +62,8 @@ export interface ChromeTrace {
 
 /** Host work (making and checking buffers) runs on the rank's own thread, not on a stream. */
 const HOST_PHASES: ReadonlySet<TimelineEvent['phase']> = new Set(['fill', 'verify']);
-export const HOST_TID = 0;
-export const BUSBW_COUNTER = 'busbw (GB/s)';
+const HOST_TID = 0;
+const BUSBW_COUNTER = 'busbw (GB/s)';
 const FLOW_CATEGORY = 'send→recv';
 
 const tidOf = (e: TimelineEvent) => (HOST_PHASES.has(e.phase) ? HOST_TID : e.stream + 1);
@@ -83,24 +83,25 @@ function threadName(plan: Plan, tid: number): string {
   return lane ? `${name} (overlap ${lane})` : name;
 }
 
+const endOf = (s: CompleteEvent) => s.ts + s.dur;
+
 /** Moves each slice that would cross one before it on its thread to the first lane where it nests. */
 function assignLanes(slices: CompleteEvent[]): void {
+  // Per thread, each lane's open slices, innermost last.
   const lanes = new Map<string, CompleteEvent[][]>();
   for (const s of slices) {
-    const end = s.ts + s.dur;
-    const stacks = lanes.get(`${s.pid}/${s.tid}`) ?? [];
-    lanes.set(`${s.pid}/${s.tid}`, stacks);
-    let lane = stacks.findIndex((open) => {
-      while (open.length && open[open.length - 1].ts + open[open.length - 1].dur <= s.ts) open.pop();
-      return !open.length || end <= open[open.length - 1].ts + open[open.length - 1].dur;
-    });
+    const key = `${s.pid}/${s.tid}`;
+    const stacks = lanes.get(key) ?? [];
+    lanes.set(key, stacks);
+    for (const open of stacks) while (open.length && endOf(open.at(-1)!) <= s.ts) open.pop();
+    let lane = stacks.findIndex((open) => !open.length || endOf(s) <= endOf(open.at(-1)!));
     if (lane < 0) lane = stacks.push([]) - 1;
     stacks[lane].push(s);
     s.tid += lane * LANE_STRIDE;
   }
 }
 
-export function rankProcessName(record: RunRecord, rank: number): string {
+function rankProcessName(record: RunRecord, rank: number): string {
   if (record.environment.backend !== 'nccl') return `rank ${rank} · cpu`;
   const device = record.plan.devices?.[rank] ?? rank;
   const gpu = record.environment.gpus.find((g) => g.index === device);
