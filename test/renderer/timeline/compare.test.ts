@@ -41,16 +41,16 @@ describe('compare blocks side by side', () => {
     expect(defaultChoice(source([{ action: compute() }], []))).toBeNull();
   });
 
-  it('stacks each variant as a group of lanes, its events re-based to its own block start', () => {
+  it('stacks each variant as a group of lanes headed by its longest block, its events re-based to its own block start', () => {
     const model = loadCompare(overlapSource(), { compare: 0, repeat: 0 });
     expect(model.lanes.map((l) => `${l.group} | ${l.name}`)).toEqual([
       'off · 3 µs | rank 1 · default',
       'off · 3 µs | rank 1 · compute',
-      'on · 2.1 µs | rank 0 · default',
-      'on · 2.1 µs | rank 0 · comm',
-      'on · 2.1 µs | rank 1 · default',
-      'on · 2.1 µs | rank 1 · compute',
-      'on · 2.1 µs | rank 1 · comm',
+      'on · 2 µs | rank 0 · default',
+      'on · 2 µs | rank 0 · comm',
+      'on · 2 µs | rank 1 · default',
+      'on · 2 µs | rank 1 · compute',
+      'on · 2 µs | rank 1 · comm',
     ]);
     const starts = (lane: number) => Array.from(model.lanes[lane].slices.start.subarray(0, model.lanes[lane].slices.count));
     // "off": receive then matmul on one stream; "on": both at once on two streams, from rank 0's block start.

@@ -38,29 +38,30 @@ export function loadCompare(source: TimelineSource, choice: CompareChoice): Time
     const o = compareOrigin(step.origin);
     if (o && o.compare === choice.compare && o.repeat === choice.repeat) variantOfStep.set(step.index, variants.indexOf(o.variant));
   }
-  // A variant starts where its block starts (the block event spans it, on every rank); host work
-  // (fill, verify) is outside the block and left out.
+  // A variant starts where its block starts on the first rank to start it; host work (fill,
+  // verify) is outside the block and left out. Its duration is the record's: the longest block
+  // of any rank.
+  const isBlockEnd = (step: number) => source.plan.steps[step]?.action.kind === 'block-end';
   const blockStart = variants.map(() => Infinity);
   const firstStart = variants.map(() => Infinity);
+  const duration = variants.map(() => 0);
   const events = source.events;
   for (const e of events) {
     const v = variantOfStep.get(e.step);
     if (v === undefined || isHostPhase(e.phase)) continue;
     firstStart[v] = Math.min(firstStart[v], e.startNs);
-    if (e.phase === 'block') blockStart[v] = Math.min(blockStart[v], e.startNs);
+    if (e.phase === 'block' && isBlockEnd(e.step)) {
+      blockStart[v] = Math.min(blockStart[v], e.startNs);
+      duration[v] = Math.max(duration[v], e.endNs - e.startNs);
+    }
   }
   const origin = variants.map((_, v) => (blockStart[v] < Infinity ? blockStart[v] : firstStart[v]));
-  const duration = variants.map(() => 0);
-  for (const e of events) {
-    const v = variantOfStep.get(e.step);
-    if (v !== undefined && !isHostPhase(e.phase)) duration[v] = Math.max(duration[v], e.endNs - origin[v]);
-  }
   const streams = source.plan.streams;
   const lanes = new LaneBuilder(model);
   events.forEach((e, i) => {
     const v = variantOfStep.get(e.step);
     if (v === undefined || isHostPhase(e.phase)) return;
-    const group = `${variants[v]} · ${formatDuration(duration[v])}`;
+    const group = `${variants[v]} · ${duration[v] > 0 ? formatDuration(duration[v]) : 'block not ended'}`;
     lanes.add(v * 4096 + e.rank * 16 + e.stream, () => ({ rank: e.rank, stream: e.stream, name: laneName(streams, e.rank, e.stream), group }),
       e, i, e.startNs - origin[v], e.endNs - origin[v]);
   });

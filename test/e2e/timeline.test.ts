@@ -1,0 +1,187 @@
+// The timeline of a saved run in Chromium against a real `clab serve`: every event drawn per lane,
+// wheel/drag/keys moving the window, hover and click on a slice, compare variants stacked, PNG.
+// Reads back what the last frame drew from the view's data-* attributes.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { syntheticRecord } from '../../bench/timeline/synthetic-record';
+import { resultLines } from '../../src/shared/format';
+import type { RunRecord } from '../../src/shared/record';
+import { launchBrowser, openLab, REPO_ROOT, screenshot, startLabServer, type Browser, type LabServerProcess } from './helpers';
+
+let server: LabServerProcess;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+/** Two ranks, three streams, 80 events of 1.5 µs or more over about 0.4 ms: at the page's width none is thinner than a pixel. */
+const small = syntheticRecord({ ranks: 2, rounds: 2, warmup: 1, iters: 2, name: 'small timeline' });
+
+beforeAll(async () => {
+  server = await startLabServer();
+  writeFileSync(join(server.runsDir, 'small.run.json'), JSON.stringify(small));
+  execFileSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/overlap.scenario.json', '--backend', 'cpu', '--out', join(server.runsDir, 'overlap.run.json')], {
+    cwd: REPO_ROOT, stdio: 'ignore',
+  });
+  browser = await launchBrowser();
+  page = browser.page;
+  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await openLab(page, server);
+});
+
+afterEach(() => {
+  expect(pageErrors).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openTimeline(file: string): Promise<void> {
+  await page.getByTestId('tab-runs').click();
+  await page.locator(`[data-testid=saved-run]:has(td[title$="${file}"]) [data-testid=open-run]`).click();
+  await page.getByTestId('results').waitFor();
+  await page.getByTestId('tab-timeline').click();
+  await page.locator('[data-testid=timeline][data-slices-drawn]').waitFor();
+}
+
+interface Window { start: number; end: number; drawn: number }
+/** The window the last frame drew, read after the frames that input has asked for. */
+async function visible(): Promise<Window> {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const root = page.getByTestId('timeline');
+  return {
+    start: Number(await root.getAttribute('data-visible-start-ns')),
+    end: Number(await root.getAttribute('data-visible-end-ns')),
+    drawn: Number(await root.getAttribute('data-slices-drawn')),
+  };
+}
+
+async function lanes(): Promise<{ lane: string; drawn: number; events: number }[]> {
+  return page.getByTestId('timeline-lane').evaluateAll((els) => els.map((e) => ({
+    lane: e.getAttribute('data-lane') ?? '', drawn: Number(e.getAttribute('data-drawn')), events: Number(e.getAttribute('data-events')),
+  })));
+}
+
+/** Each lane's name and how many events the record puts on it. */
+function eventsPerLane(record: RunRecord): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of record.events) {
+    const where = e.phase === 'fill' || e.phase === 'verify' ? 'host' : record.plan.streams[e.stream];
+    const name = `rank ${e.rank} · ${where}`;
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Page coordinates of the middle of an event's slice, in the window shown now. */
+async function pointAt(record: RunRecord, event: RunRecord['events'][number]): Promise<{ x: number; y: number }> {
+  const origin = Math.min(...record.events.map((e) => e.startNs));
+  const { start, end } = await visible();
+  const canvas = (await page.getByTestId('timeline-canvas').boundingBox())!;
+  const lane = (await page.locator(`[data-testid=timeline-lane][data-lane="rank ${event.rank} · ${record.plan.streams[event.stream]}"]`).boundingBox())!;
+  const t = (event.startNs + event.endNs) / 2 - origin;
+  return { x: canvas.x + ((t - start) / (end - start)) * canvas.width, y: lane.y + lane.height / 2 };
+}
+
+describe('the timeline of a saved run', () => {
+  it('draws every event of each lane when the whole run is in view and none is thinner than a pixel', async () => {
+    await openTimeline('small.run.json');
+    await screenshot(page, 'timeline-1-whole-run');
+    const expected = eventsPerLane(small);
+    const shown = await lanes();
+    expect(shown.map((l) => l.lane).sort()).toEqual([...expected.keys()].sort());
+    for (const l of shown) {
+      expect(l.events, l.lane).toBe(expected.get(l.lane));
+      expect(l.drawn, l.lane).toBe(expected.get(l.lane));
+    }
+    expect((await visible()).drawn).toBe(small.events.length);
+  });
+
+  it('zooms with the wheel around the pointer, pans by dragging and with the keys, and fits back', async () => {
+    const canvas = (await page.getByTestId('timeline-canvas').boundingBox())!;
+    const whole = await visible();
+    await page.mouse.move(canvas.x + canvas.width * 0.25, canvas.y + 60);
+    await page.mouse.wheel(0, -400);
+    const zoomed = await visible();
+    expect(zoomed.end - zoomed.start).toBeLessThan((whole.end - whole.start) / 2);
+    // The time under the pointer stays under it.
+    const under = (v: Window) => v.start + 0.25 * (v.end - v.start);
+    expect(Math.abs(under(zoomed) - under(whole))).toBeLessThan((whole.end - whole.start) * 0.01);
+    expect(zoomed.drawn).toBeLessThan(small.events.length);
+
+    await page.mouse.move(canvas.x + canvas.width * 0.6, canvas.y + 60);
+    await page.mouse.down();
+    await page.mouse.move(canvas.x + canvas.width * 0.4, canvas.y + 60, { steps: 5 });
+    await page.mouse.up();
+    const dragged = await visible();
+    // Dragging left by a fifth of the width shows a fifth of the span later.
+    expect((dragged.start - zoomed.start) / (zoomed.end - zoomed.start)).toBeCloseTo(0.2, 1);
+
+    await page.keyboard.press('d');
+    const panned = await visible();
+    expect(panned.start).toBeGreaterThan(dragged.start);
+    await page.keyboard.press('w');
+    const keyZoomed = await visible();
+    expect(keyZoomed.end - keyZoomed.start).toBeLessThan(panned.end - panned.start);
+    await screenshot(page, 'timeline-2-zoomed');
+
+    await page.getByTestId('timeline-fit').click();
+    expect((await visible()).start).toBe(whole.start);
+  });
+
+  it('describes the slice under the pointer and shows its step when clicked, outlined on every lane', async () => {
+    const step = small.steps.find((s) => s.label === 'all_reduce')!;
+    const event = small.events.find((e) => e.step === step.index && e.rank === 1 && e.phase === 'timed')!;
+    const at = await pointAt(small, event);
+    await page.mouse.move(at.x, at.y);
+    const tooltip = page.getByTestId('timeline-tooltip');
+    await tooltip.waitFor();
+    const text = (await tooltip.textContent()) ?? '';
+    expect(text).toContain('all_reduce');
+    expect(text).toContain(`#${step.index} all_reduce`);
+    expect(text).toContain('rank 1 · comm');
+    expect(text).toContain(`${step.algbw!.toFixed(2)} GB/s`);
+    await screenshot(page, 'timeline-3-tooltip');
+
+    await page.mouse.click(at.x, at.y);
+    const details = page.getByTestId('timeline-details');
+    await details.waitFor();
+    const lines = await page.getByTestId('timeline-details-line').allTextContents();
+    expect(lines).toEqual(resultLines(step));
+    await screenshot(page, 'timeline-4-selected-step');
+    await details.getByRole('button', { name: 'close' }).click();
+    await details.waitFor({ state: 'detached' });
+  });
+
+  it('exports the visible timeline as a PNG', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('timeline-png').click()]);
+    expect(download.suggestedFilename()).toMatch(/-timeline\.png$/);
+    const png = readFileSync((await download.path())!);
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+  });
+
+  it('stacks the variants of a compare block on one time scale, each from its own block start', async () => {
+    await openTimeline('overlap.run.json');
+    const overlap = JSON.parse(readFileSync(join(server.runsDir, 'overlap.run.json'), 'utf8')) as RunRecord;
+    const whole = await lanes();
+    expect(whole.map((l) => l.lane).sort()).toEqual([...eventsPerLane(overlap).keys()].sort());
+    for (const l of whole) expect(l.drawn, l.lane).toBeGreaterThan(0);
+    await screenshot(page, 'timeline-5-overlap-run');
+
+    await page.getByTestId('timeline-mode-compare').click();
+    const headers = await page.locator('.timeline-group-header').allTextContents();
+    expect(headers.map((h) => h.split(' · ')[0])).toEqual(['overlap off', 'overlap on']);
+    const compared = await lanes();
+    // "off" receives on the compute stream; "on" on comm, beside the matmul on compute.
+    expect(compared.map((l) => l.lane)).toContain('rank 1 · comm');
+    for (const l of compared) expect(l.drawn, l.lane).toBeGreaterThan(0);
+    const window = await visible();
+    expect(window.start).toBeLessThanOrEqual(0);
+    await screenshot(page, 'timeline-6-compare');
+  });
+});
