@@ -10,6 +10,7 @@ import { syntheticRecord } from '../../bench/timeline/synthetic-record';
 import { resultLines } from '../../src/shared/format';
 import type { RunRecord } from '../../src/shared/record';
 import { launchBrowser, openLab, REPO_ROOT, screenshot, startLabServer, type Browser, type LabServerProcess } from './helpers';
+import { chooseTemplate, setRunOptions } from './lab-page';
 
 let server: LabServerProcess;
 let browser: Browser;
@@ -184,4 +185,29 @@ describe('the timeline of a saved run', () => {
     expect(window.start).toBeLessThanOrEqual(0);
     await screenshot(page, 'timeline-6-compare');
   });
+
+  it('fills in while a run goes: slices appear as steps end, the end of time stays in view', async () => {
+    await chooseTemplate(page, 'allreduce-sweep.scenario.json');
+    await setRunOptions(page, 'cpu', 2);
+    await page.getByTestId('run-button').click();
+    await page.getByTestId('tab-timeline').click();
+    const shownDuringRun = new Set<number>();
+    const visibleEnds: number[] = [];
+    const ended = page.getByTestId('run-status-line');
+    while (!(await ended.count())) {
+      const events = await lanes().then((ls) => ls.reduce((n, l) => n + l.events, 0)).catch(() => 0);
+      const end = Number(await page.getByTestId('timeline').getAttribute('data-visible-end-ns').catch(() => null));
+      if (events > 0 && !(await ended.count())) {
+        shownDuringRun.add(events);
+        visibleEnds.push(end);
+      }
+      await page.waitForTimeout(100);
+    }
+    // At least two different counts while running: the view grew without being reopened…
+    expect(shownDuringRun.size).toBeGreaterThanOrEqual(2);
+    // …and its window moved on with the run's end.
+    expect(visibleEnds[visibleEnds.length - 1]).toBeGreaterThan(visibleEnds[0]);
+    await screenshot(page, 'timeline-7-after-live-run');
+  });
 });
+

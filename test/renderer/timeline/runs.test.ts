@@ -25,9 +25,15 @@ describe('drawing a lane over a window', () => {
     expect(rects[0][3]).toBe(1_000);
   });
 
-  it('does not merge thin slices of different ops', () => {
-    const { rects } = draws([[0, 1, 0], [2, 3, 1], [4, 5, 0]], 0, 100, 1);
-    expect(rects.map((r) => r[3])).toEqual([1, 1, 1]);
+  it('does not merge thin slices of different ops a pixel or more apart', () => {
+    const { rects } = draws([[0, 0.5, 0], [2, 2.5, 1], [4, 4.5, 0]], 0, 100, 1);
+    expect(rects.map((r) => [r[0], r[3]])).toEqual([[0, 1], [1, 1], [2, 1]]);
+  });
+
+  it('counts a thin slice of another op inside the run\'s last pixel column into the run', () => {
+    const { shown, rects } = draws([[0, 0.3, 0], [0.5, 0.7, 1], [0.8, 0.9, 0], [3, 3.2, 1]], 0, 100, 1);
+    expect(shown).toBe(4);
+    expect(rects.map((r) => [r[0], r[3]])).toEqual([[0, 3], [3, 1]]);
   });
 
   it('leaves out slices outside the window but keeps one that spans it', () => {

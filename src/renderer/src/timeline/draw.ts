@@ -81,6 +81,37 @@ function drawFlows(ctx: CanvasRenderingContext2D, input: DrawInput, laneMid: Flo
   }
 }
 
+interface Decorated { lane: number; slice: number; left: number; y: number; w: number; h: number }
+
+/** Hatching of warm-ups, borders of loops, checks and blocks, and names where they fit. */
+function decorate(ctx: CanvasRenderingContext2D, model: TimelineModel, decorated: Decorated[], hatch: CanvasPattern | null): void {
+  const charWidth = ctx.measureText('abcdefghijklmnopqrstuvwxyz0123456789').width / 36;
+  ctx.lineWidth = 1;
+  ctx.textBaseline = 'middle';
+  for (const { lane, slice, left, y, w, h } of decorated) {
+    const s = model.lanes[lane].slices;
+    const op = s.op[slice];
+    const phase = s.phase[slice];
+    if (phase === PHASE_INDEX.warmup && hatch && w >= 6) {
+      ctx.fillStyle = hatch;
+      ctx.fillRect(left, y, w, h);
+    }
+    const border = borderOf(op, phase);
+    if (border) {
+      ctx.strokeStyle = border.colour;
+      ctx.setLineDash(border.dash);
+      ctx.strokeRect(left + 0.5, y + 0.5, w - 1, h - 1);
+      ctx.setLineDash([]);
+    }
+    if (w >= LABEL_MIN_PX) {
+      const name = model.events[s.event[slice]]?.name ?? '';
+      const fits = Math.floor((w - 6) / charWidth);
+      ctx.fillStyle = textColour(phase);
+      ctx.fillText(name.length <= fits ? name : `${name.slice(0, Math.max(0, fits - 1))}…`, Math.max(left, 0) + 3, y + h / 2);
+    }
+  }
+}
+
 export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): DrawStats {
   const { model, layout, view, width, selectedStep, hatch } = input;
   const lanes = model.lanes;
@@ -103,8 +134,11 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): D
   }
   drawAxis(ctx, view, width, layout.height);
   const k = width / (view.end - view.start);
-  const charWidth = ctx.measureText('abcdefghijklmnopqrstuvwxyz0123456789').width / 36;
-  const selected: [number, number, number, number][] = [];
+  // Rectangles are gathered by fill and drawn a colour at a time: changing fillStyle costs more
+  // than the rectangle. Slices wide enough for a hatch, border or name get those afterwards.
+  const fills = new Map<string, number[]>();
+  const decorated: Decorated[] = [];
+  const selected: number[] = [];
   for (const row of layout.rows) {
     if (row.kind !== 'lane') continue;
     const s = lanes[row.lane].slices;
@@ -112,48 +146,30 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): D
     const h = row.height - 4;
     laneMid[row.lane] = row.y + row.height / 2;
     let drawn = 0;
-    let lastFill = '';
     const shown = laneRuns(s, view.start, view.end, k, (i, x0, x1, merged) => {
       drawn++;
       // Clip to the canvas: a slice may reach far beyond it when zoomed in.
       const left = Math.max(x0, -2);
       const w = Math.min(x1, width + 2) - left;
-      const op = s.op[i];
-      const phase = s.phase[i];
-      const fill = bodyColour(op, phase);
-      if (fill !== lastFill) ctx.fillStyle = lastFill = fill;
-      ctx.fillRect(left, y, w, h);
-      if (s.step[i] === selectedStep) selected.push([left, y, w, h]);
-      if (merged > 1 || w < 3) return;
-      if (phase === PHASE_INDEX.warmup && hatch && w >= 6) {
-        ctx.fillStyle = hatch;
-        ctx.fillRect(left, y, w, h);
-        lastFill = '';
-      }
-      const border = borderOf(op, phase);
-      if (border) {
-        ctx.strokeStyle = border.colour;
-        ctx.setLineDash(border.dash);
-        ctx.lineWidth = 1;
-        ctx.strokeRect(left + 0.5, y + 0.5, w - 1, h - 1);
-        ctx.setLineDash([]);
-      }
-      if (w >= LABEL_MIN_PX) {
-        const name = model.events[s.event[i]]?.name ?? '';
-        const fits = Math.floor((w - 6) / charWidth);
-        ctx.fillStyle = textColour(phase);
-        ctx.textBaseline = 'middle';
-        ctx.fillText(name.length <= fits ? name : `${name.slice(0, Math.max(0, fits - 1))}…`, Math.max(left, 0) + 3, y + h / 2);
-        lastFill = '';
-      }
+      const fill = bodyColour(s.op[i], s.phase[i]);
+      let batch = fills.get(fill);
+      if (!batch) fills.set(fill, (batch = []));
+      batch.push(left, y, w, h);
+      if (s.step[i] === selectedStep) selected.push(left, y, w, h);
+      if (merged === 1 && w >= 3) decorated.push({ lane: row.lane, slice: i, left, y, w, h });
     });
     stats.drawn[row.lane] = drawn;
     stats.shown[row.lane] = shown;
     stats.total += drawn;
   }
+  for (const [fill, rects] of fills) {
+    ctx.fillStyle = fill;
+    for (let r = 0; r < rects.length; r += 4) ctx.fillRect(rects[r], rects[r + 1], rects[r + 2], rects[r + 3]);
+  }
+  decorate(ctx, model, decorated, hatch);
   ctx.strokeStyle = ACCENT;
   ctx.lineWidth = 2;
-  for (const [x, y, w, h] of selected) ctx.strokeRect(x - 1, y - 1, w + 2, h + 2);
+  for (let r = 0; r < selected.length; r += 4) ctx.strokeRect(selected[r] - 1, selected[r + 1] - 1, selected[r + 2] + 2, selected[r + 3] + 2);
   drawFlows(ctx, input, laneMid);
   return stats;
 }
