@@ -88,6 +88,9 @@ function decorate(ctx: CanvasRenderingContext2D, model: TimelineModel, decorated
   const charWidth = ctx.measureText('abcdefghijklmnopqrstuvwxyz0123456789').width / 36;
   ctx.lineWidth = 1;
   ctx.textBaseline = 'middle';
+  // Names of overlapping slices (a wait inside its block) would print over each other: the first keeps its place.
+  let labelLane = -1;
+  let labelEnd = -Infinity;
   for (const { lane, slice, left, y, w, h } of decorated) {
     const s = model.lanes[lane].slices;
     const op = s.op[slice];
@@ -103,11 +106,18 @@ function decorate(ctx: CanvasRenderingContext2D, model: TimelineModel, decorated
       ctx.strokeRect(left + 0.5, y + 0.5, w - 1, h - 1);
       ctx.setLineDash([]);
     }
-    if (w >= LABEL_MIN_PX) {
+    if (lane !== labelLane) {
+      labelLane = lane;
+      labelEnd = -Infinity;
+    }
+    const x = Math.max(left, 0) + 3;
+    if (w >= LABEL_MIN_PX && x >= labelEnd) {
       const name = model.events[s.event[slice]]?.name ?? '';
       const fits = Math.floor((w - 6) / charWidth);
+      const text = name.length <= fits ? name : `${name.slice(0, Math.max(0, fits - 1))}…`;
+      labelEnd = x + text.length * charWidth;
       ctx.fillStyle = textColour(phase);
-      ctx.fillText(name.length <= fits ? name : `${name.slice(0, Math.max(0, fits - 1))}…`, Math.max(left, 0) + 3, y + h / 2);
+      ctx.fillText(text, x, y + h / 2);
     }
   }
 }
