@@ -83,7 +83,8 @@ export const runRecordSchema = z.object({
   plan: planSchema,
   world: z.number().int(),
   environment: environmentSchema,
-  status: z.enum(['passed', 'failed', 'error', 'aborted']),
+  /** incomplete: written while the run went (see `clab run --out`); the run did not finish writing its record. */
+  status: z.enum(['passed', 'failed', 'error', 'aborted', 'incomplete']),
   error: z.object({
     rank: z.number().int().nullable(),
     step: z.number().int().nullable(),

@@ -1,7 +1,7 @@
 // `clab`: run, validate, replay, export and compare runs from a terminal. A thin front door to the lab core;
 // each command lives in commands/ and registers itself here.
 import { Command } from 'commander';
-import { EXIT_OK, EXIT_USAGE, type RegisterCommand } from './common.js';
+import { EXIT_OK, EXIT_USAGE, tolerateClosedPipes, type RegisterCommand } from './common.js';
 import { registerCompare } from './commands/compare.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerExport } from './commands/export.js';
@@ -27,6 +27,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
 
 export async function main(argv = process.argv): Promise<void> {
   let code = EXIT_OK;
+  tolerateClosedPipes();
   const program = buildProgram((c) => { code = c; });
   try {
     await program.parseAsync(argv);

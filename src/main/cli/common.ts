@@ -6,8 +6,20 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
-export const out = (line: string) => process.stdout.write(`${line}\n`);
-export const err = (line: string) => process.stderr.write(`${line}\n`);
+let stdoutClosed = false;
+let stderrClosed = false;
+/**
+ * A reader that goes away (`clab run … | head -1`) closes the pipe: what is printed after that
+ * goes nowhere, and the command carries on (a run still writes its record) instead of dying on
+ * EPIPE.
+ */
+export function tolerateClosedPipes(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') stdoutClosed = true; else throw e; });
+  process.stderr.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') stderrClosed = true; else throw e; });
+}
+
+export const out = (line: string) => { if (!stdoutClosed) process.stdout.write(`${line}\n`); };
+export const err = (line: string) => { if (!stderrClosed) process.stderr.write(`${line}\n`); };
 
 export const rankCount = (v: string) => {
   const n = Number(v);

@@ -13,6 +13,7 @@ import { describeMachine } from './machine.js';
 import { findPackageRoot } from './package-root.js';
 import { resolveWorkerEntry } from './paths.js';
 import { defaultRecordPath, readRecord, writeRecordAtomic } from './record-store.js';
+import { RecordCheckpoint } from './record-checkpoint.js';
 import { LabRun } from './run.js';
 import { compileLoaded, parseScenarioText, ScenarioFileError } from './scenario-file.js';
 import { readTemplates } from './templates.js';
@@ -116,24 +117,28 @@ export class LabService implements LabHandlers {
     // The run panel's "auto" defers to a backend the scenario names.
     // With the plan: "auto" falls back to cpu, and "nccl" is refused, when there are fewer GPUs than ranks.
     const choice = chooseBackend(backend === 'auto' ? loaded.scenario.backend ?? 'auto' : backend, this.loadAddon(), plan);
+    const createdAt = new Date();
     const run = new LabRun({
-      plan, backend: choice.backend, backendNote: choice.note, scenario: loaded.raw, scenarioFile: file,
+      plan, backend: choice.backend, backendNote: choice.note, scenario: loaded.raw, scenarioFile: file, createdAt,
       workerEntry: this.workerEntry ?? resolveWorkerEntry(),
     });
     const forward = afterAnswer((event) => this.emit(event));
+    // Kept current as steps end, so a lab that is killed keeps what its run had measured.
+    const recordPath = defaultRecordPath(loaded.scenario.name, createdAt, this.runsDir);
+    const checkpoint = new RecordCheckpoint(run, recordPath, 1000);
     run.on('log', (line) => forward({ type: 'run-log', runId: run.id, line }));
     run.on('progress', ({ done, total, step, events }) => {
       const active = this.runs.get(run.id);
       if (active) Object.assign(active, { done, total });
       forward({ type: 'run-step', runId: run.id, step, events, done, total });
     });
-    const scenarioName = loaded.scenario.name;
     // Forgotten before run-end goes out: a stopRun answering that event finds nothing to stop.
     const ended = run.run()
       .finally(() => this.runs.delete(run.id))
       .then(
         (record) => {
-          const savedTo = this.save(record, scenarioName, forward);
+          checkpoint.close();
+          const savedTo = this.save(record, recordPath, forward);
           this.remember(run.id, record, savedTo);
           forward({ type: 'run-end', runId: run.id, record, savedTo });
         },
@@ -144,8 +149,7 @@ export class LabService implements LabHandlers {
   }
 
   /** Saves the record in the runs directory; a failure to save is logged, the run still ends. */
-  private save(record: RunRecord, scenarioName: string, forward: (event: ApiEvent) => void): string | null {
-    const path = defaultRecordPath(scenarioName, new Date(record.createdAt), this.runsDir);
+  private save(record: RunRecord, path: string, forward: (event: ApiEvent) => void): string | null {
     try {
       writeRecordAtomic(path, record);
       return path;

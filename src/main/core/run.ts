@@ -24,6 +24,8 @@ export interface RunOptions {
   /** How long ranks get to exit after an abort before they are killed. */
   abortGraceMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** When the run was asked for (names its record file); now by default. */
+  createdAt?: Date;
 }
 
 export interface RunEvents {
@@ -39,7 +41,7 @@ const WATCHDOG_INTERVAL_MS = 100;
 export class LabRun extends EventEmitter<RunEvents> {
   readonly id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   readonly plan: Plan;
-  private readonly createdAt = new Date();
+  private readonly createdAt: Date;
   private workers: WorkerLink[] = [];
   private commId: string | null = null;
   private results = new Map<number, RankStepResult[]>();
@@ -66,6 +68,7 @@ export class LabRun extends EventEmitter<RunEvents> {
   constructor(private readonly options: RunOptions) {
     super();
     this.plan = options.plan;
+    this.createdAt = options.createdAt ?? new Date();
     this.participants = this.plan.steps.map((s) => this.ranks().filter((r) => involves(s.action, r)).length);
   }
 
@@ -102,10 +105,17 @@ export class LabRun extends EventEmitter<RunEvents> {
     }
     this.watchdog = setInterval(() => this.checkProgress(), WATCHDOG_INTERVAL_MS);
     // Read while the ranks start up (NVML and the CUDA runtime take a moment), not after they end.
-    const environment = collectEnvironment(this.options.backend, this.options.backendNote ?? null);
+    const environment = collectEnvironment(this.options.backend, this.options.backendNote ?? null)
+      .then((e) => { this.environment = e; });
     await this.finished;
-    this.environment = await environment;
+    await environment;
     return this.record();
+  }
+
+  /** The record as it stands while the run goes (status "incomplete"); null until the environment is known. */
+  snapshot(): RunRecord | null {
+    if (!this.environment) return null;
+    return { ...this.record(false), status: 'incomplete', finishedAt: null };
   }
 
   /** Process ids of the rank processes (undefined where a rank could not be started). */
@@ -216,12 +226,13 @@ export class LabRun extends EventEmitter<RunEvents> {
     this.finish();
   }
 
-  private record(): RunRecord {
+  /** `ended`: steps begun and not finished are shown as stopped or failed (else left out, as still running). */
+  private record(ended = true): RunRecord {
     const steps: StepRecord[] = [];
     for (const s of this.plan.steps) {
       const done = this.stepRecords.get(s.index);
       if (done) steps.push(done);
-      else if (this.results.has(s.index) || this.began.has(s.index)) {
+      else if (ended && (this.results.has(s.index) || this.began.has(s.index))) {
         // Stopping is the user's choice, not a fault of the step it caught in flight.
         steps.push(summarizeStep(s, this.results.get(s.index) ?? [], this.plan.world, this.stopped ? 'stopped' : 'error'));
       }
@@ -243,7 +254,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       steps,
       compares: summarizeCompares(this.plan, steps),
       logs: this.logs,
-      events: this.events.sort((a, b) => a.startNs - b.startNs),
+      events: [...this.events].sort((a, b) => a.startNs - b.startNs),
     };
   }
 }

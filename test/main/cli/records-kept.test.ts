@@ -1,0 +1,77 @@
+// What a run measured is kept whatever happens to `clab`: a reader that closes the pipe early, a
+// record path that cannot be written (refused before anything runs), and kill -9 mid-run (the
+// record at its final path was kept current as steps ended).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runRecordSchema } from '../../../src/shared/record';
+
+const dir = mkdtempSync(join(tmpdir(), 'clab-kept-'));
+const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
+const readRecord = (file: string) => runRecordSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+
+/** Runs `clab ARGS | head -1` in a shell: stdout closes after the first line. */
+function throughHead(args: string): { status: number; stderr: string; firstLine: string } {
+  const r = spawnSync('bash', ['-c', `set -o pipefail; ${JSON.stringify(process.execPath)} bin/clab.cjs ${args} | head -1`], { encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status!, stderr: r.stderr, firstLine: r.stdout };
+}
+
+describe('records are kept', () => {
+  it('when the reader of `clab run` goes away after one line, the run goes on and saves its record', () => {
+    const out = join(dir, 'piped.run.json');
+    const r = throughHead(`run scenarios/all-in-one.scenario.json --ranks 2 --backend cpu --out ${out}`);
+    expect(r.stderr).not.toMatch(/EPIPE|at .*\.cjs/);
+    expect(r.firstLine).toContain('[Rank 0] broadcast');
+    expect(r.status).toBe(0);
+    expect(readRecord(out).status).toBe('passed');
+  });
+
+  it('when the reader of `clab replay` goes away after one line', () => {
+    const out = join(dir, 'replayed.run.json');
+    expect(clab('run', 'scenarios/all-in-one.scenario.json', '--ranks', '2', '--backend', 'cpu', '--out', out).status).toBe(0);
+    const r = throughHead(`replay ${out}`);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('refuses an --out that is a directory or cannot be written before running, and leaves no temp file', () => {
+    const target = join(dir, 'a-directory');
+    mkdirSync(target);
+    const r = clab('run', 'scenarios/all-in-one.scenario.json', '--ranks', '2', '--backend', 'cpu', '--out', target);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${target} is a directory; expected a file to write`);
+    expect(r.stdout).not.toContain('[Rank');  // nothing ran
+    expect(readdirSync(target)).toEqual([]);
+    const blocked = join(dir, 'a-file');
+    writeFileSync(blocked, '');
+    const under = clab('run', 'scenarios/all-in-one.scenario.json', '--out', join(blocked, 'x.run.json'));
+    expect(under.status).toBe(2);
+    expect(under.stderr).toMatch(/cannot write .*a-file\/x\.run\.json: .*a-file is not a directory/);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('keeps the record current while the run goes: kill -9 leaves the steps done so far, marked incomplete', async () => {
+    const out = join(dir, 'killed.run.json');
+    const child = spawn(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/allreduce-sweep.scenario.json', '--backend', 'cpu', '--out', out], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let printed = '';
+    // Killed once a few steps have printed and the record has had time to be rewritten (at most once a second).
+    await new Promise<void>((done) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        if ((printed.match(/^ +\d+ /gm) ?? []).length >= 3) done();
+      });
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const record = readRecord(out);
+    expect(record.status).toBe('incomplete');
+    expect(record.finishedAt).toBeNull();
+    expect(record.steps.length).toBeGreaterThanOrEqual(3);
+    expect(record.steps.length).toBeLessThan(record.plan.steps.length);
+    expect(record.steps.every((s) => s.verdict === 'pass')).toBe(true);
+    expect(clab('replay', out).stdout).toMatch(/INCOMPLETE: \d+\/\d+ checked steps correct/);
+  });
+});
