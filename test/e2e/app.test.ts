@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resultLines } from '../../src/shared/format';
+import { learnerLines } from '../../src/shared/learner-lines';
 import { runRecordSchema, type RunRecord } from '../../src/shared/record';
 import {
   descendants, editorMarkers, editorText, eventually, launchBrowser, openLab, REPO_ROOT, screenshot, setEditorText, startLabServer,
@@ -92,7 +93,10 @@ describe('the lab in a browser', () => {
     expect(await rows.count()).toBe(record.steps.filter((s) => s.action.kind !== 'wait').length);
     expect(await page.locator('[data-testid=result-row][data-verdict=fail]').count()).toBe(0);
     expect(await page.locator('[data-testid=result-row][data-verdict=pass]').count()).toBe(24);
-    expect(await page.getByTestId('rank-line').allTextContents()).toEqual(expected);
+    // The results put each rank's input beside its output.
+    const learner = record.steps.filter((s) => s.action.kind !== 'wait').flatMap(learnerLines);
+    expect(learner).toContain('[Rank 1] all_reduce prod: [2, 3, 4] → [2, 6, 12] ✓');
+    expect(await page.getByTestId('rank-line').allTextContents()).toEqual(learner);
     await screenshot(page, '3-results-all-in-one');
   });
 
@@ -258,9 +262,10 @@ describe('the lab in a browser', () => {
     await page.getByTestId('replay-banner').waitFor();
     expect(await page.getByTestId('replay-banner').textContent()).toContain('replayed-p2p.run.json');
     expect(await page.getByTestId('results-status').textContent()).toBe('PASSED: 7/7 checked steps correct on 3 ranks (cpu)');
+    // A bandwidth and a time heatmap per pairs step, rows sending to columns.
     const matrices = await page.getByTestId('pairs-matrix').allTextContents();
-    expect(matrices).toHaveLength(record.plan.pairs.length);
-    expect(matrices[0]).toContain('# bandwidth (GB/s)');
+    expect(matrices).toHaveLength(2 * record.plan.pairs.length);
+    expect(matrices[0]).toContain('sender (row) → receiver (column)');
     expect(await page.getByTestId('environment').textContent()).toContain(record.environment.host);
     expect(workers()).toEqual([]);
     await screenshot(page, '7-replay');
@@ -283,7 +288,7 @@ describe('the lab in a browser', () => {
       expect(await mismatches.locator('tbody tr td').allTextContents()).toEqual(['1', '4', '5']);
       expect(await mismatches.textContent()).toContain('Rank 1: 1 of 3 wrong');
       expect(await page.getByTestId('rank-line').allTextContents())
-        .toContain('[Rank 1] all_reduce sum (3 × float32): [2, 5, 6] 1 of 3 wrong: [1] expected 4 got 5 ✗');
+        .toContain('[Rank 1] all_reduce sum (3 × float32): [1, 2, 3] → [2, 5, 6] 1 of 3 wrong: [1] expected 4 got 5 ✗');
       await mismatches.scrollIntoViewIfNeeded();
       await screenshot(page, '8-replay-failed-check');
     } finally {

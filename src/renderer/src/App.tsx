@@ -9,11 +9,13 @@ import { useDropFiles } from './app/useDropFiles';
 import { useLabInfo } from './app/useLabInfo';
 import { useLabClient } from './client';
 import {
-  EditorStatus, EditorTitle, EditorToolbar, ScenarioEditor, scenarioWorld, templateDocument, useCoreValidation, useFileActions, useScenarioDocument,
+  EditorStatus, EditorTitle, EditorToolbar, ScenarioEditor, recordDocument, scenarioWorld, templateDocument, useCoreValidation, useFileActions,
+  useScenarioDocument,
   type MarkerSummary,
 } from './editor';
 import { ResultsView, SavedRuns, type ResultsSource } from './results';
 import { RunLog, RunPanel, useRun, useRunSettings } from './run';
+import { TimelineView } from './timeline';
 
 const DEFAULT_TEMPLATE = 'all-in-one.scenario.json';
 
@@ -42,10 +44,13 @@ export function App() {
     setRunsVersion((v) => v + 1);
   });
 
+  const { open: openDocument } = scenario;
   const showReplay = useCallback((record: RunRecord, from: string) => {
     setShown({ record, source: { kind: 'replay', from } });
+    // What ran, in the editor: a new document, so the saved run's scenario can be changed and run again.
+    if (record.scenario !== null && typeof record.scenario === 'object') openDocument(recordDocument(record.scenario, from));
     selectTab('results');
-  }, [selectTab]);
+  }, [selectTab, openDocument]);
 
   const files = useFileActions(client, scenario, showReplay, setNotice);
   const coreProblems = useCoreValidation(client, scenario.text, scenario.doc?.path ?? null, settings.ranks, connection === 'open' && scenario.doc !== null);
@@ -64,6 +69,18 @@ export function App() {
   useEffect(() => {
     if (!scenario.doc && templates.length) openTemplate(templates.some((t) => t.id === DEFAULT_TEMPLATE) ? DEFAULT_TEMPLATE : templates[0].id);
   }, [scenario.doc, templates, openTemplate]);
+
+  const { live } = run.state;
+  // While a run goes, its timeline fills in as steps end; afterwards, the run shown in Results.
+  const timeline = useMemo(() => {
+    if (run.busy && live) {
+      const source = { plan: live.plan, world: live.plan.world, steps: live.steps, events: live.events, compares: [] };
+      return { key: `live:${live.runId}`, source, live: true, name: scenario.doc?.name.replace(/\.scenario\.json$/, '') ?? 'run', version: live.version };
+    }
+    if (!shown) return null;
+    const name = (shown.record.scenario as { name?: unknown } | null)?.name;
+    return { key: `${shown.source.kind}:${shown.record.id}`, source: shown.record, live: false, name: typeof name === 'string' ? name : 'run', version: 0 };
+  }, [run.busy, live, shown, scenario.doc]);
 
   const { busy, start } = run;
   const startRun = useCallback(() => {
@@ -158,6 +175,9 @@ export function App() {
             {tab === 'results' && (shown
               ? <ResultsView record={shown.record} source={shown.source} />
               : <p className="empty">No results yet: run the scenario, or open a saved run.</p>)}
+            {tab === 'timeline' && (timeline
+              ? <TimelineView key={timeline.key} record={timeline.source} live={timeline.live} name={timeline.name} />
+              : <p className="empty">No timeline yet: run the scenario, or open a saved run.</p>)}
             {tab === 'runs' && <SavedRuns client={client} refreshKey={runsVersion} onOpen={(path) => void openRun(path)} />}
           </div>
         </section>

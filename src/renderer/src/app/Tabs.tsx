@@ -1,7 +1,7 @@
-// The side pane's views: the live log, the results of the run shown, and the saved runs.
-export type TabId = 'log' | 'results' | 'runs';
+// The side pane's views: the live log, the results of the run shown, its timeline, and the saved runs.
+export type TabId = 'log' | 'results' | 'timeline' | 'runs';
 
-const LABELS: Record<TabId, string> = { log: 'Log', results: 'Results', runs: 'Saved runs' };
+const LABELS: Record<TabId, string> = { log: 'Log', results: 'Results', timeline: 'Timeline', runs: 'Saved runs' };
 
 interface Props {
   active: TabId;
