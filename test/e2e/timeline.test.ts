@@ -186,6 +186,29 @@ describe('the timeline of a saved run', () => {
     await screenshot(page, 'timeline-6-compare');
   });
 
+  it('shows the receive under the GEMM in "overlap on" of the overlap-gpu run recorded on 2 H200s (docs/records)', async () => {
+    const file = 'overlap-gpu-h200x2.run.json';
+    const gpu = JSON.parse(readFileSync(join(REPO_ROOT, 'docs/records', file), 'utf8')) as RunRecord;
+    writeFileSync(join(server.runsDir, file), JSON.stringify(gpu));
+    // In the record: rank 1's receive (comm stream) and GEMM (compute stream) of a timed "on" repeat overlap in time.
+    const on = gpu.steps.filter((s) => s.origin.kind === 'compare' && s.origin.variant === 'overlap on' && s.origin.repeat === 0);
+    const onRank1 = (label: string) => gpu.events.find((e) => e.rank === 1 && e.phase === 'timed' && on.some((s) => s.index === e.step && s.label.endsWith(label)))!;
+    const receive = onRank1('receive');
+    const gemm = onRank1('matmul');
+    expect(gpu.plan.streams[receive.stream]).toBe('comm');
+    expect(gpu.plan.streams[gemm.stream]).toBe('compute');
+    expect(Math.min(receive.endNs, gemm.endNs) - Math.max(receive.startNs, gemm.startNs)).toBeGreaterThan(0.5 * (receive.endNs - receive.startNs));
+
+    await openTimeline(file);
+    await page.getByTestId('timeline-mode-compare').click();
+    await page.getByTestId('timeline-repeat').selectOption('0');
+    const headers = await page.locator('.timeline-group-header').allTextContents();
+    expect(headers.map((h) => h.split(' · ')[0])).toEqual(['overlap off', 'overlap on']);
+    const compared = await lanes();
+    for (const lane of ['rank 1 · comm', 'rank 1 · compute']) expect(compared.find((l) => l.lane === lane)?.drawn, lane).toBeGreaterThan(0);
+    await screenshot(page, 'timeline-8-overlap-gpu-h200x2');
+  });
+
   it('fills in while a run goes: slices appear as steps end, the end of time stays in view', async () => {
     await chooseTemplate(page, 'allreduce-sweep.scenario.json');
     await setRunOptions(page, 'cpu', 2);
