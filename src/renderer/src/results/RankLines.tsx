@@ -1,8 +1,15 @@
 // What each rank got, as a learner reads it: `[Rank 1] all_reduce prod: [2, 3, 4] → [2, 6, 12] ✓`,
 // each rank's input beside its output where the record has it, and for a reduction how the
 // ranks' inputs combined.
+import { useState } from 'react';
 import { learnerLines, reductionLine } from '../../../shared/learner-lines.js';
 import type { StepRecord } from '../../../shared/record.js';
+
+/**
+ * Steps whose lines show before "show all": a long run's thousands of lines would hold the page
+ * up while it opens, and its table says the same per step. Failed steps always show.
+ */
+export const RANK_LINES_SHOWN = 200;
 
 function StepLines({ step }: { step: StepRecord }) {
   const reduction = reductionLine(step);
@@ -18,5 +25,18 @@ function StepLines({ step }: { step: StepRecord }) {
 }
 
 export function RankLines({ steps }: { steps: StepRecord[] }) {
-  return <ol className="rank-lines">{steps.map((step) => <StepLines key={step.index} step={step} />)}</ol>;
+  const [all, setAll] = useState(false);
+  const shown = all || steps.length <= RANK_LINES_SHOWN
+    ? steps
+    : steps.filter((s, i) => i < RANK_LINES_SHOWN || s.verdict === 'fail');
+  return (
+    <>
+      <ol className="rank-lines">{shown.map((step) => <StepLines key={step.index} step={step} />)}</ol>
+      {shown.length < steps.length && (
+        <button type="button" className="link" data-testid="rank-lines-all" onClick={() => setAll(true)}>
+          show the lines of all {steps.length} steps ({steps.length - shown.length} more)
+        </button>
+      )}
+    </>
+  );
 }
