@@ -164,8 +164,10 @@ function flows(plan: Plan, slices: CompleteEvent[]): FlowEvent[] {
       if (t.from !== send.pid) continue;
       const recv = byKey.get(key(t.to, send.args.step, send.cat, send.args.iteration));
       if (!recv) continue;
+      // The arrow leaves the send's middle and lands in the receive no earlier than that (a receive
+      // posted first waits), so it never points back in time.
       out.push({ name: send.args.label, cat: FLOW_CATEGORY, ph: 's', id, pid: send.pid, tid: send.tid, ts: middle(send) });
-      out.push({ name: send.args.label, cat: FLOW_CATEGORY, ph: 'f', bp: 'e', id, pid: recv.pid, tid: recv.tid, ts: middle(recv) });
+      out.push({ name: send.args.label, cat: FLOW_CATEGORY, ph: 'f', bp: 'e', id, pid: recv.pid, tid: recv.tid, ts: Math.max(middle(recv), Math.min(middle(send), recv.ts + 0.999 * recv.dur)) });
       id++;
     }
   }
@@ -194,6 +196,7 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
   const slices: CompleteEvent[] = events.map((e) => {
     const step = steps.get(e.step);
     const planStep = record.plan.steps[e.step];
+    const host = e.phase === 'fill' || e.phase === 'verify';
     return {
       name: e.name,
       cat: e.phase,
@@ -208,8 +211,9 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
         label: step?.label ?? planStep?.label ?? e.name,
         bytes: e.bytes,
         iteration: iteration.get(e)!,
-        algbw: step?.algbw ?? null,
-        busbw: step?.busbw ?? null,
+        // Host work (making buffers, checking) moves no data between ranks: no bandwidth of its own.
+        algbw: host ? null : step?.algbw ?? null,
+        busbw: host ? null : step?.busbw ?? null,
         verdict: step?.verdict ?? null,
       },
     };

@@ -94,6 +94,7 @@ describe('a run as a Chrome trace', () => {
       const inside = (f: FlowEvent) => ofPhase(events, 'X').find((x) => x.pid === f.pid && x.tid === f.tid && x.ts < f.ts && f.ts < x.ts + x.dur)!;
       const [from, to] = [inside(start), inside(end)];
       expect(end.bp).toBe('e');
+      expect(end.ts).toBeGreaterThanOrEqual(start.ts);  // never back in time
       expect(from.args.iteration).toBe(to.args.iteration);
       return `${from.args.step}: ${start.pid}→${end.pid} #${from.args.iteration}`;
     });
