@@ -2,6 +2,7 @@
 // dropped, and hand text back as a download.
 import type { OpenedFile } from '../../../shared/api.js';
 import { RECORD_FORMAT, runRecordSchema } from '../../../shared/record.js';
+import { downloadBlob } from '../app/download';
 
 /** A run record (validated) or scenario text, told apart by the record's `format` field. */
 export function classifyFileText(name: string, text: string): OpenedFile {
@@ -29,10 +30,5 @@ export async function readFiles(files: Iterable<File>): Promise<OpenedFile[]> {
 }
 
 export function downloadText(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadBlob(fileName, new Blob([text], { type: 'application/json' }));
 }

@@ -1,21 +1,10 @@
-// Files made in the page from a run record (trace, CSV, the record itself, a chart's PNG) are
-// handed to the user as downloads: a blob: URL on an <a download>, which the page's CSP allows
-// (no navigation, nothing fetched) and which works the same in Electron and in a browser.
+// What the results' downloads (trace, CSV, the record itself, a chart's PNG) are named and made of.
+export { downloadBlob } from '../app/download';
 
 /** A name safe as a file name on every system: the scenario's name with unsafe runs as "-". */
 export function fileStem(name: string): string {
   const stem = name.trim().replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '');
   return stem || 'run';
-}
-
-export function downloadBlob(fileName: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  // Revoked later, not at once: the browser may still be reading the blob when click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** The chart as a PNG on white: the canvas itself is transparent, which image viewers show as black or checkered. */

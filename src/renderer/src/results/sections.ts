@@ -1,6 +1,7 @@
 // A run record read back in the order it ran: runs of plain steps, one table per sweep, one
 // matrix per pairs sweep. Compare blocks are summarized apart, and waits and block markers are
 // bookkeeping, not results.
+import { isBookkeeping } from '../../../shared/export/results-table.js';
 import type { RunRecord, StepRecord } from '../../../shared/record.js';
 
 export type ResultSection =
@@ -8,8 +9,6 @@ export type ResultSection =
   | { kind: 'sweep'; sweep: number; steps: StepRecord[] }
   | { kind: 'pairs'; pairs: number };
 
-const isBookkeeping = (step: StepRecord) =>
-  step.action.kind === 'wait' || step.action.kind === 'block-begin' || step.action.kind === 'block-end';
 
 export function resultSections(record: RunRecord): ResultSection[] {
   const sections: ResultSection[] = [];

@@ -2,6 +2,7 @@
 // page, so they are drawn in here), downloaded as <name>-timeline.png.
 import { LABEL_WIDTH, type Layout } from './layout';
 import type { TimelineModel } from './model';
+import { downloadBlob } from '../app/download';
 
 /** A file name from the scenario's name: letters, digits, dot, dash and underscore. */
 export function pngFileName(name: string): string {
@@ -30,15 +31,6 @@ function composite(canvas: HTMLCanvasElement, model: TimelineModel, layout: Layo
 
 export function downloadPng(canvas: HTMLCanvasElement, model: TimelineModel, layout: Layout, name: string): void {
   composite(canvas, model, layout).toBlob((blob) => {
-    if (!blob) return;
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = pngFileName(name);
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    // The click has started the download; the URL is not needed past this turn.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+    if (blob) downloadBlob(pngFileName(name), blob);
   }, 'image/png');
 }
