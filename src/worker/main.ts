@@ -13,6 +13,9 @@ let rank = -1;
 let comm: NativeComm | null = null;
 let currentStep: number | null = null;
 
+/** Set once `done` has been sent: the disconnect that follows is this rank's own. */
+let finished = false;
+
 function send(message: WorkerToCore): Promise<void> {
   return new Promise((resolve) => {
     if (!process.send || !process.connected) return resolve();
@@ -77,8 +80,10 @@ async function main(): Promise<void> {
     inbox.push(m);
     waiters.splice(0).forEach((wake) => wake());
   });
-  // The core going away (crash, kill) must never leave a rank behind.
+  // The core going away (crash, kill) must never leave a rank behind; after `done`, the rank
+  // disconnects itself and ends normally.
   process.on('disconnect', () => {
+    if (finished) process.exit(0);
     comm?.abort('the lab core disconnected');
     process.exit(3);
   });
@@ -116,6 +121,7 @@ async function main(): Promise<void> {
   comm = null;
   await send({ type: 'log', v, rank, text: `left the communicator in ${ms(leaveStart)}`, atNs: Number(process.hrtime.bigint()) });
   await send({ type: 'done', v, rank });
+  finished = true;
   process.disconnect?.();
 }
 

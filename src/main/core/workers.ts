@@ -37,10 +37,11 @@ export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers
       handlers.invalid(rank, e as Error);
     }
   });
-  child.on('exit', (code, signal) => {
-    exited = true;
-    handlers.exit(rank, code, signal);
-  });
+  child.on('exit', () => { exited = true; });
+  // Reported once every pipe has closed, the IPC channel included: every message and log line the
+  // rank sent has been handled by then, so a rank that said `done` and exited is never taken for
+  // one that died, whichever arrived first.
+  child.on('close', (code, signal) => handlers.exit(rank, code, signal));
   child.on('error', (e) => handlers.invalid(rank, e));
   return {
     rank,
