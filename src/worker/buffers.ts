@@ -6,7 +6,7 @@ import { lazyPattern, lazyReduce, type Lazy } from '../shared/lazy.js';
 import { fillTensor } from '../shared/patterns.js';
 import type { CollectiveAction, P2pAction } from '../shared/plan/types.js';
 import { reduceTensors } from '../shared/reduce.js';
-import type { NativeOp } from './native-api.js';
+import type { NativeOp } from '../addon/native-api.js';
 import { previewTensor } from './output.js';
 
 const EMPTY = new Uint8Array(0);

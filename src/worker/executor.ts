@@ -8,7 +8,7 @@ import { involves } from '../shared/plan/compile.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
 import type { RankStepResult, TimelineEvent } from '../shared/protocol.js';
 import { prepareCollective, prepareP2p, type PreparedCall } from './buffers.js';
-import type { NativeComm, NativeOp, NativeTimes } from './native-api.js';
+import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { runObjectCollective } from './objects.js';
 import { checkOutput, previewTensor } from './output.js';
 

@@ -4,9 +4,9 @@ import { formatComputeCapability } from '../shared/gpu-support.js';
 import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
 import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type BackendName, type CoreToWorker, type WorkerToCore } from '../shared/protocol.js';
-import { loadAddon } from './addon.js';
+import { loadAddon } from '../addon/addon.js';
 import { PlanExecutor } from './executor.js';
-import type { NativeAddon, NativeComm } from './native-api.js';
+import type { NativeAddon, NativeComm } from '../addon/native-api.js';
 
 const v = PROTOCOL_VERSION;
 let rank = -1;

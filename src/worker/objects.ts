@@ -2,7 +2,7 @@
 // move the bytes with a tensor collective, deserialise. Each repetition is timed as a whole.
 import { OBJECT_DESCRIPTORS, type Json } from '../shared/ops/index.js';
 import type { PlanAction, PlanStep } from '../shared/plan/types.js';
-import type { NativeComm, NativeOp, NativeTimes } from './native-api.js';
+import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 
 type ObjectAction = Extract<PlanAction, { kind: 'object' }>;
 

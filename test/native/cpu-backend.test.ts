@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DTYPES, tensorView, type Dtype } from '../../src/shared/dtypes';
 import { reducer, REDOPS, type Redop } from '../../src/shared/reduce';
-import type { NativeComm } from '../../src/worker/native-api';
+import type { NativeComm } from '../../src/addon/native-api';
 import {
   addon, checkCall, createdIds, createId, inputTensor, mismatches, RankProc, runCalls, shmExists, Team,
   type Call, type OpResult,

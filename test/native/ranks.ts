@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allocTensor, DTYPE_INFO, tensorView, type Dtype, type Scalar, type Tensor } from '../../src/shared/dtypes';
 import { reducer, type Redop } from '../../src/shared/reduce';
-import type { NativeAddon } from '../../src/worker/native-api';
+import type { NativeAddon } from '../../src/addon/native-api';
 
 export const ADDON_PATH = path.resolve('build/native/Release/clab_native.node');
 const HARNESS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'rank-harness.cjs');

@@ -9,7 +9,7 @@ import type { PlanStep } from '../../src/shared/plan/types';
 import type { RankStepResult, TimelineEvent } from '../../src/shared/protocol';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
 import { PlanExecutor } from '../../src/worker/executor';
-import type { NativeComm, NativeOp, NativeTimes } from '../../src/worker/native-api';
+import type { NativeComm, NativeOp, NativeTimes } from '../../src/addon/native-api';
 import { addon, createId } from '../native/ranks';
 
 const comms: NativeComm[] = [];

@@ -2,8 +2,8 @@
 // enough GPUs for the world: one rank per GPU), else cpu.
 import type { Plan } from '../../shared/plan/types.js';
 import type { BackendName } from '../../shared/protocol.js';
-import { loadAddon } from '../../worker/addon.js';
-import type { BackendAvailability, NativeAddon } from '../../worker/native-api.js';
+import { loadAddon } from '../../addon/addon.js';
+import type { BackendAvailability, NativeAddon } from '../../addon/native-api.js';
 
 export type BackendRequest = 'auto' | BackendName;
 

@@ -4,8 +4,8 @@
 import { cpus, hostname, platform, release, totalmem } from 'node:os';
 import type { BackendName } from '../../shared/protocol.js';
 import type { Environment } from '../../shared/record.js';
-import { loadAddon } from '../../worker/addon.js';
-import type { Topology } from '../../worker/native-api.js';
+import { loadAddon } from '../../addon/addon.js';
+import type { Topology } from '../../addon/native-api.js';
 
 const RELEVANT_ENV = /^(NCCL_|CUDA_|CLAB_|OMP_NUM_THREADS$)/;
 

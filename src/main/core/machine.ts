@@ -1,7 +1,7 @@
 // What this machine offers the run panel: host, CPUs, and which backends can run here.
 import { cpus, hostname } from 'node:os';
 import type { MachineInfo } from '../../shared/api.js';
-import type { NativeAddon } from '../../worker/native-api.js';
+import type { NativeAddon } from '../../addon/native-api.js';
 
 /** The run panel offers up to this many cpu ranks: each is a process, more only oversubscribe. */
 const MAX_CPU_RANKS = 8;

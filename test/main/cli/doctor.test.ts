@@ -1,7 +1,7 @@
 // `clab doctor`'s report from what the addon read, for a machine this one is not (no GPU here).
 import { describe, expect, it } from 'vitest';
 import { doctorReport } from '../../../src/main/cli/commands/doctor';
-import type { Topology } from '../../../src/worker/native-api';
+import type { Topology } from '../../../src/addon/native-api';
 
 const topology: Topology = {
   gpus: [

@@ -3,8 +3,8 @@
 // NCCL and cuBLAS versions.
 import { hostname } from 'node:os';
 import { formatComputeCapability } from '../../../shared/gpu-support.js';
-import { loadAddon } from '../../../worker/addon.js';
-import type { BackendAvailability, Topology } from '../../../worker/native-api.js';
+import { loadAddon } from '../../../addon/addon.js';
+import type { BackendAvailability, Topology } from '../../../addon/native-api.js';
 import { EXIT_FAILED, EXIT_OK, err, out, type RegisterCommand } from '../common.js';
 
 const VERSION_NAMES: [string, string][] = [

@@ -1,4 +1,5 @@
-// The contract between the worker (TypeScript) and the native addon (native/, C++).
+// The addon contract: what the native module exports, as TypeScript types. Imported by the rank
+// process (which drives the addon) and by the lab core (which asks it what the machine has).
 // The addon exports exactly this; the binding (native/binding.cc) is the only file that knows Node-API.
 
 export type NativeDtype = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'float8_e4m3' | 'float8_e5m2' | 'int8' | 'uint8'
