@@ -15,7 +15,7 @@ import { resolveWorkerEntry } from './paths.js';
 import { defaultRecordPath, readRecord, writeRecordAtomic } from './record-store.js';
 import { RecordCheckpoint } from './record-checkpoint.js';
 import { LabRun } from './run.js';
-import { compileLoaded, parseScenarioText, ScenarioFileError } from './scenario-file.js';
+import { compileLoaded, parseScenarioText, ScenarioFileError } from '../../shared/scenario/text.js';
 import { readTemplates } from './templates.js';
 
 /** What only a desktop door can do: ask the user for a file with a native dialog. */

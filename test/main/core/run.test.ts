@@ -2,7 +2,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
-import { compileLoaded, loadScenarioFile, parseScenarioText } from '../../../src/main/core/scenario-file';
+import { loadScenarioFile } from '../../../src/main/core/scenario-file';
+import { compileLoaded, parseScenarioText } from '../../../src/shared/scenario/text';
 import { resultLines } from '../../../src/shared/format';
 import { DTYPES } from '../../../src/shared/dtypes';
 import type { RunRecord } from '../../../src/shared/record';

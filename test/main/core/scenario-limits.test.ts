@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileLoaded, lineColumns, loadScenarioFile, parseScenarioText, ScenarioFileError, type FileProblem } from '../../../src/main/core/scenario-file';
+import { loadScenarioFile } from '../../../src/main/core/scenario-file';
+import { compileLoaded, lineColumns, parseScenarioText, ScenarioFileError, type FileProblem } from '../../../src/shared/scenario/text';
 import { LIMITS } from '../../../src/shared/scenario/limits';
 
 /** Problems of a scenario text, or [] when it compiles; any other exception fails the test. */

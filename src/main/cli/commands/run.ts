@@ -5,7 +5,8 @@ import { checkWritable } from '../../core/atomic-file.js';
 import { RecordCheckpoint } from '../../core/record-checkpoint.js';
 import { defaultRecordPath, writeRecordAtomic } from '../../core/record-store.js';
 import { LabRun } from '../../core/run.js';
-import { compileLoaded, loadScenarioFile } from '../../core/scenario-file.js';
+import { compileLoaded } from '../../../shared/scenario/text.js';
+import { loadScenarioFile } from '../../core/scenario-file.js';
 import { EXIT_FAILED, EXIT_OK, err, out, rankCount, reportUsageError, type RegisterCommand } from '../common.js';
 import { LiveReporter } from '../reporter.js';
 interface RunFlags { backend?: BackendRequest; ranks?: number; out?: string; json?: boolean; verbose?: boolean }

@@ -1,6 +1,7 @@
 // `clab validate`: every problem of a scenario file, with position, path and expectation.
 import { worldSize } from '../../../shared/plan/compile.js';
-import { compileLoaded, loadScenarioFile } from '../../core/scenario-file.js';
+import { compileLoaded } from '../../../shared/scenario/text.js';
+import { loadScenarioFile } from '../../core/scenario-file.js';
 import { EXIT_OK, out, rankCount, reportUsageError, type RegisterCommand } from '../common.js';
 
 function validateCommand(file: string, flags: { ranks?: number }): number {

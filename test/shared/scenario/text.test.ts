@@ -1,6 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileLoaded, loadScenarioFile, parseScenarioText, ScenarioFileError } from '../../../src/main/core/scenario-file';
+import { compileLoaded, parseScenarioText, ScenarioFileError } from '../../../src/shared/scenario/text';
 
 function problems(text: string, ranks?: number) {
   try {
@@ -23,7 +23,7 @@ describe('scenario files', () => {
 
   for (const f of shipped) {
     it(`accepts the shipped scenario ${f}`, () => {
-      const loaded = loadScenarioFile(`scenarios/${f}`);
+      const loaded = parseScenarioText(readFileSync(`scenarios/${f}`, 'utf8'), f);
       expect(compileLoaded(loaded).steps.length).toBeGreaterThan(0);
     });
   }
