@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
 
 export interface Refusal {
-  status: 401 | 403 | 404 | 503;
+  status: 401 | 403 | 404 | 500 | 503;
   reason: string;
 }
 

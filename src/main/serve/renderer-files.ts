@@ -1,9 +1,11 @@
 // The built renderer (out/renderer) as `clab serve` sends it: only files inside that folder,
 // with the page's Content-Security-Policy and headers that keep browsers from guessing types,
 // framing the page, leaking the token in Referer, or caching the page.
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { contentSecurityPolicy } from '../core/content-security.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -26,6 +28,7 @@ export const NOT_BUILT = 'the app is not built (out/renderer/index.html is missi
 
 export class RendererFiles {
   readonly dir: string;
+  private cachedPolicy: { stamp: string; policy: string } | null = null;
 
   constructor(dir: string) {
     this.dir = resolve(dir);
@@ -35,10 +38,25 @@ export class RendererFiles {
     return existsSync(join(this.dir, 'index.html'));
   }
 
-  /** Read per request, so a rebuild while serving takes effect on reload. */
+  /**
+   * Read again only when index.html changes, so a rebuild while serving takes effect on reload
+   * and a refusal needs no file descriptor (it is what is sent when none is left).
+   */
   private policy(): string {
     const index = join(this.dir, 'index.html');
-    return contentSecurityPolicy(existsSync(index) ? readFileSync(index, 'utf8') : null);
+    const stats = statSync(index, { throwIfNoEntry: false });
+    const stamp = stats ? `${stats.mtimeMs}:${stats.size}` : 'none';
+    if (this.cachedPolicy?.stamp !== stamp) {
+      let html: string | null = null;
+      try {
+        html = stats ? readFileSync(index, 'utf8') : null;
+      } catch {
+        // Out of descriptors or replaced mid-read: the same-origin fallback, tried again next time.
+        return contentSecurityPolicy(null);
+      }
+      this.cachedPolicy = { stamp, policy: contentSecurityPolicy(html) };
+    }
+    return this.cachedPolicy.policy;
   }
 
   /** Headers every response carries, refusals included. */
@@ -68,16 +86,34 @@ export class RendererFiles {
     return existsSync(file) && statSync(file).isFile() ? file : null;
   }
 
-  send(res: ServerResponse, file: string, headOnly: boolean): void {
+  /**
+   * Sends the file; rejects only before the headers are written (e.g. EMFILE when no descriptor
+   * is left), so the caller can still answer. The file is closed however the transfer ends, a
+   * client going away mid-download included.
+   */
+  async send(res: ServerResponse, file: string, headOnly: boolean): Promise<void> {
+    const handle = await open(file, 'r');
+    let size: number;
+    try {
+      size = (await handle.stat()).size;
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
     // Vite names assets after their content, so they can be kept; the page itself never is.
     const immutable = file.startsWith(join(this.dir, 'assets') + sep);
     res.writeHead(200, {
       ...this.securityHeaders(),
       'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-      'Content-Length': statSync(file).size,
+      'Content-Length': size,
       'Cache-Control': immutable ? 'private, max-age=31536000, immutable' : 'no-store',
     });
-    if (headOnly) res.end();
-    else createReadStream(file).pipe(res);
+    if (headOnly) {
+      await handle.close();
+      res.end();
+      return;
+    }
+    // pipeline destroys both ends when either fails or the client aborts; the stream closes the handle.
+    await pipeline(handle.createReadStream(), res).catch(() => undefined);
   }
 }

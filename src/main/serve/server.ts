@@ -69,7 +69,7 @@ export async function startLabServer(service: LabService, options: ServeOptions)
     res.end(`${reason}\n`);
   };
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const url = requestUrl(req);
     const refusal = access.checkPage(req, url);
     if (refusal) return refuse(res, refusal);
@@ -77,7 +77,19 @@ export async function startLabServer(service: LabService, options: ServeOptions)
     if (!files.built) return refuse(res, { status: 503, reason: `Collective Lab: ${NOT_BUILT}` });
     const file = files.resolve(url.pathname);
     if (!file) return refuse(res, { status: 404, reason: `${url.pathname} not found` });
-    files.send(res, file, req.method === 'HEAD');
+    await files.send(res, file, req.method === 'HEAD');
+  };
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // A file that cannot be opened (EMFILE when out of descriptors, or gone since it was found)
+    // is this request's failure, never the server's.
+    answer(req, res).catch((e: NodeJS.ErrnoException) => {
+      if (res.headersSent) return res.destroy();
+      const path = requestUrl(req).pathname;
+      if (e.code === 'EMFILE' || e.code === 'ENFILE') refuse(res, { status: 503, reason: 'the server has too many files open; try again shortly' });
+      else if (e.code === 'ENOENT') refuse(res, { status: 404, reason: `${path} not found` });
+      else refuse(res, { status: 500, reason: `cannot send ${path}: ${e.code ?? e.message}` });
+    });
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

@@ -1,0 +1,116 @@
+// `clab serve`'s server keeps no descriptor for a client that went away, and runs out of none
+// for good: each case watches a server in a process of its own (server-process.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const BIG_ASSET_BYTES = 32 * 1024 * 1024;
+const rendererDir = mkdtempSync(join(tmpdir(), 'clab-renderer-fd-'));
+mkdirSync(join(rendererDir, 'assets'));
+writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>');
+// Larger than the socket buffers on both sides, so a download is cut off mid-way.
+writeFileSync(join(rendererDir, 'assets', 'big.js'), Buffer.alloc(BIG_ASSET_BYTES, 0x20));
+
+interface Served { child: ChildProcess; port: number; cookie: string }
+let served: Served | null = null;
+afterEach(() => {
+  served?.child.kill('SIGTERM');
+  served = null;
+});
+
+/** Starts the server in its own process, with at most `maxFiles` descriptors when given. */
+async function startServer(maxFiles?: number): Promise<Served> {
+  const command = `${maxFiles ? `ulimit -n ${maxFiles} && ` : ''}exec "${process.execPath}" --import tsx test/main/serve/server-process.ts "${rendererDir}"`;
+  const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+  const { port, token } = JSON.parse(line) as { port: number; token: string };
+  served = { child, port, cookie: `clab_token_${port}=${token}` };
+  return served;
+}
+
+const openDescriptors = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+
+/** A request on a connection of its own (no keep-alive pool holding sockets open). */
+function download(server: Served, path: string): { req: ClientRequest; response: Promise<IncomingMessage> } {
+  const req = request({ host: '127.0.0.1', port: server.port, path, agent: false, headers: { cookie: server.cookie, connection: 'close' } });
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    req.on('response', resolve);
+    req.on('error', reject);
+  });
+  req.end();
+  return { req, response };
+}
+
+async function fullGet(server: Served, path: string): Promise<{ status: number; bytes: number }> {
+  const res = await download(server, path).response;
+  let bytes = 0;
+  for await (const chunk of res) bytes += (chunk as Buffer).length;
+  return { status: res.statusCode!, bytes };
+}
+
+async function settles(read: () => number, target: number, withinMs: number): Promise<number> {
+  const until = Date.now() + withinMs;
+  let now = read();
+  while (now > target && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50));
+    now = read();
+  }
+  return now;
+}
+
+describe('static files and descriptors', () => {
+  it('closes the file of every download the client abandons: 50 aborted mid-way leave no descriptor open', async () => {
+    const server = await startServer();
+    const pid = server.child.pid!;
+    expect(await fullGet(server, '/assets/big.js')).toEqual({ status: 200, bytes: BIG_ASSET_BYTES });
+    const baseline = await settles(() => openDescriptors(pid), 0, 500);
+    await Promise.all(Array.from({ length: 50 }, async () => {
+      const { req, response } = download(server, '/assets/big.js');
+      const res = await response;
+      expect(res.statusCode).toBe(200);
+      await new Promise((resolve) => res.once('data', resolve));
+      req.destroy();
+    }));
+    expect(await settles(() => openDescriptors(pid), baseline, 2000)).toBeLessThanOrEqual(baseline);
+    expect(await fullGet(server, '/')).toMatchObject({ status: 200 });
+  });
+
+  it('answers 503 when a file cannot be opened for want of descriptors, and serves again once some are free', async () => {
+    const server = await startServer(64);
+    const pid = server.child.pid!;
+    // Unread downloads hold the server's socket and file open, until a connection is refused
+    // (no descriptor left even to accept it; libuv closes it at once).
+    const held: ClientRequest[] = [];
+    for (;;) {
+      const { req, response } = download(server, '/assets/big.js');
+      held.push(req);
+      const status = await response.then((res) => { res.pause(); return res.statusCode!; }, () => 0);
+      if (status !== 200) break;
+    }
+    expect(held.length).toBeGreaterThan(5);
+    // Free one download (its socket and file), take one descriptor with a kept-alive
+    // connection: the next download is accepted and its file cannot be opened.
+    const full = openDescriptors(pid);
+    held.shift()!.destroy();
+    expect(await settles(() => openDescriptors(pid), full - 2, 2000)).toBe(full - 2);
+    const agent = new Agent({ keepAlive: true });
+    const kept = await new Promise<number>((resolve, reject) => {
+      request({ host: '127.0.0.1', port: server.port, path: '/missing.js', agent, headers: { cookie: server.cookie } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      }).on('error', reject).end();
+    });
+    expect(kept).toBe(404);
+    const starved = await fullGet(server, '/assets/big.js');
+    expect(starved.status).toBe(503);
+    expect(server.child.exitCode).toBeNull();
+    for (const req of held) req.destroy();
+    agent.destroy();
+    expect(await fullGet(server, '/assets/big.js')).toEqual({ status: 200, bytes: BIG_ASSET_BYTES });
+    expect(server.child.exitCode).toBeNull();
+  });
+});
