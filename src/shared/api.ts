@@ -42,6 +42,11 @@ export const runRequestSchema = z.object({
   ranks: z.number().int().min(1).max(64).nullable(),
 });
 
+/** The backend a run panel's choice asks for: its "auto" defers to a backend the scenario names. */
+export function runPanelBackend(panel: RunRequest['backend'], scenario: { backend?: RunRequest['backend'] }): RunRequest['backend'] {
+  return panel === 'auto' ? scenario.backend ?? 'auto' : panel;
+}
+
 export const savedRunSchema = z.object({
   path: z.string(), name: z.string(), createdAt: z.string(), status: z.string(), world: z.number().int(), backend: z.string(),
 });

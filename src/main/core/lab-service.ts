@@ -3,18 +3,17 @@
 import { EventEmitter } from 'node:events';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { ApiEvent, ApiMethod, ApiParams, ApiResult, OpenedFile, SavedRun } from '../../shared/api.js';
+import { runPanelBackend, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult, type OpenedFile, type SavedRun } from '../../shared/api.js';
 import { RECORD_FORMAT, type RunRecord } from '../../shared/record.js';
 import { loadAddon as loadNativeAddon } from '../../addon/addon.js';
 import type { NativeAddon } from '../../addon/native-api.js';
 import { writeFileAtomic } from './atomic-file.js';
-import { chooseBackend } from './backend.js';
 import { describeMachine } from './machine.js';
 import { findPackageRoot } from './package-root.js';
 import { resolveWorkerEntry } from './paths.js';
-import { defaultRecordPath, readRecord, writeRecordAtomic } from './record-store.js';
-import { RecordCheckpoint } from './record-checkpoint.js';
-import { LabRun } from './run.js';
+import { readRecord } from './record-store.js';
+import type { LabRun } from './run.js';
+import { prepareRun, type PreparedRun } from './start-run.js';
 import { compileLoaded, parseScenarioText, ScenarioFileError } from '../../shared/scenario/text.js';
 import { readTemplates } from './templates.js';
 
@@ -106,26 +105,20 @@ export class LabService implements LabHandlers {
 
   async startRun({ text, file, backend, ranks }: ApiParams<'startRun'>): Promise<ApiResult<'startRun'>> {
     if (this.disposed) throw new Error('the lab is shutting down; no new runs');
-    let loaded, plan;
+    const forward = afterAnswer((event) => this.emit(event));
+    let prepared: PreparedRun;
     try {
-      loaded = parseScenarioText(text, file ?? UNSAVED);
-      plan = compileLoaded(loaded, { ranks: ranks ?? undefined });
+      const loaded = parseScenarioText(text, file ?? UNSAVED);
+      prepared = prepareRun({
+        loaded, scenarioFile: file, ranks: ranks ?? undefined, backend: runPanelBackend(backend, loaded.scenario),
+        recordsDir: this.runsDir, loadAddon: this.loadAddon, workerEntry: this.workerEntry ?? resolveWorkerEntry(),
+        onCheckpointError: (e) => forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be kept current: ${e.message}`) }),
+      });
     } catch (e) {
       if (e instanceof ScenarioFileError) return { ok: false, problems: e.problems };
       throw e;
     }
-    // The run panel's "auto" defers to a backend the scenario names.
-    // With the plan: "auto" falls back to cpu, and "nccl" is refused, when there are fewer GPUs than ranks.
-    const choice = chooseBackend(backend === 'auto' ? loaded.scenario.backend ?? 'auto' : backend, this.loadAddon(), plan);
-    const createdAt = new Date();
-    const run = new LabRun({
-      plan, backend: choice.backend, backendNote: choice.note, scenario: loaded.raw, scenarioFile: file, createdAt,
-      workerEntry: this.workerEntry ?? resolveWorkerEntry(),
-    });
-    const forward = afterAnswer((event) => this.emit(event));
-    // Kept current as steps end, so a lab that is killed keeps what its run had measured.
-    const recordPath = defaultRecordPath(loaded.scenario.name, createdAt, this.runsDir);
-    const checkpoint = new RecordCheckpoint(run, recordPath, 1000);
+    const { run, plan } = prepared;
     run.on('log', (line) => forward({ type: 'run-log', runId: run.id, line }));
     run.on('progress', ({ done, total, step, events }) => {
       const active = this.runs.get(run.id);
@@ -133,12 +126,11 @@ export class LabService implements LabHandlers {
       forward({ type: 'run-step', runId: run.id, step, events, done, total });
     });
     // Forgotten before run-end goes out: a stopRun answering that event finds nothing to stop.
-    const ended = run.run()
+    const ended = prepared.start()
       .finally(() => this.runs.delete(run.id))
       .then(
-        (record) => {
-          checkpoint.close();
-          const savedTo = this.save(record, recordPath, forward);
+        ({ record, savedTo, saveError }) => {
+          if (saveError) forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be saved: ${saveError.message}`) });
           this.remember(run.id, record, savedTo);
           forward({ type: 'run-end', runId: run.id, record, savedTo });
         },
@@ -146,17 +138,6 @@ export class LabService implements LabHandlers {
       );
     this.runs.set(run.id, { run, ended, done: 0, total: 0 });
     return { ok: true, runId: run.id, plan };
-  }
-
-  /** Saves the record in the runs directory; a failure to save is logged, the run still ends. */
-  private save(record: RunRecord, path: string, forward: (event: ApiEvent) => void): string | null {
-    try {
-      writeRecordAtomic(path, record);
-      return path;
-    } catch (e) {
-      forward({ type: 'run-log', runId: record.id, line: labLine(`error: the run record could not be saved: ${(e as Error).message}`) });
-      return null;
-    }
   }
 
   async stopRun({ runId }: ApiParams<'stopRun'>): Promise<ApiResult<'stopRun'>> {

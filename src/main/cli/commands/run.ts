@@ -1,57 +1,41 @@
 // `clab run`: validate, run on rank processes, print results live, save the run record.
 import { Option } from 'commander';
-import { chooseBackend, type BackendRequest } from '../../core/backend.js';
-import { checkWritable } from '../../core/atomic-file.js';
-import { RecordCheckpoint } from '../../core/record-checkpoint.js';
-import { defaultRecordPath, writeRecordAtomic } from '../../core/record-store.js';
-import { LabRun } from '../../core/run.js';
-import { compileLoaded } from '../../../shared/scenario/text.js';
+import type { BackendRequest } from '../../core/backend.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
+import { prepareRun, type PreparedRun } from '../../core/start-run.js';
 import { EXIT_FAILED, EXIT_OK, err, out, rankCount, reportUsageError, type RegisterCommand } from '../common.js';
 import { LiveReporter } from '../reporter.js';
 interface RunFlags { backend?: BackendRequest; ranks?: number; out?: string; json?: boolean; verbose?: boolean }
 
 async function runCommand(file: string, flags: RunFlags): Promise<number> {
-  let loaded, plan, choice, path;
-  const createdAt = new Date();
+  let prepared: PreparedRun;
   try {
-    loaded = loadScenarioFile(file);
-    plan = compileLoaded(loaded, { ranks: flags.ranks });
-    choice = chooseBackend(flags.backend ?? loaded.scenario.backend ?? 'auto', undefined, plan);
-    // Where the record goes is checked before anything runs: nothing measured is lost at the end.
-    path = flags.out ?? defaultRecordPath(loaded.scenario.name, createdAt);
-    checkWritable(path);
+    prepared = prepareRun({
+      loaded: loadScenarioFile(file), scenarioFile: file, ranks: flags.ranks, backend: flags.backend, recordPath: flags.out,
+      stopOnSignals: true, onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
+    });
   } catch (e) {
     return reportUsageError(e);
   }
-  const run = new LabRun({ plan, backend: choice.backend, backendNote: choice.note, scenario: loaded.raw, scenarioFile: file, createdAt });
-  const checkpoint = new RecordCheckpoint(run, path, 1000, (e) => err(`[lab] the run record could not be kept current: ${e.message}`));
+  const { run, plan, backend } = prepared;
   const reporter = new LiveReporter(plan, {
     tty: !flags.json && Boolean(process.stdout.isTTY),
     verbose: Boolean(flags.verbose),
     write: flags.json ? () => undefined : out,
     writeErr: err,
   });
-  if (choice.note && !flags.json) err(`[lab] ${choice.note}`);
+  if (backend.note && !flags.json) err(`[lab] ${backend.note}`);
   run.on('log', (l) => reporter.log(l));
   run.on('step', (s) => reporter.step(s));
-  const onSignal = (signal: NodeJS.Signals) => run.stop(`interrupted (${signal})`);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const record = await run.run();
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-  checkpoint.close();
-  try {
-    writeRecordAtomic(path, record);
-  } catch (e) {
-    err(`clab: the run record could not be written: ${(e as Error).message}`);
+  const { record, savedTo, saveError } = await prepared.start();
+  if (saveError) {
+    err(`clab: the run record could not be written: ${saveError.message}`);
     return EXIT_FAILED;
   }
   if (flags.json) out(JSON.stringify(record));
   else {
     reporter.finish(record);
-    out(`run record: ${path}`);
+    out(`run record: ${savedTo}`);
   }
   return record.status === 'passed' ? EXIT_OK : EXIT_FAILED;
 }

@@ -1,0 +1,95 @@
+// One run of a scenario, as every door starts it: compiled for the ranks asked for, on the backend
+// chosen for its plan, with the record's path checked before anything runs, the record kept
+// current there while the run goes and saved there at the end. `clab run` and the lab service
+// (Electron, `clab serve`) differ only in what they do with the run's events and its outcome.
+import type { Plan } from '../../shared/plan/types.js';
+import type { RunRecord } from '../../shared/record.js';
+import { compileLoaded, type LoadedScenario } from '../../shared/scenario/text.js';
+import type { NativeAddon } from '../../addon/native-api.js';
+import { checkWritable } from './atomic-file.js';
+import { chooseBackend, type BackendChoice, type BackendRequest } from './backend.js';
+import { RecordCheckpoint } from './record-checkpoint.js';
+import { defaultRecordPath, writeRecordAtomic } from './record-store.js';
+import { LabRun } from './run.js';
+
+/** How often the record at its final path is rewritten while the run goes, at most. */
+const CHECKPOINT_INTERVAL_MS = 1000;
+
+export interface RunRequest {
+  loaded: LoadedScenario;
+  /** The file the scenario came from, kept in the record; null when it was never saved. */
+  scenarioFile: string | null;
+  /** Overrides the scenario's world. */
+  ranks?: number;
+  /** The backend asked for; when absent, the scenario's, else auto. */
+  backend?: BackendRequest;
+  /** Where the record goes; default `<recordsDir>/<name>-<time>.run.json`. */
+  recordPath?: string;
+  recordsDir?: string;
+  loadAddon?: () => Pick<NativeAddon, 'backends'>;
+  workerEntry?: string;
+  /** Stops the run on SIGINT and SIGTERM: a run in a terminal. A lab that outlives its runs stops them itself. */
+  stopOnSignals?: boolean;
+  /** A rewrite of the record while the run goes failed; the run goes on and the final write is tried. */
+  onCheckpointError?: (e: Error) => void;
+}
+
+export interface RunOutcome {
+  record: RunRecord;
+  /** Where the final record was written; null when that failed (saveError says why). */
+  savedTo: string | null;
+  saveError: Error | null;
+}
+
+export interface PreparedRun {
+  /** Listen to it before start(): its first log line goes out as it starts. */
+  run: LabRun;
+  plan: Plan;
+  backend: BackendChoice;
+  recordPath: string;
+  /** Runs to the end and saves the record; rejects only when the lab itself breaks. */
+  start(): Promise<RunOutcome>;
+}
+
+/**
+ * Everything a run needs, checked before anything runs: throws ScenarioFileError for a plan the
+ * world cannot hold, BackendUnavailableError, or an Error naming why the record cannot be written.
+ */
+export function prepareRun(request: RunRequest): PreparedRun {
+  const { loaded } = request;
+  const plan = compileLoaded(loaded, { ranks: request.ranks });
+  // With the plan: auto falls back to cpu, and nccl is refused, when there are fewer GPUs than ranks.
+  const backend = chooseBackend(request.backend ?? loaded.scenario.backend ?? 'auto', request.loadAddon?.(), plan);
+  const createdAt = new Date();
+  const recordPath = request.recordPath ?? defaultRecordPath(loaded.scenario.name, createdAt, request.recordsDir);
+  checkWritable(recordPath);
+  const run = new LabRun({
+    plan, backend: backend.backend, backendNote: backend.note, scenario: loaded.raw, scenarioFile: request.scenarioFile, createdAt,
+    workerEntry: request.workerEntry,
+  });
+  return { run, plan, backend, recordPath, start: () => runAndSave(run, recordPath, request) };
+}
+
+async function runAndSave(run: LabRun, recordPath: string, request: RunRequest): Promise<RunOutcome> {
+  // Kept current as steps end, so a run that is killed keeps what it had measured.
+  const checkpoint = new RecordCheckpoint(run, recordPath, CHECKPOINT_INTERVAL_MS, request.onCheckpointError);
+  const onSignal = (signal: NodeJS.Signals) => run.stop(`interrupted (${signal})`);
+  if (request.stopOnSignals) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  let record: RunRecord;
+  try {
+    record = await run.run();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    checkpoint.close();
+  }
+  try {
+    writeRecordAtomic(recordPath, record);
+    return { record, savedTo: recordPath, saveError: null };
+  } catch (e) {
+    return { record, savedTo: null, saveError: e as Error };
+  }
+}

@@ -1,0 +1,56 @@
+// The one run path both doors take, with real rank processes on the cpu backend.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BackendUnavailableError } from '../../../src/main/core/backend';
+import { prepareRun } from '../../../src/main/core/start-run';
+import { parseScenarioText, ScenarioFileError } from '../../../src/shared/scenario/text';
+import { runPanelBackend } from '../../../src/shared/api';
+
+const dir = mkdtempSync(join(tmpdir(), 'clab-start-run-'));
+const allInOne = parseScenarioText(readFileSync('scenarios/all-in-one.scenario.json', 'utf8'), 'all-in-one.scenario.json');
+const noNccl = () => ({ backends: () => ({ cpu: { available: true }, nccl: { available: false, reason: 'no GPU here' } }) });
+
+describe('prepareRun', () => {
+  it('refuses, before anything runs, a plan the world cannot hold, a backend that is not there and a record path that cannot be written', () => {
+    expect(() => prepareRun({ loaded: allInOne, scenarioFile: null, ranks: 5, recordsDir: dir })).toThrow(ScenarioFileError);
+    expect(() => prepareRun({ loaded: allInOne, scenarioFile: null, backend: 'nccl', loadAddon: noNccl, recordsDir: dir }))
+      .toThrow(BackendUnavailableError);
+    const taken = join(dir, 'taken.run.json');
+    mkdirSync(taken);
+    expect(() => prepareRun({ loaded: allInOne, scenarioFile: null, backend: 'cpu', recordPath: taken })).toThrow(`${taken} is a directory`);
+  });
+
+  it('takes the scenario\'s backend when none is asked for, and auto falls back to cpu with a note', () => {
+    const nccl = parseScenarioText(JSON.stringify({ ...(allInOne.raw as object), backend: 'nccl' }), 'n.scenario.json');
+    expect(() => prepareRun({ loaded: nccl, scenarioFile: null, loadAddon: noNccl, recordsDir: dir })).toThrow('the nccl backend is unavailable: no GPU here');
+    const auto = prepareRun({ loaded: allInOne, scenarioFile: null, loadAddon: noNccl, recordsDir: dir });
+    expect(auto.backend).toEqual({ backend: 'cpu', note: 'auto chose cpu: nccl is unavailable (no GPU here)' });
+    expect(auto.recordPath.startsWith(dir)).toBe(true);
+  });
+
+  it('runs, saves the record where it said and hears no signal after the run', async () => {
+    const signalsBefore = process.listenerCount('SIGINT');
+    const prepared = prepareRun({ loaded: allInOne, scenarioFile: 'all-in-one.scenario.json', backend: 'cpu', ranks: 2, recordsDir: dir, stopOnSignals: true });
+    const steps: number[] = [];
+    prepared.run.on('step', (s) => steps.push(s.index));
+    const running = prepared.start();
+    expect(process.listenerCount('SIGINT')).toBe(signalsBefore + 1);
+    const { record, savedTo, saveError } = await running;
+    expect(saveError).toBeNull();
+    expect(savedTo).toBe(prepared.recordPath);
+    expect(existsSync(prepared.recordPath)).toBe(true);
+    expect(JSON.parse(readFileSync(prepared.recordPath, 'utf8'))).toMatchObject({ id: record.id, status: 'passed', scenarioFile: 'all-in-one.scenario.json' });
+    expect(steps).toHaveLength(prepared.plan.steps.length);
+    expect(process.listenerCount('SIGINT')).toBe(signalsBefore);
+  });
+});
+
+describe('runPanelBackend', () => {
+  it('lets the panel\'s auto defer to the scenario, and a chosen backend win', () => {
+    expect(runPanelBackend('auto', { backend: 'cpu' })).toBe('cpu');
+    expect(runPanelBackend('auto', {})).toBe('auto');
+    expect(runPanelBackend('nccl', { backend: 'cpu' })).toBe('nccl');
+  });
+});
