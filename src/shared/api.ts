@@ -47,6 +47,13 @@ export function runPanelBackend(panel: RunRequest['backend'], scenario: { backen
   return panel === 'auto' ? scenario.backend ?? 'auto' : panel;
 }
 
+export const backendCheckSchema = z.object({
+  backend: z.enum(['auto', 'cpu', 'nccl']),
+  world: z.number().int().min(1).max(64),
+  /** The GPU of each rank, when the scenario lists them. */
+  devices: z.array(z.number().int().min(0).max(1024)).max(64).nullable(),
+});
+
 export const savedRunSchema = z.object({
   path: z.string(), name: z.string(), createdAt: z.string(), status: z.string(), world: z.number().int(), backend: z.string(),
 });
@@ -55,8 +62,11 @@ export const savedRunSchema = z.object({
 export const apiCallSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('machine'), params: z.object({}).strict() }),
   z.object({ method: z.literal('templates'), params: z.object({}).strict() }),
-  /** `ranks`: check world-dependent rules (roots, divisible counts) for the ranks the run panel chose. */
-  z.object({ method: z.literal('validate'), params: z.object({ text: z.string().max(8 * 1024 * 1024), file: z.string().nullable(), ranks: z.number().int().min(1).max(64).nullable().optional() }).strict() }),
+  /**
+   * Whether this machine can run a plan's world on the backend asked for (what only the core knows;
+   * the renderer checks the text itself with shared/scenario/text.ts).
+   */
+  z.object({ method: z.literal('checkBackend'), params: backendCheckSchema.strict() }),
   z.object({ method: z.literal('startRun'), params: runRequestSchema.strict() }),
   z.object({ method: z.literal('stopRun'), params: z.object({ runId: z.string().min(1).max(100) }).strict() }),
   z.object({ method: z.literal('listRuns'), params: z.object({}).strict() }),
@@ -74,7 +84,11 @@ export const apiCallSchema = z.discriminatedUnion('method', [
 export const apiResultSchemas = {
   machine: machineInfoSchema,
   templates: z.array(templateSchema),
-  validate: z.array(fileProblemSchema),
+  checkBackend: z.discriminatedUnion('ok', [
+    /** `note`: why this backend, when it is not simply the one asked for (auto fell back to cpu). */
+    z.object({ ok: z.literal(true), backend: z.enum(['cpu', 'nccl']), note: z.string().nullable() }),
+    z.object({ ok: z.literal(false), reason: z.string() }),
+  ]),
   startRun: z.discriminatedUnion('ok', [
     /** The compiled plan comes along so that the window can draw the run's timeline as its steps end. */
     z.object({ ok: z.literal(true), runId: z.string(), plan: planSchema }),
@@ -114,6 +128,7 @@ export type MachineInfo = z.infer<typeof machineInfoSchema>;
 export type Template = z.infer<typeof templateSchema>;
 export type FileProblemInfo = z.infer<typeof fileProblemSchema>;
 export type RunRequest = z.infer<typeof runRequestSchema>;
+export type BackendCheck = z.infer<typeof backendCheckSchema>;
 export type SavedRun = z.infer<typeof savedRunSchema>;
 export type ApiCall = z.infer<typeof apiCallSchema>;
 export type ApiMethod = ApiCall['method'];

@@ -122,18 +122,33 @@ describe('the lab in a browser', () => {
     await screenshot(page, '4-refused');
   });
 
-  it("marks a problem only the lab core sees (a root outside the world) from the core's validation", async () => {
+  it("marks a problem the JSON Schema cannot see (a root outside the world) from the shared validation, for the ranks chosen", async () => {
     await chooseTemplate(page, 'all-in-one.scenario.json');
     const text = readFileSync(join(REPO_ROOT, 'scenarios/all-in-one.scenario.json'), 'utf8')
       .replace('"op": "broadcast", "count": 3, "root": 0', '"op": "broadcast", "count": 3, "root": 5');
     await setEditorText(page, text);
-    const marker = await eventually(async () => (await editorMarkers(page)).find((m) => m.owner === 'clab' && m.text.includes('root')), 10_000, 'a marker from the core');
+    const marker = await eventually(async () => (await editorMarkers(page)).find((m) => m.owner === 'clab' && m.text.includes('root')), 10_000, 'a marker from the validation');
     expect(marker.text).toBe('10:46 steps[0].root: rank 5 does not exist in a world of 2 ranks (expected 0…1)');
     const markers = await editorMarkers(page);
     expect(markers.filter((m) => m.owner === 'clab')).toHaveLength(1);
     expect(markers.filter((m) => m.owner === 'json')).toEqual([]);
     await page.getByTestId('editor-problems').filter({ hasText: '1 error' }).waitFor();
     await screenshot(page, '4b-core-marker');
+  });
+
+  it('marks a backend this machine cannot give the world, from the core', async () => {
+    await chooseTemplate(page, 'all-in-one.scenario.json');
+    await setRunOptions(page, 'auto', null);
+    // No machine here has GPU 60: nccl is refused whether or not it is there at all.
+    const text = readFileSync(join(REPO_ROOT, 'scenarios/all-in-one.scenario.json'), 'utf8')
+      .replace('"world": { "ranks": 2 },\n  "backend": "auto"', '"world": { "devices": [0, 60] },\n  "backend": "nccl"');
+    await setEditorText(page, text);
+    const marker = await eventually(async () => (await editorMarkers(page)).find((m) => m.owner === 'clab'), 10_000, 'a marker from the machine check');
+    expect(marker.text).toMatch(/^7:\d+ backend: the nccl backend is unavailable: /);
+    expect((await editorMarkers(page)).filter((m) => m.owner === 'json')).toEqual([]);
+    // The run panel's cpu overrides the scenario's nccl: asked again, the machine has no objection.
+    await setRunOptions(page, 'cpu', null);
+    await eventually(async () => ((await editorMarkers(page)).some((m) => m.owner === 'clab') ? undefined : true), 10_000, 'the marker gone');
   });
 
   it("completes and explains the scenario format from its JSON Schema", async () => {

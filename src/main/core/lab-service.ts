@@ -5,16 +5,17 @@ import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { runPanelBackend, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult, type OpenedFile, type SavedRun } from '../../shared/api.js';
 import { RECORD_FORMAT, type RunRecord } from '../../shared/record.js';
+import { parseScenarioText, ScenarioFileError } from '../../shared/scenario/text.js';
 import { loadAddon as loadNativeAddon } from '../../addon/addon.js';
 import type { NativeAddon } from '../../addon/native-api.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { chooseBackend } from './backend.js';
 import { describeMachine } from './machine.js';
 import { findPackageRoot } from './package-root.js';
 import { resolveWorkerEntry } from './paths.js';
 import { readRecord } from './record-store.js';
 import type { LabRun } from './run.js';
 import { prepareRun, type PreparedRun } from './start-run.js';
-import { compileLoaded, parseScenarioText, ScenarioFileError } from '../../shared/scenario/text.js';
 import { readTemplates } from './templates.js';
 
 /** What only a desktop door can do: ask the user for a file with a native dialog. */
@@ -93,13 +94,12 @@ export class LabService implements LabHandlers {
     return readTemplates(this.templatesDir);
   }
 
-  async validate({ text, file, ranks }: ApiParams<'validate'>): Promise<ApiResult<'validate'>> {
+  async checkBackend({ backend, world, devices }: ApiParams<'checkBackend'>): Promise<ApiResult<'checkBackend'>> {
     try {
-      compileLoaded(parseScenarioText(text, file ?? UNSAVED), { ranks: ranks ?? undefined });
-      return [];
+      return { ok: true, ...chooseBackend(backend, this.loadAddon(), { world, devices }) };
     } catch (e) {
-      if (e instanceof ScenarioFileError) return e.problems;
-      throw e;
+      // Unavailable, or no addon at all: either way nothing runs there.
+      return { ok: false, reason: (e as Error).message };
     }
   }
 

@@ -9,7 +9,7 @@ import { useDropFiles } from './app/useDropFiles';
 import { useLabInfo } from './app/useLabInfo';
 import { useLabClient } from './client';
 import {
-  EditorStatus, EditorTitle, EditorToolbar, ScenarioEditor, recordDocument, scenarioWorld, templateDocument, useCoreValidation, useFileActions,
+  EditorStatus, EditorTitle, EditorToolbar, ScenarioEditor, recordDocument, scenarioWorld, templateDocument, useScenarioValidation, useFileActions,
   useScenarioDocument,
   type MarkerSummary,
 } from './editor';
@@ -53,7 +53,7 @@ export function App() {
   }, [selectTab, openDocument]);
 
   const files = useFileActions(client, scenario, showReplay, setNotice);
-  const coreProblems = useCoreValidation(client, scenario.text, scenario.doc?.path ?? null, settings.ranks, connection === 'open' && scenario.doc !== null);
+  const problems = useScenarioValidation(client, scenario.text, scenario.doc?.path ?? null, settings.ranks, settings.backend, connection === 'open');
   const world = useMemo(() => scenarioWorld(scenario.text), [scenario.text]);
 
   const { forgetRefusal, catchUp } = run;
@@ -148,7 +148,7 @@ export function App() {
             name={scenario.doc?.name ?? 'untitled.scenario.json'}
             text={scenario.text}
             generation={scenario.generation}
-            problems={coreProblems}
+            problems={problems}
             onChange={scenario.edit}
             onRun={startRun}
             onSave={() => void files.save()}

@@ -92,6 +92,11 @@ export function parseScenarioText(text: string, file: string): LoadedScenario {
   return { file, text, raw, scenario: parsed.data };
 }
 
+/** A problem found beside the text (by the machine, say), placed at the JSON path it concerns. */
+export function problemAt(text: string, file: string, path: JsonPath, message: string): FileProblem {
+  return { file, path: formatPath(path), ...lineColumns(text)(nodeFor(parseTree(text), path)?.offset ?? 0), message };
+}
+
 /** Compiles for a world size, turning plan problems into file problems with positions. */
 export function compileLoaded(loaded: LoadedScenario, options: CompileOptions = {}): Plan {
   try {

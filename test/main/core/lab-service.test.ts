@@ -114,20 +114,21 @@ describe('startRun', () => {
   });
 });
 
-describe('validate', () => {
-  it('is empty for a shipped scenario and lists problems for a bad one', async () => {
-    expect(await service.validate({ text: allInOne, file: null })).toEqual([]);
-    const problems = await service.validate({ text: '{ "version": 1, ', file: 'x.scenario.json' });
-    expect(problems.length).toBeGreaterThan(0);
-    expect(problems[0]).toMatchObject({ file: 'x.scenario.json', line: 1 });
+describe('checkBackend', () => {
+  const oneGpu = () => ({ backends: () => ({ cpu: { available: true }, nccl: { available: true, devices: 1 } }) });
+
+  it('says which backend a world gets on this machine, and why when it is not the one asked for', async () => {
+    const lab = new LabService({ runsDir, loadAddon: oneGpu });
+    expect(await lab.checkBackend({ backend: 'nccl', world: 1, devices: null })).toEqual({ ok: true, backend: 'nccl', note: null });
+    expect(await lab.checkBackend({ backend: 'auto', world: 2, devices: null }))
+      .toEqual({ ok: true, backend: 'cpu', note: 'auto chose cpu: nccl is unavailable (2 ranks need 2 GPUs, but 1 GPU is visible)' });
+    expect(await lab.checkBackend({ backend: 'nccl', world: 2, devices: [0, 3] }))
+      .toEqual({ ok: false, reason: 'the nccl backend is unavailable: the scenario puts ranks on GPU 3, but 1 GPU is visible' });
   });
 
-  it('checks world-dependent rules for the ranks the run panel chose', async () => {
-    expect(await service.validate({ text: allInOne, file: 'a.scenario.json', ranks: 4 })).toEqual([]);
-    const problems = await service.validate({ text: allInOne, file: 'a.scenario.json', ranks: 5 });
-    expect(problems.length).toBeGreaterThan(0);
-    expect(problems[0]).toMatchObject({ file: 'a.scenario.json', path: expect.stringMatching(/^steps\[\d+\]/) });
-    expect(problems.map((p) => p.message).join('\n')).toMatch(/5/);
+  it('answers that nothing runs when the addon is missing', async () => {
+    const lab = new LabService({ runsDir, loadAddon: () => { throw new Error('the native addon was not found'); } });
+    expect(await lab.checkBackend({ backend: 'cpu', world: 2, devices: null })).toEqual({ ok: false, reason: 'the native addon was not found' });
   });
 });
 

@@ -14,7 +14,7 @@ const record = {
 const fakeLab: LabHandlers = {
   machine: async () => ({ host: 'h', cpus: 2, backends: { cpu: { available: true }, nccl: { available: false, reason: 'no GPU' } }, gpus: [], maxCpuRanks: 8, fileDialogs: true }),
   templates: async () => [],
-  validate: async () => [],
+  checkBackend: async () => ({ ok: true, backend: 'cpu', note: null }),
   startRun: async () => ({ ok: true, runId: 'r1', plan: { world: 1, devices: null, streams: ['default'], steps: [], sweeps: [], pairs: [], compares: [] } }),
   stopRun: async () => ({ stopped: true }),
   listRuns: async () => [],
@@ -29,7 +29,7 @@ const fakeLab: LabHandlers = {
 const CASES: Record<ApiMethod, { valid: unknown; invalid: unknown; param: string }> = {
   machine: { valid: {}, invalid: { verbose: true }, param: 'verbose' },
   templates: { valid: {}, invalid: { filter: 'x' }, param: 'filter' },
-  validate: { valid: { text: '{}', file: null, ranks: 4 }, invalid: { text: '{}', file: null, ranks: 0 }, param: 'params.ranks' },
+  checkBackend: { valid: { backend: 'nccl', world: 2, devices: [0, 1] }, invalid: { backend: 'nccl', world: 0, devices: null }, param: 'params.world' },
   startRun: { valid: { text: '{}', file: 'a.scenario.json', backend: 'cpu', ranks: 2 }, invalid: { text: '{}', file: null, backend: 'gpu', ranks: 2 }, param: 'params.backend' },
   stopRun: { valid: { runId: 'r1' }, invalid: { runId: '' }, param: 'params.runId' },
   listRuns: { valid: {}, invalid: { all: true }, param: 'all' },

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileLoaded, parseScenarioText, ScenarioFileError } from '../../../src/shared/scenario/text';
+import { compileLoaded, parseScenarioText, problemAt, ScenarioFileError } from '../../../src/shared/scenario/text';
 
 function problems(text: string, ranks?: number) {
   try {
@@ -77,5 +77,13 @@ describe('scenario files', () => {
   it('refuses a send to oneself and a wait for an unknown id', () => {
     const p = problems(base([{ op: 'send', from: 1, to: 1, count: 3 }, { op: 'wait', id: 'nope' }]));
     expect(p.map((x) => x.path)).toEqual(['steps[0].to', 'steps[1].id']);
+  });
+
+  it('places a problem found beside the text at the path it concerns, or the deepest part of it there is', () => {
+    const text = base([{ op: 'barrier' }]);
+    expect(problemAt(text, 'x.scenario.json', ['world'], 'no GPUs here')).toEqual({
+      file: 'x.scenario.json', path: 'world', line: 4, column: 12, message: 'no GPUs here',
+    });
+    expect(problemAt(text, 'x.scenario.json', ['backend'], 'b')).toMatchObject({ path: 'backend', line: 1, column: 1 });
   });
 });

@@ -1,5 +1,5 @@
-// Under the editor: how many problems Monaco and the core found and the first one, or the keys.
-import type { MarkerSummary } from './core-markers';
+// Under the editor: how many problems Monaco and the lab found and the first one, or the keys.
+import type { MarkerSummary } from './problem-markers';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

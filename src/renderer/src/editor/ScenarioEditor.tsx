@@ -1,19 +1,19 @@
 // The Monaco editor over one scenario. Monaco owns the text while typing; the document hook
-// gets every change, and loads new text by bumping `generation`. The core's problems appear as
+// gets every change, and loads new text by bumping `generation`. The lab's problems appear as
 // markers beside Monaco's own JSON and schema markers.
 import { useEffect, useRef } from 'react';
 import './editor.css';
-import { applyCoreMarkers, clearCoreMarkers, jsonMarkedLines, summarizeMarkers, type MarkerSummary } from './core-markers';
+import { applyLabMarkers, clearLabMarkers, jsonMarkedLines, summarizeMarkers, type MarkerSummary } from './problem-markers';
 import { monaco, scenarioModelUri } from './monaco';
-import type { CoreProblems } from './useCoreValidation';
+import type { ScenarioProblems } from './useScenarioValidation';
 
-export type { MarkerSummary } from './core-markers';
+export type { MarkerSummary } from './problem-markers';
 
 interface Props {
   name: string;
   text: string;
   generation: number;
-  problems: CoreProblems;
+  problems: ScenarioProblems;
   onChange(text: string): void;
   onRun(): void;
   onSave(): void;
@@ -27,7 +27,7 @@ function disposeModel(editor: monaco.editor.IStandaloneCodeEditor): void {
   editor.setModel(null);
   if (!model) return;
   // Markers belong to the URI, not the model: the next model of that name must not inherit them.
-  clearCoreMarkers(model);
+  clearLabMarkers(model);
   model.dispose();
 }
 
@@ -61,7 +61,7 @@ export function ScenarioEditor({ name, text, generation, problems, onChange, onR
       const lines = jsonMarkedLines(model);
       if (lines !== jsonLines) {
         jsonLines = lines;
-        applyCoreMarkers(model, latest.current.problems);
+        applyLabMarkers(model, latest.current.problems);
       }
     });
     return () => {
@@ -86,7 +86,7 @@ export function ScenarioEditor({ name, text, generation, problems, onChange, onR
 
   useEffect(() => {
     const model = editorRef.current?.getModel();
-    if (model) applyCoreMarkers(model, problems);
+    if (model) applyLabMarkers(model, problems);
   }, [problems, generation]);
 
   useEffect(() => {

@@ -3,6 +3,6 @@ export { EditorToolbar } from './EditorToolbar';
 export { EditorStatus } from './EditorStatus';
 export { EditorTitle } from './EditorTitle';
 export { useScenarioDocument, type ScenarioDocumentState } from './useScenarioDocument';
-export { useCoreValidation } from './useCoreValidation';
+export { useScenarioValidation } from './useScenarioValidation';
 export { useFileActions, type FileActions } from './useFileActions';
 export { recordDocument, templateDocument, scenarioWorld } from './document';

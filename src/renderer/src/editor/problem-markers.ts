@@ -1,16 +1,17 @@
-// The lab core's problems as Monaco markers, beside the JSON mode's own. Where Monaco already
-// marks a line (syntax, schema) the core's problem there is left out, so nothing shows twice;
-// what stays is what only the core knows, such as a root outside the world.
+// The lab's problems (useScenarioValidation) as Monaco markers, beside the JSON mode's own. Where
+// Monaco already marks a line (syntax, schema) the lab's problem there is left out, so nothing
+// shows twice; what stays is what the JSON Schema cannot say, such as a root outside the world
+// or a backend this machine does not have.
 import type { FileProblemInfo } from '../../../shared/api.js';
 import { monaco } from './monaco';
-import type { CoreProblems } from './useCoreValidation';
+import type { ScenarioProblems } from './useScenarioValidation';
 
-const CORE_OWNER = 'clab';
+const LAB_OWNER = 'clab';
 const JSON_OWNER = 'json';
 
 export interface MarkerSummary { errors: number; warnings: number; first: string | null }
 
-function coreMarker(model: monaco.editor.ITextModel, problem: FileProblemInfo): monaco.editor.IMarkerData {
+function labMarker(model: monaco.editor.ITextModel, problem: FileProblemInfo): monaco.editor.IMarkerData {
   const line = Math.min(Math.max(problem.line, 1), model.getLineCount());
   const column = Math.min(Math.max(problem.column, 1), model.getLineMaxColumn(line));
   const word = model.getWordAtPosition({ lineNumber: line, column });
@@ -40,16 +41,16 @@ export function jsonMarkedLines(model: monaco.editor.ITextModel): string {
 }
 
 /** Shows the problems found in `checked.text` if that is still the model's text. */
-export function applyCoreMarkers(model: monaco.editor.ITextModel, checked: CoreProblems): void {
+export function applyLabMarkers(model: monaco.editor.ITextModel, checked: ScenarioProblems): void {
   if (model.getValue() !== checked.text) return;
-  // Text that is not JSON: Monaco marks where it breaks, and the core cannot say more.
+  // Text that is not JSON: Monaco marks where it breaks, and the lab cannot say more.
   const problems = parses(checked.text) ? checked.problems : [];
   const marked = new Set(jsonMarkedLines(model).split(',').filter(Boolean).map(Number));
-  monaco.editor.setModelMarkers(model, CORE_OWNER, problems.filter((p) => !marked.has(p.line)).map((p) => coreMarker(model, p)));
+  monaco.editor.setModelMarkers(model, LAB_OWNER, problems.filter((p) => !marked.has(p.line)).map((p) => labMarker(model, p)));
 }
 
-export function clearCoreMarkers(model: monaco.editor.ITextModel): void {
-  monaco.editor.setModelMarkers(model, CORE_OWNER, []);
+export function clearLabMarkers(model: monaco.editor.ITextModel): void {
+  monaco.editor.setModelMarkers(model, LAB_OWNER, []);
 }
 
 export function summarizeMarkers(model: monaco.editor.ITextModel): MarkerSummary {

@@ -1,0 +1,67 @@
+// The editor's own check of the text after typing pauses: parsed and compiled here in the window
+// with the shared code (world-dependent rules too, for the ranks the run panel chose), so typing
+// never waits on the core. The core is asked only what depends on the machine — can the backend
+// asked for hold this world here? — and only when the backend, world or GPUs asked for change.
+import { useEffect, useMemo, useState } from 'react';
+import { runPanelBackend, type ApiResult, type BackendCheck, type FileProblemInfo, type RunRequest } from '../../../shared/api.js';
+import type { JsonPath } from '../../../shared/plan/compile.js';
+import { compileLoaded, parseScenarioText, problemAt, ScenarioFileError } from '../../../shared/scenario/text.js';
+import type { LabClient } from '../client';
+
+const PAUSE_MS = 300;
+const UNSAVED = 'untitled.scenario.json';
+
+/** The problems found in `text`: the text's own and the machine's. */
+export interface ScenarioProblems { text: string; problems: FileProblemInfo[] }
+
+interface TextCheck {
+  text: string;
+  file: string;
+  problems: FileProblemInfo[];
+  /** What to ask the machine once the text compiles, and where in the text its answer belongs. */
+  backend: { request: BackendCheck; key: string; at: JsonPath } | null;
+}
+
+function checkText(text: string, file: string, ranks: number | null, panel: RunRequest['backend']): TextCheck {
+  try {
+    const loaded = parseScenarioText(text, file);
+    const plan = compileLoaded(loaded, { ranks: ranks ?? undefined });
+    const request = { backend: runPanelBackend(panel, loaded.scenario), world: plan.world, devices: plan.devices };
+    // A backend the scenario names is the one refused; else it is the world that does not fit.
+    const at = panel === 'auto' && loaded.scenario.backend !== undefined ? ['backend'] : ['world'];
+    return { text, file, problems: [], backend: { request, key: JSON.stringify(request), at } };
+  } catch (e) {
+    if (e instanceof ScenarioFileError) return { text, file, problems: e.problems, backend: null };
+    throw e;
+  }
+}
+
+export function useScenarioValidation(
+  client: LabClient, text: string, file: string | null, ranks: number | null, panel: RunRequest['backend'], connected: boolean,
+): ScenarioProblems {
+  const [checked, setChecked] = useState<TextCheck>({ text: '', file: UNSAVED, problems: [], backend: null });
+  const [machine, setMachine] = useState<{ key: string; answer: ApiResult<'checkBackend'> } | null>(null);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setChecked(checkText(text, file ?? UNSAVED, ranks, panel)), PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [text, file, ranks, panel]);
+
+  const ask = checked.backend;
+  useEffect(() => {
+    if (!connected || !ask) return;
+    let current = true;
+    client.call('checkBackend', ask.request).then(
+      (answer) => { if (current) setMachine({ key: ask.key, answer }); },
+      (e: Error) => console.warn('checkBackend failed:', e.message),
+    );
+    return () => { current = false; };
+    // Asked again only when what is asked changes, not on every text that compiles.
+  }, [client, connected, ask?.key]);
+
+  return useMemo(() => {
+    const answer = machine && ask && machine.key === ask.key ? machine.answer : null;
+    if (!answer || answer.ok || !ask) return { text: checked.text, problems: checked.problems };
+    return { text: checked.text, problems: [...checked.problems, problemAt(checked.text, checked.file, ask.at, answer.reason)] };
+  }, [checked, ask, machine]);
+}
