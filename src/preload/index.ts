@@ -4,7 +4,7 @@ import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'ele
 import type { ApiEvent } from '../shared/api.js';
 import { LAB_CALL_CHANNEL, LAB_EVENT_CHANNEL, type IpcReply, type LabBridge } from '../shared/bridge.js';
 
-const lab: LabBridge = {
+const lab: LabBridge<File> = {
   async call(method, params) {
     const reply = (await ipcRenderer.invoke(LAB_CALL_CHANNEL, { method, params })) as IpcReply;
     if (!reply.ok) throw new Error(reply.error);

@@ -10,7 +10,8 @@ export const LAB_EVENT_CHANNEL = 'lab:event';
 /** A call's outcome as it crosses IPC: an error travels as its message, not as a rethrown Error with Electron's prefix. */
 export type IpcReply = { ok: true; value: unknown } | { ok: false; error: string };
 
-export interface LabBridge extends LabApi {
+/** `DroppedFile` is the DOM's File where the bridge lives (preload, renderer); shared code knows no DOM. */
+export interface LabBridge<DroppedFile> extends LabApi {
   /** The file system path of a file dropped on the window (Electron's webUtils.getPathForFile). */
-  pathForFile(file: File): string;
+  pathForFile(file: DroppedFile): string;
 }

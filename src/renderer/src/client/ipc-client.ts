@@ -5,15 +5,15 @@ import type { ConnectionState, LabClient } from './lab-client';
 import { parseEvent, parseResult } from './validate';
 
 /** The preload's window.lab, when this page runs in the Electron shell. */
-export function bridgeOf(scope: object): LabBridge | null {
-  const lab = (scope as { lab?: Partial<LabBridge> }).lab;
-  return lab && typeof lab.call === 'function' && typeof lab.onEvent === 'function' ? (lab as LabBridge) : null;
+export function bridgeOf(scope: object): LabBridge<File> | null {
+  const lab = (scope as { lab?: Partial<LabBridge<File>> }).lab;
+  return lab && typeof lab.call === 'function' && typeof lab.onEvent === 'function' ? (lab as LabBridge<File>) : null;
 }
 
 export class IpcLabClient implements LabClient {
   readonly capabilities = { fileDialogs: true };
 
-  constructor(private readonly bridge: LabBridge) {}
+  constructor(private readonly bridge: LabBridge<File>) {}
 
   async call<M extends ApiMethod>(method: M, params: ApiParams<M>): Promise<ApiResult<M>> {
     // The bridge is typed, but what crosses IPC is checked here all the same.

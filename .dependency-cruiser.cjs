@@ -1,0 +1,114 @@
+// The layers, checked by `npm run lint:layers` (part of `npm test`): who may import whom.
+//   shared   — pure TypeScript: imports nothing of ours outside src/shared, no Node builtin, and
+//              of npm only zod and jsonc-parser (no DOM either: tsconfig.shared.json has no DOM lib)
+//   addon    — the native addon's contract: of ours only shared
+//   core     — src/main/core: no electron, none of its front doors, no renderer, worker or preload
+//   doors    — src/main/{cli,serve,electron}: beside the core, not inside the renderer or worker
+//   worker   — the rank process: nothing of src/main, renderer or preload
+//   preload  — of ours only shared
+//   renderer — of ours only shared: no main, core, addon, worker, preload, and no Node builtin
+// Type-only imports count too (tsPreCompilationDeps): a type is as much a dependency as a value.
+const ours = '^src/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'shared-imports-only-shared',
+      comment: 'src/shared is the code every process shares: it may not lean on any one of them.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: ours, pathNot: '^src/shared/' },
+    },
+    {
+      name: 'shared-no-node-builtins',
+      comment: 'src/shared runs in the renderer too: no Node builtin.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'shared-npm-allowlist',
+      comment: 'src/shared may use only npm packages that run anywhere (zod, jsonc-parser); add one here on purpose.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], pathNot: '^node_modules/(zod|jsonc-parser)/' },
+    },
+    {
+      name: 'addon-imports-only-shared',
+      comment: 'The addon contract sits under the core and the worker alike.',
+      severity: 'error',
+      from: { path: '^src/addon/' },
+      to: { path: ours, pathNot: '^src/(addon|shared)/' },
+    },
+    {
+      name: 'core-no-electron',
+      comment: 'The lab core is plain Node: the CLI and `clab serve` run it without Electron.',
+      severity: 'error',
+      from: { path: '^src/main/core/' },
+      to: { path: '^(electron$|node_modules/electron/)' },
+    },
+    {
+      name: 'core-not-its-doors-or-other-processes',
+      comment: 'The front doors (Electron shell, CLI, serve) call the core, never the other way; the renderer, worker and preload are other processes.',
+      severity: 'error',
+      from: { path: '^src/main/core/' },
+      to: { path: '^src/(main/(cli|serve|electron)|renderer|worker|preload)/' },
+    },
+    {
+      name: 'doors-not-other-processes',
+      comment: 'The CLI, serve and the Electron main reach the renderer only as built files, the worker only by forking it.',
+      severity: 'error',
+      from: { path: '^src/main/' },
+      to: { path: '^src/(renderer|worker|preload)/' },
+    },
+    {
+      name: 'worker-not-main',
+      comment: 'The rank process and the lab core are siblings: they share src/shared and src/addon only.',
+      severity: 'error',
+      from: { path: '^src/worker/' },
+      to: { path: '^src/(main|renderer|preload)/' },
+    },
+    {
+      name: 'preload-imports-only-shared',
+      comment: 'The preload is the one bridge object: electron and the shared contract, nothing else of ours.',
+      severity: 'error',
+      from: { path: '^src/preload/' },
+      to: { path: ours, pathNot: '^src/(preload|shared)/' },
+    },
+    {
+      name: 'renderer-imports-only-shared',
+      comment: 'The renderer reaches the lab through its client only (IPC or WebSocket).',
+      severity: 'error',
+      from: { path: '^src/renderer/' },
+      to: { path: '^src/(main|addon|worker|preload)/' },
+    },
+    {
+      name: 'renderer-no-node-builtins',
+      comment: 'The renderer is sandboxed and is also served to a plain browser: no Node builtin.',
+      severity: 'error',
+      from: { path: '^src/renderer/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'renderer-no-electron',
+      comment: 'Electron reaches the renderer only through the preload (window.lab).',
+      severity: 'error',
+      from: { path: '^src/renderer/' },
+      to: { path: '^(electron$|node_modules/electron/)' },
+    },
+    {
+      name: 'resolvable',
+      comment: 'An import that does not resolve would hide from every rule above.',
+      severity: 'error',
+      from: { path: ours },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], mainFields: ['module', 'main', 'types'] },
+    exclude: { path: '\\.d\\.ts$' },
+  },
+};
