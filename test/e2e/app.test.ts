@@ -167,6 +167,10 @@ describe('the lab in a browser', () => {
     await page.locator('[data-testid=editor] .view-line span', { hasText: '"world"' }).first().hover();
     const hover = page.locator('.monaco-hover-content');
     await hover.filter({ hasText: 'How many ranks' }).first().waitFor();
+    // An op's hover gives its descriptor's count and teaching text.
+    await page.locator('[data-testid=editor] .view-line span', { hasText: '"all_reduce"' }).first().hover();
+    await hover.filter({ hasText: 'reduce-scatter followed by an all-gather' }).first().waitFor();
+    expect(await hover.filter({ hasText: 'count: elements of the tensor every rank passes' }).count()).toBeGreaterThan(0);
   });
 
   it('keeps unsaved text across a reload and forgets it once downloaded', async () => {

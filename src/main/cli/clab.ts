@@ -1,16 +1,17 @@
-// `clab`: run, validate, replay, export and compare runs from a terminal. A thin front door to the lab core;
+// `clab`: run, validate, replay, export, compare and explain from a terminal. A thin front door to the lab core;
 // each command lives in commands/ and registers itself here.
 import { Command } from 'commander';
 import { EXIT_OK, EXIT_USAGE, tolerateClosedPipes, type RegisterCommand } from './common.js';
 import { registerCompare } from './commands/compare.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerExplain } from './commands/explain.js';
 import { registerExport } from './commands/export.js';
 import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
 import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
 
-const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerReplay, registerExport, registerCompare, registerServe, registerDoctor];
+const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerReplay, registerExport, registerCompare, registerExplain, registerServe, registerDoctor];
 
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('clab')

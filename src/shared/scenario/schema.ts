@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DTYPES } from '../dtypes.js';
 import { REDOPS } from '../reduce.js';
 import { COLLECTIVES, COLLECTIVE_DESCRIPTORS, OBJECT_COLLECTIVES, OBJECT_DESCRIPTORS } from '../ops/index.js';
+import { markdownEnumDescriptions } from '../ops/explain.js';
 import { LIMITS } from './limits.js';
 import { parseBytes } from './units.js';
 
@@ -51,7 +52,8 @@ const common = {
 const collectiveStep = z
   .object({
     ...common,
-    op: z.enum(COLLECTIVES).describe(COLLECTIVES.map((c) => `${c}: ${COLLECTIVE_DESCRIPTORS[c].summary}`).join('\n')),
+    op: z.enum(COLLECTIVES).describe(COLLECTIVES.map((c) => `${c}: ${COLLECTIVE_DESCRIPTORS[c].summary}`).join('\n'))
+      .meta({ markdownEnumDescriptions: markdownEnumDescriptions(COLLECTIVES) }),
     count: count.describe('Number of elements; what it counts depends on the operation (see its docs).'),
     root: rankIndex.optional().describe('Source or destination rank for broadcast, reduce, gather and scatter (default 0).'),
     redop: redop.optional(),
@@ -64,7 +66,8 @@ const json: z.ZodType<unknown> = z.json();
 const objectStep = z
   .object({
     ...common,
-    op: z.enum(OBJECT_COLLECTIVES).describe(OBJECT_COLLECTIVES.map((c) => `${c}: ${OBJECT_DESCRIPTORS[c].summary}`).join('\n')),
+    op: z.enum(OBJECT_COLLECTIVES).describe(OBJECT_COLLECTIVES.map((c) => `${c}: ${OBJECT_DESCRIPTORS[c].summary}`).join('\n'))
+      .meta({ markdownEnumDescriptions: markdownEnumDescriptions(OBJECT_COLLECTIVES) }),
     root: rankIndex.optional(),
     objects: z.array(json).min(1).max(LIMITS.objects).optional().describe('The JSON value of rank r is objects[r % length]; default {"rank": r}.'),
   })
@@ -73,7 +76,8 @@ const objectStep = z
 const p2pStep = z
   .object({
     ...common,
-    op: z.enum(['send', 'recv']).describe('One transfer: rank `from` sends, rank `to` receives (either name describes the pair).'),
+    op: z.enum(['send', 'recv']).describe('One transfer: rank `from` sends, rank `to` receives (either name describes the pair).')
+      .meta({ markdownEnumDescriptions: markdownEnumDescriptions(['send', 'recv']) }),
     from: rankIndex,
     to: rankIndex,
     count,
@@ -116,7 +120,7 @@ const sweepStep = z
   .object({
     ...common,
     op: z.literal('sweep'),
-    collective: z.enum([...COLLECTIVES, 'send']),
+    collective: z.enum([...COLLECTIVES, 'send']).meta({ markdownEnumDescriptions: markdownEnumDescriptions([...COLLECTIVES, 'send']) }),
     minBytes: bytes,
     maxBytes: bytes,
     factor: z.number().int().min(2).max(1024).optional().describe('Each size is the previous × factor (default 2).'),

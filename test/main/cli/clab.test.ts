@@ -10,7 +10,7 @@ const dir = mkdtempSync(join(tmpdir(), 'clab-cli-'));
 
 describe('clab', () => {
   it('prints help for each command', () => {
-    for (const cmd of ['run', 'validate', 'replay', 'export', 'compare', 'serve', 'doctor']) {
+    for (const cmd of ['run', 'validate', 'replay', 'export', 'compare', 'explain', 'serve', 'doctor']) {
       const r = clab(cmd, '--help');
       expect(r.status).toBe(0);
       expect(r.stdout).toContain(`Usage: clab ${cmd}`);
