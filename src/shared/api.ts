@@ -31,6 +31,8 @@ export const templateSchema = z.object({
 
 export const fileProblemSchema = z.object({
   file: z.string(), path: z.string(), line: z.number().int(), column: z.number().int(), message: z.string(),
+  /** Absent means 'error' (what older windows and cores send); a warning refuses nothing. */
+  severity: z.enum(['error', 'warning']).optional(),
 });
 
 export const runRequestSchema = z.object({

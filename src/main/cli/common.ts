@@ -1,6 +1,6 @@
 // What every command shares: output, exit codes, how usage errors are reported.
 import { InvalidArgumentError } from 'commander';
-import { ScenarioFileError } from '../../shared/scenario/text.js';
+import { isWarning, ScenarioFileError, type FileProblem } from '../../shared/scenario/text.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -27,10 +27,20 @@ export const rankCount = (v: string) => {
   return n;
 };
 
+const problemLine = (p: FileProblem) =>
+  `${p.file}:${p.line}:${p.column}: ${isWarning(p) ? 'warning' : 'error'}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
+
+/** Warnings of a scenario that loaded (a duplicate key): printed, refusing nothing. */
+export function reportWarnings(warnings: FileProblem[]): void {
+  for (const p of warnings) err(problemLine(p));
+}
+
 export function reportUsageError(e: unknown): number {
   if (e instanceof ScenarioFileError) {
-    for (const p of e.problems) err(`${p.file}:${p.line}:${p.column}: error: ${p.path ? `${p.path}: ` : ''}${p.message}`);
-    err(`${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found`);
+    for (const p of e.problems) err(problemLine(p));
+    const warnings = e.problems.filter(isWarning).length;
+    const errors = e.problems.length - warnings;
+    err(`${errors} problem${errors === 1 ? '' : 's'} found${warnings ? ` (and ${warnings} warning${warnings === 1 ? '' : 's'})` : ''}`);
   } else {
     err(`clab: ${(e as Error).message}`);
   }

@@ -5,6 +5,8 @@
 export const LIMITS = {
   /** Scenario text, checked before parsing (the shipped scenarios are a few KiB). */
   fileBytes: 2 * 1024 * 1024,
+  /** Objects and lists inside one another (a scenario uses about 10; parsers recurse per level). */
+  nesting: 64,
   /** Any size in bytes (sweep bounds, pairs). */
   bytes: 2 ** 40,
   /** Elements of one tensor. */

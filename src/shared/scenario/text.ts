@@ -1,10 +1,11 @@
 // Scenario text → a validated scenario or every problem in it, each with the JSON path,
 // line:column and what was expected; and compiling it with those positions. Pure: the editor
 // runs it on every typing pause, the core on every file it loads.
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { parseTree, type Node, type ParseError } from 'jsonc-parser';
 import { compilePlan, formatPath, PlanError, type CompileOptions, type JsonPath } from '../plan/compile.js';
 import type { Plan } from '../plan/types.js';
 import { LIMITS } from './limits.js';
+import { issueMessage, jsonErrorMessage } from './messages.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
 export interface FileProblem {
@@ -13,7 +14,11 @@ export interface FileProblem {
   line: number;
   column: number;
   message: string;
+  /** Absent means 'error'. A warning (a duplicate key) is shown but refuses nothing. */
+  severity?: 'error' | 'warning';
 }
+
+export const isWarning = (p: FileProblem) => p.severity === 'warning';
 
 export class ScenarioFileError extends Error {
   constructor(readonly problems: FileProblem[]) {
@@ -23,7 +28,7 @@ export class ScenarioFileError extends Error {
 }
 
 export function formatProblem(p: FileProblem): string {
-  return `${p.file}:${p.line}:${p.column}: ${p.path || '(file)'}: ${p.message}`;
+  return `${p.file}:${p.line}:${p.column}: ${isWarning(p) ? 'warning: ' : ''}${p.path || '(file)'}: ${p.message}`;
 }
 
 /**
@@ -52,49 +57,141 @@ export const scenarioTooLarge = (file: string, size: number): ScenarioFileError 
   message: `the file is ${size} bytes; expected a scenario of at most ${LIMITS.fileBytes} bytes (${LIMITS.fileBytes / 1024 / 1024} MiB)`,
 }]);
 
+/** A property's value; of a key given twice, the last one (the one JSON.parse keeps). */
+function child(node: Node, key: string | number): Node | undefined {
+  if (node.type === 'array') return typeof key === 'number' ? node.children?.[key] : undefined;
+  if (node.type !== 'object') return undefined;
+  const property = node.children?.findLast((p) => p.children?.[0].value === String(key) && p.children.length === 2);
+  return property?.children![1];
+}
+
 /** The value at `path`, or the deepest node that exists along it (a missing property is reported at its parent). */
 function nodeFor(root: Node | undefined, path: JsonPath): Node | undefined {
-  for (let n = path.length; n >= 0; n--) {
-    const node = root && findNodeAtLocation(root, path.slice(0, n));
-    if (node) return node;
+  let node = root;
+  for (const key of path) {
+    const next = node && child(node, key);
+    if (!next) return node;
+    node = next;
   }
-  return root;
+  return node;
 }
+
+/** A key given twice in one object: a warning at the one that counts, naming where the ignored one is. */
+function duplicateKeys(root: Node, file: string, at: ReturnType<typeof lineColumns>): FileProblem[] {
+  const found: FileProblem[] = [];
+  const visit = (node: Node, path: JsonPath) => {
+    if (node.type === 'array') node.children?.forEach((c, i) => visit(c, [...path, i]));
+    if (node.type !== 'object') return;
+    const last = new Map<string, Node>();
+    for (const property of node.children ?? []) {
+      const [key, value] = property.children ?? [];
+      if (!key || !value) continue;
+      const name = String(key.value);
+      const earlier = last.get(name);
+      last.set(name, property);
+      if (earlier) {
+        const first = at(earlier.offset);
+        found.push({
+          file, path: formatPath([...path, name]), ...at(key.offset), severity: 'warning',
+          message: `"${name}" is given twice in this object: this value is used, the one at line ${first.line}, column ${first.column} is ignored`,
+        });
+      }
+    }
+    for (const property of last.values()) {
+      const [key, value] = property.children!;
+      visit(value, [...path, String(key.value)]);
+    }
+  };
+  visit(root, []);
+  return found;
+}
+
+const BOM = '\uFEFF';
+/** The text as JSON reads it: a space in a leading byte order mark's place keeps every offset where the editor has it. */
+const jsonText = (text: string) => (text.startsWith(BOM) ? ` ${text.slice(1)}` : text);
 
 export interface LoadedScenario {
   file: string;
   text: string;
   raw: unknown;
   scenario: Scenario;
+  /** Problems that refuse nothing (duplicate keys); shown by validate and before a run. */
+  warnings: FileProblem[];
 }
 
-/** Parses and validates scenario text; throws ScenarioFileError listing every problem. */
+/** Past the first few, JSON errors are the parser recovering from the same mistake. */
+const MAX_JSON_ERRORS = 20;
+
+function jsonProblems(errors: ParseError[], json: string, file: string, at: ReturnType<typeof lineColumns>): FileProblem[] {
+  const shown: FileProblem[] = [];
+  const seen = new Set<string>();
+  let i = 0;
+  for (; i < errors.length && shown.length < MAX_JSON_ERRORS; i++) {
+    const e = errors[i];
+    const message = `invalid JSON: ${jsonErrorMessage(e, json)}`;
+    // The parser may report one mistake twice at one place as it recovers.
+    if (seen.has(`${e.offset}:${message}`)) continue;
+    seen.add(`${e.offset}:${message}`);
+    shown.push({ file, path: '', ...at(e.offset), message });
+  }
+  if (i < errors.length) shown.push({ ...shown[shown.length - 1], message: `invalid JSON: ${errors.length - i} more reports after this one, most likely caused by the ones above` });
+  return shown;
+}
+
+/** Where `json` first opens more than `max` objects and lists inside one another, or -1 (strings skipped). */
+function tooDeep(json: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) { // a string: skip to its closing quote
+      for (i++; i < json.length && json.charCodeAt(i) !== 0x22; i++) if (json.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return i;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Parses and validates scenario text; throws ScenarioFileError listing every problem (errors,
+ * then any warnings). A byte order mark at the start, as some Windows editors write, is accepted.
+ */
 export function parseScenarioText(text: string, file: string): LoadedScenario {
   if (text.length > LIMITS.fileBytes) throw scenarioTooLarge(file, text.length);
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
-  const at = lineColumns(text);
-  if (!root && !errors.length) throw new ScenarioFileError([{ file, path: '', line: 1, column: 1, message: 'the file is empty; expected a JSON object' }]);
-  if (errors.length || !root) {
-    throw new ScenarioFileError(errors.map((e) => ({ file, path: '', ...at(e.offset), message: `invalid JSON: ${printParseErrorCode(e.error)}` })));
+  const json = jsonText(text);
+  // The JSON parser and the schema recurse once per level: a deep enough file would overflow the stack.
+  const deep = tooDeep(json, LIMITS.nesting);
+  if (deep >= 0) {
+    throw new ScenarioFileError([{ file, path: '', ...lineColumns(text)(deep), message: `objects and lists are nested more than ${LIMITS.nesting} deep here; a scenario needs about 10 levels` }]);
   }
-  const raw = JSON.parse(text) as unknown;
+  const errors: ParseError[] = [];
+  const root = parseTree(json, errors, { allowTrailingComma: false, disallowComments: true });
+  const at = lineColumns(text);
+  if (json.trim() === '') throw new ScenarioFileError([{ file, path: '', line: 1, column: 1, message: 'the file is empty; expected a JSON object' }]);
+  if (errors.length || !root) {
+    throw new ScenarioFileError(jsonProblems(errors, json, file, at));
+  }
+  const warnings = duplicateKeys(root, file, at);
+  const raw = JSON.parse(json) as unknown;
   const parsed = scenarioSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new ScenarioFileError(
-      parsed.error.issues.map((issue) => {
-        const path = issue.path as JsonPath;
+    throw new ScenarioFileError([
+      ...parsed.error.issues.map((issue) => {
+        const { path, message } = issueMessage(issue, scenarioSchema, raw);
         const node = nodeFor(root, path);
-        return { file, path: formatPath(path), ...at(node?.offset ?? 0), message: issue.message };
+        return { file, path: formatPath(path), ...at(node?.offset ?? 0), message };
       }),
-    );
+      ...warnings,
+    ]);
   }
-  return { file, text, raw, scenario: parsed.data };
+  return { file, text, raw, scenario: parsed.data, warnings };
 }
 
 /** A problem found beside the text (by the machine, say), placed at the JSON path it concerns. */
 export function problemAt(text: string, file: string, path: JsonPath, message: string): FileProblem {
-  return { file, path: formatPath(path), ...lineColumns(text)(nodeFor(parseTree(text), path)?.offset ?? 0), message };
+  return { file, path: formatPath(path), ...lineColumns(text)(nodeFor(parseTree(jsonText(text)), path)?.offset ?? 0), message };
 }
 
 /** Compiles for a world size, turning plan problems into file problems with positions. */
@@ -103,12 +200,15 @@ export function compileLoaded(loaded: LoadedScenario, options: CompileOptions = 
     return compilePlan(loaded.scenario, options);
   } catch (e) {
     if (!(e instanceof PlanError)) throw e;
-    const root = parseTree(loaded.text);
+    const root = parseTree(jsonText(loaded.text));
     const at = lineColumns(loaded.text);
     throw new ScenarioFileError(
-      e.issues.map((issue) => ({
-        file: loaded.file, path: formatPath(issue.path), ...at(nodeFor(root, issue.path)?.offset ?? 0), message: issue.message,
-      })),
+      [
+        ...e.issues.map((issue) => ({
+          file: loaded.file, path: formatPath(issue.path), ...at(nodeFor(root, issue.path)?.offset ?? 0), message: issue.message,
+        })),
+        ...loaded.warnings,
+      ],
     );
   }
 }

@@ -28,7 +28,7 @@ describe('clab', () => {
     writeFileSync(file, '{\n  "version": 1,\n  "name": "b",\n  "world": { "ranks": 2 },\n  "steps": [\n    { "op": "all_reduce", "count": "three" }\n  ]\n}\n');
     const r = clab('validate', file);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`${file}:6:36: error: steps[0].count: Invalid input: expected number, received string`);
+    expect(r.stderr).toContain(`${file}:6:36: error: steps[0].count: expected a whole number ≥ 0, got "three"`);
   });
 
   it('run checks, prints learner lines, saves a record that replay prints again', () => {

@@ -37,20 +37,20 @@ describe('scenario files', () => {
     const text = base([{ op: 'all_reduce', count: '3' }]);
     const [p] = problems(text);
     expect(p.path).toBe('steps[0].count');
-    expect(p.message).toMatch(/expected number/);
+    expect(p.message).toBe('expected a whole number ≥ 0, got "3"');
     expect(text.split('\n')[p.line - 1].slice(p.column - 1)).toMatch(/^"3"/);
   });
 
-  it('reports an unknown operation and lists the known ones', () => {
+  it('reports an unknown operation, lists the known ones and suggests the nearest', () => {
     const [p] = problems(base([{ op: 'allreduce', count: 3 }]));
     expect(p.path).toBe('steps[0].op');
-    expect(p.message).toContain("'all_reduce'");
+    expect(p.message).toMatch(/^expected one of broadcast, all_reduce, .*, got "allreduce": did you mean all_reduce\?$/);
   });
 
-  it('reports an unknown property', () => {
+  it('reports an unknown property at the property', () => {
     const [p] = problems(base([{ op: 'all_reduce', count: 3, root0: 1 }]));
-    expect(p.path).toBe('steps[0]');
-    expect(p.message).toMatch(/root0/);
+    expect(p.path).toBe('steps[0].root0');
+    expect(p.message).toBe('unknown key "root0": did you mean "root"?');
   });
 
   it('reports every problem, not just the first', () => {

@@ -1,4 +1,5 @@
 // `clab replay`: print a saved run without running anything.
+import { visibleControls } from '../../../shared/control-chars.js';
 import { runReport, statusLine } from '../../../shared/format.js';
 import { readRecord } from '../../core/record-store.js';
 import { EXIT_FAILED, EXIT_OK, out, reportUsageError, type RegisterCommand } from '../common.js';
@@ -10,9 +11,11 @@ function replayCommand(file: string, flags: { json?: boolean }): number {
       out(JSON.stringify(record));
       return EXIT_OK;
     }
-    out(`# replay of ${record.scenarioFile ?? 'a run'} — recorded ${record.createdAt} on ${record.environment.host} (${record.environment.backend}, ${record.world} ranks)`);
-    for (const line of runReport(record)) out(line);
-    out(statusLine(record));
+    // Everything printed comes from the record, which may hold any text: no control character reaches the terminal.
+    const print = (line: string) => out(visibleControls(line));
+    print(`# replay of ${record.scenarioFile ?? 'a run'} — recorded ${record.createdAt} on ${record.environment.host} (${record.environment.backend}, ${record.world} ranks)`);
+    for (const line of runReport(record)) print(line);
+    print(statusLine(record));
     return record.status === 'passed' ? EXIT_OK : EXIT_FAILED;
   } catch (e) {
     return reportUsageError(e);

@@ -2,13 +2,16 @@
 import { worldSize } from '../../../shared/plan/compile.js';
 import { compileLoaded } from '../../../shared/scenario/text.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
-import { EXIT_OK, out, rankCount, reportUsageError, type RegisterCommand } from '../common.js';
+import { EXIT_OK, out, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
+
+const warned = (n: number) => (n ? ` (${n} warning${n === 1 ? '' : 's'})` : '');
 
 function validateCommand(file: string, flags: { ranks?: number }): number {
   try {
     const loaded = loadScenarioFile(file);
     const plan = compileLoaded(loaded, { ranks: flags.ranks });
-    out(`${file}: OK — "${loaded.scenario.name}", ${plan.steps.length} steps on ${worldSize(loaded.scenario, flags)} ranks`);
+    reportWarnings(loaded.warnings);
+    out(`${file}: OK — "${loaded.scenario.name}", ${plan.steps.length} steps on ${worldSize(loaded.scenario, flags)} ranks${warned(loaded.warnings.length)}`);
     return EXIT_OK;
   } catch (e) {
     return reportUsageError(e);

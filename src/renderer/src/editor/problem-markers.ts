@@ -16,7 +16,7 @@ function labMarker(model: monaco.editor.ITextModel, problem: FileProblemInfo): m
   const column = Math.min(Math.max(problem.column, 1), model.getLineMaxColumn(line));
   const word = model.getWordAtPosition({ lineNumber: line, column });
   return {
-    severity: monaco.MarkerSeverity.Error,
+    severity: problem.severity === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error,
     source: 'clab validate',
     message: problem.path ? `${problem.path}: ${problem.message}` : problem.message,
     startLineNumber: line,

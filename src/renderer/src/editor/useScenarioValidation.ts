@@ -29,7 +29,7 @@ function checkText(text: string, file: string, ranks: number | null, panel: RunR
     const request = { backend: runPanelBackend(panel, loaded.scenario), world: plan.world, devices: plan.devices };
     // A backend the scenario names is the one refused; else it is the world that does not fit.
     const at = panel === 'auto' && loaded.scenario.backend !== undefined ? ['backend'] : ['world'];
-    return { text, file, problems: [], backend: { request, key: JSON.stringify(request), at } };
+    return { text, file, problems: loaded.warnings, backend: { request, key: JSON.stringify(request), at } };
   } catch (e) {
     if (e instanceof ScenarioFileError) return { text, file, problems: e.problems, backend: null };
     throw e;

@@ -1,0 +1,76 @@
+// What `clab validate` and `clab replay` print for mistakes and hostile text: words, positions,
+// warnings that refuse nothing, and no control character from a record reaching the terminal.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
+const dir = mkdtempSync(join(tmpdir(), 'clab-messages-'));
+const write = (name: string, text: string) => {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+
+/** C0 controls but tab and newline, DEL, C1. */
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+describe('clab validate', () => {
+  it('says what world.ranks must be and suggests the operation meant', () => {
+    const file = write('words.scenario.json', '{\n  "version": 1, "name": "w",\n  "world": { "ranks": "two" },\n  "steps": [{ "op": "allgather", "count": 4 }]\n}\n');
+    const r = clab('validate', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${file}:3:23: error: world.ranks: expected a whole number ≥ 1, got "two"\n`);
+    expect(r.stderr).toMatch(new RegExp(`${file}:4:21: error: steps\\[0\\]\\.op: expected one of broadcast, .*, got "allgather": did you mean all_gather\\?\n`));
+    expect(r.stderr).toContain('2 problems found');
+  });
+
+  it('says where a truncated file ends, in words', () => {
+    const file = write('cut.scenario.json', '{\n  "version": 1,\n  "name": "cu');
+    const r = clab('validate', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${file}:3:11: error: invalid JSON: a string is not closed`);
+    expect(r.stderr).toContain(`${file}:3:14: error: invalid JSON: the file ends too early: expected '}' to close an object`);
+    expect(r.stderr).not.toMatch(/UnexpectedEndOfString|CloseBraceExpected/);
+  });
+
+  it('says a file is missing without a 0:0 position', () => {
+    const file = join(dir, 'absent.scenario.json');
+    const r = clab('validate', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`${file}:1:1: error: cannot read ${file}: no such file\n1 problem found\n`);
+  });
+
+  it('warns at the duplicate key that counts, and still validates', () => {
+    const file = write('twice.scenario.json', '{"version": 1, "name": "t", "world": {"ranks": 2},\n "steps": [{"op": "all_reduce", "count": 4, "count": 8}]}\n');
+    const r = clab('validate', file);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe(`${file}:2:45: warning: steps[0].count: "count" is given twice in this object: this value is used, the one at line 2, column 33 is ignored\n`);
+    expect(r.stdout).toBe(`${file}: OK — "t", 1 steps on 2 ranks (1 warning)\n`);
+  });
+
+  it('accepts a file that starts with a byte order mark', () => {
+    const file = write('bom.scenario.json', '\uFEFF{"version": 1, "name": "bom", "world": {"ranks": 2}, "steps": [{"op": "barrier"}]}');
+    const r = clab('validate', file);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('OK — "bom"');
+  });
+});
+
+describe('clab replay', () => {
+  it('prints labels, outputs and names from a record with their control characters made visible', () => {
+    const hostile = 'evil\u001b[2J\u001b]0;owned\u0007\rX\u009b\u202e';
+    const scenario = write('hostile.scenario.json', JSON.stringify({
+      version: 1, name: `n\u001b[31m`, world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3, label: hostile }],
+    }));
+    const record = join(dir, 'hostile.run.json');
+    expect(clab('run', scenario, '--out', record).status).toBe(0);
+    const r = clab('replay', record);
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toMatch(RAW_CONTROL);
+    expect(r.stdout).not.toContain('\u202e');
+    expect(r.stdout).toContain('[Rank 1] evil\\e[2J\\e]0;owned\\x07\\rX\\x9b\\u202e sum: [3, 5, 7] ✓');
+  });
+});
