@@ -1,7 +1,10 @@
-// The Node-API face of the addon (src/worker/native-api.ts): the module's functions. With
-// binding_comm.cc (the communicator object) the only files that include napi.h. An nccl
-// communicator is joined off the JS thread (ncclCommInitRank waits for every rank).
+// The Node-API face of the addon (src/addon/native-api.ts): the module's functions. With
+// binding_comm.cc (the communicator object) the only files that include napi.h. Every call takes
+// one plain object and names its backend there; this file is where the backends part ways.
+// Whatever waits (joining an nccl communicator waits for every rank; a GPU's first CUDA call
+// takes a while) runs on a libuv worker thread behind a promise.
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -9,7 +12,6 @@
 #include "binding.h"
 #include "cpu_comm.h"
 #include "errors.h"
-#include "gemm.h"
 #include "nccl_comm.h"
 #include "shm_segment.h"
 #include "topology.h"
@@ -19,8 +21,6 @@ namespace {
 using namespace clab;
 using namespace clab::binding;
 
-// ---- module functions ---------------------------------------------------------------------
-
 struct AddonData {
   Napi::FunctionReference comm_ctor;
 };
@@ -29,6 +29,88 @@ Napi::Object wrap_comm(Napi::Env env, NewComm made) {
   AddonData* data = env.GetInstanceData<AddonData>();
   return data->comm_ctor.New({Napi::External<NewComm>::New(env, &made)});
 }
+
+/**
+ * Runs `work` on a libuv worker thread and settles a promise on the JS thread with
+ * `to_js(result)`, or rejects it with the ClabError's code and `rank` (-1: none).
+ */
+template <class Result>
+class PromiseWorker : public Napi::AsyncWorker {
+ public:
+  using Work = std::function<Result()>;
+  using ToJs = std::function<Napi::Value(Napi::Env, Result&)>;
+
+  static Napi::Promise queue(Napi::Env env, const char* name, int rank, Work work, ToJs to_js) {
+    auto* worker = new PromiseWorker(env, name, rank, std::move(work), std::move(to_js));  // deletes itself once settled
+    Napi::Promise promise = worker->deferred_.Promise();
+    worker->Queue();
+    return promise;
+  }
+
+ protected:
+  void Execute() override {
+    try {
+      result_ = work_();
+    } catch (const ClabError& e) {
+      code_ = e.code_name();
+      SetError(e.what());
+    } catch (const std::exception& e) {
+      SetError(e.what());
+    }
+  }
+  void OnOK() override { deferred_.Resolve(to_js_(Env(), result_)); }
+  void OnError(const Napi::Error& e) override { deferred_.Reject(make_error(Env(), code_, e.Message(), rank_).Value()); }
+
+ private:
+  PromiseWorker(Napi::Env env, const char* name, int rank, Work work, ToJs to_js)
+      : Napi::AsyncWorker(env, name), deferred_(env), rank_(rank), work_(std::move(work)), to_js_(std::move(to_js)) {}
+
+  Napi::Promise::Deferred deferred_;
+  int rank_;
+  Work work_;
+  ToJs to_js_;
+  Result result_{};
+  std::string code_ = err_code_name(ErrCode::SystemError);
+};
+
+struct Nothing {};
+
+Napi::Value rejected(Napi::Env env, const ClabError& e, int rank) {
+  auto deferred = Napi::Promise::Deferred::New(env);
+  deferred.Reject(make_error(env, e.code_name(), e.what(), rank).Value());
+  return deferred.Promise();
+}
+
+// ---- arguments ----------------------------------------------------------------------------
+
+enum class Backend { Cpu, Nccl };
+
+Napi::Object get_options(const Napi::CallbackInfo& info, const char* call) {
+  if (!info[0].IsObject() || info[0].IsArray())
+    throw_invalid(std::string(call) + " takes one options object (got " + show(info[0]) + ")");
+  return info[0].As<Napi::Object>();
+}
+
+Backend get_backend(const Napi::Object& o) {
+  const Napi::Value v = o.Get("backend");
+  if (v.IsString()) {
+    const std::string b = v.As<Napi::String>().Utf8Value();
+    if (b == "cpu") return Backend::Cpu;
+    if (b == "nccl") return Backend::Nccl;
+  }
+  throw_invalid("backend must be 'cpu' or 'nccl' (got " + show(v) + ")");
+}
+
+/** `rank` when it is a valid rank of `world`, else -1: errors name the rank only when it is one. */
+int rank_hint(const Napi::Object& o) {
+  const Napi::Value r = o.Get("rank"), w = o.Get("world");
+  if (!r.IsNumber()) return -1;
+  const int rank = r.As<Napi::Number>().Int32Value();
+  const int world = w.IsNumber() ? w.As<Napi::Number>().Int32Value() : static_cast<int>(kMaxWorld);
+  return rank >= 0 && rank < std::max(world, 1) ? rank : -1;
+}
+
+// ---- module functions ---------------------------------------------------------------------
 
 Napi::Object availability(Napi::Env env, const BackendStatus& s) {
   Napi::Object o = Napi::Object::New(env);
@@ -46,135 +128,82 @@ Napi::Value Backends(const Napi::CallbackInfo& info) {
   return o;
 }
 
-Napi::Value CpuCreateUniqueId(const Napi::CallbackInfo& info) {
+// createUniqueId({ backend, world })
+Napi::Value CreateUniqueId(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  int rank = -1;
   try {
-    const int world = static_cast<int>(get_int(info[0], "world", 1, kMaxWorld));
+    const Napi::Object o = get_options(info, "createUniqueId");
+    const Backend backend = get_backend(o);
+    const int world = static_cast<int>(get_int(o.Get("world"), "world", 1, kMaxWorld));
+    if (backend == Backend::Nccl) {
+      rank = 0;  // rank 0 makes the id (ncclGetUniqueId): its failures are rank 0's
+      return Napi::String::New(env, NcclComm::create_unique_id());
+    }
     return Napi::String::New(env, CpuComm::create_unique_id(world));
   } catch (const ClabError& e) {
-    throw make_error(env, e.code_name(), e.what(), -1);
+    throw make_error(env, e.code_name(), e.what(), rank);
   }
 }
 
-Napi::Value CpuCommInit(const Napi::CallbackInfo& info) {
+// prepareDevice({ backend, device, rank }): nccl makes the GPU's CUDA context (NcclComm::prepare_device).
+Napi::Value PrepareDevice(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const int world_hint = info[2].IsNumber() ? info[2].As<Napi::Number>().Int32Value() : -1;
-  const int rank_hint = info[1].IsNumber() ? info[1].As<Napi::Number>().Int32Value() : -1;
-  NewComm made;
   try {
-    const std::string id = get_string(info[0], "id");
-    const int world = static_cast<int>(get_int(info[2], "world", 1, kMaxWorld));
-    const int rank = static_cast<int>(get_int(info[1], "rank", 0, world - 1));
-    made.comm = std::make_shared<CpuComm>(id, rank, world);
+    const Napi::Object o = get_options(info, "prepareDevice");
+    const Backend backend = get_backend(o);
+    const int rank = static_cast<int>(get_int(o.Get("rank"), "rank", 0, kMaxWorld - 1));
+    const int device = backend == Backend::Nccl ? static_cast<int>(get_int(o.Get("device"), "device", 0, 1023)) : -1;
+    return PromiseWorker<Nothing>::queue(
+        env, "clab-prepare-device", rank,
+        [backend, device, rank] {
+          if (backend == Backend::Nccl) NcclComm::prepare_device(device, rank);
+          return Nothing{};
+        },
+        [](Napi::Env e, Nothing&) { return e.Undefined(); });
   } catch (const ClabError& e) {
-    throw make_error(env, e.code_name(), e.what(), rank_hint >= 0 && rank_hint < std::max(world_hint, 1) ? rank_hint : -1);
-  }
-  return wrap_comm(env, std::move(made));
-}
-
-Napi::Value NcclCreateUniqueId(const Napi::CallbackInfo& info) {
-  try {
-    return Napi::String::New(info.Env(), NcclComm::create_unique_id());
-  } catch (const ClabError& e) {
-    throw make_error(info.Env(), e.code_name(), e.what(), 0);
+    return rejected(env, e, -1);
   }
 }
 
-/** ncclCommInitRank blocks until every rank has joined: it runs on a libuv worker thread. */
-class NcclInit : public Napi::AsyncWorker {
- public:
-  NcclInit(Napi::Env env, std::string id, int rank, int world, int device, unsigned priority_streams)
-      : Napi::AsyncWorker(env, "clab-nccl-init"), deferred_(env), id_(std::move(id)), rank_(rank), world_(world), device_(device),
-        priority_streams_(priority_streams) {}
-  Napi::Promise promise() { return deferred_.Promise(); }
-
- protected:
-  void Execute() override {
-    try {
-      auto comm = std::make_shared<NcclComm>(id_, rank_, world_, device_, priority_streams_);
-      made_.device = comm->device();
-      made_.bus_id = comm->bus_id();
-      made_.compute_capability = comm->compute_capability();
-      made_.comm = std::move(comm);
-    } catch (const ClabError& e) {
-      code_ = e.code_name();
-      SetError(e.what());
-    } catch (const std::exception& e) {
-      SetError(e.what());
+// commInit({ backend, id, rank, world, device?, commStreams? }): resolves once this rank has
+// joined (nccl: once every rank has, ncclCommInitRank waits for them).
+Napi::Value CommInit(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int hint = -1;
+  try {
+    const Napi::Object o = get_options(info, "commInit");
+    hint = rank_hint(o);
+    const Backend backend = get_backend(o);
+    const std::string id = get_string(o.Get("id"), "id");
+    const int world = static_cast<int>(get_int(o.Get("world"), "world", 1, kMaxWorld));
+    const int rank = static_cast<int>(get_int(o.Get("rank"), "rank", 0, world - 1));
+    int device = -1;
+    unsigned comm_streams = 0;
+    if (backend == Backend::Nccl) {
+      device = static_cast<int>(get_int(o.Get("device"), "device", 0, 1023));
+      // Bit i set: stream i only communicates, and NcclComm makes it at the highest CUDA priority.
+      const Napi::Value s = o.Get("commStreams");
+      if (!s.IsUndefined()) comm_streams = static_cast<unsigned>(get_int(s, "commStreams", 0, (1 << kMaxStreams) - 1));
     }
-  }
-  void OnOK() override { deferred_.Resolve(wrap_comm(Env(), std::move(made_))); }
-  void OnError(const Napi::Error& e) override {
-    deferred_.Reject(make_error(Env(), code_, e.Message(), rank_).Value());
-  }
-
- private:
-  Napi::Promise::Deferred deferred_;
-  std::string id_;
-  int rank_, world_, device_;
-  unsigned priority_streams_;
-  NewComm made_;
-  std::string code_ = err_code_name(ErrCode::SystemError);
-};
-
-/** Creates a GPU's CUDA context on a libuv worker thread (see NcclComm::prepare_device). */
-class GpuPrepare : public Napi::AsyncWorker {
- public:
-  GpuPrepare(Napi::Env env, int device, int rank)
-      : Napi::AsyncWorker(env, "clab-gpu-prepare"), deferred_(env), device_(device), rank_(rank) {}
-  Napi::Promise promise() { return deferred_.Promise(); }
-
- protected:
-  void Execute() override {
-    try {
-      NcclComm::prepare_device(device_, rank_);
-    } catch (const ClabError& e) {
-      code_ = e.code_name();
-      SetError(e.what());
-    } catch (const std::exception& e) {
-      SetError(e.what());
-    }
-  }
-  void OnOK() override { deferred_.Resolve(Env().Undefined()); }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(make_error(Env(), code_, e.Message(), rank_).Value()); }
-
- private:
-  Napi::Promise::Deferred deferred_;
-  int device_, rank_;
-  std::string code_ = err_code_name(ErrCode::SystemError);
-};
-
-Napi::Value GpuPrepareDevice(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  try {
-    const int device = static_cast<int>(get_int(info[0], "device", 0, 1023));
-    const int rank = static_cast<int>(get_int(info[1], "rank", 0, kMaxWorld - 1));
-    auto* worker = new GpuPrepare(env, device, rank);
-    Napi::Promise p = worker->promise();
-    worker->Queue();
-    return p;
+    return PromiseWorker<NewComm>::queue(
+        env, "clab-comm-init", rank,
+        [backend, id, rank, world, device, comm_streams] {
+          NewComm made;
+          if (backend == Backend::Cpu) {
+            made.comm = std::make_shared<CpuComm>(id, rank, world);
+            return made;
+          }
+          auto comm = std::make_shared<NcclComm>(id, rank, world, device, comm_streams);
+          made.device = comm->device();
+          made.bus_id = comm->bus_id();
+          made.compute_capability = comm->compute_capability();
+          made.comm = std::move(comm);
+          return made;
+        },
+        [](Napi::Env e, NewComm& made) -> Napi::Value { return wrap_comm(e, std::move(made)); });
   } catch (const ClabError& e) {
-    throw make_error(env, e.code_name(), e.what(), -1);
-  }
-}
-
-Napi::Value NcclCommInit(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  try {
-    const std::string id = get_string(info[0], "id");
-    const int world = static_cast<int>(get_int(info[2], "world", 1, kMaxWorld));
-    const int rank = static_cast<int>(get_int(info[1], "rank", 0, world - 1));
-    const int device = static_cast<int>(get_int(info[3], "device", 0, 1023));
-    // Optional: bit i set = stream i is made at the highest CUDA priority (see NcclComm).
-    const unsigned priority = info.Length() > 4 && !info[4].IsUndefined()
-                                  ? static_cast<unsigned>(get_int(info[4], "highPriorityStreams", 0, (1 << kMaxStreams) - 1))
-                                  : 0u;
-    auto* worker = new NcclInit(env, id, rank, world, device, priority);
-    Napi::Promise p = worker->promise();
-    worker->Queue();
-    return p;
-  } catch (const ClabError& e) {
-    throw make_error(env, e.code_name(), e.what(), -1);
+    return rejected(env, e, hint);
   }
 }
 
@@ -229,48 +258,12 @@ Napi::Value Topology(const Napi::CallbackInfo& info) {
   return topology_object(info.Env(), read_topology(detailed_option(info)));
 }
 
-/** read_topology on a libuv worker thread: the first CUDA call of a process (cuInit) takes a while. */
-class TopologyWorker : public Napi::AsyncWorker {
- public:
-  TopologyWorker(Napi::Env env, bool detailed) : Napi::AsyncWorker(env, "clab-topology"), deferred_(env), detailed_(detailed) {}
-  Napi::Promise promise() { return deferred_.Promise(); }
-
- protected:
-  void Execute() override { topology_ = read_topology(detailed_); }
-  void OnOK() override { deferred_.Resolve(topology_object(Env(), topology_)); }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
-
- private:
-  Napi::Promise::Deferred deferred_;
-  bool detailed_;
-  clab::Topology topology_;
-};
-
+/** topology() off the JS thread: the first CUDA call of a process (cuInit) takes a while. */
 Napi::Value TopologyAsync(const Napi::CallbackInfo& info) {
-  auto* worker = new TopologyWorker(info.Env(), detailed_option(info));
-  Napi::Promise p = worker->promise();
-  worker->Queue();
-  return p;
-}
-
-
-// Not part of NativeAddon: C of the gemm stand-in, for tests that check its values.
-Napi::Value GemmResult(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  try {
-    Dtype dtype;
-    const std::string d = get_string(info[0], "dtype");
-    if (!parse_dtype(d, &dtype)) throw_invalid("dtype: unknown dtype '" + d + "' (expected one of " + kDtypeList + ")");
-    const uint64_t m = static_cast<uint64_t>(get_int(info[1], "m", 0, 1ll << 40));
-    const uint64_t n = static_cast<uint64_t>(get_int(info[2], "n", 0, 1ll << 40));
-    const uint64_t k = static_cast<uint64_t>(get_int(info[3], "k", 0, 1ll << 40));
-    validate_gemm("gemm", dtype, m, n, k);
-    GemmWorkspace ws;
-    ws.run(dtype, m, n, k);
-    return Napi::Buffer<uint8_t>::Copy(env, ws.c().data(), ws.c().size());
-  } catch (const ClabError& e) {
-    throw make_error(env, e.code_name(), e.what(), -1);
-  }
+  const bool detailed = detailed_option(info);
+  return PromiseWorker<clab::Topology>::queue(
+      info.Env(), "clab-topology", -1, [detailed] { return read_topology(detailed); },
+      [](Napi::Env e, clab::Topology& t) -> Napi::Value { return topology_object(e, t); });
 }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
@@ -278,14 +271,11 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   data->comm_ctor = Napi::Persistent(define_comm_class(env));
   env.SetInstanceData(data);
   exports.Set("backends", Napi::Function::New(env, Backends, "backends"));
-  exports.Set("cpuCreateUniqueId", Napi::Function::New(env, CpuCreateUniqueId, "cpuCreateUniqueId"));
-  exports.Set("cpuCommInit", Napi::Function::New(env, CpuCommInit, "cpuCommInit"));
-  exports.Set("ncclCreateUniqueId", Napi::Function::New(env, NcclCreateUniqueId, "ncclCreateUniqueId"));
-  exports.Set("ncclCommInit", Napi::Function::New(env, NcclCommInit, "ncclCommInit"));
-  exports.Set("gpuPrepareDevice", Napi::Function::New(env, GpuPrepareDevice, "gpuPrepareDevice"));
+  exports.Set("createUniqueId", Napi::Function::New(env, CreateUniqueId, "createUniqueId"));
+  exports.Set("prepareDevice", Napi::Function::New(env, PrepareDevice, "prepareDevice"));
+  exports.Set("commInit", Napi::Function::New(env, CommInit, "commInit"));
   exports.Set("topology", Napi::Function::New(env, Topology, "topology"));
   exports.Set("topologyAsync", Napi::Function::New(env, TopologyAsync, "topologyAsync"));
-  exports.Set("_gemmResult", Napi::Function::New(env, GemmResult, "_gemmResult"));
   return exports;
 }
 

@@ -1,4 +1,4 @@
-// The communicator object of src/worker/native-api.ts (NativeComm): parses JS values into
+// The communicator object of src/addon/native-api.ts (NativeComm): parses JS values into
 // clab::Op, validates them, queues them on stream threads and settles each promise on the JS
 // thread through a thread-safe function. The TSFN is referenced only while operations are
 // pending, so an idle communicator never keeps the process alive. One class serves every backend.
@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "binding.h"
@@ -14,8 +15,6 @@
 #include "stream.h"
 
 namespace clab::binding {
-
-namespace {
 
 std::string show(const Napi::Value& v) {
   if (v.IsUndefined()) return "undefined";
@@ -26,8 +25,6 @@ std::string show(const Napi::Value& v) {
   if (v.IsFunction()) return "a function";
   return "an object";
 }
-
-}  // namespace
 
 Napi::Error make_error(Napi::Env env, const std::string& code, const std::string& message, int rank) {
   Napi::Error err = Napi::Error::New(env, message);
@@ -94,7 +91,7 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
   op.path = path;
   const std::string kind = get_string(o.Get("op"), path + ".op");
   if (!parse_op_kind(kind, &op.kind))
-    throw_invalid(path + ".op: unknown op '" + kind + "' (expected one of " + kOpKindList + ")");
+    throw_invalid(path + ".op: unknown op '" + kind + "' (expected one of " + op_kind_list() + ")");
 
   if (op.kind == OpKind::Group) {
     const Napi::Value ops = o.Get("ops");
@@ -137,15 +134,19 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
 // ---- the communicator object --------------------------------------------------------------
 
 class CommWrap;
+struct Job;
+
+/** Settles a job's promise on the JS thread; env is null while the environment is torn down. */
+void settle(Napi::Env env, Napi::Function, std::nullptr_t*, Job* job);
+using SettleTsfn = Napi::TypedThreadSafeFunction<std::nullptr_t, Job, settle>;
 
 /** One enqueue: lives from the call until its promise settles on the JS thread. */
 struct Job {
   enum class Kind { Execute, Prestage, Drain };
-  explicit Job(napi_env env) : deferred(env), refs(new Refs()) {}
-  ~Job() { delete refs; }
+  explicit Job(napi_env env) : deferred(env), refs(std::make_unique<Refs>()) {}
   Kind kind = Kind::Execute;
   Napi::Promise::Deferred deferred;
-  Refs* refs;  // buffers and the communicator object, alive until the op finishes
+  std::unique_ptr<Refs> refs;  // buffers and the communicator object, alive until the op finishes
   CommWrap* wrap = nullptr;
   Op op;
   int repeat = 1;
@@ -154,8 +155,30 @@ struct Job {
   std::string code = err_code_name(ErrCode::SystemError);
   std::string message;
   Times times;
-  std::vector<Refs*> held;  // drain: the prestaged ops' buffers, let go once it settles
+  std::vector<std::unique_ptr<Refs>> held;  // drain: the prestaged ops' buffers, let go once it settles
+
+  /** At teardown the engine is going away: its references must not be deleted through it. */
+  void abandon_references() {
+    refs.release();
+    for (auto& r : held) r.release();
+  }
 };
+
+Napi::Object times_object(Napi::Env e, const Times& m) {
+  Napi::Object times = Napi::Object::New(e);
+  Napi::Array s = Napi::Array::New(e, m.start.size()), t = Napi::Array::New(e, m.end.size());
+  for (size_t i = 0; i < m.start.size(); i++) {
+    s.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(m.start[i])));
+    t.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(m.end[i])));
+  }
+  times.Set("startNs", s);
+  times.Set("endNs", t);
+  if (m.loop_end != 0) {
+    times.Set("loopStartNs", Napi::Number::New(e, static_cast<double>(m.loop_start)));
+    times.Set("loopEndNs", Napi::Number::New(e, static_cast<double>(m.loop_end)));
+  }
+  return times;
+}
 
 class CommWrap : public Napi::ObjectWrap<CommWrap> {
  public:
@@ -168,7 +191,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
 
   CommWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<CommWrap>(info), env_(info.Env()) {
     Napi::Env env = info.Env();
-    if (!info[0].IsExternal()) throw make_error(env, err_code_name(ErrCode::InvalidArgument), "use cpuCommInit or ncclCommInit", -1);
+    if (!info[0].IsExternal()) throw make_error(env, err_code_name(ErrCode::InvalidArgument), "use commInit", -1);
     NewComm* made = info[0].As<Napi::External<NewComm>>().Data();
     comm_ = made->comm;
     rank_ = comm_->rank();
@@ -183,17 +206,23 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
       self.DefineProperty(Napi::PropertyDescriptor::Value("computeCapability", Napi::Number::New(env, made->compute_capability), napi_enumerable));
     pool_ = std::make_unique<StreamPool>();
     inflight_ = std::make_shared<std::atomic<int>>(0);
-    napi_status s = napi_create_threadsafe_function(env, nullptr, nullptr, Napi::String::New(env, "clab-comm"), 0,
-                                                    1, nullptr, nullptr, nullptr, &CommWrap::Settle, &tsfn_);
-    if (s != napi_ok) {
+    try {
+      tsfn_ = SettleTsfn::New(env, "clab-comm", 0, 1);
+    } catch (const Napi::Error&) {
       comm_->close();
-      throw make_error(env, err_code_name(ErrCode::SystemError), "napi_create_threadsafe_function failed", rank_);
+      throw make_error(env, err_code_name(ErrCode::SystemError), "cannot create the thread-safe function of a communicator", rank_);
     }
-    napi_unref_threadsafe_function(env, tsfn_);
+    tsfn_.Unref(env);
     napi_add_env_cleanup_hook(env, &CommWrap::OnEnvCleanup, this);
   }
 
   ~CommWrap() override { Shutdown(false); }
+
+  /** JS thread: one promise fewer pending; the TSFN stops holding the process open at zero. */
+  void settled(Napi::Env env) {
+    if (--pending_ == 0 && !released_) tsfn_.Unref(env);
+  }
+  int rank() const { return rank_; }
 
  private:
   Napi::Value Enqueue(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Execute); }
@@ -221,86 +250,44 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
         job->times.loop_wanted = loop.IsBoolean() && loop.As<Napi::Boolean>().Value();
       }
       if (kind == Job::Kind::Execute) job->ticket = comm_->admit(job->op);
-      if (kind == Job::Kind::Prestage) {
-        // The device copies point at these host buffers until drain(): they must outlive it.
-        held_.push_back(job->refs);
-        job->refs = new Refs();
-      }
-      if (kind == Job::Kind::Drain) {
-        job->held.swap(held_);
-      }
+      // The device copies of a prestaged op point at its host buffers until drain(): they must outlive it.
+      if (kind == Job::Kind::Prestage) held_.push_back(std::exchange(job->refs, std::make_unique<Refs>()));
+      if (kind == Job::Kind::Drain) job->held.swap(held_);
       job->refs->emplace_back(Napi::Persistent(info.This().As<Napi::Object>()));
       job->wrap = this;
-      if (pending_++ == 0) napi_ref_threadsafe_function(env, tsfn_);
+      if (pending_++ == 0) tsfn_.Ref(env);
       inflight_->fetch_add(1);
-      Job* raw = job.release();
+      // From here the job belongs to its stream task, which hands it to settle() through the TSFN.
+      Job* queued = job.release();
       auto comm = comm_;
       auto inflight = inflight_;
-      napi_threadsafe_function tsfn = tsfn_;
-      const bool queued = pool_->submit(stream, [comm, raw, inflight, tsfn](StreamContext& ctx) {
+      SettleTsfn tsfn = tsfn_;
+      const bool accepted = pool_->submit(stream, [comm, queued, inflight, tsfn](StreamContext& ctx) {
         try {
-          switch (raw->kind) {
-            case Job::Kind::Execute: comm->execute(raw->op, raw->repeat, raw->ticket, ctx, raw->times); break;
-            case Job::Kind::Prestage: comm->prestage(raw->op, ctx); break;
+          switch (queued->kind) {
+            case Job::Kind::Execute: comm->execute(queued->op, queued->repeat, queued->ticket, ctx, queued->times); break;
+            case Job::Kind::Prestage: comm->prestage(queued->op, ctx); break;
             case Job::Kind::Drain: comm->drain(ctx); break;
           }
-          raw->ok = true;
+          queued->ok = true;
         } catch (const ClabError& e) {
-          raw->code = e.code_name();
-          raw->message = e.what();
+          queued->code = e.code_name();
+          queued->message = e.what();
         } catch (const std::exception& e) {
-          raw->message = e.what();
+          queued->message = e.what();
         }
         inflight->fetch_sub(1);
-        napi_call_threadsafe_function(tsfn, raw, napi_tsfn_blocking);
+        tsfn.BlockingCall(queued);
       });
-      if (!queued) {  // cannot happen while !destroyed_; settle it anyway rather than leak a promise
-        raw->message = "the stream threads are gone";
+      if (!accepted) {  // cannot happen while !destroyed_; settle it anyway rather than leak a promise
+        queued->message = "the stream threads are gone";
         inflight_->fetch_sub(1);
-        napi_call_threadsafe_function(tsfn_, raw, napi_tsfn_blocking);
+        tsfn_.BlockingCall(queued);
       }
     } catch (const ClabError& e) {
       job->deferred.Reject(make_error(env, e.code_name(), e.what(), rank_).Value());
     }
     return promise;
-  }
-
-  // Runs on the JS thread (env == nullptr while the environment is torn down).
-  static void Settle(napi_env env, napi_value, void*, void* data) {
-    Job* job = static_cast<Job*>(data);
-    if (env == nullptr) {  // teardown: leave the references alone, the engine is going away
-      job->refs = nullptr;
-      job->held.clear();
-      delete job;
-      return;
-    }
-    try {
-      Napi::Env e(env);
-      Napi::HandleScope scope(e);
-      if (job->ok) {
-        Napi::Object times = Napi::Object::New(e);
-        const Times& m = job->times;
-        Napi::Array s = Napi::Array::New(e, m.start.size()), t = Napi::Array::New(e, m.end.size());
-        for (size_t i = 0; i < m.start.size(); i++) {
-          s.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(m.start[i])));
-          t.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(m.end[i])));
-        }
-        times.Set("startNs", s);
-        times.Set("endNs", t);
-        if (m.loop_end != 0) {
-          times.Set("loopStartNs", Napi::Number::New(e, static_cast<double>(m.loop_start)));
-          times.Set("loopEndNs", Napi::Number::New(e, static_cast<double>(m.loop_end)));
-        }
-        job->deferred.Resolve(times);
-      } else {
-        job->deferred.Reject(make_error(e, job->code, job->message, job->wrap->rank_).Value());
-      }
-      CommWrap* wrap = job->wrap;
-      if (--wrap->pending_ == 0 && !wrap->released_) napi_unref_threadsafe_function(env, wrap->tsfn_);
-    } catch (...) {
-    }
-    for (Refs* r : job->held) delete r;
-    delete job;
   }
 
   Napi::Value Abort(const Napi::CallbackInfo& info) {
@@ -317,7 +304,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
 
   static void OnEnvCleanup(void* arg) { static_cast<CommWrap*>(arg)->Shutdown(true); }
 
-  // Aborts what still runs (so joining cannot hang), joins the stream threads, unmaps.
+  // Aborts what still runs (so joining cannot hang), joins the stream threads, closes the communicator.
   void Shutdown(bool from_cleanup_hook) {
     if (destroyed_) return;
     destroyed_ = true;
@@ -327,10 +314,10 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
                    std::to_string(running) + " operation(s) still running on rank " + std::to_string(rank_));
     pool_->shutdown();
     comm_->close();
-    napi_release_threadsafe_function(tsfn_, napi_tsfn_release);
+    tsfn_.Release();
     released_ = true;
-    if (!from_cleanup_hook)
-      for (Refs* r : held_) delete r;
+    if (from_cleanup_hook)
+      for (auto& r : held_) r.release();  // the engine is going away: leave its references alone
     held_.clear();
     if (!from_cleanup_hook) napi_remove_env_cleanup_hook(env_, &CommWrap::OnEnvCleanup, this);
   }
@@ -339,13 +326,28 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   std::shared_ptr<Comm> comm_;
   std::unique_ptr<StreamPool> pool_;
   std::shared_ptr<std::atomic<int>> inflight_;
-  napi_threadsafe_function tsfn_ = nullptr;
+  SettleTsfn tsfn_;
   int rank_ = -1;
   int pending_ = 0;  // JS thread only: promises not yet settled
   bool destroyed_ = false;
   bool released_ = false;
-  std::vector<Refs*> held_;  // JS thread: buffers of prestaged ops, until the next drain settles
+  std::vector<std::unique_ptr<Refs>> held_;  // JS thread: buffers of prestaged ops, until the next drain settles
 };
+
+void settle(Napi::Env env, Napi::Function, std::nullptr_t*, Job* raw) {
+  std::unique_ptr<Job> job(raw);
+  if (static_cast<napi_env>(env) == nullptr) {
+    job->abandon_references();
+    return;
+  }
+  try {
+    Napi::HandleScope scope(env);
+    if (job->ok) job->deferred.Resolve(times_object(env, job->times));
+    else job->deferred.Reject(make_error(env, job->code, job->message, job->wrap->rank()).Value());
+    job->wrap->settled(env);
+  } catch (...) {
+  }
+}
 
 }  // namespace
 

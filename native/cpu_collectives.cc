@@ -115,8 +115,15 @@ void CpuComm::reduce_like(const Op& op, bool all) {
   coll_end(K);
 }
 
+template <>
+void CpuComm::collective<OpKind::AllReduce>(const Op& op) { reduce_like(op, true); }
+
+template <>
+void CpuComm::collective<OpKind::Reduce>(const Op& op) { reduce_like(op, false); }
+
 // The root streams chunks of world × slot bytes through all slots of a parity.
-void CpuComm::broadcast(const Op& op) {
+template <>
+void CpuComm::collective<OpKind::Broadcast>(const Op& op) {
   const uint64_t e = dtype_size(op.dtype), per = seg_->slot_bytes() * world_ / e;
   const uint64_t K = ceil_div(op.count, per);
   if (K == 0) return;
@@ -160,7 +167,14 @@ void CpuComm::gather_like(const Op& op, bool all) {
   coll_end(K);
 }
 
-void CpuComm::scatter(const Op& op) {
+template <>
+void CpuComm::collective<OpKind::AllGather>(const Op& op) { gather_like(op, true); }
+
+template <>
+void CpuComm::collective<OpKind::Gather>(const Op& op) { gather_like(op, false); }
+
+template <>
+void CpuComm::collective<OpKind::Scatter>(const Op& op) {
   const uint64_t e = dtype_size(op.dtype), per = seg_->slot_bytes() / e, c = op.count;
   const uint64_t K = ceil_div(c, per);
   if (K == 0) return;
@@ -183,7 +197,8 @@ void CpuComm::scatter(const Op& op) {
 
 // Each rank stores its whole send chunk (one piece per destination); rank r folds piece r of
 // every slot straight into its own recv.
-void CpuComm::reduce_scatter(const Op& op) {
+template <>
+void CpuComm::collective<OpKind::ReduceScatter>(const Op& op) {
   const uint64_t e = dtype_size(op.dtype), per = seg_->slot_bytes() / (world_ * e), c = op.count;
   const uint64_t K = ceil_div(c, per);
   if (K == 0) return;
@@ -205,7 +220,8 @@ void CpuComm::reduce_scatter(const Op& op) {
   coll_end(K);
 }
 
-void CpuComm::all_to_all(const Op& op) {
+template <>
+void CpuComm::collective<OpKind::AllToAll>(const Op& op) {
   const uint64_t e = dtype_size(op.dtype), per = seg_->slot_bytes() / (world_ * e), c = op.count;
   const uint64_t K = ceil_div(c, per);
   if (K == 0) return;
@@ -232,10 +248,40 @@ void CpuComm::all_to_all(const Op& op) {
   coll_end(K);
 }
 
-void CpuComm::barrier_op(const Op& op) {
+template <>
+void CpuComm::collective<OpKind::Barrier>(const Op& op) {
   coll_begin(op);
   coll_sync(true);
   coll_end(1);
+}
+
+// Collectives inside a group run first, in order; then all send/recv progress together.
+void CpuComm::run_group(const Op& group) {
+  std::vector<const Op*> p2p;
+  for (const Op& child : group.ops) {
+    if (op_is_p2p(child.kind)) p2p.push_back(&child);
+    else run_comm(child);
+  }
+  if (!p2p.empty()) run_p2p(p2p);
+}
+
+// The one switch of the cpu backend: from op kind to kernel.
+void CpuComm::run_comm(const Op& op) {
+  switch (op.kind) {
+    case OpKind::AllReduce: return collective<OpKind::AllReduce>(op);
+    case OpKind::Broadcast: return collective<OpKind::Broadcast>(op);
+    case OpKind::Reduce: return collective<OpKind::Reduce>(op);
+    case OpKind::AllGather: return collective<OpKind::AllGather>(op);
+    case OpKind::ReduceScatter: return collective<OpKind::ReduceScatter>(op);
+    case OpKind::AllToAll: return collective<OpKind::AllToAll>(op);
+    case OpKind::Gather: return collective<OpKind::Gather>(op);
+    case OpKind::Scatter: return collective<OpKind::Scatter>(op);
+    case OpKind::Barrier: return collective<OpKind::Barrier>(op);
+    case OpKind::Send:
+    case OpKind::Recv: return run_p2p({&op});
+    case OpKind::Group: return run_group(op);
+    case OpKind::Gemm: throw_invalid(op.path + ": gemm cannot run as a communication op");
+  }
 }
 
 }  // namespace clab

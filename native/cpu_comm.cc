@@ -93,45 +93,17 @@ void CpuComm::execute(const Op& op, int repeat, uint64_t, StreamContext& ctx, Ti
   end.clear();
   if (closed_.load()) throw ClabError(ErrCode::Aborted, "the communicator was destroyed");
   std::unique_lock<std::mutex> lock(comm_mu_, std::defer_lock);
-  if (op.kind != OpKind::Gemm) {  // gemm overlaps communication on other streams
+  if (op_traits(op.kind).cls != OpClass::Compute) {  // gemm overlaps communication on other streams
     lock.lock();
     current_ = op_kind_name(op.kind);
   }
   for (int r = 0; r < repeat; r++) {
     check_abort();
     start.push_back(now_ns());
-    if (op.kind == OpKind::Gemm) ctx.gemm.run(op.dtype, op.m, op.n, op.k);
+    if (op_traits(op.kind).cls == OpClass::Compute) ctx.gemm.run(op.dtype, op.m, op.n, op.k);
     else run_comm(op);
     end.push_back(now_ns());
   }
-}
-
-void CpuComm::run_comm(const Op& op) {
-  switch (op.kind) {
-    case OpKind::AllReduce: reduce_like(op, true); break;
-    case OpKind::Reduce: reduce_like(op, false); break;
-    case OpKind::Broadcast: broadcast(op); break;
-    case OpKind::AllGather: gather_like(op, true); break;
-    case OpKind::Gather: gather_like(op, false); break;
-    case OpKind::Scatter: scatter(op); break;
-    case OpKind::ReduceScatter: reduce_scatter(op); break;
-    case OpKind::AllToAll: all_to_all(op); break;
-    case OpKind::Barrier: barrier_op(op); break;
-    case OpKind::Send:
-    case OpKind::Recv: run_p2p({&op}); break;
-    case OpKind::Group: run_group(op); break;
-    case OpKind::Gemm: throw_invalid(op.path + ": gemm cannot run as a communication op");
-  }
-}
-
-// Collectives inside a group run first, in order; then all send/recv progress together.
-void CpuComm::run_group(const Op& group) {
-  std::vector<const Op*> p2p;
-  for (const Op& child : group.ops) {
-    if (op_is_p2p(child.kind)) p2p.push_back(&child);
-    else run_comm(child);
-  }
-  if (!p2p.empty()) run_p2p(p2p);
 }
 
 void CpuComm::check_abort() {

@@ -1,5 +1,9 @@
-// One operation as the backend executes it (the C++ form of NativeOp in src/worker/native-api.ts)
+// One operation as the backend executes it (the C++ form of NativeOp in src/addon/native-api.ts)
 // and its validation against this rank's view of the communicator. No Node-API here.
+//
+// Every native op is one row of CLAB_NATIVE_OPS: its enum value, name, the fields it reads, its
+// buffer sizes and its in-place layout all come from that row. Besides the row, an op needs one
+// case in each backend's switch (nccl_ops.cc, cpu_collectives.cc).
 #pragma once
 
 #include <cstdint>
@@ -10,28 +14,73 @@
 
 namespace clab {
 
+/** What kind of work an op is (how the backends schedule it). */
+enum class OpClass : uint8_t { Collective, P2p, Barrier, Group, Compute };
+/** A buffer's size on one rank, in units of `count` elements (World: count × world). */
+enum class Size : uint8_t { None, One, World };
+/** How send and recv may alias (NativeOp in native-api.ts). */
+enum class InPlace : uint8_t {
+  None,        // never
+  Same,        // send and recv are one buffer
+  SendInRecv,  // send is this rank's slice of recv
+  RecvInSend,  // recv is this rank's slice of send
+};
+/** The fields of the JS op object an op reads (besides op, send and recv, which Size says). */
+enum OpField : uint8_t { kDtype = 1, kCount = 2, kRedop = 4, kRoot = 8, kPeer = 16, kGemmDims = 32, kOps = 64 };
+
+// X(Kind, name, class, fields, send on the root, send elsewhere, recv on the root, recv elsewhere, in-place)
+// Ops without a root have the same sizes in both columns.
+#define CLAB_NATIVE_OPS(X)                                                                                      \
+  X(AllReduce, "all_reduce", Collective, kDtype | kCount | kRedop, One, One, One, One, Same)                    \
+  X(Broadcast, "broadcast", Collective, kDtype | kCount | kRoot, One, None, One, One, Same)                     \
+  X(Reduce, "reduce", Collective, kDtype | kCount | kRedop | kRoot, One, One, One, None, Same)                  \
+  X(AllGather, "all_gather", Collective, kDtype | kCount, One, One, World, World, SendInRecv)                   \
+  X(ReduceScatter, "reduce_scatter", Collective, kDtype | kCount | kRedop, World, World, One, One, RecvInSend)  \
+  X(AllToAll, "all_to_all", Collective, kDtype | kCount, World, World, World, World, Same)                      \
+  X(Gather, "gather", Collective, kDtype | kCount | kRoot, One, One, World, None, SendInRecv)                   \
+  X(Scatter, "scatter", Collective, kDtype | kCount | kRoot, World, None, One, One, RecvInSend)                 \
+  X(Send, "send", P2p, kDtype | kCount | kPeer, One, One, None, None, None)                                     \
+  X(Recv, "recv", P2p, kDtype | kCount | kPeer, None, None, One, One, None)                                     \
+  X(Barrier, "barrier", Barrier, 0, None, None, None, None, None)                                               \
+  X(Group, "group", Group, kOps, None, None, None, None, None)                                                  \
+  X(Gemm, "gemm", Compute, kDtype | kGemmDims, None, None, None, None, None)
+
 enum class OpKind : uint8_t {
-  AllReduce, Broadcast, Reduce, AllGather, ReduceScatter, AllToAll, Gather, Scatter,
-  Send, Recv, Barrier, Group, Gemm,
+#define CLAB_OP_ENUM(kind, ...) kind,
+  CLAB_NATIVE_OPS(CLAB_OP_ENUM)
+#undef CLAB_OP_ENUM
 };
 
-const char* op_kind_name(OpKind k);
-bool parse_op_kind(const std::string& s, OpKind* out);
-constexpr const char* kOpKindList =
-    "all_reduce, broadcast, reduce, all_gather, reduce_scatter, all_to_all, gather, scatter, send, recv, "
-    "barrier, group, gemm";
+struct OpTraits {
+  const char* name;
+  OpClass cls;
+  uint8_t fields;
+  Size send_root, send_other, recv_root, recv_other;
+  InPlace in_place;
+};
 
-/** Which fields an op kind reads. */
-inline bool op_has_redop(OpKind k) { return k == OpKind::AllReduce || k == OpKind::Reduce || k == OpKind::ReduceScatter; }
-inline bool op_has_root(OpKind k) {
-  return k == OpKind::Broadcast || k == OpKind::Reduce || k == OpKind::Gather || k == OpKind::Scatter;
-}
-inline bool op_has_peer(OpKind k) { return k == OpKind::Send || k == OpKind::Recv; }
-inline bool op_is_p2p(OpKind k) { return op_has_peer(k); }
-inline bool op_has_dtype(OpKind k) { return k != OpKind::Barrier && k != OpKind::Group; }
-inline bool op_has_count(OpKind k) { return op_has_dtype(k) && k != OpKind::Gemm; }
-inline bool op_has_send(OpKind k) { return op_has_count(k) && k != OpKind::Recv; }
-inline bool op_has_recv(OpKind k) { return op_has_count(k) && k != OpKind::Send; }
+inline constexpr OpTraits kOpTraits[] = {
+#define CLAB_OP_ROW(kind, name, cls, fields, sr, so, rr, ro, ip) \
+  {name, OpClass::cls, static_cast<uint8_t>(fields), Size::sr, Size::so, Size::rr, Size::ro, InPlace::ip},
+    CLAB_NATIVE_OPS(CLAB_OP_ROW)
+#undef CLAB_OP_ROW
+};
+
+constexpr const OpTraits& op_traits(OpKind k) { return kOpTraits[static_cast<int>(k)]; }
+constexpr const char* op_kind_name(OpKind k) { return op_traits(k).name; }
+bool parse_op_kind(const std::string& s, OpKind* out);
+/** "all_reduce, broadcast, …", for messages. */
+std::string op_kind_list();
+
+constexpr bool op_reads(OpKind k, OpField f) { return (op_traits(k).fields & f) != 0; }
+constexpr bool op_has_redop(OpKind k) { return op_reads(k, kRedop); }
+constexpr bool op_has_root(OpKind k) { return op_reads(k, kRoot); }
+constexpr bool op_has_peer(OpKind k) { return op_reads(k, kPeer); }
+constexpr bool op_has_dtype(OpKind k) { return op_reads(k, kDtype); }
+constexpr bool op_has_count(OpKind k) { return op_reads(k, kCount); }
+constexpr bool op_is_p2p(OpKind k) { return op_traits(k).cls == OpClass::P2p; }
+constexpr bool op_has_send(OpKind k) { return op_traits(k).send_root != Size::None || op_traits(k).send_other != Size::None; }
+constexpr bool op_has_recv(OpKind k) { return op_traits(k).recv_root != Size::None || op_traits(k).recv_other != Size::None; }
 
 struct Op {
   OpKind kind = OpKind::Barrier;
@@ -56,7 +105,7 @@ struct Op {
  */
 void validate_op(const Op& op, int rank, int world);
 
-/** In-place layouts (native-api.ts): true when the op's buffers alias that way. */
+/** True when the op's buffers alias in its row's in-place layout on `rank`. */
 bool op_in_place(const Op& op, int rank, int world);
 
 /** The bytes of send and recv that the op reads or writes on `rank` (0: the buffer is unused there). */

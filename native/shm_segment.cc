@@ -1,6 +1,8 @@
 #include "shm_segment.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -42,6 +44,24 @@ Layout layout_for(uint32_t world, uint64_t slot_bytes, uint64_t mailbox_bytes) {
   return l;
 }
 
+/**
+ * Unlinks the names of segments whose creating process is gone (the pid in "clab-<pid>-<hex>"):
+ * what a run killed before every rank attached (and before any destroy()) left behind. A
+ * mapping still in use is not affected; only the name goes.
+ */
+void remove_orphans() {
+  DIR* dir = opendir("/dev/shm");
+  if (!dir) return;
+  while (const dirent* entry = readdir(dir)) {
+    int pid = 0;
+    char rest[32];
+    if (std::sscanf(entry->d_name, "clab-%d-%16[0-9a-f]", &pid, rest) != 2 || pid <= 0) continue;
+    if (kill(pid, 0) == 0 || errno != ESRCH) continue;
+    shm_unlink((std::string("/") + entry->d_name).c_str());
+  }
+  closedir(dir);
+}
+
 }  // namespace
 
 void ShmSegment::validate_name(const std::string& name) {
@@ -50,10 +70,11 @@ void ShmSegment::validate_name(const std::string& name) {
     const char c = name[i];
     ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_';
   }
-  if (!ok) throw_invalid("id '" + name + "' is not a cpu communicator id (expected \"/clab-<pid>-<hex>\" from cpuCreateUniqueId)");
+  if (!ok) throw_invalid("id '" + name + "' is not a cpu communicator id (expected \"/clab-<pid>-<hex>\" from createUniqueId)");
 }
 
 std::string ShmSegment::create(uint32_t world, uint64_t slot_bytes, uint64_t mailbox_bytes) {
+  remove_orphans();
   const Layout l = layout_for(world, slot_bytes, mailbox_bytes);
   char name[64];
   int fd = -1;
@@ -139,7 +160,7 @@ ShmSegment::ShmSegment(const std::string& name, uint32_t rank, uint32_t world)
     unmap_and_throw(name + " is not a cpu communicator segment of this addon version");
   if (hdr_->world != world)
     unmap_and_throw("world " + std::to_string(world) + " does not match the communicator's world " +
-                    std::to_string(hdr_->world) + " (as passed to cpuCreateUniqueId)");
+                    std::to_string(hdr_->world) + " (as passed to createUniqueId)");
   if (rank >= world)
     unmap_and_throw("rank " + std::to_string(rank) + " is out of range for world " + std::to_string(world));
   RankInfo* me = rank_info(rank);
@@ -153,6 +174,8 @@ ShmSegment::ShmSegment(const std::string& name, uint32_t rank, uint32_t world)
 void ShmSegment::detach() {
   if (!base_) return;
   rank_info(rank_)->detached.store(1, std::memory_order_release);
+  // A rank that leaves before every rank attached (a run failing early) takes the name with it.
+  shm_unlink(name_.c_str());
   munmap(base_, size_);
   base_ = nullptr;
   hdr_ = nullptr;

@@ -6,9 +6,12 @@
 //   collective area, 2 parities:    (world slots + 1 result area) x slot_bytes each
 //   mailboxes[src][dst]             MboxCtl (head, tail) + a ring of mailbox_bytes
 //
-// Lifetime: cpuCreateUniqueId creates and initialises it, then unmaps. Each rank attaches; the
+// Lifetime: createUniqueId creates and initialises it, then unmaps. Each rank attaches; the
 // last of `world` ranks to attach shm_unlinks the name, so nothing stays in /dev/shm even if a
-// process dies later (the mappings keep the memory alive until the last one goes).
+// process dies later (the mappings keep the memory alive until the last one goes). A rank that
+// detaches unlinks it too (a run that fails before every rank attached), and creating a segment
+// first unlinks those whose creator process is gone (a run killed before either happened): the
+// backend alone owns these names.
 #pragma once
 
 #include <atomic>
@@ -62,7 +65,10 @@ struct MboxCtl {
 
 class ShmSegment {
  public:
-  /** Creates and initialises a segment; returns its name ("/clab-<pid>-<hex>"). */
+  /**
+   * Creates and initialises a segment; returns its name ("/clab-<pid>-<hex>", pid: this process).
+   * First unlinks the segments of creators that are gone.
+   */
   static std::string create(uint32_t world, uint64_t slot_bytes, uint64_t mailbox_bytes);
   /** Throws CLAB_INVALID_ARGUMENT unless `name` is one of ours (a single path component). */
   static void validate_name(const std::string& name);
@@ -73,7 +79,7 @@ class ShmSegment {
   ShmSegment(const ShmSegment&) = delete;
   ShmSegment& operator=(const ShmSegment&) = delete;
 
-  /** Marks this rank detached and unmaps. Idempotent. */
+  /** Marks this rank detached, unlinks the name (if still there) and unmaps. Idempotent. */
   void detach();
 
   SegHeader* hdr() const { return hdr_; }

@@ -2,32 +2,35 @@
 // process (which drives the addon) and by the lab core (which asks it what the machine has).
 // The addon exports exactly this; the binding (native/binding.cc) is the only file that knows Node-API.
 
-export type NativeDtype = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'float8_e4m3' | 'float8_e5m2' | 'int8' | 'uint8'
-  | 'int32' | 'uint32' | 'int64' | 'uint64';
-export type NativeRedop = 'sum' | 'prod' | 'min' | 'max' | 'avg';
+import type { Dtype } from '../shared/dtypes.js';
+import type { COLLECTIVE_DESCRIPTORS, CollectiveName } from '../shared/ops/index.js';
+import type { BackendName } from '../shared/protocol.js';
+import type { Redop } from '../shared/reduce.js';
+
+export type { BackendName };
+export type NativeDtype = Dtype;
+export type NativeRedop = Redop;
 
 type Buf = ArrayBufferView;
 
 /**
- * One operation as the backend executes it. Counts are in elements of `dtype`.
- * In-place: `send` and `recv` are views of the same memory (for all_gather/gather `send` is the
- * rank's slice of `recv`; for reduce_scatter/scatter `recv` is the rank's slice of `send`).
+ * The native op of each collective descriptor (src/shared/ops): what its `native`, `rooted` and
+ * `reduces` say. `count` is what the descriptor's buffers() calls nativeCount.
+ */
+type CollectiveOp<D> = D extends { native: infer N; rooted: infer R; reduces: infer X }
+  ? { op: N; dtype: NativeDtype; count: number; send: Buf; recv: Buf }
+    & (X extends true ? { redop: NativeRedop } : unknown) & (R extends true ? { root: number } : unknown)
+  : never;
+export type NativeCollectiveOp = CollectiveOp<(typeof COLLECTIVE_DESCRIPTORS)[CollectiveName]>;
+
+/**
+ * One operation as the backend executes it (native/op.h has its row). Counts are in elements of
+ * `dtype`. In-place: `send` and `recv` are views of the same memory (for all_gather/gather `send`
+ * is the rank's slice of `recv`; for reduce_scatter/scatter `recv` is the rank's slice of `send`).
  * Buffers that an op does not use on this rank may be empty views.
  */
 export type NativeOp =
-  | { op: 'all_reduce'; dtype: NativeDtype; redop: NativeRedop; count: number; send: Buf; recv: Buf }
-  | { op: 'broadcast'; dtype: NativeDtype; root: number; count: number; send: Buf; recv: Buf }
-  | { op: 'reduce'; dtype: NativeDtype; redop: NativeRedop; root: number; count: number; send: Buf; recv: Buf }
-  /** count = elements each rank contributes; recv holds count*world. */
-  | { op: 'all_gather'; dtype: NativeDtype; count: number; send: Buf; recv: Buf }
-  /** count = elements each rank receives; send holds count*world. */
-  | { op: 'reduce_scatter'; dtype: NativeDtype; redop: NativeRedop; count: number; send: Buf; recv: Buf }
-  /** count = elements per peer; send and recv hold count*world. */
-  | { op: 'all_to_all'; dtype: NativeDtype; count: number; send: Buf; recv: Buf }
-  /** count = elements each rank contributes; recv (root only) holds count*world. */
-  | { op: 'gather'; dtype: NativeDtype; root: number; count: number; send: Buf; recv: Buf }
-  /** count = elements each rank receives; send (root only) holds count*world. */
-  | { op: 'scatter'; dtype: NativeDtype; root: number; count: number; send: Buf; recv: Buf }
+  | NativeCollectiveOp
   | { op: 'send'; dtype: NativeDtype; peer: number; count: number; send: Buf }
   | { op: 'recv'; dtype: NativeDtype; peer: number; count: number; recv: Buf }
   | { op: 'barrier' }
@@ -80,7 +83,8 @@ export interface NativeComm {
   /** Wakes every rank's waits; their pending and later ops reject with CLAB_ABORTED. */
   abort(reason?: string): void;
   /**
-   * Waits for the stream threads and releases everything: cpu unmaps shared memory; nccl destroys
+   * Waits for the stream threads and releases everything: cpu unmaps shared memory (and removes its
+   * name if a rank never attached); nccl destroys
    * the communicator (ncclCommAbort after abort()), its streams and device buffers. Idempotent.
    */
   destroy(): void;
@@ -125,19 +129,28 @@ export interface Topology {
   problems: string[];
 }
 
+/** Every call names its backend; the rank process never branches on it. */
 export interface NativeAddon {
-  backends(): { cpu: BackendAvailability; nccl: BackendAvailability };
-  /** Creates and initialises the shared-memory segment of a cpu communicator; returns its name. */
-  cpuCreateUniqueId(world: number): string;
-  /** Attaches rank `rank` to the segment created by cpuCreateUniqueId. */
-  cpuCommInit(id: string, rank: number, world: number): NativeComm;
-  /** A fresh NCCL unique id (ncclGetUniqueId) as base64 of its 128 bytes; rank 0 makes it. */
-  ncclCreateUniqueId(): string;
-  /** Creates the CUDA context of `device` off the JS thread (a rank does it while its communicator id is on the way). */
-  gpuPrepareDevice(device: number, rank: number): Promise<void>;
-  /** Joins the NCCL communicator on CUDA device `device`; resolves once every rank has joined. */
-  /** `highPriorityStreams`: bit i set = stream i is created at the GPU's highest stream priority. */
-  ncclCommInit(id: string, rank: number, world: number, device: number, highPriorityStreams?: number): Promise<NativeComm>;
+  backends(): Record<BackendName, BackendAvailability>;
+  /**
+   * A fresh communicator id, made by rank 0 and relayed to the others. cpu: creates and
+   * initialises the communicator's shared-memory segment and returns its name (the backend
+   * removes it: once every rank attached, when a rank destroys its communicator, or, for a run
+   * killed before either, when a later createUniqueId finds its creator gone). nccl: ncclGetUniqueId
+   * as base64 of its 128 bytes.
+   */
+  createUniqueId(options: { backend: BackendName; world: number }): string;
+  /**
+   * Readies `device` for this rank off the JS thread (nccl: creates its CUDA context, which takes a
+   * while, so a rank does it while its communicator id is on the way). cpu: nothing to do.
+   */
+  prepareDevice(options: { backend: BackendName; device: number; rank: number }): Promise<void>;
+  /**
+   * Joins the communicator `id` as `rank`; resolves once it has (nccl: once every rank has).
+   * nccl: on CUDA device `device`; `commStreams` bit i set = stream i only communicates, and is
+   * made at the GPU's highest stream priority. cpu ignores both.
+   */
+  commInit(options: { backend: BackendName; id: string; rank: number; world: number; device: number; commStreams?: number }): Promise<NativeComm>;
   /**
    * The GPUs, the link between every pair and the library versions, from NVML and the CUDA
    * runtime, without creating a CUDA context. `detailed` adds CUDA's peer attributes and cuBLAS.

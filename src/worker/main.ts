@@ -45,21 +45,19 @@ async function nextMessage<T extends CoreToWorker['type']>(type: T): Promise<Ext
 
 /** Rank 0 creates the communicator's id, the core relays it to the others, every rank joins. */
 async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: Plan): Promise<NativeComm> {
-  const nccl = backend === 'nccl';
   const device = plan.devices?.[rank] ?? rank;
-  // The CUDA context takes a while to make: every rank makes it while the id travels.
-  const gpuReady = nccl ? addon.gpuPrepareDevice(device, rank) : null;
-  gpuReady?.catch(() => undefined);
+  // Readying the device (nccl: its CUDA context) takes a while: every rank does it while the id travels.
+  const deviceReady = addon.prepareDevice({ backend, device, rank });
+  deviceReady.catch(() => undefined);
   let id: string;
   if (rank === 0) {
-    id = nccl ? addon.ncclCreateUniqueId() : addon.cpuCreateUniqueId(plan.world);
+    id = addon.createUniqueId({ backend, world: plan.world });
     await send({ type: 'unique-id', v, rank, id });
   } else {
     id = (await nextMessage('comm-id')).id;
   }
-  if (!nccl) return addon.cpuCommInit(id, rank, plan.world);
-  await gpuReady;
-  return addon.ncclCommInit(id, rank, plan.world, device, communicationOnlyStreams(plan));
+  await deviceReady;
+  return addon.commInit({ backend, id, rank, world: plan.world, device, commStreams: communicationOnlyStreams(plan) });
 }
 
 async function main(): Promise<void> {

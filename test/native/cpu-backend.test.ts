@@ -7,7 +7,7 @@ import { DTYPES, tensorView, type Dtype } from '../../src/shared/dtypes';
 import { reducer, REDOPS, type Redop } from '../../src/shared/reduce';
 import type { NativeComm } from '../../src/addon/native-api';
 import {
-  addon, checkCall, createdIds, createId, inputTensor, mismatches, RankProc, runCalls, shmExists, Team,
+  addon, checkCall, cpuCommInit, createdIds, createId, inputTensor, mismatches, RankProc, runCalls, shmExists, Team, testHooks,
   type Call, type OpResult,
 } from './ranks';
 
@@ -46,32 +46,39 @@ describe('addon surface', () => {
     expect(addon.backends().cpu).toEqual({ available: true });
   });
 
-  it('validates ids, ranks and worlds', () => {
-    const code = (f: () => unknown) => {
+  it('takes the backend and every argument in one object, and says which one is wrong', async () => {
+    const thrown = (f: () => unknown) => {
       try { f(); } catch (e) { return [(e as { code?: string }).code, (e as Error).message]; }
       return ['no error', ''];
     };
-    expect(code(() => addon.cpuCreateUniqueId(0))[0]).toBe('CLAB_INVALID_ARGUMENT');
-    expect(code(() => addon.cpuCreateUniqueId(2.5))[0]).toBe('CLAB_INVALID_ARGUMENT');
+    expect(thrown(() => addon.createUniqueId({ backend: 'cpu', world: 0 }))[0]).toBe('CLAB_INVALID_ARGUMENT');
+    expect(thrown(() => addon.createUniqueId({ backend: 'cpu', world: 2.5 }))[0]).toBe('CLAB_INVALID_ARGUMENT');
+    expect(thrown(() => addon.createUniqueId({ backend: 'gloo' as never, world: 2 }))).toEqual(['CLAB_INVALID_ARGUMENT', "backend must be 'cpu' or 'nccl' (got 'gloo')"]);
+    expect(thrown(() => (addon.createUniqueId as unknown as (w: number) => string)(2))).toEqual(['CLAB_INVALID_ARGUMENT', 'createUniqueId takes one options object (got 2)']);
+    await expect(addon.prepareDevice({ backend: 'cpu', device: -1, rank: 0 })).resolves.toBeUndefined();
+  });
+
+  it('validates ids, ranks and worlds; a rank that leaves before the others attached takes the name with it', async () => {
+    const rejected = async (p: Promise<unknown>) => p.then(() => ['no error', '', -1], (e) => [e.code, e.message, e.rank ?? -1]);
     const id = createId(2);
-    expect(id).toMatch(/^\/clab-\d+-[0-9a-f]{16}$/);
+    expect(id).toMatch(new RegExp(`^/clab-${process.pid}-[0-9a-f]{16}$`));
     expect(shmExists(id)).toBe(true);
-    expect(code(() => addon.cpuCommInit(id, 0, 3))).toEqual([
-      'CLAB_INVALID_ARGUMENT', "world 3 does not match the communicator's world 2 (as passed to cpuCreateUniqueId)"]);
-    expect(code(() => addon.cpuCommInit(id, 2, 2))[0]).toBe('CLAB_INVALID_ARGUMENT');
-    expect(code(() => addon.cpuCommInit('/clab-0-0000000000000000', 0, 2))[1]).toMatch(/no cpu communicator named/);
-    expect(code(() => addon.cpuCommInit('../etc/passwd', 0, 2))[0]).toBe('CLAB_INVALID_ARGUMENT');
-    const c = addon.cpuCommInit(id, 0, 2);
+    expect(await rejected(cpuCommInit(id, 0, 3))).toEqual([
+      'CLAB_INVALID_ARGUMENT', "world 3 does not match the communicator's world 2 (as passed to createUniqueId)", 0]);
+    expect((await rejected(cpuCommInit(id, 2, 2)))[0]).toBe('CLAB_INVALID_ARGUMENT');
+    expect((await rejected(cpuCommInit('/clab-0-0000000000000000', 0, 2)))[1]).toMatch(/no cpu communicator named/);
+    expect((await rejected(cpuCommInit('../etc/passwd', 0, 2)))[0]).toBe('CLAB_INVALID_ARGUMENT');
+    const c = await cpuCommInit(id, 0, 2);
     expect([c.rank, c.world]).toEqual([0, 2]);
-    expect(code(() => addon.cpuCommInit(id, 0, 2))[1]).toMatch(/rank 0 is already attached/);
+    expect((await rejected(cpuCommInit(id, 0, 2)))[1]).toMatch(/rank 0 is already attached/);
     c.destroy();
     c.destroy(); // idempotent
-    expect(shmExists(id)).toBe(true); // rank 1 never attached: the lab core's rmSync is the backstop
+    expect(shmExists(id)).toBe(false); // rank 1 never attached: destroy() unlinked the name
   });
 
   it('rejects bad ops with CLAB_INVALID_ARGUMENT naming the field', async () => {
     const id = createId(2);
-    const c = addon.cpuCommInit(id, 0, 2);
+    const c = await cpuCommInit(id, 0, 2);
     const f32 = (n: number) => new Float32Array(n);
     const reject = async (op: unknown, stream = 0, repeat?: number, options?: unknown) => {
       const err = (await c.enqueue(stream, op as never, repeat, options as never).then(() => null, (e) => e)) as { code: string; rank: number; message: string };
@@ -106,7 +113,7 @@ describe('addon surface', () => {
   });
 
   it('runs world-1 collectives in-process and two ranks of one process without blocking the JS thread', async () => {
-    const c1 = addon.cpuCommInit(createId(1), 0, 1);
+    const c1 = await cpuCommInit(createId(1), 0, 1);
     const x = new Float32Array([1.5, -2, 3]);
     const y = new Float32Array(3);
     const t = await c1.enqueue(3, { op: 'all_reduce', dtype: 'float32', redop: 'avg', count: 3, send: x, recv: y }, 2);
@@ -121,7 +128,7 @@ describe('addon surface', () => {
     c1.destroy();
 
     const id = createId(2, SMALL);
-    const comms: NativeComm[] = [addon.cpuCommInit(id, 0, 2), addon.cpuCommInit(id, 1, 2)];
+    const comms: NativeComm[] = await Promise.all([cpuCommInit(id, 0, 2), cpuCommInit(id, 1, 2)]);
     expect(shmExists(id)).toBe(false); // the last rank to attach unlinks the name
     const n = 3000;
     const ins = [0, 1].map((r) => new Float64Array(n).map((_, i) => i * 0.5 + r));
@@ -339,11 +346,11 @@ describe('streams, barrier and gemm', () => {
     const B = (p: number, j: number) => ((p * j) % 5) - 2;
     const C = (i: number, j: number) => { let s = 0; for (let p = 0; p < k; p++) s += A(i, p) * B(p, j); return s; };
     for (const dtype of ['float32', 'float64'] as const) {
-      const c = tensorView(dtype, addon._gemmResult(dtype, m, n, k));
+      const c = tensorView(dtype, testHooks.gemmResult(dtype, m, n, k));
       expect(mismatches(c, (x) => C(Math.floor(x / n), x % n), m * n, dtype)).toEqual([]);
     }
     for (const dtype of ['float16', 'bfloat16'] as const) { // k = 8: |C| <= 48, exact in both
-      const c = tensorView(dtype, addon._gemmResult(dtype, 3, 4, 8));
+      const c = tensorView(dtype, testHooks.gemmResult(dtype, 3, 4, 8));
       const C8 = (i: number, j: number) => { let s = 0; for (let p = 0; p < 8; p++) s += A(i, p) * B(p, j); return s; };
       expect(mismatches(c, (x) => C8(Math.floor(x / 4), x % 4), 12, dtype)).toEqual([]);
     }
@@ -410,12 +417,14 @@ describe('abort, dead ranks, teardown', () => {
     await team.destroy();
   });
 
-  it('a rank killed with SIGKILL leaves nothing in /dev/shm and fails its peers', async () => {
+  it('a rank killed with SIGKILL fails its peers, and what it created goes with the next createUniqueId', async () => {
     const [a, b] = spawn(2);
     const team = await Team.create([a, b]);
     expect(shmExists(team.id)).toBe(false); // both attached: already unlinked
-    const lone = createId(2); // only rank 0 (a) attaches: the name stays until the lab core removes it
+    // `a` creates a communicator and attaches to it alone (a run killed before its other ranks started).
+    const { id: lone } = await a.call<{ id: string }>({ type: 'create', world: 2 });
     await a.call({ type: 'init', key: lone, id: lone, rank: 0, world: 2 });
+    expect(lone).toMatch(new RegExp(`^/clab-${a.proc.pid}-`));
     expect(shmExists(lone)).toBe(true);
     const pending = team.run(1, { buffers: { x: new Uint8Array(8) }, items: [{ op: { op: 'all_reduce', dtype: 'int64', redop: 'sum', count: 1, send: { buf: 'x' }, recv: { buf: 'x' } } }] });
     await new Promise((r) => setTimeout(r, 100));
@@ -426,9 +435,10 @@ describe('abort, dead ranks, teardown', () => {
     const e = expectRejected(reply.results[0], 'CLAB_ABORTED', 1);
     expect(e.message).toMatch(/communicator aborted by rank 0: its process \(pid \d+\) exited without destroy\(\)/);
     expect(e.atNs - killedAt).toBeLessThan(1e9);
-    expect(shmExists(lone)).toBe(true);
-    fs.rmSync('/dev/shm' + lone, { force: true });
-    expect(shmExists(lone)).toBe(false);
+    expect(shmExists(lone)).toBe(true); // nobody left to unlink it ...
+    const next = createId(1);
+    expect(shmExists(lone)).toBe(false); // ... until a later run creates its own
+    expect(shmExists(next)).toBe(true);
   });
 
   it('a rank process exits by itself after destroy(), and when idle without it', async () => {

@@ -32,7 +32,7 @@ const ELEM = { float32: 4, float64: 8, float16: 2, bfloat16: 2, int8: 1, uint8: 
 async function child() {
   const addon = require(ADDON);
   const { id, rank, world, bytes, iters, warmup, dtype, redop } = JSON.parse(process.argv[3]);
-  const comm = addon.cpuCommInit(id, rank, world);
+  const comm = await addon.commInit({ backend: 'cpu', id, rank, world, device: -1 });
   const count = Math.floor(bytes / ELEM[dtype]);
   const send = new Uint8Array(count * ELEM[dtype]);
   const recv = new Uint8Array(count * ELEM[dtype]);
@@ -50,7 +50,7 @@ async function runOne(args, world, slot) {
   const addon = require(ADDON);
   if (slot) process.env.CLAB_CPU_SLOT_BYTES = String(slot);
   else delete process.env.CLAB_CPU_SLOT_BYTES;
-  const id = addon.cpuCreateUniqueId(world);
+  const id = addon.createUniqueId({ backend: 'cpu', world });
   const results = await Promise.all(
     Array.from({ length: world }, (_, rank) => new Promise((resolve, reject) => {
       const cfg = { id, rank, world, bytes: args.bytes, iters: args.iters, warmup: args.warmup, dtype: args.dtype, redop: args.redop };
@@ -60,7 +60,6 @@ async function runOne(args, world, slot) {
       p.on('exit', (code) => (got ? resolve(got) : reject(new Error(`rank ${rank} exited with ${code}`))));
     })),
   );
-  require('fs').rmSync('/dev/shm' + id, { force: true });
   const per = Math.max(...results.map((r) => r.per));
   const algbw = args.bytes / per; // bytes per ns = GB/s
   return { per, algbw, busbw: (algbw * 2 * (world - 1)) / world };

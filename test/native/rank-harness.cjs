@@ -2,6 +2,7 @@
 // 'advanced', so Uint8Arrays travel as they are). Every request carries `seq`; the reply echoes it.
 //
 //   { type: 'init', key, id, rank, world }        attach a communicator (a process may hold several)
+//   { type: 'create', world }                     reply: { id } from createUniqueId in this process
 //   { type: 'run', key, buffers, items, delayMs, destroyAfterMs } enqueue every item at once (then
 //        destroy() after destroyAfterMs if given), await them all;
 //        buffers: { name: Uint8Array }, items: [{ stream, repeat, op }] where op's send/recv are
@@ -60,10 +61,12 @@ async function run(msg) {
 async function handle(msg) {
   switch (msg.type) {
     case 'init': {
-      const comm = addon.cpuCommInit(msg.id, msg.rank, msg.world);
+      const comm = await addon.commInit({ backend: 'cpu', id: msg.id, rank: msg.rank, world: msg.world, device: -1 });
       comms.set(msg.key, comm);
       return { rank: comm.rank, world: comm.world, pid: process.pid };
     }
+    case 'create':
+      return { id: addon.createUniqueId({ backend: 'cpu', world: msg.world }) };
     case 'run':
       return run(msg);
     case 'abort': {

@@ -13,8 +13,13 @@ import type { NativeAddon } from '../../src/addon/native-api';
 export const ADDON_PATH = path.resolve('build/native/Release/clab_native.node');
 const HARNESS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'rank-harness.cjs');
 
-export type TestAddon = NativeAddon & { _gemmResult(dtype: string, m: number, n: number, k: number): Uint8Array };
-export const addon = createRequire(import.meta.url)(ADDON_PATH) as TestAddon;
+export const addon = createRequire(import.meta.url)(ADDON_PATH) as NativeAddon;
+/** The test-only module built beside the addon (native/test_hooks.cc), never part of it. */
+export const testHooks = createRequire(import.meta.url)(path.resolve('build/native/Release/clab_test_hooks.node')) as {
+  gemmResult(dtype: string, m: number, n: number, k: number): Uint8Array;
+};
+/** Joins a cpu communicator in this process. */
+export const cpuCommInit = (id: string, rank: number, world: number) => addon.commInit({ backend: 'cpu', id, rank, world, device: -1 });
 
 /** Every id this test process created, so that afterAll can check /dev/shm. */
 export const createdIds: string[] = [];
@@ -24,7 +29,7 @@ export function createId(world: number, env: { slot?: number; mailbox?: number }
   if (env.slot) process.env.CLAB_CPU_SLOT_BYTES = String(env.slot);
   if (env.mailbox) process.env.CLAB_CPU_MAILBOX_BYTES = String(env.mailbox);
   try {
-    const id = addon.cpuCreateUniqueId(world);
+    const id = addon.createUniqueId({ backend: 'cpu', world });
     createdIds.push(id);
     return id;
   } finally {

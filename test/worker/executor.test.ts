@@ -10,13 +10,13 @@ import type { RankStepResult, TimelineEvent } from '../../src/shared/protocol';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
 import { PlanExecutor } from '../../src/worker/executor';
 import type { NativeComm, NativeOp, NativeTimes } from '../../src/addon/native-api';
-import { addon, createId } from '../native/ranks';
+import { cpuCommInit, createId } from '../native/ranks';
 
 const comms: NativeComm[] = [];
 afterAll(() => comms.forEach((c) => c.destroy()));
 
-function loopingComm(): { comm: NativeComm; asked: { op: string; repeat: number; loop: boolean }[]; seen: string[] } {
-  const real = addon.cpuCommInit(createId(1), 0, 1);
+async function loopingComm(): Promise<{ comm: NativeComm; asked: { op: string; repeat: number; loop: boolean }[]; seen: string[] }> {
+  const real = await cpuCommInit(createId(1), 0, 1);
   comms.push(real);
   const asked: { op: string; repeat: number; loop: boolean }[] = [];
   const seen: string[] = [];  // "enqueue OP" and "done OP", in the order they happened
@@ -49,7 +49,7 @@ describe('executor: the loop timed as a whole', () => {
         { op: 'compare', label: 'c', repeat: 1, warmup: 0, variants: [{ name: 'a', steps: [{ op: 'all_gather', count: 16 }] }, { name: 'b', steps: [{ op: 'all_gather', count: 16 }] }] },
       ],
     }));
-    const { comm, asked } = loopingComm();
+    const { comm, asked } = await loopingComm();
     const results: RankStepResult[] = [];
     const events: TimelineEvent[] = [];
     await new PlanExecutor(plan, {
@@ -91,7 +91,7 @@ describe('executor: the loop timed as a whole', () => {
         ],
       }],
     }));
-    const { comm, seen } = loopingComm();
+    const { comm, seen } = await loopingComm();
     const results: RankStepResult[] = [];
     await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
     const at = (what: string) => seen.indexOf(what);
@@ -113,7 +113,7 @@ describe('executor: what NCCL refuses on older GPUs', () => {
         { op: 'broadcast', count: 64 },
       ],
     }));
-    const { comm: inner, asked } = loopingComm();
+    const { comm: inner, asked } = await loopingComm();
     const comm: NativeComm = Object.assign(Object.create(null), inner, { device: 3, busId: '0000:41:00.0', computeCapability: 86 });
     const results: RankStepResult[] = [];
     const run = new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
@@ -132,7 +132,7 @@ describe('executor: what NCCL refuses on older GPUs', () => {
       steps: [{ op: 'all_reduce', count: 64 }, { op: 'reduce_scatter_tensor', count: 64 }],
     }));
     for (const computeCapability of [90, undefined]) {
-      const { comm: inner } = loopingComm();
+      const { comm: inner } = await loopingComm();
       const comm: NativeComm = Object.assign(Object.create(null), inner, { computeCapability });
       const results: RankStepResult[] = [];
       await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
@@ -150,7 +150,7 @@ describe('executor: what the timeline and the learner see', () => {
         { op: 'compare', label: 'c', repeat: 1, warmup: 0, variants: [{ name: 'a', steps: [{ op: 'all_gather', count: 4096 }] }, { name: 'b', steps: [{ op: 'all_gather', count: 4096 }] }] },
       ],
     }));
-    const { comm } = loopingComm();
+    const { comm } = await loopingComm();
     const events: TimelineEvent[] = [];
     await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (_, e) => { events.push(...e); } }).run();
 
@@ -182,7 +182,7 @@ describe('executor: what the timeline and the learner see', () => {
         { op: 'all_reduce', count: 1000 },
       ],
     }));
-    const { comm } = loopingComm();
+    const { comm } = await loopingComm();
     const results: RankStepResult[] = [];
     await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => { results.push(r); } }).run();
     expect(results[0].input).toBe('[2, 3, 4]');

@@ -1,7 +1,6 @@
 // One run of a scenario: forks a rank process per rank, relays the communicator id, collects
 // results, watches for hangs and dead ranks, and produces the run record. No Electron here.
 import { EventEmitter } from 'node:events';
-import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { summarizeCompares, summarizeStep } from '../../shared/aggregate.js';
 import { involves } from '../../shared/plan/compile.js';
@@ -43,7 +42,6 @@ export class LabRun extends EventEmitter<RunEvents> {
   readonly plan: Plan;
   private readonly createdAt: Date;
   private workers: WorkerLink[] = [];
-  private commId: string | null = null;
   private results = new Map<number, RankStepResult[]>();
   private stepRecords = new Map<number, StepRecord>();
   private began = new Map<number, { atMs: number; ranks: Set<number> }>();
@@ -133,7 +131,6 @@ export class LabRun extends EventEmitter<RunEvents> {
   private onMessage(rank: number, m: WorkerToCore): void {
     switch (m.type) {
       case 'unique-id':
-        this.commId = m.id;
         for (const w of this.workers) if (w.rank !== rank) w.send({ type: 'comm-id', v: PROTOCOL_VERSION, id: m.id });
         return;
       case 'log':
@@ -221,8 +218,6 @@ export class LabRun extends EventEmitter<RunEvents> {
   private end(): void {
     if (this.watchdog) clearInterval(this.watchdog);
     if (this.killTimer) clearTimeout(this.killTimer);
-    // The last rank to attach unlinks the segment; this covers runs that died before that.
-    if (this.commId && this.options.backend === 'cpu') rmSync(`/dev/shm${this.commId}`, { force: true });
     this.finish();
   }
 

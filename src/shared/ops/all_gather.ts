@@ -1,4 +1,4 @@
-import { gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
+import { defineCollective, gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
 
 const common = {
   native: 'all_gather',
@@ -11,9 +11,9 @@ const common = {
   algBytes: (count, b, world) => count * world * b,
   busFactor: ringFactor,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
-} satisfies Partial<CollectiveDescriptor>;
+} as const satisfies Partial<CollectiveDescriptor>;
 
-export const allGather: CollectiveDescriptor = {
+const allGather = defineCollective({
   ...common,
   name: 'all_gather',
   summary: 'Every rank receives a list with every rank\'s tensor.',
@@ -22,9 +22,9 @@ export const allGather: CollectiveDescriptor = {
     'Each rank receives (n−1)/n of the output from others: that is the busbw factor.',
   countMeans: 'elements of the tensor each rank contributes (each of the world output tensors has as many)',
   listOutput: true,
-};
+});
 
-export const allGatherIntoTensor: CollectiveDescriptor = {
+const allGatherIntoTensor = defineCollective({
   ...common,
   name: 'all_gather_into_tensor',
   summary: 'Every rank receives one tensor: all ranks\' tensors concatenated in rank order.',
@@ -32,4 +32,7 @@ export const allGatherIntoTensor: CollectiveDescriptor = {
     'all_gather_into_tensor is all_gather with one flat output of world × count elements instead of a list — the form NCCL itself implements (ncclAllGather).',
   countMeans: 'elements of the tensor each rank contributes (the output has world × count)',
   listOutput: false,
-};
+});
+
+/** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */
+export const collectives = { all_gather: allGather, all_gather_into_tensor: allGatherIntoTensor };

@@ -1,6 +1,6 @@
-import { allReduceFactor, reducedSlice, type CollectiveDescriptor } from './types.js';
+import { defineCollective, allReduceFactor, reducedSlice } from './types.js';
 
-export const allReduce: CollectiveDescriptor = {
+const allReduce = defineCollective({
   name: 'all_reduce',
   native: 'all_reduce',
   summary: 'Every rank ends with the reduction (sum, prod, min, max, avg) of all ranks\' tensors.',
@@ -18,4 +18,7 @@ export const allReduce: CollectiveDescriptor = {
   algBytes: (count, b) => count * b,
   busFactor: allReduceFactor,
   countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),
-};
+});
+
+/** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */
+export const collectives = { all_reduce: allReduce };

@@ -1,4 +1,4 @@
-import { divisibleBy, gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
+import { defineCollective, divisibleBy, gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
 
 const common = {
   native: 'all_to_all',
@@ -6,9 +6,9 @@ const common = {
   reduces: false,
   inPlace: null,
   busFactor: ringFactor,
-} satisfies Partial<CollectiveDescriptor>;
+} as const satisfies Partial<CollectiveDescriptor>;
 
-export const allToAll: CollectiveDescriptor = {
+const allToAll = defineCollective({
   ...common,
   name: 'all_to_all',
   summary: 'Rank r sends its j-th tensor to rank j and receives rank j\'s r-th tensor.',
@@ -22,9 +22,9 @@ export const allToAll: CollectiveDescriptor = {
   expected: (ctx) => gatheredSlices(ctx, ctx.rank * ctx.count, ctx.count),
   algBytes: (count, b, world) => count * world * b,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
-};
+});
 
-export const allToAllSingle: CollectiveDescriptor = {
+const allToAllSingle = defineCollective({
   ...common,
   name: 'all_to_all_single',
   summary: 'One flat tensor split into world equal chunks; chunk j goes to rank j.',
@@ -38,4 +38,7 @@ export const allToAllSingle: CollectiveDescriptor = {
   expected: (ctx) => gatheredSlices(ctx, (ctx.rank * ctx.count) / ctx.world, ctx.count / ctx.world),
   algBytes: (count, b) => count * b,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)) * world,
-};
+});
+
+/** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */
+export const collectives = { all_to_all: allToAll, all_to_all_single: allToAllSingle };

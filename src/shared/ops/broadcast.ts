@@ -1,6 +1,6 @@
-import type { CollectiveDescriptor } from './types.js';
+import { defineCollective } from './types.js';
 
-export const broadcast: CollectiveDescriptor = {
+const broadcast = defineCollective({
   name: 'broadcast',
   native: 'broadcast',
   summary: 'The root\'s tensor is copied to every rank.',
@@ -18,4 +18,7 @@ export const broadcast: CollectiveDescriptor = {
   algBytes: (count, b) => count * b,
   busFactor: () => 1,
   countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),
-};
+});
+
+/** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */
+export const collectives = { broadcast };

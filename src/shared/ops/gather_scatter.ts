@@ -1,7 +1,7 @@
 import { lazySlice } from '../lazy.js';
-import { gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
+import { defineCollective, gatheredSlices, ringFactor } from './types.js';
 
-export const gather: CollectiveDescriptor = {
+const gather = defineCollective({
   name: 'gather',
   native: 'gather',
   summary: 'The root receives a list with every rank\'s tensor.',
@@ -18,9 +18,9 @@ export const gather: CollectiveDescriptor = {
   algBytes: (count, b, world) => count * world * b,
   busFactor: ringFactor,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
-};
+});
 
-export const scatter: CollectiveDescriptor = {
+const scatter = defineCollective({
   name: 'scatter',
   native: 'scatter',
   summary: 'The root sends tensor j of its list to rank j.',
@@ -37,4 +37,7 @@ export const scatter: CollectiveDescriptor = {
   algBytes: (count, b, world) => count * world * b,
   busFactor: ringFactor,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
-};
+});
+
+/** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */
+export const collectives = { gather, scatter };

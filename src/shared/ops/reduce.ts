@@ -1,6 +1,6 @@
-import { reducedSlice, type CollectiveDescriptor } from './types.js';
+import { defineCollective, reducedSlice } from './types.js';
 
-export const reduce: CollectiveDescriptor = {
+const reduce = defineCollective({
   name: 'reduce',
   native: 'reduce',
   summary: 'The reduction of all ranks\' tensors lands on the root only.',
@@ -18,4 +18,7 @@ export const reduce: CollectiveDescriptor = {
   algBytes: (count, b) => count * b,
   busFactor: () => 1,
   countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),
-};
+});
+
+/** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */
+export const collectives = { reduce };

@@ -1,4 +1,4 @@
-import { divisibleBy, reducedSlice, ringFactor, type CollectiveDescriptor, type ExpectedContext } from './types.js';
+import { defineCollective, divisibleBy, reducedSlice, ringFactor, type CollectiveDescriptor, type ExpectedContext } from './types.js';
 
 const expectedSlice = (chunk: number, ctx: ExpectedContext) => reducedSlice(ctx, ctx.rank * chunk, chunk);
 
@@ -8,9 +8,9 @@ const common = {
   reduces: true,
   inPlace: { layout: 'recv-in-send', byDefault: false },
   busFactor: ringFactor,
-} satisfies Partial<CollectiveDescriptor>;
+} as const satisfies Partial<CollectiveDescriptor>;
 
-export const reduceScatter: CollectiveDescriptor = {
+const reduceScatter = defineCollective({
   ...common,
   name: 'reduce_scatter',
   summary: 'Rank r receives the reduction of slice r of every rank\'s input list.',
@@ -24,9 +24,9 @@ export const reduceScatter: CollectiveDescriptor = {
   expected: (ctx) => expectedSlice(ctx.count, ctx),
   algBytes: (count, b, world) => count * world * b,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
-};
+});
 
-export const reduceScatterTensor: CollectiveDescriptor = {
+const reduceScatterTensor = defineCollective({
   ...common,
   name: 'reduce_scatter_tensor',
   summary: 'Rank r receives the reduction of the r-th 1/world of every rank\'s input tensor.',
@@ -39,4 +39,7 @@ export const reduceScatterTensor: CollectiveDescriptor = {
   expected: (ctx) => expectedSlice(ctx.count / ctx.world, ctx),
   algBytes: (count, b) => count * b,
   countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)) * world,
-};
+});
+
+/** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */
+export const collectives = { reduce_scatter: reduceScatter, reduce_scatter_tensor: reduceScatterTensor };

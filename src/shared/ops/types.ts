@@ -1,13 +1,10 @@
 // One descriptor per tensor collective (the nccl-tests `testColl` idea): how buffer sizes
 // relate, the value every output element must have, the bytes behind algbw, the busbw factor,
-// and the text a learner reads. Adding a collective means adding one descriptor here and one
-// case in the native backend.
+// and the text a learner reads. Adding a collective means adding one descriptor to a file of
+// this folder (and its `collectives`); one on a new native op also needs that op's row in
+// native/op.h and its case in each backend (nccl_ops.cc, cpu_collectives.cc). The native ops,
+// their fields and the list of reducing ones (ops/index.ts, addon/native-api.ts) derive from these.
 import { lazyConcat, lazySlice, type Lazy } from '../lazy.js';
-
-export const NATIVE_COLLECTIVES = [
-  'all_reduce', 'broadcast', 'reduce', 'all_gather', 'reduce_scatter', 'all_to_all', 'gather', 'scatter',
-] as const;
-export type NativeCollective = (typeof NATIVE_COLLECTIVES)[number];
 
 /** How an in-place call aliases the two buffers. */
 export type InPlaceLayout =
@@ -32,14 +29,17 @@ export interface ExpectedContext extends Shape {
 
 export interface CollectiveDescriptor {
   name: string;
-  native: NativeCollective;
+  /** The native op that runs it: a row of CLAB_NATIVE_OPS in native/op.h. */
+  native: string;
   /** One line for tables and completion. */
   summary: string;
-  /** What a learner should understand; shown in hover docs and `clab run --explain`. */
+  /** What a learner should understand; shown in hover docs. */
   teaching: string;
   /** What `count` means for this operation. */
   countMeans: string;
+  /** The native op reads `root`. */
   rooted: boolean;
+  /** The native op reads `redop`. */
   reduces: boolean;
   inPlace: { layout: InPlaceLayout; byDefault: boolean } | null;
   /** Show the output as a list of `world` tensors (torch's list variants). */
@@ -57,6 +57,14 @@ export interface CollectiveDescriptor {
   /** The `count` a sweep uses to reach `bytes` of algBytes. */
   countForBytes(bytes: number, elementBytes: number, world: number): number;
 }
+
+/** What of a descriptor the addon's NativeOp derives from, kept as literal types. */
+export type NativeShape<N extends string, R extends boolean, X extends boolean> = { native: N; rooted: R; reduces: X };
+
+/** A descriptor whose native op, `rooted` and `reduces` keep their literal types (see NativeShape). */
+export const defineCollective = <const N extends string, const R extends boolean, const X extends boolean>(
+  descriptor: CollectiveDescriptor & NativeShape<N, R, X>,
+): CollectiveDescriptor & NativeShape<N, R, X> => descriptor;
 
 export const ringFactor = (world: number) => (world > 1 ? (world - 1) / world : 0);
 export const allReduceFactor = (world: number) => (world > 1 ? (2 * (world - 1)) / world : 0);
