@@ -6,7 +6,9 @@ import type { Plan } from '../../shared/plan/types.js';
 import type { RunRecord } from '../../shared/record.js';
 import { compileLoaded, type LoadedScenario } from '../../shared/scenario/text.js';
 import type { NativeAddon } from '../../addon/native-api.js';
+import { loadAddon } from '../../addon/addon.js';
 import { checkWritable } from './atomic-file.js';
+import { checkPlanMemory } from './memory-check.js';
 import { chooseBackend, type BackendChoice, type BackendRequest } from './backend.js';
 import { RecordCheckpoint } from './record-checkpoint.js';
 import { defaultRecordPath, writeRecordAtomic } from './record-store.js';
@@ -26,7 +28,7 @@ export interface RunRequest {
   /** Where the record goes; default `<recordsDir>/<name>-<time>.run.json`. */
   recordPath?: string;
   recordsDir?: string;
-  loadAddon?: () => Pick<NativeAddon, 'backends'>;
+  loadAddon?: () => Pick<NativeAddon, 'backends'> & Partial<Pick<NativeAddon, 'topology'>>;
   workerEntry?: string;
   /** Stops the run on SIGINT and SIGTERM: a run in a terminal. A lab that outlives its runs stops them itself. */
   stopOnSignals?: boolean;
@@ -53,13 +55,19 @@ export interface PreparedRun {
 
 /**
  * Everything a run needs, checked before anything runs: throws ScenarioFileError for a plan the
- * world cannot hold, BackendUnavailableError, or an Error naming why the record cannot be written.
+ * world cannot hold, BackendUnavailableError, InsufficientMemoryError (with what the plan needs and
+ * what the machine has), or an Error naming why the record cannot be written.
  */
 export function prepareRun(request: RunRequest): PreparedRun {
   const { loaded } = request;
   const plan = compileLoaded(loaded, { ranks: request.ranks });
   // With the plan: auto falls back to cpu, and nccl is refused, when there are fewer GPUs than ranks.
-  const backend = chooseBackend(request.backend ?? loaded.scenario.backend ?? 'auto', request.loadAddon?.(), plan);
+  const addon = request.loadAddon?.();
+  const backend = chooseBackend(request.backend ?? loaded.scenario.backend ?? 'auto', addon, plan);
+  // What the plan needs against what this host (and its GPUs) has: refused with the numbers now,
+  // not as an allocation failure halfway through the run.
+  const topology = backend.backend !== 'nccl' ? undefined : addon?.topology ? addon.topology() : loadAddon().topology();
+  checkPlanMemory(plan, backend.backend, { topology });
   const createdAt = new Date();
   const recordPath = request.recordPath ?? defaultRecordPath(loaded.scenario.name, createdAt, request.recordsDir);
   checkWritable(recordPath);

@@ -3,15 +3,18 @@ import { Option } from 'commander';
 import type { BackendRequest } from '../../core/backend.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
 import { prepareRun, type PreparedRun } from '../../core/start-run.js';
-import { EXIT_FAILED, EXIT_OK, err, out, rankCount, reportUsageError, type RegisterCommand } from '../common.js';
+import { EXIT_FAILED, EXIT_OK, err, out, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
 import { LiveReporter } from '../reporter.js';
 interface RunFlags { backend?: BackendRequest; ranks?: number; out?: string; json?: boolean; verbose?: boolean }
 
 async function runCommand(file: string, flags: RunFlags): Promise<number> {
   let prepared: PreparedRun;
   try {
+    const loaded = loadScenarioFile(file);
+    // Warnings (a duplicate key) do not stop a run; they are said first.
+    reportWarnings(loaded.warnings);
     prepared = prepareRun({
-      loaded: loadScenarioFile(file), scenarioFile: file, ranks: flags.ranks, backend: flags.backend, recordPath: flags.out,
+      loaded, scenarioFile: file, ranks: flags.ranks, backend: flags.backend, recordPath: flags.out,
       stopOnSignals: true, onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
     });
   } catch (e) {
