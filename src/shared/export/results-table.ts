@@ -51,7 +51,10 @@ export interface ResultCells {
   wrong: number | null;
 }
 
-/** The op a step ran, as the CSV and comparisons name it. */
+/**
+ * The op a step ran, as the CSV, comparisons, the trace and the timeline name it: a group of one
+ * kind of op reads as that op (a batch of sends is send/recv), compare block markers as "block".
+ */
 export function stepOp(action: PlanAction): string {
   switch (action.kind) {
     case 'collective':
@@ -59,6 +62,13 @@ export function stepOp(action: PlanAction): string {
       return action.op;
     case 'p2p':
       return 'send/recv';
+    case 'group': {
+      const ops = new Set(action.items.map((i) => (i.kind === 'p2p' ? 'send/recv' : i.op)));
+      return ops.size === 1 ? [...ops][0] : 'group';
+    }
+    case 'block-begin':
+    case 'block-end':
+      return 'block';
     default:
       return action.kind;
   }

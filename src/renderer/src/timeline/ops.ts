@@ -1,6 +1,7 @@
 // Which operation a slice shows, and its colour: one fixed list so that an op keeps its colour
 // from run to run, and the legend reads the same everywhere.
 import { COLLECTIVES, OBJECT_COLLECTIVES } from '../../../shared/ops/index.js';
+import { stepOp } from '../../../shared/export/results-table.js';
 import type { PlanAction } from '../../../shared/plan/types.js';
 
 export const OPS = [...COLLECTIVES, ...OBJECT_COLLECTIVES, 'send/recv', 'group', 'compute', 'barrier', 'wait', 'block'] as const;
@@ -15,25 +16,8 @@ export const OP_COLOURS = [
   '#0284c7', '#a16207', '#16a34a', '#57534e', '#94a3b8', '#475569',
 ] as const;
 
-export function opOf(action: PlanAction): OpName {
-  switch (action.kind) {
-    case 'collective':
-    case 'object':
-      return action.op;
-    case 'p2p':
-      return 'send/recv';
-    case 'group': {
-      // A group of one kind of op reads as that op (a batch of sends is send/recv).
-      const ops = new Set(action.items.map((i) => (i.kind === 'p2p' ? 'send/recv' : i.op)));
-      return ops.size === 1 ? ([...ops][0] as OpName) : 'group';
-    }
-    case 'block-begin':
-    case 'block-end':
-      return 'block';
-    default:
-      return action.kind;
-  }
-}
+/** The op of a step (shared with the exports, so a slice and its trace event name it alike). */
+export const opOf = (action: PlanAction): OpName => stepOp(action) as OpName;
 
 /** Colour index of each plan step, by step index. */
 export function stepOpIndices(actions: readonly PlanAction[]): Uint8Array {
