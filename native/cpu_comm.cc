@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -86,17 +87,39 @@ void CpuComm::close() {
   seg_->detach();
 }
 
-void CpuComm::execute(const Op& op, int repeat, uint64_t, StreamContext& ctx, Times& times) {
+uint64_t CpuComm::admit(const Op& op) {
+  return op_traits(op.kind).cls == OpClass::Compute ? 0 : ++admitted_;
+}
+
+void CpuComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) {
   std::vector<uint64_t>& start = times.start;
   std::vector<uint64_t>& end = times.end;
   start.clear();
   end.clear();
-  if (closed_.load()) throw ClabError(ErrCode::Aborted, "the communicator was destroyed");
   std::unique_lock<std::mutex> lock(comm_mu_, std::defer_lock);
-  if (op_traits(op.kind).cls != OpClass::Compute) {  // gemm overlaps communication on other streams
+  // Marks this ticket done however the op ends, so the next one's stream can go on.
+  struct Done {
+    CpuComm* comm;
+    uint64_t ticket;
+    ~Done() {
+      if (!ticket) return;
+      comm->served_ = ticket;
+      comm->turn_changed_.notify_all();
+    }
+  } done{this, 0};
+  if (ticket) {  // gemm (no ticket) overlaps communication on other streams
     lock.lock();
+    // Each stream runs its ops in enqueue order and tickets grow in that order, so the next ticket
+    // is always at the head of some stream: waiting cannot deadlock. Abort and destroy() end it.
+    while (served_ + 1 != ticket) {
+      if (closed_.load()) throw ClabError(ErrCode::Aborted, "the communicator was destroyed");
+      check_abort();
+      turn_changed_.wait_for(lock, std::chrono::milliseconds(10));
+    }
+    done.ticket = ticket;
     current_ = op_kind_name(op.kind);
   }
+  if (closed_.load()) throw ClabError(ErrCode::Aborted, "the communicator was destroyed");
   for (int r = 0; r < repeat; r++) {
     check_abort();
     start.push_back(now_ns());

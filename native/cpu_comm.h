@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -34,9 +35,13 @@ class CpuComm final : public Comm {
   int rank() const override { return rank_; }
   int world() const override { return world_; }
 
+  /** Hands communication ops their turn, in enqueue (plan) order; gemm needs none. JS thread. */
+  uint64_t admit(const Op& op) override;
+
   /**
    * Runs `op` `repeat` times back to back, recording CLOCK_MONOTONIC ns around each repetition.
-   * gemm runs on the stream's workspace without the communication mutex; everything else holds it.
+   * gemm runs on the stream's workspace alongside; a communication op first waits for its turn
+   * (`ticket`), so every rank enters its collectives in plan order whichever stream runs them.
    */
   void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) override;
 
@@ -73,7 +78,10 @@ class CpuComm final : public Comm {
 
   std::unique_ptr<ShmSegment> seg_;
   int rank_, world_;
-  std::mutex comm_mu_;         // one communication op at a time per rank
+  std::mutex comm_mu_;         // one communication op at a time per rank, in ticket order
+  std::condition_variable turn_changed_;
+  uint64_t admitted_ = 0;      // JS thread: tickets handed out (ticket n is admitted_ after the n-th)
+  uint64_t served_ = 0;        // under comm_mu_: tickets done, whether their op succeeded or not
   uint32_t parity_ = 0;        // collective double-buffer parity, identical on every rank
   uint64_t coll_seq_ = 0;      // collectives run so far
   const char* current_ = "";   // op being run, for messages

@@ -356,6 +356,36 @@ describe('streams, barrier and gemm', () => {
     }
   });
 
+  it('collectives on different streams enter communication in enqueue order on every rank (20 runs)', async () => {
+    // An async broadcast on stream 1 and an all_reduce on stream 2, then both awaited: each rank's
+    // two stream threads race for the communicator; it must take them in the order they were enqueued.
+    const team = await Team.create(pool.slice(0, 3));
+    const n = 4096;
+    const problems: string[] = [];
+    for (let run = 0; run < 20; run++) {
+      const replies = await team.runAll((r) => ({
+        buffers: { b: inputTensor('int32', n, r, run).bytes, x: inputTensor('int32', n, r, run + 1).bytes },
+        items: [
+          { stream: 1, op: { op: 'broadcast', dtype: 'int32', root: 0, count: n, send: { buf: 'b' }, recv: { buf: 'b' } } },
+          { stream: 2, op: { op: 'all_reduce', dtype: 'int32', redop: 'sum', count: n, send: { buf: 'x' }, recv: { buf: 'x' } } },
+        ],
+      }));
+      replies.forEach((reply, rank) => reply.results.forEach((res, k) => {
+        if (!res.ok) problems.push(`run ${run} rank ${rank} item ${k}: ${res.code} ${res.message}`);
+      }));
+      const sum = reducer('int32', 'sum');
+      const root = inputTensor('int32', n, 0, run);
+      const summed = [0, 1, 2].map((q) => inputTensor('int32', n, q, run + 1));
+      for (const [rank, reply] of replies.entries()) {
+        problems.push(...mismatches(tensorView('int32', reply.buffers.b), (i) => root.get(i), n, `run ${run} broadcast rank ${rank}`));
+        problems.push(...mismatches(tensorView('int32', reply.buffers.x), (i) => sum(summed.map((t) => t.get(i))), n, `run ${run} all_reduce rank ${rank}`));
+      }
+      if (problems.length) break;
+    }
+    expect(problems).toEqual([]);
+    await team.destroy();
+  });
+
   it('ops on one stream run in order; gemm on another stream overlaps a collective', async () => {
     // Rank 1 runs four gemms on stream 0 before its all_reduces, so rank 0's first all_reduce waits
     // for it that long. Rank 0 enqueues its gemm, on stream 1, after its all_reduces: it must
