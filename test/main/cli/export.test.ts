@@ -43,7 +43,7 @@ describe('clab export', () => {
     expect(rows.map((x) => x.label)).toEqual(record.steps.map((s) => s.label));
     expect(rows[0]).toMatchObject({ op: 'all_reduce', 'size (B)': '4096', 'count (elements)': '1024', type: 'float32', verdict: 'pass' });
     expect(Number(rows[0]['busbw (GB/s)'])).toBe(record.steps[0].busbw);
-    expect(rows[2]).toMatchObject({ op: 'group', 'count (elements)': '4' });
+    expect(rows[2]).toMatchObject({ op: 'send/recv', 'count (elements)': '4' });  // a group of sends reads as send/recv
   });
 
   it('writes the same table as JSON', () => {
