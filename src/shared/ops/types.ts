@@ -33,9 +33,9 @@ export interface CollectiveDescriptor {
   native: string;
   /** One line for tables and completion. */
   summary: string;
-  /** What a learner should understand; shown in hover docs. */
+  /** What a learner should understand; shown by `clab explain <op>` and in the editor's completion and hover docs (ops/explain.ts). */
   teaching: string;
-  /** What `count` means for this operation. */
+  /** What `count` means for this operation; shown beside `teaching`. */
   countMeans: string;
   /** The native op reads `root`. */
   rooted: boolean;
