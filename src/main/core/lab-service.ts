@@ -7,10 +7,9 @@ import { runPanelBackend, type ApiEvent, type ApiMethod, type ApiParams, type Ap
 import { RECORD_FORMAT, type RunRecord } from '../../shared/record.js';
 import { parseScenarioText, ScenarioFileError } from '../../shared/scenario/text.js';
 import { loadAddon as loadNativeAddon } from '../../addon/addon.js';
-import type { NativeAddon } from '../../addon/native-api.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { chooseBackend } from './backend.js';
-import { describeMachine } from './machine.js';
+import { describeMachine, type MachineAddon } from './machine.js';
 import { findPackageRoot } from './package-root.js';
 import { resolveWorkerEntry } from './paths.js';
 import { readRecord } from './record-store.js';
@@ -34,7 +33,7 @@ export interface LabServiceOptions {
   templatesDir?: string;
   /** Absent for the browser door, which has no file dialogs. */
   files?: FileDoor;
-  loadAddon?: () => Pick<NativeAddon, 'backends'>;
+  loadAddon?: () => MachineAddon;
   workerEntry?: string;
 }
 
@@ -60,7 +59,7 @@ export class LabService implements LabHandlers {
   readonly runsDir: string;
   private readonly templatesDir: string;
   private readonly files: FileDoor | undefined;
-  private readonly loadAddon: () => Pick<NativeAddon, 'backends'>;
+  private readonly loadAddon: () => MachineAddon;
   private readonly workerEntry: string | undefined;
   private readonly events = new EventEmitter<{ event: [ApiEvent] }>();
   private readonly runs = new Map<string, ActiveRun>();

@@ -149,6 +149,22 @@ describe('templates and machine', () => {
     expect(machine.cpus).toBeGreaterThan(0);
   });
 
+  it("lists the GPUs where nccl can run, so the run panel offers one rank per GPU", async () => {
+    const gpu = (index: number) => ({ index, name: 'NVIDIA H200', memoryBytes: 150754820096, busId: `0000:00:0${6 + index}.0`, computeCapability: 90 });
+    const lab = new LabService({
+      runsDir,
+      loadAddon: () => ({
+        backends: () => ({ cpu: { available: true }, nccl: { available: true, devices: 2 } }),
+        topologyAsync: async () => ({ gpus: [gpu(0), gpu(1)], links: [], versions: {}, problems: [] }),
+      }),
+    });
+    const machine = await lab.machine();
+    expect(machine.gpus).toEqual([0, 1].map((i) => ({ index: i, name: 'NVIDIA H200', memoryBytes: 150754820096, busId: `0000:00:0${6 + i}.0` })));
+    // Without nccl, no GPU is offered even where one is present.
+    const cpuOnly = new LabService({ runsDir, loadAddon: () => ({ backends: () => ({ cpu: { available: true }, nccl: { available: false, reason: 'no libnccl' } }), topologyAsync: async () => { throw new Error('not asked'); } }) });
+    expect((await cpuOnly.machine()).gpus).toEqual([]);
+  });
+
   it('reports why nothing can run when the addon is missing', async () => {
     const lab = new LabService({ runsDir, loadAddon: () => { throw new Error('the native addon was not found'); } });
     const machine = await lab.machine();
