@@ -195,6 +195,29 @@ describe('the API socket', () => {
   });
 });
 
+describe('runs at once', () => {
+  it('five runs started together from one page all pass, each with its every step', async () => {
+    const ws = await openApi();
+    const text = JSON.stringify({ version: 1, name: 'together', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'broadcast', count: 3 }, { op: 'barrier' }] });
+    const runIds: string[] = [];
+    const ended = new Map<string, { status: string; error: unknown; steps: unknown[] }>();
+    const allEnded = new Promise<void>((done) => ws.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as { type: string; event?: { type: string; runId: string; record: { status: string; error: unknown; steps: unknown[] } } };
+      if (frame.type !== 'event' || frame.event?.type !== 'run-end') return;
+      ended.set(frame.event.runId, frame.event.record);
+      if (ended.size === 5) done();
+    }));
+    const started = await Promise.all(Array.from({ length: 5 }, () => call(ws, 'startRun', { text, file: null, backend: 'cpu', ranks: null })));
+    for (const s of started) runIds.push((s.value as { runId: string }).runId);
+    await allEnded;
+    for (const id of runIds) {
+      expect(ended.get(id)).toMatchObject({ status: 'passed', error: null });
+      expect(ended.get(id)!.steps).toHaveLength(3);
+    }
+    ws.close();
+  });
+});
+
 describe('ports', () => {
   it('takes another free port when the preferred one is taken, but not when a port is asked for', async () => {
     const first = await startLabServer(service, { rendererDir });
