@@ -117,7 +117,6 @@ struct ncclUniqueId {
   X(ncclCommAbort, ncclResult_t, (ncclComm_t))                                                    \
   X(ncclCommGetAsyncError, ncclResult_t, (ncclComm_t, ncclResult_t*))                             \
   X(ncclGetErrorString, const char*, (ncclResult_t))                                              \
-  X(ncclGetLastError, const char*, (ncclComm_t))                                                  \
   X(ncclGroupStart, ncclResult_t, ())                                                             \
   X(ncclGroupEnd, ncclResult_t, ())                                                               \
   X(ncclAllReduce, ncclResult_t,                                                                  \
@@ -131,11 +130,17 @@ struct ncclUniqueId {
   X(ncclSend, ncclResult_t, (const void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t)) \
   X(ncclRecv, ncclResult_t, (void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))
 
-// New in NCCL 2.28: used when the loaded library has them, else done as grouped send/recv.
-#define CLAB_NCCL_OPTIONAL_API(X)                                                                 \
+// Optional: resolved when the loaded library has them (nullptr otherwise), so an older libnccl.so.2
+// still loads. Each list is the functions new in one NCCL version (test/gpu/check_gpu_api.cc checks
+// a list only against headers of that version or later).
+// New in NCCL 2.13: the text of the last NCCL WARN (process-wide, whatever `comm` is); errors add it.
+#define CLAB_NCCL_SINCE_2_13_API(X) X(ncclGetLastError, const char*, (ncclComm_t))
+// New in NCCL 2.28: without them, all_to_all, gather and scatter are done as grouped send/recv.
+#define CLAB_NCCL_SINCE_2_28_API(X)                                                               \
   X(ncclAlltoAll, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t)) \
   X(ncclGather, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t)) \
   X(ncclScatter, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))
+#define CLAB_NCCL_OPTIONAL_API(X) CLAB_NCCL_SINCE_2_13_API(X) CLAB_NCCL_SINCE_2_28_API(X)
 
 // ---- cuBLAS (libcublas.so.13 / .12) --------------------------------------------------------
 

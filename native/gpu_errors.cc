@@ -1,5 +1,7 @@
 #include "gpu_errors.h"
 
+#include <cctype>
+
 #include "errors.h"
 
 namespace clab {
@@ -27,8 +29,11 @@ void throw_nccl(const gpu::NcclLibrary& nccl, gpu::ncclResult_t r, const std::st
                 gpu::ncclComm_t comm) {
   std::string message = "rank " + std::to_string(rank) + ": " + call + " failed: " + nccl_result_name(r) + " (" +
                         nccl.ncclGetErrorString(r) + ")";
-  const char* last = nccl.ncclGetLastError(comm);
-  if (last && *last) message += ": " + std::string(last);
+  // NCCL's own words for what went wrong: the text of its last WARN (NCCL 2.13 and later).
+  const char* text = nccl.ncclGetLastError ? nccl.ncclGetLastError(comm) : nullptr;
+  std::string last = text ? text : "";
+  while (!last.empty() && std::isspace(static_cast<unsigned char>(last.back()))) last.pop_back();
+  if (!last.empty()) message += "; NCCL's last warning: " + last;
   throw ClabError(nccl_result_name(r), message);
 }
 

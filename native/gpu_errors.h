@@ -14,7 +14,11 @@ const char* nccl_result_name(gpu::ncclResult_t r);
 
 [[noreturn]] void throw_cuda(const gpu::CudaRuntime& rt, gpu::cudaError_t e, const std::string& call, int rank);
 
-/** `comm` may be null (before it exists); with it, ncclGetLastError's text is added. */
+/**
+ * "rank 1: ncclAllReduce failed: NCCL_ERROR_SYSTEM_ERROR (unhandled system error …); NCCL's last
+ * warning: …" with Error.code the result's name. The last warning is ncclGetLastError's text, where
+ * the loaded NCCL has it (2.13 and later); `comm` may be null (before the communicator exists).
+ */
 [[noreturn]] void throw_nccl(const gpu::NcclLibrary& nccl, gpu::ncclResult_t r, const std::string& call, int rank,
                              gpu::ncclComm_t comm);
 

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
 #include <mutex>
@@ -79,6 +80,10 @@ const NcclLibrary* load_nccl(std::string* why_out) {
     CLAB_NCCL_API(CLAB_RESOLVE_REQUIRED)
     CLAB_NCCL_OPTIONAL_API(CLAB_RESOLVE_OPTIONAL)
     state.ok = why.empty();
+    // NCCL writes its WARN (and INFO) lines to the C stdout without flushing it. A rank's stdout is a
+    // pipe to the lab core, which stdio buffers fully: the lines would reach the core only when the
+    // rank exits (never, if it is killed), after the `failed` message they explain. Line by line instead.
+    if (state.ok) std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
     Dl_info info{};  // the file the loader found, for the run's environment
     if (state.ok && dladdr(reinterpret_cast<void*>(lib.ncclGetVersion), &info) && info.dli_fname) lib.library = info.dli_fname;
   });

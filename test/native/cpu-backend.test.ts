@@ -76,6 +76,24 @@ describe('addon surface', () => {
     expect(shmExists(id)).toBe(false); // rank 1 never attached: destroy() unlinked the name
   });
 
+  it('fails with plain Errors that carry code and, where there is one, the rank: nothing more', async () => {
+    const caught = (f: () => unknown) => { try { f(); } catch (e) { return e as Error; } return null; };
+    const bad = caught(() => addon.createUniqueId({ backend: 'cpu', world: 0 }));
+    expect(bad).toBeInstanceOf(Error);
+    expect(Object.keys(bad!)).toEqual(['code']);  // no rank: createUniqueId names none on cpu
+    const c = await cpuCommInit(createId(2), 1, 2);
+    const rejected = (await c.enqueue(0, { op: 'broadcast', dtype: 'float32', root: 5, count: 1, send: new Float32Array(1), recv: new Float32Array(1) }).then(() => null, (e) => e)) as Error & { code: string; rank: number };
+    expect(rejected).toBeInstanceOf(Error);
+    expect(Object.keys(rejected).sort()).toEqual(['code', 'rank']);
+    expect([rejected.code, rejected.rank, rejected.message]).toEqual(['CLAB_INVALID_ARGUMENT', 1, 'op.root 5 is out of range for world 2 (0..1)']);
+    c.abort('stopped by the test');
+    const aborted = (await c.enqueue(0, { op: 'barrier' }).then(() => null, (e) => e)) as Error & { code: string; rank: number };
+    expect(Object.keys(aborted).sort()).toEqual(['code', 'rank']);
+    expect([aborted.code, aborted.rank]).toEqual(['CLAB_ABORTED', 1]);
+    expect(aborted.message).toBe('communicator aborted by rank 1: stopped by the test');
+    c.destroy();
+  });
+
   it('rejects bad ops with CLAB_INVALID_ARGUMENT naming the field', async () => {
     const id = createId(2);
     const c = await cpuCommInit(id, 0, 2);

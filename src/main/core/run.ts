@@ -9,6 +9,7 @@ import { PROTOCOL_VERSION, type BackendName, type RankStepResult, type TimelineE
 import { RECORD_FORMAT, RECORD_VERSION, type Environment, type LogLine, type RunError, type RunRecord, type StepRecord } from '../../shared/record.js';
 import { collectEnvironment } from './environment.js';
 import { forkWorker, type WorkerLink } from './workers.js';
+import { rankFailureMessage } from './rank-failure.js';
 import { resolveWorkerEntry } from './paths.js';
 
 export interface RunOptions {
@@ -148,8 +149,8 @@ export class LabRun extends EventEmitter<RunEvents> {
       case 'step-end':
         return this.onStepEnd(rank, m.result, m.events);
       case 'failed': {
-        const where = m.step === null ? 'while starting' : `in step ${m.step} (${this.step(m.step)?.label ?? '?'})`;
-        return this.fail(rank, m.step, m.code, `rank ${rank} failed ${where}: ${m.message}`);
+        const stepLabel = m.step === null ? null : this.step(m.step)?.label ?? null;
+        return this.fail(rank, m.step, m.code, rankFailureMessage({ rank, step: m.step, stepLabel, code: m.code, message: m.message }, this.logs));
       }
       case 'done':
         this.done.add(rank);
