@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The GPU tests (test/gpu/run.sh runs this on the GPU machine; never part of CI): the shipped
 // scenarios and test scenarios made here run through `clab run --backend nccl` on 1 and 2 GPUs,
-// and every check must pass; failure modes (too little GPU memory, a hang) must end with a clear
-// error and no process left on a GPU. Prints PASS/FAIL/SKIP per test and a summary line.
+// and every check must pass; failure modes (too little GPU memory, a hang, an NCCL error) must end
+// with a clear error and no process left on a GPU. Prints PASS/FAIL/SKIP per test and a summary line.
 //
 //   node test/gpu/gpu-tests.cjs [--only NAME-SUBSTRING]
 // Environment: WORK (where scenarios, logs and records go; default a fresh /tmp dir);
@@ -212,6 +212,29 @@ function ncclDebugCaptured() {
   record(name, rec?.status === 'passed' && ranks.size === 2, `${lines.length} NCCL INFO lines from ranks ${[...ranks].join(', ')}, e.g. "${lines[0]?.text.slice(0, 100) ?? ''}"`);
 }
 
+/**
+ * NCCL refuses a setting (NCCL_NET naming no network) while the ranks join: the run ends with the
+ * result's name, NCCL's own words (ncclGetLastError), the rank's NCCL WARN lines and a hint.
+ */
+function ncclErrorExplained() {
+  const name = 'an NCCL error carries its name, NCCL\'s words, the WARN lines and a hint';
+  if (!selected(name)) return;
+  const file = writeScenario('nccl-error', { world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 1024 }] });
+  const { rec } = run('nccl-error', file, 2, { env: { NCCL_NET: 'clab-no-such-network' } });
+  const e = rec?.error;
+  const left = gpuProcesses();
+  const problems = [];
+  if (!e) problems.push('no error recorded');
+  else {
+    if (e.code !== 'NCCL_ERROR_INVALID_USAGE' || e.step !== null) problems.push(`code ${e.code}, step ${e.step}`);
+    if (!/^rank \d failed while starting: ncclCommInitRank failed: NCCL_ERROR_INVALID_USAGE \(.+\); NCCL's last warning: \S/.test(e.message)) problems.push('no result name and last warning in the first line');
+    if (!/\n {2}rank \d's last NCCL WARN lines?:\n {4}.* NCCL WARN /.test(e.message)) problems.push('no NCCL WARN lines');
+    if (!/\n {2}hint: the usual causes/.test(e.message)) problems.push('no hint');
+  }
+  if (left.length) problems.push(`GPU processes left: ${left.join(', ')}`);
+  record(name, problems.length === 0, `${problems.length ? `${problems.join('; ')} — ` : ''}${e ? `${e.code}: ${e.message}` : ''}`);
+}
+
 // ---- main ----------------------------------------------------------------------------------------
 
 async function main() {
@@ -235,6 +258,7 @@ async function main() {
     });
     expectPassed('every_form_streams_groups_gemm_objects', writeScenario('forms', everyForm()), 2);
     ncclDebugCaptured();
+    ncclErrorExplained();
     expectPassed('sweep_8B_to_1GiB_every_collective', writeScenario('sweeps', sweeps()), 2, (rec) => {
       const max = Math.max(...rec.steps.map((s) => s.bytes));
       const sweepsDone = new Set(rec.steps.filter((s) => s.origin.kind === 'sweep').map((s) => s.origin.sweep)).size;

@@ -20,6 +20,13 @@ export interface WorkerHandlers {
   invalid(rank: number, error: Error): void;
 }
 
+/**
+ * How long a rank's `failed` waits for the output the rank wrote before sending it (NCCL's WARN
+ * lines, which its message quotes): stdout and the IPC channel are separate pipes, and the core
+ * reads them in no set order — the message usually came first. It waits less when stdout closes.
+ */
+export const FAILED_WAITS_FOR_OUTPUT_MS = 100;
+
 export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers, env: NodeJS.ProcessEnv): WorkerLink {
   const child: ChildProcess = fork(entry, [], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -27,21 +34,40 @@ export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers
     env: { ...env, NCCL_NVLS_ENABLE: '0', CLAB_RANK: String(rank) },
   });
   let exited = false;
+  // From a `failed` on, messages wait (in order) until stdout closes or the wait is over.
+  let held: WorkerToCore[] | null = null;
+  let holdTimer: NodeJS.Timeout | undefined;
+  const release = () => {
+    clearTimeout(holdTimer);
+    const messages = held ?? [];
+    held = null;
+    for (const m of messages) handlers.message(rank, m);
+  };
   for (const stream of [child.stdout, child.stderr]) {
-    if (stream) createInterface({ input: stream }).on('line', (line) => handlers.output(rank, line));
+    if (!stream) continue;
+    const lines = createInterface({ input: stream }).on('line', (line) => handlers.output(rank, line));
+    if (stream === child.stdout) lines.on('close', release);
   }
   child.on('message', (raw) => {
+    let message: WorkerToCore;
     try {
-      handlers.message(rank, parseMessage(workerToCoreSchema, raw, `rank ${rank}`));
+      message = parseMessage(workerToCoreSchema, raw, `rank ${rank}`);
     } catch (e) {
-      handlers.invalid(rank, e as Error);
+      return handlers.invalid(rank, e as Error);
     }
+    if (held) return void held.push(message);
+    if (message.type !== 'failed' || child.stdout?.readableEnded) return handlers.message(rank, message);
+    held = [message];
+    holdTimer = setTimeout(release, FAILED_WAITS_FOR_OUTPUT_MS);
   });
   child.on('exit', () => { exited = true; });
   // Reported once every pipe has closed, the IPC channel included: every message and log line the
   // rank sent has been handled by then, so a rank that said `done` and exited is never taken for
   // one that died, whichever arrived first.
-  child.on('close', (code, signal) => handlers.exit(rank, code, signal));
+  child.on('close', (code, signal) => {
+    release();
+    handlers.exit(rank, code, signal);
+  });
   child.on('error', (e) => handlers.invalid(rank, e));
   return {
     rank,

@@ -1,6 +1,10 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastNcclWarnings, rankFailureMessage, WARN_LINES_SHOWN } from '../../../src/main/core/rank-failure.js';
+import { LabRun } from '../../../src/main/core/run.js';
+import { PROTOCOL_VERSION } from '../../../src/shared/protocol.js';
 import type { LogLine } from '../../../src/shared/record.js';
+import { compileLoaded, parseScenarioText } from '../../../src/shared/scenario/text.js';
 
 const line = (rank: number | null, text: string, atNs = 0): LogLine => ({ rank, atNs, text });
 const warn = (rank: number, i: number, what = `warning ${i}`) => line(rank, `host-a:${4200 + rank}:${4300 + i} [${rank}] transport/p2p.cc:${100 + i} NCCL WARN ${what}`);
@@ -70,5 +74,32 @@ describe('rankFailureMessage', () => {
       'rank 0 failed in step 0 (broadcast): ncclBroadcast failed: NCCL_ERROR_REMOTE_ERROR (remote process exited or there was a network error)',
       expect.stringMatching(/^ {2}hint: another rank \(or the connection to it\) failed first/),
     ]);
+  });
+});
+
+describe('a rank that fails with an NCCL error, through the lab core', () => {
+  it.each([
+    ['exits at once', '0'],
+    ['lingers until it is aborted', '1'],
+  ])('ends the run with the error, the rank\'s last NCCL WARN lines from its output and the hints (the rank %s)', async (_, linger) => {
+    const loaded = parseScenarioText(JSON.stringify({ version: 1, name: 'nccl-error', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4 }] }), 'inline.scenario.json');
+    const record = await new LabRun({
+      plan: compileLoaded(loaded),
+      backend: 'cpu',
+      scenario: loaded.raw,
+      scenarioFile: null,
+      workerEntry: path.resolve('test/fixtures/workers/nccl-failing-rank.cjs'),
+      env: { ...process.env, CLAB_TEST_PROTOCOL_VERSION: String(PROTOCOL_VERSION), CLAB_TEST_LINGER: linger },
+      abortGraceMs: 500,
+    }).run();
+    expect(record.status).toBe('error');
+    expect(record.error).toMatchObject({ rank: 1, step: 0, code: 'NCCL_ERROR_SYSTEM_ERROR' });
+    const lines = record.error!.message.split('\n');
+    expect(lines[0]).toBe("rank 1 failed in step 0 (all_reduce): ncclAllReduce failed: NCCL_ERROR_SYSTEM_ERROR (unhandled system error); NCCL's last warning: warning 7");
+    expect(lines[1]).toBe("  rank 1's last NCCL WARN lines:");
+    expect(lines.slice(2, 7).map((l) => l.replace(/:\d+:1 /, ':PID:1 '))).toEqual(
+      [3, 4, 5, 6, 7].map((i) => `    host-a:PID:1 [1] transport/shm.cc:${i} NCCL WARN warning ${i}`));
+    expect(lines.slice(7)).toEqual([expect.stringMatching(/^ {2}hint: .*NCCL_SHM_DISABLE=1/), expect.stringMatching(/^ {2}hint: .*\/dev\/shm/)]);
+    expect(record.logs.filter((l) => l.text.startsWith('error: '))).toEqual([expect.objectContaining({ rank: 1, text: `error: ${record.error!.message}` })]);
   });
 });
