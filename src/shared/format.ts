@@ -153,5 +153,6 @@ export function statusLine(record: RunRecord): string {
   const failed = checked.filter((s) => s.verdict === 'fail');
   const stopped = record.steps.filter((s) => s.verdict === 'stopped').length;
   const base = `${record.status.toUpperCase()}: ${checked.length - failed.length}/${checked.length} checked steps correct on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})${stopped ? `, ${stopped} step${stopped === 1 ? '' : 's'} stopped in flight` : ''}`;
-  return record.error ? `${base}; ${record.error.message}` : base;
+  const expectation = record.expectation ? ` (${record.expectation.note})` : '';
+  return record.error ? `${base}${expectation}; ${record.error.message}` : `${base}${expectation}`;
 }

@@ -1,6 +1,7 @@
 // Messages between the lab core and a rank process: discriminated by `type`, versioned, and
 // validated on receipt on both sides.
 import { z } from 'zod';
+import { flightEntrySchema } from './flight.js';
 import { planSchema } from './plan/types.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -61,6 +62,8 @@ export const coreToWorkerSchema = z.discriminatedUnion('type', [
 export const workerToCoreSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('unique-id'), v, rank, id: z.string().min(1) }),
   z.object({ type: z.literal('step-begin'), v, rank, step: z.number().int(), atNs: z.number() }),
+  /** The flight recorder: a communication call this rank is about to hand to the backend (sent before it does). */
+  z.object({ type: z.literal('entered'), v, rank, entry: flightEntrySchema }),
   z.object({ type: z.literal('step-end'), v, rank, result: rankStepResultSchema, events: z.array(timelineEventSchema) }),
   z.object({ type: z.literal('log'), v, rank, text: z.string(), atNs: z.number() }),
   z.object({ type: z.literal('failed'), v, rank, step: z.number().int().nullable(), code: z.string(), message: z.string() }),

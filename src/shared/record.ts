@@ -93,6 +93,8 @@ export const runRecordSchema = z.object({
     message: z.string(),
   }).nullable(),
   steps: z.array(stepRecordSchema),
+  /** Where the scenario shows a deliberate mistake ("expect": "failure"): whether the run failed there (shared/expectation.ts). */
+  expectation: z.object({ steps: z.array(z.number().int()), met: z.boolean(), note: z.string() }).optional(),
   compares: z.array(compareRecordSchema),
   logs: z.array(logLineSchema),
   events: z.array(timelineEventSchema),

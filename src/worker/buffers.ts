@@ -35,6 +35,9 @@ export function prepareCollective(a: CollectiveAction, rank: number, world: numb
   const shape = { count: a.count, world, rank, root: a.root };
   const size = desc.buffers(shape);
   const layout = a.inPlace ? desc.inPlace?.layout ?? null : null;
+  // The learner's mistake (scenario `read`): an output buffer as large as the input, read at the
+  // rank's slice; the op writes its first slice only, so ranks other than 0 read poison.
+  const read = a.read === 'rank-slice' ? allocTensor(a.dtype, size.send) : null;
   let send: Tensor;
   let recv: Tensor;
   if (layout === 'same') {
@@ -47,8 +50,8 @@ export function prepareCollective(a: CollectiveAction, rank: number, world: numb
     recv = sliceTensor(send, rank * size.nativeCount, size.recv);
   } else {
     send = allocTensor(a.dtype, size.send);
-    recv = allocTensor(a.dtype, size.recv);
-    poison(recv);
+    recv = read ? sliceTensor(read, 0, size.recv) : allocTensor(a.dtype, size.recv);
+    poison(read ?? recv);
   }
   fillTensor(send, a.data, rank);
   const inputPreview = send.length ? previewTensor(send, null) : null;
@@ -64,7 +67,7 @@ export function prepareCollective(a: CollectiveAction, rank: number, world: numb
       op: desc.native, dtype: a.dtype, redop: a.redop, root: a.root, count: size.nativeCount,
       send: send.length ? send.bytes : EMPTY, recv: recv.length ? recv.bytes : EMPTY,
     } as NativeOp,
-    output: recv,
+    output: read ? sliceTensor(read, rank * size.recv, size.recv) : recv,
     expected,
     listEntry: desc.listOutput ? size.recv / world : null,
     consumesInput: layout === 'same' || layout === 'recv-in-send',

@@ -4,19 +4,23 @@
 import { actionBandwidthBasis } from '../shared/aggregate.js';
 import type { CheckResult } from '../shared/check.js';
 import { gpuRefusal } from '../shared/gpu-support.js';
-import { involves } from '../shared/plan/compile.js';
+import type { FlightEntry } from '../shared/flight.js';
+import { rankStep } from '../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
 import type { RankStepResult, TimelineEvent } from '../shared/protocol.js';
 import { prepareCollective, prepareP2p, type PreparedCall } from './buffers.js';
 import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { runObjectCollective } from './objects.js';
 import { checkOutput, previewTensor } from './output.js';
+import { FlightRecorder } from './flight-recorder.js';
 
 export interface ExecutorHost {
   rank: number;
   comm: NativeComm;
   stepBegin(step: PlanStep): void;
   stepEnd(result: RankStepResult, events: TimelineEvent[]): void;
+  /** A communication call this rank is about to enter (the flight recorder's entry). */
+  entered?(entry: FlightEntry): void;
 }
 
 interface Outcome {
@@ -45,11 +49,15 @@ export class PlanExecutor {
   /** Buffers made ahead, at a compare block's start, so that making them is not part of the block's time. */
   private prepared = new Map<number, { sets: PreparedCall[][]; fill: TimelineEvent }>();
 
-  constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {}
+  private readonly flight: FlightRecorder;
+
+  constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {
+    this.flight = new FlightRecorder(host.comm, (entry) => host.entered?.(entry));
+  }
 
   async run(): Promise<void> {
     // Ranks start seconds apart at worst; lining them up keeps start-up skew out of the first step's time.
-    await this.host.comm.enqueue(0, { op: 'barrier' }, 1);
+    await this.flight.enqueue(null, 0, { op: 'barrier' }, 1);
     // Inside a compare block, sync steps on one stream are enqueued back to back, as a GPU program
     // issues them: the stream keeps their order, and a host round trip between them (the previous
     // step's end seen, the next one enqueued) would stand in the block's time as a gap. They are
@@ -60,12 +68,14 @@ export class PlanExecutor {
       chained = null;
       if (c) for (const d of c.done) await d;
     };
-    for (const [i, step] of this.plan.steps.entries()) {
-      if (step.action.kind === 'block-begin') {
+    for (const [i, planStep] of this.plan.steps.entries()) {
+      if (planStep.action.kind === 'block-begin') {
         await flush();
         await this.prepareBlock(i);
       }
-      if (!involves(step.action, this.host.rank)) continue;
+      // This rank's own version of the step (a deliberate mistake may give it another action).
+      const step = rankStep(planStep, this.host.rank);
+      if (!step) continue;
       const chainable = step.origin.kind === 'compare' && !step.async && CHAINABLE.has(step.action.kind);
       if (chained && !(chainable && chained.stream === step.stream)) await flush();
       this.host.stepBegin(step);
@@ -182,11 +192,12 @@ export class PlanExecutor {
     const marker = this.plan.steps[begin].action;
     const staging: Promise<unknown>[] = [];
     if (marker.kind !== 'block-begin') return Promise.resolve();
-    for (const step of this.plan.steps.slice(begin + 1)) {
-      const a = step.action;
+    for (const planStep of this.plan.steps.slice(begin + 1)) {
+      const a = planStep.action;
       if (a.kind === 'block-end' && a.compare === marker.compare && a.variant === marker.variant && a.repeat === marker.repeat) break;
-      const prepare = involves(a, this.host.rank) ? this.preparer(step) : null;
-      if (!prepare) continue;
+      const step = rankStep(planStep, this.host.rank);
+      const prepare = step && this.preparer(step);
+      if (!step || !prepare) continue;
       const made = this.makeBuffers(step, prepare);
       this.prepared.set(step.index, made);
       for (const set of made.sets) staging.push(this.host.comm.prestage(step.stream, nativeOp(set)));
@@ -206,11 +217,12 @@ export class PlanExecutor {
     const needsFreshCheck = this.needsFreshCheck(step, calls);
     const checkCalls = needsFreshCheck ? made.sets[1] : calls;
     const checkOp = nativeOp(checkCalls);
-    const warm = step.warmup > 0 ? comm.enqueue(step.stream, op, step.warmup) : null;
+    const enqueue = this.flight.enqueue.bind(this.flight, step.index, step.stream);
+    const warm = step.warmup > 0 ? enqueue(op, step.warmup) : null;
     // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
     // the timed iterations as one loop timed as a whole, which bandwidth comes from (see loopUs).
-    const timed = comm.enqueue(step.stream, op, step.iters, { loop: step.iters > 1 && step.origin.kind !== 'compare' });
-    const check = needsFreshCheck ? comm.enqueue(step.stream, checkOp, 1) : null;
+    const timed = enqueue(op, step.iters, { loop: step.iters > 1 && step.origin.kind !== 'compare' });
+    const check = needsFreshCheck ? enqueue(checkOp, 1) : null;
     const [warmT, timedT, checkT] = await Promise.all([warm, timed, check]);
     const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;
     return {
@@ -238,9 +250,9 @@ export class PlanExecutor {
       case 'group':
         throw new Error(`step ${step.index}: no buffers were made for ${a.kind}`);  // preparer() covers these
       case 'object':
-        return runObjectCollective(step, a, comm, rank, world);
+        return runObjectCollective(step, a, { enqueue: (stream, op, repeat) => this.flight.enqueue(step.index, stream, op, repeat) }, rank, world);
       case 'barrier': {
-        const t = await comm.enqueue(step.stream, { op: 'barrier' }, step.iters);
+        const t = await this.flight.enqueue(step.index, step.stream, { op: 'barrier' }, step.iters);
         return { ...none, timed: t, events: this.events(step, t, 'timed', 0) };
       }
       case 'compute': {
@@ -258,7 +270,7 @@ export class PlanExecutor {
         return { ...none, events: [{ rank, stream: step.stream, step: step.index, name: step.label, phase: 'block', startNs: start, endNs: nowNs(), bytes: 0 }] };
       }
       case 'block-begin': {
-        await comm.enqueue(step.stream, { op: 'barrier' }, 1);
+        await this.flight.enqueue(step.index, step.stream, { op: 'barrier' }, 1);
         this.blockStart.set(`${a.compare}/${a.variant}/${a.repeat}`, nowNs());
         return none;
       }

@@ -112,6 +112,8 @@ async function main(): Promise<void> {
       void send({ type: 'step-begin', v, rank, step: step.index, atNs: Number(process.hrtime.bigint()) });
     },
     stepEnd: (result, events) => void send({ type: 'step-end', v, rank, result, events }),
+    // Written to the core's pipe before the call reaches the backend, which may never return from it.
+    entered: (entry) => void send({ type: 'entered', v, rank, entry }),
   });
   await executor.run();
   const leaveStart = performance.now();

@@ -25,7 +25,7 @@ export function objectOf(action: ObjectAction): (rank: number) => Json {
 const int64s = (values: number[]) => new BigInt64Array(values.map((v) => BigInt(v)));
 
 /** One run of the object collective; returns what this rank holds afterwards. */
-async function runOnce(a: ObjectAction, comm: NativeComm, stream: number, rank: number, world: number): Promise<Json | undefined> {
+async function runOnce(a: ObjectAction, comm: Pick<NativeComm, 'enqueue'>, stream: number, rank: number, world: number): Promise<Json | undefined> {
   const run = (op: NativeOp) => comm.enqueue(stream, op, 1);
   const bytesOf = (r: number) => encoder.encode(JSON.stringify(objectOf(a)(r)));
   const parse = (b: Uint8Array, length: number) => JSON.parse(decoder.decode(b.subarray(0, length))) as Json;
@@ -72,7 +72,7 @@ async function runOnce(a: ObjectAction, comm: NativeComm, stream: number, rank: 
   }
 }
 
-export async function runObjectCollective(step: PlanStep, a: ObjectAction, comm: NativeComm, rank: number, world: number) {
+export async function runObjectCollective(step: PlanStep, a: ObjectAction, comm: Pick<NativeComm, 'enqueue'>, rank: number, world: number) {
   const runs = step.warmup + step.iters;
   const times: NativeTimes = { startNs: [], endNs: [] };
   let result: Json | undefined;

@@ -3,7 +3,9 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { summarizeCompares, summarizeStep } from '../../shared/aggregate.js';
-import { involves } from '../../shared/plan/compile.js';
+import { expectationOf } from '../../shared/expectation.js';
+import { describeEntry, FLIGHT_ENTRIES_KEPT, type FlightEntry } from '../../shared/flight.js';
+import { takesPart } from '../../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../../shared/plan/types.js';
 import { PROTOCOL_VERSION, type BackendName, type RankStepResult, type TimelineEvent, type WorkerToCore } from '../../shared/protocol.js';
 import { RECORD_FORMAT, RECORD_VERSION, type Environment, type LogLine, type RunError, type RunRecord, type StepRecord } from '../../shared/record.js';
@@ -63,12 +65,16 @@ export class LabRun extends EventEmitter<RunEvents> {
   private finish!: () => void;
   private startedAtMs = 0;
   private joined = new Set<number>();
+  /** Each rank's flight recorder: the last communication calls it entered. */
+  private flight = new Map<number, FlightEntry[]>();
+  /** A rank's failure, as it said it: its message gets every rank's last calls once all have reported (end()). */
+  private failureBase: string | null = null;
 
   constructor(private readonly options: RunOptions) {
     super();
     this.plan = options.plan;
     this.createdAt = options.createdAt ?? new Date();
-    this.participants = this.plan.steps.map((s) => this.ranks().filter((r) => involves(s.action, r)).length);
+    this.participants = this.plan.steps.map((s) => this.ranks().filter((r) => takesPart(s, r)).length);
   }
 
   private ranks(): number[] {
@@ -146,11 +152,18 @@ export class LabRun extends EventEmitter<RunEvents> {
         this.current.set(rank, cur);
         return;
       }
+      case 'entered': {
+        const entries = this.flight.get(rank) ?? [];
+        entries.push(m.entry);
+        if (entries.length > FLIGHT_ENTRIES_KEPT) entries.shift();
+        this.flight.set(rank, entries);
+        return;
+      }
       case 'step-end':
         return this.onStepEnd(rank, m.result, m.events);
       case 'failed': {
         const stepLabel = m.step === null ? null : this.step(m.step)?.label ?? null;
-        return this.fail(rank, m.step, m.code, rankFailureMessage({ rank, step: m.step, stepLabel, code: m.code, message: m.message }, this.logs));
+        return this.failRank(rank, m.step, m.code, rankFailureMessage({ rank, step: m.step, stepLabel, code: m.code, message: m.message }, this.logs));
       }
       case 'done':
         this.done.add(rank);
@@ -181,7 +194,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     if (!this.done.has(rank) && !this.error) {
       const steps = [...(this.current.get(rank) ?? [])];
       const where = steps.length ? ` during step ${steps[0]} (${this.step(steps[0]).label})` : '';
-      this.fail(rank, steps[0] ?? null, 'CLAB_RANK_EXITED', `rank ${rank} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${where}`);
+      this.failRank(rank, steps[0] ?? null, 'CLAB_RANK_EXITED', `rank ${rank} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${where}`);
     }
     if (this.exited.size === this.plan.world) this.end();
   }
@@ -193,18 +206,52 @@ export class LabRun extends EventEmitter<RunEvents> {
       const missing = this.ranks().filter((r) => !this.joined.has(r));
       return this.fail(missing[0], null, 'CLAB_START_TIMEOUT', `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not join the communicator within ${this.options.startTimeoutMs ?? 30_000} ms`);
     }
-    for (const [index, b] of this.began) {
-      if (this.stepRecords.has(index)) continue;
-      const step = this.step(index);
-      if (now - b.atMs <= step.timeoutMs) continue;
-      const states = this.ranks().filter((r) => involves(step.action, r)).map((r) => {
-        const cur = [...(this.current.get(r) ?? [])];
-        if (cur.length) return `rank ${r} waits in step ${cur[0]} (${this.step(cur[0]).label})`;
-        const finished = (this.results.get(index) ?? []).some((x) => x.rank === r);
-        return finished ? `rank ${r} finished this step` : `rank ${r} has not reached it`;
-      });
-      return this.fail(null, index, 'CLAB_TIMEOUT', `step ${index} (${step.label}) did not finish on every rank within ${step.timeoutMs} ms: ${states.join('; ')}`);
-    }
+    // The earliest overdue step: where the ranks parted, when a later one is overdue too.
+    const overdue = [...this.began].filter(([index, b]) => !this.stepRecords.has(index) && now - b.atMs > this.step(index).timeoutMs);
+    if (!overdue.length) return;
+    const index = Math.min(...overdue.map(([i]) => i));
+    const step = this.step(index);
+    const states = this.ranks().map((r) => this.position(r, index));
+    this.fail(null, index, 'CLAB_TIMEOUT', `step ${index} (${step.label}) did not finish on every rank within ${step.timeoutMs} ms: ${states.join('; ')}`);
+  }
+
+  /** Has `rank` not finished the call `e` yet? Its step has begun there and not ended (the line-up barrier: no step has begun). */
+  private inFlight(rank: number, e: FlightEntry): boolean {
+    return e.step === null ? !this.current.has(rank) : this.current.get(rank)?.has(e.step) === true;
+  }
+
+  private stepName(index: number | null): string {
+    return index === null ? 'the line-up before the first step' : `step ${index} (${this.step(index).label})`;
+  }
+
+  /** Where `rank` is, seen from the overdue step `index`: the call it waits in, from its flight recorder. */
+  private position(rank: number, index: number): string {
+    const entries = this.flight.get(rank) ?? [];
+    const waiting = entries.find((e) => this.inFlight(rank, e));
+    if (waiting) return `rank ${rank} waits in ${describeEntry(waiting)}${waiting.step === index ? '' : ` of ${this.stepName(waiting.step)}`}`;
+    const cur = [...(this.current.get(rank) ?? [])];
+    if (cur.length) return `rank ${rank} waits in ${this.stepName(cur[0])}`;
+    const last = entries.at(-1);
+    const lastCall = last ? `, its last call ${describeEntry(last)} of ${this.stepName(last.step)}` : '';
+    if (!takesPart(this.step(index), rank)) return `rank ${rank} takes no part in step ${index}${lastCall}`;
+    const finished = (this.results.get(index) ?? []).some((x) => x.rank === rank);
+    return `rank ${rank} ${finished ? 'finished this step' : 'has not reached it'}${lastCall}`;
+  }
+
+  /** Every rank's last call entered, for a failure a rank reported. */
+  private lastCalls(): string {
+    const calls = this.ranks().flatMap((r) => {
+      const last = this.flight.get(r)?.at(-1);
+      return last ? [`rank ${r} ${describeEntry(last)}${last.step === null ? ' before the first step' : ` in step ${last.step}`}`] : [];
+    });
+    return calls.length ? ` [last calls entered: ${calls.join('; ')}]` : '';
+  }
+
+  /** A failure one rank reported; its message gets each rank's last call (again at the end, when every rank's calls are in). */
+  private failRank(rank: number, step: number | null, code: string, message: string): void {
+    if (this.error) return;
+    this.failureBase = message;
+    this.fail(rank, step, code, message + this.lastCalls());
   }
 
   private fail(rank: number | null, step: number | null, code: string, message: string): void {
@@ -217,6 +264,8 @@ export class LabRun extends EventEmitter<RunEvents> {
   }
 
   private end(): void {
+    // The other ranks' calls may have been read after the failing rank's message: say them all now.
+    if (this.error && this.failureBase !== null) this.error = { ...this.error, message: this.failureBase + this.lastCalls() };
     if (this.watchdog) clearInterval(this.watchdog);
     if (this.killTimer) clearTimeout(this.killTimer);
     this.finish();
@@ -234,6 +283,8 @@ export class LabRun extends EventEmitter<RunEvents> {
       }
     }
     const anyWrong = steps.some((s) => s.verdict === 'fail');
+    const status = this.error ? (this.stopped ? 'aborted' : 'error') : anyWrong ? 'failed' : 'passed';
+    const expectation = expectationOf(this.plan, { status, error: this.error, steps });
     return {
       format: RECORD_FORMAT,
       version: RECORD_VERSION,
@@ -245,9 +296,10 @@ export class LabRun extends EventEmitter<RunEvents> {
       plan: this.plan,
       world: this.plan.world,
       environment: this.environment!,  // set in run() before record() is called
-      status: this.error ? (this.stopped ? 'aborted' : 'error') : anyWrong ? 'failed' : 'passed',
+      status,
       error: this.error,
       steps,
+      ...(expectation ? { expectation } : {}),
       compares: summarizeCompares(this.plan, steps),
       logs: this.logs,
       events: [...this.events].sort((a, b) => a.startNs - b.startNs),

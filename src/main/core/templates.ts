@@ -1,27 +1,34 @@
-// The scenarios a user starts from: every scenarios/*.scenario.json shipped with the package.
-import { readdirSync, readFileSync } from 'node:fs';
+// The scenarios a user starts from: every scenarios/*.scenario.json shipped with the package, and
+// those one folder down (scenarios/mistakes/: the gallery of mistakes), named "<folder>/<file>".
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from '../../shared/api.js';
 
 const SCENARIO_SUFFIX = '.scenario.json';
 
-/** One template per readable scenario file, by file name; a file that is not JSON is left out. */
-export function readTemplates(dir: string): Template[] {
-  const templates: Template[] = [];
-  for (const id of readdirSync(dir).filter((f) => f.endsWith(SCENARIO_SUFFIX)).sort()) {
-    const text = readFileSync(join(dir, id), 'utf8');
-    let head: { name?: unknown; description?: unknown };
-    try {
-      head = JSON.parse(text) as typeof head;
-    } catch {
-      continue;
-    }
-    templates.push({
-      id,
-      name: typeof head.name === 'string' ? head.name : id.slice(0, -SCENARIO_SUFFIX.length),
-      description: typeof head.description === 'string' ? head.description : '',
-      text,
-    });
+function template(dir: string, id: string): Template | null {
+  const text = readFileSync(join(dir, id), 'utf8');
+  let head: { name?: unknown; description?: unknown };
+  try {
+    head = JSON.parse(text) as typeof head;
+  } catch {
+    return null;
   }
-  return templates;
+  return {
+    id,
+    name: typeof head.name === 'string' ? head.name : id.slice(id.lastIndexOf('/') + 1, -SCENARIO_SUFFIX.length),
+    description: typeof head.description === 'string' ? head.description : '',
+    text,
+  };
+}
+
+/** One template per readable scenario file, top-level files first, by name; a file that is not JSON is left out. */
+export function readTemplates(dir: string): Template[] {
+  const entries = readdirSync(dir).sort();
+  const folders = entries.filter((e) => statSync(join(dir, e)).isDirectory());
+  const ids = [
+    ...entries.filter((f) => f.endsWith(SCENARIO_SUFFIX)),
+    ...folders.flatMap((folder) => readdirSync(join(dir, folder)).filter((f) => f.endsWith(SCENARIO_SUFFIX)).sort().map((f) => `${folder}/${f}`)),
+  ];
+  return ids.map((id) => template(dir, id)).filter((t): t is Template => t !== null);
 }

@@ -66,8 +66,9 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     return Math.min(i, MAX_STREAMS - 1);
   };
 
-  type Common = { label?: string; dtype?: Dtype; warmup?: number; iters?: number; timeoutMs?: number; async?: boolean; id?: string; stream?: string };
-  const push = (path: JsonPath, s: Common, label: string, origin: StepOrigin, action: PlanAction, forceSync = false) => {
+  type Common = { label?: string; dtype?: Dtype; warmup?: number; iters?: number; timeoutMs?: number; async?: boolean; id?: string; stream?: string; expect?: 'success' | 'failure' };
+  type PerRank = PlanStep['perRank'];
+  const push = (path: JsonPath, s: Common, label: string, origin: StepOrigin, action: PlanAction, forceSync = false, perRank?: PerRank) => {
     // Checked as the plan grows, so that no scenario expands into more than the bound first.
     if (steps.length >= LIMITS.planSteps) {
       throw new PlanError([...issues, { path, message: `the scenario expands into more than ${LIMITS.planSteps} steps (sweeps, pairs and compare repeats × variants × steps); expected fewer` }]);
@@ -88,6 +89,19 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       async: !forceSync && (s.async ?? false),
       asyncId: s.id ?? null,
       stream: streamOf([...path, 'stream'], s.stream),
+      ...(s.expect === 'failure' ? { expect: 'failure' as const } : {}),
+      ...(perRank ? { perRank } : {}),
+    });
+  };
+
+  /** What the ranks named in `perRank` run instead of the step, each checked like a step of its own. */
+  const perRankActions = <S extends object, A extends CollectiveAction | P2pAction>(
+    path: JsonPath, s: S, overrides: Record<string, Partial<S> & { skip?: boolean }> | undefined, make: (path: JsonPath, s: S) => A,
+  ): PerRank => {
+    if (!overrides) return undefined;
+    return Object.entries(overrides).map(([key, { skip, ...override }]) => {
+      const at = [...path, 'perRank', key];
+      return { rank: rankAt(at, Number(key), 0), action: skip ? null : make(at, { ...s, ...override }) };
     });
   };
 
@@ -96,6 +110,10 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     const err = desc.countError(s.count, world);
     if (err) issues.push({ path: [...path, 'count'], message: err });
     if (s.inPlace && !desc.inPlace) issues.push({ path: [...path, 'inPlace'], message: `${s.op} has no in-place form` });
+    const read = 'read' in s ? s.read : undefined;
+    if (read === 'rank-slice' && (desc.inPlace?.layout !== 'recv-in-send' || s.inPlace)) {
+      issues.push({ path: [...path, 'read'], message: `"rank-slice" reads one slice of an output as large as the input: it applies to reduce_scatter and scatter, out of place` });
+    }
     return {
       kind: 'collective',
       op: s.op,
@@ -105,6 +123,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       count: s.count,
       inPlace: s.inPlace ?? desc.inPlace?.byDefault ?? false,
       data: s.data ?? d.data ?? DEFAULT_PATTERN,
+      ...(read === 'rank-slice' ? { read } : {}),
     };
   };
   const p2p = (path: JsonPath, s: { from: number; to: number; count: number; dtype?: Dtype; data?: DataPattern }): P2pAction => {
@@ -118,7 +137,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     switch (s.op) {
       case 'send':
       case 'recv':
-        return push(path, s, `${labelPrefix}send/recv ${s.from}→${s.to}`, origin, p2p(path, s));
+        return push(path, s, `${labelPrefix}send/recv ${s.from}→${s.to}`, origin, p2p(path, s), false, perRankActions(path, s, s.perRank, p2p));
       case 'barrier':
         return push(path, s, `${labelPrefix}barrier`, origin, { kind: 'barrier' });
       case 'wait':
@@ -142,7 +161,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
           kind: 'object', op: s.op, root: rankAt([...path, 'root'], s.root, 0), objects: (s.objects as Json[] | undefined) ?? null,
         }, true); // object sizes decide the second call, so they are always waited for (as in torch)
       default:
-        return push(path, s, `${labelPrefix}${s.op}`, origin, collective(path, s));
+        return push(path, s, `${labelPrefix}${s.op}`, origin, collective(path, s), false, perRankActions(path, s, s.perRank, collective));
     }
   };
 

@@ -5,6 +5,7 @@
 import { DTYPE_INFO, type Dtype } from '../dtypes.js';
 import { COLLECTIVE_DESCRIPTORS } from '../ops/index.js';
 import type { BackendName } from '../protocol.js';
+import { rankAction } from './per-rank.js';
 import type { CollectiveAction, P2pAction, Plan, PlanStep } from './types.js';
 
 export interface RankMemory {
@@ -41,6 +42,7 @@ function collectiveBytes(a: CollectiveAction, rank: number, world: number): Call
   if (layout === 'same') elements = Math.max(size.send, size.recv);
   else if (layout === 'send-in-recv' && size.recv > 0) elements = size.recv;
   else if (layout === 'recv-in-send' && size.send > 0) elements = size.send;
+  else if (a.read === 'rank-slice') elements = 2 * size.send;  // the output buffer is as large as the input
   return { bytes: elements * DTYPE_INFO[a.dtype].bytes, consumesInput: layout === 'same' || layout === 'recv-in-send' };
 }
 
@@ -50,8 +52,8 @@ function p2pBytes(a: P2pAction, rank: number): CallBytes {
 }
 
 function stepCalls(step: PlanStep, rank: number, world: number): CallBytes[] {
-  const a = step.action;
-  switch (a.kind) {
+  const a = rankAction(step, rank);
+  switch (a?.kind) {
     case 'collective':
       return [collectiveBytes(a, rank, world)];
     case 'p2p':

@@ -19,6 +19,8 @@ export const collectiveActionSchema = z.object({
   count,
   inPlace: z.boolean(),
   data: patternSchema,
+  /** rank-slice: the output buffer is as large as the input and the rank reads the slice at rank × count (a deliberate mistake). */
+  read: z.enum(['output', 'rank-slice']).optional(),
 });
 
 export const p2pActionSchema = z.object({
@@ -62,6 +64,13 @@ export const planStepSchema = z.object({
   asyncId: z.string().nullable(),
   /** Stream index: 0 is "default"; named streams are numbered in order of appearance. */
   stream: z.number().int().min(0).max(7),
+  /** failure: the step shows a deliberate mistake and must not succeed (absent: success). */
+  expect: z.enum(['success', 'failure']).optional(),
+  /**
+   * Ranks that do something else than `action` in this step (a deliberate mistake): their own
+   * action, or null where the rank skips the step. Each rank runs its own (plan/per-rank.ts).
+   */
+  perRank: z.array(z.object({ rank, action: z.discriminatedUnion('kind', [collectiveActionSchema, p2pActionSchema]).nullable() })).optional(),
 });
 
 export const planSchema = z.object({

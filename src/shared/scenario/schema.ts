@@ -49,16 +49,39 @@ const common = {
   stream: name.optional().describe('Stream the step runs on: "default" unless named (e.g. "comm", "compute").'),
 };
 
-const collectiveStep = z
+const collectiveOp = z.enum(COLLECTIVES).describe(COLLECTIVES.map((c) => `${c}: ${COLLECTIVE_DESCRIPTORS[c].summary}`).join('\n'))
+  .meta({ markdownEnumDescriptions: markdownEnumDescriptions(COLLECTIVES) });
+const collectiveFields = {
+  ...common,
+  op: collectiveOp,
+  count: count.describe('Number of elements; what it counts depends on the operation (see its docs).'),
+  root: rankIndex.optional().describe('Source or destination rank for broadcast, reduce, gather and scatter (default 0).'),
+  redop: redop.optional(),
+  inPlace: z.boolean().optional().describe('Output written over the input (torch\'s default for broadcast, all_reduce and reduce).'),
+  data: patternSchema.optional(),
+};
+
+// Deliberate mistakes (scenarios/mistakes/): ranks that do different things, a result read from
+// the wrong place. A scenario that uses them is valid and warned about, and says what it expects.
+const skip = z.boolean().optional().describe('true: this rank does not take part in the step at all.');
+const perRank = <T extends z.ZodRawShape>(override: T) => z
+  .record(
+    z.string().regex(/^(0|[1-9]\d*)$/, 'expected a rank number such as "1"')
+      .refine((k) => Number(k) < LIMITS.ranks, `expected a rank below ${LIMITS.ranks}`),
+    z.object({ ...override, skip }).strict(),
+  )
+  .describe('A deliberate mistake: what some ranks do instead of the step, by rank ("1": {"count": 4}). The ranks then disagree; validate warns, and the step should say "expect": "failure".');
+const expect = z.enum(['success', 'failure']).optional()
+  .describe('"failure": this step shows a mistake and must not succeed; the run counts as diagnosed as expected when it fails here (default "success").');
+
+const collectiveStep = z.object(collectiveFields).strict();
+const collectiveTopStep = z
   .object({
-    ...common,
-    op: z.enum(COLLECTIVES).describe(COLLECTIVES.map((c) => `${c}: ${COLLECTIVE_DESCRIPTORS[c].summary}`).join('\n'))
-      .meta({ markdownEnumDescriptions: markdownEnumDescriptions(COLLECTIVES) }),
-    count: count.describe('Number of elements; what it counts depends on the operation (see its docs).'),
-    root: rankIndex.optional().describe('Source or destination rank for broadcast, reduce, gather and scatter (default 0).'),
-    redop: redop.optional(),
-    inPlace: z.boolean().optional().describe('Output written over the input (torch\'s default for broadcast, all_reduce and reduce).'),
-    data: patternSchema.optional(),
+    ...collectiveFields,
+    read: z.enum(['output', 'rank-slice']).optional()
+      .describe('What each rank reads as its result: "output" (default), or "rank-slice" (reduce_scatter, scatter): the output buffer is as large as the input and each rank reads the slice at rank × count, where the in-place form would put its result; the op writes only the first count elements, so every rank but 0 reads memory it never wrote.'),
+    perRank: perRank({ op: collectiveOp.optional(), count: count.optional(), root: rankIndex.optional(), redop: redop.optional(), dtype: dtype.optional() }).optional(),
+    expect,
   })
   .strict();
 
@@ -73,15 +96,21 @@ const objectStep = z
   })
   .strict();
 
-const p2pStep = z
+const p2pFields = {
+  ...common,
+  op: z.enum(['send', 'recv']).describe('One transfer: rank `from` sends, rank `to` receives (either name describes the pair).')
+    .meta({ markdownEnumDescriptions: markdownEnumDescriptions(['send', 'recv']) }),
+  from: rankIndex,
+  to: rankIndex,
+  count,
+  data: patternSchema.optional(),
+};
+const p2pStep = z.object(p2pFields).strict();
+const p2pTopStep = z
   .object({
-    ...common,
-    op: z.enum(['send', 'recv']).describe('One transfer: rank `from` sends, rank `to` receives (either name describes the pair).')
-      .meta({ markdownEnumDescriptions: markdownEnumDescriptions(['send', 'recv']) }),
-    from: rankIndex,
-    to: rankIndex,
-    count,
-    data: patternSchema.optional(),
+    ...p2pFields,
+    perRank: perRank({ from: rankIndex.optional(), to: rankIndex.optional(), count: count.optional(), dtype: dtype.optional() }).optional(),
+    expect,
   })
   .strict();
 
@@ -113,7 +142,7 @@ const groupStep = z
   .describe('Operations issued together (ncclGroupStart/End); sends and receives in a group progress concurrently.');
 
 export const basicStepSchema = z.discriminatedUnion('op', [
-  collectiveStep, objectStep, p2pStep, barrierStep, waitStep, computeStep, groupStep,
+  collectiveTopStep, objectStep, p2pTopStep, barrierStep, waitStep, computeStep, groupStep,
 ]);
 
 const sweepStep = z
@@ -158,7 +187,7 @@ const compareStep = z
   .describe('Runs variants of the same block (e.g. overlap off/on) and reports each duration and the speed-up.');
 
 export const stepSchema = z.discriminatedUnion('op', [
-  collectiveStep, objectStep, p2pStep, barrierStep, waitStep, computeStep, groupStep, sweepStep, pairsStep, compareStep,
+  collectiveTopStep, objectStep, p2pTopStep, barrierStep, waitStep, computeStep, groupStep, sweepStep, pairsStep, compareStep,
 ]);
 
 export const scenarioSchema = z

@@ -6,6 +6,7 @@ import { compilePlan, formatPath, PlanError, type CompileOptions, type JsonPath 
 import type { Plan } from '../plan/types.js';
 import { LIMITS } from './limits.js';
 import { issueMessage, jsonErrorMessage } from './messages.js';
+import { scenarioWarnings } from './mistakes.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
 export interface FileProblem {
@@ -14,7 +15,7 @@ export interface FileProblem {
   line: number;
   column: number;
   message: string;
-  /** Absent means 'error'. A warning (a duplicate key) is shown but refuses nothing. */
+  /** Absent means 'error'. A warning (a duplicate key, a deliberate mistake) is shown but refuses nothing. */
   severity?: 'error' | 'warning';
 }
 
@@ -115,7 +116,7 @@ export interface LoadedScenario {
   text: string;
   raw: unknown;
   scenario: Scenario;
-  /** Problems that refuse nothing (duplicate keys); shown by validate and before a run. */
+  /** Problems that refuse nothing (duplicate keys, deliberate mistakes); shown by validate and before a run. */
   warnings: FileProblem[];
 }
 
@@ -185,6 +186,9 @@ export function parseScenarioText(text: string, file: string): LoadedScenario {
       }),
       ...warnings,
     ]);
+  }
+  for (const w of scenarioWarnings(parsed.data)) {
+    warnings.push({ file, path: formatPath(w.path), ...at(nodeFor(root, w.path)?.offset ?? 0), message: w.message, severity: 'warning' });
   }
   return { file, text, raw, scenario: parsed.data, warnings };
 }

@@ -101,7 +101,7 @@ describe('failures', () => {
     const run = runText(text);
     const record = await run.run();
     expect(record.error).toMatchObject({ code: 'CLAB_TIMEOUT', step: 0 });
-    expect(record.error!.message).toMatch(/rank 0 waits in step 0/);
+    expect(record.error!.message).toMatch(/rank 0 waits in all_reduce\(sum, 4194304 × float32 = 16 MiB, #2–#2001\); rank 1 waits in all_reduce/);
     for (const pid of run.workerPids()) expect(alive(pid)).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 // `clab replay`: print a saved run without running anything.
 import { visibleControls } from '../../../shared/control-chars.js';
+import { runSucceeded } from '../../../shared/expectation.js';
 import { runReport, statusLine } from '../../../shared/format.js';
 import { readRecord } from '../../core/record-store.js';
 import { EXIT_FAILED, EXIT_OK, out, reportUsageError, type RegisterCommand } from '../common.js';
@@ -16,7 +17,7 @@ function replayCommand(file: string, flags: { json?: boolean }): number {
     print(`# replay of ${record.scenarioFile ?? 'a run'} — recorded ${record.createdAt} on ${record.environment.host} (${record.environment.backend}, ${record.world} ranks)`);
     for (const line of runReport(record)) print(line);
     print(statusLine(record));
-    return record.status === 'passed' ? EXIT_OK : EXIT_FAILED;
+    return runSucceeded(record) ? EXIT_OK : EXIT_FAILED;
   } catch (e) {
     return reportUsageError(e);
   }

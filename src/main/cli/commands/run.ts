@@ -1,5 +1,6 @@
 // `clab run`: validate, run on rank processes, print results live, save the run record.
 import { Option } from 'commander';
+import { runSucceeded } from '../../../shared/expectation.js';
 import type { BackendRequest } from '../../core/backend.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
 import { prepareRun, type PreparedRun } from '../../core/start-run.js';
@@ -40,7 +41,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     reporter.finish(record);
     out(`run record: ${savedTo}`);
   }
-  return record.status === 'passed' ? EXIT_OK : EXIT_FAILED;
+  return runSucceeded(record) ? EXIT_OK : EXIT_FAILED;
 }
 
 export const registerRun: RegisterCommand = (program, setExit) => {

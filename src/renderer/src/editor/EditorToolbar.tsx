@@ -11,6 +11,10 @@ interface Props {
   onTemplate(id: string): void;
 }
 
+/** Templates from a folder of scenarios/ (the mistakes gallery) are listed as a group. */
+const folderOf = (id: string) => (id.includes('/') ? id.slice(0, id.lastIndexOf('/')) : '');
+const templateOption = (t: Template) => <option key={t.id} value={t.id} title={t.description}>{t.name}</option>;
+
 export function EditorToolbar({ templates, fileDialogs, templatePicker, files, onTemplate }: Props) {
   const upload = useRef<HTMLInputElement>(null);
   return (
@@ -23,7 +27,12 @@ export function EditorToolbar({ templates, fileDialogs, templatePicker, files, o
         title="Start a new scenario from a template"
       >
         <option value="">New from template…</option>
-        {templates.map((t) => <option key={t.id} value={t.id} title={t.description}>{t.name}</option>)}
+        {templates.filter((t) => !t.id.includes('/')).map(templateOption)}
+        {[...new Set(templates.map((t) => folderOf(t.id)).filter((f) => f !== ''))].map((folder) => (
+          <optgroup key={folder} label={`${folder}/`}>
+            {templates.filter((t) => folderOf(t.id) === folder).map(templateOption)}
+          </optgroup>
+        ))}
       </select>
       {files.openDialog
         ? <button type="button" onClick={() => void files.openDialog?.()}>Open…</button>

@@ -1,0 +1,40 @@
+// The rank's flight recorder (src/shared/flight.ts): every communication call is numbered and
+// reported before it is handed to the backend, so the core knows which call a rank is in even
+// when the backend never returns from it (a mismatch on NCCL hangs).
+import { FLIGHT_ENTRIES_KEPT, type FlightCall, type FlightEntry } from '../shared/flight.js';
+import { COLLECTIVE_DESCRIPTORS } from '../shared/ops/index.js';
+import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
+
+/** The collective descriptors by their native op name: whether a call's root and redop mean anything. */
+const BY_NATIVE = new Map(Object.values(COLLECTIVE_DESCRIPTORS).map((d) => [d.native, d]));
+
+function callOf(op: NativeOp): FlightCall {
+  if (op.op === 'barrier' || op.op === 'group' || op.op === 'gemm') return { op: op.op };
+  const call: FlightCall = { op: op.op, dtype: op.dtype, count: op.count };
+  if (op.op === 'send' || op.op === 'recv') return { ...call, peer: op.peer };
+  const desc = BY_NATIVE.get(op.op);
+  if (desc?.reduces && 'redop' in op) call.redop = op.redop;
+  if (desc?.rooted && 'root' in op) call.root = op.root;
+  return call;
+}
+
+export class FlightRecorder {
+  private seq = 0;
+  /** The last calls entered, oldest first. */
+  readonly entries: FlightEntry[] = [];
+
+  constructor(private readonly comm: NativeComm, private readonly report: (entry: FlightEntry) => void) {}
+
+  /** comm.enqueue, with a communication call recorded and reported first (compute is not communication). */
+  enqueue(step: number | null, stream: number, op: NativeOp, repeat = 1, options?: { loop?: boolean }): Promise<NativeTimes> {
+    if (op.op !== 'gemm') {
+      const entry: FlightEntry = { ...callOf(op), seq: this.seq + 1, repeat, step, stream };
+      if (op.op === 'group') entry.items = op.ops.map(callOf);
+      this.seq += repeat;
+      this.entries.push(entry);
+      if (this.entries.length > FLIGHT_ENTRIES_KEPT) this.entries.shift();
+      this.report(entry);
+    }
+    return this.comm.enqueue(stream, op, repeat, options);
+  }
+}
