@@ -135,7 +135,10 @@ describe('checkBackend', () => {
 describe('templates and machine', () => {
   it('offers every shipped scenario with its name, description and text', async () => {
     const templates = await service.templates();
-    expect(templates.map((t) => t.id)).toEqual(readdirSync('scenarios').filter((f) => f.endsWith('.scenario.json')).sort());
+    const shipped = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.scenario.json')).sort();
+    // Top-level scenarios first, then the mistakes gallery one folder down.
+    expect(templates.map((t) => t.id)).toEqual([...shipped('scenarios'), ...shipped('scenarios/mistakes').map((f) => `mistakes/${f}`)]);
+    expect(templates.find((t) => t.id === 'mistakes/wrong-root.scenario.json')?.name).toBe('Mistake: ranks disagree on the root');
     const allInOneTemplate = templates.find((t) => t.id === 'all-in-one.scenario.json')!;
     expect(allInOneTemplate.name).toBe('All-in-one collectives');
     expect(allInOneTemplate.description).toMatch(/torch\.distributed/);
