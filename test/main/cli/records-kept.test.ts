@@ -10,6 +10,15 @@ import { runRecordSchema } from '../../../src/shared/record';
 
 const dir = mkdtempSync(join(tmpdir(), 'clab-kept-'));
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
+/** Live processes whose parent is `parent`. */
+const childrenOf = (parent: number): number[] => readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+  } catch {
+    return false;
+  }
+});
 const readRecord = (file: string) => runRecordSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
 
 /** Runs `clab ARGS | head -1` in a shell: stdout closes after the first line. */
@@ -64,6 +73,8 @@ describe('records are kept', () => {
       });
     });
     await new Promise((r) => setTimeout(r, 1500));
+    const rankPids = childrenOf(child.pid!);
+    expect(rankPids).toHaveLength(2);
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     const record = readRecord(out);
@@ -73,5 +84,17 @@ describe('records are kept', () => {
     expect(record.steps.length).toBeLessThan(record.plan.steps.length);
     expect(record.steps.every((s) => s.verdict === 'pass')).toBe(true);
     expect(clab('replay', out).stdout).toMatch(/INCOMPLETE: \d+\/\d+ checked steps correct/);
+    // Its rank processes follow it (they end when the core's channel goes), and leave no segment name.
+    await new Promise((r) => setTimeout(r, 1000));
+    // (An exited rank may stay a zombie where pid 1 does not reap orphans, as in some containers: state Z.)
+    const running = (pid: number) => {
+      try {
+        return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;  // gone
+      }
+    };
+    expect(rankPids.filter(running)).toEqual([]);
+    expect(readdirSync('/dev/shm').filter((f) => rankPids.some((pid) => f.startsWith(`clab-${pid}-`)))).toEqual([]);
   });
 });
