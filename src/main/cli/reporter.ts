@@ -2,6 +2,7 @@
 // progress bar instead when stdout is a terminal), and the summaries at the end.
 import { SingleBar, Presets } from 'cli-progress';
 import { compareSummary, pairsMatrix, resultLines, statusLine, SWEEP_HEADER, sweepRow, sweepTable, timingLine } from '../../shared/format.js';
+import { visibleControls } from '../../shared/control-chars.js';
 import type { Plan } from '../../shared/plan/types.js';
 import type { LogLine, RunRecord, StepRecord } from '../../shared/record.js';
 
@@ -22,19 +23,28 @@ export class LiveReporter {
     this.sweepSteps = plan.steps.filter((s) => s.origin.kind === 'sweep').length;
   }
 
+  // Labels and rank output come from the scenario and the ranks: shown, never acting on the terminal.
+  private out(line: string): void {
+    this.o.write(visibleControls(line));
+  }
+
+  private err(line: string): void {
+    this.o.writeErr(visibleControls(line));
+  }
+
   log(line: LogLine): void {
     const isError = line.text.startsWith('error:');
     if (!this.o.verbose && !isError) return;
-    this.o.writeErr(line.rank === null ? `[lab] ${line.text}` : `[Rank ${line.rank}] ${line.text}`);
+    this.err(line.rank === null ? `[lab] ${line.text}` : `[Rank ${line.rank}] ${line.text}`);
   }
 
   step(step: StepRecord): void {
     const o = step.origin;
     if (o.kind === 'sweep') return this.sweepStep(step, o.sweep);
     if (o.kind !== 'step' || step.action.kind === 'wait') return;
-    for (const line of resultLines(step)) this.o.write(line);
+    for (const line of resultLines(step)) this.out(line);
     const t = timingLine(step);
-    if (t) this.o.write(t);
+    if (t) this.out(t);
   }
 
   private sweepStep(step: StepRecord, sweep: number): void {
@@ -49,10 +59,10 @@ export class LiveReporter {
     }
     if (!this.sweepsStarted.has(sweep)) {
       this.sweepsStarted.add(sweep);
-      this.o.write(`# ${this.plan.sweeps[sweep].label} (${this.plan.sweeps[sweep].path}), ${this.plan.world} ranks`);
-      for (const h of SWEEP_HEADER) this.o.write(h);
+      this.out(`# ${this.plan.sweeps[sweep].label} (${this.plan.sweeps[sweep].path}), ${this.plan.world} ranks`);
+      for (const h of SWEEP_HEADER) this.out(h);
     }
-    this.o.write(sweepRow(step));
+    this.out(sweepRow(step));
   }
 
   private stopBar(): void {
@@ -66,10 +76,10 @@ export class LiveReporter {
       if (!record.steps.some((s) => s.origin.kind === 'sweep' && s.origin.sweep === i)) continue;
       const table = sweepTable(this.plan, record.steps, i);
       // Rows were printed live on a pipe; on a terminal the bar stood in for them.
-      for (const line of this.o.tty ? table : table.filter((l) => l.startsWith('# Out') || l.startsWith('# busbw'))) this.o.write(line);
+      for (const line of this.o.tty ? table : table.filter((l) => l.startsWith('# Out') || l.startsWith('# busbw'))) this.out(line);
     }
-    for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(this.plan, record.steps, i)) this.o.write(line);
-    for (const c of record.compares) for (const line of compareSummary(c)) this.o.write(line);
-    this.o.write(statusLine(record));
+    for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(this.plan, record.steps, i)) this.out(line);
+    for (const c of record.compares) for (const line of compareSummary(c)) this.out(line);
+    this.out(statusLine(record));
   }
 }

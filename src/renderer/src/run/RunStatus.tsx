@@ -1,4 +1,5 @@
 // One line on where the run stands, and a clear message when it was refused or failed.
+import { runSucceeded } from '../../../shared/expectation.js';
 import { statusLine } from '../../../shared/format.js';
 import type { RunPhase } from './useRun';
 
@@ -18,9 +19,9 @@ export function RunStatus({ phase, onShowResults }: { phase: RunPhase; onShowRes
       const { record, savedTo } = phase;
       const error = record.error;
       return (
-        <div className={`run-status ${record.status === 'passed' ? 'passed' : 'failed'}`} data-testid="run-status">
+        <div className={`run-status ${runSucceeded(record) ? 'passed' : 'failed'}`} data-testid="run-status">
           <p>
-            <span data-testid="run-status-line">{statusLine(record)}</span>{' '}
+            <span className="status-text" data-testid="run-status-line">{statusLine(record)}</span>{' '}
             <button type="button" className="link" data-testid="show-results" onClick={onShowResults}>Show results</button>
           </p>
           {error && (
