@@ -4,39 +4,19 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resultLines } from '../../src/shared/format';
 import { learnerLines } from '../../src/shared/learner-lines';
 import { runRecordSchema, type RunRecord } from '../../src/shared/record';
 import {
-  descendants, editorMarkers, editorText, eventually, launchBrowser, openLab, REPO_ROOT, screenshot, setEditorText, startLabServer,
-  type Browser, type LabServerProcess,
+  descendants, editorMarkers, editorText, eventually, openLab, REPO_ROOT, screenshot, setEditorText, usesLabPage, type LabServerProcess,
 } from './helpers';
 import { chooseTemplate, ranWorkers, runAndWait, selectRun, setRunOptions } from './lab-page';
 
 let server: LabServerProcess;
-let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  server = await startLabServer();
-  browser = await launchBrowser();
-  page = browser.page;
-  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await openLab(page, server);
-});
-
-afterEach(() => {
-  // A CSP violation, a failed asset or an exception in the page shows up here.
-  expect(pageErrors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+let pageErrors: string[];
+usesLabPage((session) => ({ server, page, pageErrors } = session));
 
 const allInOne = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/all-in-one.scenario.json'), 'utf8')) as {
   steps: { op: string; label?: string }[];

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = process.env.CLAB_CHROMIUM ?? '/usr/bin/chromium';
@@ -161,5 +162,40 @@ export async function editorText(page: Page): Promise<string> {
   return page.evaluate(() => {
     const m = (globalThis as unknown as { monaco: { editor: { getModels(): { getValue(): string }[] } } }).monaco;
     return m.editor.getModels()[0].getValue();
+  });
+}
+
+export interface LabPageSession {
+  server: LabServerProcess;
+  page: Page;
+  /** The page's console errors so far; a test that causes some on purpose removes them. */
+  pageErrors: string[];
+}
+
+/**
+ * One `clab serve` and one page for a test file: started before its tests (after `prepare` has
+ * put what it needs in the server's runs folder), closed after them; any console error on the
+ * page — a CSP violation, a failed asset, an exception — fails the test it happened in.
+ */
+export function usesLabPage(ready: (session: LabPageSession) => void, prepare?: (server: LabServerProcess) => void | Promise<void>): void {
+  let server: LabServerProcess | undefined;
+  let browser: Browser | undefined;
+  const pageErrors: string[] = [];
+  beforeAll(async () => {
+    server = await startLabServer();
+    await prepare?.(server);
+    browser = await launchBrowser();
+    const { page } = browser;
+    page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await openLab(page, server);
+    ready({ server, page, pageErrors });
+  }, 120_000);
+  afterEach(() => {
+    expect(pageErrors).toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
   });
 }

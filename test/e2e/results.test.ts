@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chromeTrace, compareRuns, resultsCsv } from '../../src/shared/export/index';
 import { resultLines } from '../../src/shared/format';
 import { learnerLines } from '../../src/shared/learner-lines';
@@ -13,13 +13,11 @@ import { formatGBs } from '../../src/renderer/src/results/numbers';
 import { runRecordSchema, type RunRecord } from '../../src/shared/record';
 import { bandwidthTime } from '../../src/shared/stats';
 import { traceRuleViolations } from '../shared/export/trace-rules';
-import { launchBrowser, openLab, REPO_ROOT, screenshot, startLabServer, type Browser, type LabServerProcess } from './helpers';
+import { REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
 import { selectRun } from './lab-page';
 
 let server: LabServerProcess;
-let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
 const paths = { pairs: '', allInOne: '', sweepA: '', sweepB: '' };
 
 const readRecord = (path: string): RunRecord => runRecordSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
@@ -42,8 +40,8 @@ function shortSweep(maxBytes: string): string {
   return file;
 }
 
-beforeAll(async () => {
-  server = await startLabServer();
+usesLabPage((session) => ({ server, page } = session), (lab) => {
+  server = lab;
   paths.pairs = runCli('scenarios/p2p-pairs.scenario.json', 3, 'pairs');
   paths.allInOne = runCli('scenarios/all-in-one.scenario.json', 2, 'all-in-one');
   paths.sweepA = runCli(shortSweep('1MiB'), 2, 'sweep-a');
@@ -52,21 +50,6 @@ beforeAll(async () => {
   const b = readRecord(paths.sweepB);
   b.environment.env.NCCL_ALGO = 'Ring';
   writeFileSync(paths.sweepB, JSON.stringify(b));
-  browser = await launchBrowser();
-  page = browser.page;
-  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await openLab(page, server);
-}, 120_000);
-
-afterEach(() => {
-  // A CSP violation (a blob: download refused), a failed asset or an exception shows up here.
-  expect(pageErrors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 async function openSaved(path: string): Promise<void> {

@@ -5,41 +5,24 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
 import { resultLines } from '../../src/shared/format';
 import type { RunRecord } from '../../src/shared/record';
-import { launchBrowser, openLab, REPO_ROOT, screenshot, startLabServer, type Browser, type LabServerProcess } from './helpers';
+import { REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
 import { chooseTemplate, setRunOptions } from './lab-page';
 
 let server: LabServerProcess;
-let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
 
 /** Two ranks, three streams, 80 events of 1.5 µs or more over about 0.4 ms: at the page's width none is thinner than a pixel. */
 const small = syntheticRecord({ ranks: 2, rounds: 2, warmup: 1, iters: 2, name: 'small timeline' });
 
-beforeAll(async () => {
-  server = await startLabServer();
-  writeFileSync(join(server.runsDir, 'small.run.json'), JSON.stringify(small));
-  execFileSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/overlap.scenario.json', '--backend', 'cpu', '--out', join(server.runsDir, 'overlap.run.json')], {
+usesLabPage((session) => ({ server, page } = session), (lab) => {
+  writeFileSync(join(lab.runsDir, 'small.run.json'), JSON.stringify(small));
+  execFileSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/overlap.scenario.json', '--backend', 'cpu', '--out', join(lab.runsDir, 'overlap.run.json')], {
     cwd: REPO_ROOT, stdio: 'ignore',
   });
-  browser = await launchBrowser();
-  page = browser.page;
-  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await openLab(page, server);
-});
-
-afterEach(() => {
-  expect(pageErrors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 async function openTimeline(file: string): Promise<void> {
