@@ -61,6 +61,27 @@ describe('records are kept', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('names the signal that stopped it: SIGTERM ends the run as interrupted (SIGTERM), record saved', async () => {
+    const out = join(dir, 'terminated.run.json');
+    const child = spawn(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/allreduce-sweep.scenario.json', '--backend', 'cpu', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let printed = '';
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    await new Promise<void>((done) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        if ((printed.match(/^ +\d+ /gm) ?? []).length >= 2) done();
+      });
+    });
+    child.kill('SIGTERM');
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).toBe(1);
+    const record = readRecord(out);
+    expect(record.status).toBe('aborted');
+    expect(record.error?.message).toBe('interrupted (SIGTERM)');
+    expect(stderr + printed).not.toContain('SIGINT');
+  });
+
   it('keeps the record current while the run goes: kill -9 leaves the steps done so far, marked incomplete', async () => {
     const out = join(dir, 'killed.run.json');
     const child = spawn(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/allreduce-sweep.scenario.json', '--backend', 'cpu', '--out', out], { stdio: ['ignore', 'pipe', 'ignore'] });
