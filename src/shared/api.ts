@@ -145,6 +145,12 @@ export interface LabApi {
   onEvent(listener: (event: ApiEvent) => void): () => void;
 }
 
+/**
+ * `clab serve` also answers `openRun` at `GET RUN_DOWNLOAD_PATH?path=…` (the page's token cookie
+ * required): a large record arrives far sooner over HTTP than as one WebSocket message.
+ */
+export const RUN_DOWNLOAD_PATH = '/api/run';
+
 /** Wire format of `clab serve`'s WebSocket (JSON text frames). */
 export const wsClientMessageSchema = z.object({ type: z.literal('call'), v: z.literal(API_VERSION), id: z.number().int(), call: apiCallSchema });
 export const wsServerMessageSchema = z.union([

@@ -8,6 +8,7 @@ import type { LabService } from '../core/lab-service.js';
 import { AccessPolicy, hostNamesFor, isLoopback, isWildcard, newToken, urlHost, type Refusal } from './access.js';
 import { createApiSocket } from './api-socket.js';
 import { NOT_BUILT, RendererFiles } from './renderer-files.js';
+import { RUN_DOWNLOAD_PATH, sendRun } from './run-download.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 /** Tried first so the URL stays the same between sessions; a random free port when it is taken. */
@@ -74,6 +75,7 @@ export async function startLabServer(service: LabService, options: ServeOptions)
     const refusal = access.checkPage(req, url);
     if (refusal) return refuse(res, refusal);
     if (access.hasQueryToken(url)) res.setHeader('Set-Cookie', access.sessionCookie());
+    if (url.pathname === RUN_DOWNLOAD_PATH) return sendRun(res, service, url.searchParams.get('path'), files.securityHeaders());
     if (!files.built) return refuse(res, { status: 503, reason: `Collective Lab: ${NOT_BUILT}` });
     const file = files.resolve(url.pathname);
     if (!file) return refuse(res, { status: 404, reason: `${url.pathname} not found` });

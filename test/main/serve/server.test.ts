@@ -10,6 +10,8 @@ import WebSocket from 'ws';
 import { API_VERSION, wsServerMessageSchema } from '../../../src/shared/api';
 import { LabService } from '../../../src/main/core/lab-service';
 import { startLabServer, type LabServer } from '../../../src/main/serve/server';
+import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
+import { runRecordSchema } from '../../../src/shared/record';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self'; connect-src 'self' ws://127.0.0.1:*; object-src 'none'";
 const rendererDir = mkdtempSync(join(tmpdir(), 'clab-renderer-'));
@@ -192,6 +194,25 @@ describe('the API socket', () => {
     expect(((await ends[1]).event as { record: { status: string } }).record.status).toBe('passed');
     a.close();
     b.close();
+  });
+});
+
+describe('a saved run over HTTP', () => {
+  it('is sent to the page with its token cookie, checked like openRun, and refused without the token or outside the runs folder', async () => {
+    const record = syntheticRecord({ ranks: 2, rounds: 1, warmup: 0, iters: 1, name: 'downloaded' });
+    const path = join(service.runsDir, 'downloaded.run.json');
+    writeFileSync(path, JSON.stringify(record));
+    const cookie = `clab_token_${server.port}=${server.token}`;
+    const query = `/api/run?path=${encodeURIComponent(path)}`;
+    const ok = await get(query, { cookie });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(runRecordSchema.parse(JSON.parse(ok.body))).toEqual(record);
+    expect((await get(query)).status).toBe(401);
+    const outside = await get(`/api/run?path=${encodeURIComponent(join(tmpdir(), 'clab-secret.txt'))}`, { cookie });
+    expect(outside.status).toBe(400);
+    expect(JSON.parse(outside.body).error).toMatch(/outside the runs directory/);
+    expect(JSON.parse((await get('/api/run', { cookie })).body).error).toMatch(/invalid call to openRun: params\.path/);
   });
 });
 

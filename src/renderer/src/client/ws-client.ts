@@ -1,7 +1,10 @@
 // LabClient over a WebSocket to `clab serve` (/api). Every inbound frame is validated with the
 // contract's wire schema and every result with its method's schema. When the connection drops,
-// calls in flight fail, new calls wait, and it reconnects with a growing delay.
-import { API_VERSION, wsServerMessageSchema, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult } from '../../../shared/api.js';
+// calls in flight fail, new calls wait, and it reconnects with a growing delay. A saved run is
+// fetched over HTTP instead (RUN_DOWNLOAD_PATH): large records arrive much sooner that way.
+import {
+  API_VERSION, RUN_DOWNLOAD_PATH, wsServerMessageSchema, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult,
+} from '../../../shared/api.js';
 import type { ConnectionState, LabClient } from './lab-client';
 import { parseResult } from './validate';
 
@@ -49,6 +52,7 @@ export class WebSocketLabClient implements LabClient {
   }
 
   call<M extends ApiMethod>(method: M, params: ApiParams<M>): Promise<ApiResult<M>> {
+    if (method === 'openRun') return this.openRunOverHttp(params as ApiParams<'openRun'>) as Promise<ApiResult<M>>;
     const id = this.nextId++;
     const frame = JSON.stringify({ type: 'call', v: API_VERSION, id, call: { method, params } });
     return new Promise<ApiResult<M>>((resolve, reject) => {
@@ -56,6 +60,14 @@ export class WebSocketLabClient implements LabClient {
       if (this.state === 'open' && this.socket) this.socket.send(frame);
       else this.waiting.push(frame);
     });
+  }
+
+  /** A saved run over HTTP (see RUN_DOWNLOAD_PATH), checked on receipt like every answer. */
+  private async openRunOverHttp({ path }: ApiParams<'openRun'>): Promise<ApiResult<'openRun'>> {
+    const response = await fetch(`${RUN_DOWNLOAD_PATH}?path=${encodeURIComponent(path)}`, { credentials: 'same-origin', cache: 'no-store' });
+    const body = (await response.json()) as unknown;
+    if (!response.ok) throw new Error((body as { error?: string } | null)?.error ?? `the lab answered ${response.status}`);
+    return parseResult('openRun', body) as ApiResult<'openRun'>;
   }
 
   onEvent(listener: (event: ApiEvent) => void): () => void {

@@ -1,5 +1,6 @@
 // The nccl-tests table: size, count, type, redop, root, time, algbw, busbw, #wrong, and a
 // verdict per step; a failed step is followed by its first mismatches on each rank.
+import { useState } from 'react';
 import { RESULT_COLUMNS, resultTexts } from '../../../shared/export/results-table.js';
 import { FAIL, PASS, stepTitle } from '../../../shared/format.js';
 import type { StepRecord } from '../../../shared/record.js';
@@ -47,9 +48,18 @@ function StepRow({ step, showStep, columns }: { step: StepRecord; showStep: bool
   );
 }
 
+/**
+ * Rows shown before "show all": a run of thousands of steps would hold the page up while it opens
+ * (laying out the rows costs more than reading the record). Failed and unfinished steps always show.
+ */
+export const ROWS_SHOWN = 300;
+
 export function StepTable({ steps, showStep }: { steps: StepRecord[]; showStep: boolean }) {
+  const [all, setAll] = useState(false);
   const columns = RESULT_COLUMNS.length + 1 + (showStep ? 1 : 0);
+  const shown = all || steps.length <= ROWS_SHOWN ? steps : steps.filter((s, i) => i < ROWS_SHOWN || (s.verdict !== 'pass' && s.verdict !== 'none'));
   return (
+    <>
     <table className="step-table" data-testid="results-table">
       <thead>
         <tr>
@@ -59,8 +69,14 @@ export function StepTable({ steps, showStep }: { steps: StepRecord[]; showStep: 
         </tr>
       </thead>
       <tbody>
-        {steps.map((step) => <StepRow key={step.index} step={step} showStep={showStep} columns={columns} />)}
+        {shown.map((step) => <StepRow key={step.index} step={step} showStep={showStep} columns={columns} />)}
       </tbody>
     </table>
+    {shown.length < steps.length && (
+      <button type="button" className="link" data-testid="results-table-all" onClick={() => setAll(true)}>
+        show all {steps.length} steps ({steps.length - shown.length} more rows)
+      </button>
+    )}
+    </>
   );
 }
