@@ -74,7 +74,7 @@ export const apiCallSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('listRuns'), params: z.object({}).strict() }),
   /** Where a run stands: a window that lost its connection catches up with this after reconnecting. */
   z.object({ method: z.literal('runStatus'), params: z.object({ runId: z.string().min(1).max(100) }).strict() }),
-  z.object({ method: z.literal('openRun'), params: z.object({ path: z.string().min(1).max(4096) }).strict() }),
+  z.object({ method: z.literal('openRun'), params: z.lazy(() => openRunParamsSchema) }),
   /** Saves scenario text. path null = ask where (Save As); returns null when the user cancels. Electron only. */
   z.object({ method: z.literal('saveScenario'), params: z.object({ path: z.string().max(4096).nullable(), text: z.string().max(8 * 1024 * 1024) }).strict() }),
   /** Shows an open dialog for a scenario or run file. Electron only; returns null when cancelled. */
@@ -150,6 +150,7 @@ export interface LabApi {
  * required): a large record arrives far sooner over HTTP than as one WebSocket message.
  */
 export const RUN_DOWNLOAD_PATH = '/api/run';
+export const openRunParamsSchema = z.object({ path: z.string().min(1).max(4096) }).strict();
 
 /** Wire format of `clab serve`'s WebSocket (JSON text frames). */
 export const wsClientMessageSchema = z.object({ type: z.literal('call'), v: z.literal(API_VERSION), id: z.number().int(), call: apiCallSchema });

@@ -12,7 +12,7 @@ import { chooseBackend } from './backend.js';
 import { describeMachine, type MachineAddon } from './machine.js';
 import { findPackageRoot } from './package-root.js';
 import { resolveWorkerEntry } from './paths.js';
-import { readRecord } from './record-store.js';
+import { readRecord, readRecordText } from './record-store.js';
 import type { LabRun } from './run.js';
 import { prepareRun, type PreparedRun } from './start-run.js';
 import { readTemplates } from './templates.js';
@@ -183,11 +183,24 @@ export class LabService implements LabHandlers {
   }
 
   async openRun({ path }: ApiParams<'openRun'>): Promise<ApiResult<'openRun'>> {
+    return readRecord(this.runFile(path));
+  }
+
+  /**
+   * openRun for the browser's HTTP route: the record's file text, checked against the run record
+   * schema, sent on without being serialised again (a large record's text is most of the cost).
+   */
+  openRunText({ path }: ApiParams<'openRun'>): string {
+    return readRecordText(this.runFile(path)).text;
+  }
+
+  /** A run file a window may open: saved in the runs directory, or opened through the app. */
+  private runFile(path: string): string {
     const file = resolve(this.runsDir, path);
     if (!this.userFiles.has(file) && !isInside(realPathOf(file), realPathOf(this.runsDir))) {
       throw new Error(`openRun: ${path} is outside the runs directory ${this.runsDir}; only runs saved there${this.files ? ' or files opened through the app' : ''} can be opened`);
     }
-    return readRecord(file);
+    return file;
   }
 
   async saveScenario({ path, text }: ApiParams<'saveScenario'>): Promise<ApiResult<'saveScenario'>> {

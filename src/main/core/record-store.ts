@@ -9,9 +9,16 @@ export function writeRecordAtomic(file: string, record: RunRecord): void {
 }
 
 export function readRecord(file: string): RunRecord {
+  return readRecordText(file).record;
+}
+
+/** The record and the text it was read from (which passed the same checks), for sending on as it is. */
+export function readRecordText(file: string): { record: RunRecord; text: string } {
   let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
+    raw = JSON.parse(text);
   } catch (e) {
     throw new Error(`${file}: cannot read the run record: ${(e as Error).message}`);
   }
@@ -20,7 +27,7 @@ export function readRecord(file: string): RunRecord {
     const i = r.error.issues[0];
     throw new Error(`${file}: not a valid run record: ${i.path.join('.') || '(root)'}: ${i.message}`);
   }
-  return r.data;
+  return { record: r.data, text };
 }
 
 export function defaultRecordPath(scenarioName: string, createdAt: Date, dir = 'runs'): string {
