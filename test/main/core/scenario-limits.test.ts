@@ -7,19 +7,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile } from '../../../src/main/core/scenario-file';
-import { compileLoaded, lineColumns, parseScenarioText, ScenarioFileError, type FileProblem } from '../../../src/shared/scenario/text';
+import { lineColumns, ScenarioFileError } from '../../../src/shared/scenario/text';
 import { LIMITS } from '../../../src/shared/scenario/limits';
+import { problems } from '../../shared/scenario/problems';
 
-/** Problems of a scenario text, or [] when it compiles; any other exception fails the test. */
-function problems(text: string, ranks?: number): FileProblem[] {
-  try {
-    compileLoaded(parseScenarioText(text, 'x.scenario.json'), { ranks });
-  } catch (e) {
-    if (e instanceof ScenarioFileError) return e.problems;
-    throw e;
-  }
-  return [];
-}
 
 const scenario = (steps: unknown[], world: unknown = { ranks: 2 }) => JSON.stringify({ version: 1, name: 'x', world, steps });
 

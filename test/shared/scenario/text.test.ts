@@ -1,16 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileLoaded, parseScenarioText, problemAt, ScenarioFileError } from '../../../src/shared/scenario/text';
+import { compileLoaded, parseScenarioText, problemAt } from '../../../src/shared/scenario/text';
+import { problems } from './problems';
 
-function problems(text: string, ranks?: number) {
-  try {
-    compileLoaded(parseScenarioText(text, 'x.scenario.json'), { ranks });
-  } catch (e) {
-    if (e instanceof ScenarioFileError) return e.problems;
-    throw e;
-  }
-  return [];
-}
 
 const base = (steps: unknown[]) => JSON.stringify({ version: 1, name: 'x', world: { ranks: 2 }, steps }, null, 2);
 
