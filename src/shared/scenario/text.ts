@@ -139,17 +139,27 @@ function jsonProblems(errors: ParseError[], json: string, file: string, at: Retu
   return shown;
 }
 
-/** Where `json` first opens more than `max` objects and lists inside one another, or -1 (strings skipped). */
+/**
+ * Where `json` first opens more than `max` objects and lists inside one another, or -1. Counted as
+ * the parser would nest, erring on the deep side: strings end at their quote or, as the parser's
+ * scanner ends them, at a line break; a closing bracket that does not match what is open closes
+ * nothing (the parser may skip it), so broken text can never hide depth from this count.
+ */
 function tooDeep(json: string, max: number): number {
-  let depth = 0;
+  const open: number[] = [];
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
-    if (c === 0x22) { // a string: skip to its closing quote
-      for (i++; i < json.length && json.charCodeAt(i) !== 0x22; i++) if (json.charCodeAt(i) === 0x5c) i++;
+    if (c === 0x22) { // a string: skip to its closing quote or the end of its line
+      for (i++; i < json.length; i++) {
+        const d = json.charCodeAt(i);
+        if (d === 0x22 || d === 0x0a || d === 0x0d) break;
+        if (d === 0x5c) i++;
+      }
     } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > max) return i;
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
+      open.push(c);
+      if (open.length > max) return i;
+    } else if ((c === 0x7d && open[open.length - 1] === 0x7b) || (c === 0x5d && open[open.length - 1] === 0x5b)) {
+      open.pop();
     }
   }
   return -1;

@@ -67,6 +67,15 @@ describe('bounds on scenario numbers', () => {
   });
 });
 
+describe('nesting', () => {
+  it('is refused however the text around it is broken: a string left open on its line, closing brackets that close nothing', () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    for (const text of [`{"name": "open string\n"steps": ${deep}}`, `{"a": 1}]]]]]]]]]]}}}}}}}}}}\n{"steps": ${deep}}`]) {
+      expect(problems(text).map((p) => p.message)).toContain('objects and lists are nested more than 64 deep here; a scenario needs about 10 levels');
+    }
+  });
+});
+
 describe('positions of problems', () => {
   it('gives the same line and column as counting newlines, at every offset', () => {
     fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', '\n', ' ', '{') }), fc.nat(), (text, n) => {
