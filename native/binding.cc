@@ -217,6 +217,12 @@ Napi::Object topology_object(Napi::Env env, const clab::Topology& t) {
     g.Set("memoryBytes", static_cast<double>(t.gpus[i].memory_bytes));
     g.Set("busId", t.gpus[i].bus_id);
     if (t.gpus[i].compute_capability >= 0) g.Set("computeCapability", t.gpus[i].compute_capability);
+    if (t.gpus[i].pcie_gen > 0) g.Set("pcieGen", t.gpus[i].pcie_gen);
+    if (t.gpus[i].pcie_width > 0) g.Set("pcieWidth", t.gpus[i].pcie_width);
+    if (t.gpus[i].nvlink_gbps > 0) {
+      g.Set("nvlinkVersion", t.gpus[i].nvlink_version);
+      g.Set("nvlinkGbpsPerLink", t.gpus[i].nvlink_gbps);
+    }
     gpus.Set(static_cast<uint32_t>(i), g);
   }
   Napi::Array links = Napi::Array::New(env, t.links.size());
@@ -228,6 +234,8 @@ Napi::Object topology_object(Napi::Env env, const clab::Topology& t) {
     x.Set("nvlinks", l.nvlinks);
     x.Set("via", l.via);
     x.Set("pcie", l.pcie);
+    if (l.peak_gbps > 0) x.Set("peakGBps", l.peak_gbps);
+    else x.Set("peakGBps", env.Null());
     if (l.p2p_access >= 0) {
       Napi::Object p = Napi::Object::New(env);
       p.Set("access", l.p2p_access != 0);

@@ -213,6 +213,9 @@ constexpr unsigned kNvmlVersionBytes = 80;    // NVML_SYSTEM_DRIVER_VERSION_BUFF
   X(nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlPciInfo_t*)) \
   X(nvmlDeviceGetNvLinkRemoteDeviceType, nvmlReturn_t,                                            \
     (nvmlDevice_t, unsigned int, nvmlIntNvLinkDeviceType_t*))                                     \
-  X(nvmlDeviceGetTopologyCommonAncestor, nvmlReturn_t, (nvmlDevice_t, nvmlDevice_t, nvmlGpuTopologyLevel_t*))
+  X(nvmlDeviceGetTopologyCommonAncestor, nvmlReturn_t, (nvmlDevice_t, nvmlDevice_t, nvmlGpuTopologyLevel_t*)) \
+  X(nvmlDeviceGetNvLinkVersion, nvmlReturn_t, (nvmlDevice_t, unsigned int, unsigned int*))        \
+  X(nvmlDeviceGetMaxPcieLinkGeneration, nvmlReturn_t, (nvmlDevice_t, unsigned int*))              \
+  X(nvmlDeviceGetMaxPcieLinkWidth, nvmlReturn_t, (nvmlDevice_t, unsigned int*))
 
 }  // namespace clab::gpu

@@ -22,6 +22,15 @@ const char* pcie_word(nvmlGpuTopologyLevel_t level) {
   return "";
 }
 
+// One direction of one NVLink, GB/s, by NVML's nvmlNvlinkVersion_t: 1.0 → 20; 2.0, 2.2, 3.0, 3.1,
+// 4.0 → 25; 5.0 → 50. Some drivers report 5.0 for Hopper's links, which run at 4.0's rate.
+double nvlink_gbps_per_link(unsigned version, int compute_capability) {
+  if (version == 0) return 0;
+  if (version == 1) return 20;
+  if (version <= 6 || compute_capability / 10 == 9) return 25;
+  return 50;
+}
+
 bool same_pci(const nvmlPciInfo_t& x, const nvmlPciInfo_t& y) {
   return x.domain == y.domain && x.bus == y.bus && x.device == y.device;
 }
@@ -97,12 +106,22 @@ Topology read_topology(bool detailed) {
       nvmlMemory_t mem{};
       if (nvml->nvmlDeviceGetMemoryInfo(side.device, &mem) == NVML_SUCCESS) g.memory_bytes = mem.total;
       nvml->nvmlDeviceGetPciInfo_v3(side.device, &side.pci);
+      unsigned gen = 0, width = 0;
+      if (nvml->nvmlDeviceGetMaxPcieLinkGeneration(side.device, &gen) == NVML_SUCCESS) g.pcie_gen = static_cast<int>(gen);
+      if (nvml->nvmlDeviceGetMaxPcieLinkWidth(side.device, &width) == NVML_SUCCESS) g.pcie_width = static_cast<int>(width);
       for (unsigned link = 0; link < kNvmlNvlinkMaxLinks; link++) {
         nvmlEnableState_t state = NVML_FEATURE_DISABLED;
         if (nvml->nvmlDeviceGetNvLinkState(side.device, link, &state) != NVML_SUCCESS || state != NVML_FEATURE_ENABLED) continue;
         nvmlIntNvLinkDeviceType_t type = NVML_NVLINK_DEVICE_TYPE_GPU;
         nvml->nvmlDeviceGetNvLinkRemoteDeviceType(side.device, link, &type);
         nvmlPciInfo_t remote{};
+        if (g.nvlink_version == 0) {
+          unsigned version = 0;
+          if (nvml->nvmlDeviceGetNvLinkVersion(side.device, link, &version) == NVML_SUCCESS) {
+            g.nvlink_version = static_cast<int>(version);
+            g.nvlink_gbps = nvlink_gbps_per_link(version, g.compute_capability);
+          }
+        }
         if (type == NVML_NVLINK_DEVICE_TYPE_SWITCH) side.switch_links++;
         else if (nvml->nvmlDeviceGetNvLinkRemotePciInfo_v2(side.device, link, &remote) == NVML_SUCCESS) side.gpu_peers.push_back(remote);
       }
@@ -121,6 +140,8 @@ Topology read_topology(bool detailed) {
         l.nvlinks = std::min(x.switch_links, y.switch_links);
         l.via = "NVSwitch";
       }
+      if (l.nvlinks > 0 && t.gpus[a].nvlink_gbps > 0 && t.gpus[b].nvlink_gbps > 0)
+        l.peak_gbps = l.nvlinks * std::min(t.gpus[a].nvlink_gbps, t.gpus[b].nvlink_gbps);
       nvmlGpuTopologyLevel_t level;
       if (nvml && x.device && y.device && nvml->nvmlDeviceGetTopologyCommonAncestor(x.device, y.device, &level) == NVML_SUCCESS)
         l.pcie = pcie_word(level);

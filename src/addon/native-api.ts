@@ -106,6 +106,12 @@ export interface TopologyGpu {
   busId: string;
   /** Major × 10 + minor, as NCCL writes it (9.0 → 90); absent when CUDA cannot say. */
   computeCapability?: number;
+  /** The PCIe link at its most (NVML's max generation and width); absent when NVML cannot say. */
+  pcieGen?: number;
+  pcieWidth?: number;
+  /** NVML's nvmlNvlinkVersion_t of the first active NVLink, and one direction of one link in GB/s (absent: no NVLink). */
+  nvlinkVersion?: number;
+  nvlinkGbpsPerLink?: number;
 }
 
 export interface TopologyLink {
@@ -116,6 +122,8 @@ export interface TopologyLink {
   via: '' | 'direct' | 'NVSwitch';
   /** PCIe distance in nvidia-smi's words: board, PIX, PXB, PHB, NODE, SYS ('' when unknown). */
   pcie: string;
+  /** One direction's NVLink peak, GB/s: nvlinks × the slower side's per-link rate (null: no NVLink or unknown). */
+  peakGBps: number | null;
   /** CUDA's peer attributes (topology({ detailed: true }) only). */
   p2p: { access: boolean; performanceRank: number; nativeAtomics: boolean } | null;
 }

@@ -67,7 +67,19 @@ export const environmentSchema = z.object({
   node: z.string(),
   backend: backendNameSchema,
   backendNote: z.string().nullable(),
-  gpus: z.array(z.object({ index: z.number().int(), name: z.string(), memoryBytes: z.number(), busId: z.string(), computeCapability: z.number().int().optional() })),
+  gpus: z.array(z.object({
+    index: z.number().int(), name: z.string(), memoryBytes: z.number(), busId: z.string(), computeCapability: z.number().int().optional(),
+    /** The PCIe link at its most, and one direction of one NVLink in GB/s (newer records; absent where NVML could not say). */
+    pcieGen: z.number().int().optional(), pcieWidth: z.number().int().optional(), nvlinkGbpsPerLink: z.number().optional(),
+  })),
+  /**
+   * What joins each pair of GPUs (CUDA indices a < b; newer nccl records): active NVLinks (through
+   * NVSwitch: the fewer of the two sides'), the PCIe distance in nvidia-smi's words, and one
+   * direction's NVLink peak in GB/s (null: no NVLink, or its rate unknown).
+   */
+  links: z.array(z.object({
+    a: z.number().int(), b: z.number().int(), nvlinks: z.number().int(), via: z.string(), pcie: z.string(), peakGBps: z.number().nullable(),
+  })).optional(),
   versions: z.record(z.string(), z.string()),
   env: z.record(z.string(), z.string()),
 });

@@ -34,7 +34,9 @@ export async function collectEnvironment(
     node: process.version,
     backend,
     backendNote,
-    gpus: gpu ? gpu.gpus.map(({ index, name, memoryBytes, busId, computeCapability }) => ({ index, name, memoryBytes, busId, computeCapability })) : [],
+    gpus: gpu ? gpu.gpus.map(({ index, name, memoryBytes, busId, computeCapability, pcieGen, pcieWidth, nvlinkGbpsPerLink }) =>
+      ({ index, name, memoryBytes, busId, computeCapability, pcieGen, pcieWidth, nvlinkGbpsPerLink })) : [],
+    ...(gpu ? { links: gpu.links.map(({ a, b, nvlinks, via, pcie, peakGBps }) => ({ a, b, nvlinks, via, pcie, peakGBps: peakGBps ?? null })) } : {}),
     versions: { node: process.versions.node, v8: process.versions.v8, napi: process.versions.napi ?? '', ...gpu?.versions },
     env: Object.fromEntries(Object.entries(process.env).filter(([k, val]) => RELEVANT_ENV.test(k) && val !== undefined)) as Record<string, string>,
   };

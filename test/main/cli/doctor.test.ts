@@ -10,9 +10,9 @@ const topology: Topology = {
     { index: 2, name: '', memoryBytes: 0, busId: '0000:00:08.0' },
   ],
   links: [
-    { a: 0, b: 1, nvlinks: 18, via: 'NVSwitch', pcie: 'PHB', p2p: { access: true, performanceRank: 0, nativeAtomics: true } },
-    { a: 0, b: 2, nvlinks: 0, via: '', pcie: 'SYS', p2p: null },
-    { a: 1, b: 2, nvlinks: 0, via: '', pcie: 'SYS', p2p: null },
+    { a: 0, b: 1, nvlinks: 18, via: 'NVSwitch', pcie: 'PHB', peakGBps: 450, p2p: { access: true, performanceRank: 0, nativeAtomics: true } },
+    { a: 0, b: 2, nvlinks: 0, via: '', pcie: 'SYS', peakGBps: null, p2p: null },
+    { a: 1, b: 2, nvlinks: 0, via: '', pcie: 'SYS', peakGBps: null, p2p: null },
   ],
   versions: { nvidiaDriver: '580.159.04', cudaRuntime: '13.0', nccl: '2.28.3' },
   problems: [],
@@ -24,7 +24,7 @@ describe('clab doctor', () => {
     expect(lines).toContain('  GPU 0  NVIDIA H200  140.4 GiB  bus 0000:00:06.0  compute capability 9.0');
     expect(lines).toContain('  GPU 1  NVIDIA RTX PRO 6000  95.6 GiB  bus 0000:00:07.0  compute capability 12.0');
     expect(lines).toContain('  GPU 2  (name unknown)  0.0 GiB  bus 0000:00:08.0');
-    expect(lines).toContain('  GPU 0 ↔ GPU 1: 18 NVLinks through NVSwitch, PCIe PHB, CUDA peer access yes (performance rank 0, native atomics yes)');
+    expect(lines).toContain('  GPU 0 ↔ GPU 1: 18 NVLinks through NVSwitch, peak 450 GB/s each way, PCIe PHB, CUDA peer access yes (performance rank 0, native atomics yes)');
     expect(lines).toContain('versions: NVIDIA driver 580.159.04, CUDA runtime 13.0, NCCL 2.28.3');
   });
 });

@@ -36,7 +36,8 @@ export function doctorReport(backends: { cpu: BackendAvailability; nccl: Backend
     for (const l of t.links) {
       const nv = l.nvlinks > 0 ? `${l.nvlinks} NVLink${l.nvlinks === 1 ? '' : 's'}${l.via === 'NVSwitch' ? ' through NVSwitch' : ''}` : 'no NVLink';
       const p2p = l.p2p ? `, CUDA peer access ${l.p2p.access ? 'yes' : 'no'} (performance rank ${l.p2p.performanceRank}, native atomics ${l.p2p.nativeAtomics ? 'yes' : 'no'})` : '';
-      lines.push(`  GPU ${l.a} ↔ GPU ${l.b}: ${nv}, PCIe ${l.pcie || 'unknown'}${p2p}`);
+      const peak = l.peakGBps === null ? '' : `, peak ${+l.peakGBps.toFixed(1)} GB/s each way`;
+      lines.push(`  GPU ${l.a} ↔ GPU ${l.b}: ${nv}${peak}, PCIe ${l.pcie || 'unknown'}${p2p}`);
     }
   }
   const versions = VERSION_NAMES.filter(([k]) => t.versions[k]).map(([k, name]) => `${name} ${t.versions[k]}`);
