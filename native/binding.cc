@@ -13,6 +13,7 @@
 #include "cpu_comm.h"
 #include "errors.h"
 #include "nccl_comm.h"
+#include "peer_copy.h"
 #include "shm_segment.h"
 #include "topology.h"
 
@@ -274,6 +275,43 @@ Napi::Value TopologyAsync(const Napi::CallbackInfo& info) {
       [](Napi::Env e, clab::Topology& t) -> Napi::Value { return topology_object(e, t); });
 }
 
+// peerCopy({ backend, rank, device, peer, bytes, warmup, iters }): a plain timed copy from this
+// rank's device to the peer's (peer_copy.h), outside any communicator.
+Napi::Value PeerCopy(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int rank = -1;
+  try {
+    const Napi::Object o = get_options(info, "peerCopy");
+    const Backend backend = get_backend(o);
+    rank = static_cast<int>(get_int(o.Get("rank"), "rank", 0, kMaxWorld - 1));
+    const int device = backend == Backend::Nccl ? static_cast<int>(get_int(o.Get("device"), "device", 0, 1023)) : -1;
+    const int peer = backend == Backend::Nccl ? static_cast<int>(get_int(o.Get("peer"), "peer", 0, 1023)) : -1;
+    if (backend == Backend::Nccl && peer == device) throw_invalid("peerCopy: peer must be another device than device (both " + std::to_string(device) + ")");
+    const size_t bytes = static_cast<size_t>(get_int(o.Get("bytes"), "bytes", 1, int64_t{1} << 40));
+    const int warmup = static_cast<int>(get_int(o.Get("warmup"), "warmup", 0, 100000));
+    const int iters = static_cast<int>(get_int(o.Get("iters"), "iters", 1, 100000));
+    return PromiseWorker<PeerCopyResult>::queue(
+        env, "clab-peer-copy", rank,
+        [=] { return backend == Backend::Nccl ? peer_copy_gpu(device, peer, bytes, warmup, iters, rank) : peer_copy_cpu(bytes, warmup, iters); },
+        [](Napi::Env e, PeerCopyResult& r) -> Napi::Value {
+          Napi::Object out = Napi::Object::New(e);
+          Napi::Array start = Napi::Array::New(e, r.start_ns.size()), end = Napi::Array::New(e, r.end_ns.size());
+          for (size_t i = 0; i < r.start_ns.size(); i++) {
+            start.Set(static_cast<uint32_t>(i), static_cast<double>(r.start_ns[i]));
+            end.Set(static_cast<uint32_t>(i), static_cast<double>(r.end_ns[i]));
+          }
+          out.Set("startNs", start);
+          out.Set("endNs", end);
+          out.Set("checked", static_cast<double>(r.checked));
+          out.Set("wrong", static_cast<double>(r.wrong));
+          out.Set("how", r.how);
+          return out;
+        });
+  } catch (const ClabError& e) {
+    return rejected(env, e, rank);
+  }
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   auto* data = new AddonData();
   data->comm_ctor = Napi::Persistent(define_comm_class(env));
@@ -284,6 +322,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("commInit", Napi::Function::New(env, CommInit, "commInit"));
   exports.Set("topology", Napi::Function::New(env, Topology, "topology"));
   exports.Set("topologyAsync", Napi::Function::New(env, TopologyAsync, "topologyAsync"));
+  exports.Set("peerCopy", Napi::Function::New(env, PeerCopy, "peerCopy"));
   return exports;
 }
 

@@ -25,6 +25,7 @@ enum cudaError_t : int {
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
   cudaErrorNotReady = 600,
+  cudaErrorPeerAccessAlreadyEnabled = 704,
 };
 enum cudaMemcpyKind : int {
   cudaMemcpyHostToDevice = 1,
@@ -73,7 +74,11 @@ constexpr unsigned kCudaEventDisableTiming = 0x02; // cudaEventDisableTiming
   X(cudaEventDestroy, cudaError_t, (cudaEvent_t))                                                 \
   X(cudaEventRecord, cudaError_t, (cudaEvent_t, cudaStream_t))                                    \
   X(cudaEventQuery, cudaError_t, (cudaEvent_t))                                                   \
-  X(cudaEventElapsedTime, cudaError_t, (float*, cudaEvent_t, cudaEvent_t))
+  X(cudaEventElapsedTime, cudaError_t, (float*, cudaEvent_t, cudaEvent_t))                        \
+  X(cudaDeviceCanAccessPeer, cudaError_t, (int*, int, int))                                       \
+  X(cudaDeviceEnablePeerAccess, cudaError_t, (int, unsigned int))                                 \
+  X(cudaDeviceDisablePeerAccess, cudaError_t, (int))                                              \
+  X(cudaMemcpyPeerAsync, cudaError_t, (void*, int, const void*, int, size_t, cudaStream_t))
 
 // ---- NCCL (libnccl.so.2) -------------------------------------------------------------------
 

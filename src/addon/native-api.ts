@@ -166,4 +166,13 @@ export interface NativeAddon {
   topology(options?: { detailed?: boolean }): Topology;
   /** topology() off the JS thread (the first CUDA call of a process takes a while). */
   topologyAsync(options?: { detailed?: boolean }): Promise<Topology>;
+  /**
+   * A plain copy of `bytes` from this rank's device to `peer`'s, outside any communicator, each
+   * repetition timed (what nvbandwidth calls a copy-engine copy): nccl, cudaMemcpyPeerAsync with
+   * peer access where CUDA allows it (this process makes a context on the peer's GPU); cpu, memcpy
+   * between two host buffers (device and peer ignored). `checked`/`wrong`: bytes of the
+   * destination read back and how many did not hold what was sent.
+   */
+  peerCopy(options: { backend: BackendName; rank: number; device: number; peer: number; bytes: number; warmup: number; iters: number }):
+    Promise<NativeTimes & { checked: number; wrong: number; how: string }>;
 }
