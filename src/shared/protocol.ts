@@ -54,7 +54,10 @@ export const timelineEventSchema = z.object({
 export const backendNameSchema = z.enum(['cpu', 'nccl']);
 
 export const coreToWorkerSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('start'), v, runId: z.string(), rank, backend: backendNameSchema, plan: planSchema }),
+  /** stepMode: wait for `next` before each step that pauses (learn/step-mode.ts), having sent `paused`. */
+  z.object({ type: z.literal('start'), v, runId: z.string(), rank, backend: backendNameSchema, plan: planSchema, stepMode: z.boolean().optional() }),
+  /** Step mode: run plan step `step` (the one this rank said it is paused before). */
+  z.object({ type: z.literal('next'), v, step: z.number().int() }),
   z.object({ type: z.literal('comm-id'), v, id: z.string().min(1) }),
   z.object({ type: z.literal('abort'), v, reason: z.string() }),
 ]);
@@ -62,6 +65,8 @@ export const coreToWorkerSchema = z.discriminatedUnion('type', [
 export const workerToCoreSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('unique-id'), v, rank, id: z.string().min(1) }),
   z.object({ type: z.literal('step-begin'), v, rank, step: z.number().int(), atNs: z.number() }),
+  /** Step mode: this rank waits for `next` before running plan step `step`. */
+  z.object({ type: z.literal('paused'), v, rank, step: z.number().int() }),
   /** The flight recorder: a communication call this rank is about to hand to the backend (sent before it does). */
   z.object({ type: z.literal('entered'), v, rank, entry: flightEntrySchema }),
   z.object({ type: z.literal('step-end'), v, rank, result: rankStepResultSchema, events: z.array(timelineEventSchema) }),

@@ -18,6 +18,8 @@ export interface ExecutorHost {
   rank: number;
   comm: NativeComm;
   stepBegin(step: PlanStep): void;
+  /** Awaited before each step this rank runs, before stepBegin (step mode waits there for the learner). */
+  beforeStep?(step: PlanStep): Promise<void>;
   stepEnd(result: RankStepResult, events: TimelineEvent[]): void;
   /** A communication call this rank is about to enter (the flight recorder's entry). */
   entered?(entry: FlightEntry): void;
@@ -78,6 +80,7 @@ export class PlanExecutor {
       if (!step) continue;
       const chainable = step.origin.kind === 'compare' && !step.async && CHAINABLE.has(step.action.kind);
       if (chained && !(chainable && chained.stream === step.stream)) await flush();
+      await this.host.beforeStep?.(step);
       this.host.stepBegin(step);
       const done = this.runStep(step);
       if (step.async) {

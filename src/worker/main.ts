@@ -5,6 +5,7 @@ import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
 import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type BackendName, type CoreToWorker, type WorkerToCore } from '../shared/protocol.js';
 import { loadAddon } from '../addon/addon.js';
+import { pausesBefore } from '../shared/learn/step-mode.js';
 import { PlanExecutor } from './executor.js';
 import type { NativeAddon, NativeComm } from '../addon/native-api.js';
 
@@ -41,6 +42,14 @@ async function nextMessage<T extends CoreToWorker['type']>(type: T): Promise<Ext
     if (i >= 0) return inbox.splice(i, 1)[0] as Extract<CoreToWorker, { type: T }>;
     await new Promise<void>((resolve) => waiters.push(resolve));
   }
+}
+
+/** Step mode: says this rank is paused before `step` and waits until the core says go. */
+async function waitForNext(step: number, pauses: boolean): Promise<void> {
+  if (!pauses) return;
+  await send({ type: 'paused', v, rank, step });
+  const next = await nextMessage('next');
+  if (next.step !== step) throw Object.assign(new Error(`told to run step ${next.step} while paused before step ${step}`), { code: 'CLAB_PROTOCOL' });
 }
 
 /** Rank 0 creates the communicator's id, the core relays it to the others, every rank joins. */
@@ -112,6 +121,7 @@ async function main(): Promise<void> {
       void send({ type: 'step-begin', v, rank, step: step.index, atNs: Number(process.hrtime.bigint()) });
     },
     stepEnd: (result, events) => void send({ type: 'step-end', v, rank, result, events }),
+    beforeStep: start.stepMode ? (step) => waitForNext(step.index, pausesBefore(step)) : undefined,
     // Written to the core's pipe before the call reaches the backend, which may never return from it.
     entered: (entry) => void send({ type: 'entered', v, rank, entry }),
   });

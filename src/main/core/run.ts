@@ -28,6 +28,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** When the run was asked for (names its record file); now by default. */
   createdAt?: Date;
+  /** Step mode: ranks wait before each step (learn/step-mode.ts) until next(). */
+  stepMode?: boolean;
 }
 
 export interface RunEvents {
@@ -35,6 +37,8 @@ export interface RunEvents {
   step: [StepRecord];
   progress: [{ done: number; total: number; step: StepRecord; events: TimelineEvent[] }];
   failure: [RunError];
+  /** Step mode: every rank still running waits; `step` is the one next() runs. */
+  paused: [{ step: number }];
 }
 
 const nowNs = () => Number(process.hrtime.bigint());
@@ -69,6 +73,9 @@ export class LabRun extends EventEmitter<RunEvents> {
   private flight = new Map<number, FlightEntry[]>();
   /** A rank's failure, as it said it: its message gets every rank's last calls once all have reported (end()). */
   private failureBase: string | null = null;
+  /** Step mode: the step each rank waits before, and the pause announced once every rank still running waits. */
+  private waiting = new Map<number, number>();
+  private pause: { step: number; sinceMs: number } | null = null;
 
   constructor(private readonly options: RunOptions) {
     super();
@@ -106,7 +113,7 @@ export class LabRun extends EventEmitter<RunEvents> {
         invalid: (r, e) => this.fail(r, null, 'CLAB_PROTOCOL', e.message),
       }, env));
     for (const w of this.workers) {
-      w.send({ type: 'start', v: PROTOCOL_VERSION, runId: this.id, rank: w.rank, backend: this.options.backend, plan: this.plan });
+      w.send({ type: 'start', v: PROTOCOL_VERSION, runId: this.id, rank: w.rank, backend: this.options.backend, plan: this.plan, stepMode: this.options.stepMode });
     }
     this.watchdog = setInterval(() => this.checkProgress(), WATCHDOG_INTERVAL_MS);
     // Read while the ranks start up (NVML and the CUDA runtime take a moment), not after they end.
@@ -135,6 +142,40 @@ export class LabRun extends EventEmitter<RunEvents> {
     this.fail(null, null, 'CLAB_STOPPED', reason);
   }
 
+  /** Step mode: runs the step the run is paused before; false when it is not paused there. */
+  next(): boolean {
+    const pause = this.pause;
+    if (!pause || this.error) return false;
+    this.pause = null;
+    // The learner's time is no step's: steps still in flight (async ones) get it back.
+    const waited = Date.now() - pause.sinceMs;
+    for (const [index, b] of this.began) if (!this.stepRecords.has(index)) b.atMs += waited;
+    for (const [rank, step] of [...this.waiting]) {
+      if (step !== pause.step) continue;
+      this.waiting.delete(rank);
+      this.workers[rank].send({ type: 'next', v: PROTOCOL_VERSION, step });
+    }
+    return true;
+  }
+
+  /** The step the run is paused before (step mode), or null. */
+  pausedAt(): number | null {
+    return this.pause?.step ?? null;
+  }
+
+  /**
+   * Once every rank still running waits, the earliest step they wait before is the run's pause:
+   * each rank that takes part in it waits there (none can have passed it), and nothing runs.
+   */
+  private announcePause(): void {
+    if (this.pause || this.error) return;
+    const running = this.ranks().filter((r) => !this.done.has(r) && !this.exited.has(r));
+    if (!running.length || !running.every((r) => this.waiting.has(r))) return;
+    const step = Math.min(...running.map((r) => this.waiting.get(r)!));
+    this.pause = { step, sinceMs: Date.now() };
+    this.emit('paused', { step });
+  }
+
   private onMessage(rank: number, m: WorkerToCore): void {
     switch (m.type) {
       case 'unique-id':
@@ -159,6 +200,9 @@ export class LabRun extends EventEmitter<RunEvents> {
         this.flight.set(rank, entries);
         return;
       }
+      case 'paused':
+        this.waiting.set(rank, m.step);
+        return this.announcePause();
       case 'step-end':
         return this.onStepEnd(rank, m.result, m.events);
       case 'failed': {
@@ -167,7 +211,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       }
       case 'done':
         this.done.add(rank);
-        return;
+        return this.announcePause();
     }
   }
 
@@ -200,7 +244,8 @@ export class LabRun extends EventEmitter<RunEvents> {
   }
 
   private checkProgress(): void {
-    if (this.error) return;
+    // While the run waits for the learner nothing runs, and no step's time goes by.
+    if (this.error || this.pause) return;
     const now = Date.now();
     if (this.joined.size < this.plan.world && now - this.startedAtMs > (this.options.startTimeoutMs ?? 30_000)) {
       const missing = this.ranks().filter((r) => !this.joined.has(r));

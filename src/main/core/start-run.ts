@@ -35,6 +35,8 @@ export interface RunRequest {
   /** A rewrite of the record while the run goes failed; the run goes on and the final write is tried. */
   onCheckpointError?: (e: Error) => void;
 }
+  /** Step mode: the run waits before each step until `run.next()`. */
+  stepMode?: boolean;
 
 export interface RunOutcome {
   record: RunRecord;
@@ -73,7 +75,7 @@ export function prepareRun(request: RunRequest): PreparedRun {
   checkWritable(recordPath);
   const run = new LabRun({
     plan, backend: backend.backend, backendNote: backend.note, scenario: loaded.raw, scenarioFile: request.scenarioFile, createdAt,
-    workerEntry: request.workerEntry,
+    workerEntry: request.workerEntry, stepMode: request.stepMode,
   });
   return { run, plan, backend, recordPath, start: () => runAndSave(run, recordPath, request) };
 }
