@@ -80,6 +80,8 @@ export const environmentSchema = z.object({
   links: z.array(z.object({
     a: z.number().int(), b: z.number().int(), nvlinks: z.number().int(), via: z.string(), pcie: z.string(), peakGBps: z.number().nullable(),
   })).optional(),
+  /** cpu runs (newer records): the best of a few 64 MiB host memory copies, GB/s; the α-β model's peak there. */
+  hostCopyGBps: z.number().optional(),
   versions: z.record(z.string(), z.string()),
   env: z.record(z.string(), z.string()),
 });

@@ -2,10 +2,10 @@
 // in-place calls, filled from the data pattern, with the expected output alongside.
 import { allocTensor, sliceTensor, type Tensor } from '../shared/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS } from '../shared/ops/index.js';
-import { lazyPattern, lazyReduce, type Lazy } from '../shared/lazy.js';
+import { expectedOutput } from '../shared/ops/expected.js';
+import { lazyPattern, type Lazy } from '../shared/lazy.js';
 import { fillTensor } from '../shared/patterns.js';
 import type { CollectiveAction, P2pAction } from '../shared/plan/types.js';
-import { reduceTensors } from '../shared/reduce.js';
 import type { NativeOp } from '../addon/native-api.js';
 import { previewTensor } from './output.js';
 
@@ -57,11 +57,7 @@ export function prepareCollective(a: CollectiveAction, rank: number, world: numb
   const inputPreview = send.length ? previewTensor(send, null) : null;
   // From the patterns alone, never from buffers the call may have overwritten; computed a window
   // at a time while checking.
-  const expected = () => desc.expected({
-    ...shape,
-    input: (p) => lazyPattern(a.data, p, a.dtype, desc.buffers({ ...shape, rank: p }).send),
-    reduce: (parts) => lazyReduce(parts, (windows) => reduceTensors(a.dtype, a.redop, windows)),
-  });
+  const expected = () => expectedOutput(desc, shape, a);
   return {
     op: {
       op: desc.native, dtype: a.dtype, redop: a.redop, root: a.root, count: size.nativeCount,

@@ -6,6 +6,7 @@ import type { BackendName } from '../../shared/protocol.js';
 import type { Environment } from '../../shared/record.js';
 import { loadAddon } from '../../addon/addon.js';
 import type { Topology } from '../../addon/native-api.js';
+import { hostCopyGBps } from './host-copy.js';
 
 const RELEVANT_ENV = /^(NCCL_|CUDA_|CLAB_|OMP_NUM_THREADS$)/;
 
@@ -36,6 +37,7 @@ export async function collectEnvironment(
     backendNote,
     gpus: gpu ? gpu.gpus.map(({ index, name, memoryBytes, busId, computeCapability, pcieGen, pcieWidth, nvlinkGbpsPerLink }) =>
       ({ index, name, memoryBytes, busId, computeCapability, pcieGen, pcieWidth, nvlinkGbpsPerLink })) : [],
+    ...(backend === 'cpu' ? { hostCopyGBps: hostCopyGBps() } : {}),
     ...(gpu ? { links: gpu.links.map(({ a, b, nvlinks, via, pcie, peakGBps }) => ({ a, b, nvlinks, via, pcie, peakGBps: peakGBps ?? null })) } : {}),
     versions: { node: process.versions.node, v8: process.versions.v8, napi: process.versions.napi ?? '', ...gpu?.versions },
     env: Object.fromEntries(Object.entries(process.env).filter(([k, val]) => RELEVANT_ENV.test(k) && val !== undefined)) as Record<string, string>,

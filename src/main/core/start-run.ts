@@ -8,6 +8,7 @@ import { compileLoaded, type LoadedScenario } from '../../shared/scenario/text.j
 import type { NativeAddon } from '../../addon/native-api.js';
 import { loadAddon } from '../../addon/addon.js';
 import { checkWritable } from './atomic-file.js';
+import { hostCopyGBps } from './host-copy.js';
 import { checkPlanMemory } from './memory-check.js';
 import { chooseBackend, type BackendChoice, type BackendRequest } from './backend.js';
 import { RecordCheckpoint } from './record-checkpoint.js';
@@ -70,6 +71,8 @@ export function prepareRun(request: RunRequest): PreparedRun {
   // not as an allocation failure halfway through the run.
   const topology = backend.backend !== 'nccl' ? undefined : addon?.topology ? addon.topology() : loadAddon().topology();
   checkPlanMemory(plan, backend.backend, { topology });
+  // Measured now, before any rank starts: the copy neither slows their start nor is slowed by it.
+  if (backend.backend === 'cpu') hostCopyGBps();
   const createdAt = new Date();
   const recordPath = request.recordPath ?? defaultRecordPath(loaded.scenario.name, createdAt, request.recordsDir);
   checkWritable(recordPath);

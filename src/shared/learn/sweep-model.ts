@@ -1,0 +1,147 @@
+// The α-β model set beside one measured sweep: α from the sweep's smallest size, β from the
+// link's peak in the record's environment, a prediction for every size, and notes in words where
+// the measurement beats the model or falls far short of it. The CLI's sweep table, replay and the
+// results view all read it from here.
+import { formatMicroseconds } from '../export/results-table.js';
+import type { Plan } from '../plan/types.js';
+import type { Environment, StepRecord } from '../record.js';
+import { formatBytes } from '../scenario/units.js';
+import { bandwidthTime } from '../stats.js';
+import {
+  algorithmsOf, isModelledOp, latencyFromMeasurement, modelHops, predictBusBandwidth, predictTimeUs,
+  type Algorithm, type ModelledOp,
+} from './model.js';
+import { linkPeak, type LinkPeak } from './peak.js';
+
+export interface SweepModelRow {
+  /** The step's index in the record. */
+  step: number;
+  bytes: number;
+  /** Predicted time per call, µs. */
+  timeUs: number;
+  /** Predicted busbw, GB/s. */
+  busbw: number;
+  /** Measured busbw over β, in percent; null where nothing was measured. */
+  percentOfPeak: number | null;
+}
+
+export interface SweepModel {
+  op: ModelledOp;
+  world: number;
+  algorithm: Algorithm;
+  /** α, µs per hop. */
+  latencyUs: number;
+  /** The size α was solved from (the smallest measured). */
+  latencyBytes: number;
+  hops: number;
+  peak: LinkPeak;
+  rows: SweepModelRow[];
+  /** What the model says about the measurement, one sentence each. */
+  notes: string[];
+}
+
+/** A measurement this much above the model is worth a sentence (timing noise stays below it). */
+const ABOVE_MODEL = 1.15;
+/** Below this share of the peak, or of the model, is "far short". */
+const FAR_SHORT = 0.5;
+
+const deviceOf = (plan: Pick<Plan, 'devices'>, rank: number) => plan.devices?.[rank] ?? rank;
+
+/** The ranks whose links carry the sweep: all of them, or a send's two. */
+function ranksOf(steps: StepRecord[], world: number): number[] {
+  const a = steps[0]?.action;
+  if (a?.kind === 'p2p') return [a.from, a.to];
+  return Array.from({ length: world }, (_, r) => r);
+}
+
+const measured = (s: StepRecord) => s.timing !== null && s.busbw !== null && s.bytes > 0 && bandwidthTime(s.timing) > 0;
+
+/** "1 KiB – 64 KiB", or "1 KiB" for one size. */
+function sizeRange(bytes: number[]): string {
+  return bytes.length === 1 ? formatBytes(bytes[0]) : `${formatBytes(bytes[0])} – ${formatBytes(bytes[bytes.length - 1])}`;
+}
+
+/** Runs of consecutive rows that `keep` holds for, as size ranges: "8 B – 1 KiB, 64 MiB". */
+function rangesWhere(rows: SweepModelRow[], keep: (row: SweepModelRow) => boolean): string | null {
+  const runs: number[][] = [];
+  let current: number[] | null = null;
+  for (const row of rows) {
+    if (keep(row)) {
+      if (!current) runs.push((current = []));
+      current.push(row.bytes);
+    } else current = null;
+  }
+  return runs.length ? runs.map(sizeRange).join(', ') : null;
+}
+
+const percent = (x: number) => `${x.toFixed(0)} %`;
+
+export function sweepModel(plan: Pick<Plan, 'sweeps' | 'devices' | 'world'>, environment: Environment, steps: StepRecord[], sweep: number): SweepModel | null {
+  const op = plan.sweeps[sweep]?.op;
+  const world = plan.world;
+  const rows = steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep);
+  if (op === undefined || !isModelledOp(op) || world < 2) return null;
+  const peak = linkPeak(environment, ranksOf(rows, world).map((r) => deviceOf(plan, r)));
+  const timed = rows.filter(measured);
+  if (!peak || timed.length === 0) return null;
+  const algorithm = algorithmsOf(op)[0];
+  const smallest = timed.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+  const latencyUs = latencyFromMeasurement(op, algorithm, world, smallest.bytes, bandwidthTime(smallest.timing!), peak.gbps);
+  const link = { latencyUs, peakGBps: peak.gbps };
+  const modelRows = timed.map((s) => ({
+    step: s.index,
+    bytes: s.bytes,
+    timeUs: predictTimeUs(op, algorithm, world, s.bytes, link),
+    busbw: predictBusBandwidth(op, algorithm, world, s.bytes, link),
+    percentOfPeak: (s.busbw! / peak.gbps) * 100,
+  }));
+  const model: SweepModel = {
+    op, world, algorithm, latencyUs, latencyBytes: smallest.bytes, hops: modelHops(op, algorithm, world), peak, rows: modelRows, notes: [],
+  };
+  model.notes = sweepNotes(model, new Map(timed.map((s) => [s.index, s.busbw!])), environment.backend);
+  return model;
+}
+
+function sweepNotes(model: SweepModel, busbwOf: Map<number, number>, backend: Environment['backend']): string[] {
+  const notes: string[] = [];
+  const measuredOf = (row: SweepModelRow) => busbwOf.get(row.step)!;
+  const modelShare = (row: SweepModelRow) => row.busbw / model.peak.gbps;
+  // The row α was solved from matches the model by construction, so it proves nothing either way.
+  const above = rangesWhere(model.rows, (r) => r.bytes !== model.latencyBytes && measuredOf(r) > ABOVE_MODEL * r.busbw);
+  if (above) {
+    const why = backend === 'cpu'
+      ? 'the buffers fit in a CPU cache there, which copies faster than the 64 MiB copy that measured β'
+      : model.algorithm === 'ring' && algorithmsOf(model.op).includes('tree')
+        ? 'NCCL likely used the tree or NVLS algorithm there, or its low-latency protocols (LL, LL128), which a plain ring does not describe'
+        : 'NCCL\'s low-latency protocols (LL, LL128) there take less per hop than the α solved from the smallest size';
+    notes.push(`above the ${model.algorithm} model at ${above}: ${why}.`);
+  }
+  const overPeak = model.rows.filter((r) => measuredOf(r) > model.peak.gbps);
+  if (overPeak.length && backend !== 'cpu') {
+    notes.push(`above the link's peak at ${rangesWhere(model.rows, (r) => measuredOf(r) > model.peak.gbps)}: fewer bytes crossed each link than busbw assumes (NVLS reduces inside the NVSwitch, or the GPUs share memory over another path).`);
+  }
+  const latencyBound = (r: SweepModelRow) => r.percentOfPeak! < FAR_SHORT * 100 && modelShare(r) < FAR_SHORT;
+  const bound = rangesWhere(model.rows, latencyBound);
+  if (bound) {
+    notes.push(
+      `below 50 % of peak at ${bound}: small messages are latency-bound — each of the ${model.hops} hops costs α = ${formatMicroseconds(model.latencyUs)} µs ` +
+      'however few bytes it carries, and the model predicts this too.',
+    );
+  }
+  const short = rangesWhere(model.rows, (r) => !latencyBound(r) && (r.percentOfPeak! < FAR_SHORT * 100 || measuredOf(r) < FAR_SHORT * r.busbw));
+  if (short) {
+    const why = backend === 'cpu'
+      ? 'the cpu backend moves each byte through shared memory with more than one copy, and reduces on the CPU'
+      : 'the path between the GPUs is slower than the link the peak was read from (PCIe through a CPU, another process on the link), or NCCL used fewer channels than the link has';
+    notes.push(`far short of the model at ${short}, where bandwidth, not latency, should rule: ${why}.`);
+  }
+  const largest = model.rows[model.rows.length - 1];
+  notes.push(`at the largest size, ${formatBytes(largest.bytes)}: ${percent(largest.percentOfPeak!)} of peak measured, ${percent(modelShare(largest) * 100)} predicted.`);
+  return notes;
+}
+
+/** One line that says what the model assumed: "ring all_reduce on 4 ranks: α = 9.10 µs a hop (from 8 B), β = 6.71 GB/s (…)". */
+export function modelSummary(model: SweepModel): string {
+  return `${model.algorithm} ${model.op} on ${model.world} ranks: ${model.hops} hop${model.hops === 1 ? '' : 's'} of α = ${formatMicroseconds(model.latencyUs)} µs ` +
+    `(solved from the ${formatBytes(model.latencyBytes)} row), β = ${model.peak.gbps.toFixed(2)} GB/s (${model.peak.from})`;
+}
