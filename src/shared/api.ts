@@ -42,6 +42,8 @@ export const runRequestSchema = z.object({
   backend: z.enum(['auto', 'cpu', 'nccl']),
   /** Overrides the scenario's world; null keeps it. */
   ranks: z.number().int().min(1).max(64).nullable(),
+  /** Step mode: the run waits before each step until nextStep (absent: false). */
+  stepMode: z.boolean().optional(),
 });
 
 /** The backend a run panel's choice asks for: its "auto" defers to a backend the scenario names. */
@@ -71,6 +73,8 @@ export const apiCallSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('checkBackend'), params: backendCheckSchema.strict() }),
   z.object({ method: z.literal('startRun'), params: runRequestSchema.strict() }),
   z.object({ method: z.literal('stopRun'), params: z.object({ runId: z.string().min(1).max(100) }).strict() }),
+  /** Step mode: runs the step the run is paused before (see the run-paused event). */
+  z.object({ method: z.literal('nextStep'), params: z.object({ runId: z.string().min(1).max(100) }).strict() }),
   z.object({ method: z.literal('listRuns'), params: z.object({}).strict() }),
   /** Where a run stands: a window that lost its connection catches up with this after reconnecting. */
   z.object({ method: z.literal('runStatus'), params: z.object({ runId: z.string().min(1).max(100) }).strict() }),
@@ -97,9 +101,12 @@ export const apiResultSchemas = {
     z.object({ ok: z.literal(false), problems: z.array(fileProblemSchema) }),
   ]),
   stopRun: z.object({ stopped: z.boolean() }),
+  /** resumed: false when the run is not paused (or not known). */
+  nextStep: z.object({ resumed: z.boolean() }),
   listRuns: z.array(savedRunSchema),
   runStatus: z.discriminatedUnion('state', [
-    z.object({ state: z.literal('running'), done: z.number().int(), total: z.number().int() }),
+    /** paused: the step a run in step mode waits before (absent or null: not paused). */
+    z.object({ state: z.literal('running'), done: z.number().int(), total: z.number().int(), paused: z.number().int().nullable().optional() }),
     z.object({ state: z.literal('ended'), record: runRecordSchema, savedTo: z.string().nullable() }),
     /** Never started here, or ended too long ago to be remembered (see Saved runs). */
     z.object({ state: z.literal('unknown') }),
@@ -121,6 +128,8 @@ export const apiEventSchema = z.discriminatedUnion('type', [
   /** A step ended on every rank: its record and its timeline events (every rank's), so the timeline fills in live. */
   z.object({ type: z.literal('run-step'), runId: z.string(), step: stepRecordSchema, events: z.array(timelineEventSchema), done: z.number().int(), total: z.number().int() }),
   z.object({ type: z.literal('run-end'), runId: z.string(), record: runRecordSchema, savedTo: z.string().nullable() }),
+  /** Step mode: every rank waits; plan step `step` runs on nextStep. */
+  z.object({ type: z.literal('run-paused'), runId: z.string(), step: z.number().int() }),
   /** Application menu and drag and drop (Electron): a file to open, or an editor action. */
   z.object({ type: z.literal('open-file'), file: openedFileSchema }),
   z.object({ type: z.literal('menu'), action: z.enum(['new-from-template', 'save', 'save-as', 'run', 'stop']), templateId: z.string().optional() }),

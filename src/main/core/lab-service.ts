@@ -102,7 +102,7 @@ export class LabService implements LabHandlers {
     }
   }
 
-  async startRun({ text, file, backend, ranks }: ApiParams<'startRun'>): Promise<ApiResult<'startRun'>> {
+  async startRun({ text, file, backend, ranks, stepMode }: ApiParams<'startRun'>): Promise<ApiResult<'startRun'>> {
     if (this.disposed) throw new Error('the lab is shutting down; no new runs');
     const forward = afterAnswer((event) => this.emit(event));
     let prepared: PreparedRun;
@@ -110,7 +110,7 @@ export class LabService implements LabHandlers {
       const loaded = parseScenarioText(text, file ?? UNSAVED);
       prepared = prepareRun({
         loaded, scenarioFile: file, ranks: ranks ?? undefined, backend: runPanelBackend(backend, loaded.scenario),
-        recordsDir: this.runsDir, loadAddon: this.loadAddon, workerEntry: this.workerEntry ?? resolveWorkerEntry(),
+        recordsDir: this.runsDir, loadAddon: this.loadAddon, workerEntry: this.workerEntry ?? resolveWorkerEntry(), stepMode,
         onCheckpointError: (e) => forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be kept current: ${e.message}`) }),
       });
     } catch (e) {
@@ -119,6 +119,7 @@ export class LabService implements LabHandlers {
     }
     const { run, plan } = prepared;
     run.on('log', (line) => forward({ type: 'run-log', runId: run.id, line }));
+    run.on('paused', ({ step }) => forward({ type: 'run-paused', runId: run.id, step }));
     run.on('progress', ({ done, total, step, events }) => {
       const active = this.runs.get(run.id);
       if (active) Object.assign(active, { done, total });
@@ -145,9 +146,13 @@ export class LabService implements LabHandlers {
     return { stopped: active !== undefined };
   }
 
+  async nextStep({ runId }: ApiParams<'nextStep'>): Promise<ApiResult<'nextStep'>> {
+    return { resumed: this.runs.get(runId)?.run.next() ?? false };
+  }
+
   async runStatus({ runId }: ApiParams<'runStatus'>): Promise<ApiResult<'runStatus'>> {
     const active = this.runs.get(runId);
-    if (active) return { state: 'running', done: active.done, total: active.total };
+    if (active) return { state: 'running', done: active.done, total: active.total, paused: active.run.pausedAt() };
     const ended = this.endedRuns.get(runId);
     return ended ? { state: 'ended', ...ended } : { state: 'unknown' };
   }
