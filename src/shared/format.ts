@@ -3,7 +3,9 @@
 import { formatMicroseconds as us, isBookkeeping, RESULT_COLUMNS, resultTexts } from './export/results-table.js';
 import { COLLECTIVE_DESCRIPTORS } from './ops/index.js';
 import type { Plan, PlanAction } from './plan/types.js';
-import type { CompareRecord, RunRecord, StepRecord } from './record.js';
+import type { CompareRecord, Environment, RunRecord, StepRecord } from './record.js';
+import { modelSummary, sweepModel, type SweepModel, type SweepModelRow } from './learn/sweep-model.js';
+import { wrapWords } from './wrap.js';
 import { formatBytes } from './scenario/units.js';
 import { bandwidthTime } from './stats.js';
 
@@ -74,17 +76,54 @@ export function sweepRow(step: StepRecord): string {
   return ` ${RESULT_COLUMNS.map((c) => pad(texts[c.id], c.width)).join('')}`;
 }
 
-export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number): string[] {
+/** The α-β model's columns, after nccl-tests' own: predicted busbw and measured busbw over the link's peak. */
+const MODEL_HEADER = [`${pad('model', 9)}${pad('%peak', 7)}`, `${pad('(GB/s)', 9)}${pad('', 7)}`];
+
+const modelCells = (row: SweepModelRow | undefined) =>
+  `${pad(row ? row.busbw.toFixed(2) : 'n/a', 9)}${pad(row?.percentOfPeak?.toFixed(1) ?? 'n/a', 7)}`;
+
+/** What the model assumed and what it says about the measurement, as `#` lines of at most 100 columns. */
+function modelNotes(model: SweepModel): string[] {
+  return [
+    `model: ${modelSummary(model)}. %peak is the measured busbw over β.`,
+    ...model.notes,
+  ].flatMap((note) => wrapWords(note, 100, '# ', '#   '));
+}
+
+/**
+ * nccl-tests' table of one sweep; given the run's environment, with the α-β model's columns at the
+ * end of each row and its notes below (none where the record cannot say what the link's peak is).
+ */
+export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number, environment?: Environment): string[] {
   const rows = steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep);
   const spec = plan.sweeps[sweep];
   const wrong = rows.reduce((s, r) => s + r.wrong, 0);
   const large = rows.filter((r) => r.busbw !== null).slice(-1)[0];
+  const model = environment ? sweepModel(plan, environment, steps, sweep) : null;
+  const modelOf = new Map(model?.rows.map((r) => [r.step, r]));
   return [
     `# ${spec.label} (${spec.path}), ${plan.world} ranks`,
-    ...SWEEP_HEADER,
-    ...rows.map(sweepRow),
+    ...(model ? SWEEP_HEADER.map((h, i) => h + MODEL_HEADER[i]) : SWEEP_HEADER),
+    ...rows.map((r) => (model ? sweepRow(r) + modelCells(modelOf.get(r.index)) : sweepRow(r))),
     `# Out of bounds values : ${wrong} ${wrong ? 'ERROR' : 'OK'}`,
     ...(large ? [`# busbw at the largest size: ${large.busbw!.toFixed(2)} GB/s`] : []),
+    ...(model ? modelNotes(model) : []),
+  ];
+}
+
+/**
+ * The model beside rows printed already (`clab run` on a pipe prints each row as it ends, before
+ * the record, and so the link's peak, is known): size, model and %peak, then the notes.
+ */
+export function sweepModelTable(plan: Plan, steps: StepRecord[], sweep: number, environment: Environment): string[] {
+  const model = sweepModel(plan, environment, steps, sweep);
+  if (!model) return [];
+  const size = RESULT_COLUMNS[0];
+  return [
+    `#${pad(size.title, size.width)}${MODEL_HEADER[0]}`,
+    `#${pad(size.unit, size.width)}${MODEL_HEADER[1]}`,
+    ...model.rows.map((r) => ` ${pad(String(r.bytes), size.width)}${modelCells(r)}`),
+    ...modelNotes(model),
   ];
 }
 
@@ -132,7 +171,7 @@ export function runReport(record: RunRecord): string[] {
   for (const step of record.steps) {
     const o = step.origin;
     if (o.kind === 'sweep') {
-      if (!printedSweeps.has(o.sweep)) { printedSweeps.add(o.sweep); out.push(...sweepTable(plan, record.steps, o.sweep)); }
+      if (!printedSweeps.has(o.sweep)) { printedSweeps.add(o.sweep); out.push(...sweepTable(plan, record.steps, o.sweep, record.environment)); }
       continue;
     }
     if (o.kind === 'pairs') {

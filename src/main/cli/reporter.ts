@@ -1,7 +1,7 @@
 // Prints a run as it happens: result lines for plain steps, nccl-tests rows for sweeps (a
 // progress bar instead when stdout is a terminal), and the summaries at the end.
 import { SingleBar, Presets } from 'cli-progress';
-import { compareSummary, pairsMatrix, resultLines, statusLine, SWEEP_HEADER, sweepRow, sweepTable, timingLine } from '../../shared/format.js';
+import { compareSummary, pairsMatrix, resultLines, statusLine, SWEEP_HEADER, sweepModelTable, sweepRow, sweepTable, timingLine } from '../../shared/format.js';
 import { visibleControls } from '../../shared/control-chars.js';
 import type { Plan } from '../../shared/plan/types.js';
 import type { LogLine, RunRecord, StepRecord } from '../../shared/record.js';
@@ -74,9 +74,12 @@ export class LiveReporter {
     this.stopBar();
     for (let i = 0; i < this.plan.sweeps.length; i++) {
       if (!record.steps.some((s) => s.origin.kind === 'sweep' && s.origin.sweep === i)) continue;
-      const table = sweepTable(this.plan, record.steps, i);
-      // Rows were printed live on a pipe; on a terminal the bar stood in for them.
-      for (const line of this.o.tty ? table : table.filter((l) => l.startsWith('# Out') || l.startsWith('# busbw'))) this.out(line);
+      // Rows were printed live on a pipe, before the link's peak was known: the model follows them
+      // as a table of its own. On a terminal the bar stood in for the rows.
+      const table = this.o.tty
+        ? sweepTable(this.plan, record.steps, i, record.environment)
+        : [...sweepTable(this.plan, record.steps, i).filter((l) => l.startsWith('# Out') || l.startsWith('# busbw')), ...sweepModelTable(this.plan, record.steps, i, record.environment)];
+      for (const line of table) this.out(line);
     }
     for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(this.plan, record.steps, i)) this.out(line);
     for (const c of record.compares) for (const line of compareSummary(c)) this.out(line);

@@ -146,3 +146,23 @@ export function workedExample(request: ExampleRequest): WorkedExample {
   if (op === 'send' || op === 'recv') return sendExample(world, count, root);
   throw new ExampleError(`no worked example for "${op}"`);
 }
+
+/** A value as a learner reads it: `[0, 1, 2]`, `[[0, 1], [10, 11]]`, `{"rank": 1}`. */
+export function showValue(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(showValue).join(', ')}]`;
+  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${showValue(v)}`).join(', ')}}`;
+  return JSON.stringify(value);
+}
+
+/** The example's heading and, per rank, what goes in and what comes out, as [label, text] pairs to lay out. */
+export function exampleRows(example: WorkedExample): { heading: string; rows: [string, string][] } {
+  const shape = [`${example.world} rank${example.world === 1 ? '' : 's'}`, example.count !== null && `count ${example.count}`, example.root !== null && `root ${example.root}`]
+    .filter(Boolean).join(', ');
+  return {
+    heading: `${example.op} on ${shape}: ${example.data}`,
+    rows: example.ranks.flatMap(({ rank, input, output }): [string, string][] => [
+      [`rank ${rank}  in `, input === null ? 'nothing' : showValue(input)],
+      ['        out', output === null ? 'nothing' : showValue(output)],
+    ]),
+  };
+}

@@ -1,25 +1,33 @@
 // `clab explain [op]`: what an operation does, what its `count` counts, its busbw factor and the
-// teaching text, from the operation's descriptor; without an op, every op with its summary.
+// teaching text, from the operation's descriptor, then a worked example: every rank's input and
+// output for a small call; without an op, every op with its summary.
+import { InvalidArgumentError } from 'commander';
+import { exampleRows, ExampleError, workedExample, type WorkedExample } from '../../../shared/learn/worked-example.js';
 import { busFactorText, EXPLAINED_OPS, explainOp } from '../../../shared/ops/explain.js';
-import { EXIT_OK, EXIT_USAGE, err, out, type RegisterCommand } from '../common.js';
+import { wrapWords } from '../../../shared/wrap.js';
+import { EXIT_OK, EXIT_USAGE, err, out, rankCount, type RegisterCommand } from '../common.js';
 
 const WIDTH = 96;
 
-/** Words to lines of at most WIDTH columns, each starting with `indent`. */
-function wrap(text: string, indent: string): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && indent.length + line.length + 1 + word.length > WIDTH) {
-      lines.push(indent + line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
+interface ExplainFlags { json?: boolean; ranks?: number; count?: number; root?: number }
+
+/** A whole number as typed; its bounds depend on the op and the world, and the example checks them. */
+const wholeNumber = (v: string) => {
+  if (!/^\d+$/.test(v.trim())) throw new InvalidArgumentError('expected a whole number');
+  return Number(v);
+};
+
+function printExample(example: WorkedExample): void {
+  const { heading, rows } = exampleRows(example);
+  for (const line of wrapWords(`Worked example, ${heading}.`, WIDTH, '  ')) out(line);
+  out('');
+  for (const [label, text] of rows) {
+    const first = `    ${label}  `;
+    for (const line of wrapWords(text, WIDTH, first, ' '.repeat(first.length))) out(line);
   }
-  if (line) lines.push(indent + line);
-  return lines;
 }
 
-function explainCommand(op: string | undefined, flags: { json?: boolean }): number {
+function explainCommand(op: string | undefined, flags: ExplainFlags): number {
   if (op === undefined) {
     const width = Math.max(...EXPLAINED_OPS.map((o) => o.length));
     for (const o of EXPLAINED_OPS) out(`${o.padEnd(width)}  ${explainOp(o)!.summary}`);
@@ -30,8 +38,16 @@ function explainCommand(op: string | undefined, flags: { json?: boolean }): numb
     err(`clab: unknown operation "${op}"; expected one of ${EXPLAINED_OPS.join(', ')}`);
     return EXIT_USAGE;
   }
+  let example: WorkedExample;
+  try {
+    example = workedExample({ op, ranks: flags.ranks, count: flags.count, root: flags.root });
+  } catch (x) {
+    if (!(x instanceof ExampleError)) throw x;
+    err(`clab: ${x.message}`);
+    return EXIT_USAGE;
+  }
   if (flags.json) {
-    out(JSON.stringify(e));
+    out(JSON.stringify({ ...e, example }));
     return EXIT_OK;
   }
   out(`${e.op}: ${e.summary}`);
@@ -39,7 +55,9 @@ function explainCommand(op: string | undefined, flags: { json?: boolean }): numb
   out(`  count   ${e.countMeans ?? 'none: the step moves JSON objects (`objects`), not a tensor'}`);
   out(`  busbw   ${e.busFactors ? `algbw × ${busFactorText(e.busFactors)}` : 'none: an object step is timed and checked but reports no bandwidth'}`);
   out('');
-  for (const line of wrap(e.teaching, '  ')) out(line);
+  for (const line of wrapWords(e.teaching, WIDTH, '  ')) out(line);
+  out('');
+  printExample(example);
   return EXIT_OK;
 }
 
@@ -48,6 +66,9 @@ export const registerExplain: RegisterCommand = (program, setExit) => {
     .command('explain')
     .description('Explain an operation: what it does, what count means, its busbw factor, and what to learn from it.')
     .argument('[op]', 'an operation as a scenario names it (e.g. all_reduce); none lists them all')
-    .option('--json', 'print the explanation as JSON')
-    .action((op: string | undefined, flags: { json?: boolean }) => setExit(explainCommand(op, flags)));
+    .option('--ranks <n>', 'ranks in the worked example, 1 to 64 (default 4)', rankCount)
+    .option('--count <c>', 'the worked example\'s count (default 4, or the fewest elements the op can split)', wholeNumber)
+    .option('--root <r>', 'the worked example\'s root, for rooted operations (default 0)', wholeNumber)
+    .option('--json', 'print the explanation and the worked example as JSON')
+    .action((op: string | undefined, flags: ExplainFlags) => setExit(explainCommand(op, flags)));
 };
