@@ -6,7 +6,8 @@ import { loadScenarioFile } from '../../core/scenario-file.js';
 import { prepareRun, type PreparedRun } from '../../core/start-run.js';
 import { EXIT_FAILED, EXIT_OK, err, out, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
 import { LiveReporter } from '../reporter.js';
-interface RunFlags { backend?: BackendRequest; ranks?: number; out?: string; json?: boolean; verbose?: boolean }
+import { promptSteps } from '../step-prompt.js';
+interface RunFlags { backend?: BackendRequest; ranks?: number; out?: string; json?: boolean; verbose?: boolean; step?: boolean }
 
 async function runCommand(file: string, flags: RunFlags): Promise<number> {
   let prepared: PreparedRun;
@@ -16,7 +17,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     reportWarnings(loaded.warnings);
     prepared = prepareRun({
       loaded, scenarioFile: file, ranks: flags.ranks, backend: flags.backend, recordPath: flags.out,
-      stopOnSignals: true, onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
+      stopOnSignals: true, stepMode: Boolean(flags.step), onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
     });
   } catch (e) {
     return reportUsageError(e);
@@ -31,7 +32,8 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   if (backend.note && !flags.json) err(`[lab] ${backend.note}`);
   run.on('log', (l) => reporter.log(l));
   run.on('step', (s) => reporter.step(s));
-  const { record, savedTo, saveError } = await prepared.start();
+  const release = flags.step ? promptSteps(run, { input: process.stdin, terminal: Boolean(process.stdin.isTTY), write: flags.json ? err : out }) : null;
+  const { record, savedTo, saveError } = await prepared.start().finally(() => release?.());
   if (saveError) {
     err(`clab: the run record could not be written: ${saveError.message}`);
     return EXIT_FAILED;
@@ -54,5 +56,6 @@ export const registerRun: RegisterCommand = (program, setExit) => {
     .option('--out <file>', 'where to write the run record (default runs/<name>-<time>.run.json)')
     .option('--json', 'print the run record as JSON instead of the report')
     .option('-v, --verbose', 'print every rank\'s log lines')
+    .option('--step', 'pause before each step, print it with each rank\'s input, and run it on Enter (a line on stdin)')
     .action(async (file: string, flags: RunFlags) => setExit(await runCommand(file, flags)));
 };
