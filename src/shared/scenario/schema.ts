@@ -204,6 +204,15 @@ export const scenarioSchema = z
         devices: z.array(z.number().int().min(0).max(LIMITS.ranks * 16)).min(1).max(LIMITS.ranks)
           .refine((d) => new Set(d).size === d.length, 'expected each device once: NCCL runs one rank per GPU')
           .optional(),
+    lesson: z
+      .object({
+        see: z.string().max(4000).describe('What the learner sees when the scenario runs.'),
+        why: z.string().max(4000).describe('Why it happens.'),
+        fix: z.string().max(4000).describe('How to fix it.'),
+      })
+      .strict()
+      .optional()
+      .describe('For a scenario that shows a mistake: its diagnosis explained (the app lists such scenarios as lessons; `clab run` prints it after the run).'),
       })
       .strict()
       .refine((w) => (w.ranks === undefined) !== (w.devices === undefined), 'expected {"ranks": N} or {"devices": [0, 1, …]}: one of the two')

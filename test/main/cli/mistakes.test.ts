@@ -31,6 +31,8 @@ describe('clab and the mistakes gallery', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('ERROR: 0/0 checked steps correct on 2 ranks (cpu) (diagnosed as expected: the deliberate mistake in step 0');
     expect(r.stdout).toContain('broadcast(root 1, 3 × float32 = 12 B, #2)');
+    expect(r.stdout).toContain('Lesson — what you see: On cpu ranks:');
+    expect(r.stdout).toContain('  fix: Pass the same root everywhere');
     const replay = clab('replay', out);
     expect(replay.status).toBe(0);
   });

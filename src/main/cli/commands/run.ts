@@ -6,15 +6,18 @@ import { loadScenarioFile } from '../../core/scenario-file.js';
 import { prepareRun, type PreparedRun } from '../../core/start-run.js';
 import { EXIT_FAILED, EXIT_OK, err, out, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
 import { LiveReporter } from '../reporter.js';
+import { lessonLines, type Lesson } from '../../../shared/learn/lessons.js';
 import { promptSteps } from '../step-prompt.js';
 interface RunFlags { backend?: BackendRequest; ranks?: number; out?: string; json?: boolean; verbose?: boolean; step?: boolean }
 
 async function runCommand(file: string, flags: RunFlags): Promise<number> {
   let prepared: PreparedRun;
+  let lesson: Lesson | null = null;
   try {
     const loaded = loadScenarioFile(file);
     // Warnings (a duplicate key) do not stop a run; they are said first.
     reportWarnings(loaded.warnings);
+    lesson = loaded.scenario.lesson ?? null;
     prepared = prepareRun({
       loaded, scenarioFile: file, ranks: flags.ranks, backend: flags.backend, recordPath: flags.out,
       stopOnSignals: true, stepMode: Boolean(flags.step), onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
@@ -41,6 +44,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   if (flags.json) out(JSON.stringify(record));
   else {
     reporter.finish(record);
+    if (lesson) for (const line of lessonLines(lesson)) out(line);
     out(`run record: ${savedTo}`);
   }
   return runSucceeded(record) ? EXIT_OK : EXIT_FAILED;
