@@ -8,7 +8,7 @@ import type { Environment, StepRecord } from '../record.js';
 import { formatBytes } from '../scenario/units.js';
 import { bandwidthTime } from '../stats.js';
 import {
-  algorithmsOf, isModelledOp, latencyFromMeasurement, modelHops, predictBusBandwidth, predictTimeUs,
+  algorithmsOf, isModelledOp, latencyFromMeasurement, linkBytes, modelHops, predictBusBandwidth, predictTimeUs,
   type Algorithm, type ModelledOp,
 } from './model.js';
 import { linkPeak, type LinkPeak } from './peak.js';
@@ -49,6 +49,8 @@ const FAR_SHORT = 0.5;
  * first call is often slow (a cold path), and one slow row would make the whole model slow.
  */
 const LATENCY_ROWS = 4;
+/** Only rows whose bytes took at most this share of their time at β say much about α. */
+const LATENCY_BOUND = 0.1;
 
 const deviceOf = (plan: Pick<Plan, 'devices'>, rank: number) => plan.devices?.[rank] ?? rank;
 
@@ -90,7 +92,10 @@ export function sweepModel(plan: Pick<Plan, 'sweeps' | 'devices' | 'world'>, env
   const timed = rows.filter(measured);
   if (!peak || timed.length === 0) return null;
   const algorithm = algorithmsOf(op)[0];
-  const solved = [...timed].sort((a, b) => a.bytes - b.bytes).slice(0, LATENCY_ROWS)
+  const smallest = [...timed].sort((a, b) => a.bytes - b.bytes).slice(0, LATENCY_ROWS);
+  const bytesUs = (s: StepRecord) => linkBytes(op, algorithm, world, s.bytes) / (peak.gbps * 1e3);
+  const latencyRows = smallest.filter((s) => bytesUs(s) <= LATENCY_BOUND * bandwidthTime(s.timing!));
+  const solved = (latencyRows.length ? latencyRows : smallest.slice(0, 1))
     .map((s) => ({ bytes: s.bytes, latencyUs: latencyFromMeasurement(op, algorithm, world, s.bytes, bandwidthTime(s.timing!), peak.gbps) }));
   const { bytes: latencyBytes, latencyUs } = solved.reduce((a, b) => (b.latencyUs < a.latencyUs ? b : a));
   const link = { latencyUs, peakGBps: peak.gbps };

@@ -1,7 +1,8 @@
 // `clab explain` as a user runs it: the built bundle.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { COLLECTIVE_DESCRIPTORS } from '../../../src/shared/ops';
+import { COLLECTIVE_DESCRIPTORS, COLLECTIVES } from '../../../src/shared/ops';
+import { reference } from '../../shared/learn/reference.js';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 
@@ -31,5 +32,57 @@ describe('clab explain', () => {
     const r = clab('explain', 'allreduce');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('clab: unknown operation "allreduce"; expected one of broadcast, all_reduce,');
+  });
+
+  it('prints a worked example: every rank\'s input and output, wrapped to 96 columns', () => {
+    const r = clab('explain', 'reduce', '--ranks', '3', '--count', '2', '--root', '2');
+    expect(r.status).toBe(0);
+    const example = r.stdout.split('\n\n').slice(3).join('\n\n');
+    expect(example).toBe([
+      '  Worked example, reduce on 3 ranks, count 2, root 2: float32, rank r\'s element i is 10·r + i',
+      '  (arange_rank, rankStride 10); reduced with sum.',
+      '',
+      '    rank 0  in   [0, 1]',
+      '            out  nothing',
+      '    rank 1  in   [10, 11]',
+      '            out  nothing',
+      '    rank 2  in   [20, 21]',
+      '            out  [30, 33]',
+      '',
+    ].join('\n'));
+    const wide = clab('explain', 'all_gather', '--ranks', '8');
+    expect(Math.max(...wide.stdout.split('\n\n').slice(3).join('\n').split('\n').map((l) => l.length))).toBeLessThanOrEqual(96);
+    expect(wide.stdout).toContain('            out  [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33], [40, 41,\n                 42, 43], [50, 51');
+  });
+
+  for (const op of COLLECTIVES) {
+    it(`gives ${op} on 2 to 8 ranks the outputs the hand-written reference computes (--json)`, () => {
+      for (let world = 2; world <= 8; world++) {
+        const root = COLLECTIVE_DESCRIPTORS[op].rooted ? world - 1 : 0;
+        const r = clab('explain', op, '--ranks', String(world), ...(root ? ['--root', String(root)] : []), '--json');
+        expect(r.status, r.stderr).toBe(0);
+        const { example } = JSON.parse(r.stdout);
+        const stride = Number(/rankStride (\d+)/.exec(example.data)[1]);
+        for (const rank of example.ranks) {
+          const { input, output } = reference(op, world, example.count, root, stride, rank.rank);
+          expect({ input: rank.input, output: rank.output }, `${op} on ${world} ranks, rank ${rank.rank}`).toEqual({ input, output });
+        }
+      }
+    });
+  }
+
+  it('refuses worked-example numbers out of bounds with exit 2, saying what was expected', () => {
+    const cases: [string[], string][] = [
+      [['broadcast', '--ranks', '4', '--root', '4'], 'clab: --root 4: expected a whole number from 0 to 3 (a rank of the 4-rank world)'],
+      [['all_reduce', '--root', '1'], 'clab: --root 1: all_reduce has no root'],
+      [['all_gather', '--ranks', '64', '--count', '16'], 'clab: --count 16 on 64 ranks: all_gather would give a rank a buffer of 1024 elements'],
+      [['all_reduce', '--ranks', '65'], "error: option '--ranks <n>' argument '65' is invalid. expected a whole number of ranks from 1 to 64"],
+      [['all_reduce', '--count', 'x'], "error: option '--count <c>' argument 'x' is invalid. expected a whole number"],
+    ];
+    for (const [args, message] of cases) {
+      const r = clab('explain', ...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
   });
 });
