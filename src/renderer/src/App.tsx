@@ -16,6 +16,7 @@ import {
 import { ResultsView, SavedRuns, type ResultsSource } from './results';
 import { RunLog, RunPanel, useRun, useRunSettings } from './run';
 import { TimelineView } from './timeline';
+import { LearnView } from './learn';
 
 const DEFAULT_TEMPLATE = 'all-in-one.scenario.json';
 
@@ -85,9 +86,10 @@ export function App() {
   const { busy, start } = run;
   const startRun = useCallback(() => {
     if (!scenario.doc || busy) return;
-    selectTab('log');
-    void start({ text: scenario.text, file: scenario.doc.path, backend: settings.backend, ranks: settings.ranks });
-  }, [scenario.doc, scenario.text, settings.backend, settings.ranks, busy, start, selectTab]);
+    // In step mode the run waits before its first step: show it where the learner predicts it.
+    selectTab(settings.stepMode ? 'learn' : 'log');
+    void start({ text: scenario.text, file: scenario.doc.path, backend: settings.backend, ranks: settings.ranks, stepMode: settings.stepMode });
+  }, [scenario.doc, scenario.text, settings.backend, settings.ranks, settings.stepMode, busy, start, selectTab]);
 
   const openRun = useCallback(async (path: string) => {
     try {
@@ -166,6 +168,7 @@ export function App() {
             canRun={connection === 'open' && scenario.doc !== null}
             onRun={startRun}
             onStop={() => void run.stop()}
+            onNext={() => void run.next()}
             onReveal={(line, column) => setReveal({ line, column })}
             onShowResults={() => selectTab('results')}
           />
@@ -178,6 +181,16 @@ export function App() {
             {tab === 'timeline' && (timeline
               ? <TimelineView key={timeline.key} record={timeline.source} live={timeline.live} name={timeline.name} />
               : <p className="empty">No timeline yet: run the scenario, or open a saved run.</p>)}
+            {tab === 'learn' && (
+              <LearnView
+                source={timeline?.source ?? null}
+                version={timeline?.version ?? 0}
+                paused={run.busy ? run.state.paused : null}
+                onNext={() => void run.next()}
+                templates={templates}
+                onOpenLesson={openTemplate}
+              />
+            )}
             {tab === 'runs' && <SavedRuns client={client} refreshKey={runsVersion} onOpen={(path) => void openRun(path)} />}
           </div>
         </section>

@@ -1,7 +1,7 @@
-// The side pane's views: the live log, the results of the run shown, its timeline, and the saved runs.
-export type TabId = 'log' | 'results' | 'timeline' | 'runs';
+// The side pane's views: the live log, the results of the run shown, its timeline, what moved where (Learn), and the saved runs.
+export type TabId = 'log' | 'results' | 'timeline' | 'learn' | 'runs';
 
-const LABELS: Record<TabId, string> = { log: 'Log', results: 'Results', timeline: 'Timeline', runs: 'Saved runs' };
+const LABELS: Record<TabId, string> = { log: 'Log', results: 'Results', timeline: 'Timeline', learn: 'Learn', runs: 'Saved runs' };
 
 interface Props {
   active: TabId;

@@ -13,14 +13,16 @@ interface Props {
   canRun: boolean;
   onRun(): void;
   onStop(): void;
+  /** Step mode: runs the step the run waits before. */
+  onNext(): void;
   onReveal(line: number, column: number): void;
   onShowResults(): void;
 }
 
 const BACKENDS: BackendChoice[] = ['auto', 'cpu', 'nccl'];
 
-export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRun, onStop, onReveal, onShowResults }: Props) {
-  const { phase, done, total } = state;
+export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRun, onStop, onNext, onReveal, onShowResults }: Props) {
+  const { phase, done, total, paused } = state;
   const running = phase.kind === 'running';
   const busy = running || phase.kind === 'starting';
   const unavailable = machine ? (['cpu', 'nccl'] as const).filter((b) => !machine.backends[b].available) : [];
@@ -52,12 +54,21 @@ export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRu
             {settings.rankChoices.map((n) => <option key={n} value={n}>{n}</option>)}
           </select>
         </label>
+        <label title="Pause before each step, so you can predict its result; Next runs it">
+          <input type="checkbox" data-testid="step-mode" checked={settings.stepMode} onChange={(e) => settings.setStepMode(e.target.checked)} disabled={busy} />
+          {' '}step mode
+        </label>
         <button type="button" className="primary" data-testid="run-button" onClick={onRun} disabled={busy || !canRun} title="Run (Ctrl+Enter)">
           ▶ Run
         </button>
         <button type="button" data-testid="stop-button" onClick={onStop} disabled={!running || phase.stopping}>
           ■ Stop
         </button>
+        {settings.stepMode && (
+          <button type="button" data-testid="next-button" onClick={onNext} disabled={!running || paused === null || phase.stopping} title="Run the step the run waits before">
+            Next ▶
+          </button>
+        )}
       </div>
       <div className="run-progress">
         <progress data-testid="progress" max={Math.max(total, 1)} value={done} />
@@ -68,6 +79,9 @@ export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRu
           {b} is unavailable: {machine!.backends[b].reason ?? 'no reason given'}
         </p>
       ))}
+      {running && paused !== null && (
+        <p className="run-paused" data-testid="run-paused">⏸ waiting before step #{paused}: {state.live?.plan.steps[paused]?.label ?? ''} (Next runs it)</p>
+      )}
       <RunStatus phase={phase} onShowResults={onShowResults} />
       {phase.kind === 'refused' && <ProblemsList problems={phase.problems} onReveal={onReveal} />}
     </section>

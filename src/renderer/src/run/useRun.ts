@@ -22,7 +22,8 @@ export type RunPhase =
  */
 export interface LiveRun { runId: string; plan: Plan; steps: StepRecord[]; events: TimelineEvent[]; version: number }
 
-export interface RunState { phase: RunPhase; done: number; total: number; log: LogEntry[]; live: LiveRun | null }
+/** paused: the step a run in step mode waits before (null: not waiting). */
+export interface RunState { phase: RunPhase; done: number; total: number; log: LogEntry[]; live: LiveRun | null; paused: number | null }
 
 /** Beyond this many lines the oldest go: a long sweep must not slow the page down. */
 const MAX_LOG = 5000;
@@ -34,7 +35,8 @@ type Action =
   | { type: 'not-started'; message: string }
   | { type: 'stopping' }
   | { type: 'forget-refusal' }
-  | { type: 'caught-up'; done: number; total: number }
+  | { type: 'caught-up'; done: number; total: number; paused?: number | null }
+  | { type: 'resuming' }
   | { type: 'event'; event: ApiEvent };
 
 const append = (log: LogEntry[], entries: LogEntry[]) => {
@@ -49,7 +51,7 @@ const missedEntry = (id: number): LogEntry => ({
 function reduce(state: RunState, action: Action): RunState {
   switch (action.type) {
     case 'starting':
-      return { phase: { kind: 'starting' }, done: 0, total: 0, log: [], live: null };
+      return { phase: { kind: 'starting' }, done: 0, total: 0, log: [], live: null, paused: null };
     case 'started':
       return {
         ...state,
@@ -63,11 +65,16 @@ function reduce(state: RunState, action: Action): RunState {
     case 'forget-refusal':
       return state.phase.kind === 'refused' || state.phase.kind === 'not-started' ? { ...state, phase: { kind: 'idle' } } : state;
     case 'caught-up':
-      return state.phase.kind === 'running' ? { ...state, done: action.done, total: action.total, log: append(state.log, [missedEntry(nextId(state.log))]) } : state;
+      return state.phase.kind === 'running'
+        ? { ...state, done: action.done, total: action.total, paused: action.paused ?? null, log: append(state.log, [missedEntry(nextId(state.log))]) }
+        : state;
+    case 'resuming':
+      return { ...state, paused: null };
     case 'stopping':
       return state.phase.kind === 'running' ? { ...state, phase: { ...state.phase, stopping: true } } : state;
     case 'event': {
       const e = action.event;
+      if (e.type === 'run-paused') return { ...state, paused: e.step };
       if (e.type === 'run-log') return { ...state, log: append(state.log, [logEntry(e.line, nextId(state.log))]) };
       if (e.type === 'run-step') {
         // follow() has appended the step and its events to the live arrays already.
@@ -80,7 +87,7 @@ function reduce(state: RunState, action: Action): RunState {
       // The core logs the failure itself; the status above the log says it once more.
       if (e.type === 'run-end') {
         const total = e.record.plan.steps.length;
-        return { ...state, phase: { kind: 'ended', record: e.record, savedTo: e.savedTo }, done: Math.min(e.record.steps.length, total), total };
+        return { ...state, phase: { kind: 'ended', record: e.record, savedTo: e.savedTo }, done: Math.min(e.record.steps.length, total), total, paused: null };
       }
       return state;
     }
@@ -92,6 +99,8 @@ export interface RunControl {
   busy: boolean;
   start(request: RunRequest): Promise<void>;
   stop(): Promise<void>;
+  /** Step mode: runs the step the run waits before. */
+  next(): Promise<void>;
   /** Feed every lab event here; those of other runs are ignored. */
   handleEvent(event: ApiEvent): void;
   /** Another scenario is open: why the last one was refused no longer applies. */
@@ -101,7 +110,7 @@ export interface RunControl {
 }
 
 export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: string | null) => void): RunControl {
-  const [state, dispatch] = useReducer(reduce, { phase: { kind: 'idle' }, done: 0, total: 0, log: [], live: null });
+  const [state, dispatch] = useReducer(reduce, { phase: { kind: 'idle' }, done: 0, total: 0, log: [], live: null, paused: null });
   const runId = useRef<string | null>(null);
   const liveRun = useRef<LiveRun | null>(null);
   const held = useRef<ApiEvent[] | null>(null);
@@ -164,6 +173,17 @@ export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: st
     }
   }, [client]);
 
+  const next = useCallback(async () => {
+    const id = runId.current;
+    if (!id) return;
+    dispatch({ type: 'resuming' });
+    try {
+      await client.call('nextStep', { runId: id });
+    } catch (e) {
+      console.warn('nextStep failed:', (e as Error).message);
+    }
+  }, [client]);
+
   const forgetRefusal = useCallback(() => dispatch({ type: 'forget-refusal' }), []);
 
   const catchUp = useCallback(async () => {
@@ -176,7 +196,7 @@ export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: st
       return void console.warn('runStatus failed:', (e as Error).message);
     }
     if (runId.current !== id) return;  // its run-end arrived meanwhile
-    if (status.state === 'running') dispatch({ type: 'caught-up', done: status.done, total: status.total });
+    if (status.state === 'running') dispatch({ type: 'caught-up', done: status.done, total: status.total, paused: status.paused });
     else if (status.state === 'ended') {
       dispatch({ type: 'caught-up', done: status.record.steps.length, total: status.record.plan.steps.length });
       follow({ type: 'run-end', runId: id, record: status.record, savedTo: status.savedTo });
@@ -187,5 +207,5 @@ export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: st
     }
   }, [client, follow]);
 
-  return { state, busy, start, stop, handleEvent, forgetRefusal, catchUp };
+  return { state, busy, start, stop, next, handleEvent, forgetRefusal, catchUp };
 }

@@ -9,8 +9,11 @@ export interface RunSettings {
   backend: BackendChoice;
   ranks: number | null;
   rankChoices: number[];
+  /** Step mode: the run waits before each step until Next. */
+  stepMode: boolean;
   setBackend(backend: BackendChoice): void;
   setRanks(ranks: number | null): void;
+  setStepMode(on: boolean): void;
 }
 
 export function maxRanks(machine: MachineInfo | null, backend: BackendChoice): number {
@@ -24,8 +27,9 @@ export function maxRanks(machine: MachineInfo | null, backend: BackendChoice): n
 export function useRunSettings(machine: MachineInfo | null): RunSettings {
   const [backend, setBackend] = useState<BackendChoice>('auto');
   const [chosenRanks, setRanks] = useState<number | null>(null);
+  const [stepMode, setStepMode] = useState(false);
   const rankChoices = useMemo(() => Array.from({ length: maxRanks(machine, backend) }, (_, i) => i + 1), [machine, backend]);
   // A choice the backend no longer offers falls back to the scenario's world.
   const ranks = chosenRanks !== null && chosenRanks <= rankChoices.length ? chosenRanks : null;
-  return { backend, ranks, rankChoices, setBackend, setRanks };
+  return { backend, ranks, rankChoices, stepMode, setBackend, setRanks, setStepMode };
 }

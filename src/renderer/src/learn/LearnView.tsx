@@ -1,0 +1,137 @@
+// What moved where, for one step of a run (live or saved): the ranks as columns with their input
+// and output buffers, the collective's chunk schedule played stage by stage at the pace the step
+// ran, and the outputs it arrives at held against the ones the run recorded. While a run in step
+// mode waits before a step, its outputs are left for the learner to predict; Next runs it.
+import { useEffect, useMemo, useState } from 'react';
+import type { Template } from '../../../shared/api.js';
+import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
+import type { Plan } from '../../../shared/plan/types.js';
+import type { StepRecord } from '../../../shared/record.js';
+import { Lessons } from './Lessons';
+import { diagramWidth, MovesDiagram } from './MovesDiagram';
+import { learnable, learnSubject, type LearnModel } from './model';
+import { formatSlowdown, learnPace, runSlowdown, STAGE_MS_BOUNDS, type LearnPace } from './pace';
+import { PaceAxis } from './PaceAxis';
+import { useStagePlayer } from './useStagePlayer';
+
+export interface LearnSource { plan: Plan; world: number; steps: StepRecord[] }
+
+interface Props {
+  source: LearnSource | null;
+  /** Changes whenever a live run's steps grow (they are appended in place). */
+  version: number;
+  /** The step a run in step mode waits before, or null. */
+  paused: number | null;
+  /** Runs the paused step (step mode). */
+  onNext?(): void;
+  templates: Template[];
+  onOpenLesson(templateId: string): void;
+}
+
+export function LearnView({ source, version, paused, onNext, templates, onOpenLesson }: Props) {
+  const steps = useMemo(() => source?.plan.steps.filter(learnable) ?? [], [source]);
+  const records = useMemo(() => new Map(source?.steps.map((s) => [s.index, s]) ?? []), [source, version]);
+  const [chosen, setChosen] = useState<number | null>(null);
+  useEffect(() => {
+    if (paused !== null && steps.some((s) => s.index === paused)) setChosen(paused);
+  }, [paused, steps]);
+  const selected = steps.find((s) => s.index === chosen) ?? steps.find((s) => records.has(s.index)) ?? steps[0];
+  const record = selected ? records.get(selected.index) ?? null : null;
+  const subject = useMemo(() => (selected && source ? learnSubject(selected, record, source.world) : null), [selected, record, source]);
+  const slowdown = useMemo(() => runSlowdown(source?.steps ?? []), [source, version]);
+
+  return (
+    <div className="learn-view" data-testid="learn-view">
+      <div className="learn-toolbar">
+        <label>
+          Step{' '}
+          <select data-testid="learn-step-select" value={selected?.index ?? ''} onChange={(e) => setChosen(Number(e.target.value))} disabled={!steps.length}>
+            {steps.map((s) => (
+              <option key={s.index} value={s.index}>#{s.index} {s.label}{records.has(s.index) ? '' : paused === s.index ? ' (next)' : ' (not run)'}</option>
+            ))}
+          </select>
+        </label>
+        {paused !== null && (
+          <span className="learn-paused" data-testid="learn-paused">
+            ⏸ paused before #{paused} {source?.plan.steps[paused]?.label}
+            {onNext && <button type="button" className="primary" data-testid="learn-next-step" onClick={onNext}>Next step ▶</button>}
+          </span>
+        )}
+      </div>
+      {!source && <p className="empty">Nothing to show yet: run a scenario (tick “step mode” to go one step at a time), or open a saved run.</p>}
+      {source && !steps.length && <p className="empty">This run has no collective or send/recv step to show.</p>}
+      {subject?.kind === 'none' && <p className="empty">{subject.reason}</p>}
+      {subject?.kind === 'model' && <StepMoves key={`${subject.model.planStep.index}:${record ? 'run' : 'next'}`} model={subject.model} pace={learnPace(record, subject.model.schedule.stages.length, slowdown)} />}
+      <Lessons templates={templates} onOpen={onOpenLesson} />
+    </div>
+  );
+}
+
+function StepMoves({ model, pace }: { model: LearnModel; pace: LearnPace }) {
+  const [revealed, setRevealed] = useState(false);
+  const hideOutcome = model.record === null && !revealed;
+  const { schedule } = model;
+  const stages = schedule.stages.length;
+  const player = useStagePlayer(stages, pace.stageMs, model);
+  const k = Math.min(Math.floor(player.t), stages);
+  const a = model.planStep.action;
+  const descriptor = a.kind === 'collective' ? COLLECTIVE_DESCRIPTORS[a.op] : null;
+  const width = diagramWidth(schedule.world);
+  return (
+    <section className="learn-step" aria-label="What moved where">
+      <header>
+        <h3>#{model.planStep.index} {model.planStep.label}</h3>
+        {descriptor && <p>{descriptor.summary}</p>}
+        <p className="dim" data-testid="learn-summary">{schedule.summary}</p>
+        {descriptor && <details><summary>More about {a.kind === 'collective' ? a.op : 'it'}</summary><p>{descriptor.teaching}</p></details>}
+      </header>
+      {model.disagreeing.length > 0 && (
+        <p className="learn-warn">⚠ rank{model.disagreeing.length > 1 ? 's' : ''} {model.disagreeing.join(', ')} ran something else in this step (a deliberate mistake): the moves shown are the step's own, the recorded outputs are what the ranks really got.</p>
+      )}
+      <div className="learn-controls">
+        {hideOutcome ? (
+          <>
+            <span data-testid="learn-predict">Each rank's input is shown. What will each rank hold after {model.planStep.label}? Predict it, then run the step{model.record === null ? ' (Next step)' : ''} or</span>
+            <button type="button" data-testid="learn-reveal" onClick={() => setRevealed(true)}>show the moves now</button>
+          </>
+        ) : (
+          <>
+            <button type="button" className="small" data-testid="learn-reset" onClick={player.reset} title="Back to the start">⏮</button>
+            <button type="button" className="small" data-testid="learn-back" onClick={player.back} disabled={player.t <= 0} title="One stage back">◀</button>
+            {player.playing
+              ? <button type="button" className="small" data-testid="learn-pause" onClick={player.pause}>⏸ pause</button>
+              : <button type="button" className="small primary" data-testid="learn-play" onClick={player.play} disabled={!stages}>▶ play</button>}
+            <button type="button" className="small" data-testid="learn-forward" onClick={player.forward} disabled={player.t >= stages} title="One stage forward">▶|</button>
+            <span className="learn-stage" data-testid="learn-stage-label">
+              {stages === 0 ? 'nothing moves on one rank' : k < stages ? `stage ${k + 1} of ${stages}: ${schedule.stages[k].label}` : `done: all ${stages} stage${stages > 1 ? 's' : ''}`}
+            </span>
+          </>
+        )}
+      </div>
+      <div className="learn-scroll">
+        <MovesDiagram model={model} t={player.t} hideOutcome={hideOutcome} />
+        {pace.iterationUs !== null && !hideOutcome && <PaceAxis width={width} iterationUs={pace.iterationUs} at={stages ? player.t / stages : 1} />}
+      </div>
+      {!hideOutcome && <p className="learn-pace dim" data-testid="learn-pace">{paceText(pace, stages)}</p>}
+      {!hideOutcome && <p className="learn-check" data-testid="learn-check">{checkText(model)}</p>}
+      <p className="learn-legend dim">Solid outline: the rank's output. Dashed: where partial results pass through. Coloured squares: whose chunks a slot holds; {model.redop ? `${model.redop} combines them element by element.` : 'nothing is reduced in this op.'}</p>
+    </section>
+  );
+}
+
+function paceText(pace: LearnPace, stages: number): string {
+  if (pace.iterationUs === null || pace.slowdown === null) return `No iteration times for this step yet: one stage every ${pace.stageMs / 1000} s.`;
+  const stageUs = pace.iterationUs / Math.max(1, stages);
+  const held = pace.clamped ? ` (held at ${pace.stageMs < STAGE_MS_BOUNDS[1] ? 'the fastest' : 'the slowest'} pace shown, ${pace.stageMs} ms)` : '';
+  return `Pace from the run: an iteration of this step took ${pace.iterationUs.toPrecision(3)} µs (median); shown ${formatSlowdown(pace.slowdown)} slower, the same factor for every step of this run: a stage ≈ ${stageUs.toPrecision(3)} µs → ${Math.round(pace.stageMs)} ms on screen${held}.`;
+}
+
+function checkText(model: LearnModel): string {
+  if (model.record === null) return 'Computed from each rank\'s data pattern: the step has not run yet.';
+  const differ = model.agrees.flatMap((ok, rank) => (ok === false ? [rank] : []));
+  if (differ.length) {
+    return `✗ rank${differ.length > 1 ? 's' : ''} ${differ.join(', ')} recorded another output than these moves give (${differ.map((r) => `rank ${r} got ${model.record!.ranks.find((x) => x.rank === r)?.output}`).join('; ')}): see the step's diagnosis in Results.`;
+  }
+  const compared = model.agrees.filter((ok) => ok === true).length;
+  return compared ? `✓ The moves end with exactly the outputs the run recorded, on ${compared} rank${compared > 1 ? 's' : ''}.` : 'The outputs are too long to compare value by value here: the chunks show where each part went.';
+}

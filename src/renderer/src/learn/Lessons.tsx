@@ -1,0 +1,37 @@
+// The mistakes gallery as lessons: each scenario with a lesson, what the learner will see, why it
+// happens and how to fix it; Open puts the scenario in the editor to run it.
+import { useMemo } from 'react';
+import type { Template } from '../../../shared/api.js';
+import { lessonOf } from '../../../shared/learn/lessons.js';
+
+interface Props {
+  templates: Template[];
+  onOpen(templateId: string): void;
+}
+
+export function Lessons({ templates, onOpen }: Props) {
+  const lessons = useMemo(() => templates.flatMap((t) => {
+    const lesson = lessonOf(t.text);
+    return lesson ? [{ template: t, lesson }] : [];
+  }), [templates]);
+  if (!lessons.length) return null;
+  return (
+    <section className="learn-lessons" data-testid="learn-lessons" aria-label="Lessons">
+      <h3>Lessons: the mistakes gallery</h3>
+      <p className="dim">Each scenario makes one classic mistake on purpose. Open it, run it, read the diagnosis, then compare with the explanation.</p>
+      {lessons.map(({ template, lesson }) => (
+        <details key={template.id} className="learn-lesson" data-testid="learn-lesson">
+          <summary>
+            <span className="learn-lesson-name">{template.name.replace(/^Mistake:\s*/, '')}</span>
+            <button type="button" className="small" data-testid="learn-lesson-open" onClick={(e) => { e.preventDefault(); onOpen(template.id); }}>open</button>
+          </summary>
+          <dl>
+            <dt>What you will see</dt><dd>{lesson.see}</dd>
+            <dt>Why it happens</dt><dd>{lesson.why}</dd>
+            <dt>How to fix it</dt><dd>{lesson.fix}</dd>
+          </dl>
+        </details>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,3 @@
+import './learn.css';
+
+export { LearnView, type LearnSource } from './LearnView';

@@ -1,0 +1,82 @@
+// What the Learn view shows for one step: the op's chunk schedule on this world and root, each
+// rank's input values (the run's own, from its record; before the step has run, from the data
+// pattern), the state after every stage, and the outputs the schedule arrives at held against
+// the outputs the run recorded.
+import { equalWithin } from '../../../shared/check.js';
+import type { Dtype, Scalar } from '../../../shared/dtypes.js';
+import { inputLength, rankInput } from '../../../shared/learn/inputs.js';
+import { collectiveMoves, p2pMoves, statesOf, type MoveSchedule, type MoveState } from '../../../shared/learn/moves.js';
+import { outputValues, parsePreview, slotReducer } from '../../../shared/learn/values.js';
+import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
+import type { PlanStep } from '../../../shared/plan/types.js';
+import type { Redop } from '../../../shared/reduce.js';
+import type { StepRecord } from '../../../shared/record.js';
+
+export interface LearnModel {
+  planStep: PlanStep;
+  /** The step's results; null while it has not run (a paused run). */
+  record: StepRecord | null;
+  schedule: MoveSchedule;
+  /** Before the first stage, then after each. */
+  states: MoveState[];
+  dtype: Dtype;
+  /** Reduced with this, or null where nothing is reduced. */
+  redop: Redop | null;
+  /** Each rank's input values; null where it has none or it is too long to show (chunk outlines instead). */
+  inputs: (Scalar[] | null)[];
+  inputLengths: number[];
+  inputsFrom: 'record' | 'pattern';
+  reduce: (values: Scalar[]) => Scalar;
+  /** Each rank's output as the schedule computes it from the inputs. */
+  computed: (Scalar[] | null)[];
+  /** Each rank's output as the run recorded it (null: none recorded, or too long). */
+  recorded: (Scalar[] | null)[];
+  /** Per rank: the two agree (true), differ (false), or there is nothing to hold them against (null). */
+  agrees: (boolean | null)[];
+  /** Ranks that ran another action than the step's (a deliberate mistake): the schedule is the step's. */
+  disagreeing: number[];
+}
+
+export type LearnSubject = { kind: 'model'; model: LearnModel } | { kind: 'none'; reason: string };
+
+const ranksOf = (world: number) => Array.from({ length: world }, (_, r) => r);
+
+function sameValues(dtype: Dtype, a: Scalar[], b: Scalar[]): boolean {
+  return a.length === b.length && a.every((x, i) => equalWithin(dtype, x, b[i]));
+}
+
+export function learnSubject(planStep: PlanStep, record: StepRecord | null, world: number): LearnSubject {
+  const a = planStep.action;
+  let schedule: MoveSchedule;
+  if (a.kind === 'collective') schedule = collectiveMoves(a.op, world, a.root);
+  else if (a.kind === 'p2p') schedule = p2pMoves(world, a.from, a.to);
+  else return { kind: 'none', reason: `${planStep.label} moves no tensor data between ranks to show (the Learn view shows collectives and send/recv).` };
+  const dtype = a.dtype;
+  const redop = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].reduces ? a.redop : null;
+  const ranks = ranksOf(world);
+  const result = (rank: number) => record?.ranks.find((r) => r.rank === rank);
+  const fromRecord = ranks.map((r) => parsePreview(result(r)?.input, dtype));
+  const inputsFrom = fromRecord.some((v) => v !== null) ? 'record' : 'pattern';
+  const inputs = ranks.map((r) => fromRecord[r] ?? rankInput(planStep, r, world));
+  const reduce = slotReducer(dtype, redop ?? 'sum', world);
+  const states = statesOf(schedule);
+  const computed = outputValues(schedule, inputs, states[states.length - 1], reduce);
+  const recorded = ranks.map((r) => parsePreview(result(r)?.output, dtype));
+  const agrees = ranks.map((r) => {
+    const c = computed[r];
+    const got = recorded[r];
+    return record && c && got ? sameValues(dtype, c, got) : null;
+  });
+  return {
+    kind: 'model',
+    model: {
+      planStep, record, schedule, states, dtype, redop, inputs, inputsFrom, reduce, computed, recorded, agrees,
+      inputLengths: ranks.map((r) => inputLength(planStep, r, world)),
+      disagreeing: (planStep.perRank ?? []).map((p) => p.rank),
+    },
+  };
+}
+
+/** Steps the Learn view can show: collectives and send/recv, outside compare blocks. */
+export const learnable = (step: PlanStep): boolean =>
+  (step.action.kind === 'collective' || step.action.kind === 'p2p') && step.origin.kind !== 'compare';

@@ -1,0 +1,87 @@
+// The Learn view's model and pace: values from the record (or the pattern before a step runs),
+// the schedule's outputs held against the recorded ones, and a pace that follows the step's time.
+import { describe, expect, it } from 'vitest';
+import { learnable, learnSubject } from '../../../src/renderer/src/learn/model';
+import { learnPace, runSlowdown, STAGE_MS_BOUNDS, UNTIMED_STAGE_MS } from '../../../src/renderer/src/learn/pace';
+import { compileLoaded, parseScenarioText } from '../../../src/shared/scenario/text';
+import type { StepRecord } from '../../../src/shared/record';
+
+const plan = compileLoaded(parseScenarioText(JSON.stringify({
+  version: 1, name: 'learn', world: { ranks: 4 },
+  steps: [
+    { op: 'broadcast', count: 4, root: 2, data: { kind: 'arange_rank', start: 1 } },
+    { op: 'all_reduce', count: 4096 },
+    { op: 'barrier' },
+  ],
+}), 'learn.scenario.json'));
+
+function recordOf(index: number, outputs: (string | null)[], inputs: (string | null)[], medianUs: number | null): StepRecord {
+  const step = plan.steps[index];
+  return {
+    index, path: step.path, label: step.label, origin: step.origin, action: step.action, verdict: 'pass', wrong: 0, bytes: 16, algbw: null, busbw: null, flops: null,
+    timing: medianUs === null ? null : { min: medianUs, median: medianUs, max: medianUs, p99: medianUs, mean: medianUs, samples: 1 },
+    ranks: outputs.map((output, rank) => ({ step: index, rank, verdict: 'pass', checked: 4, wrong: 0, mismatches: [], output, input: inputs[rank], timesUs: [], note: null })),
+  };
+}
+
+describe('learn model', () => {
+  it('a broadcast on 4 ranks: four columns, the recorded inputs, every output the root\'s, agreeing with the record', () => {
+    const inputs = ['[1, 2, 3, 4]', '[2, 3, 4, 5]', '[3, 4, 5, 6]', '[4, 5, 6, 7]'];
+    const subject = learnSubject(plan.steps[0], recordOf(0, Array(4).fill('[3, 4, 5, 6]'), inputs, 40), 4);
+    if (subject.kind !== 'model') throw new Error(subject.reason);
+    const m = subject.model;
+    expect(m.inputsFrom).toBe('record');
+    expect(m.inputs).toEqual([[1, 2, 3, 4], [2, 3, 4, 5], [3, 4, 5, 6], [4, 5, 6, 7]]);
+    expect(m.computed).toEqual(Array(4).fill([3, 4, 5, 6]));
+    expect(m.agrees).toEqual([true, true, true, true]);
+    expect(m.schedule.stages).toHaveLength(6);
+  });
+
+  it('a rank whose recorded output is not what the moves give is flagged', () => {
+    const subject = learnSubject(plan.steps[0], recordOf(0, ['[3, 4, 5, 6]', '[nan, nan, nan, nan]', '[3, 4, 5, 6]', '[3, 4, 5, 6]'], [null, null, null, null], 40), 4);
+    if (subject.kind !== 'model') throw new Error(subject.reason);
+    expect(subject.model.inputsFrom).toBe('pattern');
+    expect(subject.model.agrees).toEqual([true, false, true, true]);
+  });
+
+  it('before a step runs, inputs come from the data pattern and nothing is compared', () => {
+    const subject = learnSubject(plan.steps[0], null, 4);
+    if (subject.kind !== 'model') throw new Error(subject.reason);
+    expect(subject.model.inputs[2]).toEqual([3, 4, 5, 6]);
+    expect(subject.model.agrees).toEqual([null, null, null, null]);
+  });
+
+  it('large tensors have no values, only chunk outlines', () => {
+    const subject = learnSubject(plan.steps[1], null, 4);
+    if (subject.kind !== 'model') throw new Error(subject.reason);
+    expect(subject.model.inputs).toEqual([null, null, null, null]);
+    expect(subject.model.inputLengths).toEqual([4096, 4096, 4096, 4096]);
+  });
+
+  it('steps that move no tensor are not learnable', () => {
+    expect(plan.steps.map(learnable)).toEqual([true, true, false]);
+    expect(learnSubject(plan.steps[2], null, 4).kind).toBe('none');
+  });
+});
+
+describe('learn pace', () => {
+  it('one slowdown per run, a power of ten; a step twice as long plays twice as long', () => {
+    const steps = [recordOf(0, [], [], 40), recordOf(0, [], [], 80)];
+    const slowdown = runSlowdown(steps)!;
+    expect(Math.log10(slowdown) % 1).toBe(0);
+    const fast = learnPace(steps[0], 6, slowdown);
+    const slow = learnPace(steps[1], 6, slowdown);
+    expect(slow.stageMs).toBeCloseTo(2 * fast.stageMs);
+    expect(fast.stageMs).toBeCloseTo((40 * slowdown) / 1000 / 6);
+  });
+
+  it('holds a stage between bounds a person can follow, and says so', () => {
+    const p = learnPace(recordOf(0, [], [], 1), 6, 1e5);
+    expect(p.stageMs).toBe(STAGE_MS_BOUNDS[0]);
+    expect(p.clamped).toBe(true);
+  });
+
+  it('untimed steps play at a fixed pace', () => {
+    expect(learnPace(null, 6, 1e5)).toEqual({ iterationUs: null, slowdown: null, stageMs: UNTIMED_STAGE_MS, clamped: false });
+  });
+});
