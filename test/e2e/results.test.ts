@@ -8,6 +8,7 @@ import type { Download, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromeTrace, compareRuns, resultsCsv } from '../../src/shared/export/index';
 import { resultLines } from '../../src/shared/format';
+import { sweepModel } from '../../src/shared/learn/sweep-model';
 import { learnerLines } from '../../src/shared/learner-lines';
 import { formatGBs } from '../../src/renderer/src/results/numbers';
 import { runRecordSchema, type RunRecord } from '../../src/shared/record';
@@ -171,6 +172,18 @@ describe('results in a browser', () => {
     const png = await download('chart-png');
     expect(png.download.suggestedFilename()).toBe('all_reduce-sweep-all_reduce-sweep.png');
     expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  });
+
+  it('draws the α-β model dashed beside the measurement, explains busbw for the op and world, and says where they part', async () => {
+    await openSaved(paths.sweepA);
+    const record = readRecord(paths.sweepA);
+    const model = sweepModel(record.plan, record.environment, record.steps, 0)!;
+    await page.locator('[data-testid=bandwidth-chart][data-model=ring]').waitFor();
+    expect(await page.getByTestId('busbw-explanation').textContent()).toContain('all_reduce on 2 ranks: busbw = algbw × 2(n−1)/n = × 1, because');
+    expect(await page.getByTestId('model-summary').textContent()).toContain(`β = ${record.environment.hostCopyGBps!.toFixed(2)} GB/s (host memory copy`);
+    expect(await page.getByTestId('model-notes').locator('li').allTextContents()).toEqual(model.notes);
+    await page.getByTestId('model-note').scrollIntoViewIfNeeded();
+    await screenshot(page, 'r5-model');
   });
 
   it('exports a Perfetto trace, the CSV table and the run record from the page', async () => {

@@ -62,7 +62,7 @@ describe('clab explain', () => {
         const r = clab('explain', op, '--ranks', String(world), ...(root ? ['--root', String(root)] : []), '--json');
         expect(r.status, r.stderr).toBe(0);
         const { example } = JSON.parse(r.stdout);
-        const stride = Number(/rankStride (\d+)/.exec(example.data)[1]);
+        const stride = Number(/rankStride (\d+)/.exec(example.data)![1]);
         for (const rank of example.ranks) {
           const { input, output } = reference(op, world, example.count, root, stride, rank.rank);
           expect({ input: rank.input, output: rank.output }, `${op} on ${world} ranks, rank ${rank.rank}`).toEqual({ input, output });

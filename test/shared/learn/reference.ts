@@ -6,7 +6,7 @@ import type { CollectiveName } from '../../../src/shared/ops/index.js';
 type Values = number[] | number[][];
 export interface Reference { input: Values | null; output: Values | null }
 
-const range = (n: number, f: (i: number) => number) => Array.from({ length: n }, (_, i) => f(i));
+const range = <T,>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
 /**
  * Rank r's element i is stride·r + i. `count` is the op's count as a scenario gives it: for the

@@ -18,7 +18,7 @@ describe('worked examples', () => {
             const want = reference(op, world, e.count!, root ?? 0, stride, rank);
             expect({ input, output }, `${op} on ${world} ranks, root ${root}, rank ${rank}`).toEqual(want);
             // Ranks' values never meet, so a learner can tell whose element is whose.
-            if (input) expect(input.flat().every((v) => Math.floor(v / stride) === rank)).toBe(true);
+            if (input) expect((input as number[] | number[][]).flat().every((v) => Math.floor(v / stride) === rank)).toBe(true);
           }
         }
       }

@@ -1,6 +1,7 @@
 // Bandwidth versus message size for one sweep: busbw and algbw, size on a logarithmic axis. The
 // y axis is linear by default; log makes the small sizes readable beside the large ones.
 import { useEffect, useRef, useState } from 'react';
+import type { SweepModel } from '../../../shared/learn/sweep-model.js';
 import type { StepRecord } from '../../../shared/record.js';
 import { formatBytes } from '../../../shared/scenario/units.js';
 import { Chart } from './chart';
@@ -29,9 +30,11 @@ interface Props {
   steps: StepRecord[];
   /** File name of the PNG, without the extension. */
   fileStem: string;
+  /** The α-β model's busbw, drawn dashed beside the measured one; null where there is none. */
+  model?: SweepModel | null;
 }
 
-export function BandwidthChart({ title, steps, fileStem }: Props) {
+export function BandwidthChart({ title, steps, fileStem, model = null }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [scale, setScale] = useState<YScale>('linear');
   const [pngError, setPngError] = useState<string | null>(null);
@@ -47,6 +50,11 @@ export function BandwidthChart({ title, steps, fileStem }: Props) {
             label: 'algbw (GB/s)', data: points(measured, (s) => s.algbw!, scale),
             borderColor: 'rgba(249, 115, 22, 0.55)', backgroundColor: 'rgba(249, 115, 22, 0.55)', borderWidth: 6, pointRadius: 4, order: 2,
           },
+          ...(model ? [{
+            label: `${model.algorithm} model busbw (GB/s)`,
+            data: model.rows.map((r) => ({ x: r.bytes, y: r.busbw })).filter((p) => scale === 'linear' || p.y > 0),
+            borderColor: '#16a34a', backgroundColor: '#16a34a', borderWidth: 2, borderDash: [6, 4], pointRadius: 0, order: 0,
+          }] : []),
         ],
       },
       options: {
@@ -71,7 +79,7 @@ export function BandwidthChart({ title, steps, fileStem }: Props) {
       },
     });
     return () => chart.destroy();
-  }, [title, steps, scale]);
+  }, [title, steps, scale, model]);
   const savePng = () => {
     setPngError(null);
     canvasPng(canvas.current!).then((png) => downloadBlob(`${fileStem}.png`, png), (e: Error) => setPngError(e.message));
@@ -90,7 +98,10 @@ export function BandwidthChart({ title, steps, fileStem }: Props) {
         {pngError && <span className="failed" role="alert">{pngError}</span>}
       </div>
       <div className="chart-box">
-        <canvas ref={canvas} data-testid="bandwidth-chart" data-scale={scale} aria-label={`${title}: bandwidth versus size`} />
+        <canvas
+          ref={canvas} data-testid="bandwidth-chart" data-scale={scale} data-model={model ? model.algorithm : 'none'}
+          aria-label={`${title}: bandwidth versus size${model ? `, with the ${model.algorithm} model dashed` : ''}`}
+        />
       </div>
     </div>
   );

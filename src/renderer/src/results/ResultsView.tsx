@@ -4,10 +4,12 @@ import { useMemo } from 'react';
 import { runSucceeded } from '../../../shared/expectation.js';
 import { compareSummary, statusLine } from '../../../shared/format.js';
 import type { RunRecord, StepRecord } from '../../../shared/record.js';
+import { sweepModel } from '../../../shared/learn/sweep-model.js';
 import { BandwidthChart } from './BandwidthChart';
 import { fileStem } from './download';
 import { EnvironmentPanel } from './EnvironmentPanel';
 import { ExportMenu } from './ExportMenu';
+import { ModelNote } from './ModelNote';
 import { PairsHeatmap } from './PairsHeatmap';
 import { pairsHeatmaps } from './pairs-heatmap';
 import { RankLines } from './RankLines';
@@ -64,12 +66,14 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Res
         }
         if (section.kind === 'sweep') {
           const spec = record.plan.sweeps[section.sweep];
+          const model = sweepModel(record.plan, record.environment, record.steps, section.sweep);
           return (
             <section key={`sweep-${section.sweep}`} className="result-section" data-testid="sweep">
               <h3>{spec.label} <small>{spec.path}, {record.world} ranks</small></h3>
               <StepTable steps={section.steps} showStep={false} />
               <SweepSummary steps={section.steps} />
-              <BandwidthChart title={`${spec.label}: bandwidth vs size, ${record.world} ranks`} steps={section.steps} fileStem={`${stem}-${fileStem(spec.label)}`} />
+              <BandwidthChart title={`${spec.label}: bandwidth vs size, ${record.world} ranks`} steps={section.steps} fileStem={`${stem}-${fileStem(spec.label)}`} model={model} />
+              <ModelNote op={spec.op} world={record.world} model={model} />
             </section>
           );
         }
