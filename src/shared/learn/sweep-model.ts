@@ -138,7 +138,9 @@ function sweepNotes(model: SweepModel, busbwOf: Map<number, number>, backend: En
   if (overPeak.length && backend !== 'cpu') {
     notes.push(`above the link's peak at ${rangesWhere(model.rows, (r) => measuredOf(r) > model.peak.gbps)}: fewer bytes crossed each link than busbw assumes (NVLS reduces inside the NVSwitch, or the GPUs share memory over another path).`);
   }
-  const latencyBound = (r: SweepModelRow) => r.percentOfPeak! < FAR_SHORT * 100 && modelShare(r) < FAR_SHORT;
+  const farBelowModel = (r: SweepModelRow) => measuredOf(r) < FAR_SHORT * r.busbw;
+  // Below half the peak where the model says so too: latency, as expected, not a problem.
+  const latencyBound = (r: SweepModelRow) => r.percentOfPeak! < FAR_SHORT * 100 && modelShare(r) < FAR_SHORT && !farBelowModel(r);
   const bound = rangesWhere(model.rows, latencyBound);
   if (bound) {
     notes.push(
@@ -146,12 +148,20 @@ function sweepNotes(model: SweepModel, busbwOf: Map<number, number>, backend: En
       'however few bytes it carries, and the model predicts this too.',
     );
   }
-  const short = rangesWhere(model.rows, (r) => !latencyBound(r) && (r.percentOfPeak! < FAR_SHORT * 100 || measuredOf(r) < FAR_SHORT * r.busbw));
-  if (short) {
+  const short = (r: SweepModelRow) => farBelowModel(r) || (r.percentOfPeak! < FAR_SHORT * 100 && modelShare(r) >= FAR_SHORT);
+  const shortLatency = rangesWhere(model.rows, (r) => short(r) && latencyShare(r) >= 0.5);
+  if (shortLatency) {
+    const why = backend === 'cpu'
+      ? 'those calls waited far longer than their hops explain: a rank was not running when its peer was ready (more busy processes than cores, or another program took them)'
+      : 'those calls waited far longer than their hops explain (a kernel launch held up, another process on the GPU, or a slow first call)';
+    notes.push(`far short of the model at ${shortLatency}: ${why}.`);
+  }
+  const shortBandwidth = rangesWhere(model.rows, (r) => short(r) && latencyShare(r) < 0.5);
+  if (shortBandwidth) {
     const why = backend === 'cpu'
       ? 'the cpu backend moves each byte through shared memory with more than one copy, and reduces on the CPU'
       : 'the path between the GPUs is slower than the link the peak was read from (PCIe through a CPU, another process on the link), or NCCL used fewer channels than the link has';
-    notes.push(`far short of the model at ${short}, where bandwidth, not latency, should rule: ${why}.`);
+    notes.push(`far short of the model at ${shortBandwidth}, where bandwidth, not latency, should rule: ${why}.`);
   }
   const largest = model.rows[model.rows.length - 1];
   notes.push(`at the largest size, ${formatBytes(largest.bytes)}: ${percent(largest.percentOfPeak!)} of peak measured, ${percent(modelShare(largest) * 100)} predicted.`);

@@ -69,6 +69,14 @@ describe('the α-β model beside a sweep', () => {
     ]);
   });
 
+  it('tells a small call that waited far longer than its hops from one latency-bound as the model expects', () => {
+    // α = 10 µs from the 8 B row; the model says 20 µs at 32 B, which took 400.
+    const r = sweepRecord(2, [[allReduce(2), 20], [allReduce(4), 21], [allReduce(8), 400], [allReduce(16), 22]], CPU);
+    const notes = sweepModel(r.plan, r.environment, r.steps, 0)!.notes;
+    expect(notes[0]).toMatch(/^below 50 % of peak at 8 B – 16 B, 64 B: small messages are latency-bound/);
+    expect(notes[1]).toBe('far short of the model at 32 B: those calls waited far longer than their hops explain: a rank was not running when its peer was ready (more busy processes than cores, or another program took them).');
+  });
+
   it('blames the tree or NVLS where an all_reduce on GPUs beats the ring, and says so above the link\'s peak', () => {
     // 2 ranks on GPUs 0 and 1 (100 GB/s): α = 10 µs; 64 MiB in 300 µs is 224 GB/s. α comes from the
     // small rows only: solved from the 64 MiB row (among the 4 smallest here) it would be 0.
