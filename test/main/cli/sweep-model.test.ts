@@ -1,0 +1,39 @@
+// The α-β model in `clab run` and `clab replay` as a user sees it: the built bundle, cpu ranks.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SWEEP_HEADER } from '../../../src/shared/format.js';
+import { runRecordSchema } from '../../../src/shared/record.js';
+
+const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
+
+describe('the α-β model in the CLI', () => {
+  it('follows the live rows on a pipe, and sits in the replayed table, with β the host copy rate the record kept', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clab-model-'));
+    const scenario = join(dir, 'sweep.scenario.json');
+    const record = join(dir, 'sweep.run.json');
+    writeFileSync(scenario, JSON.stringify({
+      version: 1, name: 'sweep', world: { ranks: 2 }, defaults: { warmup: 1, iters: 3 },
+      steps: [{ op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: '64KiB', factor: 8 }],
+    }));
+    const run = clab('run', scenario, '--backend', 'cpu', '--out', record);
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    // nccl-tests' rows as they came, then the model's own table: 8 B, 64 B, 512 B, 4 KiB, 32 KiB.
+    const modelAt = lines.indexOf('#        size    model  %peak');
+    expect(modelAt).toBeGreaterThan(lines.indexOf(SWEEP_HEADER[0]));
+    expect(lines.slice(modelAt + 2, modelAt + 7).map((l) => Number(l.trim().split(/\s+/)[0]))).toEqual([8, 64, 512, 4096, 32768]);
+    const saved = runRecordSchema.parse(JSON.parse(readFileSync(record, 'utf8')));
+    expect(saved.environment.hostCopyGBps).toBeGreaterThan(0);
+    const beta = `β = ${saved.environment.hostCopyGBps!.toFixed(2)} GB/s`;
+    expect(lines.slice(modelAt).join(' ')).toContain(beta);
+
+    const replay = clab('replay', record);
+    expect(replay.status).toBe(0);
+    expect(replay.stdout).toContain(`${SWEEP_HEADER[0]}    model  %peak`);
+    expect(replay.stdout).toMatch(/^# model: ring all_reduce on 2 ranks: 2 hops of α = /m);
+    expect(replay.stdout.replace(/\n#   /g, ' ')).toContain(beta);
+  });
+});
