@@ -182,6 +182,7 @@ describe('results in a browser', () => {
     expect(await page.getByTestId('busbw-explanation').textContent()).toContain('all_reduce on 2 ranks: busbw = algbw × 2(n−1)/n = × 1, because');
     expect(await page.getByTestId('model-summary').textContent()).toContain(`β = ${record.environment.hostCopyGBps!.toFixed(2)} GB/s (host memory copy`);
     expect(await page.getByTestId('model-notes').locator('li').allTextContents()).toEqual(model.notes);
+    expect(await page.getByTestId('model-summary').textContent()).toContain('The dotted line is the same α and β on NCCL\'s double binary tree: the same 2 hops, but each rank\'s link carries twice the buffer');
     await page.getByTestId('model-note').scrollIntoViewIfNeeded();
     await screenshot(page, 'r5-model');
   });

@@ -36,6 +36,8 @@ export interface SweepModel {
   hops: number;
   peak: LinkPeak;
   rows: SweepModelRow[];
+  /** The op's other algorithms with the same α and β (all_reduce: the tree), for the chart. */
+  alternatives: { algorithm: Algorithm; hops: number; rows: { bytes: number; busbw: number }[] }[];
   /** What the model says about the measurement, one sentence each. */
   notes: string[];
 }
@@ -108,6 +110,11 @@ export function sweepModel(plan: Pick<Plan, 'sweeps' | 'devices' | 'world'>, env
   }));
   const model: SweepModel = {
     op, world, algorithm, latencyUs, latencyBytes, hops: modelHops(op, algorithm, world), peak, rows: modelRows, notes: [],
+    alternatives: algorithmsOf(op).slice(1).map((other) => ({
+      algorithm: other,
+      hops: modelHops(op, other, world),
+      rows: timed.map((s) => ({ bytes: s.bytes, busbw: predictBusBandwidth(op, other, world, s.bytes, link) })),
+    })),
   };
   model.notes = sweepNotes(model, new Map(timed.map((s) => [s.index, s.busbw!])), environment.backend);
   return model;

@@ -98,6 +98,21 @@ describe('the α-β model beside a sweep', () => {
     expect(sweepModel(allThree.plan, allThree.environment, allThree.steps, 0)!.peak.gbps).toBeCloseTo(31.504, 9);
   });
 
+  it('sets the tree beside the ring for all_reduce, with the same α and β: fewer hops, twice the bytes', () => {
+    const r = sweepRecord(8, [[allReduce(2), 140], [allReduce(16777216), 20000]], CPU);
+    const model = sweepModel(r.plan, r.environment, r.steps, 0)!;
+    // α = 140 µs over the ring's 14 hops ≈ 10 µs; the tree waits for 2 × 3 hops.
+    expect(model.hops).toBe(14);
+    expect(model.alternatives.map((a) => [a.algorithm, a.hops])).toEqual([['tree', 6]]);
+    const [small, large] = model.alternatives[0].rows;
+    expect(small.busbw).toBeGreaterThan(model.rows[0].busbw);
+    expect(large.busbw).toBeLessThan(model.rows[1].busbw);
+    // 64 MiB on the tree: 6α + 2 × 64 MiB / β, × 1.75 for busbw.
+    expect(large.busbw).toBeCloseTo((67108864 / ((6 * model.latencyUs + (2 * 67108864) / 1e4) * 1e3)) * 1.75, 9);
+    const send = sweepRecord(2, [[sendRecv(0, 1, 2), 10]], CPU, 'send');
+    expect(sweepModel(send.plan, send.environment, send.steps, 0)!.alternatives).toEqual([]);
+  });
+
   it('has no model where the record cannot say the peak, or on one rank', () => {
     const old = sweepRecord(2, CPU_SWEEP, CPU_ENVIRONMENT);
     expect(sweepModel(old.plan, old.environment, old.steps, 0)).toBeNull();

@@ -55,6 +55,11 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
             data: model.rows.map((r) => ({ x: r.bytes, y: r.busbw })).filter((p) => scale === 'linear' || p.y > 0),
             borderColor: '#16a34a', backgroundColor: '#16a34a', borderWidth: 2, borderDash: [6, 4], pointRadius: 0, order: 0,
           }] : []),
+          ...(model?.alternatives ?? []).map((other) => ({
+            label: `${other.algorithm} model busbw (GB/s)`,
+            data: other.rows.map((r) => ({ x: r.bytes, y: r.busbw })).filter((p) => scale === 'linear' || p.y > 0),
+            borderColor: '#9333ea', backgroundColor: '#9333ea', borderWidth: 2, borderDash: [2, 3], pointRadius: 0, order: 0,
+          })),
         ],
       },
       options: {
