@@ -34,7 +34,7 @@ export interface WorkedExample {
   count: number | null;
   /** null where the op has no root. */
   root: number | null;
-  /** The data, in words: "float32, rank r's element i is 10·r + i (arange_rank, rankStride 10); sum". */
+  /** The data, in words: "float32, rank r's element i is 10·r + i (arange_rank, rankStride 10); reduced with sum". */
   data: string;
   ranks: ExampleRank[];
 }

@@ -67,7 +67,7 @@ export const registerExplain: RegisterCommand = (program, setExit) => {
     .description('Explain an operation: what it does, what count means, its busbw factor, and what to learn from it.')
     .argument('[op]', 'an operation as a scenario names it (e.g. all_reduce); none lists them all')
     .option('--ranks <n>', 'ranks in the worked example, 1 to 64 (default 4)', rankCount)
-    .option('--count <c>', 'the worked example\'s count (default 4, or the fewest elements the op can split)', wholeNumber)
+    .option('--count <c>', 'the worked example\'s count (default 4; where the op splits the tensor, the smallest multiple of the ranks from 4)', wholeNumber)
     .option('--root <r>', 'the worked example\'s root, for rooted operations (default 0)', wholeNumber)
     .option('--json', 'print the explanation and the worked example as JSON')
     .action((op: string | undefined, flags: ExplainFlags) => setExit(explainCommand(op, flags)));
