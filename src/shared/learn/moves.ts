@@ -59,7 +59,7 @@ function chainStages(order: number[], chunks: number, combine: Transfer['combine
       const chunk = t - p;
       if (chunk >= 0 && chunk < chunks) transfers.push({ from: order[p], to: order[p + 1], source: 'work', fromSlot: chunk, toSlot: chunk, combine });
     }
-    stages.push({ label: `stage ${t + 1}`, transfers });
+    stages.push({ label: `${transfers.length} chunk${transfers.length > 1 ? 's' : ''} on the move, ${Math.min(t + 1, chunks)} of ${chunks} sent by the first rank`, transfers });
   }
   return stages;
 }

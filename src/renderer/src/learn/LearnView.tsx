@@ -53,7 +53,7 @@ export function LearnView({ source, version, paused, onNext, templates, onOpenLe
         </label>
         {paused !== null && (
           <span className="learn-paused" data-testid="learn-paused">
-            ⏸ paused before #{paused} {source?.plan.steps[paused]?.label}
+            Paused before #{paused} {source?.plan.steps[paused]?.label}
             {onNext && <button type="button" className="primary" data-testid="learn-next-step" onClick={onNext}>Next step ▶</button>}
           </span>
         )}
@@ -96,10 +96,10 @@ function StepMoves({ model, pace }: { model: LearnModel; pace: LearnPace }) {
           </>
         ) : (
           <>
-            <button type="button" className="small" data-testid="learn-reset" onClick={player.reset} title="Back to the start">⏮</button>
+            <button type="button" className="small" data-testid="learn-reset" onClick={player.reset} title="Back to the start">|◀</button>
             <button type="button" className="small" data-testid="learn-back" onClick={player.back} disabled={player.t <= 0} title="One stage back">◀</button>
             {player.playing
-              ? <button type="button" className="small" data-testid="learn-pause" onClick={player.pause}>⏸ pause</button>
+              ? <button type="button" className="small" data-testid="learn-pause" onClick={player.pause}>❚❚ pause</button>
               : <button type="button" className="small primary" data-testid="learn-play" onClick={player.play} disabled={!stages}>▶ play</button>}
             <button type="button" className="small" data-testid="learn-forward" onClick={player.forward} disabled={player.t >= stages} title="One stage forward">▶|</button>
             <span className="learn-stage" data-testid="learn-stage-label">

@@ -116,6 +116,7 @@ export function MovesDiagram({ model, t, hideOutcome }: Props) {
           <path d="M 0 0 L 10 5 L 0 10 z" fill="#64748b" />
         </marker>
       </defs>
+      {Array.from({ length: world }, (_, rank) => <rect key={rank} x={columnX(rank)} y={0} width={COL_W} height={L.height - 4} rx={6} className="learn-column-bg" />)}
       {Array.from({ length: world }, (_, rank) => {
         const x = columnX(rank);
         const a = model.planStep.action;
@@ -125,7 +126,6 @@ export function MovesDiagram({ model, t, hideOutcome }: Props) {
         const agrees = model.agrees[rank];
         return (
           <g key={rank} data-testid="learn-column" data-rank={rank}>
-            <rect x={x} y={0} width={COL_W} height={L.height - 4} rx={6} className="learn-column-bg" />
             <text x={x + COL_W / 2} y={17} textAnchor="middle" className="learn-rank" fill={rankColour(rank)}>rank {rank}{root ? ' · root' : ''}{model.disagreeing.includes(rank) ? ' ⚠' : ''}</text>
             <text x={x + 8} y={L.inputTop - 5} className="learn-label">input{schedule.inputChunks[rank] ? '' : ': none'}</text>
             <g data-testid="learn-input" data-values={model.inputs[rank] ? model.inputs[rank]!.map(formatScalar).join(', ') : ''}>
@@ -142,7 +142,7 @@ export function MovesDiagram({ model, t, hideOutcome }: Props) {
             <text x={x + 8} y={L.outputY} className="learn-output" data-testid="learn-output" data-agrees={agrees === null ? '' : String(agrees)}>
               {schedule.output[rank].length === 0 ? 'no output on this rank'
                 : hideOutcome ? 'output: ? (predict it)'
-                : computed ? `${done ? 'output' : 'will be'} [${compact(computed, 16)}]${done && agrees !== null ? (agrees ? ' ✓' : ' ✗') : ''}` : 'output: too long to show'}
+                : computed ? `${done ? 'output' : 'will be'} [${compact(computed, 14)}]${done && agrees !== null ? (agrees ? ' ✓' : ' ✗') : ''}` : 'output: too long to show'}
             </text>
           </g>
         );
@@ -155,7 +155,8 @@ export function MovesDiagram({ model, t, hideOutcome }: Props) {
         const at = along(path, fraction);
         return (
           <g key={i} data-testid="learn-transfer">
-            <path d={path.d} fill="none" stroke="#64748b" strokeWidth={1.5} strokeDasharray={fraction > 0 ? undefined : '5 4'} markerEnd="url(#learn-arrow)" />
+            {/* Half transparent, so that the values under a path stay readable. */}
+            <path d={path.d} fill="none" stroke="#475569" strokeOpacity={0.6} strokeWidth={1.5} strokeDasharray={fraction > 0 ? undefined : '5 4'} markerEnd="url(#learn-arrow)" />
             {tr.combine === 'reduce' && <text x={to.x + to.w - 10} y={to.y - 3} className="learn-reduce-mark">{model.redop === 'prod' ? '×' : model.redop === 'min' || model.redop === 'max' ? model.redop : '+'}</text>}
             {fraction > 0 && content.length > 0 && (
               <g transform={`translate(${at.x - 34}, ${at.y - 10})`}>

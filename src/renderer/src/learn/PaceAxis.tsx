@@ -1,6 +1,6 @@
 // The step's time on the timeline's axis (same ticks and labels): one iteration as it ran, and a
 // cursor where the animation is in it.
-import { formatDuration, tickLabel, timeTicks } from '../timeline/ticks';
+import { tickLabel, timeTicks } from '../timeline/ticks';
 
 interface Props {
   width: number;
@@ -25,7 +25,6 @@ export function PaceAxis({ width, iterationUs, at }: Props) {
           <text x={x(t)} y={26} textAnchor="middle" className="learn-axis-label">{tickLabel(t, step)}</text>
         </g>
       ))}
-      <text x={width - PAD} y={26} textAnchor="end" className="learn-axis-label">{formatDuration(spanNs)}</text>
       <rect data-testid="learn-time-cursor" x={x(Math.min(1, Math.max(0, at)) * spanNs) - 1.5} y={1} width={3} height={14} fill="#dc2626" />
     </svg>
   );

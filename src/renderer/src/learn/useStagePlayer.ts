@@ -28,9 +28,10 @@ export function useStagePlayer(stages: number, stageMs: number, resetKey: unknow
 
   useEffect(() => {
     if (!playing) return;
-    let last = performance.now();
+    // A frame's timestamp is when the frame began, which may be before now: time runs from the first frame.
+    let last: number | null = null;
     const tick = (now: number) => {
-      position.current = Math.min(stages, position.current + (now - last) / stageMs);
+      position.current = Math.min(stages, position.current + Math.max(0, now - (last ?? now)) / stageMs);
       last = now;
       setT(position.current);
       if (position.current >= stages) setPlaying(false);

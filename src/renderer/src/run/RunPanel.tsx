@@ -80,7 +80,7 @@ export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRu
         </p>
       ))}
       {running && paused !== null && (
-        <p className="run-paused" data-testid="run-paused">⏸ waiting before step #{paused}: {state.live?.plan.steps[paused]?.label ?? ''} (Next runs it)</p>
+        <p className="run-paused" data-testid="run-paused">Waiting before step #{paused}: {state.live?.plan.steps[paused]?.label ?? ''} (Next runs it)</p>
       )}
       <RunStatus phase={phase} onShowResults={onShowResults} />
       {phase.kind === 'refused' && <ProblemsList problems={phase.problems} onReveal={onReveal} />}

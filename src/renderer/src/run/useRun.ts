@@ -57,6 +57,7 @@ function reduce(state: RunState, action: Action): RunState {
         ...state,
         phase: { kind: 'running', runId: action.runId, stopping: false },
         live: action.live,
+        total: action.live.plan.steps.length,
       };
     case 'refused':
       return { ...state, phase: { kind: 'refused', problems: action.problems } };
