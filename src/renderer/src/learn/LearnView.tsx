@@ -61,13 +61,14 @@ export function LearnView({ source, version, paused, onNext, templates, onOpenLe
       {!source && <p className="empty">Nothing to show yet: run a scenario (tick “step mode” to go one step at a time), or open a saved run.</p>}
       {source && !steps.length && <p className="empty">This run has no collective or send/recv step to show.</p>}
       {subject?.kind === 'none' && <p className="empty">{subject.reason}</p>}
-      {subject?.kind === 'model' && <StepMoves key={`${subject.model.planStep.index}:${record ? 'run' : 'next'}`} model={subject.model} pace={learnPace(record, subject.model.schedule.stages.length, slowdown)} />}
+      {subject?.kind === 'model' && <StepMoves key={`${subject.model.planStep.index}:${record ? 'run' : 'next'}`} model={subject.model} waiting={paused === subject.model.planStep.index} pace={learnPace(record, subject.model.schedule.stages.length, slowdown)} />}
       <Lessons templates={templates} onOpen={onOpenLesson} />
     </div>
   );
 }
 
-function StepMoves({ model, pace }: { model: LearnModel; pace: LearnPace }) {
+/** waiting: the run waits before this step (step mode); Next runs it. */
+function StepMoves({ model, pace, waiting }: { model: LearnModel; pace: LearnPace; waiting: boolean }) {
   const [revealed, setRevealed] = useState(false);
   const hideOutcome = model.record === null && !revealed;
   const { schedule } = model;
@@ -91,7 +92,7 @@ function StepMoves({ model, pace }: { model: LearnModel; pace: LearnPace }) {
       <div className="learn-controls">
         {hideOutcome ? (
           <>
-            <span data-testid="learn-predict">Each rank's input is shown. What will each rank hold after {model.planStep.label}? Predict it, then run the step{model.record === null ? ' (Next step)' : ''} or</span>
+            <span data-testid="learn-predict">Each rank's input is shown. What will each rank hold after {model.planStep.label}? Predict it, then {waiting ? 'run the step (Next step)' : 'run the scenario'} or</span>
             <button type="button" data-testid="learn-reveal" onClick={() => setRevealed(true)}>show the moves now</button>
           </>
         ) : (
