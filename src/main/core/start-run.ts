@@ -35,9 +35,9 @@ export interface RunRequest {
   stopOnSignals?: boolean;
   /** A rewrite of the record while the run goes failed; the run goes on and the final write is tried. */
   onCheckpointError?: (e: Error) => void;
-}
   /** Step mode: the run waits before each step until `run.next()`. */
   stepMode?: boolean;
+}
 
 export interface RunOutcome {
   record: RunRecord;
