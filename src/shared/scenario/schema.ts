@@ -196,14 +196,6 @@ export const scenarioSchema = z
     version: z.literal(SCENARIO_VERSION).describe('Format version of this file.'),
     name: name.min(1),
     description: z.string().optional(),
-    // One object with either key (not a union of two), so that a problem inside `devices` is
-    // reported at its own path rather than as "no option matched" at `world`.
-    world: z
-      .object({
-        ranks: z.number().int().min(1).max(LIMITS.ranks).optional(),
-        devices: z.array(z.number().int().min(0).max(LIMITS.ranks * 16)).min(1).max(LIMITS.ranks)
-          .refine((d) => new Set(d).size === d.length, 'expected each device once: NCCL runs one rank per GPU')
-          .optional(),
     lesson: z
       .object({
         see: z.string().max(4000).describe('What the learner sees when the scenario runs.'),
@@ -213,6 +205,14 @@ export const scenarioSchema = z
       .strict()
       .optional()
       .describe('For a scenario that shows a mistake: its diagnosis explained (the app lists such scenarios as lessons; `clab run` prints it after the run).'),
+    // One object with either key (not a union of two), so that a problem inside `devices` is
+    // reported at its own path rather than as "no option matched" at `world`.
+    world: z
+      .object({
+        ranks: z.number().int().min(1).max(LIMITS.ranks).optional(),
+        devices: z.array(z.number().int().min(0).max(LIMITS.ranks * 16)).min(1).max(LIMITS.ranks)
+          .refine((d) => new Set(d).size === d.length, 'expected each device once: NCCL runs one rank per GPU')
+          .optional(),
       })
       .strict()
       .refine((w) => (w.ranks === undefined) !== (w.devices === undefined), 'expected {"ranks": N} or {"devices": [0, 1, …]}: one of the two')
