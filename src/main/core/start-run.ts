@@ -71,8 +71,6 @@ export function prepareRun(request: RunRequest): PreparedRun {
   // not as an allocation failure halfway through the run.
   const topology = backend.backend !== 'nccl' ? undefined : addon?.topology ? addon.topology() : loadAddon().topology();
   checkPlanMemory(plan, backend.backend, { topology });
-  // Measured now, before any rank starts: the copy neither slows their start nor is slowed by it.
-  if (backend.backend === 'cpu') hostCopyGBps();
   const createdAt = new Date();
   const recordPath = request.recordPath ?? defaultRecordPath(loaded.scenario.name, createdAt, request.recordsDir);
   checkWritable(recordPath);
@@ -80,10 +78,20 @@ export function prepareRun(request: RunRequest): PreparedRun {
     plan, backend: backend.backend, backendNote: backend.note, scenario: loaded.raw, scenarioFile: request.scenarioFile, createdAt,
     workerEntry: request.workerEntry, stepMode: request.stepMode,
   });
-  return { run, plan, backend, recordPath, start: () => runAndSave(run, recordPath, request) };
+  return { run, plan, backend, recordPath, start: () => runAndSave(run, recordPath, request, backend.backend) };
 }
 
-async function runAndSave(run: LabRun, recordPath: string, request: RunRequest): Promise<RunOutcome> {
+/**
+ * On cpu the host copy rate (the α-β model's β) is timed once per process before any rank
+ * starts, so that the copy neither slows their start nor is slowed by it; and a turn of the
+ * event loop after start(), so that a door's answer (the run's id) goes out before the ~0.1 s it
+ * takes. The copy holds the event loop until the ranks are forked: a stop can come in only in
+ * the one turn before it.
+ */
+const beforeFork = (backend: BackendChoice['backend']): Promise<void> =>
+  (backend === 'cpu' ? new Promise((resolve) => setImmediate(() => { hostCopyGBps(); resolve(); })) : Promise.resolve());
+
+async function runAndSave(run: LabRun, recordPath: string, request: RunRequest, backend: BackendChoice['backend']): Promise<RunOutcome> {
   // Kept current as steps end, so a run that is killed keeps what it had measured.
   const checkpoint = new RecordCheckpoint(run, recordPath, CHECKPOINT_INTERVAL_MS, request.onCheckpointError);
   const onSignal = (signal: NodeJS.Signals) => run.stop(`interrupted (${signal})`);
@@ -93,6 +101,7 @@ async function runAndSave(run: LabRun, recordPath: string, request: RunRequest):
   }
   let record: RunRecord;
   try {
+    await beforeFork(backend);
     record = await run.run();
   } finally {
     process.off('SIGINT', onSignal);
