@@ -33,7 +33,7 @@ describe('the α-β model in the CLI', () => {
     const replay = clab('replay', record);
     expect(replay.status).toBe(0);
     expect(replay.stdout).toContain(`${SWEEP_HEADER[0]}    model  %peak`);
-    expect(replay.stdout).toMatch(/^# model: ring all_reduce on 2 ranks: 2 hops of α = /m);
+    expect(replay.stdout).toMatch(/^# model is the busbw predicted for a ring all_reduce on 2 ranks: 2 hops of α = /m);
     expect(replay.stdout.replace(/\n#   /g, ' ')).toContain(beta);
   });
 });

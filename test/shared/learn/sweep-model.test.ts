@@ -130,7 +130,7 @@ describe('the sweep table with the model', () => {
     expect(table[2]).toBe(`${SWEEP_HEADER[1]}   (GB/s)       `);
     // Each row is nccl-tests' row, then the model's busbw and the measured busbw over β.
     expect(table[9]).toBe(`${plain[9]}     9.54   21.0`);
-    expect(table.slice(plain.length)[0]).toBe('# model: ring all_reduce on 2 ranks: 2 hops of α = 10.00 µs (the fastest per hop of the smallest');
+    expect(table.slice(plain.length)[0]).toBe('# model is the busbw predicted for a ring all_reduce on 2 ranks: 2 hops of α = 10.00 µs (the fastest');
     // The notes, wrapped to 100 columns, continued under their first word.
     const notes = table.slice(plain.length);
     expect(Math.max(...notes.map((line) => line.length))).toBeLessThanOrEqual(100);
