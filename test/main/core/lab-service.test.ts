@@ -61,6 +61,31 @@ describe('startRun', () => {
     expect(existsSync(end.savedTo!)).toBe(true);
   });
 
+  it('step mode: run-paused before each step, nextStep runs one, runStatus says where it waits', async () => {
+    const text = JSON.stringify({ version: 1, name: 'steps', world: { ranks: 2 }, defaults: { warmup: 0, iters: 1 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'broadcast', count: 3 }] });
+    let runId: string | null = null;
+    const { events, ended } = eventsOf(service, () => runId);
+    const resumed: boolean[] = [];
+    const off = service.onEvent((e) => {
+      if (e.type !== 'run-paused' || e.runId !== runId) return;
+      void service.runStatus({ runId }).then(async (status) => {
+        expect(status).toMatchObject({ state: 'running', paused: e.step });
+        resumed.push((await service.nextStep({ runId: runId! })).resumed);
+        resumed.push((await service.nextStep({ runId: runId! })).resumed);
+      });
+    });
+    const started = await service.startRun({ text, file: null, backend: 'cpu', ranks: 2, stepMode: true });
+    runId = started.ok ? started.runId : null;
+    const end = await ended;
+    off();
+    expect(end.record.status).toBe('passed');
+    const order = events.flatMap((e) => (e.type === 'run-paused' ? [`paused before ${e.step}`] : e.type === 'run-step' ? [`step ${e.step.index} ended`] : []));
+    expect(order).toEqual(['paused before 0', 'step 0 ended', 'paused before 1', 'step 1 ended']);
+    // Once per pause: a second nextStep finds the run no longer waiting.
+    expect(resumed).toEqual([true, false, true, false]);
+    expect(await service.nextStep({ runId: runId! })).toEqual({ resumed: false });
+  });
+
   it('answers broken text with every problem at its line and column, and starts nothing', async () => {
     const text = '{\n  "version": 1,\n  "name": "b",\n  "world": { "ranks": 2 },\n  "steps": [\n    { "op": "all_reduce", "count": "three" }\n  ]\n}\n';
     const result = await service.startRun({ text, file: 'broken.scenario.json', backend: 'cpu', ranks: null });
