@@ -142,6 +142,17 @@ describe('the timeline of a saved run', () => {
     await details.waitFor({ state: 'detached' });
   });
 
+  it('opens a clicked step in the Learn view (what moved where)', async () => {
+    const step = small.steps.find((s) => s.label === 'all_reduce')!;
+    const at = await pointAt(small, small.events.find((e) => e.step === step.index && e.rank === 1 && e.phase === 'timed')!);
+    await page.mouse.click(at.x, at.y);
+    await page.getByTestId('timeline-learn').click();
+    expect(await page.getByTestId('learn-step-select').inputValue()).toBe(String(step.index));
+    expect(await page.getByTestId('learn-column').count()).toBe(small.world);
+    await page.getByTestId('tab-timeline').click();
+    await page.locator('[data-testid=timeline][data-slices-drawn]').waitFor();
+  });
+
   it('exports the visible timeline as a PNG', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('timeline-png').click()]);
     expect(download.suggestedFilename()).toMatch(/-timeline\.png$/);

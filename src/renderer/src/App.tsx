@@ -83,6 +83,13 @@ export function App() {
     return { key: `${shown.source.kind}:${shown.record.id}`, source: shown.record, live: false, name: typeof name === 'string' ? name : 'run', version: 0 };
   }, [run.busy, live, shown, scenario.doc]);
 
+  // The timeline's "what moved where" opens the Learn tab at that step.
+  const [learnRequest, setLearnRequest] = useState<number | null>(null);
+  const learnStep = useCallback((step: number) => {
+    setLearnRequest(step);
+    selectTab('learn');
+  }, [selectTab]);
+
   const { busy, start } = run;
   const startRun = useCallback(() => {
     if (!scenario.doc || busy) return;
@@ -179,7 +186,7 @@ export function App() {
               ? <ResultsView record={shown.record} source={shown.source} />
               : <p className="empty">No results yet: run the scenario, or open a saved run.</p>)}
             {tab === 'timeline' && (timeline
-              ? <TimelineView key={timeline.key} record={timeline.source} live={timeline.live} name={timeline.name} />
+              ? <TimelineView key={timeline.key} record={timeline.source} live={timeline.live} name={timeline.name} onLearn={learnStep} />
               : <p className="empty">No timeline yet: run the scenario, or open a saved run.</p>)}
             {tab === 'learn' && (
               <LearnView
@@ -189,6 +196,7 @@ export function App() {
                 onNext={() => void run.next()}
                 templates={templates}
                 onOpenLesson={openTemplate}
+                requested={learnRequest}
               />
             )}
             {tab === 'runs' && <SavedRuns client={client} refreshKey={runsVersion} onOpen={(path) => void openRun(path)} />}

@@ -26,12 +26,14 @@ interface Props {
   onNext?(): void;
   templates: Template[];
   onOpenLesson(templateId: string): void;
+  /** A step asked for from elsewhere (the timeline's step details). */
+  requested?: number | null;
 }
 
-export function LearnView({ source, version, paused, onNext, templates, onOpenLesson }: Props) {
+export function LearnView({ source, version, paused, onNext, templates, onOpenLesson, requested = null }: Props) {
   const steps = useMemo(() => source?.plan.steps.filter(learnable) ?? [], [source]);
   const records = useMemo(() => new Map(source?.steps.map((s) => [s.index, s]) ?? []), [source, version]);
-  const [chosen, setChosen] = useState<number | null>(null);
+  const [chosen, setChosen] = useState<number | null>(requested);
   useEffect(() => {
     if (paused !== null && steps.some((s) => s.index === paused)) setChosen(paused);
   }, [paused, steps]);

@@ -3,14 +3,17 @@
 import { resultLines, stepTitle, timingLine } from '../../../shared/format.js';
 import type { PlanStep } from '../../../shared/plan/types.js';
 import type { StepRecord } from '../../../shared/record.js';
+import { learnable } from '../learn/model';
 
 interface Props {
   planStep: PlanStep | undefined;
   step: StepRecord | undefined;
   onClose(): void;
+  /** Shows the step in the Learn view; offered where it moves tensor data. */
+  onLearn?(step: number): void;
 }
 
-export function StepDetails({ planStep, step, onClose }: Props) {
+export function StepDetails({ planStep, step, onClose, onLearn }: Props) {
   const timing = step ? timingLine(step) : null;
   const hasData = step?.ranks.some((r) => r.input != null || r.output !== null);
   return (
@@ -19,6 +22,9 @@ export function StepDetails({ planStep, step, onClose }: Props) {
         <h3>#{planStep?.index ?? step?.index} {step ? stepTitle(step) : planStep?.label}</h3>
         {step && <span className={`verdict verdict-${step.verdict}`}>{step.verdict}</span>}
         <span className="spacer" />
+        {onLearn && planStep && learnable(planStep) && (
+          <button type="button" className="small" data-testid="timeline-learn" onClick={() => onLearn(planStep.index)}>what moved where</button>
+        )}
         <button type="button" className="small" onClick={onClose}>close</button>
       </header>
       {!step && <p className="dim">Still running: its results come when the step ends.</p>}

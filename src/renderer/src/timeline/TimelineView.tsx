@@ -19,13 +19,15 @@ import { useRunModel } from './useRunModel';
 
 interface Props {
   record: TimelineSource;
+  /** Shows a step in the Learn view (what moved where). */
+  onLearn?(step: number): void;
   /** A run in progress: its events grow; the view follows the end until the user zooms or pans. */
   live?: boolean;
   /** Names the PNG: `<name>-timeline.png`. */
   name?: string;
 }
 
-export function TimelineView({ record, live = false, name = 'run' }: Props) {
+export function TimelineView({ record, live = false, name = 'run', onLearn }: Props) {
   const run = useRunModel(record, live);
   const [mode, setMode] = useState<TimelineMode>('run');
   const [choice, setChoice] = useState<CompareChoice | null>(() => defaultChoice(record));
@@ -111,7 +113,7 @@ export function TimelineView({ record, live = false, name = 'run' }: Props) {
       </div>
       {!model.lanes.length && <p className="empty">{live ? 'Waiting for the first step to end…' : 'This run recorded no timeline events.'}</p>}
       {selected !== null && (
-        <StepDetails planStep={record.plan.steps[selected]} step={steps.get(selected)} onClose={() => setSelected(null)} />
+        <StepDetails planStep={record.plan.steps[selected]} step={steps.get(selected)} onClose={() => setSelected(null)} onLearn={onLearn} />
       )}
     </div>
   );
