@@ -95,6 +95,7 @@ export function App() {
     if (!scenario.doc || busy) return;
     // In step mode the run waits before its first step: show it where the learner predicts it.
     selectTab(settings.stepMode ? 'learn' : 'log');
+    setLearnRequest(null);
     void start({ text: scenario.text, file: scenario.doc.path, backend: settings.backend, ranks: settings.ranks, stepMode: settings.stepMode });
   }, [scenario.doc, scenario.text, settings.backend, settings.ranks, settings.stepMode, busy, start, selectTab]);
 
