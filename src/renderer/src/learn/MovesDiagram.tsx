@@ -1,6 +1,7 @@
 // The ranks as columns: each with its input (chunks, with values for small tensors) and its
 // working buffer (what it holds after the stages played so far), and the stage under way drawn as
 // chunks travelling from sender to receiver, a reduction marked where the receiver combines them.
+import { useMemo } from 'react';
 import type { Scalar } from '../../../shared/dtypes.js';
 import { chunkRange, type Piece, type SlotContent, type Transfer } from '../../../shared/learn/moves.js';
 import { slotValues } from '../../../shared/learn/values.js';
@@ -105,9 +106,40 @@ export function MovesDiagram({ model, t, hideOutcome }: Props) {
   const fraction = t - k;
   const state = model.states[hideOutcome ? 0 : k];
   const stage = k < stages && !hideOutcome ? schedule.stages[k] : null;
-  const L = layout(model);
+  const L = useMemo(() => layout(model), [model]);
   const width = diagramWidth(world);
   const done = !hideOutcome && k === stages;
+  // The buffers change once per stage, the travelling chunks every frame: only the latter are drawn per frame.
+  const columns = useMemo(() => Array.from({ length: world }, (_, rank) => {
+    const x = columnX(rank);
+    const a = model.planStep.action;
+    const root = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].rooted && a.root === rank;
+    const outputs = new Set(schedule.output[rank]);
+    const computed = model.computed[rank];
+    const agrees = model.agrees[rank];
+    return (
+      <g key={rank} data-testid="learn-column" data-rank={rank}>
+        <text x={x + COL_W / 2} y={17} textAnchor="middle" className="learn-rank" fill={rankColour(rank)}>rank {rank}{root ? ' · root' : ''}{model.disagreeing.includes(rank) ? ' ⚠' : ''}</text>
+        <text x={x + 8} y={L.inputTop - 5} className="learn-label">input{schedule.inputChunks[rank] ? '' : ': none'}</text>
+        <g data-testid="learn-input" data-values={model.inputs[rank] ? model.inputs[rank]!.map(formatScalar).join(', ') : ''}>
+          {Array.from({ length: schedule.inputChunks[rank] }, (_, j) => {
+            const c = L.cell(rank, 'input', j);
+            return <Cell key={j} {...c} content={[{ rank, chunk: j }]} model={model} dashed={false} testId="learn-input-chunk" />;
+          })}
+        </g>
+        <text x={x + 8} y={L.workTop - 5} className="learn-label">{schedule.workSlots[rank] ? 'output buffer' : 'no output buffer'}</text>
+        {state[rank].map((content, j) => {
+          const c = L.cell(rank, 'work', j);
+          return <Cell key={j} {...c} content={content} model={model} dashed={!outputs.has(j)} testId="learn-slot" />;
+        })}
+        <text x={x + 8} y={L.outputY} className="learn-output" data-testid="learn-output" data-agrees={agrees === null ? '' : String(agrees)}>
+          {schedule.output[rank].length === 0 ? 'no output on this rank'
+            : hideOutcome ? 'output: ? (predict it)'
+            : computed ? `${done ? 'output' : 'will be'} [${compact(computed, 14)}]${done && agrees !== null ? (agrees ? ' ✓' : ' ✗') : ''}` : 'output: too long to show'}
+        </text>
+      </g>
+    );
+  }), [model, state, hideOutcome, done, L, world]);
   const sentContent = (tr: Transfer): SlotContent => (tr.source === 'input' ? [{ rank: tr.from, chunk: tr.fromSlot }] : state[tr.from][tr.fromSlot]);
   return (
     <svg className="learn-diagram" data-testid="learn-diagram" data-stage={k} width={width} height={L.height} viewBox={`0 0 ${width} ${L.height}`}>
@@ -117,36 +149,7 @@ export function MovesDiagram({ model, t, hideOutcome }: Props) {
         </marker>
       </defs>
       {Array.from({ length: world }, (_, rank) => <rect key={rank} x={columnX(rank)} y={0} width={COL_W} height={L.height - 4} rx={6} className="learn-column-bg" />)}
-      {Array.from({ length: world }, (_, rank) => {
-        const x = columnX(rank);
-        const a = model.planStep.action;
-        const root = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].rooted && a.root === rank;
-        const outputs = new Set(schedule.output[rank]);
-        const computed = model.computed[rank];
-        const agrees = model.agrees[rank];
-        return (
-          <g key={rank} data-testid="learn-column" data-rank={rank}>
-            <text x={x + COL_W / 2} y={17} textAnchor="middle" className="learn-rank" fill={rankColour(rank)}>rank {rank}{root ? ' · root' : ''}{model.disagreeing.includes(rank) ? ' ⚠' : ''}</text>
-            <text x={x + 8} y={L.inputTop - 5} className="learn-label">input{schedule.inputChunks[rank] ? '' : ': none'}</text>
-            <g data-testid="learn-input" data-values={model.inputs[rank] ? model.inputs[rank]!.map(formatScalar).join(', ') : ''}>
-              {Array.from({ length: schedule.inputChunks[rank] }, (_, j) => {
-                const c = L.cell(rank, 'input', j);
-                return <Cell key={j} {...c} content={[{ rank, chunk: j }]} model={model} dashed={false} testId="learn-input-chunk" />;
-              })}
-            </g>
-            <text x={x + 8} y={L.workTop - 5} className="learn-label">{schedule.workSlots[rank] ? 'output buffer' : 'no output buffer'}</text>
-            {state[rank].map((content, j) => {
-              const c = L.cell(rank, 'work', j);
-              return <Cell key={j} {...c} content={content} model={model} dashed={!outputs.has(j)} testId="learn-slot" />;
-            })}
-            <text x={x + 8} y={L.outputY} className="learn-output" data-testid="learn-output" data-agrees={agrees === null ? '' : String(agrees)}>
-              {schedule.output[rank].length === 0 ? 'no output on this rank'
-                : hideOutcome ? 'output: ? (predict it)'
-                : computed ? `${done ? 'output' : 'will be'} [${compact(computed, 14)}]${done && agrees !== null ? (agrees ? ' ✓' : ' ✗') : ''}` : 'output: too long to show'}
-            </text>
-          </g>
-        );
-      })}
+      {columns}
       {stage && stage.transfers.map((tr, i) => {
         const from = L.cell(tr.from, tr.source, tr.fromSlot);
         const to = L.cell(tr.to, 'work', tr.toSlot);
