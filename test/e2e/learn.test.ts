@@ -114,5 +114,13 @@ describe('the Learn view', () => {
     await screenshot(page, 'learn-lessons');
     await lesson.getByTestId('learn-lesson-open').click();
     await page.getByTestId('file-name').filter({ hasText: 'wrong-root' }).waitFor();
+
+    // Run it: the diagnosis, and in the Learn tab the lesson of this run and the ranks that disagree.
+    await setRunOptions(page, 'cpu', null);
+    expect(await runAndWait(page)).toContain('diagnosed as expected');
+    await page.getByTestId('tab-learn').click();
+    expect(await page.getByTestId('learn-run-lesson').textContent()).toContain('Pass the same root everywhere');
+    expect(await page.locator('.learn-warn').textContent()).toContain('rank 0 ran something else in this step');
+    await screenshot(page, 'learn-wrong-root');
   });
 });

@@ -2,6 +2,7 @@
 // saved runs on the right. Everything goes through the one LabClient.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ApiEvent } from '../../shared/api.js';
+import { lessonOf } from '../../shared/learn/lessons.js';
 import type { RunRecord } from '../../shared/record.js';
 import { Header } from './app/Header';
 import { Tabs, type TabId } from './app/Tabs';
@@ -82,6 +83,12 @@ export function App() {
     const name = (shown.record.scenario as { name?: unknown } | null)?.name;
     return { key: `${shown.source.kind}:${shown.record.id}`, source: shown.record, live: false, name: typeof name === 'string' ? name : 'run', version: 0 };
   }, [run.busy, live, shown, scenario.doc]);
+
+  // The scenario of the run shown, when it is one of the mistakes gallery's: its lesson in the Learn tab.
+  const runLesson = useMemo(() => {
+    if (!timeline) return null;
+    return timeline.live ? lessonOf(scenario.text) : lessonOf(JSON.stringify(shown?.record.scenario ?? null));
+  }, [timeline, scenario.text, shown]);
 
   // The timeline's "what moved where" opens the Learn tab at that step.
   const [learnRequest, setLearnRequest] = useState<number | null>(null);
@@ -198,6 +205,7 @@ export function App() {
                 templates={templates}
                 onOpenLesson={openTemplate}
                 requested={learnRequest}
+                lesson={runLesson}
               />
             )}
             {tab === 'runs' && <SavedRuns client={client} refreshKey={runsVersion} onOpen={(path) => void openRun(path)} />}

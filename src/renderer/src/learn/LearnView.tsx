@@ -7,7 +7,8 @@ import type { Template } from '../../../shared/api.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
 import type { Plan } from '../../../shared/plan/types.js';
 import type { StepRecord } from '../../../shared/record.js';
-import { Lessons } from './Lessons';
+import type { Lesson } from '../../../shared/learn/lessons.js';
+import { Lessons, LessonText } from './Lessons';
 import { diagramWidth, MovesDiagram } from './MovesDiagram';
 import { learnable, learnSubject, type LearnModel } from './model';
 import { formatSlowdown, learnPace, runSlowdown, STAGE_MS_BOUNDS, type LearnPace } from './pace';
@@ -28,9 +29,11 @@ interface Props {
   onOpenLesson(templateId: string): void;
   /** A step asked for from elsewhere (the timeline's step details). */
   requested?: number | null;
+  /** The lesson of the scenario the run shows (a mistake made on purpose), if it has one. */
+  lesson?: Lesson | null;
 }
 
-export function LearnView({ source, version, paused, onNext, templates, onOpenLesson, requested = null }: Props) {
+export function LearnView({ source, version, paused, onNext, templates, onOpenLesson, requested = null, lesson = null }: Props) {
   const steps = useMemo(() => source?.plan.steps.filter(learnable) ?? [], [source]);
   const records = useMemo(() => new Map(source?.steps.map((s) => [s.index, s]) ?? []), [source, version]);
   const [chosen, setChosen] = useState<number | null>(requested);
@@ -60,6 +63,12 @@ export function LearnView({ source, version, paused, onNext, templates, onOpenLe
           </span>
         )}
       </div>
+      {source && lesson && (
+        <section className="learn-lesson learn-run-lesson" data-testid="learn-run-lesson" aria-label="This run's lesson">
+          <h3>This run makes a mistake on purpose</h3>
+          <LessonText lesson={lesson} />
+        </section>
+      )}
       {!source && <p className="empty">Nothing to show yet: run a scenario (tick “step mode” to go one step at a time), or open a saved run.</p>}
       {source && !steps.length && <p className="empty">This run has no collective or send/recv step to show.</p>}
       {subject?.kind === 'none' && <p className="empty">{subject.reason}</p>}

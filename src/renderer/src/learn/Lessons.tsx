@@ -2,11 +2,22 @@
 // happens and how to fix it; Open puts the scenario in the editor to run it.
 import { useMemo } from 'react';
 import type { Template } from '../../../shared/api.js';
-import { lessonOf } from '../../../shared/learn/lessons.js';
+import { lessonOf, type Lesson } from '../../../shared/learn/lessons.js';
 
 interface Props {
   templates: Template[];
   onOpen(templateId: string): void;
+}
+
+/** What you will see, why, the fix. */
+export function LessonText({ lesson }: { lesson: Lesson }) {
+  return (
+    <dl>
+      <dt>What you will see</dt><dd>{lesson.see}</dd>
+      <dt>Why it happens</dt><dd>{lesson.why}</dd>
+      <dt>How to fix it</dt><dd>{lesson.fix}</dd>
+    </dl>
+  );
 }
 
 export function Lessons({ templates, onOpen }: Props) {
@@ -25,11 +36,7 @@ export function Lessons({ templates, onOpen }: Props) {
             <span className="learn-lesson-name">{template.name.replace(/^Mistake:\s*/, '')}</span>
             <button type="button" className="small" data-testid="learn-lesson-open" onClick={(e) => { e.preventDefault(); onOpen(template.id); }}>open</button>
           </summary>
-          <dl>
-            <dt>What you will see</dt><dd>{lesson.see}</dd>
-            <dt>Why it happens</dt><dd>{lesson.why}</dd>
-            <dt>How to fix it</dt><dd>{lesson.fix}</dd>
-          </dl>
+          <LessonText lesson={lesson} />
         </details>
       ))}
     </section>
