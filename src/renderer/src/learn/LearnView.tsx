@@ -126,7 +126,7 @@ function StepMoves({ model, pace, waiting }: { model: LearnModel; pace: LearnPac
       </div>
       {!hideOutcome && <p className="learn-pace dim" data-testid="learn-pace">{paceText(pace, stages)}</p>}
       {!hideOutcome && <p className="learn-check" data-testid="learn-check">{checkText(model)}</p>}
-      <p className="learn-legend dim">Solid outline: the rank's output. Dashed: where partial results pass through. Coloured squares: whose chunks a slot holds; {model.redop ? `${model.redop} combines them element by element.` : 'nothing is reduced in this op.'}</p>
+      <p className="learn-legend dim">Values: {model.inputsFrom === 'record' ? 'each rank\'s input as the run recorded it' : 'from each rank\'s data pattern (as the rank fills its input)'}, up to 32 elements; longer buffers show which chunk of which rank (r1·c2) and its elements. Solid outline: the rank's output. Dashed: where partial results pass through. Coloured squares: whose chunks a slot holds; {model.redop ? `${model.redop} combines them element by element.` : 'nothing is reduced in this op.'}</p>
     </section>
   );
 }
