@@ -19,6 +19,9 @@ export function actionBandwidthBasis(action: PlanAction, world: number): { bytes
     case 'collective':
     case 'p2p':
       return itemBytes(action, world);
+    case 'pair':
+      // Per direction, as nccl-tests' sendrecv counts both-ways traffic: the bytes each rank sends.
+      return { bytes: action.count * DTYPE_INFO[action.dtype].bytes, busFactor: p2pBusFactor() };
     case 'group': {
       const parts = action.items.map((i) => itemBytes(i, world));
       const bytes = parts.reduce((s, p) => s + p.bytes, 0);
@@ -35,8 +38,10 @@ export type UnfinishedVerdict = Extract<StepRecord['verdict'], 'error' | 'stoppe
 export function summarizeStep(step: PlanStep, results: RankStepResult[], world: number, unfinished: UnfinishedVerdict | null = null): StepRecord {
   const ranks = [...results].sort((a, b) => a.rank - b.rank);
   const wrong = ranks.reduce((s, r) => s + r.wrong, 0);
-  const checkedAny = ranks.some((r) => r.verdict !== 'none');
-  const verdict: StepRecord['verdict'] = unfinished ?? (ranks.length === 0 ? 'not-run' : wrong > 0 || ranks.some((r) => r.verdict === 'fail') ? 'fail' : checkedAny ? 'pass' : 'none');
+  const checkedAny = ranks.some((r) => r.verdict === 'pass' || r.verdict === 'fail');
+  const verdict: StepRecord['verdict'] = unfinished ?? (ranks.length === 0 ? 'not-run'
+    : ranks.some((r) => r.verdict === 'error') ? 'error'
+    : wrong > 0 || ranks.some((r) => r.verdict === 'fail') ? 'fail' : checkedAny ? 'pass' : 'none');
   const timing = timingStats(iterationTimesAcrossRanks(ranks.map((r) => r.timesUs)));
   const timedRanks = ranks.filter((r) => r.timesUs.length > 0);
   const perOp = timing ? perOpTime(timedRanks.map((r) => r.loopUs ?? r.spanUs), timing.samples) : undefined;

@@ -6,6 +6,7 @@ import type { Plan, PlanAction } from './plan/types.js';
 import type { CompareRecord, Environment, RunRecord, StepRecord } from './record.js';
 import { modelSummary, sweepModel, type SweepModel, type SweepModelRow } from './learn/sweep-model.js';
 import { wrapWords } from './wrap.js';
+import { pairsView, type PairsCell, type PairsMatrix } from './pairs.js';
 import { formatBytes } from './scenario/units.js';
 import { bandwidthTime } from './stats.js';
 
@@ -127,28 +128,52 @@ export function sweepModelTable(plan: Plan, steps: StepRecord[], sweep: number, 
   ];
 }
 
-export function pairsMatrix(plan: Plan, steps: StepRecord[], pairs: number): string[] {
-  const spec = plan.pairs[pairs];
-  const cells = new Map<string, StepRecord>();
-  for (const s of steps) if (s.origin.kind === 'pairs' && s.origin.pairs === pairs) cells.set(`${s.origin.from},${s.origin.to}`, s);
-  const n = plan.world;
-  const cell = (i: number, j: number, f: (s: StepRecord) => string) => {
-    const s = cells.get(`${Math.min(i, j)},${Math.max(i, j)}`);
-    if (i === j) return '-';
-    if (!s) return '';
-    return s.verdict === 'error' ? 'ERR' : s.verdict === 'stopped' ? 'stopped' : f(s);
+export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environment'>, pairs: number): string[] {
+  const view = pairsView(record, pairs, formatBytes);
+  const { spec, world } = view;
+  const width = 11;
+  const cell = (m: PairsMatrix, c: PairsCell): string => {
+    switch (c.kind) {
+      case 'self': return '-';
+      case 'not-measured': return '';
+      case 'unfinished': return c.step.verdict === 'stopped' ? 'stopped' : 'not run';
+      case 'error': return c.error?.code === 'CLAB_PAIR_TIMEOUT' ? 'HANG' : c.error?.code === 'CLAB_PAIR_DOWN' ? 'down' : 'ERR';
+      case 'measured': return c.value === null ? 'n/a' : m.unit === 'µs' ? us(c.value) : c.value.toFixed(2);
+    }
   };
-  const table = (title: string, f: (s: StepRecord) => string) => [
-    title,
-    `${pad('', 6)}${Array.from({ length: n }, (_, j) => pad(String(j), 10)).join('')}`,
-    ...Array.from({ length: n }, (_, i) => `${pad(String(i), 6)}${Array.from({ length: n }, (_, j) => pad(cell(i, j, f), 10)).join('')}`),
+  const table = (m: PairsMatrix) => [
+    `# ${m.title}`,
+    `${pad('from \\ to', 10)}${Array.from({ length: world }, (_, j) => pad(String(j), width)).join('')}`,
+    ...m.rows.map((row, i) => `${pad(String(i), 10)}${row.map((c) => pad(cell(m, c), width)).join('')}`),
   ];
-  return [
-    `# ${spec.label} (${spec.path}), ${formatBytes(spec.bytes)}${spec.direction === 'both' ? ' each way' : ''}`,
-    ...table('# bandwidth (GB/s)', (s) => s.algbw?.toFixed(2) ?? 'n/a'),
-    ...table('# time (µs)', (s) => (s.timing ? us(bandwidthTime(s.timing)) : 'n/a')),
-    ...[...cells.values()].filter((s) => s.verdict === 'fail').map((s) => `# ${s.label}: ${s.wrong} wrong`),
+  const failed = view.failures.length;
+  const how = view.links.find((l) => l.how)?.how;
+  const lines = [
+    `# ${spec.label} (${spec.path}), ${formatBytes(spec.bytes)}${view.both ? ' each way at once (cells i,j and j,i: one exchange)' : ' one way: rows send, columns receive'}; ` +
+      `${view.pairsMeasured - failed} of ${view.pairsMeasured} pair${view.pairsMeasured === 1 ? '' : 's'} measured${failed ? `, ${failed} failed` : ''}`,
+    ...view.matrices.flatMap(table),
   ];
+  if (how) lines.push(`# plain copy: ${how}`);
+  const links = view.links.filter((l) => l.link || l.transport);
+  if (links.length) {
+    lines.push('# each pair: link, NCCL transport, share of the link\'s one-way peak');
+    for (const l of links) {
+      const peak = l.link?.peakGBps ? ` of ${+l.link.peakGBps.toFixed(1)} GB/s (${l.link.peakFrom})` : '';
+      const share = l.share !== null ? `send/recv ${(100 * l.share).toFixed(0)} %${peak}` : '';
+      const copyShare = l.copyShare !== null ? `, copy ${(100 * l.copyShare).toFixed(0)} %` : '';
+      lines.push(`#   ${l.from}${view.both ? '⇄' : '→'}${l.to}  ${(l.link?.text ?? (record.environment.backend === 'cpu' ? 'host' : '?')).padEnd(5)} ${(l.transport ?? 'transport unknown').padEnd(18)} ${share}${copyShare}`.trimEnd());
+    }
+  }
+  for (const f of view.failures) {
+    const e = f.error;
+    lines.push(`# pair ${f.from}${view.both ? '⇄' : '→'}${f.to} failed${e ? ` on rank ${e.rank}: ${e.code}: ${e.message}` : ''}`);
+    for (const w of e?.warnings ?? []) lines.push(`#     ${w}`);
+    for (const h of e?.hints ?? []) lines.push(`#   hint: ${h}`);
+  }
+  for (const m of view.matrices) {
+    for (const c of m.rows.flat()) if (c.kind === 'measured' && c.step.verdict === 'fail') lines.push(`# ${c.step.label}: ${c.step.wrong} wrong`);
+  }
+  return lines;
 }
 
 export function compareSummary(c: CompareRecord): string[] {
@@ -175,7 +200,7 @@ export function runReport(record: RunRecord): string[] {
       continue;
     }
     if (o.kind === 'pairs') {
-      if (!printedPairs.has(o.pairs)) { printedPairs.add(o.pairs); out.push(...pairsMatrix(plan, record.steps, o.pairs)); }
+      if (!printedPairs.has(o.pairs)) { printedPairs.add(o.pairs); out.push(...pairsMatrix(record, o.pairs)); }
       continue;
     }
     if (o.kind === 'compare' || step.action.kind === 'wait') continue;
@@ -191,7 +216,11 @@ export function statusLine(record: RunRecord): string {
   const checked = record.steps.filter((s) => s.verdict === 'pass' || s.verdict === 'fail');
   const failed = checked.filter((s) => s.verdict === 'fail');
   const stopped = record.steps.filter((s) => s.verdict === 'stopped').length;
-  const base = `${record.status.toUpperCase()}: ${checked.length - failed.length}/${checked.length} checked steps correct on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})${stopped ? `, ${stopped} step${stopped === 1 ? '' : 's'} stopped in flight` : ''}`;
+  const pairs = record.plan.pairs.map((_, i) => pairsView(record, i, formatBytes)).filter((v) => v.failures.length);
+  const pairsFailed = pairs.length
+    ? `, ${pairs.map((v) => `${v.failures.length} of ${v.pairsMeasured} pairs failed in ${v.spec.path}${v.failures.every((f) => f.error?.injected) ? ' (injected)' : ''}`).join(', ')}`
+    : '';
+  const base = `${record.status.toUpperCase()}: ${checked.length - failed.length}/${checked.length} checked steps correct on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})${pairsFailed}${stopped ? `, ${stopped} step${stopped === 1 ? '' : 's'} stopped in flight` : ''}`;
   const expectation = record.expectation ? ` (${record.expectation.note})` : '';
   return record.error ? `${base}${expectation}; ${record.error.message}` : `${base}${expectation}`;
 }

@@ -13,7 +13,8 @@ export const mismatchSchema = z.object({ index: z.number().int(), expected: z.st
 export const rankStepResultSchema = z.object({
   step: z.number().int(),
   rank,
-  verdict: z.enum(['pass', 'fail', 'none']),
+  /** error: the step failed on this rank and the run went on (a pair of a pairs step; see `error`). */
+  verdict: z.enum(['pass', 'fail', 'none', 'error']),
   checked: z.number().int(),
   wrong: z.number().int(),
   mismatches: z.array(mismatchSchema),
@@ -31,6 +32,8 @@ export const rankStepResultSchema = z.object({
    */
   loopUs: z.number().optional(),
   note: z.string().nullable(),
+  /** Why the step failed on this rank while the run went on (verdict error): the code and the backend's message. */
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
 export const timelineEventSchema = z.object({
@@ -58,12 +61,17 @@ export const coreToWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('start'), v, runId: z.string(), rank, backend: backendNameSchema, plan: planSchema, stepMode: z.boolean().optional() }),
   /** Step mode: run plan step `step` (the one this rank said it is paused before). */
   z.object({ type: z.literal('next'), v, step: z.number().int() }),
-  z.object({ type: z.literal('comm-id'), v, id: z.string().min(1) }),
+  /** A communicator's id from its rank 0: the run's (no step), or a pair's (the step that opens the pair). */
+  z.object({ type: z.literal('comm-id'), v, id: z.string().min(1), step: z.number().int().optional() }),
+  /** Every rank has reached the gate of `step` (a pair's first step): the pair may start. */
+  z.object({ type: z.literal('gate-open'), v, step: z.number().int() }),
   z.object({ type: z.literal('abort'), v, reason: z.string() }),
 ]);
 
 export const workerToCoreSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('unique-id'), v, rank, id: z.string().min(1) }),
+  z.object({ type: z.literal('unique-id'), v, rank, id: z.string().min(1), step: z.number().int().optional() }),
+  /** This rank has reached the gate of `step` and waits for every other rank (pairs run one at a time). */
+  z.object({ type: z.literal('gate'), v, rank, step: z.number().int() }),
   z.object({ type: z.literal('step-begin'), v, rank, step: z.number().int(), atNs: z.number() }),
   /** Step mode: this rank waits for `next` before running plan step `step`. */
   z.object({ type: z.literal('paused'), v, rank, step: z.number().int() }),

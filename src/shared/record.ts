@@ -19,6 +19,20 @@ const statsSchema = z.object({
   perOp: z.number().optional(),
 });
 
+/** What a pair's cell says beside its figure (src/shared/pairs.ts reads it). */
+export const pairCellSchema = z.object({
+  /** The transports NCCL chose for the pair, from its INFO lines (e.g. "P2P/CUMEM/read"); cpu: shared memory; null unknown. */
+  transport: z.string().nullable(),
+  /** The copy's method (measure copy), e.g. "cudaMemcpyPeerAsync (copy engine, peer access)". */
+  how: z.string().nullable(),
+  /** Where the pair failed: the first rank's error, NCCL's WARN lines that rank printed meanwhile, and what to try. */
+  error: z.object({
+    rank: z.number().int(), code: z.string(), message: z.string(), warnings: z.array(z.string()), hints: z.array(z.string()),
+    /** The failure was injected (scenario `faults`). */
+    injected: z.boolean(),
+  }).nullable(),
+});
+
 export const stepRecordSchema = z.object({
   index: z.number().int(),
   path: z.string(),
@@ -38,6 +52,8 @@ export const stepRecordSchema = z.object({
   busbw: z.number().nullable(),
   /** Floating-point operations per iteration (compute steps). */
   flops: z.number().nullable(),
+  /** A pairs step's measurement (newer records): what NCCL used for the pair, and why it failed where it did. */
+  pair: pairCellSchema.optional(),
 });
 
 export const compareRecordSchema = z.object({
@@ -115,6 +131,7 @@ export const runRecordSchema = z.object({
 });
 
 export type StepRecord = z.infer<typeof stepRecordSchema>;
+export type PairCell = z.infer<typeof pairCellSchema>;
 export type CompareRecord = z.infer<typeof compareRecordSchema>;
 export type LogLine = z.infer<typeof logLineSchema>;
 export type Environment = z.infer<typeof environmentSchema>;

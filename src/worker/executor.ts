@@ -13,6 +13,7 @@ import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { runObjectCollective } from './objects.js';
 import { checkOutput, previewTensor } from './output.js';
 import { FlightRecorder } from './flight-recorder.js';
+import { PairRunner, type PairHost } from './pairs.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -23,6 +24,8 @@ export interface ExecutorHost {
   stepEnd(result: RankStepResult, events: TimelineEvent[]): void;
   /** A communication call this rank is about to enter (the flight recorder's entry). */
   entered?(entry: FlightEntry): void;
+  /** Pairs steps: meeting every other rank before a pair starts, and the pair's own communicator. */
+  pairs?: PairHost & { gate(step: number): Promise<void> };
 }
 
 interface Outcome {
@@ -33,6 +36,8 @@ interface Outcome {
   note: string | null;
   /** This rank's inputs as a learner reads them (small tensors), one per call. */
   inputs?: (string | null)[];
+  /** The step failed on this rank and the run goes on (a pair of a pairs step). */
+  error?: { code: string; message: string };
 }
 
 const nowNs = () => Number(process.hrtime.bigint());
@@ -52,6 +57,7 @@ export class PlanExecutor {
   private prepared = new Map<number, { sets: PreparedCall[][]; fill: TimelineEvent }>();
 
   private readonly flight: FlightRecorder;
+  private pairs: PairRunner | null = null;
 
   constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {
     this.flight = new FlightRecorder(host.comm, (entry) => host.entered?.(entry));
@@ -74,6 +80,13 @@ export class PlanExecutor {
       if (planStep.action.kind === 'block-begin') {
         await flush();
         await this.prepareBlock(i);
+      }
+      // Pairs run one at a time: every rank, in the pair or not, meets the others before one starts.
+      if (planStep.action.kind === 'pair' && planStep.action.opens) {
+        await flush();
+        await this.waitFor(null);
+        if (!this.host.pairs) throw new Error(`step ${planStep.index}: this rank process cannot run pairs`);
+        await this.host.pairs.gate(planStep.index);
       }
       // This rank's own version of the step (a deliberate mistake may give it another action).
       const step = rankStep(planStep, this.host.rank);
@@ -121,13 +134,15 @@ export class PlanExecutor {
     let note = outcome.note;
     if (checks.length === 0 && note === null && (a.kind === 'collective' || a.kind === 'object')) note = 'no output on this rank';
     if (checks.length === 0 && note === null && a.kind === 'p2p' && a.from === this.host.rank) note = `sent to rank ${a.to}`;
+    if (checks.length === 0 && note === null && a.kind === 'pair' && !outcome.error && a.from === this.host.rank) note = `sent to rank ${a.to}`;
     const wrong = checks.reduce((s, c) => s + c.check.wrong, 0);
     const previews = checks.map((c) => c.preview);
     this.host.stepEnd(
       {
         step: step.index,
         rank: this.host.rank,
-        verdict: checks.length === 0 ? 'none' : wrong > 0 ? 'fail' : 'pass',
+        verdict: outcome.error ? 'error' : checks.length === 0 ? 'none' : wrong > 0 ? 'fail' : 'pass',
+        ...(outcome.error ? { error: outcome.error } : {}),
         checked: checks.reduce((s, c) => s + c.check.checked, 0),
         wrong,
         mismatches: checks.flatMap((c) => c.check.mismatches).slice(0, 5),
@@ -267,6 +282,9 @@ export class PlanExecutor {
         const gflops = (2 * a.m * a.n * a.k) / (meanUs * 1e3);
         return { ...none, timed: t, events: this.events(step, t, 'timed', 0), note: `${gflops.toFixed(2)} GFLOP/s` };
       }
+      case 'pair':
+        this.pairs ??= new PairRunner(this.host.pairs!);
+        return this.pairs.run(step as PlanStep & { action: typeof a });
       case 'wait': {
         const start = nowNs();
         await this.waitFor(a.id);

@@ -36,9 +36,11 @@ async function fail(error: unknown, step: number | null): Promise<never> {
 const inbox: CoreToWorker[] = [];
 const waiters: (() => void)[] = [];
 
-async function nextMessage<T extends CoreToWorker['type']>(type: T): Promise<Extract<CoreToWorker, { type: T }>> {
+async function nextMessage<T extends CoreToWorker['type']>(
+  type: T, match: (m: Extract<CoreToWorker, { type: T }>) => boolean = () => true,
+): Promise<Extract<CoreToWorker, { type: T }>> {
   for (;;) {
-    const i = inbox.findIndex((m) => m.type === type);
+    const i = inbox.findIndex((m) => m.type === type && match(m as Extract<CoreToWorker, { type: T }>));
     if (i >= 0) return inbox.splice(i, 1)[0] as Extract<CoreToWorker, { type: T }>;
     await new Promise<void>((resolve) => waiters.push(resolve));
   }
@@ -63,15 +65,13 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
     id = addon.createUniqueId({ backend, world: plan.world });
     await send({ type: 'unique-id', v, rank, id });
   } else {
-    id = (await nextMessage('comm-id')).id;
+    id = (await nextMessage('comm-id', (m) => m.step === undefined)).id;
   }
   await deviceReady;
   return addon.commInit({ backend, id, rank, world: plan.world, device, commStreams: communicationOnlyStreams(plan) });
 }
 
 async function main(): Promise<void> {
-  // NCCL's warnings go to stdout, which the core keeps as this rank's log lines.
-  process.env.NCCL_DEBUG ??= 'WARN';
   process.on('message', (raw) => {
     let m: CoreToWorker;
     try {
@@ -98,6 +98,14 @@ async function main(): Promise<void> {
   const start = await nextMessage('start');
   rank = start.rank;
   const { plan } = start;
+  // NCCL's warnings go to stdout, which the core keeps as this rank's log lines. With pairs on
+  // nccl, also its INFO lines of the transports it connects (P2P, SHM, NET): the core reads from
+  // them which transport each pair used. Read by NCCL at its first call, which comes later.
+  if (start.backend === 'nccl' && plan.steps.some((s) => s.action.kind === 'pair') && process.env.NCCL_DEBUG === undefined) {
+    process.env.NCCL_DEBUG = 'INFO';
+    process.env.NCCL_DEBUG_SUBSYS ??= 'P2P,SHM,NET';
+  }
+  process.env.NCCL_DEBUG ??= 'WARN';
   const addon = loadAddon();
   // The core checked the backend; nccl is not probed again here (that loads CUDA on this thread):
   // making the CUDA context and the id says which library is missing, if one is.
@@ -124,6 +132,18 @@ async function main(): Promise<void> {
     beforeStep: start.stepMode ? (step) => waitForNext(step.index, pausesBefore(step)) : undefined,
     // Written to the core's pipe before the call reaches the backend, which may never return from it.
     entered: (entry) => void send({ type: 'entered', v, rank, entry }),
+    pairs: {
+      rank,
+      backend: start.backend,
+      addon,
+      deviceOf: (r) => plan.devices?.[r] ?? r,
+      gate: async (step) => {
+        await send({ type: 'gate', v, rank, step });
+        await nextMessage('gate-open', (m) => m.step === step);
+      },
+      sendPairId: (step, id) => void send({ type: 'unique-id', v, rank, id, step }),
+      pairId: async (step) => (await nextMessage('comm-id', (m) => m.step === step)).id,
+    },
   });
   await executor.run();
   const leaveStart = performance.now();

@@ -81,7 +81,7 @@ export class LiveReporter {
         : [...sweepTable(this.plan, record.steps, i).filter((l) => l.startsWith('# Out') || l.startsWith('# busbw')), ...sweepModelTable(this.plan, record.steps, i, record.environment)];
       for (const line of table) this.out(line);
     }
-    for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(this.plan, record.steps, i)) this.out(line);
+    for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(record, i)) this.out(line);
     for (const c of record.compares) for (const line of compareSummary(c)) this.out(line);
     this.out(statusLine(record));
   }

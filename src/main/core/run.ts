@@ -12,6 +12,7 @@ import { RECORD_FORMAT, RECORD_VERSION, type Environment, type LogLine, type Run
 import { collectEnvironment } from './environment.js';
 import { forkWorker, type WorkerLink } from './workers.js';
 import { rankFailureMessage } from './rank-failure.js';
+import { pairCells } from './pair-cells.js';
 import { resolveWorkerEntry } from './paths.js';
 
 export interface RunOptions {
@@ -43,6 +44,8 @@ export interface RunEvents {
 
 const nowNs = () => Number(process.hrtime.bigint());
 const WATCHDOG_INTERVAL_MS = 100;
+/** Beyond a pair's own timeout: its ranks abort the pair (up to 5 s for a hung call to come back) and report. */
+const PAIR_GRACE_MS = 10_000;
 
 export class LabRun extends EventEmitter<RunEvents> {
   readonly id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
@@ -71,6 +74,9 @@ export class LabRun extends EventEmitter<RunEvents> {
   private joined = new Set<number>();
   /** Each rank's flight recorder: the last communication calls it entered. */
   private flight = new Map<number, FlightEntry[]>();
+  /** Pairs: the ranks at each pair's gate (its first step), and when the gate opened. */
+  private gates = new Map<number, Set<number>>();
+  private gateOpened = new Map<number, number>();
   /** A rank's failure, as it said it: its message gets every rank's last calls once all have reported (end()). */
   private failureBase: string | null = null;
   /** Step mode: the step each rank waits before, and the pause announced once every rank still running waits. */
@@ -178,9 +184,27 @@ export class LabRun extends EventEmitter<RunEvents> {
 
   private onMessage(rank: number, m: WorkerToCore): void {
     switch (m.type) {
-      case 'unique-id':
+      case 'unique-id': {
+        // A pair's id goes to the pair's other rank only; the run's to every other rank.
+        const a = m.step === undefined ? null : this.step(m.step)?.action;
+        if (m.step !== undefined && a?.kind === 'pair') {
+          const other = rank === a.from ? a.to : a.from;
+          this.workers[other]?.send({ type: 'comm-id', v: PROTOCOL_VERSION, id: m.id, step: m.step });
+          return;
+        }
         for (const w of this.workers) if (w.rank !== rank) w.send({ type: 'comm-id', v: PROTOCOL_VERSION, id: m.id });
         return;
+      }
+      case 'gate': {
+        const arrived = this.gates.get(m.step) ?? new Set<number>();
+        arrived.add(rank);
+        this.gates.set(m.step, arrived);
+        if (arrived.size === this.plan.world) {
+          this.gateOpened.set(m.step, nowNs());
+          for (const w of this.workers) w.send({ type: 'gate-open', v: PROTOCOL_VERSION, step: m.step });
+        }
+        return;
+      }
       case 'log':
         this.joined.add(rank);
         return this.log(rank, m.text);
@@ -252,12 +276,21 @@ export class LabRun extends EventEmitter<RunEvents> {
       return this.fail(missing[0], null, 'CLAB_START_TIMEOUT', `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not join the communicator within ${this.options.startTimeoutMs ?? 30_000} ms`);
     }
     // The earliest overdue step: where the ranks parted, when a later one is overdue too.
-    const overdue = [...this.began].filter(([index, b]) => !this.stepRecords.has(index) && now - b.atMs > this.step(index).timeoutMs);
+    const overdue = [...this.began].filter(([index, b]) => !this.stepRecords.has(index) && now - b.atMs > this.allowedMs(index));
     if (!overdue.length) return;
     const index = Math.min(...overdue.map(([i]) => i));
     const step = this.step(index);
     const states = this.ranks().map((r) => this.position(r, index));
     this.fail(null, index, 'CLAB_TIMEOUT', `step ${index} (${step.label}) did not finish on every rank within ${step.timeoutMs} ms: ${states.join('; ')}`);
+  }
+
+  /**
+   * How long a step may take before the run fails. A pair's step keeps its own timeout in the
+   * rank (which aborts the pair and goes on): the run waits longer, for a rank that cannot.
+   */
+  private allowedMs(index: number): number {
+    const step = this.step(index);
+    return step.action.kind === 'pair' ? step.timeoutMs + PAIR_GRACE_MS : step.timeoutMs;
   }
 
   /** Has `rank` not finished the call `e` yet? Its step has begun there and not ended (the line-up barrier: no step has begun). */
@@ -316,6 +349,18 @@ export class LabRun extends EventEmitter<RunEvents> {
     this.finish();
   }
 
+  /** Each pairs step's transport and error (pair-cells.ts), from the output its ranks printed while the pair ran. */
+  private addPairCells(steps: StepRecord[]): void {
+    if (!this.plan.pairs.length) return;
+    const opened = [...this.gateOpened].sort((x, y) => x[1] - y[1]);
+    const windows = new Map(opened.map(([step, startNs], i) => [step, { startNs, endNs: opened[i + 1]?.[1] ?? Number.MAX_SAFE_INTEGER }]));
+    const cells = pairCells(this.plan, steps, this.logs, windows, this.options.backend);
+    for (let i = 0; i < steps.length; i++) {
+      const cell = cells.get(steps[i].index);
+      if (cell) steps[i] = { ...steps[i], pair: cell };
+    }
+  }
+
   /** `ended`: steps begun and not finished are shown as stopped or failed (else left out, as still running). */
   private record(ended = true): RunRecord {
     const steps: StepRecord[] = [];
@@ -327,7 +372,8 @@ export class LabRun extends EventEmitter<RunEvents> {
         steps.push(summarizeStep(s, this.results.get(s.index) ?? [], this.plan.world, this.stopped ? 'stopped' : 'error'));
       }
     }
-    const anyWrong = steps.some((s) => s.verdict === 'fail');
+    this.addPairCells(steps);
+    const anyWrong = steps.some((s) => s.verdict === 'fail' || (s.verdict === 'error' && s.pair?.error));
     const status = this.error ? (this.stopped ? 'aborted' : 'error') : anyWrong ? 'failed' : 'passed';
     const expectation = expectationOf(this.plan, { status, error: this.error, steps });
     return {

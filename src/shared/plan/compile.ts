@@ -7,7 +7,7 @@ import type { DataPattern } from '../patterns.js';
 import { LIMITS } from '../scenario/limits.js';
 import type { BasicStep, Scenario, Step } from '../scenario/schema.js';
 import { formatBytes } from '../scenario/units.js';
-import type { CollectiveAction, P2pAction, Plan, PlanAction, PlanStep, StepOrigin } from './types.js';
+import type { CollectiveAction, P2pAction, PairAction, PairMeasure, Plan, PlanAction, PlanStep, StepOrigin } from './types.js';
 
 export type JsonPath = (string | number)[];
 export interface PlanIssue { path: JsonPath; message: string }
@@ -26,6 +26,8 @@ export function formatPath(path: JsonPath): string {
 export const MAX_STREAMS = 8;
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_PATTERN: DataPattern = { kind: 'arange_rank', start: 1 };
+/** A pairs step's latency matrix: messages this small (nccl-tests' smallest size). */
+export const LATENCY_BYTES = 8;
 
 export interface CompileOptions {
   /** Overrides the scenario's world (e.g. `clab run --ranks N`). */
@@ -212,23 +214,56 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
   function pairs(path: JsonPath, s: Extract<Step, { op: 'pairs' }>, index: number) {
     const mode = s.mode ?? 'all';
     const direction = s.direction ?? 'one';
+    const both = direction === 'both';
+    const latency = s.latency ?? true;
+    const copy = (s.copy ?? true) && !both;
     if (world < 2) issues.push({ path, message: `pairs needs at least 2 ranks; the world has ${world}` });
-    const label = s.label ?? `p2p pairs (${mode}, ${direction === 'both' ? 'bidirectional' : 'one way'})`;
-    plan.pairs.push({ index, path: formatPath(path), label, mode, direction, bytes: s.bytes });
+    const label = s.label ?? `p2p pairs (${mode}, ${both ? 'both ways' : 'one way'})`;
     const dtype = s.dtype ?? d.dtype ?? 'float32';
-    const count = Math.max(1, Math.floor(s.bytes / DTYPE_INFO[dtype].bytes));
+    const elementBytes = DTYPE_INFO[dtype].bytes;
+    const count = Math.max(1, Math.floor(s.bytes / elementBytes));
+    const latencyCount = Math.max(1, Math.floor(LATENCY_BYTES / elementBytes));
+    // One way: every ordered pair, i→j and j→i apart. Both ways: each pair once, i⇄j (i < j).
+    const units: [number, number][] = [];
     for (let i = 0; i < world; i++) {
       for (let j = i + 1; j < world; j++) {
         if (mode === 'adjacent' && j !== i + 1) continue;
-        const forward = p2p(path, { from: i, to: j, count, dtype, data: s.data });
-        const origin: StepOrigin = { kind: 'pairs', pairs: index, from: i, to: j, both: direction === 'both' };
-        const common = { ...s, label: undefined };
-        if (direction === 'both') {
-          push(path, common, `${label} ${i}⇄${j}`, origin, { kind: 'group', items: [forward, { ...forward, from: j, to: i }] });
-        } else {
-          push(path, common, `${label} ${i}→${j}`, origin, forward);
-        }
+        units.push([i, j]);
+        if (!both) units.push([j, i]);
       }
+    }
+    const faults = new Map<string, 'error' | 'hang'>();
+    (s.faults ?? []).forEach((f, fi) => {
+      const at = [...path, 'faults', fi];
+      rankAt([...at, 'from'], f.from, 0);
+      rankAt([...at, 'to'], f.to, 0);
+      const measured = units.some(([i, j]) => (i === f.from && j === f.to) || (both && i === f.to && j === f.from));
+      if (f.from === f.to) issues.push({ path: at, message: `a fault joins two different ranks (from and to are both ${f.from})` });
+      else if (f.from < world && f.to < world && !measured) {
+        issues.push({ path: at, message: `this step does not measure the pair ${f.from}${both ? '⇄' : '→'}${f.to} (mode "${mode}"${mode === 'adjacent' ? ': only neighbours i and i+1' : ''}); expected one of its pairs` });
+      }
+      const key = both ? `${Math.min(f.from, f.to)},${Math.max(f.from, f.to)}` : `${f.from},${f.to}`;
+      faults.set(key, f.kind);
+    });
+    const timeoutMs = s.timeoutMs ?? d.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    plan.pairs.push({ index, path: formatPath(path), label, mode, direction, bytes: s.bytes, latency, copy, faults: s.faults ?? [], timeoutMs });
+    const common = { ...s, label: undefined };
+    const arrow = both ? '⇄' : '→';
+    for (const [i, j] of units) {
+      const fault = faults.get(`${i},${j}`) ?? null;
+      const measures: { measure: PairMeasure; count: number; name: string }[] = [
+        { measure: 'bandwidth', count, name: `${label} ${i}${arrow}${j}` },
+        ...(latency ? [{ measure: 'latency' as const, count: latencyCount, name: `${label} latency ${i}${arrow}${j}` }] : []),
+        ...(copy ? [{ measure: 'copy' as const, count, name: `${label} copy ${i}→${j}` }] : []),
+      ];
+      measures.forEach((m, k) => {
+        const origin: StepOrigin = { kind: 'pairs', pairs: index, from: i, to: j, both, measure: m.measure };
+        const action: PairAction = {
+          kind: 'pair', from: i, to: j, both, measure: m.measure, dtype, count: m.count, data: s.data ?? DEFAULT_PATTERN,
+          fault, opens: k === 0, closes: k === measures.length - 1,
+        };
+        push(path, common, m.name, origin, action, true);
+      });
     }
   }
 
@@ -265,6 +300,9 @@ export function involves(action: PlanAction, rank: number): boolean {
   switch (action.kind) {
     case 'p2p':
       return action.from === rank || action.to === rank;
+    case 'pair':
+      // A copy is made by the sender's process alone (into the receiver's GPU).
+      return action.from === rank || (action.to === rank && action.measure !== 'copy');
     case 'group':
       return action.items.some((item) => item.kind !== 'p2p' || item.from === rank || item.to === rank);
     case 'compute':

@@ -60,6 +60,12 @@ function stepCalls(step: PlanStep, rank: number, world: number): CallBytes[] {
       return [p2pBytes(a, rank)];
     case 'group':
       return a.items.map((i) => (i.kind === 'collective' ? collectiveBytes(i, rank, world) : p2pBytes(i, rank)));
+    case 'pair': {
+      if (a.from !== rank && a.to !== rank) return [];
+      const one = a.count * DTYPE_INFO[a.dtype].bytes;
+      // Both ways: a send and a receive buffer; a copy: its source here (its destination is on the peer's GPU).
+      return [{ bytes: a.both ? 2 * one : one, consumesInput: false }];
+    }
     default:
       return [];
   }

@@ -27,11 +27,37 @@ export const p2pActionSchema = z.object({
   kind: z.literal('p2p'), from: rank, to: rank, dtype: z.enum(DTYPES), count, data: patternSchema,
 });
 
+export const pairMeasureSchema = z.enum(['bandwidth', 'latency', 'copy']);
+
+/**
+ * One measurement of one pair of a pairs step, on a two-rank communicator of the pair's own (pair
+ * rank 0 is `from`). The consecutive steps of one pair (and direction) are its unit: the first
+ * opens it (every rank lines up through the core, then the pair joins a fresh communicator),
+ * the last closes it. A pair that fails is marked and the run goes on with the next unit.
+ */
+export const pairActionSchema = z.object({
+  kind: z.literal('pair'),
+  from: rank,
+  to: rank,
+  /** Both ways at once: each rank sends `count` and receives `count` (nccl-tests' sendrecv). */
+  both: z.boolean(),
+  /** bandwidth, latency (8-byte messages), copy (a plain copy outside NCCL, by `from` alone). */
+  measure: pairMeasureSchema,
+  dtype: z.enum(DTYPES),
+  count,
+  data: patternSchema,
+  /** Injected (scenario `faults`): the pair fails as over a broken link. */
+  fault: z.enum(['error', 'hang']).nullable(),
+  opens: z.boolean(),
+  closes: z.boolean(),
+});
+
 const blockMarker = { compare: z.number().int(), variant: z.string(), repeat: z.number().int() };
 
 export const planActionSchema = z.discriminatedUnion('kind', [
   collectiveActionSchema,
   p2pActionSchema,
+  pairActionSchema,
   z.object({ kind: z.literal('object'), op: z.enum(OBJECT_COLLECTIVES), root: rank, objects: z.array(z.json()).nullable() }),
   z.object({ kind: z.literal('group'), items: z.array(z.discriminatedUnion('kind', [collectiveActionSchema, p2pActionSchema])) }),
   z.object({ kind: z.literal('barrier') }),
@@ -46,7 +72,7 @@ export const planActionSchema = z.discriminatedUnion('kind', [
 export const stepOriginSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('step') }),
   z.object({ kind: z.literal('sweep'), sweep: z.number().int(), size: z.number() }),
-  z.object({ kind: z.literal('pairs'), pairs: z.number().int(), from: rank, to: rank, both: z.boolean() }),
+  z.object({ kind: z.literal('pairs'), pairs: z.number().int(), from: rank, to: rank, both: z.boolean(), measure: pairMeasureSchema.optional() }),
   z.object({ kind: z.literal('compare'), ...blockMarker }),
 ]);
 
@@ -85,6 +111,10 @@ export const planSchema = z.object({
   pairs: z.array(z.object({
     index: z.number().int(), path: z.string(), label: z.string(),
     mode: z.enum(['all', 'adjacent']), direction: z.enum(['one', 'both']), bytes: z.number(),
+    /** Newer plans: which matrices the step measures, and the faults it injects. */
+    latency: z.boolean().optional(), copy: z.boolean().optional(),
+    faults: z.array(z.object({ from: rank, to: rank, kind: z.enum(['error', 'hang']) })).optional(),
+    timeoutMs: z.number().int().optional(),
   })),
   compares: z.array(z.object({
     index: z.number().int(), path: z.string(), label: z.string(), variants: z.array(z.string()), repeat: z.number().int(),
@@ -93,6 +123,8 @@ export const planSchema = z.object({
 
 export type CollectiveAction = z.infer<typeof collectiveActionSchema>;
 export type P2pAction = z.infer<typeof p2pActionSchema>;
+export type PairAction = z.infer<typeof pairActionSchema>;
+export type PairMeasure = z.infer<typeof pairMeasureSchema>;
 export type PlanAction = z.infer<typeof planActionSchema>;
 export type StepOrigin = z.infer<typeof stepOriginSchema>;
 export type PlanStep = z.infer<typeof planStepSchema>;

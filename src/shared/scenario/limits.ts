@@ -22,6 +22,8 @@ export const LIMITS = {
   /** Steps written in the file: top level, in a group, in a variant. */
   steps: 10_000,
   objects: 64,
+  /** Injected faults of one pairs step (a world of 64 has 4032 ordered pairs; a lesson needs a few). */
+  faults: 256,
   /** Labels, ids, stream and variant names. */
   nameLength: 200,
   /** Sizes one sweep visits (8 B … 1 TiB by ×2 is 38). */

@@ -171,9 +171,17 @@ const pairsStep = z
     direction: z.enum(['one', 'both']).optional().describe('i→j only, or i→j and j→i at the same time (default one).'),
     bytes,
     data: patternSchema.optional(),
+    latency: z.boolean().optional().describe('Also measure each pair with 8-byte messages: the latency matrix (default true).'),
+    copy: z.boolean().optional().describe('Also time a plain copy for each ordered pair, beside NCCL: cudaMemcpyPeerAsync on GPUs (the copy engine), memcpy on cpu (default true; one-way pairs only).'),
+    faults: z.array(z.object({
+      from: rankIndex.describe('The sending rank of the pair.'),
+      to: rankIndex.describe('The receiving rank of the pair.'),
+      kind: z.enum(['error', 'hang']).describe('error: the pair\'s communicator fails to connect; hang: data sent over the pair never arrives, until the pair\'s timeout.'),
+    }).strict()).max(LIMITS.faults).optional()
+      .describe('Pairs that fail on purpose, as over a broken link (for teaching and tests): the matrix marks them and goes on with the others.'),
   })
   .strict()
-  .describe('send/recv between pairs of ranks, reported as a bandwidth/latency matrix.');
+  .describe('send/recv between pairs of ranks, each pair on a communicator of its own (a pair that fails or hangs is marked and the others go on), reported as bandwidth, latency and copy matrices with the link between each pair.');
 
 const compareStep = z
   .object({

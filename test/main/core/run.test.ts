@@ -136,8 +136,8 @@ describe('shipped experiment scenarios', () => {
   it('p2p pairs measures every pair, checks what each receiver got', async () => {
     const record = await runFile('scenarios/p2p-pairs.scenario.json');
     expect(record.status).toBe('passed');
-    const oneWay = record.steps.filter((s) => s.origin.kind === 'pairs' && s.origin.pairs === 0);
-    expect(oneWay.map((s) => s.origin.kind === 'pairs' && `${s.origin.from}-${s.origin.to}`)).toEqual(['0-1', '0-2', '0-3', '1-2', '1-3', '2-3']);
+    const oneWay = record.steps.filter((s) => s.origin.kind === 'pairs' && s.origin.pairs === 0 && s.origin.measure === 'bandwidth');
+    expect(oneWay.map((s) => s.origin.kind === 'pairs' && `${s.origin.from}-${s.origin.to}`)).toEqual(['0-1', '1-0', '0-2', '2-0', '0-3', '3-0', '1-2', '2-1', '1-3', '3-1', '2-3', '3-2']);
     for (const s of oneWay) {
       expect(s.verdict).toBe('pass');
       expect(s.algbw).toBeGreaterThan(0);

@@ -18,12 +18,41 @@ describe('plan compiler', () => {
     expect(plan.steps[0].action).toMatchObject({ kind: 'collective', op: 'all_gather', count: 4 });
   });
 
-  it('expands pairs into every pair or adjacent pairs, grouped when both ways', () => {
+  it('expands pairs into every ordered pair, each on its own unit of bandwidth, latency and copy steps', () => {
     const all = compilePlan(scenario([{ op: 'pairs', bytes: 1024 }]));
-    expect(all.steps.map((s) => s.label.split(' ').pop())).toEqual(['0→1', '0→2', '0→3', '1→2', '1→3', '2→3']);
-    const adjacent = compilePlan(scenario([{ op: 'pairs', mode: 'adjacent', direction: 'both', bytes: 1024 }]));
-    expect(adjacent.steps).toHaveLength(3);
-    expect(adjacent.steps[0].action.kind).toBe('group');
+    const bw = all.steps.filter((s) => s.action.kind === 'pair' && s.action.measure === 'bandwidth');
+    expect(bw.map((s) => s.label.split(' ').pop())).toEqual(['0→1', '1→0', '0→2', '2→0', '0→3', '3→0', '1→2', '2→1', '1→3', '3→1', '2→3', '3→2']);
+    expect(all.steps).toHaveLength(36);
+    // One unit per ordered pair: it opens at its bandwidth step and closes at its copy step.
+    expect(all.steps.slice(0, 3).map((s) => s.action)).toMatchObject([
+      { kind: 'pair', from: 0, to: 1, measure: 'bandwidth', count: 256, opens: true, closes: false, fault: null },
+      { kind: 'pair', from: 0, to: 1, measure: 'latency', count: 2, opens: false, closes: false },
+      { kind: 'pair', from: 0, to: 1, measure: 'copy', count: 256, opens: false, closes: true },
+    ]);
+    expect(all.steps.every((s) => !s.async)).toBe(true);
+    const adjacent = compilePlan(scenario([{ op: 'pairs', mode: 'adjacent', direction: 'both', bytes: 1024, latency: false }]));
+    expect(adjacent.steps.map((s) => s.label)).toEqual(['p2p pairs (adjacent, both ways) 0⇄1', 'p2p pairs (adjacent, both ways) 1⇄2', 'p2p pairs (adjacent, both ways) 2⇄3']);
+    expect(adjacent.steps[0].action).toMatchObject({ kind: 'pair', both: true, opens: true, closes: true });
+  });
+
+  it('marks injected faults on their pair and refuses faults on pairs the step does not measure', () => {
+    const plan = compilePlan(scenario([{ op: 'pairs', bytes: 64, copy: false, faults: [{ from: 2, to: 1, kind: 'hang' }] }]));
+    const faulted = plan.steps.filter((s) => s.action.kind === 'pair' && s.action.fault !== null);
+    expect(faulted.map((s) => s.label)).toEqual(['p2p pairs (all, one way) 2→1', 'p2p pairs (all, one way) latency 2→1']);
+    expect(plan.pairs[0].faults).toEqual([{ from: 2, to: 1, kind: 'hang' }]);
+    const refused = (faults: object[], extra: object = {}) => {
+      try {
+        compilePlan(scenario([{ op: 'pairs', bytes: 64, faults, ...extra }]));
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'compiled';
+    };
+    expect(refused([{ from: 0, to: 2, kind: 'error' }], { mode: 'adjacent' })).toContain('steps[0].faults[0]: this step does not measure the pair 0→2 (mode "adjacent": only neighbours i and i+1)');
+    expect(refused([{ from: 1, to: 1, kind: 'error' }])).toContain('steps[0].faults[0]: a fault joins two different ranks');
+    expect(refused([{ from: 0, to: 9, kind: 'error' }])).toContain('steps[0].faults[0].to: rank 9 does not exist in a world of 4 ranks');
+    // Both ways: a fault names the pair either way round.
+    expect(refused([{ from: 1, to: 0, kind: 'error' }], { direction: 'both' })).toBe('compiled');
   });
 
   it('numbers named streams after the default one', () => {

@@ -1,0 +1,70 @@
+// What a pairs step's cell says beside its figure, composed when the record is written (every
+// rank's output is in by then): the transports NCCL chose for the pair, read from the INFO lines
+// the pair's ranks printed while the pair ran, and, where the pair failed, the first rank's error
+// with the NCCL WARN lines it printed meanwhile and the hints that apply.
+import { isNcclWarnLine, ncclHints } from '../../shared/nccl-hints.js';
+import type { PlanStep } from '../../shared/plan/types.js';
+import type { BackendName } from '../../shared/protocol.js';
+import type { LogLine, PairCell, StepRecord } from '../../shared/record.js';
+import { WARN_LINES_SHOWN } from './rank-failure.js';
+
+/** "… NCCL INFO Channel 00/1 : 0[0] -> 1[1] via P2P/CUMEM/read" → P2P/CUMEM/read (also SHM/…, NET/…). */
+const VIA = / NCCL INFO Channel [^:]*: .*?\bvia (\S+)/;
+
+/** The distinct transports in NCCL INFO lines, in the order first seen; null where none says. */
+export function transportsIn(lines: readonly string[]): string | null {
+  const seen: string[] = [];
+  for (const line of lines) {
+    const m = VIA.exec(line);
+    if (m && !seen.includes(m[1])) seen.push(m[1]);
+  }
+  return seen.length ? seen.join(', ') : null;
+}
+
+const INJECTED = new Set(['CLAB_INJECTED_ERROR']);
+
+/**
+ * The pair's cell for each pairs step in `steps`. `windows` maps a pair unit's first step to the
+ * time its gate opened and the next unit's gate (or the run's end): the output a rank printed in
+ * between belongs to that pair, as pairs run one at a time.
+ */
+export function pairCells(
+  plan: { steps: PlanStep[] },
+  steps: StepRecord[],
+  logs: readonly LogLine[],
+  windows: ReadonlyMap<number, { startNs: number; endNs: number }>,
+  backend: BackendName,
+): Map<number, PairCell> {
+  const cells = new Map<number, PairCell>();
+  let unit: { startNs: number; endNs: number } | null = null;
+  let unitLines: LogLine[] = [];
+  let transport: string | null = null;
+  const byIndex = new Map(steps.map((s) => [s.index, s]));
+  for (const planStep of plan.steps) {
+    const a = planStep.action;
+    if (a.kind !== 'pair') continue;
+    if (a.opens) {
+      unit = windows.get(planStep.index) ?? null;
+      const w = unit;
+      unitLines = w ? logs.filter((l) => (l.rank === a.from || l.rank === a.to) && l.atNs >= w.startNs && l.atNs <= w.endNs) : [];
+      transport = backend === 'cpu' ? 'shared memory (cpu backend)' : transportsIn(unitLines.map((l) => l.text));
+    }
+    const step = byIndex.get(planStep.index);
+    if (!step) continue;
+    const failed = step.ranks.filter((r) => r.error).sort((x, y) => Number(x.error!.code === 'CLAB_PAIR_DOWN') - Number(y.error!.code === 'CLAB_PAIR_DOWN'));
+    const first = failed[0];
+    let error: PairCell['error'] = null;
+    if (first?.error) {
+      const warnings = unitLines.filter((l) => l.rank === first.rank && isNcclWarnLine(l.text)).slice(-WARN_LINES_SHOWN).map((l) => l.text.trim());
+      const injected = a.fault !== null;
+      const hints = injected
+        ? [`this failure was injected by the scenario's faults list (${a.fault}); a real broken link shows here the same way, with NCCL's own error and WARN lines`]
+        : [...ncclHints(first.error.code, [first.error.message, ...warnings]),
+          ...(first.error.code === 'CLAB_PAIR_TIMEOUT' ? ['a pair that hangs: the link, or one GPU of the pair, is not passing data; try the pair alone, and NCCL_P2P_DISABLE=1 or NCCL_SHM_DISABLE=1 to see whether another transport works'] : [])];
+      error = { rank: first.rank, code: first.error.code, message: first.error.message, warnings, hints, injected: injected || INJECTED.has(first.error.code) };
+    }
+    const how = a.measure === 'copy' ? step.ranks.find((r) => r.rank === a.from)?.note ?? null : null;
+    cells.set(planStep.index, { transport: a.measure === 'copy' ? null : transport, how, error });
+  }
+  return cells;
+}

@@ -1,0 +1,210 @@
+// A pairs step as one rank runs it: every pair on a two-rank communicator of its own, joined when
+// the pair's unit opens and left when it closes, each step under the pair's own timeout. A pair
+// that fails or hangs is aborted and reported as this rank's result (verdict error), and the rank
+// goes on with the next pair; the run's communicator is never touched, so one broken link cannot
+// end the matrix. Faults the scenario injects make a pair fail the way a broken link does.
+import type { P2pAction, PairAction, PlanStep } from '../shared/plan/types.js';
+import type { TimelineEvent } from '../shared/protocol.js';
+import type { BackendName, NativeAddon, NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
+import { prepareP2p, type PreparedCall } from './buffers.js';
+import { checkOutput, previewTensor } from './output.js';
+import type { CheckResult } from '../shared/check.js';
+import { DTYPE_INFO } from '../shared/dtypes.js';
+
+/** What the rank process gives the pair runner: the addon, and the core to meet the pair's peer through. */
+export interface PairHost {
+  rank: number;
+  backend: BackendName;
+  addon: NativeAddon;
+  /** The CUDA device of a rank of the run (the plan's devices, or the rank itself). */
+  deviceOf(rank: number): number;
+  /** Sends the pair communicator's id (made by the pair's rank 0) for the core to pass to the other rank. */
+  sendPairId(step: number, id: string): void;
+  /** The id the pair's rank 0 made, relayed by the core. */
+  pairId(step: number): Promise<string>;
+}
+
+export interface PairOutcome {
+  checks: () => { check: CheckResult; preview: string | null }[];
+  timed: NativeTimes | null;
+  events: TimelineEvent[];
+  note: string | null;
+  inputs?: (string | null)[];
+  error?: { code: string; message: string };
+}
+
+/** How long an aborted call may take to come back before the rank stops waiting for it. */
+const ABORT_SETTLE_MS = 5_000;
+
+type PairStep = PlanStep & { action: PairAction };
+
+class PairFailure extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+const nowNs = () => Number(process.hrtime.bigint());
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+export class PairRunner {
+  private comm: NativeComm | null = null;
+  /** The unit's first failure: its later steps are not measured (the pair is down). */
+  private failure: PairFailure | null = null;
+
+  constructor(private readonly host: PairHost) {}
+
+  /** One step of a pair's unit, on this rank; never rejects for the pair's own failure. */
+  async run(step: PairStep): Promise<PairOutcome> {
+    const a = step.action;
+    if (a.opens) {
+      this.failure = null;
+      this.leave();
+    }
+    try {
+      // A plain copy does not go through NCCL: it is still measured after NCCL failed on the pair.
+      if (this.failure && a.measure !== 'copy') throw new PairFailure('CLAB_PAIR_DOWN', `not measured: the pair failed earlier (${this.failure.code})`);
+      return await this.measure(step);
+    } catch (e) {
+      const err = e as { code?: string; message?: string };
+      const failure = e instanceof PairFailure ? e : new PairFailure(err.code ?? 'CLAB_WORKER_ERROR', err.message ?? String(e));
+      this.failure ??= failure;
+      this.comm?.abort(`rank ${this.host.rank}: ${failure.message}`);
+      return { checks: () => [], timed: null, events: [], note: null, error: { code: failure.code, message: failure.message } };
+    } finally {
+      if (a.closes) this.leave();
+    }
+  }
+
+  /** Leaves the pair's communicator (after an abort, nccl tears it down with ncclCommAbort). */
+  private leave(): void {
+    const comm = this.comm;
+    this.comm = null;
+    comm?.destroy();
+  }
+
+  private pairName(a: PairAction): string {
+    return `${a.from}${a.both ? '⇄' : '→'}${a.to}`;
+  }
+
+  private async measure(step: PairStep): Promise<PairOutcome> {
+    const a = step.action;
+    const { rank } = this.host;
+    if (a.measure === 'copy') return this.copy(step);
+    const deadline = Date.now() + step.timeoutMs;
+    const comm = this.comm ?? await this.join(step, deadline);
+    if (a.fault === 'error') {
+      throw new PairFailure('CLAB_INJECTED_ERROR', `injected fault: the pair ${this.pairName(a)} fails as over a broken link (the scenario's faults list): its first operation failed on rank ${rank}`);
+    }
+    const fillStart = nowNs();
+    const calls = this.prepare(a);
+    const fillEnd = nowNs();
+    const op: NativeOp = calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) };
+    // An injected hang: the pair's sender never hands its data over, so the receiver waits in the
+    // backend (NCCL: a receive that never completes on the GPU) until the pair's timeout.
+    const silent = a.fault === 'hang' && rank === a.from;
+    const run = async (): Promise<{ warm: NativeTimes | null; timed: NativeTimes }> => {
+      if (silent) {
+        await sleep(Math.max(0, deadline - Date.now()) + 1);
+        throw new PairFailure('CLAB_PAIR_TIMEOUT', `injected fault: the pair ${this.pairName(a)} hangs as over a broken link (the scenario's faults list); rank ${rank} sent nothing for ${step.timeoutMs} ms`);
+      }
+      const warm = step.warmup > 0 ? comm.enqueue(0, op, step.warmup) : null;
+      const timed = comm.enqueue(0, op, step.iters, { loop: step.iters > 1 });
+      const [w, t] = await Promise.all([warm, timed]);
+      return { warm: w, timed: t };
+    };
+    const { warm, timed } = await this.withTimeout(run(), deadline, comm, `${step.label}: the pair did not finish within its timeout of ${step.timeoutMs} ms on rank ${rank}`);
+    const base = { rank, stream: 0, step: step.index, bytes: a.count * DTYPE_INFO[a.dtype].bytes };
+    const events: TimelineEvent[] = [
+      { ...base, name: `${step.label} (fill)`, phase: 'fill', startNs: fillStart, endNs: fillEnd },
+      ...(warm ? warm.startNs.map((s, i) => ({ ...base, name: step.label, phase: 'warmup' as const, startNs: s, endNs: warm.endNs[i] })) : []),
+      ...(timed.loopEndNs !== undefined ? [{ ...base, name: `${step.label} ×${timed.startNs.length} (loop)`, phase: 'loop' as const, startNs: timed.loopStartNs!, endNs: timed.loopEndNs }] : []),
+      ...timed.startNs.map((s, i) => ({ ...base, name: step.label, phase: 'timed' as const, startNs: s, endNs: timed.endNs[i] })),
+    ];
+    return {
+      checks: () => calls.flatMap((c) => {
+        const expected = c.output && c.expected();
+        return expected ? [{ check: checkOutput(c.output!, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
+      }),
+      timed,
+      events,
+      note: null,
+      inputs: calls.map((c) => c.inputPreview),
+    };
+  }
+
+  /** Joins the pair's communicator: the pair's rank 0 (`from`) makes the id, the core passes it on. */
+  private async join(step: PairStep, deadline: number): Promise<NativeComm> {
+    const a = step.action;
+    const { rank, backend, addon } = this.host;
+    const pairRank = rank === a.from ? 0 : 1;
+    const joining = (async () => {
+      let id: string;
+      if (pairRank === 0) {
+        id = addon.createUniqueId({ backend, world: 2 });
+        this.host.sendPairId(step.index, id);
+      } else {
+        id = await this.host.pairId(step.index);
+      }
+      return addon.commInit({ backend, id, rank: pairRank, world: 2, device: this.host.deviceOf(rank), commStreams: 1 });
+    })();
+    const comm = await this.withTimeout(joining, deadline, null, `${step.label}: the pair's communicator did not come up within the pair's timeout of ${step.timeoutMs} ms on rank ${rank}`);
+    this.comm = comm;
+    return comm;
+  }
+
+  /**
+   * Waits for `work` until `deadline`; past it, aborts the pair's communicator (its pending calls
+   * come back with CLAB_ABORTED; nccl ends a hung kernel with ncclCommAbort) and fails with
+   * CLAB_PAIR_TIMEOUT. A join that never returns cannot be aborted: it is left behind.
+   */
+  private async withTimeout<T>(work: Promise<T>, deadline: number, comm: NativeComm | null, message: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'expired'>((resolve) => { timer = setTimeout(() => resolve('expired'), Math.max(0, deadline - Date.now())); });
+    work.catch(() => undefined);
+    try {
+      const first = await Promise.race([work, expired]);
+      if (first !== 'expired') return first as T;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (comm) {
+      comm.abort(message);
+      await Promise.race([work.catch(() => undefined), sleep(ABORT_SETTLE_MS)]);
+    }
+    throw new PairFailure('CLAB_PAIR_TIMEOUT', message);
+  }
+
+  /** The pair's calls on this rank, with peers numbered as on the pair's communicator (from: 0, to: 1). */
+  private prepare(a: PairAction): PreparedCall[] {
+    const { rank } = this.host;
+    const other = rank === a.from ? a.to : a.from;
+    const pairRankOf = (r: number) => (r === a.from ? 0 : 1);
+    const p2p = (from: number, to: number): P2pAction => ({ kind: 'p2p', from, to, dtype: a.dtype, count: a.count, data: a.data });
+    const actions = a.both ? [p2p(rank, other), p2p(other, rank)] : [p2p(a.from, a.to)];
+    return actions.map((x) => {
+      const call = prepareP2p(x, rank);
+      const op = call.op as Extract<NativeOp, { op: 'send' | 'recv' }>;
+      return { ...call, op: { ...op, peer: pairRankOf(op.peer) } };
+    });
+  }
+
+  /** A plain copy from the sender's device to the receiver's, outside NCCL (the sender alone). */
+  private async copy(step: PairStep): Promise<PairOutcome> {
+    const a = step.action;
+    const { rank, backend, addon } = this.host;
+    if (a.fault) throw new PairFailure(a.fault === 'hang' ? 'CLAB_PAIR_TIMEOUT' : 'CLAB_INJECTED_ERROR', `not measured: the link ${a.from}→${a.to} is broken on purpose (the scenario's faults list)`);
+    const bytes = a.count * DTYPE_INFO[a.dtype].bytes;
+    const copied = addon.peerCopy({ backend, rank, device: this.host.deviceOf(a.from), peer: this.host.deviceOf(a.to), bytes, warmup: step.warmup, iters: step.iters });
+    // A copy engine cannot be told to stop: past the timeout the rank reports and goes on.
+    const r = await this.withTimeout(copied, Date.now() + step.timeoutMs, null, `${step.label}: the copy did not finish within ${step.timeoutMs} ms`);
+    const base = { rank, stream: 0, step: step.index, bytes, name: step.label };
+    return {
+      checks: () => [{ check: { checked: r.checked, wrong: r.wrong, mismatches: r.wrong ? [{ index: 0, expected: '0x5a', actual: 'other bytes' }] : [] }, preview: null }],
+      timed: r,
+      events: r.startNs.map((s, i) => ({ ...base, phase: 'timed' as const, startNs: s, endNs: r.endNs[i] })),
+      note: r.how,
+    };
+  }
+}
+
