@@ -235,6 +235,50 @@ function ncclErrorExplained() {
   record(name, problems.length === 0, `${problems.length ? `${problems.join('; ')} — ` : ''}${e ? `${e.code}: ${e.message}` : ''}`);
 }
 
+/**
+ * Pairs on their own communicators: one pairs step hangs 1→0 on purpose (a receive that never
+ * completes on the GPU, ended by ncclCommAbort at the pair's timeout), the next fails 0→1 on
+ * purpose; the other direction of each is measured, with its link (NV#), NCCL's transport and a
+ * copy-engine figure, and no process is left on a GPU. Prints the matrices.
+ */
+function pairsIsolated() {
+  const name = 'pairs: a hung and a failed pair are marked and the other directions measured';
+  if (!selected(name)) return;
+  const common = { op: 'pairs', bytes: '64MiB', timeoutMs: 4000, warmup: 2, iters: 10 };
+  const file = writeScenario('pairs-faults', { world: { ranks: 2 }, steps: [
+    { ...common, faults: [{ from: 1, to: 0, kind: 'hang' }] },
+    { ...common, faults: [{ from: 0, to: 1, kind: 'error' }] },
+  ] });
+  const t0 = Date.now();
+  const { rec, r } = run('pairs-faults', file, 2);
+  const seconds = (Date.now() - t0) / 1000;
+  for (const line of r.out.split('\n').filter((l) => l.startsWith('#') || l.startsWith(' '))) console.log(`    ${line}`);
+  const left = gpuProcesses();
+  const problems = [];
+  const cell = (pairs, from, to, measure) => rec?.steps.find((s) => s.origin.kind === 'pairs' && s.origin.pairs === pairs && s.origin.from === from && s.origin.to === to && (s.origin.measure ?? 'bandwidth') === measure);
+  if (!rec) problems.push(`no run record (exit ${r.code})`);
+  else {
+    if (rec.error) problems.push(`the run failed: ${rec.error.message}`);
+    const hung = cell(0, 1, 0, 'bandwidth');
+    const failed = cell(1, 0, 1, 'bandwidth');
+    if (hung?.pair?.error?.code !== 'CLAB_PAIR_TIMEOUT') problems.push(`1→0 (hang): ${hung?.verdict} ${hung?.pair?.error?.code}`);
+    if (failed?.pair?.error?.code !== 'CLAB_INJECTED_ERROR') problems.push(`0→1 (error): ${failed?.verdict} ${failed?.pair?.error?.code}`);
+    for (const [p, from, to] of [[0, 0, 1], [1, 1, 0]]) {
+      const bw = cell(p, from, to, 'bandwidth');
+      const lat = cell(p, from, to, 'latency');
+      const copy = cell(p, from, to, 'copy');
+      if (bw?.verdict !== 'pass' || !(bw.algbw > 0)) problems.push(`${from}→${to} in step ${p}: ${bw?.verdict}`);
+      if (lat?.verdict !== 'pass') problems.push(`latency ${from}→${to}: ${lat?.verdict}`);
+      if (copy?.verdict !== 'pass' || !/cudaMemcpyPeerAsync/.test(copy?.pair?.how ?? '')) problems.push(`copy ${from}→${to}: ${copy?.verdict} ${copy?.pair?.how}`);
+      if (!bw?.pair?.transport) problems.push(`${from}→${to}: no transport read from NCCL's INFO lines`);
+      console.log(`    ${from}→${to}: ${bw?.algbw?.toFixed(1)} GB/s over ${bw?.pair?.transport}, latency ${lat?.timing?.perOp?.toFixed(2) ?? lat?.timing?.mean?.toFixed(2)} µs, copy ${copy?.algbw?.toFixed(1)} GB/s (${copy?.pair?.how})`);
+    }
+    if (!(rec.environment.links ?? []).some((l) => l.nvlinks > 0 || l.pcie)) problems.push('no link between the GPUs in the record');
+  }
+  if (left.length) problems.push(`GPU processes left: ${left.join(', ')}`);
+  record(name, problems.length === 0, `${problems.join('; ') || `status ${rec.status}, links ${JSON.stringify(rec.environment.links)}`}; ${seconds.toFixed(1)} s`);
+}
+
 // ---- main ----------------------------------------------------------------------------------------
 
 async function main() {
@@ -270,6 +314,7 @@ async function main() {
       return max >= GiB && sweepsDone === COLLECTIVES.length + 1 ? null : `largest size ${max} B, ${sweepsDone} sweeps`;
     });
     hangIsEnded();
+    pairsIsolated();
   }
   if (gpus >= 1) await outOfMemory();
   const passed = results.filter((r) => r.ok && !r.skipped).length;

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# A pair's both-ways send/recv against nccl-tests' sendrecv_perf on the same two GPUs, side by side
+# in one call (issue: clab / nccl-tests >= 0.98 at every size). nccl-tests is built here from
+# .peer/nccl-tests-2.19.6.tar.gz (carry .peer; never committed) and run one thread per GPU
+# (-t 2 -g 1), which sends both ways at once as clab's "direction": "both" does. Sizes and
+# iterations: bench/gpu/pairs.scenario.json (5 warm-up, 20 timed). The sides take turns
+# (A B A B …, REPEATS each) and each figure is the median. Prints figures and ratios only.
+#
+# On the GPU machine: source .gpu/node-env.sh first (scripts/gpu-pack.sh). NCCL_NVLS_ENABLE=0.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+export NCCL_NVLS_ENABLE=0
+REPEATS=${REPEATS:-3}
+WORK=${WORK:-$(mktemp -d /tmp/clab-bench-pairs.XXXXXX)}
+TARBALL=${TARBALL:-.peer/nccl-tests-2.19.6.tar.gz}
+SIZES=(1048576 16777216 67108864 268435456 1073741824)
+
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {if (NR==0) {print "nan"; exit} if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+
+build_peer() {
+  [[ -f $TARBALL ]] || { echo "pairs.sh: $TARBALL not found (copy ../shared/anchors/nccl-tests-2.19.6.tar.gz there and carry .peer)" >&2; return 2; }
+  tar -xzf "$TARBALL" -C "$WORK"
+  local src=("$WORK"/nccl-tests-*)
+  make -C "${src[0]}" -j16 MPI=0 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda} NCCL_HOME=${NCCL_HOME:-/usr} \
+    NVCC_GENCODE="-gencode=arch=compute_90,code=sm_90" BUILDDIR="$WORK/nccl-tests-build" >"$WORK/build.log" 2>&1 \
+    || { tail -n 20 "$WORK/build.log"; return 1; }
+  echo "# nccl-tests built in $WORK/nccl-tests-build ($(grep -c . "$WORK/build.log") lines of build log)"
+}
+
+# clab: busbw per size from the record (per op over the timed loop, as nccl-tests times).
+clab_side() { # K -> lines "SIZE BUSBW"
+  local rec="$WORK/clab-$1.run.json"
+  node bin/clab.cjs run bench/gpu/pairs.scenario.json --backend nccl --out "$rec" >"$WORK/clab-$1.log" 2>&1 </dev/null
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    for (const s of r.steps) if (s.action.kind === "pair" && s.action.measure === "bandwidth")
+      console.log(s.bytes, s.verdict === "pass" ? s.busbw : "nan", s.pair?.transport ?? "");
+  ' "$rec"
+}
+
+peer_side() { # K -> lines "SIZE BUSBW"
+  "$WORK/nccl-tests-build/sendrecv_perf" -b 1M -e 1G -f 4 -t 2 -g 1 -w 5 -n 20 -c 1 >"$WORK/peer-$1.log" 2>&1
+  # nccl-tests rows: size count type redop root time algbw busbw #wrong (out of place), then in place.
+  awk '$1 ~ /^[0-9]+$/ && NF >= 9 {print $1, $8}' "$WORK/peer-$1.log"
+}
+
+main() {
+  command -v nvidia-smi >/dev/null || { echo "pairs.sh: no nvidia-smi: this is a GPU bench" >&2; return 2; }
+  echo "# bench/gpu/pairs.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1)"
+  build_peer || return 1
+  declare -A clab peer
+  local transport=""
+  for ((k = 1; k <= REPEATS; k++)); do
+    while read -r size bw tr; do clab[$size]+="$bw "; transport=$tr; done < <(clab_side "$k")
+    while read -r size bw; do peer[$size]+="$bw "; done < <(peer_side "$k")
+  done
+  echo "# transport NCCL chose for clab's pair: ${transport:-unknown}"
+  printf '%12s %14s %14s %8s   %s\n' size "clab GB/s" "nccl-tests" ratio "target >= 0.98 (busbw, both ways at once)"
+  for size in "${SIZES[@]}"; do
+    local a b
+    a=$(median ${clab[$size]:-})
+    b=$(median ${peer[$size]:-})
+    printf '%12s %14s %14s %8s   clab runs: %s; nccl-tests runs: %s\n' "$size" "$a" "$b" \
+      "$(awk -v a="$a" -v b="$b" 'BEGIN { if (a == "nan" || b == "nan" || b + 0 == 0) print "n/a"; else printf "%.3f", a / b }')" "${clab[$size]:-}" "${peer[$size]:-}"
+  done
+}
+main "$@"
