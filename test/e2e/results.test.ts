@@ -85,50 +85,65 @@ function chartPixels(): Promise<{ drawn: boolean; sum: number }> {
 }
 
 describe('results in a browser', () => {
-  it('shows p2p pairs as sender × receiver heatmaps, one-way measurements in one cell only', async () => {
+  it('shows p2p pairs as sender × receiver heatmaps, each direction its own cell, with what joins each pair', async () => {
     const record = readRecord(paths.pairs);
     await openSaved(paths.pairs);
-    // A bandwidth and a time heatmap per pairs sweep.
-    expect(await page.getByTestId('pairs-matrix').count()).toBe(2 * record.plan.pairs.length);
+    // One-way: bandwidth, latency and plain copy; both ways (latency off): bandwidth.
+    expect(await page.getByTestId('pairs-matrix').evaluateAll((m) => m.map((x) => x.getAttribute('data-metric')))).toEqual(['bandwidth', 'latency', 'copy', 'bandwidth']);
     expect(await page.getByTestId('pairs-matrix').first().locator('caption').textContent()).toBe('sender (row) → receiver (column)');
 
+    const find = (pairs: number, from: number, to: number, measure: string) => record.steps.find((s) =>
+      s.origin.kind === 'pairs' && s.origin.pairs === pairs && s.origin.from === from && s.origin.to === to && s.origin.measure === measure)!;
     const oneWay = await heatmapCells(0);
     expect(oneWay).toHaveLength(3 * 2);
-    const step01 = record.steps.find((s) => s.origin.kind === 'pairs' && s.origin.pairs === 0 && s.origin.from === 0 && s.origin.to === 1)!;
-    const cell01 = oneWay.find((c) => c.from === 0 && c.to === 1)!;
-    expect(cell01.state).toBe('measured');
-    expect(Number(cell01.value)).toBeCloseTo(step01.algbw!, 9);
-    expect(cell01.text).toBe(formatGBs(step01.algbw!));
-    // Measured 0 → 1 only: the reverse is not borrowed from it.
-    for (const c of oneWay.filter((x) => x.from > x.to)) expect(c).toMatchObject({ state: 'not-measured', value: '', text: '' });
-    expect(oneWay.filter((c) => c.from < c.to).every((c) => c.state === 'measured')).toBe(true);
+    // Every ordered pair measured apart: 0→1 and 1→0 each hold their own step's figure.
+    for (const [from, to] of [[0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1]]) {
+      const step = find(0, from, to, 'bandwidth');
+      const cell = oneWay.find((c) => c.from === from && c.to === to)!;
+      expect(cell.state).toBe('measured');
+      expect(Number(cell.value)).toBeCloseTo(step.algbw!, 9);
+      expect(cell.text).toBe(formatGBs(step.algbw!));
+    }
     expect(oneWay.some((c) => c.from === c.to)).toBe(false);
 
     // Both ways at once: one measurement fills both cells of an adjacent pair.
-    const both = await heatmapCells(2);
+    const both = await heatmapCells(3);
     const forward = both.find((c) => c.from === 0 && c.to === 1)!;
     const backward = both.find((c) => c.from === 1 && c.to === 0)!;
     expect(forward.state).toBe('measured');
     expect(backward.value).toBe(forward.value);
     expect(both.find((c) => c.from === 0 && c.to === 2)!.state).toBe('not-measured');
 
-    const timeCells = await heatmapCells(1);
-    expect(Number(timeCells.find((c) => c.from === 0 && c.to === 1)!.value)).toBeCloseTo(bandwidthTime(step01.timing!), 6);
-    expect(await page.getByTestId('heat-legend').count()).toBe(2 * record.plan.pairs.length);
+    const latency = await heatmapCells(1);
+    expect(Number(latency.find((c) => c.from === 0 && c.to === 1)!.value)).toBeCloseTo(bandwidthTime(find(0, 0, 1, 'latency').timing!), 6);
+    expect(await page.getByTestId('heat-legend').count()).toBe(4);
+    // What joins each pair: on cpu ranks, host memory through the cpu backend's shared segment.
+    const links = page.getByTestId('pairs-links').first();
+    expect(await links.getByTestId('pairs-link').count()).toBe(6);
+    expect(await links.getByTestId('pairs-link').first().textContent()).toContain('shared memory (cpu backend)');
+    expect(await links.getByTestId('pairs-link').first().textContent()).toContain('memcpy between two host buffers');
+    expect(await page.getByTestId('pairs-summary').first().textContent()).toBe('6 of 6 pairs measured');
     await page.getByTestId('pairs-matrix').first().scrollIntoViewIfNeeded();
     await screenshot(page, 'r1-pairs-heatmaps');
   });
 
-  it('marks a pair whose step erred with ERR', async () => {
+  it('marks a pair that failed, says why beside the matrix and counts it', async () => {
     const record = readRecord(paths.pairs);
     const erred = record.steps.find((s) => s.origin.kind === 'pairs' && s.origin.pairs === 0 && s.origin.from === 1 && s.origin.to === 2)!;
-    Object.assign(erred, { verdict: 'error', algbw: null, busbw: null, timing: null });
+    const error = { rank: 2, code: 'NCCL_ERROR_INTERNAL_ERROR', message: 'rank 1: ncclSend failed', warnings: ['host:12:34 [1] NCCL WARN Cuda failure'], hints: ['check the link'], injected: false };
+    Object.assign(erred, { verdict: 'error', algbw: null, busbw: null, timing: null, pair: { transport: null, how: null, error } });
     const path = join(server.runsDir, 'pairs-erred.run.json');
-    writeFileSync(path, JSON.stringify({ ...record, status: 'error' }));
+    writeFileSync(path, JSON.stringify({ ...record, status: 'failed' }));
     await openSaved(path);
     const cell = page.getByTestId('pairs-matrix').first().locator('[data-testid=pairs-cell][data-from="1"][data-to="2"]');
     expect(await cell.textContent()).toBe('ERR');
+    expect(await cell.getAttribute('title')).toContain('NCCL_ERROR_INTERNAL_ERROR: rank 1: ncclSend failed');
     expect(await cell.evaluate((td) => getComputedStyle(td).color)).toBe('rgb(185, 28, 28)');
+    expect(await page.getByTestId('pairs-summary').first().textContent()).toBe('5 of 6 pairs measured, 1 failed');
+    const failures = await page.getByTestId('pairs-failures').first().textContent();
+    expect(failures).toContain('1→2 failed on rank 2: NCCL_ERROR_INTERNAL_ERROR');
+    expect(failures).toContain('NCCL WARN Cuda failure');
+    expect(failures).toContain('hint: check the link');
   });
 
   it("puts each rank's input beside its output and shows how a reduction combined them", async () => {

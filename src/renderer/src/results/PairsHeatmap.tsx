@@ -1,14 +1,16 @@
-// A pairs sweep as two heatmaps, bandwidth and time: rows are senders, columns receivers, so a
-// one-way measurement fills one cell and its reverse says "not measured".
+// A pairs step as heatmaps (bandwidth, latency, plain copy): rows are senders, columns receivers,
+// so a one-way measurement fills one cell and its reverse is its own cell. Beside the matrices:
+// what joins each pair (link, NCCL's transport, share of the link's peak) and why a pair failed.
 import { formatBytes } from '../../../shared/scenario/units.js';
 import {
-  formatPairValue, heatColour, needsLightText, rangePosition, type PairCell, type PairsHeatmaps, type PairsMetric,
+  formatPairValue, heatColour, linkText, needsLightText, rangePosition, type PairCell, type PairLink, type PairsHeatmaps, type PairsMetric,
 } from './pairs-heatmap';
 
-function Cell({ metric, cell, from, to }: { metric: PairsMetric; cell: PairCell; from: number; to: number }) {
+function Cell({ metric, cell, from, to, link }: { metric: PairsMetric; cell: PairCell; from: number; to: number; link: PairLink | undefined }) {
   if (cell.kind === 'self') return <td className="pair-self" aria-label="same rank" />;
   const where = `rank ${from} → rank ${to}`;
-  const common = { 'data-testid': 'pairs-cell', 'data-from': from, 'data-to': to, 'data-state': cell.kind };
+  const beside = linkText(link, metric.measure);
+  const common = { 'data-testid': 'pairs-cell', 'data-from': from, 'data-to': to, 'data-state': cell.kind, 'data-link': link?.link?.text ?? '', 'data-transport': link?.transport ?? '' };
   switch (cell.kind) {
     case 'not-measured':
       return <td {...common} data-value="" className="pair-none" title={`${where}: not measured`} />;
@@ -16,20 +18,24 @@ function Cell({ metric, cell, from, to }: { metric: PairsMetric; cell: PairCell;
       const why = cell.step.verdict === 'stopped' ? 'stopped' : 'not run';
       return <td {...common} data-value="" className="pair-none" title={`${where}: ${cell.step.label} ${why}`}>{why}</td>;
     }
-    case 'error':
-      return <td {...common} data-value="" className="pair-error" title={`${where}: ${cell.step.label} ended in an error`}>ERR</td>;
+    case 'error': {
+      const e = cell.error;
+      const text = e?.code === 'CLAB_PAIR_TIMEOUT' ? 'HANG' : e?.code === 'CLAB_PAIR_DOWN' ? 'down' : 'ERR';
+      const why = e ? `${e.code}: ${e.message}${e.warnings.length ? `\n${e.warnings.join('\n')}` : ''}${e.hints.map((h) => `\nhint: ${h}`).join('')}` : 'ended in an error';
+      return <td {...common} data-value="" data-code={e?.code ?? ''} className="pair-error" title={`${where}: ${why}`}>{text}</td>;
+    }
     case 'measured': {
-      if (cell.value === null || !metric.range) return <td {...common} data-value="" title={`${where}: no ${metric.name} measured`}>n/a</td>;
+      if (cell.value === null || !metric.range) return <td {...common} data-value="" title={`${where}: no figure measured`}>n/a</td>;
       const t = rangePosition(cell.value, metric.range);
-      const text = formatPairValue(metric.name, cell.value);
+      const text = formatPairValue(metric, cell.value);
       const wrong = cell.step.verdict === 'fail';
       return (
         <td
           {...common}
           data-value={cell.value}
           className={`pair-value${wrong ? ' pair-wrong' : ''}${needsLightText(t) ? ' light' : ''}`}
-          style={{ background: heatColour(metric.name, t) }}
-          title={`${where}: ${text} ${metric.unit} (${cell.step.label})${wrong ? `, ${cell.step.wrong} wrong` : ''}`}
+          style={{ background: heatColour(metric, t) }}
+          title={`${where}: ${text} ${metric.unit} (${cell.step.label})${wrong ? `, ${cell.step.wrong} wrong` : ''}${beside ? `\n${beside}` : ''}`}
         >
           {text}{wrong && ' ✗'}
         </td>
@@ -43,19 +49,19 @@ function Legend({ metric }: { metric: PairsMetric }) {
   const { min, max } = metric.range;
   return (
     <div className="heat-legend" data-testid="heat-legend">
-      <span>{formatPairValue(metric.name, min)}</span>
-      <span className="heat-ramp" style={{ background: `linear-gradient(to right, ${heatColour(metric.name, 0)}, ${heatColour(metric.name, 1)})` }} />
-      <span>{formatPairValue(metric.name, max)} {metric.unit}</span>
+      <span>{formatPairValue(metric, min)}</span>
+      <span className="heat-ramp" style={{ background: `linear-gradient(to right, ${heatColour(metric, 0)}, ${heatColour(metric, 1)})` }} />
+      <span>{formatPairValue(metric, max)} {metric.unit}</span>
       <span className="dim">{metric.higherIsBetter ? 'darker is faster' : 'darker is slower'}</span>
     </div>
   );
 }
 
-function Matrix({ metric }: { metric: PairsMetric }) {
+function Matrix({ metric, links }: { metric: PairsMetric; links: Map<string, PairLink> }) {
   const ranks = metric.rows.map((_, i) => i);
   return (
-    <figure className="pairs-heatmap" data-testid="pairs-matrix" data-metric={metric.name}>
-      <figcaption>{metric.name} ({metric.unit})</figcaption>
+    <figure className="pairs-heatmap" data-testid="pairs-matrix" data-metric={metric.measure}>
+      <figcaption>{metric.title}</figcaption>
       <table>
         <caption>sender (row) → receiver (column)</caption>
         <thead>
@@ -65,7 +71,7 @@ function Matrix({ metric }: { metric: PairsMetric }) {
           {metric.rows.map((row, from) => (
             <tr key={from}>
               <th scope="row">{from}</th>
-              {row.map((cell, to) => <Cell key={to} metric={metric} cell={cell} from={from} to={to} />)}
+              {row.map((cell, to) => <Cell key={to} metric={metric} cell={cell} from={from} to={to} link={links.get(`${from},${to}`)} />)}
             </tr>
           ))}
         </tbody>
@@ -75,22 +81,62 @@ function Matrix({ metric }: { metric: PairsMetric }) {
   );
 }
 
+function percent(share: number | null): string {
+  return share === null ? '—' : `${(100 * share).toFixed(0)} %`;
+}
+
 export function PairsHeatmap({ heatmaps }: { heatmaps: PairsHeatmaps }) {
-  const { spec, bandwidth, time } = heatmaps;
-  const unmeasured = bandwidth.rows.flat().some((c) => c.kind === 'not-measured');
+  const { spec, matrices, links, failures, both } = heatmaps;
+  const byPair = new Map(links.map((l) => [`${l.from},${l.to}`, l]));
+  const unmeasured = matrices[0]?.rows.flat().some((c) => c.kind === 'not-measured');
+  const arrow = both ? '⇄' : '→';
   return (
     <>
-      <h3>{spec.label} <small>{spec.path}, {formatBytes(spec.bytes)}{spec.direction === 'both' ? ' each way, both directions at once' : ', one way'}</small></h3>
+      <h3>
+        {spec.label}{' '}
+        <small>
+          {spec.path}, {formatBytes(spec.bytes)}{both ? ' each way, both directions at once' : ', one way'};{' '}
+          <span data-testid="pairs-summary">{heatmaps.pairsMeasured - failures.length} of {heatmaps.pairsMeasured} pairs measured{failures.length ? `, ${failures.length} failed` : ''}</span>
+        </small>
+      </h3>
       <div className="pairs-heatmaps">
-        <Matrix metric={bandwidth} />
-        <Matrix metric={time} />
+        {matrices.map((m) => <Matrix key={m.measure} metric={m} links={byPair} />)}
       </div>
       <p className="pairs-note dim">
-        {spec.direction === 'both'
+        {both
           ? 'Both cells of a pair show the one measurement that sent both ways at once.'
-          : 'Each cell is a send from the row’s rank to the column’s rank.'}
-        {unmeasured && ' Empty cells: not measured.'}
+          : 'Each cell is a send from the row’s rank to the column’s rank; i→j and j→i are measured apart.'}
+        {unmeasured && ' Empty cells: not measured.'} Each pair runs on a communicator of its own: a pair that fails is marked and the others are still measured.
       </p>
+      {links.some((l) => l.link || l.transport || l.how) && (
+        <table className="pairs-links" data-testid="pairs-links">
+          <caption>what joins each pair</caption>
+          <thead><tr><th>pair</th><th>link</th><th>NCCL transport</th><th>send/recv of peak</th><th>plain copy</th><th>copy of peak</th></tr></thead>
+          <tbody>
+            {links.filter((l) => !both || l.from < l.to).map((l) => (
+              <tr key={`${l.from},${l.to}`} data-testid="pairs-link" data-from={l.from} data-to={l.to}>
+                <td>{l.from}{arrow}{l.to}</td>
+                <td title={l.link?.peakFrom ?? undefined}>{l.link ? `${l.link.text}${l.link.peakGBps ? `, ${+l.link.peakGBps.toFixed(1)} GB/s` : ''}` : 'host'}</td>
+                <td>{l.transport ?? 'unknown'}</td>
+                <td>{percent(l.share)}</td>
+                <td>{l.how ?? '—'}</td>
+                <td>{percent(l.copyShare)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {failures.length > 0 && (
+        <ul className="pairs-failures" data-testid="pairs-failures">
+          {failures.map((f) => (
+            <li key={`${f.from},${f.to}`} data-from={f.from} data-to={f.to}>
+              <strong>{f.from}{arrow}{f.to} failed</strong>{f.error ? ` on rank ${f.error.rank}: ${f.error.code}: ${f.error.message}` : ''}
+              {f.error?.warnings.map((w, i) => <pre key={i} className="warn-line">{w}</pre>)}
+              {f.error?.hints.map((h, i) => <div key={i} className="hint">hint: {h}</div>)}
+            </li>
+          ))}
+        </ul>
+      )}
     </>
   );
 }

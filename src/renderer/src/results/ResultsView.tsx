@@ -79,7 +79,7 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Res
         }
         return (
           <section key={`pairs-${section.pairs}`} className="result-section" data-testid="pairs">
-            <PairsHeatmap heatmaps={pairsHeatmaps(record.plan, record.steps, section.pairs)} />
+            <PairsHeatmap heatmaps={pairsHeatmaps(record, section.pairs)} />
           </section>
         );
       })}

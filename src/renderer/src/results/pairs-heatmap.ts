@@ -1,78 +1,20 @@
-// One pairs sweep as two sender × receiver matrices (bandwidth and time), each cell from the step
-// that measured that direction. A one-way step measured from → to only: the other direction stays
-// "not measured" rather than borrowing its value. A bidirectional step measured both at once.
+// One pairs step as sender × receiver heatmaps (bandwidth, latency, plain copy), from the shared
+// pairs view (src/shared/pairs.ts, which the CLI's matrices read too): each cell from the step that
+// measured that direction, a one-way step's reverse left "not measured" rather than borrowed.
+// Here: what the app adds, the colour scale and the numbers' text.
 import { formatMicroseconds } from '../../../shared/export/index.js';
-import type { Plan, PairsSpec } from '../../../shared/plan/types.js';
-import type { StepRecord } from '../../../shared/record.js';
-import { bandwidthTime } from '../../../shared/stats.js';
+import { pairsView, type PairLink, type PairsCell, type PairsMatrix, type PairsView } from '../../../shared/pairs.js';
+import type { RunRecord } from '../../../shared/record.js';
+import { formatBytes } from '../../../shared/scenario/units.js';
 import { formatGBs } from './numbers';
 
-export type PairCell =
-  | { kind: 'self' }
-  | { kind: 'not-measured' }
-  /** The run ended (stopped, or failed elsewhere) before this step ran or finished. */
-  | { kind: 'unfinished'; step: StepRecord }
-  | { kind: 'error'; step: StepRecord }
-  /** value null: the step ran but has no number for this metric (e.g. untimed). */
-  | { kind: 'measured'; step: StepRecord; value: number | null };
+export type PairCell = PairsCell;
+export type PairsMetric = PairsMatrix;
+export type PairsHeatmaps = PairsView;
+export type { PairLink };
 
-export interface PairsMetric {
-  name: 'bandwidth' | 'time';
-  unit: string;
-  /** Whether a larger value is the better one (the colour scale says so in its legend). */
-  higherIsBetter: boolean;
-  /** rows[sender][receiver]. */
-  rows: PairCell[][];
-  /** Over the measured cells with a value; null where there are none. */
-  range: { min: number; max: number } | null;
-}
-
-export interface PairsHeatmaps {
-  spec: PairsSpec;
-  world: number;
-  bandwidth: PairsMetric;
-  time: PairsMetric;
-}
-
-/** The steps of one pairs sweep by the direction they measured, "from,to". */
-function stepsByDirection(steps: StepRecord[], pairs: number): Map<string, StepRecord> {
-  const byDirection = new Map<string, StepRecord>();
-  for (const s of steps) {
-    const o = s.origin;
-    if (o.kind !== 'pairs' || o.pairs !== pairs) continue;
-    byDirection.set(`${o.from},${o.to}`, s);
-    if (o.both) byDirection.set(`${o.to},${o.from}`, s);
-  }
-  return byDirection;
-}
-
-function metric(name: PairsMetric['name'], world: number, byDirection: Map<string, StepRecord>, value: (s: StepRecord) => number | null): PairsMetric {
-  const rows = Array.from({ length: world }, (_, from) => Array.from({ length: world }, (_, to): PairCell => {
-    if (from === to) return { kind: 'self' };
-    const step = byDirection.get(`${from},${to}`);
-    if (!step) return { kind: 'not-measured' };
-    if (step.verdict === 'error') return { kind: 'error', step };
-    if (step.verdict === 'not-run' || step.verdict === 'stopped') return { kind: 'unfinished', step };
-    return { kind: 'measured', step, value: value(step) };
-  }));
-  const values = rows.flat().flatMap((c) => (c.kind === 'measured' && c.value !== null ? [c.value] : []));
-  return {
-    name,
-    unit: name === 'bandwidth' ? 'GB/s' : 'µs',
-    higherIsBetter: name === 'bandwidth',
-    rows,
-    range: values.length ? { min: Math.min(...values), max: Math.max(...values) } : null,
-  };
-}
-
-export function pairsHeatmaps(plan: Plan, steps: StepRecord[], pairs: number): PairsHeatmaps {
-  const byDirection = stepsByDirection(steps, pairs);
-  return {
-    spec: plan.pairs[pairs],
-    world: plan.world,
-    bandwidth: metric('bandwidth', plan.world, byDirection, (s) => s.algbw),
-    time: metric('time', plan.world, byDirection, (s) => (s.timing ? bandwidthTime(s.timing) : null)),
-  };
+export function pairsHeatmaps(record: Pick<RunRecord, 'plan' | 'steps' | 'environment'>, pairs: number): PairsHeatmaps {
+  return pairsView(record, pairs, formatBytes);
 }
 
 /** Where `value` lies in the range, 0…1; a range of one value is all at the top. */
@@ -81,11 +23,11 @@ export function rangePosition(value: number, range: { min: number; max: number }
 }
 
 /**
- * The cell's colour at position t: light to dark, blue for bandwidth (darker = faster) and orange
- * for time (darker = slower), so the eye finds the outlier pair either way.
+ * The cell's colour at position t: light to dark, blue for bandwidth and copy (darker = faster)
+ * and orange for latency (darker = slower), so the eye finds the outlier pair either way.
  */
-export function heatColour(name: PairsMetric['name'], t: number): string {
-  const hue = name === 'bandwidth' ? 217 : 25;
+export function heatColour(metric: Pick<PairsMetric, 'higherIsBetter'>, t: number): string {
+  const hue = metric.higherIsBetter ? 217 : 25;
   return `hsl(${hue}, 85%, ${Math.round(94 - 54 * Math.min(1, Math.max(0, t)))}%)`;
 }
 
@@ -93,5 +35,16 @@ export function heatColour(name: PairsMetric['name'], t: number): string {
 export const needsLightText = (t: number) => t > 0.55;
 
 /** A cell's number: GB/s as numbers.ts writes them, µs like the step tables. */
-export const formatPairValue = (name: PairsMetric['name'], value: number): string =>
-  (name === 'bandwidth' ? formatGBs(value) : formatMicroseconds(value));
+export const formatPairValue = (metric: Pick<PairsMetric, 'unit'>, value: number): string =>
+  (metric.unit === 'GB/s' ? formatGBs(value) : formatMicroseconds(value));
+
+/** What a cell says beside its figure: the link, NCCL's transport, the share of the link's peak. */
+export function linkText(link: PairLink | undefined, measure: PairsMetric['measure']): string {
+  if (!link) return '';
+  const parts = [link.link ? `link ${link.link.text}${link.link.peakFrom ? ` (${link.link.peakFrom})` : ''}` : null];
+  if (measure === 'copy') parts.push(link.how);
+  else parts.push(link.transport ? `transport ${link.transport}` : null);
+  const share = measure === 'copy' ? link.copyShare : measure === 'bandwidth' ? link.share : null;
+  if (share !== null && link.link?.peakGBps) parts.push(`${(100 * share).toFixed(0)} % of the link's ${+link.link.peakGBps.toFixed(1)} GB/s peak`);
+  return parts.filter(Boolean).join(', ');
+}
