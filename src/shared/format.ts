@@ -32,7 +32,7 @@ export function stepTitle(step: StepRecord): string {
 }
 
 function elementsOf(a: PlanAction): string | null {
-  if (a.kind === 'collective' || a.kind === 'p2p') return `${a.count} × ${a.dtype}`;
+  if (a.kind === 'collective' || a.kind === 'p2p' || a.kind === 'pair') return `${a.count} × ${a.dtype}`;
   return null;
 }
 

@@ -4,6 +4,8 @@
 import type { P2pAction, Plan } from '../plan/types.js';
 import type { TimelineEvent } from '../protocol.js';
 import type { RunRecord, StepRecord } from '../record.js';
+import { pairsView, type PairLink, type PairsView } from '../pairs.js';
+import { formatBytes } from '../scenario/units.js';
 import { stepOp } from './results-table.js';
 
 interface TraceEventBase {
@@ -35,6 +37,8 @@ export interface CompleteEvent extends TraceEventBase {
     algbw: number | null;
     busbw: number | null;
     verdict: StepRecord['verdict'] | null;
+    /** A pairs step: the link, NCCL's transport, the share of the link's peak, and why the pair failed. */
+    pair?: { link: string | null; transport: string | null; how: string | null; peakShare: number | null; error: string | null };
   };
 }
 
@@ -140,12 +144,44 @@ function iterations(events: TimelineEvent[]): Map<TimelineEvent, number> {
 /** Distinct sender → receiver pairs of a step: a p2p step, or the p2p items of a group. */
 function transfers(plan: Plan, step: number): { from: number; to: number }[] {
   const action = plan.steps[step]?.action;
+  if (action?.kind === 'pair') {
+    if (action.measure === 'copy') return [];  // made by the sender alone
+    return action.both ? [{ from: action.from, to: action.to }, { from: action.to, to: action.from }] : [{ from: action.from, to: action.to }];
+  }
   const items: P2pAction[] = action?.kind === 'p2p' ? [action] : action?.kind === 'group' ? action.items.filter((i): i is P2pAction => i.kind === 'p2p') : [];
   const pairs = new Map(items.map((i) => [`${i.from}→${i.to}`, { from: i.from, to: i.to }]));
   return [...pairs.values()];
 }
 
 const middle = (e: CompleteEvent) => e.ts + e.dur / 2;
+
+/** A pairs step's slice args: what its cell says beside its figure. */
+function pairArgs(step: StepRecord, links: Map<string, PairLink>): NonNullable<CompleteEvent['args']['pair']> {
+  const o = step.origin as Extract<StepRecord['origin'], { kind: 'pairs' }>;
+  const l = links.get(`${o.pairs}:${o.from},${o.to}`);
+  const e = step.pair?.error;
+  return {
+    link: l?.link?.text ?? null,
+    transport: step.pair?.transport ?? null,
+    how: step.pair?.how ?? null,
+    peakShare: (o.measure === 'copy' ? l?.copyShare : o.measure === 'latency' ? null : l?.share) ?? null,
+    error: e ? `${e.code}: ${e.message}` : null,
+  };
+}
+
+/** A pairs step's matrices as numbers (rows send, columns receive; an error cell holds its code), for otherData. */
+function pairsSummary(v: PairsView) {
+  return {
+    label: v.spec.label, path: v.spec.path, bytes: v.spec.bytes, direction: v.spec.direction,
+    pairsMeasured: v.pairsMeasured, pairsFailed: v.failures.length,
+    matrices: Object.fromEntries(v.matrices.map((m) => [m.measure, {
+      unit: m.unit,
+      rows: m.rows.map((row) => row.map((c) => (c.kind === 'measured' ? c.value : c.kind === 'error' ? c.error?.code ?? 'error' : null))),
+    }])),
+    links: v.links.map((l) => ({ from: l.from, to: l.to, link: l.link?.text ?? null, peakGBps: l.link?.peakGBps ?? null, transport: l.transport, share: l.share, copyShare: l.copyShare })),
+    failures: v.failures.map((f) => ({ from: f.from, to: f.to, ...f.error })),
+  };
+}
 
 /**
  * An arrow from the sender's slice to the receiver's slice of the same step, phase and iteration.
@@ -193,6 +229,8 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
   const origin = events.reduce((m, e) => Math.min(m, e.startNs), Infinity);
   const steps = new Map(record.steps.map((s) => [s.index, s]));
   const iteration = iterations(events);
+  const views = record.plan.pairs.map((_, i) => pairsView(record, i, formatBytes));
+  const pairLinks = new Map(views.flatMap((v, i) => v.links.map((l) => [`${i}:${l.from},${l.to}`, l] as const)));
   const slices: CompleteEvent[] = events.map((e) => {
     const step = steps.get(e.step);
     const planStep = record.plan.steps[e.step];
@@ -215,6 +253,7 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
         algbw: host ? null : step?.algbw ?? null,
         busbw: host ? null : step?.busbw ?? null,
         verdict: step?.verdict ?? null,
+        ...(step?.origin.kind === 'pairs' ? { pair: pairArgs(step, pairLinks) } : {}),
       },
     };
   });
@@ -243,6 +282,8 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
       gpus: env.gpus,
       versions: env.versions,
       env: env.env,
+      ...(env.links ? { links: env.links } : {}),
+      ...(views.length ? { pairs: views.map(pairsSummary) } : {}),
     },
   };
 }

@@ -62,6 +62,8 @@ export function stepOp(action: PlanAction): string {
       return action.op;
     case 'p2p':
       return 'send/recv';
+    case 'pair':
+      return action.measure === 'copy' ? 'copy' : 'send/recv';
     case 'group': {
       const ops = new Set(action.items.map((i) => (i.kind === 'p2p' ? 'send/recv' : i.op)));
       return ops.size === 1 ? [...ops][0] : 'group';
@@ -102,7 +104,7 @@ function groupElements(items: TensorItem[], bytes: number): number | null {
 }
 
 function typeOf(action: PlanAction): ResultCells['type'] {
-  if (action.kind === 'collective' || action.kind === 'p2p') return action.dtype;
+  if (action.kind === 'collective' || action.kind === 'p2p' || action.kind === 'pair') return action.dtype;
   if (action.kind !== 'group' || action.items.length === 0) return null;
   const types = new Set(action.items.map((i) => i.dtype));
   return types.size === 1 ? action.items[0].dtype : 'mixed';
@@ -110,7 +112,7 @@ function typeOf(action: PlanAction): ResultCells['type'] {
 
 function countOf(step: StepRecord): number | null {
   const a = step.action;
-  if (a.kind === 'collective' || a.kind === 'p2p') return Math.round(step.bytes / DTYPE_INFO[a.dtype].bytes);
+  if (a.kind === 'collective' || a.kind === 'p2p' || a.kind === 'pair') return Math.round(step.bytes / DTYPE_INFO[a.dtype].bytes);
   if (a.kind === 'group') return groupElements(a.items, step.bytes);
   return null;
 }

@@ -3,7 +3,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
+import { chromeTrace, type CompleteEvent } from '../../../src/shared/export/chrome-trace';
 import { pairsMatrix, statusLine } from '../../../src/shared/format';
+import { traceRuleViolations } from '../../shared/export/trace-rules';
 import { pairsView } from '../../../src/shared/pairs';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import type { RunRecord, StepRecord } from '../../../src/shared/record';
@@ -88,6 +90,19 @@ describe('pairs on cpu ranks', () => {
     const text = pairsMatrix(record, 0).join('\n');
     expect(text).toMatch(/^\s+1\s+\S+\s+-\s+ERR\s+\S+$/m);
     expect(text).toMatch(/^\s+3\s+HANG\s+\S+\s+\S+\s+-$/m);
+
+    // The trace keeps the matrices and each pair's cell, and draws 2→1's arrow from rank 2 to rank 1.
+    const trace = chromeTrace(record);
+    expect(traceRuleViolations(trace)).toEqual([]);
+    const pairs = trace.otherData.pairs as { matrices: Record<string, { rows: (number | string | null)[][] }>; pairsFailed: number }[];
+    expect(pairs[0].pairsFailed).toBe(2);
+    expect(pairs[0].matrices.bandwidth.rows[1][2]).toBe('CLAB_INJECTED_ERROR');
+    expect(pairs[0].matrices.bandwidth.rows[3][0]).toBe('CLAB_PAIR_TIMEOUT');
+    expect(pairs[0].matrices.bandwidth.rows[2][1]).toBeCloseTo(reverse.algbw!, 9);
+    const slice = trace.traceEvents.find((e): e is CompleteEvent => e.ph === 'X' && e.args.step === reverse.index && e.cat === 'timed')!;
+    expect(slice.args.pair).toEqual({ link: null, transport: 'shared memory (cpu backend)', how: null, peakShare: null, error: null });
+    const flow = trace.traceEvents.find((e) => e.ph === 's' && e.name === reverse.label)!;
+    expect(flow.pid).toBe(2);
   });
 
   it('measures both ways at once as one matrix of exchanges, cells i,j and j,i alike', async () => {

@@ -19,6 +19,10 @@ export interface Flow {
 export function p2pPairs(action: PlanAction): { from: number; to: number }[] {
   if (action.kind === 'p2p') return [{ from: action.from, to: action.to }];
   if (action.kind === 'group') return action.items.flatMap((i) => (i.kind === 'p2p' ? [{ from: i.from, to: i.to }] : []));
+  // A pair's measurement (a copy is the sender's alone).
+  if (action.kind === 'pair' && action.measure !== 'copy') {
+    return action.both ? [{ from: action.from, to: action.to }, { from: action.to, to: action.from }] : [{ from: action.from, to: action.to }];
+  }
   return [];
 }
 
