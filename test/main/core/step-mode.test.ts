@@ -46,6 +46,19 @@ describe('step mode', () => {
     expect(record.steps[0].ranks.map((r) => r.output)).toEqual(Array(4).fill(root.input));
   });
 
+  it('announces a pause once the ranks that take no part in the rest have finished', async () => {
+    // Rank 1 has nothing after the all_reduce: it leaves while ranks 0 and 2 wait before the send.
+    const run = stepRun([{ op: 'all_reduce', count: 3 }, { op: 'send', from: 0, to: 2, count: 3 }], 3);
+    const pauses: number[] = [];
+    run.on('paused', ({ step }) => {
+      pauses.push(step);
+      run.next();
+    });
+    const record = await run.run();
+    expect(record.status).toBe('passed');
+    expect(pauses).toEqual([0, 1]);
+  });
+
   it('a run not told next stays paused before its first step', async () => {
     const run = stepRun([{ op: 'all_reduce', count: 3 }], 2);
     const paused = new Promise<number>((resolve) => run.on('paused', ({ step }) => resolve(step)));
