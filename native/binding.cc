@@ -286,7 +286,6 @@ Napi::Value PeerCopy(const Napi::CallbackInfo& info) {
     rank = static_cast<int>(get_int(o.Get("rank"), "rank", 0, kMaxWorld - 1));
     const int device = backend == Backend::Nccl ? static_cast<int>(get_int(o.Get("device"), "device", 0, 1023)) : -1;
     const int peer = backend == Backend::Nccl ? static_cast<int>(get_int(o.Get("peer"), "peer", 0, 1023)) : -1;
-    if (backend == Backend::Nccl && peer == device) throw_invalid("peerCopy: peer must be another device than device (both " + std::to_string(device) + ")");
     const size_t bytes = static_cast<size_t>(get_int(o.Get("bytes"), "bytes", 1, int64_t{1} << 40));
     const int warmup = static_cast<int>(get_int(o.Get("warmup"), "warmup", 0, 100000));
     const int iters = static_cast<int>(get_int(o.Get("iters"), "iters", 1, 100000));

@@ -60,14 +60,16 @@ PeerCopyResult peer_copy_gpu(int device, int peer, size_t bytes, int warmup, int
   cuda_check(rt, rt.cudaMemsetAsync(m.dst, 0, bytes, nullptr), "cudaMemsetAsync", rank);
   cuda_check(rt, rt.cudaSetDevice(device), "cudaSetDevice", rank);
   int can = 0;
-  cuda_check(rt, rt.cudaDeviceCanAccessPeer(&can, device, peer), "cudaDeviceCanAccessPeer", rank);
+  if (peer != device) cuda_check(rt, rt.cudaDeviceCanAccessPeer(&can, device, peer), "cudaDeviceCanAccessPeer", rank);
   if (can) {
     const gpu::cudaError_t e = rt.cudaDeviceEnablePeerAccess(peer, 0);
     if (e == gpu::cudaSuccess) m.enabled_peer_access = true;
     else if (e == gpu::cudaErrorPeerAccessAlreadyEnabled) rt.cudaGetLastError();  // NCCL enabled it: it stays
     else throw_cuda(rt, e, "cudaDeviceEnablePeerAccess", rank);
   }
-  r.how = can ? "cudaMemcpyPeerAsync (copy engine, peer access)" : "cudaMemcpyPeerAsync (copy engine, staged through the host: no peer access)";
+  r.how = peer == device ? "cudaMemcpyPeerAsync within one GPU (both ranks on it)"
+         : can ? "cudaMemcpyPeerAsync (copy engine, peer access)"
+               : "cudaMemcpyPeerAsync (copy engine, staged through the host: no peer access)";
   cuda_check(rt, rt.cudaMalloc(&m.src, std::max<size_t>(bytes, 1)), "cudaMalloc", rank);
   cuda_check(rt, rt.cudaStreamCreateWithFlags(&m.stream, gpu::kCudaStreamNonBlocking), "cudaStreamCreateWithFlags", rank);
   cuda_check(rt, rt.cudaMemsetAsync(m.src, kPattern, bytes, m.stream), "cudaMemsetAsync", rank);

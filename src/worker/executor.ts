@@ -17,7 +17,8 @@ import { PairRunner, type PairHost } from './pairs.js';
 
 export interface ExecutorHost {
   rank: number;
-  comm: NativeComm;
+  /** The run's communicator; null where the plan has only pairs steps (each pair has its own). */
+  comm: NativeComm | null;
   stepBegin(step: PlanStep): void;
   /** Awaited before each step this rank runs, before stepBegin (step mode waits there for the learner). */
   beforeStep?(step: PlanStep): Promise<void>;
@@ -56,16 +57,28 @@ export class PlanExecutor {
   /** Buffers made ahead, at a compare block's start, so that making them is not part of the block's time. */
   private prepared = new Map<number, { sets: PreparedCall[][]; fill: TimelineEvent }>();
 
-  private readonly flight: FlightRecorder;
+  private readonly recorder: FlightRecorder | null;
   private pairs: PairRunner | null = null;
 
   constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {
-    this.flight = new FlightRecorder(host.comm, (entry) => host.entered?.(entry));
+    this.recorder = host.comm && new FlightRecorder(host.comm, (entry) => host.entered?.(entry));
+  }
+
+  /** The run's communicator, for every step but a pair's (the plan has one whenever such a step exists). */
+  private get comm(): NativeComm {
+    if (!this.host.comm) throw new Error('this rank has no run-wide communicator: the plan has only pairs steps');
+    return this.host.comm;
+  }
+
+  private get flight(): FlightRecorder {
+    if (!this.recorder) throw new Error('this rank has no run-wide communicator: the plan has only pairs steps');
+    return this.recorder;
   }
 
   async run(): Promise<void> {
     // Ranks start seconds apart at worst; lining them up keeps start-up skew out of the first step's time.
-    await this.flight.enqueue(null, 0, { op: 'barrier' }, 1);
+    // Without a run-wide communicator (only pairs), the pairs' gates line the ranks up.
+    if (this.host.comm) await this.flight.enqueue(null, 0, { op: 'barrier' }, 1);
     // Inside a compare block, sync steps on one stream are enqueued back to back, as a GPU program
     // issues them: the stream keeps their order, and a host round trip between them (the previous
     // step's end seen, the next one enqueued) would stand in the block's time as a gap. They are
@@ -218,14 +231,14 @@ export class PlanExecutor {
       if (!step || !prepare) continue;
       const made = this.makeBuffers(step, prepare);
       this.prepared.set(step.index, made);
-      for (const set of made.sets) staging.push(this.host.comm.prestage(step.stream, nativeOp(set)));
+      for (const set of made.sets) staging.push(this.comm.prestage(step.stream, nativeOp(set)));
     }
     return Promise.all(staging);
   }
 
   /** Enqueues warm-up, timed and (when the op eats its input) a fresh check run, all at once. */
   private async timedCalls(step: PlanStep, prepare: () => PreparedCall[]): Promise<Outcome> {
-    const { comm } = this.host;
+    const { comm } = this;
     const made = this.prepared.get(step.index) ?? this.makeBuffers(step, prepare);
     this.prepared.delete(step.index);
     const calls = made.sets[0];
@@ -256,7 +269,7 @@ export class PlanExecutor {
   }
 
   private async execute(step: PlanStep): Promise<Outcome> {
-    const { rank, comm } = this.host;
+    const { rank } = this.host;
     const world = this.plan.world;
     const a = step.action;
     const none: Outcome = { checks: () => [], timed: null, events: [], note: null };
@@ -275,8 +288,8 @@ export class PlanExecutor {
       }
       case 'compute': {
         const gemm: NativeOp = { op: 'gemm', dtype: a.dtype, m: a.m, n: a.n, k: a.k };
-        const warm = step.warmup > 0 ? comm.enqueue(step.stream, gemm, step.warmup) : null;
-        const timed = comm.enqueue(step.stream, gemm, step.iters);
+        const warm = step.warmup > 0 ? this.comm.enqueue(step.stream, gemm, step.warmup) : null;
+        const timed = this.comm.enqueue(step.stream, gemm, step.iters);
         const [, t] = await Promise.all([warm, timed]);
         const meanUs = durationsUs(t).reduce((x, y) => x + y, 0) / t.startNs.length;
         const gflops = (2 * a.m * a.n * a.k) / (meanUs * 1e3);
@@ -298,7 +311,7 @@ export class PlanExecutor {
       case 'block-end': {
         await this.waitFor(null);
         const hostEnd = nowNs();
-        await comm.drain(step.stream);  // the outputs of the block's prestaged ops, for checking
+        await this.comm.drain(step.stream);  // the outputs of the block's prestaged ops, for checking
         // The block's time is the span of its operations, from the first start to the last end on
         // any stream of this rank (backend clocks: CUDA events on nccl), so that staging data in
         // and out of a GPU between operations is not counted; the host clock when there are none.

@@ -71,6 +71,9 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
   return addon.commInit({ backend, id, rank, world: plan.world, device, commStreams: communicationOnlyStreams(plan) });
 }
 
+/** Whether any step runs on the run-wide communicator (every step but a pair's does). */
+const needsRunCommunicator = (plan: Plan) => plan.steps.some((s) => s.action.kind !== 'pair');
+
 async function main(): Promise<void> {
   process.on('message', (raw) => {
     let m: CoreToWorker;
@@ -115,11 +118,19 @@ async function main(): Promise<void> {
   }
 
   const joinStart = performance.now();
-  comm = await joinCommunicator(addon, start.backend, plan);
-  const cc = comm.computeCapability === undefined ? '' : `, compute capability ${formatComputeCapability(comm.computeCapability)}`;
-  const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}${cc}`;
   const ms = (t: number) => `${Math.round(performance.now() - t)} ms`;
-  await send({ type: 'log', v, rank, text: `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started`, atNs: Number(process.hrtime.bigint()) });
+  if (needsRunCommunicator(plan)) {
+    comm = await joinCommunicator(addon, start.backend, plan);
+    const cc = comm.computeCapability === undefined ? '' : `, compute capability ${formatComputeCapability(comm.computeCapability)}`;
+    const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}${cc}`;
+    await send({ type: 'log', v, rank, text: `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started`, atNs: Number(process.hrtime.bigint()) });
+  } else {
+    // Only pairs: each pair joins a communicator of its own, and no link outside a pair is touched
+    // (a run-wide communicator over a broken link could fail before the first pair).
+    const device = plan.devices?.[rank] ?? rank;
+    await addon.prepareDevice({ backend: start.backend, device, rank });
+    await send({ type: 'log', v, rank, text: `ready on the ${start.backend} backend without a run-wide communicator (only pairs, each on its own; pid ${process.pid}${start.backend === 'nccl' ? `, GPU ${device}` : ''}) in ${ms(joinStart)}, ${ms(0)} after the process started`, atNs: Number(process.hrtime.bigint()) });
+  }
 
   const executor = new PlanExecutor(plan, {
     rank,
@@ -146,10 +157,12 @@ async function main(): Promise<void> {
     },
   });
   await executor.run();
-  const leaveStart = performance.now();
-  comm.destroy();
-  comm = null;
-  await send({ type: 'log', v, rank, text: `left the communicator in ${ms(leaveStart)}`, atNs: Number(process.hrtime.bigint()) });
+  if (comm) {
+    const leaveStart = performance.now();
+    comm.destroy();
+    comm = null;
+    await send({ type: 'log', v, rank, text: `left the communicator in ${ms(leaveStart)}`, atNs: Number(process.hrtime.bigint()) });
+  }
   await send({ type: 'done', v, rank });
   finished = true;
   process.disconnect?.();
