@@ -2,8 +2,10 @@
 // core says next; the learner's time counts against no step's timeout; a stop while paused ends
 // every rank.
 import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
+import { PROTOCOL_VERSION } from '../../../src/shared/protocol';
 import { compileLoaded, parseScenarioText } from '../../../src/shared/scenario/text';
 
 const alive = (pid: number | undefined) => {
@@ -56,6 +58,26 @@ describe('step mode', () => {
     });
     const record = await run.run();
     expect(record.status).toBe('passed');
+    expect(pauses).toEqual([0, 1]);
+  });
+
+  it('announces the pause when the last rank still running leaves rather than pauses (stand-in ranks)', async () => {
+    const loaded = parseScenarioText(JSON.stringify({
+      version: 1, name: 'late leaver', world: { ranks: 3 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'send', from: 0, to: 2, count: 3 }],
+    }), 'inline.scenario.json');
+    const run = new LabRun({
+      plan: compileLoaded(loaded), backend: 'cpu', scenario: loaded.raw, scenarioFile: null, stepMode: true,
+      workerEntry: path.resolve('test/fixtures/workers/step-mode-rank.cjs'),
+      // Rank 1 has no part in the send; its done comes 400 ms after ranks 0 and 2 wait before it.
+      env: { ...process.env, CLAB_TEST_PROTOCOL_VERSION: String(PROTOCOL_VERSION), CLAB_TEST_LATE_RANK: '1', CLAB_TEST_LATE_MS: '400' },
+    });
+    const pauses: number[] = [];
+    run.on('paused', ({ step }) => {
+      pauses.push(step);
+      run.next();
+    });
+    const record = await run.run();
+    expect(record.error).toBeNull();
     expect(pauses).toEqual([0, 1]);
   });
 
