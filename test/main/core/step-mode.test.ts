@@ -81,6 +81,22 @@ describe('step mode', () => {
     expect(pauses).toEqual([0, 1]);
   });
 
+  it('gives a step still in flight through a pause the paused time back (stand-in ranks)', async () => {
+    const loaded = parseScenarioText(JSON.stringify({
+      version: 1, name: 'in flight', world: { ranks: 2 }, defaults: { timeoutMs: 300 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'all_reduce', count: 3 }],
+    }), 'inline.scenario.json');
+    const run = new LabRun({
+      plan: compileLoaded(loaded), backend: 'cpu', scenario: loaded.raw, scenarioFile: null, stepMode: true,
+      workerEntry: path.resolve('test/fixtures/workers/step-mode-rank.cjs'),
+      // Step 0 ends only after the pause before step 1, which lasts longer than its 300 ms timeout.
+      env: { ...process.env, CLAB_TEST_PROTOCOL_VERSION: String(PROTOCOL_VERSION), CLAB_TEST_HOLD_FIRST: '1' },
+    });
+    run.on('paused', ({ step }) => void sleep(step === 1 ? 800 : 0).then(() => run.next()));
+    const record = await run.run();
+    expect(record.error).toBeNull();
+    expect(record.steps.map((s) => s.index)).toEqual([0, 1]);
+  });
+
   it('a run not told next stays paused before its first step', async () => {
     const run = stepRun([{ op: 'all_reduce', count: 3 }], 2);
     const paused = new Promise<number>((resolve) => run.on('paused', ({ step }) => resolve(step)));
