@@ -14,7 +14,11 @@ export const machineInfoSchema = z.object({
   host: z.string(),
   cpus: z.number().int(),
   backends: z.object({ cpu: backendAvailabilitySchema, nccl: backendAvailabilitySchema }),
-  gpus: z.array(z.object({ index: z.number().int(), name: z.string(), memoryBytes: z.number(), busId: z.string() })),
+  gpus: z.array(z.object({ index: z.number().int(), name: z.string(), memoryBytes: z.number(), busId: z.string(), computeCapability: z.number().int().optional() })),
+  /** What joins each pair of those GPUs (CUDA indices a < b): NVLinks, PCIe distance, one-way NVLink peak. */
+  links: z.array(z.object({
+    a: z.number().int(), b: z.number().int(), nvlinks: z.number().int(), via: z.string(), pcie: z.string(), peakGBps: z.number().nullable(),
+  })).optional(),
   /** Largest world the cpu backend offers in the run panel. */
   maxCpuRanks: z.number().int(),
   /** Whether this door can show native open/save dialogs (Electron) or not (browser). */

@@ -58,6 +58,7 @@ async function main() {
     const machine = await call('machine');
     say(`machine: host ${machine.host}, ${machine.cpus} cpus, nccl ${machine.backends.nccl.available ? 'available' : `unavailable (${machine.backends.nccl.reason})`}, ${machine.gpus.length} GPU(s)`);
     for (const g of machine.gpus) say(`  GPU ${JSON.stringify(g)}`);
+    for (const l of machine.links ?? []) say(`  link ${JSON.stringify(l)}`);
     const check = await call('checkBackend', { backend, world: ranks, devices: null });
     say(`checkBackend(${backend}, ${ranks} ranks): ${JSON.stringify(check)}`);
     const text = fs.readFileSync(scenarioFile, 'utf8');

@@ -12,12 +12,15 @@ export type MachineAddon = Pick<NativeAddon, 'backends'> & Partial<Pick<NativeAd
 export async function describeMachine(loadAddon: () => MachineAddon, fileDialogs: boolean): Promise<MachineInfo> {
   let backends: MachineInfo['backends'];
   let gpus: MachineInfo['gpus'] = [];
+  let links: MachineInfo['links'] = [];
   try {
     const addon = loadAddon();
     backends = addon.backends();
     // The GPUs are listed only where nccl can use them; reading them (NVML, CUDA) runs off the JS thread.
     if (backends.nccl.available && addon.topologyAsync) {
-      gpus = (await addon.topologyAsync()).gpus.map(({ index, name, memoryBytes, busId }) => ({ index, name, memoryBytes, busId }));
+      const t = await addon.topologyAsync();
+      gpus = t.gpus.map(({ index, name, memoryBytes, busId, computeCapability }) => ({ index, name, memoryBytes, busId, ...(computeCapability === undefined ? {} : { computeCapability }) }));
+      links = t.links.map(({ a, b, nvlinks, via, pcie, peakGBps }) => ({ a, b, nvlinks, via, pcie, peakGBps: peakGBps ?? null }));
     }
   } catch (e) {
     // Without the addon nothing can run, but the app still opens and replays records.
@@ -29,6 +32,7 @@ export async function describeMachine(loadAddon: () => MachineAddon, fileDialogs
     cpus: cpus().length,
     backends,
     gpus,
+    links,
     maxCpuRanks: MAX_CPU_RANKS,
     fileDialogs,
   };

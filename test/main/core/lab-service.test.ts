@@ -183,11 +183,15 @@ describe('templates and machine', () => {
       runsDir,
       loadAddon: () => ({
         backends: () => ({ cpu: { available: true }, nccl: { available: true, devices: 2 } }),
-        topologyAsync: async () => ({ gpus: [gpu(0), gpu(1)], links: [], versions: {}, problems: [] }),
+        topologyAsync: async () => ({
+          gpus: [gpu(0), gpu(1)], versions: {}, problems: [],
+          links: [{ a: 0, b: 1, nvlinks: 18, via: 'direct', pcie: 'SYS', peakGBps: 450, p2p: null }],
+        }),
       }),
     });
     const machine = await lab.machine();
-    expect(machine.gpus).toEqual([0, 1].map((i) => ({ index: i, name: 'NVIDIA H200', memoryBytes: 150754820096, busId: `0000:00:0${6 + i}.0` })));
+    expect(machine.gpus).toEqual([0, 1].map((i) => ({ index: i, name: 'NVIDIA H200', memoryBytes: 150754820096, busId: `0000:00:0${6 + i}.0`, computeCapability: 90 })));
+    expect(machine.links).toEqual([{ a: 0, b: 1, nvlinks: 18, via: 'direct', pcie: 'SYS', peakGBps: 450 }]);
     // Without nccl, no GPU is offered even where one is present.
     const cpuOnly = new LabService({ runsDir, loadAddon: () => ({ backends: () => ({ cpu: { available: true }, nccl: { available: false, reason: 'no libnccl' } }), topologyAsync: async () => { throw new Error('not asked'); } }) });
     expect((await cpuOnly.machine()).gpus).toEqual([]);

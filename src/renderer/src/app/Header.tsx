@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import type { MachineInfo } from '../../../shared/api.js';
 import type { ConnectionState } from '../client';
+import { gpuSummary, machineTitle } from './machine-text';
 
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
   connecting: 'connecting…',
@@ -17,8 +18,8 @@ export function Header({ machine, connection, children }: Props) {
     <header className="app-header">
       <h1>Collective Lab</h1>
       {machine && (
-        <span className="machine" data-testid="machine">
-          {machine.host} · {machine.cpus} CPUs · {machine.gpus.length ? `${machine.gpus.length} GPU${machine.gpus.length === 1 ? '' : 's'}` : 'no GPU'}
+        <span className="machine" data-testid="machine" title={machineTitle(machine)}>
+          {machine.host} · {machine.cpus} CPUs · {gpuSummary(machine)}
         </span>
       )}
       <span className="spacer" />
