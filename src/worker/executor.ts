@@ -2,7 +2,6 @@
 // every step's runs (warm-up, timed, check) are enqueued at once, in plan order, so all ranks
 // issue communication in the same order even when steps are async.
 import { actionBandwidthBasis } from '../shared/aggregate.js';
-import type { CheckResult } from '../shared/check.js';
 import { gpuRefusal } from '../shared/gpu-support.js';
 import type { FlightEntry } from '../shared/flight.js';
 import { rankStep } from '../shared/plan/per-rank.js';
@@ -14,6 +13,7 @@ import { runObjectCollective } from './objects.js';
 import { checkOutput, previewTensor } from './output.js';
 import { FlightRecorder } from './flight-recorder.js';
 import { PairRunner, type PairHost } from './pairs.js';
+import type { Outcome } from './outcome.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -29,17 +29,6 @@ export interface ExecutorHost {
   pairs?: PairHost & { gate(step: number): Promise<void> };
 }
 
-interface Outcome {
-  /** Checking is deferred, so that inside a timed compare block it runs after the block's clock stops. */
-  checks: () => { check: CheckResult; preview: string | null }[];
-  timed: NativeTimes | null;
-  events: TimelineEvent[];
-  note: string | null;
-  /** This rank's inputs as a learner reads them (small tensors), one per call. */
-  inputs?: (string | null)[];
-  /** The step failed on this rank and the run goes on (a pair of a pairs step). */
-  error?: { code: string; message: string };
-}
 
 const nowNs = () => Number(process.hrtime.bigint());
 /** Phases of work on a rank's streams (a compare block's span is theirs; host work and nested blocks are not). */

@@ -8,7 +8,7 @@ import type { TimelineEvent } from '../shared/protocol.js';
 import type { BackendName, NativeAddon, NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { prepareP2p, type PreparedCall } from './buffers.js';
 import { checkOutput, previewTensor } from './output.js';
-import type { CheckResult } from '../shared/check.js';
+import type { Outcome } from './outcome.js';
 import { DTYPE_INFO } from '../shared/dtypes.js';
 
 /** What the rank process gives the pair runner: the addon, and the core to meet the pair's peer through. */
@@ -24,14 +24,6 @@ export interface PairHost {
   pairId(step: number): Promise<string>;
 }
 
-export interface PairOutcome {
-  checks: () => { check: CheckResult; preview: string | null }[];
-  timed: NativeTimes | null;
-  events: TimelineEvent[];
-  note: string | null;
-  inputs?: (string | null)[];
-  error?: { code: string; message: string };
-}
 
 /** How long an aborted call may take to come back before the rank stops waiting for it. */
 const ABORT_SETTLE_MS = 5_000;
@@ -55,7 +47,7 @@ export class PairRunner {
   constructor(private readonly host: PairHost) {}
 
   /** One step of a pair's unit, on this rank; never rejects for the pair's own failure. */
-  async run(step: PairStep): Promise<PairOutcome> {
+  async run(step: PairStep): Promise<Outcome> {
     const a = step.action;
     if (a.opens) {
       this.failure = null;
@@ -87,7 +79,7 @@ export class PairRunner {
     return `${a.from}${a.both ? '⇄' : '→'}${a.to}`;
   }
 
-  private async measure(step: PairStep): Promise<PairOutcome> {
+  private async measure(step: PairStep): Promise<Outcome> {
     const a = step.action;
     const { rank } = this.host;
     if (a.measure === 'copy') return this.copy(step);
@@ -190,7 +182,7 @@ export class PairRunner {
   }
 
   /** A plain copy from the sender's device to the receiver's, outside NCCL (the sender alone). */
-  private async copy(step: PairStep): Promise<PairOutcome> {
+  private async copy(step: PairStep): Promise<Outcome> {
     const a = step.action;
     const { rank, backend, addon } = this.host;
     if (a.fault) throw new PairFailure(a.fault === 'hang' ? 'CLAB_PAIR_TIMEOUT' : 'CLAB_INJECTED_ERROR', `not measured: the link ${a.from}→${a.to} is broken on purpose (the scenario's faults list)`);

@@ -1,19 +1,14 @@
 // The mistakes gallery (scenarios/mistakes/) on real cpu rank processes: each run ends within its
 // step timeout with its diagnosis, counts as diagnosed as expected, and leaves no process and no
 // /dev/shm segment behind.
-import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
 import { loadScenarioFile } from '../../../src/main/core/scenario-file';
 import { runSucceeded } from '../../../src/shared/expectation';
 import { resultLines } from '../../../src/shared/format';
 import { compileLoaded } from '../../../src/shared/scenario/text';
+import { alive, shmSegments } from './leftovers';
 
-const alive = (pid: number | undefined) => {
-  if (!pid) return false;
-  try { process.kill(pid, 0); return true; } catch { return false; }
-};
-const shmSegments = () => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('clab-')) : []);
 
 const TIMEOUT_MS = 3000;
 /** Starting the ranks and ending them after an abort come on top of the step's timeout. */

@@ -1,6 +1,5 @@
 // Pair matrices on real cpu rank processes: every pair on its own communicator, a pair that fails
 // or hangs is marked in its cell and the matrix goes on, and nothing is left behind.
-import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
 import { chromeTrace, type CompleteEvent } from '../../../src/shared/export/chrome-trace';
@@ -11,12 +10,8 @@ import { compilePlan } from '../../../src/shared/plan/compile';
 import type { RunRecord, StepRecord } from '../../../src/shared/record';
 import { formatBytes } from '../../../src/shared/scenario/units';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
+import { alive, shmSegments } from './leftovers';
 
-const alive = (pid: number | undefined) => {
-  if (!pid) return false;
-  try { process.kill(pid, 0); return true; } catch { return false; }
-};
-const shmSegments = () => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('clab-')) : []);
 
 const PAIR_TIMEOUT_MS = 1500;
 /** Starting four ranks, and each of 12 pairs joining a communicator of its own. */

@@ -1,5 +1,4 @@
 // Integration: real rank processes on the cpu backend, through the lab core.
-import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
 import { loadScenarioFile } from '../../../src/main/core/scenario-file';
@@ -7,12 +6,8 @@ import { compileLoaded, parseScenarioText } from '../../../src/shared/scenario/t
 import { resultLines } from '../../../src/shared/format';
 import { DTYPES } from '../../../src/shared/dtypes';
 import type { RunRecord } from '../../../src/shared/record';
+import { alive, shmSegments } from './leftovers';
 
-const alive = (pid: number | undefined) => {
-  if (!pid) return false;
-  try { process.kill(pid, 0); return true; } catch { return false; }
-};
-const shmSegments = () => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('clab-')) : []);
 
 function runText(text: string, ranks?: number) {
   const loaded = parseScenarioText(text, 'inline.scenario.json');

@@ -1,18 +1,13 @@
 // Integration: step mode on real cpu rank processes. Each rank waits before each step until the
 // core says next; the learner's time counts against no step's timeout; a stop while paused ends
 // every rank.
-import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
 import { PROTOCOL_VERSION } from '../../../src/shared/protocol';
 import { compileLoaded, parseScenarioText } from '../../../src/shared/scenario/text';
+import { alive, shmSegments } from './leftovers';
 
-const alive = (pid: number | undefined) => {
-  if (!pid) return false;
-  try { process.kill(pid, 0); return true; } catch { return false; }
-};
-const shmSegments = () => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('clab-')) : []);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function stepRun(steps: unknown[], ranks: number) {

@@ -1,0 +1,17 @@
+// What running one step gave this rank, before it is reported: the executor's steps and the pair
+// runner's alike.
+import type { CheckResult } from '../shared/check.js';
+import type { TimelineEvent } from '../shared/protocol.js';
+import type { NativeTimes } from '../addon/native-api.js';
+
+export interface Outcome {
+  /** Checking is deferred, so that inside a timed compare block it runs after the block's clock stops. */
+  checks: () => { check: CheckResult; preview: string | null }[];
+  timed: NativeTimes | null;
+  events: TimelineEvent[];
+  note: string | null;
+  /** This rank's inputs as a learner reads them (small tensors), one per call. */
+  inputs?: (string | null)[];
+  /** The step failed on this rank and the run goes on (a pair of a pairs step). */
+  error?: { code: string; message: string };
+}
