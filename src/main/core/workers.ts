@@ -27,11 +27,16 @@ export interface WorkerHandlers {
  */
 export const FAILED_WAITS_FOR_OUTPUT_MS = 100;
 
+/** libuv threads of a rank process (UV_THREADPOOL_SIZE, unless the environment sets it). */
+export const RANK_THREAD_POOL = 32;
+
 export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers, env: NodeJS.ProcessEnv): WorkerLink {
   const child: ChildProcess = fork(entry, [], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    // NVLink multicast stays off in every environment we build for a rank.
-    env: { ...env, NCCL_NVLS_ENABLE: '0', CLAB_RANK: String(rank) },
+    // NVLink multicast stays off in every environment we build for a rank. The addon's waits run
+    // on libuv's thread pool (4 threads by default): a pair's NCCL init that never returns keeps one
+    // for good (it cannot be aborted), so a matrix over broken links needs more than 4 to go on.
+    env: { UV_THREADPOOL_SIZE: String(RANK_THREAD_POOL), ...env, NCCL_NVLS_ENABLE: '0', CLAB_RANK: String(rank) },
   });
   let exited = false;
   // From a `failed` on, messages wait (in order) until stdout closes or the wait is over.
