@@ -233,6 +233,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       }
     }
     const faults = new Map<string, 'error' | 'hang'>();
+    const faultAt = new Map<string, number>();
     (s.faults ?? []).forEach((f, fi) => {
       const at = [...path, 'faults', fi];
       rankAt([...at, 'from'], f.from, 0);
@@ -243,6 +244,9 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
         issues.push({ path: at, message: `this step does not measure the pair ${f.from}${both ? '⇄' : '→'}${f.to} (mode "${mode}"${mode === 'adjacent' ? ': only neighbours i and i+1' : ''}); expected one of its pairs` });
       }
       const key = both ? `${Math.min(f.from, f.to)},${Math.max(f.from, f.to)}` : `${f.from},${f.to}`;
+      const earlier = faultAt.get(key);
+      if (earlier !== undefined) issues.push({ path: at, message: `the pair ${f.from}${both ? '⇄' : '→'}${f.to} already has a fault (faults[${earlier}]); expected one fault per pair` });
+      faultAt.set(key, fi);
       faults.set(key, f.kind);
     });
     const timeoutMs = s.timeoutMs ?? d.timeoutMs ?? DEFAULT_TIMEOUT_MS;

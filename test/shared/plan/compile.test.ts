@@ -51,6 +51,8 @@ describe('plan compiler', () => {
     expect(refused([{ from: 0, to: 2, kind: 'error' }], { mode: 'adjacent' })).toContain('steps[0].faults[0]: this step does not measure the pair 0→2 (mode "adjacent": only neighbours i and i+1)');
     expect(refused([{ from: 1, to: 1, kind: 'error' }])).toContain('steps[0].faults[0]: a fault joins two different ranks');
     expect(refused([{ from: 0, to: 9, kind: 'error' }])).toContain('steps[0].faults[0].to: rank 9 does not exist in a world of 4 ranks');
+    expect(refused([{ from: 0, to: 1, kind: 'error' }, { from: 0, to: 1, kind: 'hang' }])).toContain('steps[0].faults[1]: the pair 0→1 already has a fault (faults[0])');
+    expect(refused([{ from: 0, to: 1, kind: 'error' }, { from: 1, to: 0, kind: 'hang' }], { direction: 'both' })).toContain('steps[0].faults[1]: the pair 1⇄0 already has a fault (faults[0])');
     // Both ways: a fault names the pair either way round.
     expect(refused([{ from: 1, to: 0, kind: 'error' }], { direction: 'both' })).toBe('compiled');
   });
