@@ -138,7 +138,7 @@ export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environm
       case 'not-measured': return '';
       case 'unfinished': return c.step.verdict === 'stopped' ? 'stopped' : 'not run';
       case 'error': return c.error?.code === 'CLAB_PAIR_TIMEOUT' ? 'HANG' : c.error?.code === 'CLAB_PAIR_DOWN' ? 'down' : 'ERR';
-      case 'measured': return c.value === null ? 'n/a' : m.unit === 'µs' ? us(c.value) : c.value.toFixed(2);
+      case 'measured': return c.value === null ? 'n/a' : m.unit === 'µs' ? us(c.value) : c.value >= 0.01 ? c.value.toFixed(2) : c.value.toPrecision(2);
     }
   };
   const table = (m: PairsMatrix) => [

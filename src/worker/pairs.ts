@@ -51,28 +51,58 @@ export class PairRunner {
     const a = step.action;
     if (a.opens) {
       this.failure = null;
-      this.leave();
+      await this.leave(null);
     }
+    let outcome: Outcome;
     try {
       // A plain copy does not go through NCCL: it is still measured after NCCL failed on the pair.
       if (this.failure && a.measure !== 'copy') throw new PairFailure('CLAB_PAIR_DOWN', `not measured: the pair failed earlier (${this.failure.code})`);
-      return await this.measure(step);
+      outcome = await this.measure(step);
     } catch (e) {
-      const err = e as { code?: string; message?: string };
-      const failure = e instanceof PairFailure ? e : new PairFailure(err.code ?? 'CLAB_WORKER_ERROR', err.message ?? String(e));
-      this.failure ??= failure;
-      this.comm?.abort(`rank ${this.host.rank}: ${failure.message}`);
-      return { checks: () => [], timed: null, events: [], note: null, error: { code: failure.code, message: failure.message } };
-    } finally {
-      if (a.closes) this.leave();
+      outcome = this.failed(e, a.measure !== 'copy');
     }
+    if (a.closes) {
+      const closing = await this.leave(step);
+      if (closing && !outcome.error) outcome = this.failed(closing, true);
+    }
+    return outcome;
   }
 
-  /** Leaves the pair's communicator (after an abort, nccl tears it down with ncclCommAbort). */
-  private leave(): void {
+  /** The pair's failure as this rank's outcome; `ofThePair`: NCCL failed on it (a copy's failure is the copy's own). */
+  private failed(e: unknown, ofThePair: boolean): Outcome {
+    const err = e as { code?: string; message?: string };
+    const failure = e instanceof PairFailure ? e : new PairFailure(err.code ?? 'CLAB_WORKER_ERROR', err.message ?? String(e));
+    if (ofThePair) {
+      this.failure ??= failure;
+      this.comm?.abort(`rank ${this.host.rank}: ${failure.message}`);
+    }
+    return { checks: () => [], timed: null, events: [], note: null, error: { code: failure.code, message: failure.message } };
+  }
+
+  /**
+   * Leaves the pair's communicator. At the unit's close (`step`), while the pair works, both ranks
+   * first meet in a barrier on it, so that neither leaves before the other has joined and received
+   * (the cpu backend removes a communicator's segment once a rank leaves it). After an abort, nccl
+   * tears it down with ncclCommAbort. Returns the barrier's failure, if it failed.
+   */
+  private async leave(step: PairStep | null): Promise<PairFailure | null> {
     const comm = this.comm;
     this.comm = null;
-    comm?.destroy();
+    if (!comm) return null;
+    let failure: PairFailure | null = null;
+    if (step && !this.failure) {
+      try {
+        await this.withTimeout(comm.enqueue(0, { op: 'barrier' }, 1), Date.now() + step.timeoutMs, comm,
+          `${step.label}: the pair's closing barrier did not finish within the pair's timeout of ${step.timeoutMs} ms on rank ${this.host.rank}`);
+      } catch (e) {
+        const err = e as { code?: string; message?: string };
+        failure = e instanceof PairFailure ? e : new PairFailure(err.code ?? 'CLAB_WORKER_ERROR', err.message ?? String(e));
+        this.failure = failure;
+        comm.abort(failure.message);
+      }
+    }
+    comm.destroy();
+    return failure;
   }
 
   private pairName(a: PairAction): string {

@@ -59,7 +59,8 @@ describe('the pair runner', () => {
     const copied = await runner.run(copy);
     expect(copied.note).toBe('memcpy between two host buffers');
     // No warm-up asked: one timed enqueue each for bandwidth and latency.
-    expect(log).toEqual(['sent id', 'commInit', 'enqueue send on comm 1', 'enqueue send on comm 1', 'peerCopy', 'destroy comm 1']);
+    // Both ranks meet in a barrier on the pair's communicator before leaving it; the copy comes after.
+    expect(log).toEqual(['sent id', 'commInit', 'enqueue send on comm 1', 'enqueue send on comm 1', 'enqueue barrier on comm 1', 'destroy comm 1', 'peerCopy']);
   });
 
   it('gives up on a communicator that never comes up, at the pair\'s timeout', async () => {
@@ -78,8 +79,11 @@ describe('the pair runner', () => {
     expect(out.error).toMatchObject({ code: 'CLAB_PAIR_TIMEOUT' });
     expect(log).toContain('abort comm 1');
     expect((await runner.run(latency)).error).toMatchObject({ code: 'CLAB_PAIR_DOWN' });
+    // The unit closed at the latency step: no barrier on an aborted communicator, just left.
+    expect(log.slice(-1)).toEqual(['destroy comm 1']);
+    expect(log).not.toContain('enqueue barrier on comm 1');
     expect((await runner.run(copy)).error).toBeUndefined();
-    expect(log.at(-1)).toBe('destroy comm 1');
+    expect(log.at(-1)).toBe('peerCopy');
     // The next pair joins a fresh communicator.
     const next = steps()[3];
     expect(next.action).toMatchObject({ from: 1, to: 0, opens: true });

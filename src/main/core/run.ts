@@ -77,6 +77,8 @@ export class LabRun extends EventEmitter<RunEvents> {
   /** Pairs: the ranks at each pair's gate (its first step), and when the gate opened. */
   private gates = new Map<number, Set<number>>();
   private gateOpened = new Map<number, number>();
+  /** The ranks at a gate that has not opened yet, and its step (step mode counts them as waiting). */
+  private atGate = new Map<number, number>();
   /** A rank's failure, as it said it: its message gets every rank's last calls once all have reported (end()). */
   private failureBase: string | null = null;
   /** Step mode: the step each rank waits before, and the pause announced once every rank still running waits. */
@@ -176,8 +178,10 @@ export class LabRun extends EventEmitter<RunEvents> {
   private announcePause(): void {
     if (this.pause || this.error) return;
     const running = this.ranks().filter((r) => !this.done.has(r) && !this.exited.has(r));
-    if (!running.length || !running.every((r) => this.waiting.has(r))) return;
-    const step = Math.min(...running.map((r) => this.waiting.get(r)!));
+    // A rank at a pair's gate waits too (for the pair before it to end), before that later step.
+    const waitsBefore = (r: number) => this.waiting.get(r) ?? this.atGate.get(r);
+    if (!running.length || !running.every((r) => waitsBefore(r) !== undefined)) return;
+    const step = Math.min(...running.map((r) => waitsBefore(r)!));
     this.pause = { step, sinceMs: Date.now() };
     this.emit('paused', { step });
   }
@@ -199,9 +203,13 @@ export class LabRun extends EventEmitter<RunEvents> {
         const arrived = this.gates.get(m.step) ?? new Set<number>();
         arrived.add(rank);
         this.gates.set(m.step, arrived);
+        this.atGate.set(rank, m.step);
         if (arrived.size === this.plan.world) {
           this.gateOpened.set(m.step, nowNs());
+          this.atGate.clear();
           for (const w of this.workers) w.send({ type: 'gate-open', v: PROTOCOL_VERSION, step: m.step });
+        } else {
+          this.announcePause();
         }
         return;
       }

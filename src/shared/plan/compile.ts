@@ -260,11 +260,13 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
         ...(latency ? [{ measure: 'latency' as const, count: latencyCount, name: `${label} latency ${i}${arrow}${j}` }] : []),
         ...(copy ? [{ measure: 'copy' as const, count, name: `${label} copy ${i}→${j}` }] : []),
       ];
+      // The pair's communicator is left at its last step that both ranks run (a copy is the sender's alone).
+      const last = measures.map((m) => m.measure).lastIndexOf(latency ? 'latency' : 'bandwidth');
       measures.forEach((m, k) => {
         const origin: StepOrigin = { kind: 'pairs', pairs: index, from: i, to: j, both, measure: m.measure };
         const action: PairAction = {
           kind: 'pair', from: i, to: j, both, measure: m.measure, dtype, count: m.count, data: s.data ?? DEFAULT_PATTERN,
-          fault, opens: k === 0, closes: k === measures.length - 1,
+          fault, opens: k === 0, closes: k === last,
         };
         push(path, common, m.name, origin, action, true);
       });

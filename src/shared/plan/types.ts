@@ -32,8 +32,9 @@ export const pairMeasureSchema = z.enum(['bandwidth', 'latency', 'copy']);
 /**
  * One measurement of one pair of a pairs step, on a two-rank communicator of the pair's own (pair
  * rank 0 is `from`). The consecutive steps of one pair (and direction) are its unit: the first
- * opens it (every rank lines up through the core, then the pair joins a fresh communicator),
- * the last closes it. A pair that fails is marked and the run goes on with the next unit.
+ * opens it (every rank lines up through the core, then the pair joins a fresh communicator), the
+ * last that both ranks run closes it (both meet in a barrier on it, then leave it); a copy, the
+ * sender's alone, comes after. A pair that fails is marked and the run goes on with the next unit.
  */
 export const pairActionSchema = z.object({
   kind: z.literal('pair'),

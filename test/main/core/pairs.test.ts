@@ -17,12 +17,14 @@ const PAIR_TIMEOUT_MS = 1500;
 /** Starting four ranks, and each of 12 pairs joining a communicator of its own. */
 const SLACK_MS = 8000;
 
-async function runPairs(step: object, ranks = 4): Promise<{ record: RunRecord; ms: number; run: LabRun }> {
+async function runPairs(step: object, ranks = 4, stepMode = false): Promise<{ record: RunRecord; ms: number; run: LabRun; paused: number[] }> {
   const scenario = scenarioSchema.parse({ version: 1, name: 'pairs', world: { ranks }, defaults: { warmup: 1, iters: 2 }, steps: [step] });
-  const run = new LabRun({ plan: compilePlan(scenario), backend: 'cpu', scenario, scenarioFile: null });
+  const run = new LabRun({ plan: compilePlan(scenario), backend: 'cpu', scenario, scenarioFile: null, stepMode });
+  const paused: number[] = [];
+  run.on('paused', ({ step: at }) => { paused.push(at); run.next(); });
   const started = Date.now();
   const record = await run.run();
-  return { record, ms: Date.now() - started, run };
+  return { record, ms: Date.now() - started, run, paused };
 }
 
 const byCell = (record: RunRecord, measure: string) => new Map(record.steps
@@ -98,6 +100,12 @@ describe('pairs on cpu ranks', () => {
     expect(slice.args.pair).toEqual({ link: null, transport: 'shared memory (cpu backend)', how: null, peakShare: null, error: null });
     const flow = trace.traceEvents.find((e) => e.ph === 's' && e.name === reverse.label)!;
     expect(flow.pid).toBe(2);
+  });
+
+  it('pauses before each pair in step mode, the ranks outside the pair waiting at the next pair\'s gate', async () => {
+    const { record, paused } = await runPairs({ op: 'pairs', bytes: 64, latency: false, copy: false }, 3, true);
+    expect(record.status).toBe('passed');
+    expect(paused).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('measures both ways at once as one matrix of exchanges, cells i,j and j,i alike', async () => {

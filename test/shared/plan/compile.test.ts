@@ -23,12 +23,15 @@ describe('plan compiler', () => {
     const bw = all.steps.filter((s) => s.action.kind === 'pair' && s.action.measure === 'bandwidth');
     expect(bw.map((s) => s.label.split(' ').pop())).toEqual(['0→1', '1→0', '0→2', '2→0', '0→3', '3→0', '1→2', '2→1', '1→3', '3→1', '2→3', '3→2']);
     expect(all.steps).toHaveLength(36);
-    // One unit per ordered pair: it opens at its bandwidth step and closes at its copy step.
+    // One unit per ordered pair: it opens at its bandwidth step and closes at the last step both
+    // ranks run (latency); the copy, the sender's alone, comes after.
     expect(all.steps.slice(0, 3).map((s) => s.action)).toMatchObject([
       { kind: 'pair', from: 0, to: 1, measure: 'bandwidth', count: 256, opens: true, closes: false, fault: null },
-      { kind: 'pair', from: 0, to: 1, measure: 'latency', count: 2, opens: false, closes: false },
-      { kind: 'pair', from: 0, to: 1, measure: 'copy', count: 256, opens: false, closes: true },
+      { kind: 'pair', from: 0, to: 1, measure: 'latency', count: 2, opens: false, closes: true },
+      { kind: 'pair', from: 0, to: 1, measure: 'copy', count: 256, opens: false, closes: false },
     ]);
+    const noLatency = compilePlan(scenario([{ op: 'pairs', bytes: 1024, latency: false }]));
+    expect(noLatency.steps.slice(0, 2).map((s) => s.action)).toMatchObject([{ measure: 'bandwidth', opens: true, closes: true }, { measure: 'copy', opens: false, closes: false }]);
     expect(all.steps.every((s) => !s.async)).toBe(true);
     const adjacent = compilePlan(scenario([{ op: 'pairs', mode: 'adjacent', direction: 'both', bytes: 1024, latency: false }]));
     expect(adjacent.steps.map((s) => s.label)).toEqual(['p2p pairs (adjacent, both ways) 0⇄1', 'p2p pairs (adjacent, both ways) 1⇄2', 'p2p pairs (adjacent, both ways) 2⇄3']);
