@@ -24,7 +24,6 @@ export interface PairHost {
   pairId(step: number): Promise<string>;
 }
 
-
 /** How long an aborted call may take to come back before the rank stops waiting for it. */
 const ABORT_SETTLE_MS = 5_000;
 
