@@ -214,7 +214,7 @@ export class PairRunner {
   private async copy(step: PairStep): Promise<Outcome> {
     const a = step.action;
     const { rank, backend, addon } = this.host;
-    if (a.fault) throw new PairFailure(a.fault === 'hang' ? 'CLAB_PAIR_TIMEOUT' : 'CLAB_INJECTED_ERROR', `not measured: the link ${a.from}→${a.to} is broken on purpose (the scenario's faults list)`);
+    if (a.fault) throw new PairFailure('CLAB_PAIR_DOWN', `not measured: the link ${a.from}→${a.to} is broken on purpose (the scenario's faults list)`);
     const bytes = a.count * DTYPE_INFO[a.dtype].bytes;
     const copied = addon.peerCopy({ backend, rank, device: this.host.deviceOf(a.from), peer: this.host.deviceOf(a.to), bytes, warmup: step.warmup, iters: step.iters });
     // A copy engine cannot be told to stop: past the timeout the rank reports and goes on.
