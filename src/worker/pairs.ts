@@ -48,20 +48,22 @@ export class PairRunner {
   /** One step of a pair's unit, on this rank; never rejects for the pair's own failure. */
   async run(step: PairStep): Promise<Outcome> {
     const a = step.action;
+    // The whole step, closing barrier included, keeps within the pair's timeout.
+    const deadline = Date.now() + step.timeoutMs;
     if (a.opens) {
       this.failure = null;
-      await this.leave(null);
+      await this.leave(null, deadline);
     }
     let outcome: Outcome;
     try {
       // A plain copy does not go through NCCL: it is still measured after NCCL failed on the pair.
       if (this.failure && a.measure !== 'copy') throw new PairFailure('CLAB_PAIR_DOWN', `not measured: the pair failed earlier (${this.failure.code})`);
-      outcome = await this.measure(step);
+      outcome = await this.measure(step, deadline);
     } catch (e) {
       outcome = this.failed(e, a.measure !== 'copy');
     }
     if (a.closes) {
-      const closing = await this.leave(step);
+      const closing = await this.leave(step, deadline);
       if (closing && !outcome.error) outcome = this.failed(closing, true);
     }
     return outcome;
@@ -84,14 +86,14 @@ export class PairRunner {
    * (the cpu backend removes a communicator's segment once a rank leaves it). After an abort, nccl
    * tears it down with ncclCommAbort. Returns the barrier's failure, if it failed.
    */
-  private async leave(step: PairStep | null): Promise<PairFailure | null> {
+  private async leave(step: PairStep | null, deadline: number): Promise<PairFailure | null> {
     const comm = this.comm;
     this.comm = null;
     if (!comm) return null;
     let failure: PairFailure | null = null;
     if (step && !this.failure) {
       try {
-        await this.withTimeout(comm.enqueue(0, { op: 'barrier' }, 1), Date.now() + step.timeoutMs, comm,
+        await this.withTimeout(comm.enqueue(0, { op: 'barrier' }, 1), deadline, comm,
           `${step.label}: the pair's closing barrier did not finish within the pair's timeout of ${step.timeoutMs} ms on rank ${this.host.rank}`);
       } catch (e) {
         const err = e as { code?: string; message?: string };
@@ -108,11 +110,10 @@ export class PairRunner {
     return `${a.from}${a.both ? '⇄' : '→'}${a.to}`;
   }
 
-  private async measure(step: PairStep): Promise<Outcome> {
+  private async measure(step: PairStep, deadline: number): Promise<Outcome> {
     const a = step.action;
     const { rank } = this.host;
-    if (a.measure === 'copy') return this.copy(step);
-    const deadline = Date.now() + step.timeoutMs;
+    if (a.measure === 'copy') return this.copy(step, deadline);
     const comm = this.comm ?? await this.join(step, deadline);
     if (a.fault === 'error') {
       throw new PairFailure('CLAB_INJECTED_ERROR', `injected fault: the pair ${this.pairName(a)} fails as over a broken link (the scenario's faults list): its first operation failed on rank ${rank}`);
@@ -211,14 +212,14 @@ export class PairRunner {
   }
 
   /** A plain copy from the sender's device to the receiver's, outside NCCL (the sender alone). */
-  private async copy(step: PairStep): Promise<Outcome> {
+  private async copy(step: PairStep, deadline: number): Promise<Outcome> {
     const a = step.action;
     const { rank, backend, addon } = this.host;
     if (a.fault) throw new PairFailure('CLAB_PAIR_DOWN', `not measured: the link ${a.from}→${a.to} is broken on purpose (the scenario's faults list)`);
     const bytes = a.count * DTYPE_INFO[a.dtype].bytes;
     const copied = addon.peerCopy({ backend, rank, device: this.host.deviceOf(a.from), peer: this.host.deviceOf(a.to), bytes, warmup: step.warmup, iters: step.iters });
     // A copy engine cannot be told to stop: past the timeout the rank reports and goes on.
-    const r = await this.withTimeout(copied, Date.now() + step.timeoutMs, null, `${step.label}: the copy did not finish within ${step.timeoutMs} ms`);
+    const r = await this.withTimeout(copied, deadline, null, `${step.label}: the copy did not finish within ${step.timeoutMs} ms`);
     const base = { rank, stream: 0, step: step.index, bytes, name: step.label };
     return {
       checks: () => [{ check: { checked: r.checked, wrong: r.wrong, mismatches: r.wrong ? [{ index: 0, expected: '0x5a', actual: 'other bytes' }] : [] }, preview: null }],
