@@ -7,6 +7,8 @@
 # (A B A B …, REPEATS each) and each figure is the median. Prints figures and ratios only.
 #
 # On the GPU machine: source .gpu/node-env.sh first (scripts/gpu-pack.sh). NCCL_NVLS_ENABLE=0.
+# For trying the plumbing without GPUs only: CLAB_BACKEND=cpu and PEER=a program that prints
+# nccl-tests' rows (the build is skipped).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -16,6 +18,8 @@ REPEATS=${REPEATS:-3}
 WORK=${WORK:-$(mktemp -d /tmp/clab-bench-pairs.XXXXXX)}
 TARBALL=${TARBALL:-.peer/nccl-tests-2.19.6.tar.gz}
 SIZES=(1048576 16777216 67108864 268435456 1073741824)
+CLAB_BACKEND=${CLAB_BACKEND:-nccl}
+PEER=${PEER:-}
 
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {if (NR==0) {print "nan"; exit} if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
@@ -32,24 +36,28 @@ build_peer() {
 # clab: busbw per size from the record (per op over the timed loop, as nccl-tests times).
 clab_side() { # K -> lines "SIZE BUSBW"
   local rec="$WORK/clab-$1.run.json"
-  node bin/clab.cjs run bench/gpu/pairs.scenario.json --backend nccl --out "$rec" >"$WORK/clab-$1.log" 2>&1 </dev/null
+  node bin/clab.cjs run bench/gpu/pairs.scenario.json --backend "$CLAB_BACKEND" --out "$rec" >"$WORK/clab-$1.log" 2>&1 </dev/null
   node -e '
     const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     for (const s of r.steps) if (s.action.kind === "pair" && s.action.measure === "bandwidth")
-      console.log(s.bytes, s.verdict === "pass" ? s.busbw : "nan", s.pair?.transport ?? "");
+      console.log(s.bytes, s.verdict === "pass" ? s.busbw.toFixed(2) : "nan", s.pair?.transport ?? "");
   ' "$rec"
 }
 
 peer_side() { # K -> lines "SIZE BUSBW"
-  "$WORK/nccl-tests-build/sendrecv_perf" -b 1M -e 1G -f 4 -t 2 -g 1 -w 5 -n 20 -c 1 >"$WORK/peer-$1.log" 2>&1
+  "${PEER:-$WORK/nccl-tests-build/sendrecv_perf}" -b 1M -e 1G -f 4 -t 2 -g 1 -w 5 -n 20 -c 1 >"$WORK/peer-$1.log" 2>&1
   # nccl-tests rows: size count type redop root time algbw busbw #wrong (out of place), then in place.
   awk '$1 ~ /^[0-9]+$/ && NF >= 9 {print $1, $8}' "$WORK/peer-$1.log"
 }
 
 main() {
-  command -v nvidia-smi >/dev/null || { echo "pairs.sh: no nvidia-smi: this is a GPU bench" >&2; return 2; }
-  echo "# bench/gpu/pairs.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1)"
-  build_peer || return 1
+  if [[ -z $PEER ]]; then
+    command -v nvidia-smi >/dev/null || { echo "pairs.sh: no nvidia-smi: this is a GPU bench" >&2; return 2; }
+    echo "# bench/gpu/pairs.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1)"
+    build_peer || return 1
+  else
+    echo "# bench/gpu/pairs.sh, $(date -u +%FT%TZ), plumbing only: clab on $CLAB_BACKEND, peer $PEER"
+  fi
   declare -A clab peer
   local transport=""
   for ((k = 1; k <= REPEATS; k++)); do
@@ -60,8 +68,8 @@ main() {
   printf '%12s %14s %14s %8s   %s\n' size "clab GB/s" "nccl-tests" ratio "target >= 0.98 (busbw, both ways at once)"
   for size in "${SIZES[@]}"; do
     local a b
-    a=$(median ${clab[$size]:-})
-    b=$(median ${peer[$size]:-})
+    a=$(median ${clab[$size]:-} | awk '{ if ($1 == "nan") print "nan"; else printf "%.2f", $1 }')
+    b=$(median ${peer[$size]:-} | awk '{ if ($1 == "nan") print "nan"; else printf "%.2f", $1 }')
     printf '%12s %14s %14s %8s   clab runs: %s; nccl-tests runs: %s\n' "$size" "$a" "$b" \
       "$(awk -v a="$a" -v b="$b" 'BEGIN { if (a == "nan" || b == "nan" || b + 0 == 0) print "n/a"; else printf "%.3f", a / b }')" "${clab[$size]:-}" "${peer[$size]:-}"
   done
