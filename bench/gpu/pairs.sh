@@ -21,7 +21,8 @@ SIZES=(1048576 16777216 67108864 268435456 1073741824)
 CLAB_BACKEND=${CLAB_BACKEND:-nccl}
 PEER=${PEER:-}
 
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {if (NR==0) {print "nan"; exit} if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+# median, ratio
+source "$here/common.sh"
 
 build_peer() {
   [[ -f $TARBALL ]] || { echo "pairs.sh: $TARBALL not found (copy ../shared/anchors/nccl-tests-2.19.6.tar.gz there and carry .peer)" >&2; return 2; }
@@ -68,10 +69,10 @@ main() {
   printf '%12s %14s %14s %8s   %s\n' size "clab GB/s" "nccl-tests" ratio "target >= 0.98 (busbw, both ways at once)"
   for size in "${SIZES[@]}"; do
     local a b
-    a=$(median ${clab[$size]:-} | awk '{ if ($1 == "nan") print "nan"; else printf "%.2f", $1 }')
-    b=$(median ${peer[$size]:-} | awk '{ if ($1 == "nan") print "nan"; else printf "%.2f", $1 }')
-    printf '%12s %14s %14s %8s   clab runs: %s; nccl-tests runs: %s\n' "$size" "$a" "$b" \
-      "$(awk -v a="$a" -v b="$b" 'BEGIN { if (a == "nan" || b == "nan" || b + 0 == 0) print "n/a"; else printf "%.3f", a / b }')" "${clab[$size]:-}" "${peer[$size]:-}"
+    a=$(median ${clab[$size]:-})
+    b=$(median ${peer[$size]:-})
+    printf '%12s %14s %14s %8s   clab runs: %s; nccl-tests runs: %s\n' "$size" "$(fmt2 "$a")" "$(fmt2 "$b")" \
+      "$(ratio "$a" "$b" 3)" "${clab[$size]:-}" "${peer[$size]:-}"
   done
 }
 main "$@"

@@ -47,11 +47,8 @@ RESULTS=(node "$here/results.cjs")
 STEP_TIMEOUT=${STEP_TIMEOUT:-300}
 
 # --- helpers --------------------------------------------------------------------------------
-median() { # numbers as arguments -> median (mean of the two middle ones for an even count)
-  printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {if (NR==0) {print "nan"; exit} if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a=="" || b=="" || a=="nan" || b=="nan" || b+0==0) print "n/a"; else printf "%.2f", a/b }'; }
-fmt2() { awk -v a="$1" 'BEGIN { if (a=="" || a=="nan") print "n/a"; else printf "%.2f", a }'; }
+# median, ratio, fmt2
+source "$here/common.sh"
 now_s() { echo "${EPOCHREALTIME/,/.}"; } # bash 5: a clock read without forking
 since() { awk -v a="$1" -v b="$(now_s)" -v d="${2:-1}" 'BEGIN { printf "%.*f", d, b - a }'; } # since T0 [DECIMALS] -> s
 failed() { # failed WHAT LOG RC -> FAILED line and the log's tail (WORK may not come back)

@@ -21,7 +21,7 @@ export function actionBandwidthBasis(action: PlanAction, world: number): { bytes
       return itemBytes(action, world);
     case 'pair':
       // Per direction, as nccl-tests' sendrecv counts both-ways traffic: the bytes each rank sends.
-      return { bytes: action.count * DTYPE_INFO[action.dtype].bytes, busFactor: p2pBusFactor() };
+      return { bytes: p2pAlgBytes(action.count, DTYPE_INFO[action.dtype].bytes), busFactor: p2pBusFactor() };
     case 'group': {
       const parts = action.items.map((i) => itemBytes(i, world));
       const bytes = parts.reduce((s, p) => s + p.bytes, 0);

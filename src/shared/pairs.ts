@@ -4,6 +4,7 @@
 // cell: the link between the two GPUs, the transport NCCL chose, and the figure's share of the
 // link's peak. Pure: reads a run record.
 import { linkBetween, type LinkInfo } from './links.js';
+import { rankDevice } from './plan/per-rank.js';
 import type { PairMeasure, PairsSpec, Plan } from './plan/types.js';
 import type { Environment, PairCell, StepRecord } from './record.js';
 import { bandwidthTime } from './stats.js';
@@ -98,9 +99,6 @@ function matrix(measure: PairMeasure, bytes: string, world: number, steps: Map<s
   };
 }
 
-/** The CUDA device of `rank` (nccl: the plan's devices, else the rank's own number). */
-const deviceOf = (plan: Plan, rank: number) => plan.devices?.[rank] ?? rank;
-
 export function pairsView(
   record: { plan: Plan; steps: StepRecord[]; environment: Pick<Environment, 'gpus' | 'links' | 'backend'> },
   pairs: number,
@@ -118,7 +116,7 @@ export function pairsView(
   const failures: PairsView['failures'] = [];
   for (const [key, step] of bandwidth) {
     const [from, to] = key.split(',').map(Number);
-    const link = environment.backend === 'nccl' ? linkBetween(environment, deviceOf(plan, from), deviceOf(plan, to)) : null;
+    const link = environment.backend === 'nccl' ? linkBetween(environment, rankDevice(plan, from), rankDevice(plan, to)) : null;
     const peak = link?.peakGBps ?? null;
     const copyStep = copy?.get(key);
     const share = (s: StepRecord | undefined) => (peak && s && s.verdict !== 'error' && s.algbw !== null ? s.algbw / peak : null);

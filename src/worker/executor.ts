@@ -135,8 +135,8 @@ export class PlanExecutor {
     const a = step.action;
     let note = outcome.note;
     if (checks.length === 0 && note === null && (a.kind === 'collective' || a.kind === 'object')) note = 'no output on this rank';
-    if (checks.length === 0 && note === null && a.kind === 'p2p' && a.from === this.host.rank) note = `sent to rank ${a.to}`;
-    if (checks.length === 0 && note === null && a.kind === 'pair' && !outcome.error && a.from === this.host.rank) note = `sent to rank ${a.to}`;
+    const sent = a.kind === 'p2p' || (a.kind === 'pair' && !outcome.error);
+    if (checks.length === 0 && note === null && sent && a.from === this.host.rank) note = `sent to rank ${a.to}`;
     const wrong = checks.reduce((s, c) => s + c.check.wrong, 0);
     const previews = checks.map((c) => c.preview);
     this.host.stepEnd(

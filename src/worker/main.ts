@@ -3,6 +3,7 @@
 import { formatComputeCapability } from '../shared/gpu-support.js';
 import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
+import { rankDevice } from '../shared/plan/per-rank.js';
 import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type BackendName, type CoreToWorker, type WorkerToCore } from '../shared/protocol.js';
 import { loadAddon } from '../addon/addon.js';
 import { pausesBefore } from '../shared/learn/step-mode.js';
@@ -56,7 +57,7 @@ async function waitForNext(step: number, pauses: boolean): Promise<void> {
 
 /** Rank 0 creates the communicator's id, the core relays it to the others, every rank joins. */
 async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: Plan): Promise<NativeComm> {
-  const device = plan.devices?.[rank] ?? rank;
+  const device = rankDevice(plan, rank);
   // Readying the device (nccl: its CUDA context) takes a while: every rank does it while the id travels.
   const deviceReady = addon.prepareDevice({ backend, device, rank });
   deviceReady.catch(() => undefined);
@@ -127,7 +128,7 @@ async function main(): Promise<void> {
   } else {
     // Only pairs: each pair joins a communicator of its own, and no link outside a pair is touched
     // (a run-wide communicator over a broken link could fail before the first pair).
-    const device = plan.devices?.[rank] ?? rank;
+    const device = rankDevice(plan, rank);
     await addon.prepareDevice({ backend: start.backend, device, rank });
     await send({ type: 'log', v, rank, text: `ready on the ${start.backend} backend without a run-wide communicator (only pairs, each on its own; pid ${process.pid}${start.backend === 'nccl' ? `, GPU ${device}` : ''}) in ${ms(joinStart)}, ${ms(0)} after the process started`, atNs: Number(process.hrtime.bigint()) });
   }
@@ -147,7 +148,7 @@ async function main(): Promise<void> {
       rank,
       backend: start.backend,
       addon,
-      deviceOf: (r) => plan.devices?.[r] ?? r,
+      deviceOf: (r) => rankDevice(plan, r),
       gate: async (step) => {
         await send({ type: 'gate', v, rank, step });
         await nextMessage('gate-open', (m) => m.step === step);

@@ -19,6 +19,11 @@ async function readTopology(): Promise<Topology | null> {
   }
 }
 
+/** What joins each pair of GPUs, as the record and the run panel keep it (CUDA's peer attributes left out). */
+export function linksOf(t: Topology): NonNullable<Environment['links']> {
+  return t.links.map(({ a, b, nvlinks, via, pcie, peakGBps }) => ({ a, b, nvlinks, via, pcie, peakGBps: peakGBps ?? null }));
+}
+
 export async function collectEnvironment(
   backend: BackendName,
   backendNote: string | null,
@@ -38,7 +43,7 @@ export async function collectEnvironment(
     gpus: gpu ? gpu.gpus.map(({ index, name, memoryBytes, busId, computeCapability, pcieGen, pcieWidth, nvlinkGbpsPerLink }) =>
       ({ index, name, memoryBytes, busId, computeCapability, pcieGen, pcieWidth, nvlinkGbpsPerLink })) : [],
     ...(backend === 'cpu' ? { hostCopyGBps: hostCopyGBps() } : {}),
-    ...(gpu ? { links: gpu.links.map(({ a, b, nvlinks, via, pcie, peakGBps }) => ({ a, b, nvlinks, via, pcie, peakGBps: peakGBps ?? null })) } : {}),
+    ...(gpu ? { links: linksOf(gpu) } : {}),
     versions: { node: process.versions.node, v8: process.versions.v8, napi: process.versions.napi ?? '', ...gpu?.versions },
     env: Object.fromEntries(Object.entries(process.env).filter(([k, val]) => RELEVANT_ENV.test(k) && val !== undefined)) as Record<string, string>,
   };

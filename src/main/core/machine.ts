@@ -3,6 +3,7 @@
 import { cpus, hostname } from 'node:os';
 import type { MachineInfo } from '../../shared/api.js';
 import type { NativeAddon } from '../../addon/native-api.js';
+import { linksOf } from './environment.js';
 
 /** The run panel offers up to this many cpu ranks: each is a process, more only oversubscribe. */
 const MAX_CPU_RANKS = 8;
@@ -20,7 +21,7 @@ export async function describeMachine(loadAddon: () => MachineAddon, fileDialogs
     if (backends.nccl.available && addon.topologyAsync) {
       const t = await addon.topologyAsync();
       gpus = t.gpus.map(({ index, name, memoryBytes, busId, computeCapability }) => ({ index, name, memoryBytes, busId, ...(computeCapability === undefined ? {} : { computeCapability }) }));
-      links = t.links.map(({ a, b, nvlinks, via, pcie, peakGBps }) => ({ a, b, nvlinks, via, pcie, peakGBps: peakGBps ?? null }));
+      links = linksOf(t);
     }
   } catch (e) {
     // Without the addon nothing can run, but the app still opens and replays records.

@@ -21,7 +21,21 @@ export function transportsIn(lines: readonly string[]): string | null {
   return seen.length ? seen.join(', ') : null;
 }
 
-const INJECTED = new Set(['CLAB_INJECTED_ERROR']);
+/**
+ * The log lines inside each window, by the window's step, in one pass: the lines are in the
+ * order they came (their atNs rising), and the windows follow one another without overlapping.
+ */
+function linesByWindow(logs: readonly LogLine[], windows: ReadonlyMap<number, { startNs: number; endNs: number }>): Map<number, LogLine[]> {
+  const ordered = [...windows].sort((x, y) => x[1].startNs - y[1].startNs);
+  const out = new Map<number, LogLine[]>(ordered.map(([step]) => [step, []]));
+  let w = 0;
+  for (const line of logs) {
+    while (w < ordered.length && line.atNs > ordered[w][1].endNs) w++;
+    if (w === ordered.length) break;
+    if (line.atNs >= ordered[w][1].startNs) out.get(ordered[w][0])!.push(line);
+  }
+  return out;
+}
 
 /**
  * The pair's cell for each pairs step in `steps`. `windows` maps a pair unit's first step to the
@@ -36,7 +50,7 @@ export function pairCells(
   backend: BackendName,
 ): Map<number, PairCell> {
   const cells = new Map<number, PairCell>();
-  let unit: { startNs: number; endNs: number } | null = null;
+  const lines = linesByWindow(logs, windows);
   let unitLines: LogLine[] = [];
   let transport: string | null = null;
   const byIndex = new Map(steps.map((s) => [s.index, s]));
@@ -44,9 +58,7 @@ export function pairCells(
     const a = planStep.action;
     if (a.kind !== 'pair') continue;
     if (a.opens) {
-      unit = windows.get(planStep.index) ?? null;
-      const w = unit;
-      unitLines = w ? logs.filter((l) => (l.rank === a.from || l.rank === a.to) && l.atNs >= w.startNs && l.atNs <= w.endNs) : [];
+      unitLines = (lines.get(planStep.index) ?? []).filter((l) => l.rank === a.from || l.rank === a.to);
       transport = backend === 'cpu' ? 'shared memory (cpu backend)' : transportsIn(unitLines.map((l) => l.text));
     }
     const step = byIndex.get(planStep.index);
@@ -61,7 +73,7 @@ export function pairCells(
         ? [`this failure was injected by the scenario's faults list (${a.fault}); a real broken link shows here the same way, with NCCL's own error and WARN lines`]
         : [...ncclHints(first.error.code, [first.error.message, ...warnings]),
           ...(first.error.code === 'CLAB_PAIR_TIMEOUT' ? ['a pair that hangs: the link, or one GPU of the pair, is not passing data; try the pair alone, and NCCL_P2P_DISABLE=1 or NCCL_SHM_DISABLE=1 to see whether another transport works'] : [])];
-      error = { rank: first.rank, code: first.error.code, message: first.error.message, warnings, hints, injected: injected || INJECTED.has(first.error.code) };
+      error = { rank: first.rank, code: first.error.code, message: first.error.message, warnings, hints, injected };
     }
     const how = a.measure === 'copy' ? step.ranks.find((r) => r.rank === a.from)?.note ?? null : null;
     cells.set(planStep.index, { transport: a.measure === 'copy' ? null : transport, how, error });

@@ -74,11 +74,9 @@ export class LabRun extends EventEmitter<RunEvents> {
   private joined = new Set<number>();
   /** Each rank's flight recorder: the last communication calls it entered. */
   private flight = new Map<number, FlightEntry[]>();
-  /** Pairs: the ranks at each pair's gate (its first step), and when the gate opened. */
-  private gates = new Map<number, Set<number>>();
-  private gateOpened = new Map<number, number>();
-  /** The ranks at a gate that has not opened yet, and its step (step mode counts them as waiting). */
+  /** Pairs: the ranks at the gate (a pair's first step) that has not opened yet, and its step; when each gate opened. */
   private atGate = new Map<number, number>();
+  private gateOpened = new Map<number, number>();
   /** A rank's failure, as it said it: its message gets every rank's last calls once all have reported (end()). */
   private failureBase: string | null = null;
   /** Step mode: the step each rank waits before, and the pause announced once every rank still running waits. */
@@ -200,11 +198,9 @@ export class LabRun extends EventEmitter<RunEvents> {
         return;
       }
       case 'gate': {
-        const arrived = this.gates.get(m.step) ?? new Set<number>();
-        arrived.add(rank);
-        this.gates.set(m.step, arrived);
+        // Gates come one at a time: no rank reaches the next before every rank passed this one.
         this.atGate.set(rank, m.step);
-        if (arrived.size === this.plan.world) {
+        if (this.atGate.size === this.plan.world) {
           this.gateOpened.set(m.step, nowNs());
           this.atGate.clear();
           for (const w of this.workers) w.send({ type: 'gate-open', v: PROTOCOL_VERSION, step: m.step });

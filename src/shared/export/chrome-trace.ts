@@ -5,6 +5,7 @@ import type { P2pAction, Plan } from '../plan/types.js';
 import type { TimelineEvent } from '../protocol.js';
 import type { RunRecord, StepRecord } from '../record.js';
 import { pairsView, type PairLink, type PairsView } from '../pairs.js';
+import { rankDevice } from '../plan/per-rank.js';
 import { formatBytes } from '../scenario/units.js';
 import { stepOp } from './results-table.js';
 
@@ -107,7 +108,7 @@ function assignLanes(slices: CompleteEvent[]): void {
 
 function rankProcessName(record: RunRecord, rank: number): string {
   if (record.environment.backend !== 'nccl') return `rank ${rank} · cpu`;
-  const device = record.plan.devices?.[rank] ?? rank;
+  const device = rankDevice(record.plan, rank);
   const gpu = record.environment.gpus.find((g) => g.index === device);
   return gpu ? `rank ${rank} · ${gpu.name} · ${gpu.busId}` : `rank ${rank} · GPU ${device}`;
 }

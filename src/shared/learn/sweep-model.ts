@@ -3,6 +3,7 @@
 // the measurement beats the model or falls far short of it. The CLI's sweep table, replay and the
 // results view all read it from here.
 import { formatMicroseconds } from '../export/results-table.js';
+import { rankDevice } from '../plan/per-rank.js';
 import type { Plan } from '../plan/types.js';
 import type { Environment, StepRecord } from '../record.js';
 import { formatBytes } from '../scenario/units.js';
@@ -54,7 +55,6 @@ const LATENCY_ROWS = 4;
 /** Only rows whose bytes took at most this share of their time at β say much about α. */
 const LATENCY_BOUND = 0.1;
 
-const deviceOf = (plan: Pick<Plan, 'devices'>, rank: number) => plan.devices?.[rank] ?? rank;
 
 /** The ranks whose links carry the sweep: all of them, or a send's two. */
 function ranksOf(steps: StepRecord[], world: number): number[] {
@@ -90,7 +90,7 @@ export function sweepModel(plan: Pick<Plan, 'sweeps' | 'devices' | 'world'>, env
   const world = plan.world;
   const rows = steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep);
   if (op === undefined || !isModelledOp(op) || world < 2) return null;
-  const peak = linkPeak(environment, ranksOf(rows, world).map((r) => deviceOf(plan, r)));
+  const peak = linkPeak(environment, ranksOf(rows, world).map((r) => rankDevice(plan, r)));
   const timed = rows.filter(measured);
   if (!peak || timed.length === 0) return null;
   const algorithm = algorithmsOf(op)[0];

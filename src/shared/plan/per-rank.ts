@@ -2,7 +2,7 @@
 // deliberate mistake, scenario key `perRank`). Every place that asks what a rank does in a step
 // (the rank process, the core's participants and watchdog, the memory estimate) asks here.
 import { involves } from './compile.js';
-import type { PlanAction, PlanStep } from './types.js';
+import type { Plan, PlanAction, PlanStep } from './types.js';
 
 /** The action `rank` runs in `step`; null where it skips the step. */
 export function rankAction(step: PlanStep, rank: number): PlanAction | null {
@@ -18,3 +18,6 @@ export function rankStep(step: PlanStep, rank: number): PlanStep | null {
 }
 
 export const takesPart = (step: PlanStep, rank: number): boolean => rankStep(step, rank) !== null;
+
+/** The CUDA device `rank` runs on: the scenario's `world.devices`, else the rank's own number. */
+export const rankDevice = (plan: Pick<Plan, 'devices'>, rank: number): number => plan.devices?.[rank] ?? rank;

@@ -163,27 +163,20 @@ export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: st
     }
   }, [client, follow]);
 
-  const stop = useCallback(async () => {
+  /** Asks the lab something about the current run (Stop, Next), showing `pending` meanwhile. */
+  const callOnRun = useCallback(async (method: 'stopRun' | 'nextStep', pending: 'stopping' | 'resuming') => {
     const id = runId.current;
     if (!id) return;
-    dispatch({ type: 'stopping' });
+    dispatch({ type: pending });
     try {
-      await client.call('stopRun', { runId: id });
+      await client.call(method, { runId: id });
     } catch (e) {
-      console.warn('stopRun failed:', (e as Error).message);
+      console.warn(`${method} failed:`, (e as Error).message);
     }
   }, [client]);
 
-  const next = useCallback(async () => {
-    const id = runId.current;
-    if (!id) return;
-    dispatch({ type: 'resuming' });
-    try {
-      await client.call('nextStep', { runId: id });
-    } catch (e) {
-      console.warn('nextStep failed:', (e as Error).message);
-    }
-  }, [client]);
+  const stop = useCallback(() => callOnRun('stopRun', 'stopping'), [callOnRun]);
+  const next = useCallback(() => callOnRun('nextStep', 'resuming'), [callOnRun]);
 
   const forgetRefusal = useCallback(() => dispatch({ type: 'forget-refusal' }), []);
 
