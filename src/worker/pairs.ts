@@ -128,7 +128,7 @@ export class PairRunner {
     const run = async (): Promise<{ warm: NativeTimes | null; timed: NativeTimes }> => {
       if (silent) {
         await sleep(Math.max(0, deadline - Date.now()) + 1);
-        throw new PairFailure('CLAB_PAIR_TIMEOUT', `injected fault: the pair ${this.pairName(a)} hangs as over a broken link (the scenario's faults list); rank ${rank} sent nothing for ${step.timeoutMs} ms`);
+        throw new PairFailure('CLAB_PAIR_TIMEOUT', `injected fault: the pair ${this.pairName(a)} hangs as over a broken link (the scenario's faults list); rank ${rank} sent nothing within its timeout of ${step.timeoutMs} ms`);
       }
       const warm = step.warmup > 0 ? comm.enqueue(0, op, step.warmup) : null;
       const timed = comm.enqueue(0, op, step.iters, { loop: step.iters > 1 });

@@ -38,6 +38,13 @@ function linesByWindow(logs: readonly LogLine[], windows: ReadonlyMap<number, { 
 }
 
 /**
+ * How far an error code is from a pair's cause: 0 the cause itself, 1 a call aborted because the
+ * other rank gave the pair up (which of the two a rank sees first is a race), 2 a step not
+ * measured because the pair had failed earlier.
+ */
+const consequence = (code: string) => (code === 'CLAB_PAIR_DOWN' ? 2 : code === 'CLAB_ABORTED' ? 1 : 0);
+
+/**
  * The pair's cell for each pairs step in `steps`. `windows` maps a pair unit's first step to the
  * time its gate opened and the next unit's gate (or the run's end): the output a rank printed in
  * between belongs to that pair, as pairs run one at a time.
@@ -63,7 +70,7 @@ export function pairCells(
     }
     const step = byIndex.get(planStep.index);
     if (!step) continue;
-    const failed = step.ranks.filter((r) => r.error).sort((x, y) => Number(x.error!.code === 'CLAB_PAIR_DOWN') - Number(y.error!.code === 'CLAB_PAIR_DOWN'));
+    const failed = step.ranks.filter((r) => r.error).sort((x, y) => consequence(x.error!.code) - consequence(y.error!.code));
     const first = failed[0];
     let error: PairCell['error'] = null;
     if (first?.error) {

@@ -84,16 +84,23 @@ describe('records are kept', () => {
 
   it('keeps the record current while the run goes: kill -9 leaves the steps done so far, marked incomplete', async () => {
     const out = join(dir, 'killed.run.json');
-    const child = spawn(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/allreduce-sweep.scenario.json', '--backend', 'cpu', '--out', out], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let printed = '';
-    // Killed once a few steps have printed and the record has had time to be rewritten (at most once a second).
-    await new Promise<void>((done) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        printed += chunk.toString();
-        if ((printed.match(/^ +\d+ /gm) ?? []).length >= 3) done();
-      });
-    });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Long enough (some seconds on cpu ranks) that clab is still running when the record on disk
+    // shows three steps: the record is rewritten at most once a second as steps end.
+    const scenario = join(dir, 'long-sweep.scenario.json');
+    writeFileSync(scenario, JSON.stringify({
+      version: 1, name: 'long sweep', world: { ranks: 2 }, defaults: { dtype: 'float32', warmup: 2, iters: 100 },
+      steps: [{ op: 'sweep', collective: 'all_reduce', redop: 'sum', minBytes: 8, maxBytes: '64MiB', factor: 2 }],
+    }));
+    const child = spawn(process.execPath, ['bin/clab.cjs', 'run', scenario, '--backend', 'cpu', '--out', out], { stdio: ['ignore', 'ignore', 'ignore'] });
+    const stepsOnDisk = () => {
+      try {
+        return (JSON.parse(readFileSync(out, 'utf8')) as { steps: unknown[] }).steps.length;
+      } catch {
+        return 0;  // not written yet, or caught between rename and read
+      }
+    };
+    const deadline = Date.now() + 30_000;
+    while (stepsOnDisk() < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const rankPids = childrenOf(child.pid!);
     expect(rankPids).toHaveLength(2);
     child.kill('SIGKILL');
