@@ -83,6 +83,88 @@ void get_buffer(Napi::Env env, const Napi::Value& v, const std::string& field, u
   refs.emplace_back(Napi::Persistent(v.As<Napi::Object>()));
 }
 
+double get_number(const Napi::Value& v, const std::string& field) {
+  if (!v.IsNumber()) throw_invalid(field + " must be a number (got " + show(v) + ")");
+  const double d = v.As<Napi::Number>().DoubleValue();
+  if (!std::isfinite(d) || std::fabs(d) > 1e300) throw_invalid(field + " must be a finite number (got " + show(v) + ")");
+  return d;
+}
+
+/** A Float64Array's elements (and a reference to it until the op settles). */
+double* get_f64(Napi::Env env, const Napi::Value& v, const std::string& field, size_t* length, Refs& refs) {
+  if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array)
+    throw_invalid(field + " must be a Float64Array (got " + show(v) + ")");
+  Napi::Float64Array a = v.As<Napi::Float64Array>();
+  *length = a.ElementLength();
+  refs.emplace_back(Napi::Persistent(v.As<Napi::Object>()));
+  return a.Data();
+}
+
+// Bounds of a check program: a segment per rank or per chunk at most, a term per rank of each.
+constexpr size_t kMaxSegments = 1 << 16, kMaxTerms = 1 << 18;
+constexpr double kMaxIndex = 9007199254740991.0;  // 2^53 - 1
+
+/**
+ * op.data (NativeData in src/shared/data-program.ts): { pattern: { kind, seed, a0, a1, b, min, max },
+ * fill?: { rank }, expect?: Float64Array [length, terms, (rank, from) × terms, …], redop?, result: Float64Array(2) }.
+ */
+std::shared_ptr<const OpData> parse_data(Napi::Env env, const Napi::Value& v, const Op& op, Refs& refs) {
+  const std::string path = op.path + ".data";
+  if (!v.IsObject() || v.IsArray()) throw_invalid(path + " must be an object (got " + show(v) + ")");
+  const Napi::Object o = v.As<Napi::Object>();
+  auto d = std::make_shared<OpData>();
+  d->dtype = static_cast<uint8_t>(op.dtype);
+  const Napi::Value pv = o.Get("pattern");
+  if (!pv.IsObject() || pv.IsArray()) throw_invalid(path + ".pattern must be an object (got " + show(pv) + ")");
+  const Napi::Object p = pv.As<Napi::Object>();
+  d->pattern.kind = static_cast<uint8_t>(get_int(p.Get("kind"), path + ".pattern.kind", data::kConstant, data::kRandom));
+  d->pattern.seed = static_cast<uint32_t>(get_int(p.Get("seed"), path + ".pattern.seed", 0, 0xffffffffll));
+  d->pattern.a0 = get_number(p.Get("a0"), path + ".pattern.a0");
+  d->pattern.a1 = get_number(p.Get("a1"), path + ".pattern.a1");
+  d->pattern.b = get_number(p.Get("b"), path + ".pattern.b");
+  d->pattern.min = get_number(p.Get("min"), path + ".pattern.min");
+  d->pattern.max = get_number(p.Get("max"), path + ".pattern.max");
+  const Napi::Value fill = o.Get("fill");
+  if (!fill.IsUndefined()) {
+    if (!fill.IsObject() || fill.IsArray()) throw_invalid(path + ".fill must be an object (got " + show(fill) + ")");
+    d->fill = true;
+    d->fill_spec = {d->pattern, d->dtype, static_cast<int32_t>(get_int(fill.As<Napi::Object>().Get("rank"), path + ".fill.rank", 0, 1 << 20))};
+  }
+  const Napi::Value expect = o.Get("expect");
+  if (!expect.IsUndefined()) {
+    d->check = true;
+    if (op_has_redop(op.kind)) d->redop = static_cast<uint8_t>(op.redop);
+    size_t n = 0;
+    const double* prog = get_f64(env, expect, path + ".expect", &n, refs);
+    uint64_t start = 0;
+    for (size_t k = 0; k < n;) {
+      const std::string at = path + ".expect[" + std::to_string(k) + "]";
+      if (k + 2 > n) throw_invalid(at + ": a segment needs its length and its number of terms");
+      const double length = prog[k], terms = prog[k + 1];
+      if (!(length >= 1 && length <= kMaxIndex && std::floor(length) == length)) throw_invalid(at + ": a segment's length must be a positive integer");
+      if (!(terms >= 1 && terms <= 4096 && std::floor(terms) == terms)) throw_invalid(at + ": a segment's number of terms must be 1 … 4096");
+      const size_t t = static_cast<size_t>(terms);
+      if (k + 2 + 2 * t > n) throw_invalid(at + ": the segment names " + std::to_string(t) + " terms but the program ends first");
+      if (d->segments.size() == kMaxSegments || d->terms.size() + t > kMaxTerms)
+        throw_invalid(path + ".expect: more than " + std::to_string(kMaxSegments) + " segments or " + std::to_string(kMaxTerms) + " terms");
+      d->segments.push_back({start, static_cast<uint64_t>(length), static_cast<uint32_t>(d->terms.size()), static_cast<uint32_t>(t)});
+      for (size_t i = 0; i < t; i++) {
+        const double rank = prog[k + 2 + 2 * i], from = prog[k + 3 + 2 * i];
+        if (!(rank >= 0 && rank <= (1 << 20) && std::floor(rank) == rank) || !(from >= 0 && from + length <= kMaxIndex && std::floor(from) == from))
+          throw_invalid(at + ": term " + std::to_string(i) + " must name a rank (0 … 2^20) and a first element (an integer ≥ 0)");
+        d->terms.push_back({static_cast<int32_t>(rank), static_cast<uint64_t>(from)});
+      }
+      start += static_cast<uint64_t>(length);
+      k += 2 + 2 * t;
+    }
+    if (d->segments.empty()) throw_invalid(path + ".expect: no segment");
+  }
+  size_t rn = 0;
+  d->result = get_f64(env, o.Get("result"), path + ".result", &rn, refs);
+  if (rn < 2) throw_invalid(path + ".result must hold 2 elements (wrong, first)");
+  return d;
+}
+
 Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& refs, int depth) {
   if (!v.IsObject() || v.IsArray()) throw_invalid(path + " must be an object (got " + show(v) + ")");
   if (depth > 8) throw_invalid(path + ": groups nested too deeply");
@@ -123,6 +205,9 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
     op.count = static_cast<uint64_t>(get_int(o.Get("count"), path + ".count", 0, (1ll << 53) - 1));
   if (op_has_send(op.kind)) get_buffer(env, o.Get("send"), path + ".send", &op.send, &op.send_bytes, refs);
   if (op_has_recv(op.kind)) get_buffer(env, o.Get("recv"), path + ".recv", &op.recv, &op.recv_bytes, refs);
+  const Napi::Value data = o.Get("data");
+  if (!data.IsUndefined() && (op_traits(op.kind).cls == OpClass::Collective || op_traits(op.kind).cls == OpClass::P2p))
+    op.data = parse_data(env, data, op, refs);
   if (op.kind == OpKind::Gemm) {
     op.m = static_cast<uint64_t>(get_int(o.Get("m"), path + ".m", 0, 1ll << 40));
     op.n = static_cast<uint64_t>(get_int(o.Get("n"), path + ".n", 0, 1ll << 40));
@@ -204,6 +289,11 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
                              Napi::PropertyDescriptor::Value("busId", Napi::String::New(env, made->bus_id), napi_enumerable)});
     if (made->compute_capability >= 0)
       self.DefineProperty(Napi::PropertyDescriptor::Value("computeCapability", Napi::Number::New(env, made->compute_capability), napi_enumerable));
+    // Whether ops may carry data (op.data) that this backend makes and checks itself, and why not.
+    const std::string why_not = comm_->data_unavailable();
+    self.DefineProperty(Napi::PropertyDescriptor::Value("makesData", Napi::Boolean::New(env, why_not.empty()), napi_enumerable));
+    if (!why_not.empty())
+      self.DefineProperty(Napi::PropertyDescriptor::Value("makesDataWhyNot", Napi::String::New(env, why_not), napi_enumerable));
     pool_ = std::make_unique<StreamPool>();
     inflight_ = std::make_shared<std::atomic<int>>(0);
     try {

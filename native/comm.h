@@ -54,6 +54,9 @@ class Comm {
   /** Copies the outputs of every prestaged op back to their host buffers and forgets them. */
   virtual void drain(StreamContext& ctx) {}
 
+  /** Why this communicator cannot fill and check an op's data itself (Op::data), or "" when it can. */
+  virtual std::string data_unavailable() const { return ""; }
+
   /** Makes pending and later ops fail with CLAB_ABORTED (thread-safe, any thread). */
   virtual void abort(const std::string& reason) = 0;
   /** Releases everything; called once no stream thread runs. Idempotent. */

@@ -96,6 +96,7 @@ void CpuComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& 
   std::vector<uint64_t>& end = times.end;
   start.clear();
   end.clear();
+  fill_host_data(op, rank_, world_);  // before its turn: other streams' ops need not wait for it
   std::unique_lock<std::mutex> lock(comm_mu_, std::defer_lock);
   // Marks this ticket done however the op ends, so the next one's stream can go on.
   struct Done {
@@ -127,6 +128,13 @@ void CpuComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& 
     else run_comm(op);
     end.push_back(now_ns());
   }
+  check_host_data(op, rank_, world_);
+}
+
+std::string CpuComm::data_unavailable() const {
+  const char* on = std::getenv("CLAB_CPU_MAKES_DATA");
+  if (on && std::string(on) == "1") return "";
+  return "the cpu backend leaves data to the host, which makes and checks it in the same memory (CLAB_CPU_MAKES_DATA=1: this backend does)";
 }
 
 void CpuComm::check_abort() {

@@ -49,6 +49,12 @@ class CpuComm final : public Comm {
   void abort(const std::string& reason) override;
   /** Detaches and unmaps. Call once no stream thread can touch the segment. Idempotent. */
   void close() override;
+  /**
+   * The host path (JS) makes and checks cpu ranks' data as fast as this backend would in the same
+   * memory, and skips exact matches with memcmp; CLAB_CPU_MAKES_DATA=1 has this backend do it
+   * instead (data_program.h on the host), which is how the tests run that path without a GPU.
+   */
+  std::string data_unavailable() const override;
 
  private:
   void run_comm(const Op& op);

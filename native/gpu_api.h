@@ -223,4 +223,20 @@ constexpr unsigned kNvmlVersionBytes = 80;    // NVML_SYSTEM_DRIVER_VERSION_BUFF
   X(nvmlDeviceGetMaxPcieLinkGeneration, nvmlReturn_t, (nvmlDevice_t, unsigned int*))              \
   X(nvmlDeviceGetMaxPcieLinkWidth, nvmlReturn_t, (nvmlDevice_t, unsigned int*))
 
+// ---- CUDA driver (libcuda.so.1): loading the data kernels' PTX (data_device.cc) ------------
+
+enum CUresult : int { CUDA_SUCCESS = 0 };
+struct CUmod_st;
+struct CUfunc_st;
+using CUmodule = CUmod_st*;
+using CUfunction = CUfunc_st*;
+
+#define CLAB_CUDA_DRIVER_API(X)                                                                   \
+  X(cuModuleLoadData, CUresult, (CUmodule*, const void*))                                         \
+  X(cuModuleGetFunction, CUresult, (CUfunction*, CUmodule, const char*))                          \
+  X(cuLaunchKernel, CUresult, (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, \
+                               unsigned int, unsigned int, unsigned int, cudaStream_t, void**, void**)) \
+  X(cuGetErrorName, CUresult, (CUresult, const char**))                                           \
+  X(cuGetErrorString, CUresult, (CUresult, const char**))
+
 }  // namespace clab::gpu

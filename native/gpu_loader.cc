@@ -64,6 +64,20 @@ const CudaRuntime* load_cudart(std::string* why_out) {
   return state.ok ? &state.lib : nullptr;
 }
 
+const CudaDriver* load_cuda_driver(std::string* why_out) {
+  static Loaded<CudaDriver> state;
+  std::call_once(state.once, [] {
+    CudaDriver& lib = state.lib;
+    std::string& why = state.why;
+    void* h = open_first({"libcuda.so.1"}, &lib.library, &why);
+    if (!h) return;
+    CLAB_CUDA_DRIVER_API(CLAB_RESOLVE_REQUIRED)
+    state.ok = why.empty();
+  });
+  if (!state.ok) *why_out = state.why;
+  return state.ok ? &state.lib : nullptr;
+}
+
 const NcclLibrary* load_nccl(std::string* why_out) {
   static Loaded<NcclLibrary> state;
   std::call_once(state.once, [] {

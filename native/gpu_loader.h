@@ -27,6 +27,11 @@ struct CublasLibrary {
   std::string library;
 };
 
+struct CudaDriver {
+  CLAB_CUDA_DRIVER_API(CLAB_GPU_POINTER)
+  std::string library;
+};
+
 struct NvmlLibrary {
   CLAB_NVML_API(CLAB_GPU_POINTER)
   std::string library;
@@ -44,6 +49,8 @@ const CudaRuntime* load_cudart(std::string* why);
 const NcclLibrary* load_nccl(std::string* why);
 const CublasLibrary* load_cublas(std::string* why);
 const NvmlLibrary* load_nvml(std::string* why);
+/** libcuda.so.1, the driver API (the data kernels are loaded through it). */
+const CudaDriver* load_cuda_driver(std::string* why);
 
 /** "cudaErrorNoDevice (no CUDA-capable device is detected)". */
 std::string cuda_error_text(const CudaRuntime& rt, cudaError_t e);

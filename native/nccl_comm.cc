@@ -74,6 +74,7 @@ NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, 
   compute_capability_ = gpu::compute_capability(*rt_, device);
   nccl_check(*nccl_, nccl_->ncclCommInitRank(&comm_, world, id, rank), "ncclCommInitRank", rank_, nullptr);
   memory_ = std::make_unique<DeviceMemory>(*rt_, device_, rank_);
+  kernels_ = DataKernels::on_device(device_, &kernels_why_);
   scratch_ = memory_->acquire(kScratchBytes, "the barrier");
 }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "comm.h"
+#include "data_device.h"
 #include "device_memory.h"
 #include "gpu_gemm.h"
 #include "gpu_loader.h"
@@ -57,6 +58,7 @@ class NcclComm final : public Comm {
   void drain(StreamContext& ctx) override;
   void abort(const std::string& reason) override;
   void close() override;
+  std::string data_unavailable() const override { return kernels_ ? "" : kernels_why_; }
 
  private:
   struct StreamState {
@@ -77,16 +79,27 @@ class NcclComm final : public Comm {
     const uint8_t* device;
     uint64_t bytes;
   };
+  /** An output the data kernels check (op_data.h) instead of copying it back. */
+  struct DataCheck {
+    std::shared_ptr<const OpData> data;
+    const uint8_t* device;
+    uint8_t* host;
+    uint64_t elements;
+  };
   struct Staging {
     Staged root;
     std::vector<DeviceBlock> blocks;
     std::vector<CopyBack> copies;
+    std::vector<DataCheck> checks;
   };
 
   void use_device() const;
   StreamState& stream_state(int index);
   void stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStream_t stream);
+  /** Copies outputs back to the host, and checks on the GPU those that have data (op_data.h); waits for both. */
   void copy_back(const Staging& staging, gpu::cudaStream_t stream);
+  /** The data kernels, or throws saying why there are none (JS asks makes_data() first). */
+  const DataKernels& kernels() const;
   /** Identifies an op by its kind and host buffers (group members in order). */
   static std::vector<uintptr_t> staging_key(const Op& op);
   /** Enqueues one repetition of `op` (nccl_ops.cc). */
@@ -134,6 +147,8 @@ class NcclComm final : public Comm {
   std::string bus_id_;
   int compute_capability_ = -1;
   std::unique_ptr<DeviceMemory> memory_;
+  const DataKernels* kernels_ = nullptr;  // null: kernels_why_ says why
+  std::string kernels_why_;
   // [0, 4): the barrier's one float; [kAlignSend]: the byte each rank sends when lining up with its
   // peers; [kAlignRecv + peer]: where the byte from `peer` lands.
   DeviceBlock scratch_;

@@ -42,13 +42,66 @@ void NcclComm::stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStrea
       cuda_check(*rt_, rt_->cudaMemsetAsync(out.recv, 0xff, rb, stream), "cudaMemsetAsync", rank_);
     }
   }
+  if (op.data) {
+    // Made on the GPU: recv poisoned (its in-place part included: an element never written cannot
+    // pass), then send filled from the pattern; the output is checked there, never copied back.
+    const uint64_t e = dtype_size(op.dtype);
+    if (rb) cuda_check(*rt_, rt_->cudaMemsetAsync(out.recv, 0xff, rb, stream), "cudaMemsetAsync", rank_);
+    if (sb && op.data->fill) kernels().fill(stream, out.send, sb / e, op.data->fill_spec, rank_);
+    if (rb && op.data->check) staging.checks.push_back({op.data, out.recv, op.recv, rb / e});
+    return;
+  }
   if (sb) cuda_check(*rt_, rt_->cudaMemcpyAsync(out.send, op.send, sb, gpu::cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync (send data to the GPU)", rank_);
   if (rb) staging.copies.push_back({op.recv, out.recv, rb});
+}
+
+const DataKernels& NcclComm::kernels() const {
+  if (!kernels_) throw ClabError(ErrCode::InvalidArgument, "rank " + std::to_string(rank_) + ": op.data was given but " + kernels_why_);
+  return *kernels_;
 }
 
 void NcclComm::copy_back(const Staging& staging, gpu::cudaStream_t stream) {
   for (const CopyBack& c : staging.copies)
     cuda_check(*rt_, rt_->cudaMemcpyAsync(c.host, c.device, c.bytes, gpu::cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (output to the host)", rank_);
+  if (staging.checks.empty()) return;
+  // Each check's program (segments, terms) and result in one small device block.
+  std::vector<DeviceBlock> programs;
+  std::vector<data::CheckResult*> results;
+  for (const DataCheck& c : staging.checks) {
+    const OpData& d = *c.data;
+    const uint64_t seg_bytes = d.segments.size() * sizeof(data::Segment), term_bytes = d.terms.size() * sizeof(data::Term);
+    const uint64_t term_at = (seg_bytes + 15) / 16 * 16, result_at = (term_at + term_bytes + 15) / 16 * 16;
+    programs.push_back(memory_->acquire(result_at + sizeof(data::CheckResult), "a data check's program"));
+    uint8_t* base = programs.back().get();
+    cuda_check(*rt_, rt_->cudaMemcpyAsync(base, d.segments.data(), seg_bytes, gpu::cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync (check program)", rank_);
+    cuda_check(*rt_, rt_->cudaMemcpyAsync(base + term_at, d.terms.data(), term_bytes, gpu::cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync (check program)", rank_);
+    auto* result = reinterpret_cast<data::CheckResult*>(base + result_at);
+    cuda_check(*rt_, rt_->cudaMemsetAsync(result, 0, sizeof(unsigned long long), stream), "cudaMemsetAsync", rank_);
+    cuda_check(*rt_, rt_->cudaMemsetAsync(&result->first, 0xff, sizeof(unsigned long long), stream), "cudaMemsetAsync", rank_);
+    data::Expect e = d.expect();
+    e.segment = reinterpret_cast<const data::Segment*>(base);
+    e.term = reinterpret_cast<const data::Term*>(base + term_at);
+    kernels().check(stream, c.device, c.elements, e, result, rank_);
+    results.push_back(result);
+  }
+  std::vector<data::CheckResult> got(results.size());
+  for (size_t i = 0; i < results.size(); i++)
+    cuda_check(*rt_, rt_->cudaMemcpyAsync(&got[i], results[i], sizeof got[i], gpu::cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (check result)", rank_);
+  cuda_check(*rt_, rt_->cudaStreamSynchronize(stream), "cudaStreamSynchronize", rank_);
+  // Where elements are wrong, the stretch from the first of them comes back to the host buffer, for
+  // the first mismatches to be shown with their values (the host computes those few expected values).
+  constexpr uint64_t kWindow = 1 << 16;
+  for (size_t i = 0; i < results.size(); i++) {
+    const DataCheck& c = staging.checks[i];
+    if (got[i].wrong && got[i].first < c.elements) {
+      const uint64_t e = dtype_size(static_cast<Dtype>(c.data->dtype));
+      const uint64_t n = std::min<uint64_t>(kWindow, c.elements - got[i].first);
+      cuda_check(*rt_, rt_->cudaMemcpyAsync(c.host + got[i].first * e, c.device + got[i].first * e, n * e, gpu::cudaMemcpyDeviceToHost, stream),
+                 "cudaMemcpyAsync (wrong elements to the host)", rank_);
+    }
+  }
+  cuda_check(*rt_, rt_->cudaStreamSynchronize(stream), "cudaStreamSynchronize", rank_);
+  for (size_t i = 0; i < results.size(); i++) staging.checks[i].data->set_result(got[i]);
 }
 
 std::vector<uintptr_t> NcclComm::staging_key(const Op& op) {

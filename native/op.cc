@@ -94,6 +94,21 @@ bool op_in_place(const Op& op, int rank, int world) {
   return false;
 }
 
+namespace {
+
+/** An op's data program (op_data.h) fits its buffers: its dtype, a check covering recv (a fill is of send where this rank reads one). */
+void validate_data(const Op& op, uint64_t recv_elements) {
+  const OpData& d = *op.data;
+  if (d.dtype != static_cast<uint8_t>(op.dtype) || !data::supported_dtype(d.dtype))
+    throw_invalid(op.path + ".data: the backend makes and checks float32, float64, float16, bfloat16, int8, uint8, int32 and uint32 data, not " +
+                  dtype_name(op.dtype));
+  if (d.check && d.length() != recv_elements)
+    throw_invalid(op.path + ".data.expect covers " + std::to_string(d.length()) + " elements but recv holds " +
+                  std::to_string(recv_elements) + " on this rank");
+}
+
+}  // namespace
+
 void validate_op(const Op& op, int rank, int world) {
   switch (op_traits(op.kind).cls) {
     case OpClass::Group:
@@ -118,6 +133,7 @@ void validate_op(const Op& op, int rank, int world) {
       !op_in_place(op, rank, world))
     throw_invalid(op.path + ".send and " + op.path + ".recv overlap but not in the in-place layout of " +
                   op_kind_name(op.kind) + " (" + layout_rule(op_traits(op.kind).in_place) + ")");
+  if (op.data) validate_data(op, recv_f ? op.count * recv_f : 0);
 }
 
 }  // namespace clab

@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "dtype.h"
+#include "op_data.h"
 
 namespace clab {
 
@@ -95,6 +97,8 @@ struct Op {
   uint64_t recv_bytes = 0;
   uint64_t m = 0, n = 0, k = 0;  // gemm
   std::vector<Op> ops;           // group members (flattened: no nested groups)
+  /** Set: the backend fills send and checks recv itself (op_data.h): nccl on the GPU, cpu in the host buffers. */
+  std::shared_ptr<const OpData> data;
   std::string path = "op";       // "op" or "op.ops[3]", for messages
 };
 
@@ -110,5 +114,12 @@ bool op_in_place(const Op& op, int rank, int world);
 
 /** The bytes of send and recv that the op reads or writes on `rank` (0: the buffer is unused there). */
 void op_buffer_bytes(const Op& op, int rank, int world, uint64_t* send_bytes, uint64_t* recv_bytes);
+
+/**
+ * Host-memory backends (cpu), for `op` and each group member that has data: poisons recv (0xff, as
+ * the host path does) and fills send before the op; checks recv after it, writing the result.
+ */
+void fill_host_data(const Op& op, int rank, int world);
+void check_host_data(const Op& op, int rank, int world);
 
 }  // namespace clab

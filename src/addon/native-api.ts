@@ -2,6 +2,7 @@
 // process (which drives the addon) and by the lab core (which asks it what the machine has).
 // The addon exports exactly this; the binding (native/binding.cc) is the only file that knows Node-API.
 
+import type { NativeData } from '../shared/data-program.js';
 import type { Dtype } from '../shared/dtypes.js';
 import type { COLLECTIVE_DESCRIPTORS, CollectiveName } from '../shared/ops/index.js';
 import type { BackendName } from '../shared/protocol.js';
@@ -18,7 +19,7 @@ type Buf = ArrayBufferView;
  * `reduces` say. `count` is what the descriptor's buffers() calls nativeCount.
  */
 type CollectiveOp<D> = D extends { native: infer N; rooted: infer R; reduces: infer X }
-  ? { op: N; dtype: NativeDtype; count: number; send: Buf; recv: Buf }
+  ? { op: N; dtype: NativeDtype; count: number; send: Buf; recv: Buf; data?: NativeData }
     & (X extends true ? { redop: NativeRedop } : unknown) & (R extends true ? { root: number } : unknown)
   : never;
 export type NativeCollectiveOp = CollectiveOp<(typeof COLLECTIVE_DESCRIPTORS)[CollectiveName]>;
@@ -28,11 +29,15 @@ export type NativeCollectiveOp = CollectiveOp<(typeof COLLECTIVE_DESCRIPTORS)[Co
  * `dtype`. In-place: `send` and `recv` are views of the same memory (for all_gather/gather `send`
  * is the rank's slice of `recv`; for reduce_scatter/scatter `recv` is the rank's slice of `send`).
  * Buffers that an op does not use on this rank may be empty views.
+ * `data` (where the communicator `makesData`): the backend poisons recv and fills send from the
+ * pattern itself, before each run, and checks recv after it, writing the result into
+ * data.result; on nccl the host buffers are then neither read nor written (but for the stretch
+ * from the first wrong element, copied back so that the host can show it).
  */
 export type NativeOp =
   | NativeCollectiveOp
-  | { op: 'send'; dtype: NativeDtype; peer: number; count: number; send: Buf }
-  | { op: 'recv'; dtype: NativeDtype; peer: number; count: number; recv: Buf }
+  | { op: 'send'; dtype: NativeDtype; peer: number; count: number; send: Buf; data?: NativeData }
+  | { op: 'recv'; dtype: NativeDtype; peer: number; count: number; recv: Buf; data?: NativeData }
   | { op: 'barrier' }
   /** Issued together: the p2p ops progress concurrently, so rings and exchanges cannot deadlock. */
   | { op: 'group'; ops: NativeOp[] }
@@ -59,6 +64,9 @@ export interface NativeComm {
   readonly busId?: string;
   /** nccl: that GPU's compute capability, major × 10 + minor (9.0 → 90). */
   readonly computeCapability?: number;
+  /** Whether ops may carry `data` that this backend makes and checks itself; if not, why (makesDataWhyNot). */
+  readonly makesData: boolean;
+  readonly makesDataWhyNot?: string;
   /**
    * Runs `op` `repeat` times back to back on stream `stream` (0..7). Ops on one stream run in
    * issue order; different streams run concurrently. Rejects with an Error carrying

@@ -1,15 +1,19 @@
 // Buffers of one collective call on one rank: sized by the op's descriptor, aliased for
 // in-place calls, filled from the data pattern, with the expected output alongside.
-import { allocTensor, sliceTensor, type Tensor } from '../shared/dtypes.js';
+import { backendMakesData, expectProgram, nativePattern, type NativeData } from '../shared/data-program.js';
+import { allocTensor, sliceTensor, type Dtype, type Tensor } from '../shared/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS } from '../shared/ops/index.js';
 import { expectedOutput } from '../shared/ops/expected.js';
 import { lazyPattern, type Lazy } from '../shared/lazy.js';
-import { fillTensor } from '../shared/patterns.js';
+import { fillTensor, type DataPattern } from '../shared/patterns.js';
 import type { CollectiveAction, P2pAction } from '../shared/plan/types.js';
 import type { NativeOp } from '../addon/native-api.js';
 import { previewTensor } from './output.js';
 
 const EMPTY = new Uint8Array(0);
+
+/** Whether the backend makes and checks this rank's data (data-program.ts): the communicator can, and the call is large. */
+export interface DataMode { backendMakesData: boolean }
 
 export interface PreparedCall {
   op: NativeOp;
@@ -23,6 +27,23 @@ export interface PreparedCall {
   consumesInput: boolean;
   /** This rank's input as a learner reads it (small tensors only), taken before any call runs. */
   inputPreview: string | null;
+  /** Set where the backend makes and checks the data: its result (data.result) once the call has run. */
+  data?: NativeData;
+}
+
+/**
+ * The backend's data for a call whose send is `rank`'s input from `pattern` and whose output must
+ * hold `expected`, or null where the host does it (a type or an output the backend cannot make).
+ */
+function backendData(dtype: Dtype, pattern: DataPattern, fillRank: number | null, expected: Lazy | null): NativeData | null {
+  const expect = expected ? expectProgram(expected, pattern) : null;
+  if (expected && !expect) return null;
+  return {
+    pattern: nativePattern(pattern, dtype),
+    ...(fillRank !== null ? { fill: { rank: fillRank } } : {}),
+    ...(expect ? { expect } : {}),
+    result: new Float64Array([-1, -1]),  // unset until the backend has checked
+  };
 }
 
 /** Marks output memory so an element the op never wrote cannot pass the check by accident. */
@@ -30,11 +51,17 @@ function poison(t: Tensor): void {
   t.bytes.fill(0xff);
 }
 
-export function prepareCollective(a: CollectiveAction, rank: number, world: number): PreparedCall {
+export function prepareCollective(a: CollectiveAction, rank: number, world: number, mode: DataMode = { backendMakesData: false }): PreparedCall {
   const desc = COLLECTIVE_DESCRIPTORS[a.op];
   const shape = { count: a.count, world, rank, root: a.root };
   const size = desc.buffers(shape);
   const layout = a.inPlace ? desc.inPlace?.layout ?? null : null;
+  // From the patterns alone, never from buffers the call may have overwritten; computed a window
+  // at a time while checking.
+  const expected = () => expectedOutput(desc, shape, a);
+  const data = mode.backendMakesData && a.read !== 'rank-slice' && backendMakesData(a.dtype, a.count)
+    ? backendData(a.dtype, a.data, size.send > 0 ? rank : null, expected())
+    : null;
   // The learner's mistake (scenario `read`): an output buffer as large as the input, read at the
   // rank's slice; the op writes its first slice only, so ranks other than 0 read poison.
   const read = a.read === 'rank-slice' ? allocTensor(a.dtype, size.send) : null;
@@ -51,43 +78,51 @@ export function prepareCollective(a: CollectiveAction, rank: number, world: numb
   } else {
     send = allocTensor(a.dtype, size.send);
     recv = read ? sliceTensor(read, 0, size.recv) : allocTensor(a.dtype, size.recv);
-    poison(read ?? recv);
+    if (!data) poison(read ?? recv);
   }
-  fillTensor(send, a.data, rank);
-  const inputPreview = send.length ? previewTensor(send, null) : null;
-  // From the patterns alone, never from buffers the call may have overwritten; computed a window
-  // at a time while checking.
-  const expected = () => expectedOutput(desc, shape, a);
+  // Where the backend makes the data, the host buffers only stand for the device's (nccl never
+  // touches their pages) or are filled by the backend (cpu).
+  if (!data) fillTensor(send, a.data, rank);
+  const inputPreview = send.length && !data ? previewTensor(send, null) : null;
   return {
     op: {
       op: desc.native, dtype: a.dtype, redop: a.redop, root: a.root, count: size.nativeCount,
       send: send.length ? send.bytes : EMPTY, recv: recv.length ? recv.bytes : EMPTY,
+      ...(data ? { data } : {}),
     } as NativeOp,
     output: read ? sliceTensor(read, rank * size.recv, size.recv) : recv,
     expected,
     listEntry: desc.listOutput ? size.recv / world : null,
+    // Decided from the layout alone, as on every rank (the check run's count must agree), though a
+    // backend that makes the data fills the input again before each run anyway.
     consumesInput: layout === 'same' || layout === 'recv-in-send',
     inputPreview,
+    ...(data ? { data } : {}),
   };
 }
 
-export function prepareP2p(a: P2pAction, rank: number): PreparedCall {
+export function prepareP2p(a: P2pAction, rank: number, mode: DataMode = { backendMakesData: false }): PreparedCall {
+  const onBackend = mode.backendMakesData && backendMakesData(a.dtype, a.count);
   if (rank === a.from) {
     const send = allocTensor(a.dtype, a.count);
-    fillTensor(send, a.data, rank);
+    const data = onBackend ? backendData(a.dtype, a.data, rank, null) : null;
+    if (!data) fillTensor(send, a.data, rank);
     return {
-      op: { op: 'send', dtype: a.dtype, peer: a.to, count: a.count, send: send.bytes },
-      output: null, expected: () => null, listEntry: null, consumesInput: false, inputPreview: previewTensor(send, null),
+      op: { op: 'send', dtype: a.dtype, peer: a.to, count: a.count, send: send.bytes, ...(data ? { data } : {}) },
+      output: null, expected: () => null, listEntry: null, consumesInput: false, inputPreview: data ? null : previewTensor(send, null),
     };
   }
   const recv = allocTensor(a.dtype, a.count);
-  poison(recv);
+  const expected = () => lazyPattern(a.data, a.from, a.dtype, a.count);
+  const data = onBackend ? backendData(a.dtype, a.data, null, expected()) : null;
+  if (!data) poison(recv);
   return {
-    op: { op: 'recv', dtype: a.dtype, peer: a.from, count: a.count, recv: recv.bytes },
+    op: { op: 'recv', dtype: a.dtype, peer: a.from, count: a.count, recv: recv.bytes, ...(data ? { data } : {}) },
     output: recv,
-    expected: () => lazyPattern(a.data, a.from, a.dtype, a.count),
+    expected,
     listEntry: null,
     consumesInput: false,
     inputPreview: null,
+    ...(data ? { data } : {}),
   };
 }

@@ -10,7 +10,7 @@ import type { RankStepResult, TimelineEvent } from '../shared/protocol.js';
 import { prepareCollective, prepareP2p, type PreparedCall } from './buffers.js';
 import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { runObjectCollective } from './objects.js';
-import { checkOutput, previewTensor } from './output.js';
+import { checkCall, previewTensor } from './output.js';
 import { FlightRecorder } from './flight-recorder.js';
 import { PairRunner, type PairHost } from './pairs.js';
 import type { Outcome } from './outcome.js';
@@ -186,14 +186,15 @@ export class PlanExecutor {
     const { rank } = this.host;
     const world = this.plan.world;
     const a = step.action;
+    const mode = { backendMakesData: this.host.comm?.makesData ?? false };
     switch (a.kind) {
       case 'collective':
-        return () => [prepareCollective(a, rank, world)];
+        return () => [prepareCollective(a, rank, world, mode)];
       case 'p2p':
-        return () => [prepareP2p(a, rank)];
+        return () => [prepareP2p(a, rank, mode)];
       case 'group':
         return () => a.items.filter((i) => i.kind === 'collective' || i.from === rank || i.to === rank)
-          .map((i) => (i.kind === 'collective' ? prepareCollective(i, rank, world) : prepareP2p(i, rank)));
+          .map((i) => (i.kind === 'collective' ? prepareCollective(i, rank, world, mode) : prepareP2p(i, rank, mode)));
       default:
         return null;
     }
@@ -248,7 +249,7 @@ export class PlanExecutor {
     return {
       checks: () => checkCalls.flatMap((c) => {
         const expected = c.output && c.expected();
-        return expected ? [{ check: checkOutput(c.output!, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
+        return expected ? [{ check: checkCall(c, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
       }),
       timed: timedT,
       events: [made.fill, ...this.events(step, warmT, 'warmup', bytes), ...this.events(step, timedT, 'timed', bytes), ...this.events(step, checkT, 'check', bytes)],

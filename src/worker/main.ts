@@ -1,5 +1,6 @@
 // A rank process: receives its plan from the lab core, joins the communicator (rank 0 creates
 // the unique id, the core relays it), runs the plan, streams results back, and exits.
+import { BACKEND_DATA_MIN_ELEMENTS } from '../shared/data-program.js';
 import { formatComputeCapability } from '../shared/gpu-support.js';
 import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
@@ -124,7 +125,10 @@ async function main(): Promise<void> {
     comm = await joinCommunicator(addon, start.backend, plan);
     const cc = comm.computeCapability === undefined ? '' : `, compute capability ${formatComputeCapability(comm.computeCapability)}`;
     const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}${cc}`;
-    await send({ type: 'log', v, rank, text: `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started`, atNs: Number(process.hrtime.bigint()) });
+    const data = comm.makesData
+      ? `tensors of ${BACKEND_DATA_MIN_ELEMENTS} elements and more are filled and checked by the backend${comm.device === undefined ? '' : ' on the GPU'}`
+      : `data is filled and checked on the host (${comm.makesDataWhyNot ?? 'the backend cannot'})`;
+    await send({ type: 'log', v, rank, text: `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started; ${data}`, atNs: Number(process.hrtime.bigint()) });
   } else {
     // Only pairs: each pair joins a communicator of its own, and no link outside a pair is touched
     // (a run-wide communicator over a broken link could fail before the first pair).

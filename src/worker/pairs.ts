@@ -7,7 +7,7 @@ import type { P2pAction, PairAction, PlanStep } from '../shared/plan/types.js';
 import type { TimelineEvent } from '../shared/protocol.js';
 import type { BackendName, NativeAddon, NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { prepareP2p, type PreparedCall } from './buffers.js';
-import { checkOutput, previewTensor } from './output.js';
+import { checkCall, previewTensor } from './output.js';
 import type { Outcome } from './outcome.js';
 import { DTYPE_INFO } from '../shared/dtypes.js';
 
@@ -119,7 +119,7 @@ export class PairRunner {
       throw new PairFailure('CLAB_INJECTED_ERROR', `injected fault: the pair ${this.pairName(a)} fails as over a broken link (the scenario's faults list): its first operation failed on rank ${rank}`);
     }
     const fillStart = nowNs();
-    const calls = this.prepare(a);
+    const calls = this.prepare(a, comm.makesData);
     const fillEnd = nowNs();
     const op: NativeOp = calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) };
     // An injected hang: the pair's sender never hands its data over, so the receiver waits in the
@@ -146,7 +146,7 @@ export class PairRunner {
     return {
       checks: () => calls.flatMap((c) => {
         const expected = c.output && c.expected();
-        return expected ? [{ check: checkOutput(c.output!, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
+        return expected ? [{ check: checkCall(c, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
       }),
       timed,
       events,
@@ -198,14 +198,14 @@ export class PairRunner {
   }
 
   /** The pair's calls on this rank, with peers numbered as on the pair's communicator (from: 0, to: 1). */
-  private prepare(a: PairAction): PreparedCall[] {
+  private prepare(a: PairAction, backendMakesData: boolean): PreparedCall[] {
     const { rank } = this.host;
     const other = rank === a.from ? a.to : a.from;
     const pairRankOf = (r: number) => (r === a.from ? 0 : 1);
     const p2p = (from: number, to: number): P2pAction => ({ kind: 'p2p', from, to, dtype: a.dtype, count: a.count, data: a.data });
     const actions = a.both ? [p2p(rank, other), p2p(other, rank)] : [p2p(a.from, a.to)];
     return actions.map((x) => {
-      const call = prepareP2p(x, rank);
+      const call = prepareP2p(x, rank, { backendMakesData });
       const op = call.op as Extract<NativeOp, { op: 'send' | 'recv' }>;
       return { ...call, op: { ...op, peer: pairRankOf(op.peer) } };
     });

@@ -21,7 +21,7 @@ async function loopingComm(): Promise<{ comm: NativeComm; asked: { op: string; r
   const asked: { op: string; repeat: number; loop: boolean }[] = [];
   const seen: string[] = [];  // "enqueue OP" and "done OP", in the order they happened
   const comm: NativeComm = {
-    rank: 0, world: 1,
+    rank: 0, world: 1, makesData: false,
     async enqueue(stream: number, op: NativeOp, repeat = 1, options?: { loop?: boolean }): Promise<NativeTimes> {
       asked.push({ op: op.op, repeat, loop: options?.loop ?? false });
       seen.push(`enqueue ${op.op}`);

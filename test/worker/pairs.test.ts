@@ -26,7 +26,7 @@ function standIn(how: { init: 'ok' | 'hang'; enqueue: 'ok' | 'hang-until-abort' 
     const id = ++made;
     let abort: ((e: Error) => void) | null = null;
     return {
-      rank: 0, world: 2,
+      rank: 0, world: 2, makesData: false,
       enqueue: (_s, op, repeat = 1) => {
         log.push(`enqueue ${op.op} on comm ${id}`);
         if (how.enqueue === 'ok') return Promise.resolve(times(repeat));
