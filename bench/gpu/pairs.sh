@@ -21,18 +21,8 @@ SIZES=(1048576 16777216 67108864 268435456 1073741824)
 CLAB_BACKEND=${CLAB_BACKEND:-nccl}
 PEER=${PEER:-}
 
-# median, ratio
+# median, ratio, build_peer
 source "$here/common.sh"
-
-build_peer() {
-  [[ -f $TARBALL ]] || { echo "pairs.sh: $TARBALL not found (copy ../shared/anchors/nccl-tests-2.19.6.tar.gz there and carry .peer)" >&2; return 2; }
-  tar -xzf "$TARBALL" -C "$WORK"
-  local src=("$WORK"/nccl-tests-*)
-  make -C "${src[0]}" -j16 MPI=0 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda} NCCL_HOME=${NCCL_HOME:-/usr} \
-    NVCC_GENCODE="-gencode=arch=compute_90,code=sm_90" BUILDDIR="$WORK/nccl-tests-build" >"$WORK/build.log" 2>&1 \
-    || { tail -n 20 "$WORK/build.log"; return 1; }
-  echo "# nccl-tests built in $WORK/nccl-tests-build ($(grep -c . "$WORK/build.log") lines of build log)"
-}
 
 # clab: busbw per size from the record (per op over the timed loop, as nccl-tests times).
 clab_side() { # K -> lines "SIZE BUSBW"
@@ -55,7 +45,7 @@ main() {
   if [[ -z $PEER ]]; then
     command -v nvidia-smi >/dev/null || { echo "pairs.sh: no nvidia-smi: this is a GPU bench" >&2; return 2; }
     echo "# bench/gpu/pairs.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1)"
-    build_peer || return 1
+    build_peer "$TARBALL" "$WORK" || return 1
   else
     echo "# bench/gpu/pairs.sh, $(date -u +%FT%TZ), plumbing only: clab on $CLAB_BACKEND, peer $PEER"
   fi

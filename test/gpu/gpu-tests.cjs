@@ -157,6 +157,33 @@ function sweeps() {
   return { world: { ranks: 2 }, defaults: { dtype: 'float32', warmup: 1, iters: 3 }, steps };
 }
 
+/** The data kernels made and checked the large tensors (the rank log's line), on every rank. */
+function dataOnGpu(rec) {
+  const lines = rec.logs.filter((l) => l.text.includes('joined the nccl communicator')).map((l) => l.text);
+  const onGpu = lines.filter((t) => t.includes('filled and checked by the backend on the GPU'));
+  if (lines.length && onGpu.length === lines.length) return null;
+  return `data not made on the GPU: ${lines.map((t) => t.slice(t.indexOf(';') + 2)).join(' | ') || 'no join line'}`;
+}
+
+/**
+ * Ranks that reduce with different redops (a deliberate mistake NCCL does not catch): the data
+ * kernels count the wrong elements and the host shows the first of them with their values.
+ */
+function wrongElementsFound() {
+  const name = 'wrong_elements_found_on_the_GPU';
+  if (!selected(name)) return;
+  const file = writeScenario('mixed-redops', {
+    world: { ranks: 2 }, defaults: { warmup: 0, iters: 1 },
+    steps: [{ op: 'all_reduce', label: 'rank 1 takes max', count: 1 << 20, redop: 'sum', data: { kind: 'arange_rank', start: 1 }, perRank: { 1: { redop: 'max' } }, expect: 'failure' }],
+  });
+  const { rec, r } = run(name, file, 2);
+  if (!rec) return record(name, false, `no run record (exit ${r.code})`);
+  const step = rec.steps[0];
+  const shown = step?.ranks.flatMap((x) => x.mismatches ?? []) ?? [];
+  const ok = step?.verdict === 'fail' && step.wrong > 0 && shown.length > 0 && shown.every((m) => m.expected !== m.actual) && !dataOnGpu(rec);
+  record(name, ok, step ? `verdict ${step.verdict}, ${step.wrong} wrong of ${step.ranks.reduce((a, x) => a + x.checked, 0)}, first: ${shown.slice(0, 2).map((m) => `[${m.index}] expected ${m.expected} got ${m.actual}`).join(', ')}${dataOnGpu(rec) ? `; ${dataOnGpu(rec)}` : ''}` : 'no step');
+}
+
 // ---- failure modes -------------------------------------------------------------------------------
 
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
@@ -300,7 +327,8 @@ async function main() {
       console.log(`    compute capability of the GPUs in the record: ${caps.map((c) => (c === undefined ? '?' : (c / 10).toFixed(1))).join(', ')}`);
       return caps.length && caps.every((c) => c >= 90) ? null : `float8 reductions need compute capability 9.0 on every GPU (the record says ${caps.join(', ')})`;
     });
-    expectPassed('every_form_streams_groups_gemm_objects', writeScenario('forms', everyForm()), 2);
+    expectPassed('every_form_streams_groups_gemm_objects', writeScenario('forms', everyForm()), 2, dataOnGpu);
+    wrongElementsFound();
     ncclDebugCaptured();
     ncclErrorExplained();
     expectPassed('sweep_8B_to_1GiB_every_collective', writeScenario('sweeps', sweeps()), 2, (rec) => {

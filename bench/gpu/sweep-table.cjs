@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// The table of bench/gpu/sweep.sh: clab's run records beside nccl-tests' logs, per operation and
+// size, medians over the repeats, ratios clab / nccl-tests, each figure's spread over the repeats.
+//   node bench/gpu/sweep-table.cjs WORK REPEATS
+// WORK holds clab-K.run.json, clab-K.wall and peer-K-BINARY.log, peer-K.wall (K = 1 … REPEATS).
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const [work, repeatsText] = process.argv.slice(2);
+const repeats = Number(repeatsText);
+// clab's collective → the nccl-tests binary that times it (same byte conventions: bench/gpu/README.md).
+const PEER = {
+  all_reduce: 'all_reduce_perf', all_gather_into_tensor: 'all_gather_perf', reduce_scatter_tensor: 'reduce_scatter_perf',
+  broadcast: 'broadcast_perf', reduce: 'reduce_perf', all_to_all_single: 'alltoall_perf', gather: 'gather_perf',
+  scatter: 'scatter_perf', p2p: 'sendrecv_perf',
+};
+const MiB = 1 << 20;
+const median = (xs) => {
+  const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!v.length) return NaN;
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+/** (max − min) / median over the repeats: how far apart the runs of one figure lie. */
+const spread = (xs) => {
+  const v = xs.filter((x) => Number.isFinite(x));
+  return v.length < 2 ? 0 : (Math.max(...v) - Math.min(...v)) / median(v);
+};
+const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+
+// figures[op][bytes] = { clabBus: [], clabUs: [], peerBus: [], peerUs: [], wrong: [] }
+const figures = {};
+const at = (op, bytes) => ((figures[op] ??= {})[bytes] ??= { clabBus: [], clabUs: [], peerBus: [], peerUs: [], wrong: [] });
+const walls = { clab: [], peer: [] };
+for (let k = 1; k <= repeats; k++) {
+  walls.clab.push(Number(read(path.join(work, `clab-${k}.wall`)).trim()) || NaN);
+  walls.peer.push(Number(read(path.join(work, `peer-${k}.wall`)).trim()) || NaN);
+  const recFile = path.join(work, `clab-${k}.run.json`);
+  if (fs.existsSync(recFile)) {
+    const rec = JSON.parse(read(recFile));
+    for (const s of rec.steps) {
+      if (s.origin.kind !== 'sweep') continue;
+      const op = s.action.kind === 'p2p' ? 'p2p' : s.action.op;
+      const cell = at(op, s.bytes);
+      cell.clabBus.push(s.verdict === 'pass' ? s.busbw : NaN);
+      cell.clabUs.push(s.verdict === 'pass' ? s.timing.perOp : NaN);
+      cell.wrong.push(s.wrong);
+      cell.inPlace = s.action.inPlace === true;
+    }
+  }
+  for (const [op, bin] of Object.entries(PEER)) {
+    for (const line of read(path.join(work, `peer-${k}-${bin}.log`)).split('\n')) {
+      const c = line.trim().split(/\s+/);
+      // size count type redop root | out of place: time algbw busbw #wrong | in place: the same
+      if (!/^\d+$/.test(c[0]) || c.length < 9) continue;
+      const cell = at(op, Number(c[0]));
+      const ip = cell.inPlace && c.length >= 13;
+      cell.peerUs.push(Number(c[ip ? 9 : 5]));
+      cell.peerBus.push(Number(c[ip ? 11 : 7]));
+    }
+  }
+}
+
+const summary = { busLow: [], timeHigh: [], spreads: [] };
+console.log(`${'op'.padEnd(24)} ${'bytes'.padStart(11)} ${'clab busbw'.padStart(10)} ${'nccl-tests'.padStart(10)} ${'ratio'.padStart(6)}  ${'clab µs'.padStart(9)} ${'nccl µs'.padStart(9)} ${'ratio'.padStart(6)}  spread clab/peer  wrong`);
+for (const [op, sizes] of Object.entries(figures)) {
+  for (const [bytesText, c] of Object.entries(sizes).sort((a, b) => a[0] - b[0])) {
+    const bytes = Number(bytesText);
+    const bus = [median(c.clabBus), median(c.peerBus)];
+    const us = [median(c.clabUs), median(c.peerUs)];
+    const busRatio = bus[0] / bus[1];
+    const usRatio = us[0] / us[1];
+    const [sc, sp] = bytes >= MiB ? [spread(c.clabBus), spread(c.peerBus)] : [spread(c.clabUs), spread(c.peerUs)];
+    summary.spreads.push({ what: `${op} ${bytes}`, clab: sc, peer: sp });
+    if (bytes >= MiB && !(busRatio >= 0.98)) summary.busLow.push(`${op} ${bytes} B: ${f(busRatio, 3)}`);
+    if (bytes < MiB && !(usRatio <= 1.05)) summary.timeHigh.push(`${op} ${bytes} B: ${f(usRatio, 3)}`);
+    console.log(`${(op + (c.inPlace ? ' (in place)' : '')).padEnd(24)} ${String(bytes).padStart(11)} ${f(bus[0]).padStart(10)} ${f(bus[1]).padStart(10)} ${f(busRatio, 3).padStart(6)}  ${f(us[0]).padStart(9)} ${f(us[1]).padStart(9)} ${f(usRatio, 3).padStart(6)}  ${f(sc * 100, 1).padStart(6)}% ${f(sp * 100, 1).padStart(6)}%  ${c.wrong.join(',')}`);
+  }
+}
+const wall = [median(walls.clab), median(walls.peer)];
+console.log(`\nwhole sweep, process start to exit (8 B … 1 GiB): clab ${f(wall[0])} s (runs ${walls.clab.map((x) => f(x)).join(', ')}), nccl-tests ${f(wall[1])} s summed over its processes (one per op) (runs ${walls.peer.map((x) => f(x)).join(', ')}); ratio ${f(wall[0] / wall[1], 3)} (target ≤ 1.0)`);
+console.log(`busbw ≥ 1 MiB: ${summary.busLow.length ? `${summary.busLow.length} below 0.98: ${summary.busLow.join('; ')}` : 'every size ≥ 0.98 of nccl-tests'}`);
+console.log(`time per op < 1 MiB: ${summary.timeHigh.length ? `${summary.timeHigh.length} above 1.05: ${summary.timeHigh.join('; ')}` : 'every size ≤ 1.05 × nccl-tests'}`);
+const worst = summary.spreads.sort((a, b) => b.clab - a.clab).slice(0, 5);
+console.log(`spread over ${repeats} repeats (busbw ≥ 1 MiB, time below): clab's largest ${worst.map((w) => `${w.what} ${f(w.clab * 100, 1)}%`).join(', ')}; over 5 %: clab ${summary.spreads.filter((s) => s.clab > 0.05).length}, nccl-tests ${summary.spreads.filter((s) => s.peer > 0.05).length} of ${summary.spreads.length}`);

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Every collective 8 B … 1 GiB, clab beside nccl-tests in one command (issue 14's targets, printed
+# for reading, never asserted): bench/gpu/sweep.scenario.json in one clab process against the nine
+# nccl-tests perf binaries (-b 8 -e 1G -f 2 -w 5 -n 20 -c 1, one thread per GPU: -t 2 -g 1), the
+# sides taking turns REPEATS times. Prints per op and size the busbw and time per op of each side
+# and their ratio, the spread over the repeats, and the whole sweep's wall time, process start to
+# exit (clab's one process against nccl-tests' nine, summed). nccl-tests is built here from
+# .peer/nccl-tests-2.19.6.tar.gz (carry .peer; never committed).
+#
+# On the GPU machine: source .gpu/node-env.sh first (scripts/gpu-pack.sh). NCCL_NVLS_ENABLE=0.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+export NCCL_NVLS_ENABLE=0
+REPEATS=${REPEATS:-3}
+# RANKS=1 (one GPU: every op but sendrecv, on one rank) and OPS (clab collective names, space-separated) narrow it down.
+RANKS=${RANKS:-2}
+OPS=${OPS:-}
+WORK=${WORK:-$(mktemp -d /tmp/clab-bench-sweep.XXXXXX)}
+TARBALL=${TARBALL:-.peer/nccl-tests-2.19.6.tar.gz}
+declare -A PEER_OF=([all_reduce]=all_reduce_perf [all_gather_into_tensor]=all_gather_perf [reduce_scatter_tensor]=reduce_scatter_perf
+  [broadcast]=broadcast_perf [reduce]=reduce_perf [all_to_all_single]=alltoall_perf [gather]=gather_perf [scatter]=scatter_perf [send]=sendrecv_perf)
+
+# build_peer
+source "$here/common.sh"
+
+# The scenario, narrowed to OPS (and without send on one rank), and the nccl-tests binaries beside it.
+node -e '
+  const [file, out, ops, ranks] = process.argv.slice(1);
+  const s = JSON.parse(require("fs").readFileSync(file, "utf8"));
+  const keep = ops ? ops.split(" ") : null;
+  s.steps = s.steps.filter((x) => (!keep || keep.includes(x.collective)) && !(Number(ranks) < 2 && x.collective === "send"));
+  s.world.ranks = Number(ranks);
+  require("fs").writeFileSync(out, JSON.stringify(s));
+  console.log(s.steps.map((x) => x.collective).join(" "));
+' bench/gpu/sweep.scenario.json "$WORK/sweep.scenario.json" "$OPS" "$RANKS" >"$WORK/ops"
+PEERS=()
+for op in $(cat "$WORK/ops"); do PEERS+=("${PEER_OF[$op]}"); done
+
+clab_side() { # K
+  local t0=$EPOCHREALTIME
+  node bin/clab.cjs run "$WORK/sweep.scenario.json" --backend nccl --out "$WORK/clab-$1.run.json" >"$WORK/clab-$1.log" 2>&1 </dev/null \
+    || { echo "# clab run $1 failed: $(tail -n 3 "$WORK/clab-$1.log")"; }
+  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }' >"$WORK/clab-$1.wall"
+}
+
+peer_side() { # K
+  local t0=$EPOCHREALTIME bin
+  for bin in "${PEERS[@]}"; do
+    "$WORK/nccl-tests-build/$bin" -b 8 -e 1G -f 2 -w 5 -n 20 -c 1 -t "$RANKS" -g 1 >"$WORK/peer-$1-$bin.log" 2>&1
+  done
+  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }' >"$WORK/peer-$1.wall"
+}
+
+command -v nvidia-smi >/dev/null || { echo "sweep.sh: no nvidia-smi: this is a GPU bench" >&2; exit 2; }
+echo "# bench/gpu/sweep.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), REPEATS=$REPEATS, RANKS=$RANKS, ops: $(cat "$WORK/ops"), work in $WORK"
+build_peer "$TARBALL" "$WORK" || exit 1
+for ((k = 1; k <= REPEATS; k++)); do
+  clab_side "$k"
+  peer_side "$k"
+  echo "# repeat $k: clab $(cat "$WORK/clab-$k.wall") s, nccl-tests $(cat "$WORK/peer-$k.wall") s"
+done
+grep -h "filled and checked" "$WORK/clab-1.log" | head -2 || true
+node "$here/sweep-table.cjs" "$WORK" "$REPEATS"
