@@ -13,6 +13,8 @@
 #include <limits>
 #include <string>
 
+#include "data_program.h"
+
 namespace clab {
 
 // Floats first (dtype_is_float), the order of kDtypeNames.
@@ -20,6 +22,14 @@ enum class Dtype : uint8_t {
   Float32, Float64, Float16, BFloat16, Float8E4m3, Float8E5m2, Int8, Uint8, Int32, Uint32, Int64, Uint64
 };
 enum class Redop : uint8_t { Sum, Prod, Min, Max, Avg };
+// data_program.h numbers the types and redops it handles the same way (its code also runs on the GPU).
+static_assert(static_cast<int>(Dtype::Float32) == data::kF32 && static_cast<int>(Dtype::Float64) == data::kF64 &&
+              static_cast<int>(Dtype::Float16) == data::kF16 && static_cast<int>(Dtype::BFloat16) == data::kBF16 &&
+              static_cast<int>(Dtype::Int8) == data::kI8 && static_cast<int>(Dtype::Uint8) == data::kU8 &&
+              static_cast<int>(Dtype::Int32) == data::kI32 && static_cast<int>(Dtype::Uint32) == data::kU32);
+static_assert(static_cast<int>(Redop::Sum) == data::kSum && static_cast<int>(Redop::Prod) == data::kProd &&
+              static_cast<int>(Redop::Min) == data::kMin && static_cast<int>(Redop::Max) == data::kMax &&
+              static_cast<int>(Redop::Avg) == data::kAvg);
 
 constexpr const char* kDtypeNames[] = {"float32", "float64", "float16", "bfloat16", "float8_e4m3", "float8_e5m2",
                                        "int8",    "uint8",   "int32",   "uint32",   "int64",       "uint64"};
@@ -47,58 +57,16 @@ inline bool parse_redop(const std::string& s, Redop* out) {
   return false;
 }
 
-inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float bits_f32(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+inline uint32_t f32_bits(float f) { return data::f32_to_bits(f); }
+inline float bits_f32(uint32_t u) { return data::bits_to_f32(u); }
 
 /** float32 -> float16 bits, round-to-nearest-even; NaN -> quiet NaN, overflow -> Inf, subnormals exact. */
-inline uint16_t f32_to_f16(float f) {
-  const uint32_t bits = f32_bits(f);
-  const uint32_t sign = (bits >> 16) & 0x8000u;
-  const uint32_t exp = (bits >> 23) & 0xffu;
-  uint32_t mant = bits & 0x7fffffu;
-  if (exp == 0xff) return static_cast<uint16_t>(sign | 0x7c00u | (mant ? 0x200u : 0u));
-  const int e = static_cast<int>(exp) - 127 + 15;
-  if (e >= 0x1f) return static_cast<uint16_t>(sign | 0x7c00u);
-  if (e <= 0) {
-    if (e < -10) return static_cast<uint16_t>(sign);
-    mant |= 0x800000u;
-    const int shift = 14 - e;
-    uint32_t half = mant >> shift;
-    const uint32_t rem = mant & ((1u << shift) - 1u);
-    const uint32_t halfway = 1u << (shift - 1);
-    if (rem > halfway || (rem == halfway && (half & 1u))) half++;
-    return static_cast<uint16_t>(sign | half);
-  }
-  uint32_t half = (static_cast<uint32_t>(e) << 10) | (mant >> 13);
-  const uint32_t rem = mant & 0x1fffu;
-  if (rem > 0x1000u || (rem == 0x1000u && (half & 1u))) half++;  // a carry may reach Inf: correct
-  return static_cast<uint16_t>(sign | half);
-}
-
+inline uint16_t f32_to_f16(float f) { return data::f16_from_f32(f); }
 /** float16 bits -> float32 (exact). */
-inline float f16_to_f32(uint16_t h) {
-  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  const uint32_t exp = (h >> 10) & 0x1fu;
-  uint32_t mant = h & 0x3ffu;
-  if (exp == 0x1f) return bits_f32(sign | 0x7f800000u | (mant << 13));
-  if (exp == 0) {
-    if (mant == 0) return bits_f32(sign);
-    int e = -1;  // normalise the subnormal
-    do { e++; mant <<= 1; } while ((mant & 0x400u) == 0);
-    return bits_f32(sign | static_cast<uint32_t>(127 - 15 - e) << 23 | ((mant & 0x3ffu) << 13));
-  }
-  return bits_f32(sign | (exp + 127 - 15) << 23 | (mant << 13));
-}
-
+inline float f16_to_f32(uint16_t h) { return data::f16_to_f32_(h); }
 /** float32 -> bfloat16 bits, round-to-nearest-even; NaN stays a quiet NaN. */
-inline uint16_t f32_to_bf16(float f) {
-  const uint32_t bits = f32_bits(f);
-  if ((bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu) != 0)
-    return static_cast<uint16_t>((bits >> 16) | 0x0040u);
-  return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
-}
-
-inline float bf16_to_f32(uint16_t h) { return bits_f32(static_cast<uint32_t>(h) << 16); }
+inline uint16_t f32_to_bf16(float f) { return data::bf16_from_f32(f); }
+inline float bf16_to_f32(uint16_t h) { return data::bf16_to_f32_(h); }
 
 /**
  * float32 -> float8 bits as CUDA converts (__NV_SATFINITE): round to nearest even, beyond the
