@@ -132,9 +132,8 @@ void CpuComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& 
 }
 
 std::string CpuComm::data_unavailable() const {
-  const char* on = std::getenv("CLAB_CPU_MAKES_DATA");
-  if (on && std::string(on) == "1") return "";
-  return "the cpu backend leaves data to the host, which makes and checks it in the same memory (CLAB_CPU_MAKES_DATA=1: this backend does)";
+  if (data_place_from_env() == "backend") return "";
+  return "the cpu backend leaves data to the host, which makes and checks it in the same memory (CLAB_DATA=backend: this backend does)";
 }
 
 void CpuComm::check_abort() {

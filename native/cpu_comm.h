@@ -51,7 +51,7 @@ class CpuComm final : public Comm {
   void close() override;
   /**
    * The host path (JS) makes and checks cpu ranks' data as fast as this backend would in the same
-   * memory, and skips exact matches with memcmp; CLAB_CPU_MAKES_DATA=1 has this backend do it
+   * memory, and skips exact matches with memcmp; CLAB_DATA=backend has this backend do it
    * instead (data_program.h on the host), which is how the tests run that path without a GPU.
    */
   std::string data_unavailable() const override;

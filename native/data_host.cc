@@ -1,7 +1,14 @@
 // data_program.h's fill and check over host memory: the cpu backend's, and the native tests'.
 #include "op_data.h"
 
+#include <cstdlib>
+
 namespace clab {
+
+std::string data_place_from_env() {
+  const char* v = std::getenv("CLAB_DATA");
+  return v ? v : "";
+}
 
 void fill_host(uint8_t* dst, uint64_t n, const data::Fill& f) {
   for (uint64_t i = 0; i < n; i++)

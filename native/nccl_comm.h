@@ -58,7 +58,8 @@ class NcclComm final : public Comm {
   void drain(StreamContext& ctx) override;
   void abort(const std::string& reason) override;
   void close() override;
-  std::string data_unavailable() const override { return kernels_ ? "" : kernels_why_; }
+  /** Its kernels' reason, or CLAB_DATA=host (for comparing both paths). */
+  std::string data_unavailable() const override;
 
  private:
   struct StreamState {

@@ -55,6 +55,11 @@ void NcclComm::stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStrea
   if (rb) staging.copies.push_back({op.recv, out.recv, rb});
 }
 
+std::string NcclComm::data_unavailable() const {
+  if (data_place_from_env() == "host") return "CLAB_DATA=host";
+  return kernels_ ? "" : kernels_why_;
+}
+
 const DataKernels& NcclComm::kernels() const {
   if (!kernels_) throw ClabError(ErrCode::InvalidArgument, "rank " + std::to_string(rank_) + ": op.data was given but " + kernels_why_);
   return *kernels_;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "data_program.h"
@@ -31,6 +32,12 @@ struct OpData {
     result[1] = r.wrong ? static_cast<double>(r.first) : -1.0;
   }
 };
+
+/**
+ * Where the environment puts data (CLAB_DATA): "host" (the rank process, in JS), "backend", or ""
+ * for the backend's own default (nccl: its kernels; cpu: the host).
+ */
+std::string data_place_from_env();
 
 /** Host memory (the cpu backend, and the tests): fills `n` elements of `dst`. */
 void fill_host(uint8_t* dst, uint64_t n, const data::Fill& fill);

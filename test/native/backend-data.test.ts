@@ -14,7 +14,7 @@ import { REDOPS, type Redop } from '../../src/shared/reduce';
 import type { NativeComm } from '../../src/addon/native-api';
 import { cpuCommInit, createId } from './ranks';
 
-process.env.CLAB_CPU_MAKES_DATA = '1';
+process.env.CLAB_DATA = 'backend';
 const comms: NativeComm[] = [];
 afterAll(() => comms.forEach((c) => c.destroy()));
 

@@ -1,5 +1,5 @@
 // Runs whose large tensors are made and checked by the backend (data-program.ts), on real cpu rank
-// processes with CLAB_CPU_MAKES_DATA=1 (the path the nccl backend takes on GPUs with its kernels):
+// processes with CLAB_DATA=backend (the path the nccl backend takes on GPUs with its kernels):
 // every collective in and out of place, p2p, groups and a compare block pass with every element
 // checked, as many as the host path checks.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,14 +38,14 @@ const scenario = scenarioSchema.parse({
   ],
 });
 
-const saved = process.env.CLAB_CPU_MAKES_DATA;
+const saved = process.env.CLAB_DATA;
 afterEach(() => {
-  if (saved === undefined) delete process.env.CLAB_CPU_MAKES_DATA;
-  else process.env.CLAB_CPU_MAKES_DATA = saved;
+  if (saved === undefined) delete process.env.CLAB_DATA;
+  else process.env.CLAB_DATA = saved;
 });
 
 async function run(backendMakesData: boolean, make: () => LabRun): Promise<RunRecord> {
-  process.env.CLAB_CPU_MAKES_DATA = backendMakesData ? '1' : '0';
+  process.env.CLAB_DATA = backendMakesData ? 'backend' : 'host';
   return make().run();
 }
 
