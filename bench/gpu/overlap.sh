@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# scenarios/overlap-gpu.scenario.json RUNS times (issue 14's targets, printed for reading): each
+# run's wall time from process start to exit, the median durations of overlap off and on, the
+# speed-up achieved, the ideal one (comm + compute over the longer of the two) and the overlap
+# efficiency (achieved − 1) / (ideal − 1): 1 when the overlapped run takes exactly the longer of
+# comm and compute, 0 when overlapping saves nothing. Extra arguments go to `clab run`.
+#
+# On the GPU machine (2 GPUs): source .gpu/node-env.sh first (scripts/gpu-pack.sh). NCCL_NVLS_ENABLE=0.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+export NCCL_NVLS_ENABLE=0
+RUNS=${RUNS:-3}
+WORK=${WORK:-$(mktemp -d /tmp/clab-bench-overlap.XXXXXX)}
+SCENARIO=${SCENARIO:-scenarios/overlap-gpu.scenario.json}
+echo "# bench/gpu/overlap.sh, $(date -u +%FT%TZ), $SCENARIO, RUNS=$RUNS $*"
+for ((k = 1; k <= RUNS; k++)); do
+  t0=$EPOCHREALTIME
+  node bin/clab.cjs run "$SCENARIO" --out "$WORK/overlap-$k.run.json" "$@" >"$WORK/overlap-$k.log" 2>&1 </dev/null
+  rc=$?
+  wall=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+  node -e '
+    const [file, wall, rc] = process.argv.slice(1);
+    let r;
+    try { r = JSON.parse(require("fs").readFileSync(file, "utf8")); } catch { console.log(`run: exit ${rc}, no record`); process.exit(0); }
+    for (const c of r.compares ?? []) {
+      const [off, on] = c.variants;
+      const achieved = off.durationUs / on.durationUs;
+      const eff = (achieved - 1) / (c.idealSpeedup - 1);
+      console.log(`run: ${wall} s start to exit (exit ${rc}, ${r.status}); ${off.name} ${off.durationUs.toFixed(0)} µs, ${on.name} ${on.durationUs.toFixed(0)} µs (repeats ${on.repeatsUs.map((x) => x.toFixed(0)).join(" ")}); comm ${c.commUs.toFixed(0)} + compute ${c.computeUs.toFixed(0)} µs; ×${achieved.toFixed(2)} of ideal ×${c.idealSpeedup.toFixed(2)}: efficiency ${eff.toFixed(3)}`);
+    }
+  ' "$WORK/overlap-$k.run.json" "$wall" "$rc"
+done
