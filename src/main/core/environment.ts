@@ -28,6 +28,8 @@ export async function collectEnvironment(
   backend: BackendName,
   backendNote: string | null,
   topology: () => Promise<Topology | null> = readTopology,
+  /** The ranks' environment (clab's, with the scenario's NCCL settings over it). */
+  rankEnv: NodeJS.ProcessEnv = process.env,
 ): Promise<Environment> {
   const cpu = cpus();
   const gpu = backend === 'nccl' ? await topology() : null;
@@ -45,6 +47,6 @@ export async function collectEnvironment(
     ...(backend === 'cpu' ? { hostCopyGBps: hostCopyGBps() } : {}),
     ...(gpu ? { links: linksOf(gpu) } : {}),
     versions: { node: process.versions.node, v8: process.versions.v8, napi: process.versions.napi ?? '', ...gpu?.versions },
-    env: Object.fromEntries(Object.entries(process.env).filter(([k, val]) => RELEVANT_ENV.test(k) && val !== undefined)) as Record<string, string>,
+    env: Object.fromEntries(Object.entries(rankEnv).filter(([k, val]) => RELEVANT_ENV.test(k) && val !== undefined)) as Record<string, string>,
   };
 }

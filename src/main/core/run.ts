@@ -110,7 +110,8 @@ export class LabRun extends EventEmitter<RunEvents> {
     const entry = this.options.workerEntry ?? resolveWorkerEntry();
     this.startedAtMs = Date.now();
     this.log(null, `run ${this.id}: ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'} on the ${this.options.backend} backend, ${this.plan.steps.length} steps`);
-    const env = this.options.env ?? process.env;
+    // The scenario's NCCL settings over the environment clab was started in.
+    const env = { ...(this.options.env ?? process.env), ...this.plan.env };
     this.workers = this.ranks().map((rank) =>
       forkWorker(entry, rank, {
         message: (r, m) => this.onMessage(r, m),
@@ -123,7 +124,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     }
     this.watchdog = setInterval(() => this.checkProgress(), WATCHDOG_INTERVAL_MS);
     // Read while the ranks start up (NVML and the CUDA runtime take a moment), not after they end.
-    const environment = collectEnvironment(this.options.backend, this.options.backendNote ?? null)
+    const environment = collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env)
       .then((e) => { this.environment = e; });
     await this.finished;
     await environment;

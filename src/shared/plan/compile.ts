@@ -48,6 +48,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
   const plan: Plan = {
     world,
     devices: options.ranks === undefined ? scenario.world.devices ?? null : null,
+    ...(scenario.env && Object.keys(scenario.env).length ? { env: { ...scenario.env } } : {}),
     streams, steps, sweeps: [], pairs: [], compares: [],
   };
   // Async ids are scoped: each run of a compare variant starts a fresh scope.

@@ -3,6 +3,8 @@
 // repeat can make validation loop for ever or exhaust memory. Each bound is far above what a
 // workstation lab needs (a GPU has at most a few hundred GiB).
 export const LIMITS = {
+  /** NCCL settings of one scenario (its `env`). */
+  envSettings: 32,
   /** Scenario text, checked before parsing (the shipped scenarios are a few KiB). */
   fileBytes: 2 * 1024 * 1024,
   /** Objects and lists inside one another (a scenario uses about 10; parsers recurse per level). */

@@ -198,6 +198,22 @@ export const stepSchema = z.discriminatedUnion('op', [
   collectiveTopStep, objectStep, p2pTopStep, barrierStep, waitStep, computeStep, groupStep, sweepStep, pairsStep, compareStep,
 ]);
 
+/**
+ * NCCL settings of a scenario: NCCL_* environment variables for its rank processes (kept in the
+ * run record's environment). NVLink multicast stays off whatever a scenario says.
+ */
+const ncclEnv = z
+  .record(z.string(), z.string().max(200).regex(/^[\x20-\x7e]*$/, 'expected printable ASCII (at most 200 characters)'))
+  .superRefine((e, ctx) => {
+    const keys = Object.keys(e);
+    if (keys.length > LIMITS.envSettings) ctx.addIssue({ code: 'custom', message: `expected at most ${LIMITS.envSettings} settings` });
+    for (const k of keys.slice(0, LIMITS.envSettings + 1)) {
+      if (!/^NCCL_[A-Z0-9_]{1,60}$/.test(k)) ctx.addIssue({ code: 'custom', path: [k], message: 'expected an NCCL setting such as "NCCL_ALGO" (NCCL_ and capitals, digits or _)' });
+      else if (k === 'NCCL_NVLS_ENABLE') ctx.addIssue({ code: 'custom', path: [k], message: 'NCCL_NVLS_ENABLE stays 0 in every rank clab starts (NVLink multicast is off)' });
+    }
+  })
+  .describe('NCCL settings for this scenario\'s ranks, as environment variables: {"NCCL_ALGO": "Tree"}, {"NCCL_PROTO": "Simple"}, {"NCCL_P2P_DISABLE": "1"}, {"NCCL_CTA_POLICY": "1"} … They apply to the nccl backend (cpu ranks ignore them) and are kept in the run record.');
+
 export const scenarioSchema = z
   .object({
     $schema: z.string().max(4096).optional(),
@@ -226,6 +242,7 @@ export const scenarioSchema = z
       .refine((w) => (w.ranks === undefined) !== (w.devices === undefined), 'expected {"ranks": N} or {"devices": [0, 1, …]}: one of the two')
       .describe('How many ranks: {"ranks": N}, or {"devices": [0, 1]} for one rank per listed GPU.'),
     backend: z.enum(['auto', 'cpu', 'nccl']).optional().describe('auto uses nccl when enough GPUs are usable, else cpu.'),
+    env: ncclEnv.optional(),
     defaults: z
       .object({
         dtype: dtype.optional(),
