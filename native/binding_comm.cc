@@ -262,6 +262,14 @@ Napi::Object times_object(Napi::Env e, const Times& m) {
     times.Set("loopStartNs", Napi::Number::New(e, static_cast<double>(m.loop_start)));
     times.Set("loopEndNs", Napi::Number::New(e, static_cast<double>(m.loop_end)));
   }
+  if (m.data_fill_end != 0) {
+    times.Set("dataFillStartNs", Napi::Number::New(e, static_cast<double>(m.data_fill_start)));
+    times.Set("dataFillEndNs", Napi::Number::New(e, static_cast<double>(m.data_fill_end)));
+  }
+  if (m.data_check_end != 0) {
+    times.Set("dataCheckStartNs", Napi::Number::New(e, static_cast<double>(m.data_check_start)));
+    times.Set("dataCheckEndNs", Napi::Number::New(e, static_cast<double>(m.data_check_end)));
+  }
   return times;
 }
 

@@ -22,6 +22,8 @@ struct Times {
    */
   bool loop_wanted = false;
   uint64_t loop_start = 0, loop_end = 0;
+  /** Where the backend made the op's data (Op::data): when it filled and when it checked (0: not done). */
+  uint64_t data_fill_start = 0, data_fill_end = 0, data_check_start = 0, data_check_end = 0;
 };
 
 class Comm {

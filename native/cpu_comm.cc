@@ -96,7 +96,10 @@ void CpuComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& 
   std::vector<uint64_t>& end = times.end;
   start.clear();
   end.clear();
+  const bool data = op_has_data(op);
+  if (data) times.data_fill_start = now_ns();
   fill_host_data(op, rank_, world_);  // before its turn: other streams' ops need not wait for it
+  if (data) times.data_fill_end = now_ns();
   std::unique_lock<std::mutex> lock(comm_mu_, std::defer_lock);
   // Marks this ticket done however the op ends, so the next one's stream can go on.
   struct Done {
@@ -128,7 +131,9 @@ void CpuComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& 
     else run_comm(op);
     end.push_back(now_ns());
   }
+  if (data) times.data_check_start = now_ns();
   check_host_data(op, rank_, world_);
+  if (data) times.data_check_end = now_ns();
 }
 
 std::string CpuComm::data_unavailable() const {

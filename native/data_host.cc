@@ -49,6 +49,12 @@ void each_with_data(const Op& op, F f) {
 
 }  // namespace
 
+bool op_has_data(const Op& op) {
+  bool any = false;
+  each_with_data(op, [&](const Op&) { any = true; });
+  return any;
+}
+
 void fill_host_data(const Op& op, int rank, int world) {
   each_with_data(op, [&](const Op& o) {
     uint64_t sb = 0, rb = 0;

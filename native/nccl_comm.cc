@@ -216,7 +216,20 @@ uint64_t NcclComm::reference(StreamState& st) {
   wait_event(st.staged, false);  // the stream is idle from here on
   cuda_check(*rt_, rt_->cudaEventRecord(st.reference, st.stream), "cudaEventRecord", rank_);
   wait_event(st.reference, true);
-  return now_ns();
+  st.t_ref = now_ns();
+  return st.t_ref;
+}
+
+uint64_t NcclComm::clock_of(StreamState& st, gpu::cudaEvent_t ev) {
+  float ms = 0;
+  cuda_check(*rt_, rt_->cudaEventElapsedTime(&ms, st.reference, ev), "cudaEventElapsedTime", rank_);
+  return static_cast<uint64_t>(static_cast<double>(st.t_ref) + static_cast<double>(ms) * 1e6);
+}
+
+void NcclComm::data_mark(StreamState& st, int i) {
+  if (!st.data_marks[i])
+    cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&st.data_marks[i], gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
+  cuda_check(*rt_, rt_->cudaEventRecord(st.data_marks[i], st.stream), "cudaEventRecord", rank_);
 }
 
 template <class F>
@@ -316,9 +329,14 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
     auto it = ahead_.find(staging_key(op));
     if (it != ahead_.end()) staging = it->second.get();  // stays until drain(), which copies the output back
   }
+  // The data kernels' fill and check are marked on the stream (the timeline shows them), here where
+  // an op is staged for itself; a compare block's prestaged ops are made and checked outside its time.
+  const bool data = !staging && op_has_data(op);
   if (!staging) {
     try {
+      if (data) data_mark(st, 0);
       stage(op, own.root, own, st.stream);
+      if (data) data_mark(st, 1);
     } catch (const ClabError& e) {
       abort(e.what());  // this rank will not issue the op its peers wait in
       throw;
@@ -333,8 +351,16 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   // Every rank leaves a barrier as soon as it completes: one that slept through it would start the
   // next op late (a compare block starts with a barrier; its ops would time that rank's lag).
   timed(st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up, op.kind == OpKind::Barrier);
+  if (data) data_mark(st, 2);
   if (!staging) copy_back(own, st.stream);
+  if (data) data_mark(st, 3);
   cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);
+  if (data) {
+    times.data_fill_start = clock_of(st, st.data_marks[0]);
+    times.data_fill_end = clock_of(st, st.data_marks[1]);
+    times.data_check_start = clock_of(st, st.data_marks[2]);
+    times.data_check_end = clock_of(st, st.data_marks[3]);
+  }
 }
 
 // ---- abort and teardown --------------------------------------------------------------------
@@ -375,6 +401,8 @@ void NcclComm::close() {
     rt_->cudaEventDestroy(s->reference);
     rt_->cudaEventDestroy(s->loop_begin);
     rt_->cudaEventDestroy(s->loop_end);
+    for (gpu::cudaEvent_t ev : s->data_marks)
+      if (ev) rt_->cudaEventDestroy(ev);
     rt_->cudaStreamDestroy(s->stream);
     s.reset();
   }

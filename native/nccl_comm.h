@@ -66,6 +66,8 @@ class NcclComm final : public Comm {
     gpu::cudaStream_t stream = nullptr;
     gpu::cudaEvent_t staged = nullptr, reference = nullptr;
     gpu::cudaEvent_t loop_begin = nullptr, loop_end = nullptr;  // around the loop timed as a whole
+    gpu::cudaEvent_t data_marks[4] = {};  // around the data kernels' fill and check (op_data.h)
+    uint64_t t_ref = 0;                   // the host clock when `reference` completed
     std::vector<gpu::cudaEvent_t> marks;  // start/end of each repetition of a batch
     std::unique_ptr<GpuGemm> gemm;
   };
@@ -127,6 +129,10 @@ class NcclComm final : public Comm {
              const std::function<void()>& align_first, bool spin);
   /** Records the reference event on the idle stream and returns the host clock when it completed. */
   uint64_t reference(StreamState& st);
+  /** The host clock when `ev` (recorded on `st`'s stream, completed) happened, from the last reference. */
+  uint64_t clock_of(StreamState& st, gpu::cudaEvent_t ev);
+  /** Records data mark `i` (0, 1: fill; 2, 3: check) on `st`'s stream, creating the events on first use. */
+  void data_mark(StreamState& st, int i);
   /** Polls `ev` until it completes; throws on a CUDA error, an NCCL async error or abort. */
   void wait_event(gpu::cudaEvent_t ev, bool spin);
   void wait_turn(uint64_t ticket);

@@ -120,6 +120,8 @@ void op_buffer_bytes(const Op& op, int rank, int world, uint64_t* send_bytes, ui
  * the host path does) and fills send before the op; checks recv after it, writing the result.
  */
 void fill_host_data(const Op& op, int rank, int world);
+/** Whether `op`, or a member of it, has data (Op::data). */
+bool op_has_data(const Op& op);
 void check_host_data(const Op& op, int rank, int world);
 
 }  // namespace clab

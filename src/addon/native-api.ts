@@ -54,6 +54,11 @@ export interface NativeTimes {
    */
   loopStartNs?: number;
   loopEndNs?: number;
+  /** Where the backend made the op's data (`data`): when it filled the inputs and checked the outputs. */
+  dataFillStartNs?: number;
+  dataFillEndNs?: number;
+  dataCheckStartNs?: number;
+  dataCheckEndNs?: number;
 }
 
 export interface NativeComm {

@@ -47,7 +47,8 @@ export const timelineEventSchema = z.object({
    * (a compare block's span). On the rank's host thread (the timeline's host lane): fill (making
    * and filling buffers) and verify (comparing outputs with their expected values).
    */
-  phase: z.enum(['warmup', 'loop', 'timed', 'check', 'block', 'fill', 'verify']),
+  // data-fill, data-check: the backend making a step's inputs and checking its outputs on the stream (the GPU's data kernels).
+  phase: z.enum(['warmup', 'loop', 'timed', 'check', 'block', 'fill', 'verify', 'data-fill', 'data-check']),
   /** CLOCK_MONOTONIC nanoseconds, shared by all ranks on a host. */
   startNs: z.number(),
   endNs: z.number(),

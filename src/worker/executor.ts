@@ -12,6 +12,7 @@ import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { runObjectCollective } from './objects.js';
 import { checkCall, previewTensor } from './output.js';
 import { FlightRecorder } from './flight-recorder.js';
+import { dataEvents } from './data-events.js';
 import { PairRunner, type PairHost } from './pairs.js';
 import type { Outcome } from './outcome.js';
 
@@ -178,7 +179,7 @@ export class PlanExecutor {
     const loop: TimelineEvent[] = times.loopEndNs !== undefined
       ? [{ ...base, name: `${step.label} ×${times.startNs.length} (loop)`, phase: 'loop', startNs: times.loopStartNs!, endNs: times.loopEndNs }]
       : [];
-    return [...loop, ...times.startNs.map((startNs, i) => ({ ...base, phase, startNs, endNs: times.endNs[i] }))];
+    return [...dataEvents(base, times), ...loop, ...times.startNs.map((startNs, i) => ({ ...base, phase, startNs, endNs: times.endNs[i] }))];
   }
 
   /** How a step's buffers are made (null: the step has none). */

@@ -9,6 +9,7 @@ import type { BackendName, NativeAddon, NativeComm, NativeOp, NativeTimes } from
 import { prepareP2p, type PreparedCall } from './buffers.js';
 import { checkCall, previewTensor } from './output.js';
 import type { Outcome } from './outcome.js';
+import { dataEvents } from './data-events.js';
 import { DTYPE_INFO } from '../shared/dtypes.js';
 
 /** What the rank process gives the pair runner: the addon, and the core to meet the pair's peer through. */
@@ -139,6 +140,8 @@ export class PairRunner {
     const base = { rank, stream: 0, step: step.index, bytes: a.count * DTYPE_INFO[a.dtype].bytes };
     const events: TimelineEvent[] = [
       { ...base, name: `${step.label} (fill)`, phase: 'fill', startNs: fillStart, endNs: fillEnd },
+      ...(warm ? dataEvents({ ...base, name: step.label }, warm) : []),
+      ...dataEvents({ ...base, name: step.label }, timed),
       ...(warm ? warm.startNs.map((s, i) => ({ ...base, name: step.label, phase: 'warmup' as const, startNs: s, endNs: warm.endNs[i] })) : []),
       ...(timed.loopEndNs !== undefined ? [{ ...base, name: `${step.label} ×${timed.startNs.length} (loop)`, phase: 'loop' as const, startNs: timed.loopStartNs!, endNs: timed.loopEndNs }] : []),
       ...timed.startNs.map((s, i) => ({ ...base, name: step.label, phase: 'timed' as const, startNs: s, endNs: timed.endNs[i] })),

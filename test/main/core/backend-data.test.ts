@@ -9,6 +9,8 @@ import { compilePlan } from '../../../src/shared/plan/compile';
 import type { RunRecord } from '../../../src/shared/record';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import { compileLoaded } from '../../../src/shared/scenario/text';
+import { chromeTrace } from '../../../src/shared/export/chrome-trace';
+import { traceRuleViolations } from '../../shared/export/trace-rules';
 
 const COUNT = 6144;  // ≥ BACKEND_DATA_MIN_ELEMENTS, and divides by 3 ranks
 const big = (extra: object) => ({ count: COUNT, ...extra });
@@ -66,6 +68,14 @@ describe('data made and checked by the backend', () => {
     for (const line of joined(onHost)) expect(line).toContain('data is filled and checked on the host (the cpu backend leaves data to the host');
     expect(checkedBy(onBackend)).toEqual(checkedBy(onHost));
     expect(onBackend.steps.find((s) => s.label.startsWith('all_gather'))!.ranks[0].checked).toBe(3 * COUNT);
+    // The backend's making and checking shows on the stream lanes of the timeline, and in the trace.
+    const made = onBackend.events.filter((e) => e.phase === 'data-fill');
+    const checked = onBackend.events.filter((e) => e.phase === 'data-check');
+    expect(made.length).toBeGreaterThanOrEqual(onBackend.steps.length);
+    expect(checked.length).toBeGreaterThanOrEqual(onBackend.steps.length);
+    for (const e of [...made, ...checked]) expect(e.endNs).toBeGreaterThanOrEqual(e.startNs);
+    expect(onHost.events.some((e) => e.phase === 'data-fill' || e.phase === 'data-check')).toBe(false);
+    expect(traceRuleViolations(chromeTrace(onBackend))).toEqual([]);
   }, 120_000);
 
   it('runs a compare block on prestaged buffers, checked when the block drains', async () => {

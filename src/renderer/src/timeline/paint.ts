@@ -1,10 +1,12 @@
 // How a slice looks: its op's colour, and a look per phase: warm-up lighter and hatched, timed
 // solid, the loop outlined, the checked run with a dotted border, a compare block as a dashed
-// frame, the host's fill and verify in greys.
+// frame, the host's fill and verify in greys, the backend's data kernels in tinted greys.
 import { OP_COLOURS } from './ops';
 import { PHASE_INDEX } from './phases';
 
 export const HOST_COLOURS = { fill: '#b6bdc7', verify: '#7b8491' } as const;
+/** The backend's data kernels on a stream: the host's greys, tinted, so they read as the same work moved. */
+export const DATA_COLOURS = { fill: '#b9c9b4', check: '#6f8a68' } as const;
 export const TEXT_DARK = '#1f2328';
 export const ACCENT = '#2563eb';
 
@@ -21,6 +23,8 @@ export function bodyColour(op: number, phase: number): string {
   switch (phase) {
     case PHASE_INDEX.fill: return HOST_COLOURS.fill;
     case PHASE_INDEX.verify: return HOST_COLOURS.verify;
+    case PHASE_INDEX['data-fill']: return DATA_COLOURS.fill;
+    case PHASE_INDEX['data-check']: return DATA_COLOURS.check;
     case PHASE_INDEX.warmup:
     case PHASE_INDEX.loop: return LIGHT[op];
     case PHASE_INDEX.block: return FAINT[op];
@@ -30,7 +34,7 @@ export function bodyColour(op: number, phase: number): string {
 
 /** Text on a dark body is white, on a light one dark. */
 export function textColour(phase: number): string {
-  return phase === PHASE_INDEX.timed || phase === PHASE_INDEX.check || phase === PHASE_INDEX.verify ? '#ffffff' : TEXT_DARK;
+  return phase === PHASE_INDEX.timed || phase === PHASE_INDEX.check || phase === PHASE_INDEX.verify || phase === PHASE_INDEX['data-check'] ? '#ffffff' : TEXT_DARK;
 }
 
 /** Diagonal stripes laid over warm-up slices. */
