@@ -36,6 +36,13 @@ if (!rec) {
 for (const l of rec.logs.filter((x) => x.text.includes('joined'))) console.log(`# ${l.text}`);
 const bad = rec.steps.filter((s) => s.verdict !== 'pass');
 const checked = rec.steps.reduce((a, s) => a + s.ranks.reduce((b, x) => b + x.checked, 0), 0);
-const fills = rec.timeline?.events ?? [];
+// The data kernels' slices on the stream: how long making and checking took, per GB of output.
+for (const phase of ['data-fill', 'data-check']) {
+  const ev = rec.events.filter((e) => e.phase === phase);
+  const gb = ev.reduce((a, e) => a + rec.steps[e.step].bytes, 0) / 1e9;
+  const us = ev.reduce((a, e) => a + (e.endNs - e.startNs) / 1e3, 0);
+  const bad = ev.filter((e) => !(e.endNs >= e.startNs));
+  console.log(`# ${phase}: ${ev.length} slices, ${us.toFixed(0)} µs for ${gb.toFixed(2)} GB of step bytes (${(gb / (us / 1e6)).toFixed(0)} GB/s)${bad.length ? `; ${bad.length} end before they start` : ''}`);
+}
 console.log(`${bad.length ? 'FAIL' : 'PASS'} ${rec.steps.length} steps on one GPU, ${checked} elements checked, ${seconds.toFixed(1)} s wall${bad.length ? `; first bad: ${bad[0].label} ${bad[0].verdict} ${bad[0].wrong} wrong ${JSON.stringify(bad[0].ranks[0].mismatches?.slice(0, 2))} ${bad[0].ranks[0].error?.message ?? ''}` : ''}`);
 process.exit(bad.length ? 1 : 0);
