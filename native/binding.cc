@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backends.h"
+#include "data_device.h"
 #include "binding.h"
 #include "cpu_comm.h"
 #include "errors.h"
@@ -125,7 +126,10 @@ Napi::Value Backends(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Napi::Object o = Napi::Object::New(env);
   o.Set("cpu", availability(env, cpu_backend_status()));
-  o.Set("nccl", availability(env, nccl_backend_status()));
+  Napi::Object nccl = availability(env, nccl_backend_status());
+  // The data kernels (data_device.h), as built; whether a GPU's driver takes them shows when a rank joins.
+  nccl.Set("dataKernels", Napi::Boolean::New(env, data_kernels_built_in()));
+  o.Set("nccl", nccl);
   return o;
 }
 

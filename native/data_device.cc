@@ -23,6 +23,8 @@ std::string driver_error(const gpu::CudaDriver& d, gpu::CUresult r) {
 
 }  // namespace
 
+bool data_kernels_built_in() { return kDataKernelsPtx[0] != '\0'; }
+
 const DataKernels* DataKernels::on_device(int device, std::string* why) {
   static std::mutex mu;
   static std::map<int, std::pair<std::unique_ptr<DataKernels>, std::string>> loaded;

@@ -9,6 +9,9 @@
 
 namespace clab {
 
+/** Whether this addon carries the data kernels (built where nvcc was found). */
+bool data_kernels_built_in();
+
 class DataKernels {
  public:
   /**

@@ -109,6 +109,8 @@ export interface BackendAvailability {
   reason?: string;
   /** nccl: GPUs visible to CUDA. */
   devices?: number;
+  /** nccl: whether the addon carries the data kernels (built where nvcc was found; see data-program.ts). */
+  dataKernels?: boolean;
 }
 
 export interface TopologyGpu {

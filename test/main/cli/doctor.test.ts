@@ -27,4 +27,11 @@ describe('clab doctor', () => {
     expect(lines).toContain('  GPU 0 ↔ GPU 1: 18 NVLinks through NVSwitch, peak 450 GB/s each way, PCIe PHB, CUDA peer access yes (performance rank 0, native atomics yes)');
     expect(lines).toContain('versions: NVIDIA driver 580.159.04, CUDA runtime 13.0, NCCL 2.28.3');
   });
+
+  it('says whether the addon carries the data kernels', () => {
+    const withKernels = doctorReport({ cpu: { available: true }, nccl: { available: true, devices: 3, dataKernels: true } }, topology);
+    expect(withKernels.find((l) => l.includes('data kernels'))).toMatch(/built in \(PTX .*\): nccl ranks fill and check large tensors on the GPU/);
+    const without = doctorReport({ cpu: { available: true }, nccl: { available: false, reason: 'no libnccl', dataKernels: false } }, topology);
+    expect(without.find((l) => l.includes('data kernels'))).toBe('  data kernels: none (this addon was built without nvcc): nccl ranks fill and check every tensor on the host');
+  });
 });
