@@ -1,9 +1,10 @@
 // Compiled on the GPU machine by test/gpu/run.sh (never linked, never run):
 //   g++ -std=c++17 -fsyntax-only -I/usr/local/cuda/include test/gpu/check_gpu_api.cc
-// It holds native/gpu_api.h — our own declarations of the CUDA runtime, NCCL, cuBLAS and NVML —
+// It holds native/gpu_api.h — our own declarations of the CUDA runtime and driver, NCCL, cuBLAS and NVML —
 // against the real headers: every prototype in its lists (expanded here, where the type names are
 // the real headers' own), every enum value, constant and struct layout that it declares.
 #include <cublas_v2.h>
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <library_types.h>
 #include <nccl.h>
@@ -33,11 +34,13 @@ CLAB_NCCL_SINCE_2_28_API(CLAB_SAME_PROTOTYPE)
 #endif
 CLAB_CUBLAS_API(CLAB_SAME_PROTOTYPE)
 CLAB_NVML_API(CLAB_SAME_PROTOTYPE)
+CLAB_CUDA_DRIVER_API(CLAB_SAME_PROTOTYPE)
 
 // ---- enum values -----------------------------------------------------------------------------
 
 #define CLAB_SAME_VALUE(name) static_assert(static_cast<long>(g::name) == static_cast<long>(::name), #name " differs");
 CLAB_SAME_VALUE(cudaSuccess)
+CLAB_SAME_VALUE(CUDA_SUCCESS)
 CLAB_SAME_VALUE(cudaErrorInvalidValue)
 CLAB_SAME_VALUE(cudaErrorMemoryAllocation)
 CLAB_SAME_VALUE(cudaErrorInsufficientDriver)
