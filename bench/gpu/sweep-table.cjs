@@ -33,6 +33,7 @@ const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
 const figures = {};
 const at = (op, bytes) => ((figures[op] ??= {})[bytes] ??= { clabBus: [], clabUs: [], peerBus: [], peerUs: [], wrong: [] });
 const walls = { clab: [], peer: [] };
+const slowLoops = [];
 for (let k = 1; k <= repeats; k++) {
   walls.clab.push(Number(read(path.join(work, `clab-${k}.wall`)).trim()) || NaN);
   walls.peer.push(Number(read(path.join(work, `peer-${k}.wall`)).trim()) || NaN);
@@ -43,6 +44,9 @@ for (let k = 1; k <= repeats; k++) {
       if (s.origin.kind !== 'sweep') continue;
       const op = s.action.kind === 'p2p' ? 'p2p' : s.action.op;
       const cell = at(op, s.bytes);
+      // The loop timed as a whole against the same iterations timed one by one (the bench's
+      // outlier of 2026-11-23: a slow loop whose iterations were not).
+      if (s.timing.perOp > 1.25 * s.timing.median && s.bytes >= MiB) slowLoops.push(`${op} ${s.bytes} B run ${k}: loop ${s.timing.perOp.toFixed(1)} µs/op, iterations median ${s.timing.median.toFixed(1)} µs`);
       cell.clabBus.push(s.verdict === 'pass' ? s.busbw : NaN);
       cell.clabUs.push(s.verdict === 'pass' ? s.timing.perOp : NaN);
       cell.wrong.push(s.wrong);
@@ -86,3 +90,4 @@ console.log(`busbw ≥ 1 MiB: ${summary.busLow.length ? `${summary.busLow.length
 console.log(`time per op < 1 MiB: ${summary.timeHigh.length ? `${summary.timeHigh.length} above 1.05 (or n/a): ${some(summary.timeHigh)}` : 'every size ≤ 1.05 × nccl-tests'}`);
 const worst = summary.spreads.sort((a, b) => b.clab - a.clab).slice(0, 5);
 console.log(`spread over ${repeats} repeats (busbw ≥ 1 MiB, time below): clab's largest ${worst.map((w) => `${w.what} ${f(w.clab * 100, 1)}%`).join(', ')}; over 5 %: clab ${summary.spreads.filter((s) => s.clab > 0.05).length}, nccl-tests ${summary.spreads.filter((s) => s.peer > 0.05).length} of ${summary.spreads.length}`);
+console.log(`clab steps ≥ 1 MiB whose loop took over 1.25 × its iterations' median: ${slowLoops.length ? some(slowLoops) : 'none'}`);
