@@ -18,8 +18,19 @@ let page: Page;
 /** Two ranks, three streams, 80 events of 1.5 µs or more over about 0.4 ms: at the page's width none is thinner than a pixel. */
 const small = syntheticRecord({ ranks: 2, rounds: 2, warmup: 1, iters: 2, name: 'small timeline' });
 
+/** Large tensors made and checked by the backend (the path nccl takes with its data kernels; here cpu ranks with CLAB_DATA=backend). */
+const BACKEND_DATA_SCENARIO = {
+  version: 1, name: 'data on the stream', world: { ranks: 2 }, defaults: { warmup: 1, iters: 2 },
+  steps: [{ op: 'all_reduce', count: 262144, data: { kind: 'random', seed: 3 } }, { op: 'all_gather', count: 65536 }],
+};
+
 usesLabPage((session) => ({ server, page } = session), (lab) => {
   writeFileSync(join(lab.runsDir, 'small.run.json'), JSON.stringify(small));
+  const dataScenario = join(lab.runsDir, 'data-on-the-stream.scenario.json');
+  writeFileSync(dataScenario, JSON.stringify(BACKEND_DATA_SCENARIO));
+  execFileSync(process.execPath, ['bin/clab.cjs', 'run', dataScenario, '--backend', 'cpu', '--out', join(lab.runsDir, 'data-on-the-stream.run.json')], {
+    cwd: REPO_ROOT, stdio: 'ignore', env: { ...process.env, CLAB_DATA: 'backend' },
+  });
   execFileSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/overlap.scenario.json', '--backend', 'cpu', '--out', join(lab.runsDir, 'overlap.run.json')], {
     cwd: REPO_ROOT, stdio: 'ignore',
   });
@@ -151,6 +162,23 @@ describe('the timeline of a saved run', () => {
     expect(await page.getByTestId('learn-column').count()).toBe(small.world);
     await page.getByTestId('tab-timeline').click();
     await page.locator('[data-testid=timeline][data-slices-drawn]').waitFor();
+  });
+
+  it('draws the backend\'s making and checking of data on the stream lanes, with their legend', async () => {
+    const record = JSON.parse(readFileSync(join(server.runsDir, 'data-on-the-stream.run.json'), 'utf8')) as RunRecord;
+    const onStream = record.events.filter((e) => e.phase === 'data-fill' || e.phase === 'data-check');
+    expect(onStream.length).toBeGreaterThanOrEqual(8);  // each of 2 ranks fills and checks in each run of each step
+    await openTimeline('data-on-the-stream.run.json');
+    const expected = eventsPerLane(record);
+    for (const l of await lanes()) expect(l.events, l.lane).toBe(expected.get(l.lane));
+    const legend = (await page.getByTestId('timeline-legend').textContent()) ?? '';
+    expect(legend).toContain('data made on the stream');
+    expect(legend).toContain('data checked on the stream');
+    const check = onStream.find((e) => e.phase === 'data-check' && e.rank === 0)!;
+    await page.getByTestId('timeline-fit').click();
+    const at = await pointAt(record, check);
+    await page.mouse.move(at.x, at.y);
+    await screenshot(page, 'timeline-data-on-the-stream');
   });
 
   it('exports the visible timeline as a PNG', async () => {
