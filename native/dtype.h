@@ -25,8 +25,10 @@ enum class Redop : uint8_t { Sum, Prod, Min, Max, Avg };
 // data_program.h numbers the types and redops it handles the same way (its code also runs on the GPU).
 static_assert(static_cast<int>(Dtype::Float32) == data::kF32 && static_cast<int>(Dtype::Float64) == data::kF64 &&
               static_cast<int>(Dtype::Float16) == data::kF16 && static_cast<int>(Dtype::BFloat16) == data::kBF16 &&
+              static_cast<int>(Dtype::Float8E4m3) == data::kF8E4M3 && static_cast<int>(Dtype::Float8E5m2) == data::kF8E5M2 &&
               static_cast<int>(Dtype::Int8) == data::kI8 && static_cast<int>(Dtype::Uint8) == data::kU8 &&
-              static_cast<int>(Dtype::Int32) == data::kI32 && static_cast<int>(Dtype::Uint32) == data::kU32);
+              static_cast<int>(Dtype::Int32) == data::kI32 && static_cast<int>(Dtype::Uint32) == data::kU32 &&
+              static_cast<int>(Dtype::Int64) == data::kI64 && static_cast<int>(Dtype::Uint64) == data::kU64);
 static_assert(static_cast<int>(Redop::Sum) == data::kSum && static_cast<int>(Redop::Prod) == data::kProd &&
               static_cast<int>(Redop::Min) == data::kMin && static_cast<int>(Redop::Max) == data::kMax &&
               static_cast<int>(Redop::Avg) == data::kAvg);
@@ -68,42 +70,11 @@ inline float f16_to_f32(uint16_t h) { return data::f16_to_f32_(h); }
 inline uint16_t f32_to_bf16(float f) { return data::bf16_from_f32(f); }
 inline float bf16_to_f32(uint16_t h) { return data::bf16_to_f32_(h); }
 
-/**
- * float32 -> float8 bits as CUDA converts (__NV_SATFINITE): round to nearest even, beyond the
- * largest finite value (Inf included) -> that value, NaN -> 0x7f. Mirrors float32ToFloat8Bits in
- * src/shared/dtypes.ts. Mant/Bias/MaxCode: e4m3 3/7/0x7e, e5m2 2/15/0x7b.
- */
-template <int Mant, int Bias, int MaxCode>
-inline uint8_t f32_to_f8(float f) {
-  if (std::isnan(f)) return 0x7f;
-  const uint32_t bits = f32_bits(f);
-  const uint8_t sign = static_cast<uint8_t>((bits >> 24) & 0x80u);
-  const double a = std::fabs(static_cast<double>(f));
-  const int exp = static_cast<int>((bits >> 23) & 0xffu) - 127;
-  if (a == 0 || exp < -Bias - Mant - 1) return sign;
-  const int e = std::max(exp, 1 - Bias);
-  const double n = std::nearbyint(a / std::ldexp(1.0, e - Mant));  // ties to even (default mode)
-  const double code = exp < 1 - Bias ? n : static_cast<double>((e + Bias) << Mant) + n - (1 << Mant);
-  return static_cast<uint8_t>(sign | static_cast<uint8_t>(std::min(code, static_cast<double>(MaxCode))));
-}
-
-/** float8 bits -> float32 (exact); e4m3: 0x7f/0xff NaN, no Inf; e5m2: IEEE-like. */
-template <int Mant, int Bias, bool E4m3>
-inline float f8_to_f32(uint8_t c) {
-  const float s = (c & 0x80u) ? -1.0f : 1.0f;
-  const int e = (c & 0x7f) >> Mant;
-  const int m = c & ((1 << Mant) - 1);
-  const int exp_max = E4m3 ? 15 : 31;
-  if (E4m3 && e == exp_max && m == (1 << Mant) - 1) return std::numeric_limits<float>::quiet_NaN();
-  if (!E4m3 && e == exp_max) return m ? std::numeric_limits<float>::quiet_NaN() : s * std::numeric_limits<float>::infinity();
-  if (e == 0) return s * std::ldexp(static_cast<float>(m), 1 - Bias - Mant);
-  return s * std::ldexp(1.0f + static_cast<float>(m) / (1 << Mant), e - Bias);
-}
-
-inline uint8_t f32_to_e4m3(float f) { return f32_to_f8<3, 7, 0x7e>(f); }
-inline uint8_t f32_to_e5m2(float f) { return f32_to_f8<2, 15, 0x7b>(f); }
-inline float e4m3_to_f32(uint8_t c) { return f8_to_f32<3, 7, true>(c); }
-inline float e5m2_to_f32(uint8_t c) { return f8_to_f32<2, 15, false>(c); }
+/** float32 <-> float8 as CUDA converts (__NV_SATFINITE), data_program.h's conversions. */
+inline uint8_t f32_to_e4m3(float f) { return data::f8_from_f32(data::kF8E4M3, f); }
+inline uint8_t f32_to_e5m2(float f) { return data::f8_from_f32(data::kF8E5M2, f); }
+inline float e4m3_to_f32(uint8_t c) { return static_cast<float>(data::f8_to_value(data::kF8E4M3, c)); }
+inline float e5m2_to_f32(uint8_t c) { return static_cast<float>(data::f8_to_value(data::kF8E5M2, c)); }
 
 /**
  * out[i] = fold of in[0][i] .. in[n-1][i] in that order (acc = in[0]; acc = op(acc, in[p])), divided

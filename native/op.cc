@@ -100,8 +100,7 @@ namespace {
 void validate_data(const Op& op, uint64_t recv_elements) {
   const OpData& d = *op.data;
   if (d.dtype != static_cast<uint8_t>(op.dtype) || !data::supported_dtype(d.dtype))
-    throw_invalid(op.path + ".data: the backend makes and checks float32, float64, float16, bfloat16, int8, uint8, int32 and uint32 data, not " +
-                  dtype_name(op.dtype));
+    throw_invalid(op.path + ".data: its program is for another dtype than the op's " + dtype_name(op.dtype));
   if (d.check && d.length() != recv_elements)
     throw_invalid(op.path + ".data.expect covers " + std::to_string(d.length()) + " elements but recv holds " +
                   std::to_string(recv_elements) + " on this rank");

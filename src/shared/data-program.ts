@@ -3,12 +3,12 @@
 // pattern elements, reduced where the op reduces (native/data_program.h evaluates both, bit for
 // bit as patterns.ts, reduce.ts and check.ts do). The host then computes values only for the
 // few elements it shows: small tensors, and the first mismatches of a failed check.
-import { DTYPE_INFO, type Dtype } from './dtypes.js';
+import { DTYPE_INFO, DTYPES, type Dtype } from './dtypes.js';
 import type { Lazy } from './lazy.js';
 import type { DataPattern } from './patterns.js';
 
-/** The types native/data_program.h makes and checks (float8 and 64-bit integers stay on the host). */
-export const BACKEND_DATA_DTYPES: ReadonlySet<Dtype> = new Set<Dtype>(['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'uint32']);
+/** The types native/data_program.h makes and checks: all of them. */
+export const BACKEND_DATA_DTYPES: ReadonlySet<Dtype> = new Set<Dtype>(DTYPES);
 
 /**
  * From this many elements a buffer's data is made and checked by the backend; smaller tensors are

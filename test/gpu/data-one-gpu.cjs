@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Data made and checked on one GPU (the data kernels), for a machine with a single GPU: every
-// collective on one rank in and out of place at 4 Mi elements, every type the kernels handle,
-// each redop. Prints the record's verdicts, the rank's join line and the run's wall time.
+// collective on one rank in and out of place at 4 Mi elements, each of the twelve types, each
+// redop. Prints the record's verdicts, the rank's join line and the run's wall time.
 //   node test/gpu/data-one-gpu.cjs [WORK]
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -13,7 +13,7 @@ const root = path.resolve(__dirname, '../..');
 const work = process.argv[2] || fs.mkdtempSync(path.join(os.tmpdir(), 'clab-data-'));
 const count = 4 << 20;
 const steps = [];
-for (const dtype of ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int32', 'uint32']) {
+for (const dtype of ['float32', 'float64', 'float16', 'bfloat16', 'float8_e4m3', 'float8_e5m2', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64']) {
   for (const redop of ['sum', 'prod', 'min', 'max', 'avg']) steps.push({ op: 'all_reduce', dtype, redop, count, data: { kind: 'random', seed: steps.length } });
   for (const op of ['broadcast', 'reduce', 'all_gather', 'all_gather_into_tensor', 'gather', 'scatter', 'reduce_scatter', 'reduce_scatter_tensor', 'all_to_all', 'all_to_all_single']) {
     for (const inPlace of [false, true]) {
