@@ -14,7 +14,8 @@ const work = process.argv[2] || fs.mkdtempSync(path.join(os.tmpdir(), 'clab-data
 const count = 4 << 20;
 const steps = [];
 for (const dtype of ['float32', 'float64', 'float16', 'bfloat16', 'float8_e4m3', 'float8_e5m2', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64']) {
-  for (const redop of ['sum', 'prod', 'min', 'max', 'avg']) steps.push({ op: 'all_reduce', dtype, redop, count, data: { kind: 'random', seed: steps.length } });
+  // NCCL 2.28.3 refused avg of float8 on one rank (NCCL_ERROR_INVALID_ARGUMENT, 2026-11-24).
+  for (const redop of dtype.startsWith('float8') ? ['sum', 'prod', 'min', 'max'] : ['sum', 'prod', 'min', 'max', 'avg']) steps.push({ op: 'all_reduce', dtype, redop, count, data: { kind: 'random', seed: steps.length } });
   for (const op of ['broadcast', 'reduce', 'all_gather', 'all_gather_into_tensor', 'gather', 'scatter', 'reduce_scatter', 'reduce_scatter_tensor', 'all_to_all', 'all_to_all_single']) {
     for (const inPlace of [false, true]) {
       if (inPlace && op.startsWith('all_to_all')) continue;
@@ -44,5 +45,8 @@ for (const phase of ['data-fill', 'data-check']) {
   const bad = ev.filter((e) => !(e.endNs >= e.startNs));
   console.log(`# ${phase}: ${ev.length} slices, ${us.toFixed(0)} µs for ${gb.toFixed(2)} GB of step bytes (${(gb / (us / 1e6)).toFixed(0)} GB/s)${bad.length ? `; ${bad.length} end before they start` : ''}`);
 }
-console.log(`${bad.length ? 'FAIL' : 'PASS'} ${rec.steps.length} steps on one GPU, ${checked} elements checked, ${seconds.toFixed(1)} s wall${bad.length ? `; first bad: ${bad[0].label} ${bad[0].verdict} ${bad[0].wrong} wrong ${JSON.stringify(bad[0].ranks[0].mismatches?.slice(0, 2))} ${bad[0].ranks[0].error?.message ?? ''}` : ''}`);
-process.exit(bad.length ? 1 : 0);
+const first = bad[0];
+const detail = first ? `; first bad: ${first.label} ${first.verdict} ${first.wrong} wrong ${JSON.stringify(first.ranks[0]?.mismatches?.slice(0, 2) ?? [])} ${first.ranks[0]?.error?.message ?? ''}` : '';
+const ok = !bad.length && rec.status === 'passed';
+console.log(`${ok ? 'PASS' : 'FAIL'} ${rec.steps.length} of ${steps.length} steps on one GPU (${rec.status}), ${checked} elements checked, ${seconds.toFixed(1)} s wall${detail}${rec.error ? `; ${rec.error.message}` : ''}`);
+process.exit(ok ? 0 : 1);
