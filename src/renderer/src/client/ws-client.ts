@@ -57,7 +57,8 @@ export class WebSocketLabClient implements LabClient {
     const frame = JSON.stringify({ type: 'call', v: API_VERSION, id, call: { method, params } });
     return new Promise<ApiResult<M>>((resolve, reject) => {
       this.pending.set(id, { method, resolve: resolve as (value: never) => void, reject });
-      if (this.state === 'open' && this.socket) this.socket.send(frame);
+      // A socket that is closing (its close event still to come) takes no frame: it waits for the next one.
+      if (this.state === 'open' && this.socket?.readyState === WebSocket.OPEN) this.socket.send(frame);
       else this.waiting.push(frame);
     });
   }
