@@ -8,7 +8,7 @@
 
 namespace clab {
 
-/** data_kernels.cu as PTX (the generated data_ptx.cc): empty when the addon was built without nvcc. */
+/** data_kernels.cu as PTX (the generated data_ptx.cc): empty when the addon was built with -DCLAB_DATA_KERNELS=OFF. */
 extern const char kDataKernelsPtx[];
 
 namespace {
@@ -36,7 +36,7 @@ const DataKernels* DataKernels::on_device(int device, std::string* why) {
     gpu::CUmodule module = nullptr;
     gpu::CUresult r = gpu::CUDA_SUCCESS;
     if (kDataKernelsPtx[0] == '\0') {
-      reason = "this addon was built without nvcc, so it has no data kernels: data is made and checked on the host";
+      reason = "this addon was built without the data kernels (-DCLAB_DATA_KERNELS=OFF): data is made and checked on the host";
     } else if (!(k->driver_ = gpu::load_cuda_driver(&reason))) {
       reason = "the CUDA driver API cannot be loaded: " + reason;
     } else if ((r = k->driver_->cuModuleLoadData(&module, kDataKernelsPtx)) != gpu::CUDA_SUCCESS) {

@@ -9,7 +9,7 @@
 
 namespace clab {
 
-/** Whether this addon carries the data kernels (built where nvcc was found). */
+/** Whether this addon carries the data kernels (unless built with -DCLAB_DATA_KERNELS=OFF). */
 bool data_kernels_built_in();
 
 class DataKernels {

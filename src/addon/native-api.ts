@@ -109,7 +109,7 @@ export interface BackendAvailability {
   reason?: string;
   /** nccl: GPUs visible to CUDA. */
   devices?: number;
-  /** nccl: whether the addon carries the data kernels (built where nvcc was found; see data-program.ts). */
+  /** nccl: whether the addon carries the data kernels (native/data_kernels.ptx; see data-program.ts). */
   dataKernels?: boolean;
 }
 

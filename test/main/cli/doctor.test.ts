@@ -32,6 +32,6 @@ describe('clab doctor', () => {
     const withKernels = doctorReport({ cpu: { available: true }, nccl: { available: true, devices: 3, dataKernels: true } }, topology);
     expect(withKernels.find((l) => l.includes('data kernels'))).toMatch(/built in \(PTX .*\): nccl ranks fill and check large tensors on the GPU/);
     const without = doctorReport({ cpu: { available: true }, nccl: { available: false, reason: 'no libnccl', dataKernels: false } }, topology);
-    expect(without.find((l) => l.includes('data kernels'))).toBe('  data kernels: none (this addon was built without nvcc): nccl ranks fill and check every tensor on the host');
+    expect(without.find((l) => l.includes('data kernels'))).toBe('  data kernels: none (this addon was built without them): nccl ranks fill and check every tensor on the host');
   });
 });

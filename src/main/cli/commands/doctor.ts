@@ -27,7 +27,7 @@ export function doctorReport(backends: { cpu: BackendAvailability; nccl: Backend
   if (backends.nccl.dataKernels !== undefined) {
     lines.push(backends.nccl.dataKernels
       ? '  data kernels: built in (PTX for compute capability 7.5 and later, compiled by the driver on first use): nccl ranks fill and check large tensors on the GPU'
-      : '  data kernels: none (this addon was built without nvcc): nccl ranks fill and check every tensor on the host');
+      : '  data kernels: none (this addon was built without them): nccl ranks fill and check every tensor on the host');
   }
   lines.push(`GPUs: ${t.gpus.length || 'none visible'}`);
   for (const g of t.gpus) {
