@@ -261,6 +261,11 @@ Napi::Object times_object(Napi::Env e, const Times& m) {
   if (m.loop_end != 0) {
     times.Set("loopStartNs", Napi::Number::New(e, static_cast<double>(m.loop_start)));
     times.Set("loopEndNs", Napi::Number::New(e, static_cast<double>(m.loop_end)));
+    Napi::Object host = Napi::Object::New(e);
+    host.Set("issueNs", Napi::Number::New(e, static_cast<double>(m.loop_issue_ns)));
+    host.Set("faults", Napi::Number::New(e, static_cast<double>(m.loop_faults)));
+    host.Set("preempted", Napi::Number::New(e, static_cast<double>(m.loop_preempted)));
+    times.Set("loopHost", host);
   }
   if (m.data_fill_end != 0) {
     times.Set("dataFillStartNs", Napi::Number::New(e, static_cast<double>(m.data_fill_start)));

@@ -1,6 +1,7 @@
 #include "nccl_comm.h"
 
 #include <sched.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -271,9 +272,17 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
       if (done == 0 && align_first) align_first();
       if (done == 0 && times.loop_wanted) {
         // nccl-tests' loop: nothing between the repetitions, one event pair around them all.
+        // The host's side of it too: a loop the GPU spent waiting for its calls is not the op's time.
+        struct rusage before {}, after {};
+        getrusage(RUSAGE_THREAD, &before);
+        const uint64_t issue0 = now_ns();
         cuda_check(*rt_, rt_->cudaEventRecord(st.loop_begin, st.stream), "cudaEventRecord", rank_);
         for (int i = 0; i < repeat; i++) enqueue_one();
         cuda_check(*rt_, rt_->cudaEventRecord(st.loop_end, st.stream), "cudaEventRecord", rank_);
+        times.loop_issue_ns = now_ns() - issue0;
+        getrusage(RUSAGE_THREAD, &after);
+        times.loop_faults = static_cast<uint64_t>((after.ru_minflt - before.ru_minflt) + (after.ru_majflt - before.ru_majflt));
+        times.loop_preempted = static_cast<uint64_t>(after.ru_nivcsw - before.ru_nivcsw);
       }
       for (int i = 0; i < last; i++) {
         cuda_check(*rt_, rt_->cudaEventRecord(st.marks[2 * i], st.stream), "cudaEventRecord", rank_);

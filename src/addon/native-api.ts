@@ -54,6 +54,11 @@ export interface NativeTimes {
    */
   loopStartNs?: number;
   loopEndNs?: number;
+  /**
+   * With the loop: the host thread while it issued it. How long issuing took (ns), and the page
+   * faults it took and the times it was preempted meanwhile (getrusage of that thread).
+   */
+  loopHost?: { issueNs: number; faults: number; preempted: number };
   /** Where the backend made the op's data (`data`): when it filled the inputs and checked the outputs. */
   dataFillStartNs?: number;
   dataFillEndNs?: number;

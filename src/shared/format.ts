@@ -9,6 +9,7 @@ import { wrapWords } from './wrap.js';
 import { pairsView, type PairsCell, type PairsMatrix } from './pairs.js';
 import { formatBytes } from './scenario/units.js';
 import { bandwidthTime } from './stats.js';
+import { describeLoopStall, loopStalls } from './loop-host.js';
 
 export const PASS = '✓';
 export const FAIL = '✗';
@@ -64,6 +65,22 @@ export function timingLine(step: StepRecord): string | null {
   return `    time ${us(t.mean)} µs mean (min ${us(t.min)}, median ${us(t.median)}, max ${us(t.max)}, n=${t.samples}${loop})${bw}${fl}`;
 }
 
+/** Where a rank's loop waited for the host (loop-host.ts): one line each, under the timing line. */
+export function loopStallLines(step: StepRecord): string[] {
+  return loopStalls(step.ranks).map((s) => `    ! ${describeLoopStall(s, step.ranks.find((r) => r.rank === s.rank)!.timesUs.length)}`);
+}
+
+/** The same as `#` notes of a sweep table, each naming its row's size. */
+function loopStallNotes(rows: readonly StepRecord[]): string[] {
+  return rows.flatMap((r) => loopStalls(r.ranks).map((s) => `at ${formatBytes(r.bytes)}, ${describeLoopStall(s, r.ranks.find((x) => x.rank === s.rank)!.timesUs.length)}.`))
+    .flatMap((note) => wrapWords(note, 100, '# ', '#   '));
+}
+
+/** A sweep's loop stall notes, for tables whose rows were printed already. */
+export function sweepLoopStallNotes(steps: readonly StepRecord[], sweep: number): string[] {
+  return loopStallNotes(steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep));
+}
+
 const pad = (s: string, n: number) => s.padStart(n);
 
 export const SWEEP_HEADER = [
@@ -108,6 +125,7 @@ export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number, envir
     ...rows.map((r) => (model ? sweepRow(r) + modelCells(modelOf.get(r.index)) : sweepRow(r))),
     `# Out of bounds values : ${wrong} ${wrong ? 'ERROR' : 'OK'}`,
     ...(large ? [`# busbw at the largest size: ${large.busbw!.toFixed(2)} GB/s`] : []),
+    ...loopStallNotes(rows),
     ...(model ? modelNotes(model) : []),
   ];
 }

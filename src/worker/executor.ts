@@ -15,6 +15,7 @@ import { FlightRecorder } from './flight-recorder.js';
 import { dataEvents } from './data-events.js';
 import { PairRunner, type PairHost } from './pairs.js';
 import type { Outcome } from './outcome.js';
+import { HostMemory } from './host-memory.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -28,6 +29,8 @@ export interface ExecutorHost {
   entered?(entry: FlightEntry): void;
   /** Pairs steps: meeting every other rank before a pair starts, and the pair's own communicator. */
   pairs?: PairHost & { gate(step: number): Promise<void> };
+  /** When large host buffers are given back (host-memory.ts); one of its own by default. */
+  memory?: HostMemory;
 }
 
 
@@ -38,6 +41,21 @@ const STREAM_PHASES = new Set<TimelineEvent['phase']>(['warmup', 'loop', 'timed'
 const CHAINABLE = new Set<PlanStep['action']['kind']>(['collective', 'p2p', 'group', 'compute', 'barrier']);
 /** The one native op for a step's calls: a group when there are several. */
 const nativeOp = (calls: PreparedCall[]): NativeOp => (calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) });
+/**
+ * Host memory that calls write: their buffers where the host makes and checks the data (where the
+ * backend does, the host buffers only stand for the device's and their pages are never touched).
+ */
+function hostWrittenBytes(calls: PreparedCall[]): number {
+  const seen = new Set<ArrayBufferLike>();
+  for (const c of calls) {
+    if (c.data) continue;
+    const op = c.op as { send?: Uint8Array; recv?: Uint8Array };
+    for (const b of [op.send, op.recv]) if (b && b.byteLength) seen.add(b.buffer);
+  }
+  let bytes = 0;
+  for (const b of seen) bytes += b.byteLength;
+  return bytes;
+}
 const durationsUs = (t: NativeTimes | null) => (t ? t.startNs.map((s, i) => (t.endNs[i] - s) / 1e3) : []);
 
 export class PlanExecutor {
@@ -49,9 +67,11 @@ export class PlanExecutor {
 
   private readonly recorder: FlightRecorder | null;
   private pairs: PairRunner | null = null;
+  readonly memory: HostMemory;
 
   constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {
     this.recorder = host.comm && new FlightRecorder(host.comm, (entry) => host.entered?.(entry));
+    this.memory = host.memory ?? new HostMemory();
   }
 
   /** The run's communicator, for every step but a pair's (the plan has one whenever such a step exists). */
@@ -154,6 +174,7 @@ export class PlanExecutor {
         timesUs: durationsUs(outcome.timed),
         ...(outcome.timed?.startNs.length ? { spanUs: (outcome.timed.endNs[outcome.timed.endNs.length - 1] - outcome.timed.startNs[0]) / 1e3 } : {}),
         ...(outcome.timed?.loopEndNs !== undefined ? { loopUs: (outcome.timed.loopEndNs - outcome.timed.loopStartNs!) / 1e3 } : {}),
+        ...(outcome.timed?.loopHost ? { loopHost: { issueUs: outcome.timed.loopHost.issueNs / 1e3, faults: outcome.timed.loopHost.faults, preempted: outcome.timed.loopHost.preempted } } : {}),
         note,
       },
       events,
@@ -167,9 +188,12 @@ export class PlanExecutor {
 
   /** Makes a step's buffers (a second set for the check run when the op eats its input), timed as a fill event. */
   private makeBuffers(step: PlanStep, prepare: () => PreparedCall[]): { sets: PreparedCall[][]; fill: TimelineEvent } {
+    // The host memory earlier steps wrote goes back here, between steps, not while a loop is issued.
+    this.memory.boundary();
     const start = nowNs();
     const calls = prepare();
     const sets = this.needsFreshCheck(step, calls) ? [calls, prepare()] : [calls];
+    this.memory.wrote(hostWrittenBytes(sets.flat()));
     return { sets, fill: this.hostEvent(step, 'fill', start, nowNs()) };
   }
 

@@ -162,6 +162,10 @@ async function main(): Promise<void> {
     },
   });
   await executor.run();
+  const { collections, collectMs } = executor.memory;
+  if (collections) {
+    await send({ type: 'log', v, rank, text: `gave host buffers the host had written back to the system between steps, ${collections} time${collections === 1 ? '' : 's'} in ${Math.round(collectMs)} ms (not while a step ran)`, atNs: Number(process.hrtime.bigint()) });
+  }
   if (comm) {
     const leaveStart = performance.now();
     comm.destroy();

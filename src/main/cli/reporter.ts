@@ -1,7 +1,7 @@
 // Prints a run as it happens: result lines for plain steps, nccl-tests rows for sweeps (a
 // progress bar instead when stdout is a terminal), and the summaries at the end.
 import { SingleBar, Presets } from 'cli-progress';
-import { compareSummary, pairsMatrix, resultLines, statusLine, SWEEP_HEADER, sweepModelTable, sweepRow, sweepTable, timingLine } from '../../shared/format.js';
+import { compareSummary, loopStallLines, sweepLoopStallNotes, pairsMatrix, resultLines, statusLine, SWEEP_HEADER, sweepModelTable, sweepRow, sweepTable, timingLine } from '../../shared/format.js';
 import { visibleControls } from '../../shared/control-chars.js';
 import type { Plan } from '../../shared/plan/types.js';
 import type { LogLine, RunRecord, StepRecord } from '../../shared/record.js';
@@ -45,6 +45,7 @@ export class LiveReporter {
     for (const line of resultLines(step)) this.out(line);
     const t = timingLine(step);
     if (t) this.out(t);
+    for (const line of loopStallLines(step)) this.out(line);
   }
 
   private sweepStep(step: StepRecord, sweep: number): void {
@@ -78,7 +79,10 @@ export class LiveReporter {
       // as a table of its own. On a terminal the bar stood in for the rows.
       const table = this.o.tty
         ? sweepTable(this.plan, record.steps, i, record.environment)
-        : [...sweepTable(this.plan, record.steps, i).filter((l) => l.startsWith('# Out') || l.startsWith('# busbw')), ...sweepModelTable(this.plan, record.steps, i, record.environment)];
+        : [
+          ...sweepTable(this.plan, record.steps, i).filter((l) => l.startsWith('# Out') || l.startsWith('# busbw')),
+          ...sweepLoopStallNotes(record.steps, i),
+          ...sweepModelTable(this.plan, record.steps, i, record.environment)];
       for (const line of table) this.out(line);
     }
     for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(record, i)) this.out(line);

@@ -1,7 +1,7 @@
 // The live log of a run, one entry per line: each rank's result as `clab run` prints it
 // (`[Rank 1] all_reduce sum: [2, 4, 6] ✓`), the timing under it, and the ranks' own log lines.
 import type { LogLine, StepRecord } from '../../../shared/record.js';
-import { resultLines, timingLine } from '../../../shared/format.js';
+import { loopStallLines, resultLines, timingLine } from '../../../shared/format.js';
 
 export type LogTone = 'pass' | 'fail' | 'info' | 'timing' | 'error';
 
@@ -17,6 +17,7 @@ export function stepEntries(step: StepRecord, nextId: number): LogEntry[] {
   if (step.verdict === 'error') entries.push({ id: nextId + entries.length, text: `${step.label}: error`, tone: 'error' });
   const timing = timingLine(step);
   if (timing) entries.push({ id: nextId + entries.length, text: timing, tone: 'timing' });
+  for (const text of loopStallLines(step)) entries.push({ id: nextId + entries.length, text, tone: 'timing' });
   return entries;
 }
 

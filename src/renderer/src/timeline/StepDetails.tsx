@@ -1,6 +1,6 @@
 // The selected step: what each rank got (the lines a learner reads), its inputs and outputs, and
 // its timing; or, while a live run has not finished it, that it is still running.
-import { resultLines, stepTitle, timingLine } from '../../../shared/format.js';
+import { loopStallLines, resultLines, stepTitle, timingLine } from '../../../shared/format.js';
 import type { PlanStep } from '../../../shared/plan/types.js';
 import type { StepRecord } from '../../../shared/record.js';
 import { learnable } from '../learn/model';
@@ -15,6 +15,7 @@ interface Props {
 
 export function StepDetails({ planStep, step, onClose, onLearn }: Props) {
   const timing = step ? timingLine(step) : null;
+  const stalls = step ? loopStallLines(step) : [];
   const hasData = step?.ranks.some((r) => r.input != null || r.output !== null);
   return (
     <section className="timeline-details" data-testid="timeline-details" aria-label="Selected step">
@@ -34,6 +35,7 @@ export function StepDetails({ planStep, step, onClose, onLearn }: Props) {
             {resultLines(step).map((line, i) => <li key={i} data-testid="timeline-details-line">{line}</li>)}
           </ol>
           {timing && <pre className="text-block">{timing.trim()}</pre>}
+          {stalls.length > 0 && <pre className="text-block" data-testid="timeline-details-stall">{stalls.map((l) => l.trim()).join('\n')}</pre>}
           {hasData && (
             <table className="step-table">
               <thead><tr><th>rank</th><th className="left">input</th><th className="left">output</th></tr></thead>
