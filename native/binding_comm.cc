@@ -264,6 +264,7 @@ Napi::Object times_object(Napi::Env e, const Times& m) {
     Napi::Object host = Napi::Object::New(e);
     host.Set("issueNs", Napi::Number::New(e, static_cast<double>(m.loop_issue_ns)));
     host.Set("faults", Napi::Number::New(e, static_cast<double>(m.loop_faults)));
+    host.Set("blocked", Napi::Number::New(e, static_cast<double>(m.loop_blocked)));
     host.Set("preempted", Napi::Number::New(e, static_cast<double>(m.loop_preempted)));
     times.Set("loopHost", host);
   }

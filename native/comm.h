@@ -24,11 +24,12 @@ struct Times {
   uint64_t loop_start = 0, loop_end = 0;
   /**
    * The host thread while it issued that loop (nccl): how long issuing took, and the page faults it
-   * took and the times it was preempted meanwhile. A loop whose GPU time is about its issue time
+   * took, the times it blocked (waited in the kernel: a lock, a fault served late) and the times it
+   * was preempted meanwhile. A loop whose GPU time is about its issue time
    * waited for the host (e.g. a page fault stalled behind another thread unmapping memory).
    */
   uint64_t loop_issue_ns = 0;
-  uint64_t loop_faults = 0, loop_preempted = 0;
+  uint64_t loop_faults = 0, loop_blocked = 0, loop_preempted = 0;
   /** Where the backend made the op's data (Op::data): when it filled and when it checked (0: not done). */
   uint64_t data_fill_start = 0, data_fill_end = 0, data_check_start = 0, data_check_end = 0;
 };

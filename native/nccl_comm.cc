@@ -282,6 +282,7 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
         times.loop_issue_ns = now_ns() - issue0;
         getrusage(RUSAGE_THREAD, &after);
         times.loop_faults = static_cast<uint64_t>((after.ru_minflt - before.ru_minflt) + (after.ru_majflt - before.ru_majflt));
+        times.loop_blocked = static_cast<uint64_t>(after.ru_nvcsw - before.ru_nvcsw);
         times.loop_preempted = static_cast<uint64_t>(after.ru_nivcsw - before.ru_nivcsw);
       }
       for (int i = 0; i < last; i++) {

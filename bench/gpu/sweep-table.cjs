@@ -34,7 +34,7 @@ const figures = {};
 const at = (op, bytes) => ((figures[op] ??= {})[bytes] ??= { clabBus: [], clabUs: [], peerBus: [], peerUs: [], wrong: [] });
 const walls = { clab: [], peer: [] };
 const slowLoops = [];
-const issuing = { loops: 0, faulted: 0, faults: 0, preempted: 0, slowestShare: 0 };  // every loop's issuing, over all runs
+const issuing = { loops: 0, faulted: 0, faults: 0, blocked: 0, preempted: 0, slowestShare: 0 };  // every loop's issuing, over all runs
 for (let k = 1; k <= repeats; k++) {
   walls.clab.push(Number(read(path.join(work, `clab-${k}.wall`)).trim()) || NaN);
   walls.peer.push(Number(read(path.join(work, `peer-${k}.wall`)).trim()) || NaN);
@@ -49,7 +49,7 @@ for (let k = 1; k <= repeats; k++) {
       // outlier of 2026-11-23: a slow loop whose iterations were not).
       if (s.timing.perOp > 1.25 * s.timing.median && s.bytes >= MiB) {
         // What each rank's host thread did while it issued the loop (the record's loopHost).
-        const host = s.ranks.filter((r) => r.loopHost).map((r) => `rank ${r.rank} issued it in ${r.loopHost.issueUs.toFixed(0)} of ${r.loopUs.toFixed(0)} µs, ${r.loopHost.faults} page faults, preempted ${r.loopHost.preempted}×`).join('; ');
+        const host = s.ranks.filter((r) => r.loopHost).map((r) => `rank ${r.rank} issued it in ${r.loopHost.issueUs.toFixed(0)} of ${r.loopUs.toFixed(0)} µs, ${r.loopHost.faults} page faults, blocked ${r.loopHost.blocked ?? '?'}×, preempted ${r.loopHost.preempted}×`).join('; ');
         slowLoops.push(`${op} ${s.bytes} B run ${k}: loop ${s.timing.perOp.toFixed(1)} µs/op, iterations median ${s.timing.median.toFixed(1)} µs${host ? ` (${host})` : ''}`);
       }
       for (const r of s.ranks) {
@@ -58,6 +58,7 @@ for (let k = 1; k <= repeats; k++) {
         if (r.loopHost.faults) issuing.faulted++;
         issuing.faults += r.loopHost.faults;
         issuing.preempted += r.loopHost.preempted;
+        issuing.blocked += r.loopHost.blocked ?? 0;
         if (s.bytes >= MiB) issuing.slowestShare = Math.max(issuing.slowestShare, r.loopHost.issueUs / r.loopUs);
       }
       cell.clabBus.push(s.verdict === 'pass' ? s.busbw : NaN);
@@ -104,4 +105,4 @@ console.log(`time per op < 1 MiB: ${summary.timeHigh.length ? `${summary.timeHig
 const worst = summary.spreads.sort((a, b) => b.clab - a.clab).slice(0, 5);
 console.log(`spread over ${repeats} repeats (busbw ≥ 1 MiB, time below): clab's largest ${worst.map((w) => `${w.what} ${f(w.clab * 100, 1)}%`).join(', ')}; over 5 %: clab ${summary.spreads.filter((s) => s.clab > 0.05).length}, nccl-tests ${summary.spreads.filter((s) => s.peer > 0.05).length} of ${summary.spreads.length}`);
 console.log(`clab steps ≥ 1 MiB whose loop took over 1.25 × its iterations' median: ${slowLoops.length ? some(slowLoops) : 'none'}`);
-if (issuing.loops) console.log(`clab's host issuing the loops: ${issuing.loops} loops (ranks × steps × runs), ${issuing.faulted} took page faults (${issuing.faults} in all), preempted ${issuing.preempted}×; at ≥ 1 MiB issuing took at most ${(100 * issuing.slowestShare).toFixed(1)} % of its loop`);
+if (issuing.loops) console.log(`clab's host issuing the loops: ${issuing.loops} loops (ranks × steps × runs), ${issuing.faulted} took page faults (${issuing.faults} in all), blocked ${issuing.blocked}×, preempted ${issuing.preempted}×; at ≥ 1 MiB issuing took at most ${(100 * issuing.slowestShare).toFixed(1)} % of its loop`);

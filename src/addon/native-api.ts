@@ -56,9 +56,10 @@ export interface NativeTimes {
   loopEndNs?: number;
   /**
    * With the loop: the host thread while it issued it. How long issuing took (ns), and the page
-   * faults it took and the times it was preempted meanwhile (getrusage of that thread).
+   * faults it took, the times it blocked in the kernel and the times it was preempted meanwhile
+   * (getrusage of that thread).
    */
-  loopHost?: { issueNs: number; faults: number; preempted: number };
+  loopHost?: { issueNs: number; faults: number; blocked: number; preempted: number };
   /** Where the backend made the op's data (`data`): when it filled the inputs and checked the outputs. */
   dataFillStartNs?: number;
   dataFillEndNs?: number;

@@ -20,6 +20,7 @@ export interface LoopStall {
   iterationsUs: number;
   issueUs: number;
   faults: number;
+  blocked: number;
   preempted: number;
 }
 
@@ -30,7 +31,8 @@ export function loopStall(r: Pick<RankStepResult, 'rank' | 'loopUs' | 'loopHost'
   const excess = r.loopUs - iterationsUs;
   if (excess < EXCESS_MIN_US || excess < EXCESS_SHARE * iterationsUs) return null;
   if (r.loopHost.issueUs < ISSUE_SHARE * r.loopUs) return null;
-  return { rank: r.rank, loopUs: r.loopUs, iterationsUs, issueUs: r.loopHost.issueUs, faults: r.loopHost.faults, preempted: r.loopHost.preempted };
+  const { issueUs, faults, blocked, preempted } = r.loopHost;
+  return { rank: r.rank, loopUs: r.loopUs, iterationsUs, issueUs, faults, blocked, preempted };
 }
 
 /** Every rank of a step whose loop waited for the host. */
@@ -44,6 +46,7 @@ const us = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFi
 export function describeLoopStall(s: LoopStall, calls: number): string {
   const why = [
     s.faults ? `${s.faults} page fault${s.faults === 1 ? '' : 's'}` : '',
+    s.blocked ? `blocked ${s.blocked} time${s.blocked === 1 ? '' : 's'}` : '',
     s.preempted ? `preempted ${s.preempted} time${s.preempted === 1 ? '' : 's'}` : '',
   ].filter(Boolean).join(', ');
   return `rank ${s.rank}'s loop waited for the host: issuing its ${calls} calls took ${us(s.issueUs)} of the loop's ${us(s.loopUs)}` +

@@ -33,10 +33,15 @@ export const rankStepResultSchema = z.object({
   loopUs: z.number().optional(),
   /**
    * nccl, with loopUs: the rank's host thread while it issued that loop: how long issuing took (µs),
-   * and the page faults it took and the times it was preempted meanwhile. A loop that lasted about
-   * as long as its issuing waited for the host (loop-host.ts).
+   * and the page faults it took, the times it blocked in the kernel and the times it was preempted
+   * meanwhile. A loop that lasted about as long as its issuing waited for the host (loop-host.ts).
    */
-  loopHost: z.object({ issueUs: z.number().nonnegative(), faults: z.number().int().nonnegative(), preempted: z.number().int().nonnegative() }).optional(),
+  loopHost: z.object({
+    issueUs: z.number().nonnegative(),
+    faults: z.number().int().nonnegative(),
+    blocked: z.number().int().nonnegative(),
+    preempted: z.number().int().nonnegative(),
+  }).optional(),
   note: z.string().nullable(),
   /** Why the step failed on this rank while the run went on (verdict error): the code and the backend's message. */
   error: z.object({ code: z.string(), message: z.string() }).optional(),

@@ -56,6 +56,7 @@ function hostWrittenBytes(calls: PreparedCall[]): number {
   for (const b of seen) bytes += b.byteLength;
   return bytes;
 }
+const loopHostOf = ({ issueNs, faults, blocked, preempted }: NonNullable<NativeTimes['loopHost']>) => ({ issueUs: issueNs / 1e3, faults, blocked, preempted });
 const durationsUs = (t: NativeTimes | null) => (t ? t.startNs.map((s, i) => (t.endNs[i] - s) / 1e3) : []);
 
 export class PlanExecutor {
@@ -174,7 +175,7 @@ export class PlanExecutor {
         timesUs: durationsUs(outcome.timed),
         ...(outcome.timed?.startNs.length ? { spanUs: (outcome.timed.endNs[outcome.timed.endNs.length - 1] - outcome.timed.startNs[0]) / 1e3 } : {}),
         ...(outcome.timed?.loopEndNs !== undefined ? { loopUs: (outcome.timed.loopEndNs - outcome.timed.loopStartNs!) / 1e3 } : {}),
-        ...(outcome.timed?.loopHost ? { loopHost: { issueUs: outcome.timed.loopHost.issueNs / 1e3, faults: outcome.timed.loopHost.faults, preempted: outcome.timed.loopHost.preempted } } : {}),
+        ...(outcome.timed?.loopHost ? { loopHost: loopHostOf(outcome.timed.loopHost) } : {}),
         note,
       },
       events,

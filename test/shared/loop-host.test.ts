@@ -9,10 +9,10 @@ import { compilePlan } from '../../src/shared/plan/compile';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
 import type { RankStepResult } from '../../src/shared/protocol';
 
-const rank = (r: number, timesUs: number[], loopUs?: number, issueUs?: number, faults = 0, preempted = 0): RankStepResult => ({
+const rank = (r: number, timesUs: number[], loopUs?: number, issueUs?: number, faults = 0, preempted = 0, blocked = 0): RankStepResult => ({
   step: 0, rank: r, verdict: 'pass', checked: 1, wrong: 0, mismatches: [], output: null, timesUs, note: null,
   ...(loopUs !== undefined ? { loopUs } : {}),
-  ...(issueUs !== undefined ? { loopHost: { issueUs, faults, preempted } } : {}),
+  ...(issueUs !== undefined ? { loopHost: { issueUs, faults, blocked, preempted } } : {}),
 });
 
 // The stall of 2026-11-25 on one H100 (CLAB_DATA=host): 20 iterations of 26 µs, a loop of 26.4 ms.
@@ -20,11 +20,11 @@ const twenty = (us: number) => Array.from({ length: 20 }, () => us);
 
 describe('loop stalls', () => {
   it('calls a loop stalled when it outlasted its iterations and the host issued it all along', () => {
-    const s = loopStall(rank(1, twenty(26), 26362, 26300, 3, 1));
-    expect(s).toEqual({ rank: 1, loopUs: 26362, iterationsUs: 520, issueUs: 26300, faults: 3, preempted: 1 });
+    const s = loopStall(rank(1, twenty(26), 26362, 26300, 3, 1, 2));
+    expect(s).toEqual({ rank: 1, loopUs: 26362, iterationsUs: 520, issueUs: 26300, faults: 3, blocked: 2, preempted: 1 });
     expect(describeLoopStall(s!, 20)).toBe(
       "rank 1's loop waited for the host: issuing its 20 calls took 26.30 ms of the loop's 26.36 ms (the same iterations took 520.0 µs one by one; " +
-      'while issuing, the thread took 3 page faults, preempted 1 time), so time and bandwidth from this loop measure the host');
+      'while issuing, the thread took 3 page faults, blocked 2 times, preempted 1 time), so time and bandwidth from this loop measure the host');
   });
 
   it('leaves alone loops of tiny ops, which are bound by issuing as nccl-tests\' are', () => {

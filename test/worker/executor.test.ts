@@ -30,7 +30,7 @@ async function loopingComm(): Promise<{ comm: NativeComm; asked: { op: string; r
       const each = await real.enqueue(stream, op, repeat);
       seen.push(`done ${op.op}`);
       // As nccl reports the host thread that issued the loop.
-      return { ...each, loopStartNs: loop.startNs[0], loopEndNs: loop.endNs[repeat - 1], loopHost: { issueNs: 1500, faults: 2, preempted: 1 } };
+      return { ...each, loopStartNs: loop.startNs[0], loopEndNs: loop.endNs[repeat - 1], loopHost: { issueNs: 1500, faults: 2, blocked: 3, preempted: 1 } };
     },
     prestage: (stream, op) => real.prestage(stream, op),
     drain: (stream) => real.drain(stream),
@@ -68,7 +68,7 @@ describe('executor: the loop timed as a whole', () => {
     expect(allReduce.verdict).toBe('pass');
     expect(allReduce.timesUs).toHaveLength(4);
     expect(allReduce.loopUs).toBeGreaterThan(0);
-    expect(allReduce.loopHost).toEqual({ issueUs: 1.5, faults: 2, preempted: 1 });
+    expect(allReduce.loopHost).toEqual({ issueUs: 1.5, faults: 2, blocked: 3, preempted: 1 });
     const loopEvents = events.filter((e) => e.phase === 'loop');
     expect(loopEvents).toHaveLength(1);
     expect(loopEvents[0]).toMatchObject({ step: 0, name: 'all_reduce ×4 (loop)' });
