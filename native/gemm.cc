@@ -73,12 +73,20 @@ void validate_gemm(const std::string& path, Dtype dtype, uint64_t m, uint64_t n,
 
 void fill_gemm_operands(Dtype dtype, uint64_t m, uint64_t n, uint64_t k, std::vector<uint8_t>& a, std::vector<uint8_t>& b) {
   const size_t e = dtype_size(dtype);
-  a.assign(m * k * e, 0);
-  b.assign(k * n * e, 0);
-  for (uint64_t i = 0; i < m; i++)
-    for (uint64_t p = 0; p < k; p++) store(dtype, a.data(), i * k + p, a_value(i, p));
-  for (uint64_t p = 0; p < k; p++)
-    for (uint64_t j = 0; j < n; j++) store(dtype, b.data(), p * n + j, b_value(p, j));
+  a.resize(m * k * e);
+  b.resize(k * n * e);
+  // Row i of A depends on i mod 7 only, row p of B on p mod 5: each distinct row is made once
+  // and copied (an 8192 × 4096 half operand took a few hundred ms element by element).
+  for (uint64_t i = 0; i < m; i++) {
+    uint8_t* row = a.data() + i * k * e;
+    if (i >= 7) { std::memcpy(row, a.data() + (i % 7) * k * e, k * e); continue; }
+    for (uint64_t p = 0; p < k; p++) store(dtype, row, p, a_value(i, p));
+  }
+  for (uint64_t p = 0; p < k; p++) {
+    uint8_t* row = b.data() + p * n * e;
+    if (p >= 5) { std::memcpy(row, b.data() + (p % 5) * n * e, n * e); continue; }
+    for (uint64_t j = 0; j < n; j++) store(dtype, row, j, b_value(p, j));
+  }
 }
 
 void GemmWorkspace::prepare(Dtype dtype, uint64_t m, uint64_t n, uint64_t k) {

@@ -359,7 +359,7 @@ describe('streams, barrier and gemm', () => {
   });
 
   it('gemm computes C = A·B with the documented operands', () => {
-    const m = 5, n = 7, k = 300;
+    const m = 12, n = 7, k = 300;  // more rows than A's 7 distinct ones, B's 5
     const A = (i: number, p: number) => ((i + p) % 7) - 3;
     const B = (p: number, j: number) => ((p * j) % 5) - 2;
     const C = (i: number, j: number) => { let s = 0; for (let p = 0; p < k; p++) s += A(i, p) * B(p, j); return s; };
