@@ -71,22 +71,29 @@ void validate_gemm(const std::string& path, Dtype dtype, uint64_t m, uint64_t n,
       throw_invalid(path + ": gemm matrix " + mt.name + " has more than 2^28 elements");
 }
 
+void fill_gemm_operand_heads(Dtype dtype, uint64_t m, uint64_t n, uint64_t k, std::vector<uint8_t>& a, std::vector<uint8_t>& b) {
+  const size_t e = dtype_size(dtype);
+  const uint64_t ra = std::min(m, kGemmRowsA), rb = std::min(k, kGemmRowsB);
+  a.resize(ra * k * e);
+  b.resize(rb * n * e);
+  for (uint64_t i = 0; i < ra; i++)
+    for (uint64_t p = 0; p < k; p++) store(dtype, a.data(), i * k + p, a_value(i, p));
+  for (uint64_t p = 0; p < rb; p++)
+    for (uint64_t j = 0; j < n; j++) store(dtype, b.data(), p * n + j, b_value(p, j));
+}
+
 void fill_gemm_operands(Dtype dtype, uint64_t m, uint64_t n, uint64_t k, std::vector<uint8_t>& a, std::vector<uint8_t>& b) {
   const size_t e = dtype_size(dtype);
+  // Each distinct row is made once and copied (an 8192 × 4096 half operand took a few hundred ms
+  // element by element).
+  std::vector<uint8_t> ha, hb;
+  fill_gemm_operand_heads(dtype, m, n, k, ha, hb);
   a.resize(m * k * e);
   b.resize(k * n * e);
-  // Row i of A depends on i mod 7 only, row p of B on p mod 5: each distinct row is made once
-  // and copied (an 8192 × 4096 half operand took a few hundred ms element by element).
-  for (uint64_t i = 0; i < m; i++) {
-    uint8_t* row = a.data() + i * k * e;
-    if (i >= 7) { std::memcpy(row, a.data() + (i % 7) * k * e, k * e); continue; }
-    for (uint64_t p = 0; p < k; p++) store(dtype, row, p, a_value(i, p));
-  }
-  for (uint64_t p = 0; p < k; p++) {
-    uint8_t* row = b.data() + p * n * e;
-    if (p >= 5) { std::memcpy(row, b.data() + (p % 5) * n * e, n * e); continue; }
-    for (uint64_t j = 0; j < n; j++) store(dtype, row, j, b_value(p, j));
-  }
+  std::memcpy(a.data(), ha.data(), ha.size());
+  std::memcpy(b.data(), hb.data(), hb.size());
+  repeat_gemm_rows(kGemmRowsA, m, [&](uint64_t at, uint64_t n_rows) { std::memcpy(a.data() + at * k * e, a.data(), n_rows * k * e); });
+  repeat_gemm_rows(kGemmRowsB, k, [&](uint64_t at, uint64_t n_rows) { std::memcpy(b.data() + at * n * e, b.data(), n_rows * n * e); });
 }
 
 void GemmWorkspace::prepare(Dtype dtype, uint64_t m, uint64_t n, uint64_t k) {

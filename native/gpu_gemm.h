@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "device_memory.h"
 #include "dtype.h"
@@ -23,8 +24,13 @@ class GpuGemm {
   void prepare(Dtype dtype, uint64_t m, uint64_t n, uint64_t k);
   /** Enqueues one multiply of the prepared shape on the stream. */
   void issue();
+  /** C on the device (m×n elements of the prepared dtype). */
+  const uint8_t* result() const { return c_.get(); }
 
  private:
+  /** Copies `head` (the first `period` rows, or all where fewer) to `dst` and repeats it to `rows` rows on the stream. */
+  void repeat_rows(uint8_t* dst, const std::vector<uint8_t>& head, uint64_t period, uint64_t rows, uint64_t row_bytes, const char* what);
+
   const gpu::CudaRuntime& rt_;
   const gpu::CublasLibrary* blas_ = nullptr;
   DeviceMemory& memory_;

@@ -2,8 +2,11 @@
 // to see that the shipped addon does not show, such as the C matrix of the gemm stand-in.
 #include <napi.h>
 
+#include "device_memory.h"
 #include "errors.h"
 #include "gemm.h"
+#include "gpu_errors.h"
+#include "gpu_gemm.h"
 
 namespace {
 
@@ -29,8 +32,44 @@ Napi::Value GemmResult(const Napi::CallbackInfo& info) {
   }
 }
 
+// gpuGemmResult(dtype, m, n, k): C of the same gemm run by cuBLAS on GPU 0 (operands made as the
+// nccl backend makes them), as bytes. Throws where there is no GPU or cuBLAS.
+Napi::Value GpuGemmResult(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  try {
+    Dtype dtype;
+    const std::string d = info[0].ToString().Utf8Value();
+    if (!parse_dtype(d, &dtype)) throw_invalid("dtype: unknown dtype '" + d + "'");
+    const auto dim = [&](int i) { return static_cast<uint64_t>(info[i].ToNumber().Int64Value()); };
+    const uint64_t m = dim(1), n = dim(2), k = dim(3);
+    validate_gemm("gemm", dtype, m, n, k);
+    std::string why;
+    const gpu::CudaRuntime* rt = gpu::load_cudart(&why);
+    if (!rt) throw ClabError(ErrCode::SystemError, why);
+    cuda_check(*rt, rt->cudaSetDevice(0), "cudaSetDevice", 0);
+    gpu::cudaStream_t stream = nullptr;
+    cuda_check(*rt, rt->cudaStreamCreateWithFlags(&stream, 1), "cudaStreamCreateWithFlags", 0);
+    std::vector<uint8_t> c(m * n * dtype_size(dtype));
+    {
+      DeviceMemory memory(*rt, 0, 0);
+      GpuGemm gemm(*rt, memory, stream, 0);
+      gemm.prepare(dtype, m, n, k);
+      gemm.issue();
+      cuda_check(*rt, rt->cudaMemcpyAsync(c.data(), gemm.result(), c.size(), gpu::cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync", 0);
+      cuda_check(*rt, rt->cudaStreamSynchronize(stream), "cudaStreamSynchronize", 0);
+    }
+    rt->cudaStreamDestroy(stream);
+    return Napi::Buffer<uint8_t>::Copy(env, c.data(), c.size());
+  } catch (const ClabError& e) {
+    Napi::Error err = Napi::Error::New(env, e.what());
+    err.Set("code", e.code_name());
+    throw err;
+  }
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("gemmResult", Napi::Function::New(env, GemmResult, "gemmResult"));
+  exports.Set("gpuGemmResult", Napi::Function::New(env, GpuGemmResult, "gpuGemmResult"));
   return exports;
 }
 

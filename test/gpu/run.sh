@@ -2,7 +2,9 @@
 # The GPU tests (npm run test:gpu): on a machine with NVIDIA GPUs, CUDA and NCCL; never in CI.
 #   1. native/gpu_api.h (our own declarations of CUDA, NCCL, cuBLAS and NVML) against the real
 #      headers: test/gpu/check_gpu_api.cc compiled with -fsyntax-only (static_asserts only).
-#   2. test/gpu/gpu-tests.cjs: scenarios on 1 and 2 GPUs through `clab run --backend nccl`,
+#   2. test/gpu/gemm-one-gpu.cjs: the nccl backend's cuBLAS GEMM on its own operands against the
+#      cpu stand-in's C, byte for byte.
+#   3. test/gpu/gpu-tests.cjs: scenarios on 1 and 2 GPUs through `clab run --backend nccl`,
 #      every check passing; a sweep of every collective 8 B … 1 GiB with #wrong = 0; failure modes.
 # Ends with one summary line. Needs the built addon and bundles; on the GPU machine they are
 # carried (scripts/gpu-pack.sh says how). NCCL_NVLS_ENABLE=0 is forced for everything it starts.
@@ -28,8 +30,11 @@ else
   echo "SKIP header check: no $NCCL_INC/nccl.h or $CUDA_INC/cuda_runtime_api.h"
 fi
 
+node "$here/gemm-one-gpu.cjs"
+gemm_rc=$?
 node "$here/gpu-tests.cjs" "$@"
 rc=$?
+(( gemm_rc != 0 )) && rc=1
 echo "header check: $header_status"
 [[ $header_status == failed ]] && rc=1
 exit $rc
