@@ -18,6 +18,21 @@ describe('slice description', () => {
     });
   });
 
+  it('says on a loop\'s slice when that rank\'s loop waited for the host, and only there', () => {
+    const src = source([{ action: allReduce(), label: 'all_reduce' }], [event(0, 0, 'loop', 0, 58_000_000, 0, 4_096), event(0, 0, 'timed', 58_000_000, 58_026_000, 0, 4_096)]);
+    const ranks = [{
+      step: 0, rank: 0, verdict: 'pass' as const, checked: 1, wrong: 0, mismatches: [], output: null, note: null,
+      timesUs: Array.from({ length: 20 }, () => 26), loopUs: 58_000, loopHost: { issueUs: 57_990, faults: 1, blocked: 1, preempted: 0 },
+    }];
+    src.steps.push(stepRecord(0, allReduce(), { verdict: 'pass', ranks }));
+    const model = loadTimeline(src);
+    const rows = (slice: number) => Object.fromEntries(describeSlice(model, src, stepsByIndex(src.steps), 0, slice).rows);
+    const phases = [0, 1].map((i) => rows(i).phase);
+    const loop = phases.indexOf('loop');
+    expect(rows(loop).host).toMatch(/^rank 0's loop waited for the host: issuing its 20 calls took 57\.99 ms of the loop's 58\.00 ms/);
+    expect(rows(1 - loop).host).toBeUndefined();
+  });
+
   it('says a step still running has no verdict yet', () => {
     const src = source([{ action: compute() }], [event(0, 0, 'timed', 0, 10)]);
     const d = describeSlice(loadTimeline(src), src, stepsByIndex(src.steps), 0, 0);

@@ -1,6 +1,7 @@
 // What the tooltip says about a slice: its op and step, where it ran, how long, and the step's
 // bandwidth and verdict where the step has ended.
 import type { StepRecord } from '../../../shared/record.js';
+import { describeLoopStall, loopStall } from '../../../shared/loop-host.js';
 import { formatBytes } from '../../../shared/scenario/units.js';
 import type { TimelineModel } from './model';
 import { OPS } from './ops';
@@ -31,5 +32,9 @@ export function describeSlice(model: TimelineModel, source: TimelineSource, step
   ];
   if (event.bytes > 0) rows.push(['bytes', formatBytes(event.bytes)]);
   rows.push(['algbw', gbps(step?.algbw)], ['busbw', gbps(step?.busbw)], ['verdict', step?.verdict ?? 'running']);
+  // A loop the GPU spent waiting for this rank's host (loop-host.ts): the tooltip says so on it.
+  const rank = step && PHASES[s.phase[slice]] === 'loop' ? step.ranks.find((r) => r.rank === model.lanes[lane].rank) : undefined;
+  const stall = rank ? loopStall(rank) : null;
+  if (stall && rank) rows.push(['host', describeLoopStall(stall, rank.timesUs.length)]);
   return { title: `${OPS[s.op[slice]]}: ${event.name}`, rows };
 }
