@@ -1,6 +1,7 @@
 // A run's timeline in the Chrome Trace Event Format, which Perfetto UI and chrome://tracing open:
 // a process per rank, a thread per stream plus the host thread, a slice per timeline event,
 // arrows from each send to its receive, and each rank's busbw as a counter.
+import { describeLoopStall, loopStall } from '../loop-host.js';
 import type { P2pAction, Plan } from '../plan/types.js';
 import type { TimelineEvent } from '../protocol.js';
 import type { RunRecord, StepRecord } from '../record.js';
@@ -40,6 +41,8 @@ export interface CompleteEvent extends TraceEventBase {
     verdict: StepRecord['verdict'] | null;
     /** A pairs step: the link, NCCL's transport, the share of the link's peak, and why the pair failed. */
     pair?: { link: string | null; transport: string | null; how: string | null; peakShare: number | null; error: string | null };
+    /** A loop slice whose rank's host held it up (loop-host.ts): what that host thread did, and the sentence the app shows. */
+    hostStall?: { issueUs: number; loopUs: number; iterationsUs: number; faults: number; blocked: number; preempted: number; note: string };
   };
 }
 
@@ -156,6 +159,15 @@ function transfers(plan: Plan, step: number): { from: number; to: number }[] {
 
 const middle = (e: CompleteEvent) => e.ts + e.dur / 2;
 
+/** A loop slice's args where its rank's host held the loop up. */
+function hostStallArgs(step: StepRecord | undefined, rank: number): Pick<CompleteEvent['args'], 'hostStall'> {
+  const r = step?.ranks.find((x) => x.rank === rank);
+  const stall = r ? loopStall(r) : null;
+  if (!stall || !r) return {};
+  const { issueUs, loopUs, iterationsUs, faults, blocked, preempted } = stall;
+  return { hostStall: { issueUs, loopUs, iterationsUs, faults, blocked, preempted, note: describeLoopStall(stall, r.timesUs.length) } };
+}
+
 /** A pairs step's slice args: what its cell says beside its figure. */
 function pairArgs(step: StepRecord, links: Map<string, PairLink>): NonNullable<CompleteEvent['args']['pair']> {
   const o = step.origin as Extract<StepRecord['origin'], { kind: 'pairs' }>;
@@ -255,6 +267,7 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
         busbw: host ? null : step?.busbw ?? null,
         verdict: step?.verdict ?? null,
         ...(step?.origin.kind === 'pairs' ? { pair: pairArgs(step, pairLinks) } : {}),
+        ...(e.phase === 'loop' ? hostStallArgs(step, e.rank) : {}),
       },
     };
   });

@@ -170,3 +170,25 @@ describe('the trace rule checker', () => {
     expect(traceRuleViolations(late).join('\n')).toMatch(/before the previous event's/);
   });
 });
+
+describe('a loop held up by its host, in the trace', () => {
+  it('carries on that rank\'s loop slice what the host did and the sentence the app shows; other slices carry nothing', () => {
+    const rec = buildRecord({
+      world: 2, environment: NCCL_ENVIRONMENT,
+      steps: [{ label: 'all_reduce', action: allReduce(1024), timesUs: [[26, 26, 26, 26], [26, 26, 26, 26]] }],
+      events: [
+        event(0, 0, 'loop', 0, 110), event(1, 0, 'loop', 0, 50_000),
+        ...[0, 1].flatMap((r) => [0, 1, 2, 3].map((i) => event(r, 0, 'timed', 50_000 + 30 * i, 50_026 + 30 * i))),
+      ],
+    });
+    rec.steps[0].ranks[0] = { ...rec.steps[0].ranks[0], loopUs: 110, loopHost: { issueUs: 20, faults: 1, blocked: 0, preempted: 0 } };
+    rec.steps[0].ranks[1] = { ...rec.steps[0].ranks[1], loopUs: 50_000, loopHost: { issueUs: 49_990, faults: 1, blocked: 1, preempted: 0 } };
+    const events = chromeTrace(rec).traceEvents;
+    const loopOf = (pid: number) => slices(events, pid, 0).find((s) => s.cat === 'loop')!;
+    expect(loopOf(0).args.hostStall).toBeUndefined();
+    expect(loopOf(1).args.hostStall).toMatchObject({ issueUs: 49_990, loopUs: 50_000, iterationsUs: 104, faults: 1, blocked: 1, preempted: 0 });
+    expect(loopOf(1).args.hostStall!.note).toMatch(/^rank 1's loop waited for the host: issuing its 4 calls took 49\.99 ms/);
+    expect(slices(events, 1, 0).filter((s) => s.cat !== 'loop').every((s) => s.args.hostStall === undefined)).toBe(true);
+    expect(traceRuleViolations(chromeTrace(rec))).toEqual([]);
+  });
+});
