@@ -189,8 +189,9 @@ export class PlanExecutor {
 
   /** Makes a step's buffers (a second set for the check run when the op eats its input), timed as a fill event. */
   private makeBuffers(step: PlanStep, prepare: () => PreparedCall[]): { sets: PreparedCall[][]; fill: TimelineEvent } {
-    // The host memory earlier steps wrote goes back here, between steps, not while a loop is issued.
-    this.memory.boundary();
+    // The host memory earlier steps wrote goes back here, between steps, not while a loop is
+    // issued: never while an async step may still be issuing its own.
+    if (this.pending.size === 0) this.memory.boundary();
     const start = nowNs();
     const calls = prepare();
     const sets = this.needsFreshCheck(step, calls) ? [calls, prepare()] : [calls];

@@ -63,4 +63,27 @@ describe('host memory between steps', () => {
     // The backend made and checked the data: the host never wrote those buffers.
     expect(await collections(true)).toBe(0);
   }, 30_000);
+
+  it('does not collect while an async step is in flight (its loop may be being issued)', async () => {
+    const plan = compilePlan(scenarioSchema.parse({
+      version: 1, name: 'mem-async', world: { ranks: 1 }, defaults: { iters: 1, warmup: 0, dtype: 'float32' },
+      steps: [
+        { op: 'all_gather', count: 8388608, async: true, id: 'a' },
+        { op: 'all_gather', count: 8388608 },
+        { op: 'wait', id: 'a' },
+        { op: 'all_gather', count: 8388608 },
+      ],
+    }));
+    const comm = await cpuCommInit(createId(1), 0, 1);
+    try {
+      const boundaries: number[] = [];
+      let step = -1;
+      const memory = new HostMemory(() => { boundaries.push(step); }, 64 * MiB);
+      await new PlanExecutor(plan, { rank: 0, comm, memory, stepBegin: (s) => { step = s.index; }, stepEnd: () => undefined }).run();
+      // Not when step 1 makes its buffers (step 0 still pending), but when step 3 does, once the wait let step 0 go.
+      expect(boundaries).toEqual([3]);
+    } finally {
+      comm.destroy();
+    }
+  }, 30_000);
 });
