@@ -15,7 +15,7 @@ import { FlightRecorder } from './flight-recorder.js';
 import { dataEvents } from './data-events.js';
 import { PairRunner, type PairHost } from './pairs.js';
 import type { Outcome } from './outcome.js';
-import { HostMemory } from './host-memory.js';
+import { HostMemory, hostWrittenBytes } from './host-memory.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -41,21 +41,6 @@ const STREAM_PHASES = new Set<TimelineEvent['phase']>(['warmup', 'loop', 'timed'
 const CHAINABLE = new Set<PlanStep['action']['kind']>(['collective', 'p2p', 'group', 'compute', 'barrier']);
 /** The one native op for a step's calls: a group when there are several. */
 const nativeOp = (calls: PreparedCall[]): NativeOp => (calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) });
-/**
- * Host memory that calls write: their buffers where the host makes and checks the data (where the
- * backend does, the host buffers only stand for the device's and their pages are never touched).
- */
-function hostWrittenBytes(calls: PreparedCall[]): number {
-  const seen = new Set<ArrayBufferLike>();
-  for (const c of calls) {
-    if (c.data) continue;
-    const op = c.op as { send?: Uint8Array; recv?: Uint8Array };
-    for (const b of [op.send, op.recv]) if (b && b.byteLength) seen.add(b.buffer);
-  }
-  let bytes = 0;
-  for (const b of seen) bytes += b.byteLength;
-  return bytes;
-}
 const loopHostOf = ({ issueNs, faults, blocked, preempted }: NonNullable<NativeTimes['loopHost']>) => ({ issueUs: issueNs / 1e3, faults, blocked, preempted });
 const durationsUs = (t: NativeTimes | null) => (t ? t.startNs.map((s, i) => (t.endNs[i] - s) / 1e3) : []);
 
@@ -313,7 +298,7 @@ export class PlanExecutor {
         return { ...none, timed: t, events: this.events(step, t, 'timed', 0), note: `${gflops.toFixed(2)} GFLOP/s` };
       }
       case 'pair':
-        this.pairs ??= new PairRunner(this.host.pairs!);
+        this.pairs ??= new PairRunner(this.host.pairs!, this.memory);
         return this.pairs.run(step as PlanStep & { action: typeof a });
       case 'wait': {
         const start = nowNs();

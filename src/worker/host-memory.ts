@@ -7,6 +7,7 @@
 // written host memory has been let go, with the collector sweeping ArrayBuffers in that pause.
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import type { PreparedCall } from './buffers.js';
 
 /** Written host memory let go that makes a step boundary collect. */
 export const COLLECT_AFTER_BYTES = 64 * 2 ** 20;
@@ -61,4 +62,20 @@ export class HostMemory {
     this.collections++;
     return true;
   }
+}
+
+/**
+ * Host memory that calls write: their buffers where the host makes and checks the data (where the
+ * backend does, the host buffers only stand for the device's and their pages are never touched).
+ */
+export function hostWrittenBytes(calls: PreparedCall[]): number {
+  const seen = new Set<ArrayBufferLike>();
+  for (const c of calls) {
+    if (c.data) continue;
+    const op = c.op as { send?: Uint8Array; recv?: Uint8Array };
+    for (const b of [op.send, op.recv]) if (b && b.byteLength) seen.add(b.buffer);
+  }
+  let bytes = 0;
+  for (const b of seen) bytes += b.byteLength;
+  return bytes;
 }

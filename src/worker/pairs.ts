@@ -7,6 +7,7 @@ import type { P2pAction, PairAction, PlanStep } from '../shared/plan/types.js';
 import type { TimelineEvent } from '../shared/protocol.js';
 import type { BackendName, NativeAddon, NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { prepareP2p, type PreparedCall } from './buffers.js';
+import { hostWrittenBytes, type HostMemory } from './host-memory.js';
 import { checkCall, previewTensor } from './output.js';
 import type { Outcome } from './outcome.js';
 import { dataEvents } from './data-events.js';
@@ -44,7 +45,7 @@ export class PairRunner {
   /** The unit's first failure: its later steps are not measured (the pair is down). */
   private failure: PairFailure | null = null;
 
-  constructor(private readonly host: PairHost) {}
+  constructor(private readonly host: PairHost, private readonly memory: HostMemory | null = null) {}
 
   /** One step of a pair's unit, on this rank; never rejects for the pair's own failure. */
   async run(step: PairStep): Promise<Outcome> {
@@ -119,9 +120,11 @@ export class PairRunner {
     if (a.fault === 'error') {
       throw new PairFailure('CLAB_INJECTED_ERROR', `injected fault: the pair ${this.pairName(a)} fails as over a broken link (the scenario's faults list): its first operation failed on rank ${rank}`);
     }
+    this.memory?.boundary();  // between pairs, as between steps (host-memory.ts)
     const fillStart = nowNs();
     const calls = this.prepare(a, comm.makesData);
     const fillEnd = nowNs();
+    this.memory?.wrote(hostWrittenBytes(calls));
     const op: NativeOp = calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) };
     // An injected hang: the pair's sender never hands its data over, so the receiver waits in the
     // backend (NCCL: a receive that never completes on the GPU) until the pair's timeout.
