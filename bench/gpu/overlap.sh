@@ -12,23 +12,32 @@ root=$(cd "$here/../.." && pwd)
 cd "$root"
 export NCCL_NVLS_ENABLE=0
 RUNS=${RUNS:-3}
+# NCCL settings to try, each a space-free list of VAR=value joined by commas, "default" for none
+# (e.g. SETTINGS="default NCCL_CTA_POLICY=1 NCCL_MAX_NCHANNELS=4"): RUNS runs of each, in turn.
+SETTINGS=${SETTINGS:-default}
 WORK=${WORK:-$(mktemp -d /tmp/clab-bench-overlap.XXXXXX)}
 SCENARIO=${SCENARIO:-scenarios/overlap-gpu.scenario.json}
-echo "# bench/gpu/overlap.sh, $(date -u +%FT%TZ), $SCENARIO, RUNS=$RUNS $*"
-for ((k = 1; k <= RUNS; k++)); do
-  t0=$EPOCHREALTIME
-  node bin/clab.cjs run "$SCENARIO" --out "$WORK/overlap-$k.run.json" "$@" >"$WORK/overlap-$k.log" 2>&1 </dev/null
-  rc=$?
-  wall=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
-  node -e '
-    const [file, wall, rc] = process.argv.slice(1);
-    let r;
-    try { r = JSON.parse(require("fs").readFileSync(file, "utf8")); } catch { console.log(`run: exit ${rc}, no record`); process.exit(0); }
-    for (const c of r.compares ?? []) {
-      const [off, on] = c.variants;
-      const achieved = off.durationUs / on.durationUs;
-      const eff = (achieved - 1) / (c.idealSpeedup - 1);
-      console.log(`run: ${wall} s start to exit (exit ${rc}, ${r.status}); ${off.name} ${off.durationUs.toFixed(0)} µs, ${on.name} ${on.durationUs.toFixed(0)} µs (repeats ${on.repeatsUs.map((x) => x.toFixed(0)).join(" ")}); comm ${c.commUs.toFixed(0)} + compute ${c.computeUs.toFixed(0)} µs; ×${achieved.toFixed(2)} of ideal ×${c.idealSpeedup.toFixed(2)}: efficiency ${eff.toFixed(3)}`);
-    }
-  ' "$WORK/overlap-$k.run.json" "$wall" "$rc"
+echo "# bench/gpu/overlap.sh, $(date -u +%FT%TZ), $SCENARIO, RUNS=$RUNS, SETTINGS=$SETTINGS $*"
+n=0
+for setting in $SETTINGS; do
+  vars=()
+  [[ $setting != default ]] && IFS=, read -r -a vars <<<"$setting"
+  for ((k = 1; k <= RUNS; k++)); do
+    n=$((n + 1))
+    t0=$EPOCHREALTIME
+    env "${vars[@]}" node bin/clab.cjs run "$SCENARIO" --out "$WORK/overlap-$n.run.json" "$@" >"$WORK/overlap-$n.log" 2>&1 </dev/null
+    rc=$?
+    wall=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+    node -e '
+      const [file, wall, rc, setting] = process.argv.slice(1);
+      let r;
+      try { r = JSON.parse(require("fs").readFileSync(file, "utf8")); } catch { console.log(`${setting} run: exit ${rc}, no record`); process.exit(0); }
+      for (const c of r.compares ?? []) {
+        const [off, on] = c.variants;
+        const achieved = off.durationUs / on.durationUs;
+        const eff = (achieved - 1) / (c.idealSpeedup - 1);
+        console.log(`${setting} run: ${wall} s start to exit (exit ${rc}, ${r.status}); ${off.name} ${off.durationUs.toFixed(0)} µs, ${on.name} ${on.durationUs.toFixed(0)} µs (repeats ${on.repeatsUs.map((x) => x.toFixed(0)).join(" ")}); comm ${c.commUs.toFixed(0)} + compute ${c.computeUs.toFixed(0)} µs; ×${achieved.toFixed(2)} of ideal ×${c.idealSpeedup.toFixed(2)}: efficiency ${eff.toFixed(3)}`);
+      }
+    ' "$WORK/overlap-$n.run.json" "$wall" "$rc" "$setting"
+  done
 done

@@ -15,7 +15,7 @@ cd "$root"
 export NCCL_NVLS_ENABLE=0
 REPEATS=${REPEATS:-3}
 # RANKS=1 (one GPU: every op but sendrecv, on one rank) and OPS (clab collective names, space-separated) narrow it down;
-# on 2 GPUs the overlap scenario follows (bench/gpu/overlap.sh, OVERLAP_RUNS=3; 0 skips it).
+# on 2 GPUs the overlap scenario follows (bench/gpu/overlap.sh, OVERLAP_RUNS=3; 0 skips it; OVERLAP_SETTINGS: its SETTINGS).
 RANKS=${RANKS:-2}
 OPS=${OPS:-}
 WORK=${WORK:-$(mktemp -d /tmp/clab-bench-sweep.XXXXXX)}
@@ -67,5 +67,5 @@ node "$here/sweep-table.cjs" "$WORK" "$REPEATS"
 # The overlap targets in the same command (efficiency ≥ 0.95 and wall time ≤ 3 s in each run): 2 GPUs.
 if (( RANKS >= 2 )) && [[ ${OVERLAP_RUNS:-3} != 0 ]]; then
   mkdir -p "$WORK/overlap"
-  RUNS=${OVERLAP_RUNS:-3} WORK="$WORK/overlap" bash "$here/overlap.sh"
+  RUNS=${OVERLAP_RUNS:-3} SETTINGS="${OVERLAP_SETTINGS:-default}" WORK="$WORK/overlap" bash "$here/overlap.sh"
 fi
