@@ -67,12 +67,12 @@ export function timingLine(step: StepRecord): string | null {
 
 /** Where a rank's loop waited for the host (loop-host.ts): one line each, under the timing line. */
 export function loopStallLines(step: StepRecord): string[] {
-  return loopStalls(step.ranks).map((s) => `    ! ${describeLoopStall(s, step.ranks.find((r) => r.rank === s.rank)!.timesUs.length)}`);
+  return loopStalls(step.ranks).map((s) => `    ! ${describeLoopStall(s)}`);
 }
 
 /** The same as `#` notes of a sweep table, each naming its row's size. */
 function loopStallNotes(rows: readonly StepRecord[]): string[] {
-  return rows.flatMap((r) => loopStalls(r.ranks).map((s) => `at ${formatBytes(r.bytes)}, ${describeLoopStall(s, r.ranks.find((x) => x.rank === s.rank)!.timesUs.length)}.`))
+  return rows.flatMap((r) => loopStalls(r.ranks).map((s) => `at ${formatBytes(r.bytes)}, ${describeLoopStall(s)}.`))
     .flatMap((note) => wrapWords(note, 100, '# ', '#   '));
 }
 

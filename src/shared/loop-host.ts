@@ -15,6 +15,8 @@ const ISSUE_SHARE = 0.8;
 
 export interface LoopStall {
   rank: number;
+  /** The calls in the loop (its timed iterations). */
+  calls: number;
   loopUs: number;
   /** The same iterations timed one by one, summed. */
   iterationsUs: number;
@@ -32,7 +34,7 @@ export function loopStall(r: Pick<RankStepResult, 'rank' | 'loopUs' | 'loopHost'
   if (excess < EXCESS_MIN_US || excess < EXCESS_SHARE * iterationsUs) return null;
   if (r.loopHost.issueUs < ISSUE_SHARE * r.loopUs) return null;
   const { issueUs, faults, blocked, preempted } = r.loopHost;
-  return { rank: r.rank, loopUs: r.loopUs, iterationsUs, issueUs, faults, blocked, preempted };
+  return { rank: r.rank, calls: r.timesUs.length, loopUs: r.loopUs, iterationsUs, issueUs, faults, blocked, preempted };
 }
 
 /** Every rank of a step whose loop waited for the host. */
@@ -43,12 +45,12 @@ export function loopStalls(ranks: readonly RankStepResult[]): LoopStall[] {
 const us = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(1)} µs`);
 
 /** One sentence on a stalled loop, for step details and the sweep table's notes. */
-export function describeLoopStall(s: LoopStall, calls: number): string {
+export function describeLoopStall(s: LoopStall): string {
   const why = [
     s.faults ? `${s.faults} page fault${s.faults === 1 ? '' : 's'}` : '',
     s.blocked ? `blocked ${s.blocked} time${s.blocked === 1 ? '' : 's'}` : '',
     s.preempted ? `preempted ${s.preempted} time${s.preempted === 1 ? '' : 's'}` : '',
   ].filter(Boolean).join(', ');
-  return `rank ${s.rank}'s loop waited for the host: issuing its ${calls} calls took ${us(s.issueUs)} of the loop's ${us(s.loopUs)}` +
+  return `rank ${s.rank}'s loop waited for the host: issuing its ${s.calls} calls took ${us(s.issueUs)} of the loop's ${us(s.loopUs)}` +
     ` (the same iterations took ${us(s.iterationsUs)} one by one${why ? `; while issuing, the thread took ${why}` : ''}), so time and bandwidth from this loop measure the host`;
 }

@@ -21,8 +21,8 @@ const twenty = (us: number) => Array.from({ length: 20 }, () => us);
 describe('loop stalls', () => {
   it('calls a loop stalled when it outlasted its iterations and the host issued it all along', () => {
     const s = loopStall(rank(1, twenty(26), 26362, 26300, 3, 1, 2));
-    expect(s).toEqual({ rank: 1, loopUs: 26362, iterationsUs: 520, issueUs: 26300, faults: 3, blocked: 2, preempted: 1 });
-    expect(describeLoopStall(s!, 20)).toBe(
+    expect(s).toEqual({ rank: 1, calls: 20, loopUs: 26362, iterationsUs: 520, issueUs: 26300, faults: 3, blocked: 2, preempted: 1 });
+    expect(describeLoopStall(s!)).toBe(
       "rank 1's loop waited for the host: issuing its 20 calls took 26.30 ms of the loop's 26.36 ms (the same iterations took 520.0 µs one by one; " +
       'while issuing, the thread took 3 page faults, blocked 2 times, preempted 1 time), so time and bandwidth from this loop measure the host');
   });

@@ -163,9 +163,9 @@ const middle = (e: CompleteEvent) => e.ts + e.dur / 2;
 function hostStallArgs(step: StepRecord | undefined, rank: number): Pick<CompleteEvent['args'], 'hostStall'> {
   const r = step?.ranks.find((x) => x.rank === rank);
   const stall = r ? loopStall(r) : null;
-  if (!stall || !r) return {};
+  if (!stall) return {};
   const { issueUs, loopUs, iterationsUs, faults, blocked, preempted } = stall;
-  return { hostStall: { issueUs, loopUs, iterationsUs, faults, blocked, preempted, note: describeLoopStall(stall, r.timesUs.length) } };
+  return { hostStall: { issueUs, loopUs, iterationsUs, faults, blocked, preempted, note: describeLoopStall(stall) } };
 }
 
 /** A pairs step's slice args: what its cell says beside its figure. */

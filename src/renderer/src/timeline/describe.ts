@@ -35,6 +35,6 @@ export function describeSlice(model: TimelineModel, source: TimelineSource, step
   // A loop the GPU spent waiting for this rank's host (loop-host.ts): the tooltip says so on it.
   const rank = step && PHASES[s.phase[slice]] === 'loop' ? step.ranks.find((r) => r.rank === model.lanes[lane].rank) : undefined;
   const stall = rank ? loopStall(rank) : null;
-  if (stall && rank) rows.push(['host', describeLoopStall(stall, rank.timesUs.length)]);
+  if (stall) rows.push(['host', describeLoopStall(stall)]);
   return { title: `${OPS[s.op[slice]]}: ${event.name}`, rows };
 }
