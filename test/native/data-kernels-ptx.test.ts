@@ -16,6 +16,8 @@ describe('the data kernels\' PTX', () => {
   it('has both kernels, for compute capability 7.5 and later, and is in the addon', () => {
     const ptx = readFileSync(PTX_FILE as string, 'utf8');
     expect(ptx).toMatch(/\.target sm_75/);
+    // nvcc 13 writes ISA 9.0, which drivers before CUDA 13 refuse; build-ptx.mjs declares 8.0 (CUDA 12.0).
+    expect(ptx).toMatch(/^\.version 8\.0$/m);
     expect(ptx).toMatch(/\.entry clab_fill\(/);
     expect(ptx).toMatch(/\.entry clab_check\(/);
     expect(addon.backends().nccl.dataKernels).toBe(true);
