@@ -36,7 +36,9 @@ for setting in $SETTINGS; do
         const [off, on] = c.variants;
         const achieved = off.durationUs / on.durationUs;
         const eff = (achieved - 1) / (c.idealSpeedup - 1);
-        console.log(`${setting} run: ${wall} s start to exit (exit ${rc}, ${r.status}); ${off.name} ${off.durationUs.toFixed(0)} µs, ${on.name} ${on.durationUs.toFixed(0)} µs (repeats ${on.repeatsUs.map((x) => x.toFixed(0)).join(" ")}); comm ${c.commUs.toFixed(0)} + compute ${c.computeUs.toFixed(0)} µs; ×${achieved.toFixed(2)} of ideal ×${c.idealSpeedup.toFixed(2)}: efficiency ${eff.toFixed(3)}`);
+        // What running together cost each side (the record'"'"'s per-variant times, newer records).
+        const cost = on.commUs && on.computeUs ? `; together comm ×${(on.commUs / c.commUs).toFixed(2)}, compute ×${(on.computeUs / c.computeUs).toFixed(2)}` : "";
+        console.log(`${setting} run: ${wall} s start to exit (exit ${rc}, ${r.status}); ${off.name} ${off.durationUs.toFixed(0)} µs, ${on.name} ${on.durationUs.toFixed(0)} µs (repeats ${on.repeatsUs.map((x) => x.toFixed(0)).join(" ")}); comm ${c.commUs.toFixed(0)} + compute ${c.computeUs.toFixed(0)} µs; ×${achieved.toFixed(2)} of ideal ×${c.idealSpeedup.toFixed(2)}: efficiency ${eff.toFixed(3)}${cost}`);
       }
     ' "$WORK/overlap-$n.run.json" "$wall" "$rc" "$setting"
   done

@@ -76,22 +76,22 @@ const maxOverRanks = (r: StepRecord) => (r.ranks.length ? Math.max(...r.ranks.ma
 export function summarizeCompares(plan: Plan, steps: StepRecord[]): CompareRecord[] {
   return plan.compares.map((spec) => {
     const inCompare = steps.filter((s) => s.origin.kind === 'compare' && s.origin.compare === spec.index);
+    // A variant's communication or compute time: its steps of that kind summed per repeat, the median over repeats.
+    const timeOf = (variant: string, kind: 'comm' | 'compute') => median(
+      Array.from({ length: spec.repeat }, (_, r) =>
+        inCompare
+          .filter((s) => s.origin.kind === 'compare' && s.origin.variant === variant && s.origin.repeat === r)
+          .filter((s) => (kind === 'compute' ? s.action.kind === 'compute' : actionBandwidthBasis(s.action, plan.world) !== null || s.action.kind === 'object'))
+          .reduce((sum, s) => sum + maxOverRanks(s), 0)));
     const variants = spec.variants.map((name) => {
       const ends = inCompare.filter((s) => s.action.kind === 'block-end' && s.action.variant === name && s.action.repeat >= 0 && s.ranks.length > 0);
       const repeatsUs = ends.map(maxOverRanks);
-      return { name, durationUs: median(repeatsUs), repeatsUs, speedup: null as number | null };
+      return { name, durationUs: median(repeatsUs), repeatsUs, speedup: null as number | null, commUs: timeOf(name, 'comm'), computeUs: timeOf(name, 'compute') };
     });
     const base = variants[0]?.durationUs;
     for (const v of variants) v.speedup = base && v.durationUs ? base / v.durationUs : null;
-    const first = spec.variants[0];
-    const perRepeat = (kind: 'comm' | 'compute') =>
-      Array.from({ length: spec.repeat }, (_, r) =>
-        inCompare
-          .filter((s) => s.origin.kind === 'compare' && s.origin.variant === first && s.origin.repeat === r)
-          .filter((s) => (kind === 'compute' ? s.action.kind === 'compute' : actionBandwidthBasis(s.action, plan.world) !== null || s.action.kind === 'object'))
-          .reduce((sum, s) => sum + maxOverRanks(s), 0));
-    const commUs = median(perRepeat('comm'));
-    const computeUs = median(perRepeat('compute'));
+    const commUs = variants[0]?.commUs ?? null;
+    const computeUs = variants[0]?.computeUs ?? null;
     const idealSpeedup = commUs && computeUs ? (commUs + computeUs) / Math.max(commUs, computeUs) : null;
     return { index: spec.index, label: spec.label, variants, commUs, computeUs, idealSpeedup };
   });

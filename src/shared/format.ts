@@ -194,10 +194,22 @@ export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environm
   return lines;
 }
 
+type CompareVariant = CompareRecord['variants'][number];
+
+/** A later variant's comm and compute times against the first's: what running them together cost each. */
+function sharingLine(v: CompareVariant, first: CompareVariant): string[] {
+  const part = (label: string, x: number | null | undefined, base: number | null | undefined) =>
+    (x && base ? `${label} ${us(x)} µs (×${(x / base).toFixed(2)})` : null);
+  const parts = [part('comm', v.commUs, first.commUs), part('compute', v.computeUs, first.computeUs)].filter((p): p is string => p !== null);
+  return parts.length ? [`  ${''.padEnd(12)} ${parts.join(', ')} against ${first.name}`] : [];
+}
+
 export function compareSummary(c: CompareRecord): string[] {
   const lines = [`# ${c.label}`];
+  const [first] = c.variants;
   for (const v of c.variants) {
     lines.push(`  ${v.name.padEnd(12)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}`);
+    if (v !== first) lines.push(...sharingLine(v, first));
   }
   if (c.commUs !== null && c.computeUs !== null) {
     lines.push(`  comm ${us(c.commUs)} µs + compute ${us(c.computeUs)} µs; ideal overlap speed-up ×${c.idealSpeedup?.toFixed(2) ?? 'n/a'} (comm + compute vs max(comm, compute))`);

@@ -65,6 +65,14 @@ export const compareRecordSchema = z.object({
     durationUs: z.number().nullable(),
     repeatsUs: z.array(z.number()),
     speedup: z.number().nullable(),
+    /**
+     * This variant's communication and compute time, each summed over a repeat's steps and the
+     * median taken, as commUs and computeUs are for the first variant (newer records). Beside the
+     * first variant's they show what running together cost each: a GEMM that shares the SMs with
+     * NCCL's kernels takes longer.
+     */
+    commUs: z.number().nullable().optional(),
+    computeUs: z.number().nullable().optional(),
   })),
   /** From the first variant: total communication and compute time, and the best speed-up overlap could give. */
   commUs: z.number().nullable(),

@@ -150,6 +150,10 @@ describe('shipped experiment scenarios', () => {
     expect(c.variants[0].speedup).toBe(1);
     expect(c.variants[1].speedup).toBeCloseTo(c.variants[0].durationUs! / c.variants[1].durationUs!, 6);
     expect(c.idealSpeedup).toBeCloseTo((c.commUs! + c.computeUs!) / Math.max(c.commUs!, c.computeUs!), 6);
+    // Each variant's own comm and compute times; the first's are the ones the ideal comes from.
+    expect([c.variants[0].commUs, c.variants[0].computeUs]).toEqual([c.commUs, c.computeUs]);
+    expect(c.variants[1].commUs).toBeGreaterThan(0);
+    expect(c.variants[1].computeUs).toBeGreaterThan(0);
   });
 });
 
