@@ -25,8 +25,8 @@ struct Times {
   /**
    * The host thread while it issued that loop (nccl): how long issuing took, and the page faults it
    * took, the times it blocked (waited in the kernel: a lock, a fault served late) and the times it
-   * was preempted meanwhile. A loop whose GPU time is about its issue time
-   * waited for the host (e.g. a page fault stalled behind another thread unmapping memory).
+   * was preempted meanwhile. A loop whose GPU time is about its issue time waited for the host
+   * (e.g. a page fault stalled behind another thread unmapping memory).
    */
   uint64_t loop_issue_ns = 0;
   uint64_t loop_faults = 0, loop_blocked = 0, loop_preempted = 0;

@@ -86,12 +86,9 @@ void fill_gemm_operands(Dtype dtype, uint64_t m, uint64_t n, uint64_t k, std::ve
   const size_t e = dtype_size(dtype);
   // Each distinct row is made once and copied (an 8192 × 4096 half operand took a few hundred ms
   // element by element).
-  std::vector<uint8_t> ha, hb;
-  fill_gemm_operand_heads(dtype, m, n, k, ha, hb);
+  fill_gemm_operand_heads(dtype, m, n, k, a, b);
   a.resize(m * k * e);
   b.resize(k * n * e);
-  std::memcpy(a.data(), ha.data(), ha.size());
-  std::memcpy(b.data(), hb.data(), hb.size());
   repeat_gemm_rows(kGemmRowsA, m, [&](uint64_t at, uint64_t n_rows) { std::memcpy(a.data() + at * k * e, a.data(), n_rows * k * e); });
   repeat_gemm_rows(kGemmRowsB, k, [&](uint64_t at, uint64_t n_rows) { std::memcpy(b.data() + at * n * e, b.data(), n_rows * n * e); });
 }

@@ -1,7 +1,5 @@
 #include "gpu_gemm.h"
 
-#include <algorithm>
-
 #include <vector>
 
 #include "errors.h"

@@ -35,9 +35,9 @@ export function hostCollector(): Collect | null {
   return collector;
 }
 
-/** Counts written host memory made by steps and collects at the boundary after enough was made. */
+/** Counts the host memory steps write and collects at the boundary after enough was written. */
 export class HostMemory {
-  private made = 0;
+  private written = 0;
   /** Collections so far and their total time (the rank's log says so at the end). */
   collections = 0;
   collectMs = 0;
@@ -46,16 +46,16 @@ export class HostMemory {
 
   /** A step made `bytes` of host memory that it writes (filled or checked by the host). */
   wrote(bytes: number): void {
-    this.made += bytes;
+    this.written += bytes;
   }
 
   /**
-   * At a step boundary: collects if the steps before made at least the threshold (their buffers
+   * At a step boundary: collects if the steps before wrote at least the threshold (their buffers
    * are garbage by now, or still in use by a step in flight and kept). Returns whether it did.
    */
   boundary(): boolean {
-    if (!this.collect || this.made < this.threshold) return false;
-    this.made = 0;
+    if (!this.collect || this.written < this.threshold) return false;
+    this.written = 0;
     const t0 = performance.now();
     this.collect();
     this.collectMs += performance.now() - t0;
