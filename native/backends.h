@@ -2,7 +2,9 @@
 // needs the CUDA runtime and NCCL (loaded with dlopen, gpu_loader.h) and at least one visible GPU.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace clab {
 
@@ -14,5 +16,13 @@ struct BackendStatus {
 
 BackendStatus cpu_backend_status();
 BackendStatus nccl_backend_status();
+
+/**
+ * Each GPU visible to CUDA's total memory, by CUDA index, read from NVML alone (no cuInit, which
+ * takes ~0.2 s): what the core checks a plan against before it forks the ranks. Empty when NVML
+ * cannot say it for certain: MIG, GPUs of different sizes (which CUDA index is which then depends
+ * on CUDA's device order), a UUID in CUDA_VISIBLE_DEVICES; the caller then asks CUDA (topology.h).
+ */
+std::vector<uint64_t> gpu_memory_totals_from_nvml();
 
 }  // namespace clab

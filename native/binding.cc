@@ -3,7 +3,10 @@
 // one plain object and names its backend there; this file is where the backends part ways.
 // Whatever waits (joining an nccl communicator waits for every rank; a GPU's first CUDA call
 // takes a while) runs on a libuv worker thread behind a promise.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <string>
@@ -131,6 +134,28 @@ Napi::Value Backends(const Napi::CallbackInfo& info) {
   nccl.Set("dataKernels", Napi::Boolean::New(env, data_kernels_built_in()));
   o.Set("nccl", nccl);
   return o;
+}
+
+/** gpuMemoryTotals(): each visible GPU's total memory by CUDA index, from NVML alone; null when it cannot say (backends.h). */
+Napi::Value GpuMemoryTotals(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const std::vector<uint64_t> totals = gpu_memory_totals_from_nvml();
+  if (totals.empty()) return env.Null();
+  Napi::Array out = Napi::Array::New(env, totals.size());
+  for (size_t i = 0; i < totals.size(); i++) out.Set(static_cast<uint32_t>(i), static_cast<double>(totals[i]));
+  return out;
+}
+
+/**
+ * exitNow(code): ends the process at once, as _exit does: no atexit handlers, no destructors, every
+ * thread stopped where it is, and the system reclaims memory, GPU contexts and sockets. For a rank
+ * whose work is done and reported, holding a communicator whose teardown only costs time
+ * (ncclCommDestroy joins a service thread that polls with a 0.5 s timeout).
+ */
+Napi::Value ExitNow(const Napi::CallbackInfo& info) {
+  const int code = info[0].IsNumber() ? info[0].As<Napi::Number>().Int32Value() : 0;
+  std::fflush(nullptr);
+  _exit(code & 0xff);
 }
 
 // createUniqueId({ backend, world })
@@ -320,6 +345,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   data->comm_ctor = Napi::Persistent(define_comm_class(env));
   env.SetInstanceData(data);
   exports.Set("backends", Napi::Function::New(env, Backends, "backends"));
+  exports.Set("exitNow", Napi::Function::New(env, ExitNow, "exitNow"));
+  exports.Set("gpuMemoryTotals", Napi::Function::New(env, GpuMemoryTotals, "gpuMemoryTotals"));
   exports.Set("createUniqueId", Napi::Function::New(env, CreateUniqueId, "createUniqueId"));
   exports.Set("prepareDevice", Napi::Function::New(env, PrepareDevice, "prepareDevice"));
   exports.Set("commInit", Napi::Function::New(env, CommInit, "commInit"));

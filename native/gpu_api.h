@@ -210,6 +210,8 @@ constexpr unsigned kNvmlVersionBytes = 80;    // NVML_SYSTEM_DRIVER_VERSION_BUFF
   X(nvmlErrorString, const char*, (nvmlReturn_t))                                                 \
   X(nvmlSystemGetDriverVersion, nvmlReturn_t, (char*, unsigned int))                              \
   X(nvmlDeviceGetCount_v2, nvmlReturn_t, (unsigned int*))                                         \
+  X(nvmlDeviceGetHandleByIndex_v2, nvmlReturn_t, (unsigned int, nvmlDevice_t*))                   \
+  X(nvmlDeviceGetMigMode, nvmlReturn_t, (nvmlDevice_t, unsigned int*, unsigned int*))             \
   X(nvmlDeviceGetHandleByPciBusId_v2, nvmlReturn_t, (const char*, nvmlDevice_t*))                 \
   X(nvmlDeviceGetName, nvmlReturn_t, (nvmlDevice_t, char*, unsigned int))                         \
   X(nvmlDeviceGetMemoryInfo, nvmlReturn_t, (nvmlDevice_t, nvmlMemory_t*))                         \

@@ -185,6 +185,19 @@ export interface NativeAddon {
    * runtime, without creating a CUDA context. `detailed` adds CUDA's peer attributes and cuBLAS.
    */
   topology(options?: { detailed?: boolean }): Topology;
+  /**
+   * Each GPU visible to CUDA's total memory in bytes, by CUDA index, from NVML alone (topology()'s
+   * first call initialises CUDA, ~0.2 s, in the process that forks the ranks). null where NVML
+   * cannot place them for certain (MIG, GPUs of different sizes, UUIDs in CUDA_VISIBLE_DEVICES):
+   * ask topology() then.
+   */
+  gpuMemoryTotals(): number[] | null;
+  /**
+   * Ends this process at once (_exit): no teardown, the system reclaims memory, GPU contexts and
+   * sockets. For a rank whose results are sent, instead of destroying its communicator
+   * (ncclCommDestroy joins a thread of NCCL's that polls with a 0.5 s timeout).
+   */
+  exitNow(code: number): never;
   /** topology() off the JS thread (the first CUDA call of a process takes a while). */
   topologyAsync(options?: { detailed?: boolean }): Promise<Topology>;
   /**

@@ -78,6 +78,8 @@ export const coreToWorkerSchema = z.discriminatedUnion('type', [
   /** Every rank has reached the gate of `step` (a pair's first step): the pair may start. */
   z.object({ type: z.literal('gate-open'), v, step: z.number().int() }),
   z.object({ type: z.literal('abort'), v, reason: z.string() }),
+  /** Every rank has said `done`: a rank that kept its communicator exits now, leaving it to the system. */
+  z.object({ type: z.literal('leave'), v }),
 ]);
 
 export const workerToCoreSchema = z.discriminatedUnion('type', [

@@ -92,23 +92,24 @@ export function memoryShortfall(need: MemoryNeed, machine: MachineMemory, device
 export interface MemoryCheckOptions {
   /** The machine's figures; read from this host (and the topology given) when absent. */
   machine?: MachineMemory;
-  /** nccl: the addon's topology, for the GPUs' memory. */
+  /** nccl: the GPUs' memory (else read from `topology`, the addon's). */
+  gpus?: GpuMemory[];
   topology?: Pick<Topology, 'gpus'>;
   tuning?: SegmentTuning;
 }
 
-export function readMachineMemory(backend: BackendName, topology?: Pick<Topology, 'gpus'>): MachineMemory {
+export function readMachineMemory(backend: BackendName, topology?: Pick<Topology, 'gpus'>, gpus?: GpuMemory[]): MachineMemory {
   return {
     hostAvailableBytes: readMemAvailable(),
     shmFreeBytes: backend === 'cpu' ? readShmFree() : null,
-    gpus: backend === 'nccl' && topology ? gpusFromTopology(topology) : null,
+    gpus: backend !== 'nccl' ? null : gpus ?? (topology ? gpusFromTopology(topology) : null),
   };
 }
 
 /** Throws InsufficientMemoryError, with the numbers, when the plan cannot fit on this machine on `backend`. */
 export function checkPlanMemory(plan: Plan, backend: BackendName, options: MemoryCheckOptions = {}): MemoryNeed {
   const need = planMemoryNeed(plan, backend, options.tuning ?? segmentTuningFromEnv());
-  const machine = options.machine ?? readMachineMemory(backend, options.topology);
+  const machine = options.machine ?? readMachineMemory(backend, options.topology, options.gpus);
   const shortfall = memoryShortfall(need, machine, plan.devices);
   if (shortfall) throw new InsufficientMemoryError(shortfall);
   return need;

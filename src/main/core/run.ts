@@ -43,6 +43,8 @@ export interface RunEvents {
 }
 
 const nowNs = () => Number(process.hrtime.bigint());
+/** CLAB_TRACE: the core's own moments on stderr, milliseconds since the process started. */
+const trace = (text: string) => { if (process.env.CLAB_TRACE) process.stderr.write(`[trace] core ${performance.now().toFixed(1)} ms: ${text}\n`); };
 const WATCHDOG_INTERVAL_MS = 100;
 /** Beyond a pair's own timeout: its ranks abort the pair (up to 5 s for a hung call to come back) and report. */
 const PAIR_GRACE_MS = 10_000;
@@ -112,6 +114,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     this.log(null, `run ${this.id}: ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'} on the ${this.options.backend} backend, ${this.plan.steps.length} steps`);
     // The scenario's NCCL settings over the environment clab was started in.
     const env = { ...(this.options.env ?? process.env), ...this.plan.env };
+    trace(`forking ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'}`);
     this.workers = this.ranks().map((rank) =>
       forkWorker(entry, rank, {
         message: (r, m) => this.onMessage(r, m),
@@ -240,6 +243,12 @@ export class LabRun extends EventEmitter<RunEvents> {
       }
       case 'done':
         this.done.add(rank);
+        // Ranks keep their communicator until every one is done (none goes while a peer may still
+        // read its buffers), then exit together.
+        if (this.done.size === this.plan.world) {
+          trace(`every rank done; leave sent`);
+          for (const w of this.workers) w.send({ type: 'leave', v: PROTOCOL_VERSION });
+        }
         return this.announcePause();
     }
   }
@@ -263,6 +272,7 @@ export class LabRun extends EventEmitter<RunEvents> {
   }
 
   private onExit(rank: number, code: number | null, signal: NodeJS.Signals | null): void {
+    trace(`rank ${rank} closed (${code ?? signal})`);
     this.exited.add(rank);
     if (!this.done.has(rank) && !this.error) {
       const steps = [...(this.current.get(rank) ?? [])];

@@ -79,7 +79,9 @@ export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers
     get pid() { return child.pid; },
     get exited() { return exited; },
     send(message) {
-      if (child.connected) child.send(message);
+      // A rank that has just exited or disconnected cannot be told anything (EPIPE): its close
+      // says what became of it, so the failed write is not an error of its own.
+      if (child.connected) child.send(message, () => undefined);
     },
     kill() {
       if (!exited) child.kill('SIGKILL');

@@ -30,6 +30,29 @@ describe('prepareRun', () => {
     expect(auto.recordPath.startsWith(dir)).toBe(true);
   });
 
+  it('checks an nccl plan against NVML\'s figures when they place every GPU, and asks CUDA (topology) only when they do not', () => {
+    const big = parseScenarioText(JSON.stringify({ version: 1, name: 'big', world: { ranks: 2 }, backend: 'nccl', steps: [{ op: 'all_reduce', count: 1 << 26 }] }), 'big.scenario.json');
+    const asked: string[] = [];
+    const gpus = (totals: number[] | null) => () => ({
+      backends: () => ({ cpu: { available: true }, nccl: { available: true, devices: 2 } }),
+      gpuMemoryTotals: () => { asked.push('nvml'); return totals; },
+      topology: () => {
+        asked.push('cuda');
+        return { gpus: [0, 1].map((index) => ({ index, name: 'small', memoryBytes: 1 << 27, busId: '' })), links: [], versions: {}, problems: [] };
+      },
+    });
+    // 256 MiB of float32 per rank (in place): fits in 80 GB, not in 128 MiB.
+    expect(() => prepareRun({ loaded: big, scenarioFile: null, loadAddon: gpus([80e9, 80e9]), recordsDir: dir })).not.toThrow();
+    expect(asked).toEqual(['nvml']);
+    asked.length = 0;
+    expect(() => prepareRun({ loaded: big, scenarioFile: null, loadAddon: gpus([1 << 27, 1 << 27]), recordsDir: dir }))
+      .toThrow(/rank 0 needs 256 MiB on its GPU.*rank 0's GPU \(0\) has 128 MiB in all/);
+    expect(asked).toEqual(['nvml']);
+    asked.length = 0;
+    expect(() => prepareRun({ loaded: big, scenarioFile: null, loadAddon: gpus(null), recordsDir: dir })).toThrow(/has 128 MiB in all/);
+    expect(asked).toEqual(['nvml', 'cuda']);
+  });
+
   it('runs, saves the record where it said and hears no signal after the run', async () => {
     const signalsBefore = process.listenerCount('SIGINT');
     const prepared = prepareRun({ loaded: allInOne, scenarioFile: 'all-in-one.scenario.json', backend: 'cpu', ranks: 2, recordsDir: dir, stopOnSignals: true });

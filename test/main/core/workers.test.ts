@@ -9,20 +9,30 @@ import { PROTOCOL_VERSION, type WorkerToCore } from '../../../src/shared/protoco
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 
 describe('a rank process', () => {
-  it('that finished its plan exits with code 0, reported after its done message', async () => {
+  it('that finished its plan waits to be told to leave, then exits with code 0, reported after its done message', async () => {
     const plan = compilePlan(scenarioSchema.parse({ version: 1, name: 'one', world: { ranks: 1 }, steps: [{ op: 'all_reduce', count: 3 }] }));
     const seen: string[] = [];
+    let exited = false;
     const exit = await new Promise<{ code: number | null; signal: string | null }>((done, fail) => {
       const link = forkWorker(resolveWorkerEntry(`${process.cwd()}/dist`), 0, {
-        message: (_, m: WorkerToCore) => seen.push(m.type),
+        message: (_, m: WorkerToCore) => {
+          seen.push(m.type);
+          // Still there a while after its done (it holds its communicator), gone once told to leave.
+          if (m.type === 'done') {
+            setTimeout(() => {
+              seen.push(exited ? 'exited before leave' : 'leave');
+              link.send({ type: 'leave', v: PROTOCOL_VERSION });
+            }, 300);
+          }
+        },
         output: () => undefined,
-        exit: (_, code, signal) => done({ code, signal }),
+        exit: (_, code, signal) => { exited = true; done({ code, signal }); },
         invalid: (_, e) => fail(e),
       }, process.env);
       link.send({ type: 'start', v: PROTOCOL_VERSION, runId: 'test', rank: 0, backend: 'cpu', plan });
     });
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(seen.at(-1)).toBe('done');
+    expect(seen.slice(-2)).toEqual(['done', 'leave']);
     expect(seen).toContain('step-end');
   });
 
