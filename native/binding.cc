@@ -196,7 +196,7 @@ Napi::Value PrepareDevice(const Napi::CallbackInfo& info) {
   }
 }
 
-// commInit({ backend, id, rank, world, device?, commStreams? }): resolves once this rank has
+// commInit({ backend, id, rank, world, device?, commStreams?, registerBuffers? }): resolves once this rank has
 // joined (nccl: once every rank has, ncclCommInitRank waits for them).
 Napi::Value CommInit(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -210,7 +210,9 @@ Napi::Value CommInit(const Napi::CallbackInfo& info) {
     const int rank = static_cast<int>(get_int(o.Get("rank"), "rank", 0, world - 1));
     int device = -1;
     unsigned comm_streams = 0;
+    bool register_buffers = false;
     if (backend == Backend::Nccl) {
+      register_buffers = o.Get("registerBuffers").ToBoolean();
       device = static_cast<int>(get_int(o.Get("device"), "device", 0, 1023));
       // Bit i set: stream i only communicates, and NcclComm makes it at the highest CUDA priority.
       const Napi::Value s = o.Get("commStreams");
@@ -218,13 +220,13 @@ Napi::Value CommInit(const Napi::CallbackInfo& info) {
     }
     return PromiseWorker<NewComm>::queue(
         env, "clab-comm-init", rank,
-        [backend, id, rank, world, device, comm_streams] {
+        [backend, id, rank, world, device, comm_streams, register_buffers] {
           NewComm made;
           if (backend == Backend::Cpu) {
             made.comm = std::make_shared<CpuComm>(id, rank, world);
             return made;
           }
-          auto comm = std::make_shared<NcclComm>(id, rank, world, device, comm_streams);
+          auto comm = std::make_shared<NcclComm>(id, rank, world, device, comm_streams, register_buffers);
           made.device = comm->device();
           made.bus_id = comm->bus_id();
           made.compute_capability = comm->compute_capability();

@@ -62,15 +62,52 @@ DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what) {
                         std::to_string(free_b) + " bytes (" + human_bytes(free_b) + ") free of " + human_bytes(total_b) +
                         ", " + human_bytes(kReserveBytes) + " of which stay for NCCL and cuBLAS");
   void* p = nullptr;
+  const std::string where = " bytes for " + what + " failed on GPU " + std::to_string(device_) + " (rank " + std::to_string(rank_) + "): ";
+  if (registering_) {
+    const gpu::ncclResult_t r = nccl_->ncclMemAlloc(&p, bytes);
+    if (r != gpu::ncclSuccess)
+      throw ClabError(r == gpu::ncclSystemError || r == gpu::ncclUnhandledCudaError ? "CLAB_OUT_OF_MEMORY" : "CLAB_NCCL_ERROR",
+                      "ncclMemAlloc of " + std::to_string(bytes) + where + nccl_->ncclGetErrorString(r));
+    void* handle = nullptr;
+    const gpu::ncclResult_t reg = nccl_->ncclCommRegister(comm_, p, bytes, &handle);
+    if (reg != gpu::ncclSuccess) {
+      nccl_->ncclMemFree(p);
+      throw ClabError("CLAB_NCCL_ERROR", "ncclCommRegister of " + std::to_string(bytes) + where + nccl_->ncclGetErrorString(reg));
+    }
+    blocks_.push_back({static_cast<uint8_t*>(p), bytes, true, true, handle});
+    return DeviceBlock(this, static_cast<uint8_t*>(p));
+  }
   e = rt_.cudaMalloc(&p, bytes);
   if (e != gpu::cudaSuccess) {
     rt_.cudaGetLastError();  // clear the sticky-free error state of this thread
     throw ClabError(e == gpu::cudaErrorMemoryAllocation ? "CLAB_OUT_OF_MEMORY" : rt_.cudaGetErrorName(e),
-                    "cudaMalloc of " + std::to_string(bytes) + " bytes for " + what + " failed on GPU " +
-                        std::to_string(device_) + " (rank " + std::to_string(rank_) + "): " + gpu::cuda_error_text(rt_, e));
+                    "cudaMalloc of " + std::to_string(bytes) + where + gpu::cuda_error_text(rt_, e));
   }
   blocks_.push_back({static_cast<uint8_t*>(p), bytes, true});
   return DeviceBlock(this, static_cast<uint8_t*>(p));
+}
+
+void DeviceMemory::register_with(const gpu::NcclLibrary& nccl, gpu::ncclComm_t comm) {
+  if (!nccl.ncclMemAlloc || !nccl.ncclMemFree || !nccl.ncclCommRegister || !nccl.ncclCommDeregister)
+    throw ClabError("CLAB_UNSUPPORTED", "registerBuffers needs NCCL 2.19 or later (ncclMemAlloc, ncclCommRegister); " +
+                                            nccl.library + " has not got them");
+  std::lock_guard<std::mutex> lock(mu_);
+  nccl_ = &nccl;
+  comm_ = comm;
+  registering_ = true;
+}
+
+void DeviceMemory::forget_comm() {
+  std::lock_guard<std::mutex> lock(mu_);
+  comm_ = nullptr;
+  registering_ = false;
+  for (Block& b : blocks_) b.handle = nullptr;
+}
+
+void DeviceMemory::free_block(const Block& b) {
+  if (b.handle && comm_) nccl_->ncclCommDeregister(comm_, b.handle);
+  if (b.nccl_alloc) nccl_->ncclMemFree(b.ptr);
+  else rt_.cudaFree(b.ptr);
 }
 
 void DeviceMemory::release(uint8_t* ptr) {
@@ -83,7 +120,7 @@ void DeviceMemory::free_idle_locked() {
   std::vector<Block> kept;
   for (const Block& b : blocks_) {
     if (b.lent) kept.push_back(b);
-    else rt_.cudaFree(b.ptr);
+    else free_block(b);
   }
   blocks_.swap(kept);
 }

@@ -1,6 +1,9 @@
 // Device buffers of one nccl communicator: cudaMalloc'd on demand, kept and reused by size while
 // the communicator lives (a sweep reuses its buffers), freed at close. A request that the GPU
-// cannot hold is refused up front, with the bytes asked and the bytes free. No Node-API here.
+// cannot hold is refused up front, with the bytes asked and the bytes free. With registration on
+// (a scenario's registerBuffers), blocks come from ncclMemAlloc and are registered with the
+// communicator (ncclCommRegister), so that NCCL moves data straight between them (zero-copy).
+// No Node-API here.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +48,13 @@ class DeviceMemory {
   DeviceBlock acquire(uint64_t bytes, const std::string& what);
   /** Frees every block; none may be lent out. */
   void free_all();
+  /**
+   * From now on, blocks are allocated with ncclMemAlloc and registered with `comm` (blocks already
+   * held stay as they are). Throws CLAB_UNSUPPORTED when the library has no registration (< 2.19).
+   */
+  void register_with(const gpu::NcclLibrary& nccl, gpu::ncclComm_t comm);
+  /** `comm` is destroyed, and its registrations with it: blocks are only freed from now on. */
+  void forget_comm();
 
  private:
   friend class DeviceBlock;
@@ -55,8 +65,14 @@ class DeviceMemory {
     uint8_t* ptr;
     uint64_t bytes;
     bool lent;
+    bool nccl_alloc = false;  // from ncclMemAlloc: freed with ncclMemFree
+    void* handle = nullptr;   // ncclCommRegister's handle, while the communicator lives
   };
+  void free_block(const Block& b);
   const gpu::CudaRuntime& rt_;
+  const gpu::NcclLibrary* nccl_ = nullptr;
+  gpu::ncclComm_t comm_ = nullptr;
+  bool registering_ = false;
   const int device_, rank_;
   std::mutex mu_;
   std::vector<Block> blocks_;

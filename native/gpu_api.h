@@ -145,7 +145,13 @@ struct ncclUniqueId {
   X(ncclAlltoAll, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t)) \
   X(ncclGather, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t)) \
   X(ncclScatter, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))
-#define CLAB_NCCL_OPTIONAL_API(X) CLAB_NCCL_SINCE_2_13_API(X) CLAB_NCCL_SINCE_2_28_API(X)
+// New in NCCL 2.19: user buffer registration (a scenario's registerBuffers).
+#define CLAB_NCCL_SINCE_2_19_API(X)                                                               \
+  X(ncclMemAlloc, ncclResult_t, (void**, size_t))                                                 \
+  X(ncclMemFree, ncclResult_t, (void*))                                                           \
+  X(ncclCommRegister, ncclResult_t, (ncclComm_t, void*, size_t, void**))                          \
+  X(ncclCommDeregister, ncclResult_t, (ncclComm_t, void*))
+#define CLAB_NCCL_OPTIONAL_API(X) CLAB_NCCL_SINCE_2_13_API(X) CLAB_NCCL_SINCE_2_19_API(X) CLAB_NCCL_SINCE_2_28_API(X)
 
 // ---- cuBLAS (libcublas.so.13 / .12) --------------------------------------------------------
 

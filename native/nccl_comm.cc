@@ -59,7 +59,7 @@ void NcclComm::prepare_device(int device, int rank) {
   cuda_check(rt, rt.cudaFree(nullptr), "cudaFree(0) (creating the CUDA context)", rank);
 }
 
-NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, unsigned priority_streams)
+NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, unsigned priority_streams, bool register_buffers)
     : rt_(&need_cudart()), nccl_(&need_nccl()), rank_(rank), world_(world), device_(device), priority_streams_(priority_streams) {
   gpu::ncclUniqueId id;
   if (!base64_decode(id_text, reinterpret_cast<uint8_t*>(id.internal), sizeof id.internal))
@@ -75,6 +75,7 @@ NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, 
   compute_capability_ = gpu::compute_capability(*rt_, device);
   nccl_check(*nccl_, nccl_->ncclCommInitRank(&comm_, world, id, rank), "ncclCommInitRank", rank_, nullptr);
   memory_ = std::make_unique<DeviceMemory>(*rt_, device_, rank_);
+  if (register_buffers) memory_->register_with(*nccl_, comm_);
   kernels_ = DataKernels::on_device(device_, &kernels_why_);
   scratch_ = memory_->acquire(kScratchBytes, "the barrier");
 }
@@ -408,6 +409,7 @@ void NcclComm::close() {
     else nccl_->ncclCommDestroy(comm_);
   }
   comm_ = nullptr;
+  if (memory_) memory_->forget_comm();  // its registrations went with it
   const uint64_t t1 = now_ns();
   for (auto& s : streams_) {
     if (!s) continue;

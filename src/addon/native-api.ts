@@ -177,9 +177,11 @@ export interface NativeAddon {
   /**
    * Joins the communicator `id` as `rank`; resolves once it has (nccl: once every rank has).
    * nccl: on CUDA device `device`; `commStreams` bit i set = stream i only communicates, and is
-   * made at the GPU's highest stream priority. cpu ignores both.
+   * made at the GPU's highest stream priority; `registerBuffers`: every device buffer from
+   * ncclMemAlloc, registered with the communicator (ncclCommRegister, NCCL 2.19 or later), so NCCL
+   * moves data between them without its staging buffers. cpu ignores all three.
    */
-  commInit(options: { backend: BackendName; id: string; rank: number; world: number; device: number; commStreams?: number }): Promise<NativeComm>;
+  commInit(options: { backend: BackendName; id: string; rank: number; world: number; device: number; commStreams?: number; registerBuffers?: boolean }): Promise<NativeComm>;
   /**
    * The GPUs, the link between every pair and the library versions, from NVML and the CUDA
    * runtime, without creating a CUDA context. `detailed` adds CUDA's peer attributes and cuBLAS.

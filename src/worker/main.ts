@@ -72,7 +72,7 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
     id = (await nextMessage('comm-id', (m) => m.step === undefined)).id;
   }
   await deviceReady;
-  return addon.commInit({ backend, id, rank, world: plan.world, device, commStreams: communicationOnlyStreams(plan) });
+  return addon.commInit({ backend, id, rank, world: plan.world, device, commStreams: communicationOnlyStreams(plan), registerBuffers: plan.registerBuffers });
 }
 
 /** Whether any step runs on the run-wide communicator (every step but a pair's does). */
@@ -128,7 +128,8 @@ async function main(): Promise<void> {
   if (needsRunCommunicator(plan)) {
     comm = await joinCommunicator(addon, start.backend, plan);
     const cc = comm.computeCapability === undefined ? '' : `, compute capability ${formatComputeCapability(comm.computeCapability)}`;
-    const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}${cc}`;
+    const registered = start.backend === 'nccl' && plan.registerBuffers ? ', every buffer registered with it (ncclMemAlloc, ncclCommRegister)' : '';
+    const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}${cc}${registered}`;
     const data = comm.makesData
       ? `tensors of ${BACKEND_DATA_MIN_ELEMENTS} elements and more are filled and checked by the backend${comm.device === undefined ? '' : ' on the GPU'}`
       : `data is filled and checked on the host (${comm.makesDataWhyNot ?? 'the backend cannot'})`;

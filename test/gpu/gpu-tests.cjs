@@ -166,6 +166,30 @@ function dataOnGpu(rec) {
 }
 
 /**
+ * registerBuffers: every tensor from ncclMemAlloc, registered with the communicator; every
+ * collective (and, on 2 GPUs, sends both ways, in a group and async beside a GEMM) still checks.
+ */
+function registeredBuffers(ranks) {
+  const steps = COLLECTIVES.flatMap((op, i) => [4096, 1 << 22].map((count) => ({ op, count, root: ranks - 1, dtype: i % 2 ? 'bfloat16' : 'float32', data: { kind: 'random', seed: i, min: 0, max: 4 } })));
+  if (ranks > 1) {
+    steps.push(
+      { op: 'send', from: 0, to: 1, count: 1 << 24, data: { kind: 'random', seed: 9 } },
+      { op: 'send', from: 1, to: 0, count: 100000 },
+      { op: 'send', label: 'isend 0→1 beside a GEMM', from: 0, to: 1, count: 1 << 24, async: true, id: 'p2p', stream: 'comm' },
+      { op: 'compute', m: 4096, n: 4096, k: 4096, dtype: 'float16', ranks: [1] },
+      { op: 'wait', id: 'p2p' },
+      { op: 'group', label: 'exchange', steps: [{ op: 'send', from: 0, to: 1, count: 5000 }, { op: 'send', from: 1, to: 0, count: 5000 }] },
+    );
+  }
+  const name = `registered_buffers_on_${ranks}_GPU${ranks > 1 ? 's' : ''}`;
+  expectPassed(name, writeScenario(`registered-${ranks}`, { world: { ranks }, registerBuffers: true, defaults: { warmup: 1, iters: 3 }, steps }), ranks, (rec) => {
+    if (BACKEND === 'cpu') return null;  // cpu ranks ignore registerBuffers
+    const joins = rec.logs.filter((l) => l.text.includes('joined the nccl communicator'));
+    return joins.length === ranks && joins.every((l) => l.text.includes('registered with it')) ? dataOnGpu(rec) : `not every rank says its buffers are registered: ${joins.map((l) => l.text).join(' | ')}`;
+  });
+}
+
+/**
  * Ranks that reduce with different redops (a deliberate mistake NCCL does not catch): the data
  * kernels count the wrong elements and the host shows the first of them with their values.
  */
@@ -344,6 +368,7 @@ async function main() {
     hangIsEnded();
     pairsIsolated();
   }
+  if (gpus >= 1) registeredBuffers(Math.min(gpus, 2));
   if (gpus >= 1) await outOfMemory();
   const passed = results.filter((r) => r.ok && !r.skipped).length;
   const failed = results.filter((r) => !r.ok).length;

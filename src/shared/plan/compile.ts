@@ -49,6 +49,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     world,
     devices: options.ranks === undefined ? scenario.world.devices ?? null : null,
     ...(scenario.env && Object.keys(scenario.env).length ? { env: { ...scenario.env } } : {}),
+    ...(scenario.registerBuffers ? { registerBuffers: true } : {}),
     streams, steps, sweeps: [], pairs: [], compares: [],
   };
   // Async ids are scoped: each run of a compare variant starts a fresh scope.

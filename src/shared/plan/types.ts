@@ -104,6 +104,8 @@ export const planSchema = z.object({
   world: z.number().int().min(1),
   /** The scenario's NCCL settings, set in each rank process's environment (older plans: none). */
   env: z.record(z.string(), z.string()).optional(),
+  /** nccl: every device buffer allocated with ncclMemAlloc and registered with the communicator. */
+  registerBuffers: z.boolean().optional(),
   devices: z.array(z.number().int()).nullable(),
   streams: z.array(z.string()),
   steps: z.array(planStepSchema),

@@ -243,6 +243,7 @@ export const scenarioSchema = z
       .describe('How many ranks: {"ranks": N}, or {"devices": [0, 1]} for one rank per listed GPU.'),
     backend: z.enum(['auto', 'cpu', 'nccl']).optional().describe('auto uses nccl when enough GPUs are usable, else cpu.'),
     env: ncclEnv.optional(),
+    registerBuffers: z.boolean().optional().describe('nccl: allocate every tensor with ncclMemAlloc and register it with the communicator (ncclCommRegister, NCCL 2.19 or later). Send/recv between GPUs that reach each other directly (P2P over NVLink or PCIe) then write straight into the receiver\'s tensor instead of going through NCCL\'s staging buffers, which the receiver would copy out of: less memory traffic and work on the receiving GPU. cpu ranks ignore it.'),
     defaults: z
       .object({
         dtype: dtype.optional(),

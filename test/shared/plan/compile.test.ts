@@ -12,6 +12,15 @@ describe('plan compiler', () => {
     expect(plan.steps[1].action).toMatchObject({ inPlace: false });
   });
 
+  it('carries the scenario\'s NCCL settings and its buffer registration to the ranks, and neither when absent', () => {
+    const plain = compilePlan(scenario([{ op: 'all_reduce', count: 3 }]));
+    expect(plain.env).toBeUndefined();
+    expect(plain.registerBuffers).toBeUndefined();
+    const tuned = compilePlan(scenario([{ op: 'all_reduce', count: 3 }], { env: { NCCL_ALGO: 'Ring' }, registerBuffers: true }));
+    expect(tuned).toMatchObject({ env: { NCCL_ALGO: 'Ring' }, registerBuffers: true });
+    expect(() => scenario([{ op: 'all_reduce', count: 3 }], { registerBuffers: 'yes' })).toThrow();
+  });
+
   it('expands a sweep into one step per size with nccl-tests counts', () => {
     const plan = compilePlan(scenario([{ op: 'sweep', collective: 'all_gather', minBytes: 64, maxBytes: '1KiB' }]));
     expect(plan.steps.map((s) => (s.origin.kind === 'sweep' ? s.origin.size : 0))).toEqual([64, 128, 256, 512, 1024]);
