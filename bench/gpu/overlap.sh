@@ -14,6 +14,8 @@ export NCCL_NVLS_ENABLE=0
 RUNS=${RUNS:-3}
 # NCCL settings to try, each a space-free list of VAR=value joined by commas, "default" for none
 # (e.g. SETTINGS="default NCCL_CTA_POLICY=1 NCCL_MAX_NCHANNELS=4"): RUNS runs of each, in turn.
+# The word registerBuffers in a setting runs the scenario with "registerBuffers": true (every
+# tensor from ncclMemAlloc, registered with the communicator), e.g. "registerBuffers,NCCL_CTA_POLICY=1".
 SETTINGS=${SETTINGS:-default}
 WORK=${WORK:-$(mktemp -d /tmp/clab-bench-overlap.XXXXXX)}
 SCENARIO=${SCENARIO:-scenarios/overlap-gpu.scenario.json}
@@ -21,11 +23,22 @@ echo "# bench/gpu/overlap.sh, $(date -u +%FT%TZ), $SCENARIO, RUNS=$RUNS, SETTING
 n=0
 for setting in $SETTINGS; do
   vars=()
-  [[ $setting != default ]] && IFS=, read -r -a vars <<<"$setting"
+  scenario=$SCENARIO
+  if [[ $setting != default ]]; then
+    IFS=, read -r -a parts <<<"$setting"
+    for p in "${parts[@]}"; do
+      if [[ $p == registerBuffers ]]; then
+        scenario="$WORK/registered.scenario.json"
+        node -e 'const fs = require("fs"); const s = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); delete s.$schema; fs.writeFileSync(process.argv[2], JSON.stringify({ ...s, registerBuffers: true }, null, 1));' "$SCENARIO" "$scenario"
+      else
+        vars+=("$p")
+      fi
+    done
+  fi
   for ((k = 1; k <= RUNS; k++)); do
     n=$((n + 1))
     t0=$EPOCHREALTIME
-    env "${vars[@]}" node bin/clab.cjs run "$SCENARIO" --out "$WORK/overlap-$n.run.json" "$@" >"$WORK/overlap-$n.log" 2>&1 </dev/null
+    env "${vars[@]}" node bin/clab.cjs run "$scenario" --out "$WORK/overlap-$n.run.json" "$@" >"$WORK/overlap-$n.log" 2>&1 </dev/null
     rc=$?
     wall=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
     node -e '
@@ -34,6 +47,7 @@ for setting in $SETTINGS; do
       try { r = JSON.parse(require("fs").readFileSync(file, "utf8")); } catch { console.log(`${setting} run: exit ${rc}, no record`); process.exit(0); }
       for (const c of r.compares ?? []) {
         const [off, on] = c.variants;
+        if (!off?.durationUs || !on?.durationUs || !c.idealSpeedup) { console.log(`${setting} run: ${wall} s start to exit (exit ${rc}, ${r.status}); ${c.label}: no durations${r.error ? ` (${r.error.message})` : ""}`); continue; }
         const achieved = off.durationUs / on.durationUs;
         const eff = (achieved - 1) / (c.idealSpeedup - 1);
         // What running together cost each side (the record'"'"'s per-variant times, newer records).
