@@ -39,6 +39,17 @@ describe('all-in-one scenario on cpu ranks', () => {
       expect(record.events.length).toBeGreaterThan(0);
     });
   }
+
+  it('leaves no rank process and no shared-memory segment behind, though its ranks exit without tearing down', async () => {
+    const loaded = loadScenarioFile('scenarios/all-in-one.scenario.json');
+    const run = new LabRun({ plan: compileLoaded(loaded, { ranks: 3 }), backend: 'cpu', scenario: loaded.raw, scenarioFile: loaded.file });
+    const record = await run.run();
+    expect(record.status).toBe('passed');
+    const pids = run.workerPids();
+    expect(pids.every((pid) => pid !== undefined)).toBe(true);
+    for (const pid of pids) expect(alive(pid)).toBe(false);
+    expect(shmSegments().filter((f) => pids.some((pid) => f.includes(`-${pid}-`)))).toEqual([]);
+  });
 });
 
 describe('sweeps', () => {
