@@ -212,6 +212,8 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
     op.m = static_cast<uint64_t>(get_int(o.Get("m"), path + ".m", 0, 1ll << 40));
     op.n = static_cast<uint64_t>(get_int(o.Get("n"), path + ".n", 0, 1ll << 40));
     op.k = static_cast<uint64_t>(get_int(o.Get("k"), path + ".k", 0, 1ll << 40));
+    const Napi::Value sm = o.Get("smCount");
+    if (!sm.IsUndefined()) op.sm_count = static_cast<int>(get_int(sm, path + ".smCount", 0, 4096));
   }
   return op;
 }

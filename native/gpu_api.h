@@ -168,6 +168,7 @@ using cublasHandle_t = cublasContext*;
   X(cublasCreate_v2, cublasStatus_t, (cublasHandle_t*))                                           \
   X(cublasDestroy_v2, cublasStatus_t, (cublasHandle_t))                                           \
   X(cublasSetStream_v2, cublasStatus_t, (cublasHandle_t, cudaStream_t))                           \
+  X(cublasSetSmCountTarget, cublasStatus_t, (cublasHandle_t, int))                                \
   X(cublasGetProperty, cublasStatus_t, (libraryPropertyType, int*))                               \
   X(cublasGetStatusName, const char*, (cublasStatus_t))                                           \
   X(cublasGemmEx, cublasStatus_t,                                                                 \

@@ -69,6 +69,12 @@ void GpuGemm::repeat_rows(uint8_t* dst, const std::vector<uint8_t>& head, uint64
   });
 }
 
+void GpuGemm::target_sms(int sm_count) {
+  if (sm_count == sm_count_) return;
+  blas_check(*blas_, blas_->cublasSetSmCountTarget(handle_, sm_count), "cublasSetSmCountTarget", rank_);
+  sm_count_ = sm_count;
+}
+
 void GpuGemm::issue() {
   // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: B and A swap places, leading dimensions n, k, n.
   const int m = static_cast<int>(m_), n = static_cast<int>(n_), k = static_cast<int>(k_);

@@ -22,6 +22,8 @@ class GpuGemm {
 
   /** Uploads the operands when the shape or dtype changed (untimed; waits for the copy). */
   void prepare(Dtype dtype, uint64_t m, uint64_t n, uint64_t k);
+  /** The SMs the next multiplies target (cublasSetSmCountTarget): 0 for all the GPU has. */
+  void target_sms(int sm_count);
   /** Enqueues one multiply of the prepared shape on the stream. */
   void issue();
   /** C on the device (m×n elements of the prepared dtype). */
@@ -39,6 +41,7 @@ class GpuGemm {
   gpu::cublasHandle_t handle_ = nullptr;
   Dtype dtype_ = Dtype::Float32;
   uint64_t m_ = 0, n_ = 0, k_ = 0;
+  int sm_count_ = 0;
   DeviceBlock a_, b_, c_;
 };
 

@@ -336,6 +336,7 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
         if (before > 0) wait_lined_up(before - 1);
       };
     }
+    st.gemm->target_sms(op.sm_count);
     timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, after_comm, false);
     return;
   }

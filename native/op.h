@@ -96,6 +96,7 @@ struct Op {
   uint8_t* recv = nullptr;
   uint64_t recv_bytes = 0;
   uint64_t m = 0, n = 0, k = 0;  // gemm
+  int sm_count = 0;               // gemm: the SMs cuBLAS targets (cublasSetSmCountTarget); 0: all
   std::vector<Op> ops;           // group members (flattened: no nested groups)
   /** Set: the backend fills send and checks recv itself (op_data.h): nccl on the GPU, cpu in the host buffers. */
   std::shared_ptr<const OpData> data;

@@ -15,25 +15,41 @@ RUNS=${RUNS:-3}
 # NCCL settings to try, each a space-free list of VAR=value joined by commas, "default" for none
 # (e.g. SETTINGS="default NCCL_CTA_POLICY=1 NCCL_MAX_NCHANNELS=4"): RUNS runs of each, in turn.
 # The word registerBuffers in a setting runs the scenario with "registerBuffers": true (every
-# tensor from ncclMemAlloc, registered with the communicator), e.g. "registerBuffers,NCCL_CTA_POLICY=1".
+# tensor from ncclMemAlloc, registered with the communicator), e.g. "registerBuffers,NCCL_CTA_POLICY=1";
+# smCount=N gives the matmuls of every compare variant but the first (overlap on) "smCount": N,
+# leaving the rest of the GPU's SMs to the transfer, e.g. "registerBuffers,smCount=116".
 SETTINGS=${SETTINGS:-default}
 WORK=${WORK:-$(mktemp -d /tmp/clab-bench-overlap.XXXXXX)}
+mkdir -p "$WORK"
 SCENARIO=${SCENARIO:-scenarios/overlap-gpu.scenario.json}
 echo "# bench/gpu/overlap.sh, $(date -u +%FT%TZ), $SCENARIO, RUNS=$RUNS, SETTINGS=$SETTINGS $*"
 n=0
 for setting in $SETTINGS; do
   vars=()
   scenario=$SCENARIO
+  register=false
+  sms=0
   if [[ $setting != default ]]; then
     IFS=, read -r -a parts <<<"$setting"
     for p in "${parts[@]}"; do
-      if [[ $p == registerBuffers ]]; then
-        scenario="$WORK/registered.scenario.json"
-        node -e 'const fs = require("fs"); const s = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); delete s.$schema; fs.writeFileSync(process.argv[2], JSON.stringify({ ...s, registerBuffers: true }, null, 1));' "$SCENARIO" "$scenario"
-      else
-        vars+=("$p")
+      if [[ $p == registerBuffers ]]; then register=true
+      elif [[ $p =~ ^smCount=([0-9]+)$ ]]; then sms=${BASH_REMATCH[1]}
+      else vars+=("$p")
       fi
     done
+  fi
+  if [[ $register == true || $sms != 0 ]]; then
+    scenario="$WORK/setting-$n.scenario.json"
+    node -e '
+      const fs = require("fs");
+      const [from, to, register, sms] = process.argv.slice(1);
+      const s = JSON.parse(fs.readFileSync(from, "utf8"));
+      delete s.$schema;
+      if (register === "true") s.registerBuffers = true;
+      const target = (steps) => steps.forEach((x) => { if (x.op === "compute") x.smCount = Number(sms); if (x.steps) target(x.steps); });
+      if (Number(sms) > 0) s.steps.filter((x) => x.op === "compare").forEach((c) => c.variants.slice(1).forEach((v) => target(v.steps)));
+      fs.writeFileSync(to, JSON.stringify(s, null, 1));
+    ' "$SCENARIO" "$scenario" "$register" "$sms"
   fi
   for ((k = 1; k <= RUNS; k++)); do
     n=$((n + 1))

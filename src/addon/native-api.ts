@@ -42,7 +42,8 @@ export type NativeOp =
   /** Issued together: the p2p ops progress concurrently, so rings and exchanges cannot deadlock. */
   | { op: 'group'; ops: NativeOp[] }
   /** Compute stand-in: C[m×n] = A[m×k]·B[k×n] on buffers the backend owns. */
-  | { op: 'gemm'; dtype: NativeDtype; m: number; n: number; k: number };
+  /** smCount: the SMs cuBLAS targets (cublasSetSmCountTarget; absent or 0: all); cpu ignores it. */
+  | { op: 'gemm'; dtype: NativeDtype; m: number; n: number; k: number; smCount?: number };
 
 /** Per-run wall clock of each repetition, CLOCK_MONOTONIC nanoseconds (same clock as process.hrtime). */
 export interface NativeTimes {

@@ -289,7 +289,7 @@ export class PlanExecutor {
         return { ...none, timed: t, events: this.events(step, t, 'timed', 0) };
       }
       case 'compute': {
-        const gemm: NativeOp = { op: 'gemm', dtype: a.dtype, m: a.m, n: a.n, k: a.k };
+        const gemm: NativeOp = { op: 'gemm', dtype: a.dtype, m: a.m, n: a.n, k: a.k, ...(a.smCount ? { smCount: a.smCount } : {}) };
         const warm = step.warmup > 0 ? this.comm.enqueue(step.stream, gemm, step.warmup) : null;
         const timed = this.comm.enqueue(step.stream, gemm, step.iters);
         const [, t] = await Promise.all([warm, timed]);

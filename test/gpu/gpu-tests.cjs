@@ -190,6 +190,23 @@ function registeredBuffers(ranks) {
 }
 
 /**
+ * A matmul's smCount reaches cuBLAS (cublasSetSmCountTarget): on 33 SMs, a quarter of an H100's or
+ * H200's, the same multiply takes well over 1.5 times as long as on all of them, and the last one
+ * runs on all SMs again.
+ */
+function gemmSmCount() {
+  const name = 'gemm_smCount_reaches_cuBLAS';
+  if (!selected(name)) return;
+  const mm = { op: 'compute', m: 8192, n: 8192, k: 4096, dtype: 'float16', warmup: 2, iters: 10 };
+  const file = writeScenario('sm-count', { world: { ranks: 1 }, steps: [mm, { ...mm, smCount: 33 }, mm] });
+  const { rec, r } = run(name, file, 1);
+  if (!rec) return record(name, false, `no run record (exit ${r.code})`);
+  const us = rec.steps.map((s) => s.timing?.median ?? NaN);
+  const ok = rec.status === 'passed' && us[1] / us[0] > 1.5 && us[2] / us[0] < 1.1 && rec.steps[1].label.endsWith('on 33 SMs');
+  record(name, ok, `median ${us.map((x) => x.toFixed(0)).join(' / ')} µs (all SMs, 33 SMs, all again): ×${(us[1] / us[0]).toFixed(2)}, ×${(us[2] / us[0]).toFixed(2)}`);
+}
+
+/**
  * Ranks that reduce with different redops (a deliberate mistake NCCL does not catch): the data
  * kernels count the wrong elements and the host shows the first of them with their values.
  */
@@ -369,6 +386,7 @@ async function main() {
     pairsIsolated();
   }
   if (gpus >= 1) registeredBuffers(Math.min(gpus, 2));
+  if (gpus >= 1 && BACKEND === 'nccl') gemmSmCount();
   if (gpus >= 1) await outOfMemory();
   const passed = results.filter((r) => r.ok && !r.skipped).length;
   const failed = results.filter((r) => !r.ok).length;

@@ -149,8 +149,8 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
         return push(path, {}, `${labelPrefix}wait${s.id ? ` ${s.id}` : ''}`, origin, { kind: 'wait', id: s.id ?? null }, true);
       case 'compute':
         s.ranks?.forEach((r, i) => rankAt([...path, 'ranks', i], r, 0));
-        return push(path, s, `${labelPrefix}compute ${s.m}×${s.n}×${s.k}`, origin, {
-          kind: 'compute', dtype: s.dtype ?? 'float16', m: s.m, n: s.n, k: s.k, ranks: s.ranks ?? null,
+        return push(path, s, `${labelPrefix}compute ${s.m}×${s.n}×${s.k}${s.smCount ? ` on ${s.smCount} SMs` : ''}`, origin, {
+          kind: 'compute', dtype: s.dtype ?? 'float16', m: s.m, n: s.n, k: s.k, ranks: s.ranks ?? null, ...(s.smCount ? { smCount: s.smCount } : {}),
         });
       case 'group': {
         const items = s.steps.map((item, i) =>

@@ -63,7 +63,11 @@ export const planActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('group'), items: z.array(z.discriminatedUnion('kind', [collectiveActionSchema, p2pActionSchema])) }),
   z.object({ kind: z.literal('barrier') }),
   z.object({ kind: z.literal('wait'), id: z.string().nullable() }),
-  z.object({ kind: z.literal('compute'), dtype: z.enum(DTYPES), m: z.number().int().min(1), n: z.number().int().min(1), k: z.number().int().min(1), ranks: z.array(rank).nullable() }),
+  z.object({
+    kind: z.literal('compute'), dtype: z.enum(DTYPES), m: z.number().int().min(1), n: z.number().int().min(1), k: z.number().int().min(1), ranks: z.array(rank).nullable(),
+    /** nccl: the SMs cuBLAS targets (newer plans; absent: all). */
+    smCount: z.number().int().min(1).optional(),
+  }),
   /** Start of one run of a compare variant: all ranks line up, then the block is timed. */
   z.object({ kind: z.literal('block-begin'), ...blockMarker }),
   z.object({ kind: z.literal('block-end'), ...blockMarker }),

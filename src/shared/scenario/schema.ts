@@ -128,6 +128,7 @@ const computeStep = z
     k: z.number().int().min(1).max(LIMITS.gemmDimension),
     dtype: z.enum(['float32', 'float16', 'bfloat16']).optional(),
     ranks: z.array(rankIndex).max(LIMITS.ranks).optional().describe('Ranks that compute (default: all).'),
+    smCount: z.number().int().min(1).max(1024).optional().describe('nccl: how many SMs cuBLAS sizes the multiply for (cublasSetSmCountTarget), e.g. the GPU\'s count less the SMs a transfer beside it holds, so the multiply does not wait for them; default all. cpu ranks ignore it.'),
   })
   .strict()
   .describe('A matrix multiply C[m×n] = A[m×k]·B[k×n]: cuBLAS on GPUs, a compute thread on the cpu backend.');

@@ -21,6 +21,14 @@ describe('plan compiler', () => {
     expect(() => scenario([{ op: 'all_reduce', count: 3 }], { registerBuffers: 'yes' })).toThrow();
   });
 
+  it('keeps a matmul\'s SM target, and says it in the default label', () => {
+    const plan = compilePlan(scenario([{ op: 'compute', m: 8, n: 8, k: 8 }, { op: 'compute', m: 8, n: 8, k: 8, smCount: 100 }]));
+    expect(plan.steps.map((s) => s.label)).toEqual(['compute 8×8×8', 'compute 8×8×8 on 100 SMs']);
+    expect(plan.steps[0].action).not.toHaveProperty('smCount');
+    expect(plan.steps[1].action).toMatchObject({ kind: 'compute', smCount: 100 });
+    expect(() => scenario([{ op: 'compute', m: 8, n: 8, k: 8, smCount: 0 }])).toThrow();
+  });
+
   it('expands a sweep into one step per size with nccl-tests counts', () => {
     const plan = compilePlan(scenario([{ op: 'sweep', collective: 'all_gather', minBytes: 64, maxBytes: '1KiB' }]));
     expect(plan.steps.map((s) => (s.origin.kind === 'sweep' ? s.origin.size : 0))).toEqual([64, 128, 256, 512, 1024]);
