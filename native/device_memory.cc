@@ -87,10 +87,14 @@ DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what) {
   return DeviceBlock(this, static_cast<uint8_t*>(p));
 }
 
-void DeviceMemory::register_with(const gpu::NcclLibrary& nccl, gpu::ncclComm_t comm) {
+void DeviceMemory::check_registration(const gpu::NcclLibrary& nccl) {
   if (!nccl.ncclMemAlloc || !nccl.ncclMemFree || !nccl.ncclCommRegister || !nccl.ncclCommDeregister)
     throw ClabError("CLAB_UNSUPPORTED", "registerBuffers needs NCCL 2.19 or later (ncclMemAlloc, ncclCommRegister); " +
                                             nccl.library + " has not got them");
+}
+
+void DeviceMemory::register_with(const gpu::NcclLibrary& nccl, gpu::ncclComm_t comm) {
+  check_registration(nccl);
   std::lock_guard<std::mutex> lock(mu_);
   nccl_ = &nccl;
   comm_ = comm;

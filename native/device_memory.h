@@ -53,6 +53,8 @@ class DeviceMemory {
    * held stay as they are). Throws CLAB_UNSUPPORTED when the library has no registration (< 2.19).
    */
   void register_with(const gpu::NcclLibrary& nccl, gpu::ncclComm_t comm);
+  /** Throws CLAB_UNSUPPORTED, naming the library, when it cannot register buffers (NCCL < 2.19). */
+  static void check_registration(const gpu::NcclLibrary& nccl);
   /** `comm` is destroyed, and its registrations with it: blocks are only freed from now on. */
   void forget_comm();
 

@@ -64,6 +64,7 @@ NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, 
   gpu::ncclUniqueId id;
   if (!base64_decode(id_text, reinterpret_cast<uint8_t*>(id.internal), sizeof id.internal))
     throw_invalid("id is not an NCCL unique id (base64 of " + std::to_string(sizeof id.internal) + " bytes)");
+  if (register_buffers) DeviceMemory::check_registration(*nccl_);  // before joining: every rank refuses alike
   int count = 0;
   cuda_check(*rt_, rt_->cudaGetDeviceCount(&count), "cudaGetDeviceCount", rank_);
   if (device < 0 || device >= count)
