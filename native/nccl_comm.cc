@@ -47,16 +47,23 @@ const gpu::NcclLibrary& need_nccl() {
 }  // namespace
 
 std::string NcclComm::create_unique_id() {
+  const uint64_t t0 = now_ns();
   const gpu::NcclLibrary& nccl = need_nccl();
   gpu::ncclUniqueId id;
   nccl_check(nccl, nccl.ncclGetUniqueId(&id), "ncclGetUniqueId", 0, nullptr);
+  if (std::getenv("CLAB_TRACE")) std::fprintf(stderr, "[trace] rank 0 ncclGetUniqueId: %.1f ms\n", (now_ns() - t0) / 1e6);
   return base64_encode(reinterpret_cast<const uint8_t*>(id.internal), sizeof id.internal);
 }
 
 void NcclComm::prepare_device(int device, int rank) {
+  const uint64_t t0 = now_ns();
   const gpu::CudaRuntime& rt = need_cudart();
   cuda_check(rt, rt.cudaSetDevice(device), "cudaSetDevice", rank);
+  const uint64_t t1 = now_ns();
   cuda_check(rt, rt.cudaFree(nullptr), "cudaFree(0) (creating the CUDA context)", rank);
+  if (std::getenv("CLAB_TRACE"))
+    std::fprintf(stderr, "[trace] rank %d device %d: runtime and cudaSetDevice %.1f ms, the context %.1f ms\n", rank, device, (t1 - t0) / 1e6,
+                 (now_ns() - t1) / 1e6);
 }
 
 NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, unsigned priority_streams, bool register_buffers)
@@ -74,11 +81,17 @@ NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, 
   char bus[32] = {0};
   if (rt_->cudaDeviceGetPCIBusId(bus, sizeof bus, device) == gpu::cudaSuccess) bus_id_ = bus;
   compute_capability_ = gpu::compute_capability(*rt_, device);
+  const uint64_t t0 = now_ns();
   nccl_check(*nccl_, nccl_->ncclCommInitRank(&comm_, world, id, rank), "ncclCommInitRank", rank_, nullptr);
+  const uint64_t t1 = now_ns();
   memory_ = std::make_unique<DeviceMemory>(*rt_, device_, rank_);
   if (register_buffers) memory_->register_with(*nccl_, comm_);
   kernels_ = DataKernels::on_device(device_, &kernels_why_);
+  const uint64_t t2 = now_ns();
   scratch_ = memory_->acquire(kScratchBytes, "the barrier");
+  if (std::getenv("CLAB_TRACE"))
+    std::fprintf(stderr, "[trace] rank %d joining: ncclCommInitRank %.1f ms, data kernels %.1f ms, scratch %.1f ms\n", rank_, (t1 - t0) / 1e6,
+                 (t2 - t1) / 1e6, (now_ns() - t2) / 1e6);
 }
 
 NcclComm::~NcclComm() {
