@@ -3,6 +3,7 @@
 import { formatMicroseconds as us, isBookkeeping, RESULT_COLUMNS, resultTexts } from './export/results-table.js';
 import { COLLECTIVE_DESCRIPTORS } from './ops/index.js';
 import type { Plan, PlanAction } from './plan/types.js';
+import type { BackendName } from './protocol.js';
 import type { CompareRecord, Environment, RunRecord, StepRecord } from './record.js';
 import { modelSummary, sweepModel, type SweepModel, type SweepModelRow } from './learn/sweep-model.js';
 import { wrapWords } from './wrap.js';
@@ -204,12 +205,25 @@ function sharingLine(v: CompareVariant, first: CompareVariant): string[] {
   return parts.length ? [`  ${''.padEnd(12)} ${parts.join(', ')} against ${first.name}`] : [];
 }
 
-export function compareSummary(c: CompareRecord): string[] {
+/** How much slower a multiply beside communication may be before the summary explains why. */
+const SLOWER_COMPUTE = 1.05;
+
+/**
+ * A compare block's summary. `backend` (the run's): on GPUs, a later variant whose multiply ran
+ * slower than the first's gets a line on why (measured on an H100: a GEMM's time goes as the SMs
+ * it gets, 633 µs on 132, ×1.27 on 100, ×3.78 on 33).
+ */
+export function compareSummary(c: CompareRecord, backend?: BackendName): string[] {
   const lines = [`# ${c.label}`];
   const [first] = c.variants;
   for (const v of c.variants) {
     lines.push(`  ${v.name.padEnd(12)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}`);
-    if (v !== first) lines.push(...sharingLine(v, first));
+    if (v === first) continue;
+    lines.push(...sharingLine(v, first));
+    const slower = v.computeUs && first.computeUs ? v.computeUs / first.computeUs : 0;
+    if (backend === 'nccl' && slower >= SLOWER_COMPUTE) {
+      lines.push(`  ${''.padEnd(12)} the multiply took ×${slower.toFixed(2)} beside the communication: a GEMM's time goes as the SMs it gets, and NCCL's kernels held some (fewer with "registerBuffers" and NCCL_MAX_P2P_NCHANNELS)`);
+    }
   }
   if (c.commUs !== null && c.computeUs !== null) {
     lines.push(`  comm ${us(c.commUs)} µs + compute ${us(c.computeUs)} µs; ideal overlap speed-up ×${c.idealSpeedup?.toFixed(2) ?? 'n/a'} (comm + compute vs max(comm, compute))`);
@@ -238,7 +252,7 @@ export function runReport(record: RunRecord): string[] {
     const t = timingLine(step);
     if (t) out.push(t);
   }
-  for (const c of record.compares) out.push(...compareSummary(c));
+  for (const c of record.compares) out.push(...compareSummary(c, record.environment.backend));
   return out;
 }
 

@@ -22,6 +22,16 @@ describe('compare summary', () => {
     ]);
   });
 
+  it('on GPUs, says why a multiply ran slower beside the communication; not on cpu ranks, nor when it did not', () => {
+    const why = (lines: string[]) => lines.filter((l) => l.includes('SMs it gets'));
+    expect(why(compareSummary(overlap({ commUs: 728, computeUs: 821 }), 'nccl'))).toEqual([
+      '               the multiply took ×1.14 beside the communication: a GEMM\'s time goes as the SMs it gets, and NCCL\'s kernels held some (fewer with "registerBuffers" and NCCL_MAX_P2P_NCHANNELS)',
+    ]);
+    expect(why(compareSummary(overlap({ commUs: 728, computeUs: 821 }), 'cpu'))).toEqual([]);
+    expect(why(compareSummary(overlap({ commUs: 728, computeUs: 740 }), 'nccl'))).toEqual([]);
+    expect(why(compareSummary(overlap({ commUs: 728, computeUs: null }), 'nccl'))).toEqual([]);
+  });
+
   it('leaves the line out for records from before variants had them, and a part where one side has none', () => {
     expect(compareSummary(overlap({})).some((l) => l.includes('against'))).toBe(false);
     expect(compareSummary(overlap({ commUs: 728, computeUs: null })).find((l) => l.includes('against'))).toBe('               comm 728.0 µs (×1.04) against overlap off');

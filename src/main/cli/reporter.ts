@@ -86,7 +86,7 @@ export class LiveReporter {
       for (const line of table) this.out(line);
     }
     for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(record, i)) this.out(line);
-    for (const c of record.compares) for (const line of compareSummary(c)) this.out(line);
+    for (const c of record.compares) for (const line of compareSummary(c, record.environment.backend)) this.out(line);
     this.out(statusLine(record));
   }
 }

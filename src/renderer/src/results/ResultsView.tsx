@@ -87,7 +87,7 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Res
         <section className="result-section">
           <h3>Compare</h3>
           {record.compares.map((c) => (
-            <pre key={c.index} className="text-block" data-testid="compare-summary">{compareSummary(c).join('\n')}</pre>
+            <pre key={c.index} className="text-block" data-testid="compare-summary">{compareSummary(c, record.environment.backend).join('\n')}</pre>
           ))}
         </section>
       )}
