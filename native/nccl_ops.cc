@@ -41,13 +41,21 @@ gpu::ncclRedOp_t nccl_op(Redop r) {
 
 void NcclComm::nccl(gpu::ncclResult_t r, const char* call) const { nccl_check(*nccl_, r, call, rank_, comm_); }
 
+// A buffer NCCL ignores on this rank (broadcast's and scatter's send off the root, reduce's and
+// gather's receive) goes as the rank's other buffer rather than null: with registered buffers
+// (registerBuffers) NCCL takes a null one for an unregistered buffer, and a rank that passes one
+// while its peers pass registered buffers hangs the collective (broadcast did, on 2 × H100).
+namespace {
+uint8_t* or_other(uint8_t* ignored, uint8_t* other) { return ignored ? ignored : other; }
+}  // namespace
+
 void NcclComm::issue(const Op& op, const Staged& b, gpu::cudaStream_t s) {
   const gpu::ncclDataType_t t = nccl_type(op.dtype);
   const auto& n = *nccl_;
   switch (op.kind) {
     case OpKind::AllReduce: return nccl(n.ncclAllReduce(b.send, b.recv, op.count, t, nccl_op(op.redop), comm_, s), "ncclAllReduce");
-    case OpKind::Broadcast: return nccl(n.ncclBroadcast(b.send, b.recv, op.count, t, op.root, comm_, s), "ncclBroadcast");
-    case OpKind::Reduce: return nccl(n.ncclReduce(b.send, b.recv, op.count, t, nccl_op(op.redop), op.root, comm_, s), "ncclReduce");
+    case OpKind::Broadcast: return nccl(n.ncclBroadcast(or_other(b.send, b.recv), b.recv, op.count, t, op.root, comm_, s), "ncclBroadcast");
+    case OpKind::Reduce: return nccl(n.ncclReduce(b.send, or_other(b.recv, b.send), op.count, t, nccl_op(op.redop), op.root, comm_, s), "ncclReduce");
     case OpKind::AllGather: return nccl(n.ncclAllGather(b.send, b.recv, op.count, t, comm_, s), "ncclAllGather");
     case OpKind::ReduceScatter: return nccl(n.ncclReduceScatter(b.send, b.recv, op.count, t, nccl_op(op.redop), comm_, s), "ncclReduceScatter");
     case OpKind::AllToAll: return issue_all_to_all(op, b, s);
@@ -83,7 +91,7 @@ void NcclComm::issue_all_to_all(const Op& op, const Staged& b, gpu::cudaStream_t
 void NcclComm::issue_gather(const Op& op, const Staged& b, gpu::cudaStream_t s) {
   const auto& n = *nccl_;
   const gpu::ncclDataType_t t = nccl_type(op.dtype);
-  if (n.ncclGather) return nccl(n.ncclGather(b.send, b.recv, op.count, t, op.root, comm_, s), "ncclGather");
+  if (n.ncclGather) return nccl(n.ncclGather(b.send, or_other(b.recv, b.send), op.count, t, op.root, comm_, s), "ncclGather");
   const uint64_t chunk = op.count * dtype_size(op.dtype);
   nccl(n.ncclGroupStart(), "ncclGroupStart");
   if (rank_ == op.root) {
@@ -101,7 +109,7 @@ void NcclComm::issue_gather(const Op& op, const Staged& b, gpu::cudaStream_t s) 
 void NcclComm::issue_scatter(const Op& op, const Staged& b, gpu::cudaStream_t s) {
   const auto& n = *nccl_;
   const gpu::ncclDataType_t t = nccl_type(op.dtype);
-  if (n.ncclScatter) return nccl(n.ncclScatter(b.send, b.recv, op.count, t, op.root, comm_, s), "ncclScatter");
+  if (n.ncclScatter) return nccl(n.ncclScatter(or_other(b.send, b.recv), b.recv, op.count, t, op.root, comm_, s), "ncclScatter");
   const uint64_t chunk = op.count * dtype_size(op.dtype);
   nccl(n.ncclGroupStart(), "ncclGroupStart");
   if (rank_ == op.root) {
