@@ -94,8 +94,8 @@ async function main(): Promise<void> {
     inbox.push(m);
     waiters.splice(0).forEach((wake) => wake());
   });
-  // The core going away (crash, kill) must never leave a rank behind; after `done`, the rank
-  // disconnects itself and ends normally.
+  // The core going away (crash, kill) must never leave a rank behind; after `done` and `leave`,
+  // the rank ends by itself.
   process.on('disconnect', () => {
     // A rank done but still holding its communicator (waiting for leave) ends as leave would end it.
     if (finished) return comm ? exitNow(0) : process.exit(0);
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
   await send({ type: 'done', v, rank });
   finished = true;
   await nextMessage('leave');
-  if (comm) addon.exitNow(0);
+  if (comm) exitNow(0);
   process.disconnect?.();
 }
 

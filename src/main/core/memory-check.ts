@@ -90,26 +90,25 @@ export function memoryShortfall(need: MemoryNeed, machine: MachineMemory, device
 }
 
 export interface MemoryCheckOptions {
-  /** The machine's figures; read from this host (and the topology given) when absent. */
+  /** The machine's figures; read from this host (and the GPUs given) when absent. */
   machine?: MachineMemory;
-  /** nccl: the GPUs' memory (else read from `topology`, the addon's). */
+  /** nccl: the GPUs' memory (NVML's totals, or gpusFromTopology of the addon's topology). */
   gpus?: GpuMemory[];
-  topology?: Pick<Topology, 'gpus'>;
   tuning?: SegmentTuning;
 }
 
-export function readMachineMemory(backend: BackendName, topology?: Pick<Topology, 'gpus'>, gpus?: GpuMemory[]): MachineMemory {
+export function readMachineMemory(backend: BackendName, gpus?: GpuMemory[]): MachineMemory {
   return {
     hostAvailableBytes: readMemAvailable(),
     shmFreeBytes: backend === 'cpu' ? readShmFree() : null,
-    gpus: backend !== 'nccl' ? null : gpus ?? (topology ? gpusFromTopology(topology) : null),
+    gpus: backend === 'nccl' ? gpus ?? null : null,
   };
 }
 
 /** Throws InsufficientMemoryError, with the numbers, when the plan cannot fit on this machine on `backend`. */
 export function checkPlanMemory(plan: Plan, backend: BackendName, options: MemoryCheckOptions = {}): MemoryNeed {
   const need = planMemoryNeed(plan, backend, options.tuning ?? segmentTuningFromEnv());
-  const machine = options.machine ?? readMachineMemory(backend, options.topology, options.gpus);
+  const machine = options.machine ?? readMachineMemory(backend, options.gpus);
   const shortfall = memoryShortfall(need, machine, plan.devices);
   if (shortfall) throw new InsufficientMemoryError(shortfall);
   return need;
