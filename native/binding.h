@@ -5,10 +5,13 @@
 #include <napi.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "comm.h"
+#include "errors.h"
 
 namespace clab::binding {
 
@@ -26,6 +29,52 @@ struct NewComm {
   std::string bus_id;  // nccl: its PCI bus id
   int compute_capability = -1;  // nccl: major × 10 + minor (9.0 → 90), -1 unknown
 };
+
+/**
+ * Runs `work` on a libuv worker thread and settles a promise on the JS thread with
+ * `to_js(result)`, or rejects it with the ClabError's code and `rank` (-1: none).
+ */
+template <class Result>
+class PromiseWorker : public Napi::AsyncWorker {
+ public:
+  using Work = std::function<Result()>;
+  using ToJs = std::function<Napi::Value(Napi::Env, Result&)>;
+
+  static Napi::Promise queue(Napi::Env env, const char* name, int rank, Work work, ToJs to_js) {
+    auto* worker = new PromiseWorker(env, name, rank, std::move(work), std::move(to_js));  // deletes itself once settled
+    Napi::Promise promise = worker->deferred_.Promise();
+    worker->Queue();
+    return promise;
+  }
+
+ protected:
+  void Execute() override {
+    try {
+      result_ = work_();
+    } catch (const ClabError& e) {
+      code_ = e.code_name();
+      SetError(e.what());
+    } catch (const std::exception& e) {
+      SetError(e.what());
+    }
+  }
+  void OnOK() override { deferred_.Resolve(to_js_(Env(), result_)); }
+  void OnError(const Napi::Error& e) override { deferred_.Reject(make_error(Env(), code_, e.Message(), rank_).Value()); }
+
+ private:
+  PromiseWorker(Napi::Env env, const char* name, int rank, Work work, ToJs to_js)
+      : Napi::AsyncWorker(env, name), deferred_(env), rank_(rank), work_(std::move(work)), to_js_(std::move(to_js)) {}
+
+  Napi::Promise::Deferred deferred_;
+  int rank_;
+  Work work_;
+  ToJs to_js_;
+  Result result_{};
+  std::string code_ = err_code_name(ErrCode::SystemError);
+};
+
+/** What a PromiseWorker returns when the promise carries no value (it resolves to undefined). */
+struct Nothing {};
 
 /** The JS class behind NativeComm (enqueue, prestage, drain, abort, destroy); construct it with an External<NewComm>. */
 Napi::Function define_comm_class(Napi::Env env);

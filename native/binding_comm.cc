@@ -3,8 +3,11 @@
 // thread through a thread-safe function. The TSFN is referenced only while operations are
 // pending, so an idle communicator never keeps the process alive. One class serves every backend.
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -281,13 +284,49 @@ Napi::Object times_object(Napi::Env e, const Times& m) {
   return times;
 }
 
+/**
+ * Communicators being closed on worker threads (destroyAsync). A process that exits meanwhile
+ * (a failed rank) first waits for them, up to kWaitMs, so that the runtime's teardown does not
+ * run under a close still inside NCCL or CUDA.
+ */
+class BackgroundCloses {
+ public:
+  static BackgroundCloses& get() {
+    static BackgroundCloses closes;
+    return closes;
+  }
+  void begin() {
+    std::lock_guard<std::mutex> lock(mu_);
+    running_++;
+  }
+  void end() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      running_--;
+    }
+    cv_.notify_all();
+  }
+  static void WaitAtExit(void*) {
+    BackgroundCloses& c = get();
+    std::unique_lock<std::mutex> lock(c.mu_);
+    c.cv_.wait_for(lock, std::chrono::milliseconds(kWaitMs), [&c] { return c.running_ == 0; });
+  }
+
+ private:
+  static constexpr int kWaitMs = 5000;  // ncclCommDestroy takes up to ~0.5 s
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int running_ = 0;
+};
+
 class CommWrap : public Napi::ObjectWrap<CommWrap> {
  public:
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "Comm",
                        {InstanceMethod<&CommWrap::Enqueue>("enqueue"), InstanceMethod<&CommWrap::Prestage>("prestage"),
                         InstanceMethod<&CommWrap::Drain>("drain"), InstanceMethod<&CommWrap::Abort>("abort"),
-                        InstanceMethod<&CommWrap::Destroy>("destroy")});
+                        InstanceMethod<&CommWrap::Destroy>("destroy"),
+                        InstanceMethod<&CommWrap::DestroyAsync>("destroyAsync")});
   }
 
   CommWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<CommWrap>(info), env_(info.Env()) {
@@ -408,6 +447,32 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
     return info.Env().Undefined();
   }
 
+  // As destroy(), but the communicator itself is closed on a worker thread, and the promise
+  // settles once it is gone: ncclCommDestroy waits for a service thread of NCCL's that sees its
+  // stop flag only when its 0.5 s poll times out, and a rank leaving one pair's communicator need
+  // not wait for that before it joins the next. With operations still running it is destroy().
+  Napi::Value DestroyAsync(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (destroyed_ || inflight_->load() > 0) {
+      Shutdown(false);
+      auto done = Napi::Promise::Deferred::New(env);
+      done.Resolve(env.Undefined());
+      return done.Promise();
+    }
+    std::shared_ptr<Comm> comm = std::move(comm_);
+    Release(false);
+    BackgroundCloses::get().begin();
+    return PromiseWorker<Nothing>::queue(
+        env, "clab-destroy", rank_,
+        [comm]() mutable {
+          struct End { ~End() { BackgroundCloses::get().end(); } } end;
+          comm->close();
+          comm.reset();  // the last reference: the backend's own teardown runs here too
+          return Nothing{};
+        },
+        [](Napi::Env e, Nothing&) { return e.Undefined(); });
+  }
+
   static void OnEnvCleanup(void* arg) { static_cast<CommWrap*>(arg)->Shutdown(true); }
 
   // Aborts what still runs (so joining cannot hang), joins the stream threads, closes the communicator.
@@ -420,6 +485,14 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
                    std::to_string(running) + " operation(s) still running on rank " + std::to_string(rank_));
     pool_->shutdown();
     comm_->close();
+    Release(from_cleanup_hook);
+  }
+
+  // Everything but the communicator: the stream threads (idle, or joined already), the TSFN, the
+  // references held for prestaged ops, the cleanup hook.
+  void Release(bool from_cleanup_hook) {
+    destroyed_ = true;
+    pool_->shutdown();
     tsfn_.Release();
     released_ = true;
     if (from_cleanup_hook)
@@ -457,6 +530,9 @@ void settle(Napi::Env env, Napi::Function, std::nullptr_t*, Job* raw) {
 
 }  // namespace
 
-Napi::Function define_comm_class(Napi::Env env) { return CommWrap::Define(env); }
+Napi::Function define_comm_class(Napi::Env env) {
+  napi_add_env_cleanup_hook(env, &BackgroundCloses::WaitAtExit, nullptr);
+  return CommWrap::Define(env);
+}
 
 }  // namespace clab::binding

@@ -63,7 +63,7 @@ DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what) {
                         ", " + human_bytes(kReserveBytes) + " of which stay for NCCL and cuBLAS");
   void* p = nullptr;
   const std::string where = " bytes for " + what + " failed on GPU " + std::to_string(device_) + " (rank " + std::to_string(rank_) + "): ";
-  if (registering_) {
+  if (comm_) {  // registering with a live communicator
     const gpu::ncclResult_t r = nccl_->ncclMemAlloc(&p, bytes);
     if (r != gpu::ncclSuccess)
       throw ClabError(r == gpu::ncclSystemError || r == gpu::ncclUnhandledCudaError ? "CLAB_OUT_OF_MEMORY" : "CLAB_NCCL_ERROR",
@@ -98,13 +98,11 @@ void DeviceMemory::register_with(const gpu::NcclLibrary& nccl, gpu::ncclComm_t c
   std::lock_guard<std::mutex> lock(mu_);
   nccl_ = &nccl;
   comm_ = comm;
-  registering_ = true;
 }
 
 void DeviceMemory::forget_comm() {
   std::lock_guard<std::mutex> lock(mu_);
   comm_ = nullptr;
-  registering_ = false;
   for (Block& b : blocks_) b.handle = nullptr;
 }
 

@@ -73,8 +73,7 @@ class DeviceMemory {
   void free_block(const Block& b);
   const gpu::CudaRuntime& rt_;
   const gpu::NcclLibrary* nccl_ = nullptr;
-  gpu::ncclComm_t comm_ = nullptr;
-  bool registering_ = false;
+  gpu::ncclComm_t comm_ = nullptr;  // set while blocks are registered with it (register_with … forget_comm)
   const int device_, rank_;
   std::mutex mu_;
   std::vector<Block> blocks_;

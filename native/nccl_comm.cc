@@ -30,6 +30,12 @@ constexpr uint64_t kNoTicket = std::numeric_limits<uint64_t>::max();
 constexpr uint64_t kAfterComm = uint64_t{1} << 62;
 constexpr uint64_t kAbortGraceNs = 200000000;    // for threads inside an NCCL call to come out
 
+/** CLAB_TRACE set: where a rank's start and end go, on stderr (diagnostics only). */
+bool tracing() {
+  static const bool on = std::getenv("CLAB_TRACE") != nullptr;
+  return on;
+}
+
 const gpu::CudaRuntime& need_cudart() {
   std::string why;
   const gpu::CudaRuntime* rt = gpu::load_cudart(&why);
@@ -51,7 +57,7 @@ std::string NcclComm::create_unique_id() {
   const gpu::NcclLibrary& nccl = need_nccl();
   gpu::ncclUniqueId id;
   nccl_check(nccl, nccl.ncclGetUniqueId(&id), "ncclGetUniqueId", 0, nullptr);
-  if (std::getenv("CLAB_TRACE")) std::fprintf(stderr, "[trace] rank 0 ncclGetUniqueId: %.1f ms\n", (now_ns() - t0) / 1e6);
+  if (tracing()) std::fprintf(stderr, "[trace] rank 0 ncclGetUniqueId: %.1f ms\n", (now_ns() - t0) / 1e6);
   return base64_encode(reinterpret_cast<const uint8_t*>(id.internal), sizeof id.internal);
 }
 
@@ -59,11 +65,10 @@ void NcclComm::prepare_device(int device, int rank) {
   const uint64_t t0 = now_ns();
   const gpu::CudaRuntime& rt = need_cudart();
   cuda_check(rt, rt.cudaSetDevice(device), "cudaSetDevice", rank);
-  const uint64_t t1 = now_ns();
+  // CUDA 12 and later make the context inside cudaSetDevice; cudaFree(0) makes it with older ones.
   cuda_check(rt, rt.cudaFree(nullptr), "cudaFree(0) (creating the CUDA context)", rank);
-  if (std::getenv("CLAB_TRACE"))
-    std::fprintf(stderr, "[trace] rank %d device %d: runtime and cudaSetDevice %.1f ms, the context %.1f ms\n", rank, device, (t1 - t0) / 1e6,
-                 (now_ns() - t1) / 1e6);
+  if (tracing())
+    std::fprintf(stderr, "[trace] rank %d device %d: the runtime, cudaSetDevice and the context %.1f ms\n", rank, device, (now_ns() - t0) / 1e6);
 }
 
 NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, unsigned priority_streams, bool register_buffers)
@@ -89,7 +94,7 @@ NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, 
   kernels_ = DataKernels::on_device(device_, &kernels_why_);
   const uint64_t t2 = now_ns();
   scratch_ = memory_->acquire(kScratchBytes, "the barrier");
-  if (std::getenv("CLAB_TRACE"))
+  if (tracing())
     std::fprintf(stderr, "[trace] rank %d joining: ncclCommInitRank %.1f ms, data kernels %.1f ms, scratch %.1f ms\n", rank_, (t1 - t0) / 1e6,
                  (t2 - t1) / 1e6, (now_ns() - t2) / 1e6);
 }
@@ -332,7 +337,7 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
     if (!st.gemm) st.gemm = std::make_unique<GpuGemm>(*rt_, *memory_, st.stream, rank_);
     const uint64_t g1 = now_ns();
     st.gemm->prepare(op.dtype, op.m, op.n, op.k);
-    if (fresh && std::getenv("CLAB_TRACE"))
+    if (fresh && tracing())
       std::fprintf(stderr, "[trace] rank %d gemm on stream %d: cuBLAS handle %.1f ms, operands %.1f ms\n", rank_, ctx.index, (g1 - g0) / 1e6,
                    (now_ns() - g1) / 1e6);
     // Launched after the communication enqueued before it has been issued, as one host thread
@@ -416,7 +421,7 @@ void NcclComm::abort(const std::string& reason) {
 void NcclComm::close() {
   if (closed_.exchange(true)) return;
   use_device();
-  const bool trace = std::getenv("CLAB_TRACE") != nullptr;
+  const bool trace = tracing();
   const uint64_t t0 = now_ns();
   // NCCL first: an aborted communicator's kernels end only through ncclCommAbort.
   if (comm_ && !nccl_aborted_.exchange(true)) {

@@ -56,7 +56,7 @@ Napi::Value GpuGemmResult(const Napi::CallbackInfo& info) {
     if (!rt) throw ClabError(ErrCode::SystemError, why);
     cuda_check(*rt, rt->cudaSetDevice(0), "cudaSetDevice", 0);
     gpu::cudaStream_t stream = nullptr;
-    cuda_check(*rt, rt->cudaStreamCreateWithFlags(&stream, 1), "cudaStreamCreateWithFlags", 0);
+    cuda_check(*rt, rt->cudaStreamCreateWithFlags(&stream, gpu::kCudaStreamNonBlocking), "cudaStreamCreateWithFlags", 0);
     std::vector<uint8_t> c(g.m * g.n * dtype_size(g.dtype));
     {
       DeviceMemory memory(*rt, 0, 0);

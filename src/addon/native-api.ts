@@ -108,6 +108,12 @@ export interface NativeComm {
    * the communicator (ncclCommAbort after abort()), its streams and device buffers. Idempotent.
    */
   destroy(): void;
+  /**
+   * As destroy(), with the communicator closed on a worker thread: settles once it is gone. nccl's
+   * ncclCommDestroy waits up to 0.5 s for a service thread of NCCL's; a rank that leaves one pair's
+   * communicator goes on meanwhile. With operations still running, it is destroy().
+   */
+  destroyAsync(): Promise<void>;
 }
 
 export interface BackendAvailability {

@@ -118,6 +118,7 @@ export class PlanExecutor {
     }
     await flush();
     await this.waitFor(null);
+    await this.pairs?.closed();
   }
 
   private async waitFor(asyncId: string | null): Promise<void> {

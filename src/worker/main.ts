@@ -164,6 +164,7 @@ async function main(): Promise<void> {
       },
       sendPairId: (step, id) => void send({ type: 'unique-id', v, rank, id, step }),
       pairId: async (step) => (await nextMessage('comm-id', (m) => m.step === step)).id,
+      log: (text) => void send({ type: 'log', v, rank, text, atNs: Number(process.hrtime.bigint()) }),
     },
   });
   await executor.run();

@@ -24,10 +24,14 @@ export interface PairHost {
   sendPairId(step: number, id: string): void;
   /** The id the pair's rank 0 made, relayed by the core. */
   pairId(step: number): Promise<string>;
+  /** A line for this rank's log. */
+  log(text: string): void;
 }
 
 /** How long an aborted call may take to come back before the rank stops waiting for it. */
 const ABORT_SETTLE_MS = 5_000;
+/** How long the rank's end waits for the last pair's communicator to close (nccl: up to ~0.5 s). */
+const CLOSE_WAIT_MS = 10_000;
 
 type PairStep = PlanStep & { action: PairAction };
 
@@ -44,6 +48,14 @@ export class PairRunner {
   private comm: NativeComm | null = null;
   /** The unit's first failure: its later steps are not measured (the pair is down). */
   private failure: PairFailure | null = null;
+  /**
+   * The communicators this rank left, closing on a worker thread (destroyAsync) while the rank
+   * copies, meets the others at the next pair's gate and joins it; the next pair's NCCL
+   * measurements wait until they are gone. (ncclCommDestroy spends ~0.5 s waiting for a service
+   * thread's poll and frees the communicator's buffers only at its end: a copy of a few ms beside
+   * it is left alone.)
+   */
+  private closing: Promise<void> = Promise.resolve();
 
   constructor(private readonly host: PairHost, private readonly memory: HostMemory | null = null) {}
 
@@ -104,8 +116,21 @@ export class PairRunner {
         comm.abort(failure.message);
       }
     }
-    comm.destroy();
+    const closed = comm.destroyAsync().catch((e: unknown) =>
+      this.host.log(`rank ${this.host.rank}: closing a pair's communicator failed: ${(e as Error).message ?? String(e)}`));
+    this.closing = Promise.all([this.closing, closed]).then(() => undefined);
     return failure;
+  }
+
+  /** Resolves once the communicators this rank left are closed, or after CLOSE_WAIT_MS (said in the log). */
+  async closed(): Promise<void> {
+    const waited = await Promise.race([this.closing.then(() => 'closed' as const), sleep(CLOSE_WAIT_MS).then(() => 'late' as const)]);
+    if (waited === 'late') this.host.log(`rank ${this.host.rank}: a pair's communicator was still closing after ${CLOSE_WAIT_MS} ms; the rank ends without waiting for it`);
+  }
+
+  /** Waits, within the step's deadline, for the communicators this rank left to be closed. */
+  private async afterClosing(step: PairStep, deadline: number): Promise<void> {
+    await this.withTimeout(this.closing, deadline, null, `${step.label}: the previous pair's communicator was still closing on rank ${this.host.rank} when the pair's timeout of ${step.timeoutMs} ms ran out`);
   }
 
   private pairName(a: PairAction): string {
@@ -117,6 +142,7 @@ export class PairRunner {
     const { rank } = this.host;
     if (a.measure === 'copy') return this.copy(step, deadline);
     const comm = this.comm ?? await this.join(step, deadline);
+    await this.afterClosing(step, deadline);
     if (a.fault === 'error') {
       throw new PairFailure('CLAB_INJECTED_ERROR', `injected fault: the pair ${this.pairName(a)} fails as over a broken link (the scenario's faults list): its first operation failed on rank ${rank}`);
     }

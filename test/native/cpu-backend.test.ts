@@ -76,6 +76,18 @@ describe('addon surface', () => {
     expect(shmExists(id)).toBe(false); // rank 1 never attached: destroy() unlinked the name
   });
 
+  it('destroyAsync() closes the communicator off the JS thread: settles once it is gone, and later calls are refused', async () => {
+    const id = createId(2);
+    const c = await cpuCommInit(id, 0, 2);
+    const closing = c.destroyAsync();
+    const refused = await c.enqueue(0, { op: 'barrier' }).then(() => null, (e) => e as Error & { code: string });
+    expect([refused?.code, refused?.message]).toEqual(['CLAB_ABORTED', 'enqueue after destroy(): the communicator is gone']);
+    await expect(closing).resolves.toBeUndefined();
+    expect(shmExists(id)).toBe(false); // rank 1 never attached: the close unlinked the name
+    await expect(c.destroyAsync()).resolves.toBeUndefined(); // idempotent
+    c.destroy();
+  });
+
   it('fails with plain Errors that carry code and, where there is one, the rank: nothing more', async () => {
     const caught = (f: () => unknown) => { try { f(); } catch (e) { return e as Error; } return null; };
     const bad = caught(() => addon.createUniqueId({ backend: 'cpu', world: 0 }));

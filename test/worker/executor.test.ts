@@ -36,6 +36,7 @@ async function loopingComm(): Promise<{ comm: NativeComm; asked: { op: string; r
     drain: (stream) => real.drain(stream),
     abort: (reason) => real.abort(reason),
     destroy: () => real.destroy(),
+    destroyAsync: () => real.destroyAsync(),
   };
   return { comm, asked, seen };
 }

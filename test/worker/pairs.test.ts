@@ -18,8 +18,12 @@ function steps(): (PlanStep & { action: PairAction })[] {
   return compilePlan(scenario).steps as (PlanStep & { action: PairAction })[];
 }
 
-/** A stand-in addon for rank 0: commInit and enqueue behave as `how` says; what happened is logged. */
-function standIn(how: { init: 'ok' | 'hang'; enqueue: 'ok' | 'hang-until-abort' }) {
+/**
+ * A stand-in addon for rank 0: commInit, enqueue and closing a communicator behave as `how` says
+ * (a close that is slow ends after CLOSE_MS); what happened is logged.
+ */
+const CLOSE_MS = 50;
+function standIn(how: { init: 'ok' | 'hang'; enqueue: 'ok' | 'hang-until-abort'; close?: 'ok' | 'slow' | 'fail' }) {
   const log: string[] = [];
   let made = 0;
   const comm = (): NativeComm => {
@@ -39,6 +43,12 @@ function standIn(how: { init: 'ok' | 'hang'; enqueue: 'ok' | 'hang-until-abort' 
         abort?.(Object.assign(new Error(`communicator aborted: ${reason}`), { code: 'CLAB_ABORTED' }));
       },
       destroy: () => log.push(`destroy comm ${id}`),
+      destroyAsync: async () => {
+        log.push(`close comm ${id}`);
+        if (how.close === 'fail') throw new Error('ncclCommDestroy failed');
+        if (how.close === 'slow') await new Promise((resolve) => setTimeout(resolve, CLOSE_MS));
+        log.push(`closed comm ${id}`);
+      },
     };
   };
   const addon = {
@@ -46,8 +56,13 @@ function standIn(how: { init: 'ok' | 'hang'; enqueue: 'ok' | 'hang-until-abort' 
     commInit: () => { log.push('commInit'); return how.init === 'ok' ? Promise.resolve(comm()) : never<NativeComm>(); },
     peerCopy: async ({ iters }: { iters: number }) => { log.push('peerCopy'); return { ...times(iters), checked: 64, wrong: 0, how: 'memcpy between two host buffers' }; },
   } as unknown as NativeAddon;
-  const host: PairHost = { rank: 0, backend: 'cpu', addon, deviceOf: (r) => r, sendPairId: () => log.push('sent id'), pairId: never };
-  return { runner: new PairRunner(host), log };
+  const lines: string[] = [];
+  const host: PairHost = {
+    rank: 0, backend: 'cpu', addon, deviceOf: (r) => r, sendPairId: () => log.push('sent id'),
+    pairId: async () => { log.push('got id'); return 'id'; },
+    log: (text) => lines.push(text),
+  };
+  return { runner: new PairRunner(host), log, lines };
 }
 
 describe('the pair runner', () => {
@@ -60,7 +75,7 @@ describe('the pair runner', () => {
     expect(copied.note).toBe('memcpy between two host buffers');
     // No warm-up asked: one timed enqueue each for bandwidth and latency.
     // Both ranks meet in a barrier on the pair's communicator before leaving it; the copy comes after.
-    expect(log).toEqual(['sent id', 'commInit', 'enqueue send on comm 1', 'enqueue send on comm 1', 'enqueue barrier on comm 1', 'destroy comm 1', 'peerCopy']);
+    expect(log).toEqual(['sent id', 'commInit', 'enqueue send on comm 1', 'enqueue send on comm 1', 'enqueue barrier on comm 1', 'close comm 1', 'closed comm 1', 'peerCopy']);
   });
 
   it('gives up on a communicator that never comes up, at the pair\'s timeout', async () => {
@@ -80,12 +95,41 @@ describe('the pair runner', () => {
     expect(log).toContain('abort comm 1');
     expect((await runner.run(latency)).error).toMatchObject({ code: 'CLAB_PAIR_DOWN' });
     // The unit closed at the latency step: no barrier on an aborted communicator, just left.
-    expect(log.slice(-1)).toEqual(['destroy comm 1']);
+    expect(log.slice(-2)).toEqual(['close comm 1', 'closed comm 1']);
     expect(log).not.toContain('enqueue barrier on comm 1');
     expect((await runner.run(copy)).error).toBeUndefined();
     expect(log.at(-1)).toBe('peerCopy');
     // The next pair joins a fresh communicator.
     const next = steps()[3];
     expect(next.action).toMatchObject({ from: 1, to: 0, opens: true });
+  });
+
+  it('joins the next pair while the last one\'s communicator closes, and measures only once it is closed', async () => {
+    const { runner, log } = standIn({ init: 'ok', enqueue: 'ok', close: 'slow' });
+    const all = steps();
+    const [bandwidth, latency, copy, nextBandwidth, nextLatency] = all;
+    for (const step of [bandwidth, latency]) expect((await runner.run(step)).error).toBeUndefined();
+    expect(log.at(-1)).toBe('close comm 1');  // the unit closed; its communicator is still closing
+    // The copy goes through no communicator: it does not wait.
+    expect((await runner.run(copy)).error).toBeUndefined();
+    expect(log.slice(-2)).toEqual(['close comm 1', 'peerCopy']);
+    // 1→0: rank 0 joins with the id rank 1 made.
+    for (const step of [nextBandwidth, nextLatency]) expect((await runner.run(step)).error).toBeUndefined();
+    const lastClose = log.lastIndexOf('close comm 2');
+    expect(lastClose).toBeGreaterThan(0);
+    expect(log.at(-1)).toBe('close comm 2');
+    // Joined while the first closed; measured once it had.
+    expect(log.slice(log.indexOf('peerCopy') + 1, lastClose)).toEqual(['got id', 'commInit', 'closed comm 1', 'enqueue recv on comm 2', 'enqueue recv on comm 2', 'enqueue barrier on comm 2']);
+    await runner.closed();
+    expect(log.at(-1)).toBe('closed comm 2');
+  });
+
+  it('says in the rank\'s log when a communicator fails to close, and goes on', async () => {
+    const { runner, log, lines } = standIn({ init: 'ok', enqueue: 'ok', close: 'fail' });
+    const [bandwidth, latency, copy] = steps();
+    for (const step of [bandwidth, latency, copy]) expect((await runner.run(step)).error).toBeUndefined();
+    await runner.closed();
+    expect(log).toContain('peerCopy');
+    expect(lines).toEqual(["rank 0: closing a pair's communicator failed: ncclCommDestroy failed"]);
   });
 });
