@@ -1,6 +1,7 @@
 // The Node-API face of the addon (src/addon/native-api.ts): the module's functions. With
-// binding_comm.cc (the communicator object) the only files that include napi.h. Every call takes
-// one plain object and names its backend there; this file is where the backends part ways.
+// binding_comm.cc (the communicator object) and binding_values.cc (JS values) the only files that
+// include napi.h. Every call takes one plain object and names its backend there; this file is
+// where the backends part ways.
 // Whatever waits (joining an nccl communicator waits for every rank; a GPU's first CUDA call
 // takes a while) runs on a libuv worker thread behind a promise.
 #include <unistd.h>

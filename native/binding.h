@@ -1,5 +1,6 @@
 // The binding's shared pieces (binding.cc: module functions; binding_comm.cc: the communicator
-// object). These two files are the only ones that include napi.h.
+// object; binding_values.cc: JS values into ops and times back). These are the only files that
+// include napi.h.
 #pragma once
 
 #include <napi.h>
@@ -9,9 +10,11 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "comm.h"
 #include "errors.h"
+#include "op.h"
 
 namespace clab::binding {
 
@@ -21,6 +24,17 @@ int64_t get_int(const Napi::Value& v, const std::string& field, int64_t min, int
 std::string get_string(const Napi::Value& v, const std::string& field);
 /** A value as a message shows it: 'text', 3, undefined, an object, … */
 std::string show(const Napi::Value& v);
+
+/** References that keep JS buffers alive while an op uses them. */
+using Refs = std::vector<Napi::ObjectReference>;
+/**
+ * The op at `path` (e.g. "op", "op.ops[2]"): its kind, dtype, counts and buffers (each referenced
+ * in `refs` until the op settles), its data program; groups nest `depth` deep at most.
+ * Throws CLAB_INVALID_ARGUMENT naming the field.
+ */
+Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& refs, int depth);
+/** An op's times as NativeTimes (src/addon/native-api.ts). */
+Napi::Object times_object(Napi::Env e, const Times& m);
 
 /** What a factory hands to the communicator class's constructor (through a Napi::External). */
 struct NewComm {
