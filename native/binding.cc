@@ -36,7 +36,6 @@ Napi::Object wrap_comm(Napi::Env env, NewComm made) {
   return data->comm_ctor.New({Napi::External<NewComm>::New(env, &made)});
 }
 
-
 Napi::Value rejected(Napi::Env env, const ClabError& e, int rank) {
   auto deferred = Napi::Promise::Deferred::New(env);
   deferred.Reject(make_error(env, e.code_name(), e.what(), rank).Value());

@@ -41,8 +41,8 @@ class NcclComm final : public Comm {
   /**
    * Joins the communicator on `device` (ncclCommInitRank): blocks until every rank has joined.
    * Bit i of `priority_streams` set: stream i is created at the device's highest priority.
+   * `register_buffers`: every buffer from ncclMemAlloc, registered with the communicator (device_memory.h).
    */
-  /** `register_buffers`: every buffer from ncclMemAlloc, registered with the communicator (device_memory.h). */
   NcclComm(const std::string& id, int rank, int world, int device, unsigned priority_streams = 0, bool register_buffers = false);
   ~NcclComm() override;
 

@@ -28,6 +28,11 @@ function send(message: WorkerToCore): Promise<void> {
   });
 }
 
+/** A line for this rank's log in the record. */
+function logLine(text: string): Promise<void> {
+  return send({ type: 'log', v, rank, text, atNs: Number(process.hrtime.bigint()) });
+}
+
 async function fail(error: unknown, step: number | null): Promise<never> {
   const e = error as { code?: string; message?: string };
   comm?.abort(`rank ${rank} failed: ${e.message ?? String(error)}`);
@@ -133,13 +138,13 @@ async function main(): Promise<void> {
     const data = comm.makesData
       ? `tensors of ${BACKEND_DATA_MIN_ELEMENTS} elements and more are filled and checked by the backend${comm.device === undefined ? '' : ' on the GPU'}`
       : `data is filled and checked on the host (${comm.makesDataWhyNot ?? 'the backend cannot'})`;
-    await send({ type: 'log', v, rank, text: `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started; ${data}`, atNs: Number(process.hrtime.bigint()) });
+    await logLine(`joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started; ${data}`);
   } else {
     // Only pairs: each pair joins a communicator of its own, and no link outside a pair is touched
     // (a run-wide communicator over a broken link could fail before the first pair).
     const device = rankDevice(plan, rank);
     await addon.prepareDevice({ backend: start.backend, device, rank });
-    await send({ type: 'log', v, rank, text: `ready on the ${start.backend} backend without a run-wide communicator (only pairs, each on its own; pid ${process.pid}${start.backend === 'nccl' ? `, GPU ${device}` : ''}) in ${ms(joinStart)}, ${ms(0)} after the process started`, atNs: Number(process.hrtime.bigint()) });
+    await logLine(`ready on the ${start.backend} backend without a run-wide communicator (only pairs, each on its own; pid ${process.pid}${start.backend === 'nccl' ? `, GPU ${device}` : ''}) in ${ms(joinStart)}, ${ms(0)} after the process started`);
   }
 
   const executor = new PlanExecutor(plan, {
@@ -164,13 +169,13 @@ async function main(): Promise<void> {
       },
       sendPairId: (step, id) => void send({ type: 'unique-id', v, rank, id, step }),
       pairId: async (step) => (await nextMessage('comm-id', (m) => m.step === step)).id,
-      log: (text) => void send({ type: 'log', v, rank, text, atNs: Number(process.hrtime.bigint()) }),
+      log: (text) => void logLine(text),
     },
   });
   await executor.run();
   const { collections, collectMs } = executor.memory;
   if (collections) {
-    await send({ type: 'log', v, rank, text: `gave host buffers the host had written back to the system between steps, ${collections} time${collections === 1 ? '' : 's'} in ${Math.round(collectMs)} ms (not while a step ran)`, atNs: Number(process.hrtime.bigint()) });
+    await logLine(`gave host buffers the host had written back to the system between steps, ${collections} time${collections === 1 ? '' : 's'} in ${Math.round(collectMs)} ms (not while a step ran)`);
   }
   // The communicator is not destroyed: ncclCommDestroy joins a service thread of NCCL's that sees
   // its stop flag only when its 0.5 s poll times out (0.16–0.5 s a rank, measured), and a cpu
