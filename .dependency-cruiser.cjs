@@ -1,5 +1,7 @@
 // The layers, checked by `npm run lint:layers` (part of `npm test`): who may import whom.
-//   shared   — pure TypeScript: imports nothing of ours outside src/shared, no Node builtin, and
+//   shared   — in rooms by floor (data ← ops ← scenario ← plan ← run ← results ← learn ← export),
+//              each importing only its own floor and those below; no import circle anywhere in src;
+//              pure TypeScript: imports nothing of ours outside src/shared, no Node builtin, and
 //              of npm only zod and jsonc-parser (no DOM either: tsconfig.shared.json has no DOM lib)
 //   addon    — the native addon's contract: of ours only shared
 //   core     — src/main/core: no electron, none of its front doors, no renderer, worker or preload
@@ -10,8 +12,34 @@
 // Type-only imports count too (tsPreCompilationDeps): a type is as much a dependency as a value.
 const ours = '^src/';
 
+// src/shared in rooms by floor, the ground first: a room may import its own floor and those below,
+// never one above (the run record does not know how it is printed; the plan does not know the protocol).
+const SHARED_FLOORS = ['data', 'ops', 'scenario', 'plan', 'run', 'results', 'learn', 'export'];
+const floorRules = SHARED_FLOORS.slice(0, -1).map((floor, i) => ({
+  name: `shared-floor-${floor}`,
+  comment: `src/shared/${floor}/ stands on ${SHARED_FLOORS.slice(0, i + 1).join(', ')} only: not on ${SHARED_FLOORS.slice(i + 1).join(', ')}.`,
+  severity: 'error',
+  from: { path: `^src/shared/${floor}/` },
+  to: { path: `^src/shared/(${SHARED_FLOORS.slice(i + 1).join('|')})/` },
+}));
+
 module.exports = {
   forbidden: [
+    ...floorRules,
+    {
+      name: 'shared-in-rooms',
+      comment: `Every file of src/shared lives in one of its rooms (${SHARED_FLOORS.join(', ')}), none loose at its top or in another room.`,
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/shared/', pathNot: `^src/shared/(${SHARED_FLOORS.join('|')})/` },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import circle anywhere in src: a circle has no floor to stand on.',
+      severity: 'error',
+      from: { path: ours },
+      to: { circular: true },
+    },
     {
       name: 'shared-imports-only-shared',
       comment: 'src/shared is the code every process shares: it may not lean on any one of them.',

@@ -2,11 +2,11 @@
 // process (which drives the addon) and by the lab core (which asks it what the machine has).
 // The addon exports exactly this; the binding (native/binding.cc) is the only file that knows Node-API.
 
-import type { NativeData } from '../shared/data-program.js';
-import type { Dtype } from '../shared/dtypes.js';
+import type { NativeData } from '../shared/data/data-program.js';
+import type { Dtype } from '../shared/data/dtypes.js';
 import type { COLLECTIVE_DESCRIPTORS, CollectiveName } from '../shared/ops/index.js';
-import type { BackendName } from '../shared/protocol.js';
-import type { Redop } from '../shared/reduce.js';
+import type { BackendName } from '../shared/run/protocol.js';
+import type { Redop } from '../shared/data/reduce.js';
 
 export type { BackendName };
 export type NativeDtype = Dtype;

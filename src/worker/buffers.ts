@@ -1,11 +1,11 @@
 // Buffers of one collective call on one rank: sized by the op's descriptor, aliased for
 // in-place calls, filled from the data pattern, with the expected output alongside.
-import { backendMakesData, expectProgram, nativePattern, type NativeData } from '../shared/data-program.js';
-import { allocTensor, sliceTensor, type Dtype, type Tensor } from '../shared/dtypes.js';
+import { backendMakesData, expectProgram, nativePattern, type NativeData } from '../shared/data/data-program.js';
+import { allocTensor, sliceTensor, type Dtype, type Tensor } from '../shared/data/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS } from '../shared/ops/index.js';
 import { expectedOutput } from '../shared/ops/expected.js';
-import { lazyPattern, type Lazy } from '../shared/lazy.js';
-import { fillTensor, type DataPattern } from '../shared/patterns.js';
+import { lazyPattern, type Lazy } from '../shared/data/lazy.js';
+import { fillTensor, type DataPattern } from '../shared/data/patterns.js';
 import type { CollectiveAction, P2pAction } from '../shared/plan/types.js';
 import type { NativeOp } from '../addon/native-api.js';
 import { previewTensor } from './output.js';

@@ -1,12 +1,12 @@
 // Runs a rank's whole plan against the backend, with no round trip to the core per operation:
 // every step's runs (warm-up, timed, check) are enqueued at once, in plan order, so all ranks
 // issue communication in the same order even when steps are async.
-import { actionBandwidthBasis } from '../shared/aggregate.js';
-import { gpuRefusal } from '../shared/gpu-support.js';
-import type { FlightEntry } from '../shared/flight.js';
+import { actionBandwidthBasis } from '../shared/run/aggregate.js';
+import { gpuRefusal } from '../shared/ops/gpu-support.js';
+import type { FlightEntry } from '../shared/run/flight.js';
 import { rankStep } from '../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
-import type { RankStepResult, TimelineEvent } from '../shared/protocol.js';
+import type { RankStepResult, TimelineEvent } from '../shared/run/protocol.js';
 import { prepareCollective, prepareP2p, type PreparedCall } from './buffers.js';
 import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { runObjectCollective } from './objects.js';

@@ -1,13 +1,13 @@
 // A rank process: receives its plan from the lab core, joins the communicator (rank 0 creates
 // the unique id, the core relays it), runs the plan, streams results back, and exits.
-import { BACKEND_DATA_MIN_ELEMENTS } from '../shared/data-program.js';
-import { formatComputeCapability } from '../shared/gpu-support.js';
+import { BACKEND_DATA_MIN_ELEMENTS } from '../shared/data/data-program.js';
+import { formatComputeCapability } from '../shared/ops/gpu-support.js';
 import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
 import { rankDevice } from '../shared/plan/per-rank.js';
-import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type BackendName, type CoreToWorker, type WorkerToCore } from '../shared/protocol.js';
+import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type BackendName, type CoreToWorker, type WorkerToCore } from '../shared/run/protocol.js';
 import { loadAddon } from '../addon/addon.js';
-import { pausesBefore } from '../shared/learn/step-mode.js';
+import { pausesBefore } from '../shared/run/step-mode.js';
 import { PlanExecutor } from './executor.js';
 import type { NativeAddon, NativeComm } from '../addon/native-api.js';
 

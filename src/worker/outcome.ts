@@ -1,7 +1,7 @@
 // What running one step gave this rank, before it is reported: the executor's steps and the pair
 // runner's alike.
-import type { CheckResult } from '../shared/check.js';
-import type { TimelineEvent } from '../shared/protocol.js';
+import type { CheckResult } from '../shared/data/check.js';
+import type { TimelineEvent } from '../shared/run/protocol.js';
 import type { NativeTimes } from '../addon/native-api.js';
 
 export interface Outcome {

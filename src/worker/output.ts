@@ -1,8 +1,8 @@
 // The output as a learner reads it (values for small tensors, nothing for large ones), and the
 // check of it against what it must hold.
-import { checkLazy, checkTensor, formatScalar, type CheckResult } from '../shared/check.js';
-import { sliceTensor, type Tensor } from '../shared/dtypes.js';
-import type { Lazy } from '../shared/lazy.js';
+import { checkLazy, checkTensor, formatScalar, type CheckResult } from '../shared/data/check.js';
+import { sliceTensor, type Tensor } from '../shared/data/dtypes.js';
+import type { Lazy } from '../shared/data/lazy.js';
 
 export const PREVIEW_LIMIT = 32;
 

@@ -4,14 +4,14 @@
 // goes on with the next pair; the run's communicator is never touched, so one broken link cannot
 // end the matrix. Faults the scenario injects make a pair fail the way a broken link does.
 import type { P2pAction, PairAction, PlanStep } from '../shared/plan/types.js';
-import type { TimelineEvent } from '../shared/protocol.js';
+import type { TimelineEvent } from '../shared/run/protocol.js';
 import type { BackendName, NativeAddon, NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { prepareP2p, type PreparedCall } from './buffers.js';
 import { hostWrittenBytes, type HostMemory } from './host-memory.js';
 import { checkCall, previewTensor } from './output.js';
 import type { Outcome } from './outcome.js';
 import { dataEvents } from './data-events.js';
-import { DTYPE_INFO } from '../shared/dtypes.js';
+import { DTYPE_INFO } from '../shared/data/dtypes.js';
 
 /** What the rank process gives the pair runner: the addon, and the core to meet the pair's peer through. */
 export interface PairHost {

@@ -5,9 +5,9 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { resultLines } from '../../src/shared/format';
-import { learnerLines } from '../../src/shared/learner-lines';
-import { runRecordSchema, type RunRecord } from '../../src/shared/record';
+import { resultLines } from '../../src/shared/export/format';
+import { learnerLines } from '../../src/shared/export/learner-lines';
+import { runRecordSchema, type RunRecord } from '../../src/shared/run/record';
 import {
   descendants, editorMarkers, editorText, eventually, openLab, REPO_ROOT, screenshot, setEditorText, usesLabPage, type LabServerProcess,
 } from './helpers';

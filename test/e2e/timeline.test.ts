@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
-import { resultLines } from '../../src/shared/format';
-import type { RunRecord } from '../../src/shared/record';
+import { resultLines } from '../../src/shared/export/format';
+import type { RunRecord } from '../../src/shared/run/record';
 import { REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
 import { chooseTemplate, setRunOptions } from './lab-page';
 

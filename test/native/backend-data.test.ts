@@ -3,14 +3,14 @@
 // its check finds exactly the wrong elements the host's check finds, on every collective's output.
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { checkTensor } from '../../src/shared/check';
-import { BACKEND_DATA_DTYPES, expectProgram, nativePattern, type NativeData } from '../../src/shared/data-program';
-import { allocTensor, type Dtype, type Tensor } from '../../src/shared/dtypes';
-import { materialize } from '../../src/shared/lazy';
+import { checkTensor } from '../../src/shared/data/check';
+import { BACKEND_DATA_DTYPES, expectProgram, nativePattern, type NativeData } from '../../src/shared/data/data-program';
+import { allocTensor, type Dtype, type Tensor } from '../../src/shared/data/dtypes';
+import { materialize } from '../../src/shared/data/lazy';
 import { COLLECTIVE_DESCRIPTORS, COLLECTIVES } from '../../src/shared/ops/index';
 import { expectedOutput } from '../../src/shared/ops/expected';
-import { patternTensor, type DataPattern } from '../../src/shared/patterns';
-import { REDOPS, type Redop } from '../../src/shared/reduce';
+import { patternTensor, type DataPattern } from '../../src/shared/data/patterns';
+import { REDOPS, type Redop } from '../../src/shared/data/reduce';
 import type { NativeComm } from '../../src/addon/native-api';
 import { cpuCommInit, createId } from './ranks';
 

@@ -3,8 +3,8 @@
 // Needs the addon built: npx cmake-js compile --directory native --out build/native
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DTYPES, tensorView, type Dtype } from '../../src/shared/dtypes';
-import { reducer, REDOPS, type Redop } from '../../src/shared/reduce';
+import { DTYPES, tensorView, type Dtype } from '../../src/shared/data/dtypes';
+import { reducer, REDOPS, type Redop } from '../../src/shared/data/reduce';
 import type { NativeComm } from '../../src/addon/native-api';
 import {
   addon, checkCall, cpuCommInit, createdIds, createId, inputTensor, mismatches, RankProc, runCalls, shmExists, Team, testHooks,

@@ -1,13 +1,13 @@
 // Helpers for the native tests: real rank processes (rank-harness.cjs) driven over IPC, and the
 // buffers/expected values of collective calls computed with the lab's own reference semantics
-// (src/shared/reduce.ts, src/shared/dtypes.ts).
+// (src/shared/data/reduce.ts, src/shared/data/dtypes.ts).
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { allocTensor, DTYPE_INFO, tensorView, type Dtype, type Scalar, type Tensor } from '../../src/shared/dtypes';
-import { reducer, type Redop } from '../../src/shared/reduce';
+import { allocTensor, DTYPE_INFO, tensorView, type Dtype, type Scalar, type Tensor } from '../../src/shared/data/dtypes';
+import { reducer, type Redop } from '../../src/shared/data/reduce';
 import type { NativeAddon } from '../../src/addon/native-api';
 
 export const ADDON_PATH = path.resolve('build/native/Release/clab_native.node');

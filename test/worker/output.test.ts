@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkLazy } from '../../src/shared/check';
-import { allocTensor } from '../../src/shared/dtypes';
-import { lazyPattern } from '../../src/shared/lazy';
+import { checkLazy } from '../../src/shared/data/check';
+import { allocTensor } from '../../src/shared/data/dtypes';
+import { lazyPattern } from '../../src/shared/data/lazy';
 import { backendCheck, checkOutput, previewTensor } from '../../src/worker/output';
 
 describe('checkOutput', () => {

@@ -1,6 +1,6 @@
 // What every command shares: output, exit codes, how usage errors are reported.
 import { InvalidArgumentError } from 'commander';
-import { isWarning, ScenarioFileError, type FileProblem } from '../../shared/scenario/text.js';
+import { isWarning, ScenarioFileError, type FileProblem } from '../../shared/plan/text.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;

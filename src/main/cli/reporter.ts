@@ -1,10 +1,10 @@
 // Prints a run as it happens: result lines for plain steps, nccl-tests rows for sweeps (a
 // progress bar instead when stdout is a terminal), and the summaries at the end.
 import { SingleBar, Presets } from 'cli-progress';
-import { compareSummary, loopStallLines, sweepLoopStallNotes, pairsMatrix, resultLines, statusLine, SWEEP_HEADER, sweepModelTable, sweepRow, sweepTable, timingLine } from '../../shared/format.js';
-import { visibleControls } from '../../shared/control-chars.js';
+import { compareSummary, loopStallLines, sweepLoopStallNotes, pairsMatrix, resultLines, statusLine, SWEEP_HEADER, sweepModelTable, sweepRow, sweepTable, timingLine } from '../../shared/export/format.js';
+import { visibleControls } from '../../shared/data/control-chars.js';
 import type { Plan } from '../../shared/plan/types.js';
-import type { LogLine, RunRecord, StepRecord } from '../../shared/record.js';
+import type { LogLine, RunRecord, StepRecord } from '../../shared/run/record.js';
 
 export interface ReporterOptions {
   tty: boolean;

@@ -3,7 +3,7 @@
 // used in order; once stdin ends, the remaining steps run without pausing.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { pauseDescription } from '../../shared/learn/step-mode.js';
+import { pauseDescription } from '../../shared/run/step-mode.js';
 import type { LabRun } from '../core/run.js';
 
 export interface StepPromptOptions {

@@ -1,7 +1,7 @@
 // Picks the backend for a run: nccl when asked for (or, with auto, when it is usable and there are
 // enough GPUs for the world: one rank per GPU), else cpu.
 import type { Plan } from '../../shared/plan/types.js';
-import type { BackendName } from '../../shared/protocol.js';
+import type { BackendName } from '../../shared/run/protocol.js';
 import { loadAddon } from '../../addon/addon.js';
 import type { BackendAvailability, NativeAddon } from '../../addon/native-api.js';
 

@@ -1,7 +1,7 @@
 // Every call from a door goes through here: the raw message is checked against the API contract
 // before the lab sees it, and the lab's answer is checked before the door sends it back.
 import type { z } from 'zod';
-import { apiCallSchema, apiResultSchemas, type ApiCall, type ApiMethod } from '../../shared/api.js';
+import { apiCallSchema, apiResultSchemas, type ApiCall, type ApiMethod } from '../../shared/run/api.js';
 import type { LabHandlers } from './lab-service.js';
 
 const API_METHODS = Object.keys(apiResultSchemas) as ApiMethod[];

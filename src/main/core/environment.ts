@@ -2,8 +2,8 @@
 // that includes the GPUs and the driver, CUDA and NCCL versions (read through NVML and the CUDA
 // runtime without creating a CUDA context).
 import { cpus, hostname, platform, release, totalmem } from 'node:os';
-import type { BackendName } from '../../shared/protocol.js';
-import type { Environment } from '../../shared/record.js';
+import type { BackendName } from '../../shared/run/protocol.js';
+import type { Environment } from '../../shared/run/record.js';
 import { loadAddon } from '../../addon/addon.js';
 import type { Topology } from '../../addon/native-api.js';
 import { hostCopyGBps } from './host-copy.js';

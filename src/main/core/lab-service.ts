@@ -3,9 +3,9 @@
 import { EventEmitter } from 'node:events';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { runPanelBackend, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult, type OpenedFile, type SavedRun } from '../../shared/api.js';
-import { RECORD_FORMAT, type RunRecord } from '../../shared/record.js';
-import { parseScenarioText, ScenarioFileError } from '../../shared/scenario/text.js';
+import { runPanelBackend, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult, type OpenedFile, type SavedRun } from '../../shared/run/api.js';
+import { RECORD_FORMAT, type RunRecord } from '../../shared/run/record.js';
+import { parseScenarioText, ScenarioFileError } from '../../shared/plan/text.js';
 import { loadAddon as loadNativeAddon } from '../../addon/addon.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { chooseBackend } from './backend.js';

@@ -1,7 +1,7 @@
 // What this machine offers the run panel: host, CPUs, which backends can run here, and the GPUs
 // (so the panel can offer one nccl rank per GPU).
 import { cpus, hostname } from 'node:os';
-import type { MachineInfo } from '../../shared/api.js';
+import type { MachineInfo } from '../../shared/run/api.js';
 import type { NativeAddon } from '../../addon/native-api.js';
 import { linksOf } from './environment.js';
 

@@ -1,11 +1,11 @@
 // Refuses a run whose buffers cannot fit before anything is forked: the plan's need
-// (shared/plan/memory.ts) against what this host has (MemAvailable, free space in /dev/shm) and,
+// (shared/run/memory.ts) against what this host has (MemAvailable, free space in /dev/shm) and,
 // for nccl, what each rank's GPU has (free memory when known, else its total).
 import { readFileSync, statfsSync } from 'node:fs';
-import { planMemoryNeed, type MemoryNeed, type SegmentTuning } from '../../shared/plan/memory.js';
+import { planMemoryNeed, type MemoryNeed, type SegmentTuning } from '../../shared/run/memory.js';
 import type { Plan } from '../../shared/plan/types.js';
-import type { BackendName } from '../../shared/protocol.js';
-import { formatBytes } from '../../shared/scenario/units.js';
+import type { BackendName } from '../../shared/run/protocol.js';
+import { formatBytes } from '../../shared/data/units.js';
 import type { Topology } from '../../addon/native-api.js';
 
 export interface GpuMemory {

@@ -2,10 +2,10 @@
 // rank's output is in by then): the transports NCCL chose for the pair, read from the INFO lines
 // the pair's ranks printed while the pair ran, and, where the pair failed, the first rank's error
 // with the NCCL WARN lines it printed meanwhile and the hints that apply.
-import { isNcclWarnLine, ncclHints } from '../../shared/nccl-hints.js';
+import { isNcclWarnLine, ncclHints } from '../../shared/run/nccl-hints.js';
 import type { PlanStep } from '../../shared/plan/types.js';
-import type { BackendName } from '../../shared/protocol.js';
-import type { LogLine, PairCell, StepRecord } from '../../shared/record.js';
+import type { BackendName } from '../../shared/run/protocol.js';
+import type { LogLine, PairCell, StepRecord } from '../../shared/run/record.js';
 import { WARN_LINES_SHOWN } from './rank-failure.js';
 
 /** "… NCCL INFO Channel 00/1 : 0[0] -> 1[1] via P2P/CUMEM/read" → P2P/CUMEM/read (also SHM/…, NET/…). */

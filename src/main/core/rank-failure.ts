@@ -1,8 +1,8 @@
 // The message of a rank's `failed`: where it failed and why, and for an NCCL or CUDA error what
 // NCCL itself said — the rank's last NCCL WARN lines, from its output the core keeps as log lines —
-// and what to try next (shared/nccl-hints.ts).
-import { isGpuLibraryCode, isNcclWarnLine, ncclHints } from '../../shared/nccl-hints.js';
-import type { LogLine } from '../../shared/record.js';
+// and what to try next (shared/run/nccl-hints.ts).
+import { isGpuLibraryCode, isNcclWarnLine, ncclHints } from '../../shared/run/nccl-hints.js';
+import type { LogLine } from '../../shared/run/record.js';
 
 /** The most NCCL WARN lines a failure message carries (the last ones). */
 export const WARN_LINES_SHOWN = 5;

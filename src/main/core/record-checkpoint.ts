@@ -1,7 +1,7 @@
 // Keeps a run's record at its final path current while the run goes: rewritten atomically as
 // steps end, at most once per interval, so that a run killed without warning (kill -9, a power
 // cut) keeps what it had measured. The last write is the run's own, with its final status.
-import type { RunRecord } from '../../shared/record.js';
+import type { RunRecord } from '../../shared/run/record.js';
 import { writeRecordAtomic } from './record-store.js';
 
 export interface Checkpointed {

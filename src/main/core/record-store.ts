@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
-import { runRecordSchema, type RunRecord } from '../../shared/record.js';
+import { runRecordSchema, type RunRecord } from '../../shared/run/record.js';
 
 export function writeRecordAtomic(file: string, record: RunRecord): void {
   writeFileAtomic(file, JSON.stringify(record));

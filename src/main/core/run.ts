@@ -2,13 +2,13 @@
 // results, watches for hangs and dead ranks, and produces the run record. No Electron here.
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { summarizeCompares, summarizeStep } from '../../shared/aggregate.js';
-import { expectationOf } from '../../shared/expectation.js';
-import { describeEntry, FLIGHT_ENTRIES_KEPT, type FlightEntry } from '../../shared/flight.js';
+import { summarizeCompares, summarizeStep } from '../../shared/run/aggregate.js';
+import { expectationOf } from '../../shared/results/expectation.js';
+import { describeEntry, FLIGHT_ENTRIES_KEPT, type FlightEntry } from '../../shared/run/flight.js';
 import { takesPart } from '../../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../../shared/plan/types.js';
-import { PROTOCOL_VERSION, type BackendName, type RankStepResult, type TimelineEvent, type WorkerToCore } from '../../shared/protocol.js';
-import { RECORD_FORMAT, RECORD_VERSION, type Environment, type LogLine, type RunError, type RunRecord, type StepRecord } from '../../shared/record.js';
+import { PROTOCOL_VERSION, type BackendName, type RankStepResult, type TimelineEvent, type WorkerToCore } from '../../shared/run/protocol.js';
+import { RECORD_FORMAT, RECORD_VERSION, type Environment, type LogLine, type RunError, type RunRecord, type StepRecord } from '../../shared/run/record.js';
 import { collectEnvironment } from './environment.js';
 import { forkWorker, type WorkerLink } from './workers.js';
 import { rankFailureMessage } from './rank-failure.js';

@@ -1,7 +1,7 @@
-// Reads a scenario file from disk; parsing and compiling are shared/scenario/text.ts.
+// Reads a scenario file from disk; parsing and compiling are shared/plan/text.ts.
 import { readFileSync, statSync } from 'node:fs';
 import { LIMITS } from '../../shared/scenario/limits.js';
-import { parseScenarioText, ScenarioFileError, scenarioTooLarge, type LoadedScenario } from '../../shared/scenario/text.js';
+import { parseScenarioText, ScenarioFileError, scenarioTooLarge, type LoadedScenario } from '../../shared/plan/text.js';
 
 const READ_FAILURES: Record<string, string> = {
   ENOENT: 'no such file',

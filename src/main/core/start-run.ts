@@ -3,8 +3,8 @@
 // current there while the run goes and saved there at the end. `clab run` and the lab service
 // (Electron, `clab serve`) differ only in what they do with the run's events and its outcome.
 import type { Plan } from '../../shared/plan/types.js';
-import type { RunRecord } from '../../shared/record.js';
-import { compileLoaded, type LoadedScenario } from '../../shared/scenario/text.js';
+import type { RunRecord } from '../../shared/run/record.js';
+import { compileLoaded, type LoadedScenario } from '../../shared/plan/text.js';
 import type { NativeAddon } from '../../addon/native-api.js';
 import { loadAddon } from '../../addon/addon.js';
 import { checkWritable } from './atomic-file.js';

@@ -2,7 +2,7 @@
 // those one folder down (scenarios/mistakes/: the gallery of mistakes), named "<folder>/<file>".
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Template } from '../../shared/api.js';
+import type { Template } from '../../shared/run/api.js';
 
 const SCENARIO_SUFFIX = '.scenario.json';
 

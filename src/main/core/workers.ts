@@ -3,7 +3,7 @@
 // interface later, so nothing else assumes a child process.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { parseMessage, workerToCoreSchema, type CoreToWorker, type WorkerToCore } from '../../shared/protocol.js';
+import { parseMessage, workerToCoreSchema, type CoreToWorker, type WorkerToCore } from '../../shared/run/protocol.js';
 
 export interface WorkerLink {
   readonly rank: number;

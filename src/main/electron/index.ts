@@ -5,8 +5,8 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type OpenDia
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ApiEvent, OpenedFile, Template } from '../../shared/api.js';
-import { LAB_CALL_CHANNEL, LAB_EVENT_CHANNEL } from '../../shared/bridge.js';
+import type { ApiEvent, OpenedFile, Template } from '../../shared/run/api.js';
+import { LAB_CALL_CHANNEL, LAB_EVENT_CHANNEL } from '../../shared/run/bridge.js';
 import { contentSecurityPolicy } from '../core/content-security.js';
 import { LabService, type FileDoor } from '../core/lab-service.js';
 import { answerCall, isFromLabWindow } from './ipc.js';

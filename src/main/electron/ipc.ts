@@ -1,6 +1,6 @@
 // The main side of window.lab: a call is served only when it comes from the lab window's top
 // frame showing the lab's own page, and only after dispatch() has checked it against the API.
-import type { IpcReply } from '../../shared/bridge.js';
+import type { IpcReply } from '../../shared/run/bridge.js';
 import { dispatch } from '../core/dispatch.js';
 import type { LabHandlers } from '../core/lab-service.js';
 

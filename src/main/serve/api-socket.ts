@@ -2,7 +2,7 @@
 // answered by a `result` frame with its id, and every lab event pushed to every client.
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
-import { API_VERSION, wsClientMessageSchema, type ApiEvent } from '../../shared/api.js';
+import { API_VERSION, wsClientMessageSchema, type ApiEvent } from '../../shared/run/api.js';
 import { dispatch } from '../core/dispatch.js';
 import type { LabService } from '../core/lab-service.js';
 

@@ -3,10 +3,10 @@
 // time Chromium takes to receive it as one WebSocket message (measured: 0.3 s against 2.5 s). The
 // file's text passed the run record schema and is sent as it is, not serialised again.
 import type { ServerResponse } from 'node:http';
-import { openRunParamsSchema } from '../../shared/api.js';
+import { openRunParamsSchema } from '../../shared/run/api.js';
 import type { LabService } from '../core/lab-service.js';
 
-export { RUN_DOWNLOAD_PATH } from '../../shared/api.js';
+export { RUN_DOWNLOAD_PATH } from '../../shared/run/api.js';
 
 export function sendRun(res: ServerResponse, service: Pick<LabService, 'openRunText'>, path: string | null, headers: Record<string, string>): void {
   const json = { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };

@@ -1,9 +1,9 @@
 // The lab's window: the scenario editor on the left; run controls, the live log, results and
 // saved runs on the right. Everything goes through the one LabClient.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ApiEvent } from '../../shared/api.js';
+import type { ApiEvent } from '../../shared/run/api.js';
 import { lessonOf } from '../../shared/learn/lessons.js';
-import type { RunRecord } from '../../shared/record.js';
+import type { RunRecord } from '../../shared/run/record.js';
 import { Header } from './app/Header';
 import { Tabs, type TabId } from './app/Tabs';
 import { useDropFiles } from './app/useDropFiles';

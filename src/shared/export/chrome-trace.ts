@@ -1,14 +1,14 @@
 // A run's timeline in the Chrome Trace Event Format, which Perfetto UI and chrome://tracing open:
 // a process per rank, a thread per stream plus the host thread, a slice per timeline event,
 // arrows from each send to its receive, and each rank's busbw as a counter.
-import { describeLoopStall, loopStall } from '../loop-host.js';
+import { describeLoopStall, loopStall } from '../run/loop-host.js';
 import type { P2pAction, Plan } from '../plan/types.js';
-import type { TimelineEvent } from '../protocol.js';
-import type { RunRecord, StepRecord } from '../record.js';
-import { pairsView, type PairLink, type PairsView } from '../pairs.js';
+import type { TimelineEvent } from '../run/protocol.js';
+import type { RunRecord, StepRecord } from '../run/record.js';
+import { pairsView, type PairLink, type PairsView } from '../results/pairs.js';
 import { rankDevice } from '../plan/per-rank.js';
-import { formatBytes } from '../scenario/units.js';
-import { stepOp } from './results-table.js';
+import { formatBytes } from '../data/units.js';
+import { stepOp } from '../results/results-table.js';
 
 interface TraceEventBase {
   name: string;

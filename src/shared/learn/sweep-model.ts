@@ -2,12 +2,12 @@
 // link's peak in the record's environment, a prediction for every size, and notes in words where
 // the measurement beats the model or falls far short of it. The CLI's sweep table, replay and the
 // results view all read it from here.
-import { formatMicroseconds } from '../export/results-table.js';
+import { formatMicroseconds } from '../results/results-table.js';
 import { rankDevice } from '../plan/per-rank.js';
 import type { Plan } from '../plan/types.js';
-import type { Environment, StepRecord } from '../record.js';
-import { formatBytes } from '../scenario/units.js';
-import { bandwidthTime } from '../stats.js';
+import type { Environment, StepRecord } from '../run/record.js';
+import { formatBytes } from '../data/units.js';
+import { bandwidthTime } from '../data/stats.js';
 import {
   algorithmsOf, isModelledOp, latencyFromMeasurement, linkBytes, modelHops, predictBusBandwidth, predictTimeUs,
   type Algorithm, type ModelledOp,

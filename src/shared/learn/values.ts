@@ -2,8 +2,8 @@
 // slot reduced element by element the way the backends reduce. From the run's own inputs (the
 // record's previews), so the Learn view shows what was reduced with what, and its final outputs
 // can be held against the outputs the run recorded.
-import { isBigIntDtype, type Dtype, type Scalar } from '../dtypes.js';
-import { reducer, type Redop } from '../reduce.js';
+import { isBigIntDtype, type Dtype, type Scalar } from '../data/dtypes.js';
+import { reducer, type Redop } from '../data/reduce.js';
 import { chunkRange, type MoveSchedule, type SlotContent } from './moves.js';
 
 /** Reduces one element's values from the ranks in a slot; a partial avg (fewer than every rank) is a sum so far. */

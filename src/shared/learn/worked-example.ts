@@ -2,7 +2,7 @@
 // data, computed by the code that checks real runs (the descriptors' expected values through
 // ops/expected.ts, the object descriptors' `expected`), so what a learner reads here is exactly
 // what a run on these numbers must produce.
-import { lazyPattern, materialize, type Lazy } from '../lazy.js';
+import { lazyPattern, materialize, type Lazy } from '../data/lazy.js';
 import { expectedOutput, inputOf, type CallData } from '../ops/expected.js';
 import { COLLECTIVE_DESCRIPTORS, COLLECTIVES, OBJECT_COLLECTIVES, OBJECT_DESCRIPTORS, type CollectiveName, type Json, type ObjectCollectiveName } from '../ops/index.js';
 

@@ -1,10 +1,10 @@
 // What a collective's output must hold on one rank, from the data pattern alone: the one
 // computation that a rank process checks its output against and that `clab explain`'s worked
 // example prints, so the example shows exactly what a run would accept.
-import type { Dtype } from '../dtypes.js';
-import { lazyPattern, lazyReduce, type Lazy } from '../lazy.js';
-import type { DataPattern } from '../patterns.js';
-import { reduceTensors, type Redop } from '../reduce.js';
+import type { Dtype } from '../data/dtypes.js';
+import { lazyPattern, lazyReduce, type Lazy } from '../data/lazy.js';
+import type { DataPattern } from '../data/patterns.js';
+import { reduceTensors, type Redop } from '../data/reduce.js';
 import type { CollectiveDescriptor, Shape } from './types.js';
 
 export interface CallData {

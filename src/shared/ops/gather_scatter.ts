@@ -1,4 +1,4 @@
-import { lazySlice } from '../lazy.js';
+import { lazySlice } from '../data/lazy.js';
 import { defineCollective, gatheredSlices, ringFactor } from './types.js';
 
 const gather = defineCollective({

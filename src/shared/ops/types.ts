@@ -4,7 +4,7 @@
 // this folder (and its `collectives`); one on a new native op also needs that op's row in
 // native/op.h and its case in each backend (nccl_ops.cc, cpu_collectives.cc). The native ops,
 // their fields and the list of reducing ones (ops/index.ts, addon/native-api.ts) derive from these.
-import { lazyConcat, lazySlice, type Lazy } from '../lazy.js';
+import { lazyConcat, lazySlice, type Lazy } from '../data/lazy.js';
 
 /** How an in-place call aliases the two buffers. */
 export type InPlaceLayout =

@@ -1,15 +1,15 @@
 // Scenario → plan: applies defaults, expands sweeps, pairs and compares, and checks everything
 // that depends on the world size (roots, peers, divisibility), reporting JSON paths.
-import { DTYPE_INFO, type Dtype } from '../dtypes.js';
-import type { Redop } from '../reduce.js';
+import { DTYPE_INFO, type Dtype } from '../data/dtypes.js';
+import type { Redop } from '../data/reduce.js';
 import { COLLECTIVE_DESCRIPTORS, type Json } from '../ops/index.js';
-import type { DataPattern } from '../patterns.js';
+import type { DataPattern } from '../data/patterns.js';
+import { formatPath, type JsonPath } from '../scenario/json-path.js';
 import { LIMITS } from '../scenario/limits.js';
 import type { BasicStep, Scenario, Step } from '../scenario/schema.js';
-import { formatBytes } from '../scenario/units.js';
+import { formatBytes } from '../data/units.js';
 import type { CollectiveAction, P2pAction, PairAction, PairMeasure, Plan, PlanAction, PlanStep, StepOrigin } from './types.js';
 
-export type JsonPath = (string | number)[];
 export interface PlanIssue { path: JsonPath; message: string }
 
 export class PlanError extends Error {
@@ -19,9 +19,6 @@ export class PlanError extends Error {
   }
 }
 
-export function formatPath(path: JsonPath): string {
-  return path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${p}` : p), '');
-}
 
 export const MAX_STREAMS = 8;
 const DEFAULT_TIMEOUT_MS = 60_000;

@@ -2,8 +2,8 @@
 // numbered). All ranks receive the same plan and run the steps they take part in. Declared as
 // schemas because the plan crosses a process boundary and is validated on receipt.
 import { z } from 'zod';
-import { DTYPES } from '../dtypes.js';
-import { REDOPS } from '../reduce.js';
+import { DTYPES } from '../data/dtypes.js';
+import { REDOPS } from '../data/reduce.js';
 import { COLLECTIVES, OBJECT_COLLECTIVES } from '../ops/index.js';
 import { patternSchema } from '../scenario/schema.js';
 

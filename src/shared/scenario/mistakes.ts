@@ -1,7 +1,7 @@
 // Deliberate mistakes in a scenario (ranks told to do different things, a result read from the
 // wrong place) are valid: the gallery in scenarios/mistakes/ is made of them. Each one is a
 // warning, so that validate and the editor point at it and a run says it first, but refuses nothing.
-import type { JsonPath } from '../plan/compile.js';
+import type { JsonPath } from './json-path.js';
 import type { BasicStep, Scenario } from './schema.js';
 
 export interface ScenarioWarning { path: JsonPath; message: string }

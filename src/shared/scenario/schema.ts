@@ -1,12 +1,12 @@
 // The scenario format: the one source of truth. The JSON Schema for the editor is generated
 // from it (json-schema.ts), and every file is validated against it at every boundary.
 import { z } from 'zod';
-import { DTYPES } from '../dtypes.js';
-import { REDOPS } from '../reduce.js';
+import { DTYPES } from '../data/dtypes.js';
+import { REDOPS } from '../data/reduce.js';
 import { COLLECTIVES, COLLECTIVE_DESCRIPTORS, OBJECT_COLLECTIVES, OBJECT_DESCRIPTORS } from '../ops/index.js';
 import { markdownEnumDescriptions } from '../ops/explain.js';
 import { LIMITS } from './limits.js';
-import { parseBytes } from './units.js';
+import { parseBytes } from '../data/units.js';
 
 export const SCENARIO_VERSION = 1;
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runRecordSchema, type RunRecord } from '../../../src/shared/record.js';
+import { runRecordSchema, type RunRecord } from '../../../src/shared/run/record.js';
 import { csvObjects } from '../../shared/export/csv.js';
 import { traceRuleViolations } from '../../shared/export/trace-rules.js';
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runRecordSchema } from '../../../src/shared/record';
+import { runRecordSchema } from '../../../src/shared/run/record';
 
 const dir = mkdtempSync(join(tmpdir(), 'clab-kept-'));
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SWEEP_HEADER } from '../../../src/shared/format.js';
-import { runRecordSchema } from '../../../src/shared/record.js';
+import { SWEEP_HEADER } from '../../../src/shared/export/format.js';
+import { runRecordSchema } from '../../../src/shared/run/record.js';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
 import { loadScenarioFile } from '../../../src/main/core/scenario-file';
 import { compilePlan } from '../../../src/shared/plan/compile';
-import type { RunRecord } from '../../../src/shared/record';
+import type { RunRecord } from '../../../src/shared/run/record';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
-import { compileLoaded } from '../../../src/shared/scenario/text';
+import { compileLoaded } from '../../../src/shared/plan/text';
 import { chromeTrace } from '../../../src/shared/export/chrome-trace';
 import { traceRuleViolations } from '../../shared/export/trace-rules';
 

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ApiEvent } from '../../../src/shared/api';
+import type { ApiEvent } from '../../../src/shared/run/api';
 import { LabService, type FileDoor } from '../../../src/main/core/lab-service';
 
 const runsDir = mkdtempSync(join(tmpdir(), 'clab-service-'));

@@ -6,7 +6,7 @@ import {
   checkPlanMemory, gpusFromTopology, InsufficientMemoryError, memoryShortfall, readMemAvailable, readShmFree,
   segmentTuningFromEnv, type MachineMemory,
 } from '../../../src/main/core/memory-check';
-import { planMemoryNeed } from '../../../src/shared/plan/memory';
+import { planMemoryNeed } from '../../../src/shared/run/memory';
 import type { Plan, PlanStep } from '../../../src/shared/plan/types';
 
 const GiB = 1024 ** 3;

@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
 import { loadScenarioFile } from '../../../src/main/core/scenario-file';
-import { runSucceeded } from '../../../src/shared/expectation';
-import { resultLines } from '../../../src/shared/format';
-import { compileLoaded } from '../../../src/shared/scenario/text';
+import { runSucceeded } from '../../../src/shared/results/expectation';
+import { resultLines } from '../../../src/shared/export/format';
+import { compileLoaded } from '../../../src/shared/plan/text';
 import { alive, shmSegments } from './leftovers';
 
 

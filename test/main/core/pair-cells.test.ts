@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { pairCells, transportsIn } from '../../../src/main/core/pair-cells';
 import { compilePlan } from '../../../src/shared/plan/compile';
-import type { LogLine, StepRecord } from '../../../src/shared/record';
+import type { LogLine, StepRecord } from '../../../src/shared/run/record';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 
 // As NCCL 2.28 prints them (NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=P2P,SHM,NET).

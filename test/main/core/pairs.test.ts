@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
 import { chromeTrace, type CompleteEvent } from '../../../src/shared/export/chrome-trace';
-import { pairsMatrix, statusLine } from '../../../src/shared/format';
+import { pairsMatrix, statusLine } from '../../../src/shared/export/format';
 import { traceRuleViolations } from '../../shared/export/trace-rules';
-import { pairsView } from '../../../src/shared/pairs';
+import { pairsView } from '../../../src/shared/results/pairs';
 import { compilePlan } from '../../../src/shared/plan/compile';
-import type { RunRecord, StepRecord } from '../../../src/shared/record';
-import { formatBytes } from '../../../src/shared/scenario/units';
+import type { RunRecord, StepRecord } from '../../../src/shared/run/record';
+import { formatBytes } from '../../../src/shared/data/units';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import { alive, shmSegments } from './leftovers';
 

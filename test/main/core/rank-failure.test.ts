@@ -2,9 +2,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastNcclWarnings, rankFailureMessage, WARN_LINES_SHOWN } from '../../../src/main/core/rank-failure.js';
 import { LabRun } from '../../../src/main/core/run.js';
-import { PROTOCOL_VERSION } from '../../../src/shared/protocol.js';
-import type { LogLine } from '../../../src/shared/record.js';
-import { compileLoaded, parseScenarioText } from '../../../src/shared/scenario/text.js';
+import { PROTOCOL_VERSION } from '../../../src/shared/run/protocol.js';
+import type { LogLine } from '../../../src/shared/run/record.js';
+import { compileLoaded, parseScenarioText } from '../../../src/shared/plan/text.js';
 
 const line = (rank: number | null, text: string, atNs = 0): LogLine => ({ rank, atNs, text });
 const warn = (rank: number, i: number, what = `warning ${i}`) => line(rank, `host-a:${4200 + rank}:${4300 + i} [${rank}] transport/p2p.cc:${100 + i} NCCL WARN ${what}`);

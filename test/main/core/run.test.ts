@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
 import { loadScenarioFile } from '../../../src/main/core/scenario-file';
-import { compileLoaded, parseScenarioText } from '../../../src/shared/scenario/text';
-import { resultLines } from '../../../src/shared/format';
-import { DTYPES } from '../../../src/shared/dtypes';
-import type { RunRecord } from '../../../src/shared/record';
+import { compileLoaded, parseScenarioText } from '../../../src/shared/plan/text';
+import { resultLines } from '../../../src/shared/export/format';
+import { DTYPES } from '../../../src/shared/data/dtypes';
+import type { RunRecord } from '../../../src/shared/run/record';
 import { alive, shmSegments } from './leftovers';
 
 

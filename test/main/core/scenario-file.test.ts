@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile } from '../../../src/main/core/scenario-file';
-import { ScenarioFileError } from '../../../src/shared/scenario/text';
+import { ScenarioFileError } from '../../../src/shared/plan/text';
 
 function problemOf(file: string) {
   try {

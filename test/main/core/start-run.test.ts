@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BackendUnavailableError } from '../../../src/main/core/backend';
 import { prepareRun } from '../../../src/main/core/start-run';
-import { parseScenarioText, ScenarioFileError } from '../../../src/shared/scenario/text';
-import { runPanelBackend } from '../../../src/shared/api';
+import { parseScenarioText, ScenarioFileError } from '../../../src/shared/plan/text';
+import { runPanelBackend } from '../../../src/shared/run/api';
 
 const dir = mkdtempSync(join(tmpdir(), 'clab-start-run-'));
 const allInOne = parseScenarioText(readFileSync('scenarios/all-in-one.scenario.json', 'utf8'), 'all-in-one.scenario.json');

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
-import { PROTOCOL_VERSION } from '../../../src/shared/protocol';
-import { compileLoaded, parseScenarioText } from '../../../src/shared/scenario/text';
+import { PROTOCOL_VERSION } from '../../../src/shared/run/protocol';
+import { compileLoaded, parseScenarioText } from '../../../src/shared/plan/text';
 import { alive, shmSegments } from './leftovers';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

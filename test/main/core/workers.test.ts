@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveWorkerEntry } from '../../../src/main/core/paths';
 import { forkWorker } from '../../../src/main/core/workers';
 import { compilePlan } from '../../../src/shared/plan/compile';
-import { PROTOCOL_VERSION, type WorkerToCore } from '../../../src/shared/protocol';
+import { PROTOCOL_VERSION, type WorkerToCore } from '../../../src/shared/run/protocol';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 
 describe('a rank process', () => {

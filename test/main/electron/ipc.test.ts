@@ -1,6 +1,6 @@
 // Every IPC call is checked before the lab sees it; a fake lab answers so only validation is tested.
 import { describe, expect, it } from 'vitest';
-import type { ApiMethod } from '../../../src/shared/api';
+import type { ApiMethod } from '../../../src/shared/run/api';
 import type { LabHandlers } from '../../../src/main/core/lab-service';
 import { answerCall, isFromLabWindow } from '../../../src/main/electron/ipc';
 

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { API_VERSION, wsServerMessageSchema } from '../../../src/shared/api';
+import { API_VERSION, wsServerMessageSchema } from '../../../src/shared/run/api';
 import { LabService } from '../../../src/main/core/lab-service';
 import { startLabServer, type LabServer } from '../../../src/main/serve/server';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
-import { runRecordSchema } from '../../../src/shared/record';
+import { runRecordSchema } from '../../../src/shared/run/record';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self'; connect-src 'self' ws://127.0.0.1:*; object-src 'none'";
 const rendererDir = mkdtempSync(join(tmpdir(), 'clab-renderer-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gpuSummary, machineTitle } from '../../../src/renderer/src/app/machine-text.js';
-import type { MachineInfo } from '../../../src/shared/api.js';
+import type { MachineInfo } from '../../../src/shared/run/api.js';
 
 const base: MachineInfo = { host: 'h', cpus: 16, backends: { cpu: { available: true }, nccl: { available: true } }, gpus: [], maxCpuRanks: 8, fileDialogs: false };
 const gpu = (index: number, name = 'NVIDIA H200') => ({ index, name, memoryBytes: 150754820096, busId: `0000:00:0${6 + index}.0`, computeCapability: 90 });

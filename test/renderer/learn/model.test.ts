@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { learnable, learnSubject } from '../../../src/renderer/src/learn/model';
 import { learnPace, runSlowdown, STAGE_MS_BOUNDS, UNTIMED_STAGE_MS } from '../../../src/renderer/src/learn/pace';
-import { compileLoaded, parseScenarioText } from '../../../src/shared/scenario/text';
-import type { StepRecord } from '../../../src/shared/record';
+import { compileLoaded, parseScenarioText } from '../../../src/shared/plan/text';
+import type { StepRecord } from '../../../src/shared/run/record';
 
 const plan = compileLoaded(parseScenarioText(JSON.stringify({
   version: 1, name: 'learn', world: { ranks: 4 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PairMeasure, Plan } from '../../../src/shared/plan/types.js';
-import type { Environment, PairCell as RecordPairCell, StepRecord } from '../../../src/shared/record.js';
+import type { Environment, PairCell as RecordPairCell, StepRecord } from '../../../src/shared/run/record.js';
 import { formatPairValue, heatColour, linkText, pairsHeatmaps, rangePosition, type PairCell } from '../../../src/renderer/src/results/pairs-heatmap.js';
 
 const plan = (direction: 'one' | 'both', devices: number[] | null = null): Plan => ({

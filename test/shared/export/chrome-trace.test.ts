@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chromeTrace, type CompleteEvent, type CounterEvent, type FlowEvent, type MetadataEvent, type TraceEvent } from '../../../src/shared/export/chrome-trace.js';
-import type { Environment } from '../../../src/shared/record.js';
+import type { Environment } from '../../../src/shared/run/record.js';
 import { allReduce, buildRecord, CPU_ENVIRONMENT, event, sendRecv } from './records.js';
 import { traceRuleViolations } from './trace-rules.js';
 

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lessonLines, lessonOf } from '../../../src/shared/learn/lessons';
-import { parseScenarioText } from '../../../src/shared/scenario/text';
+import { parseScenarioText } from '../../../src/shared/plan/text';
 
 const gallery = readdirSync('scenarios/mistakes').filter((f) => f.endsWith('.scenario.json')).map((f) => `scenarios/mistakes/${f}`);
 

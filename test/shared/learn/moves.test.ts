@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { applyStage, chunkRange, collectiveMoves, initialState, p2pMoves, statesOf, type MoveSchedule } from '../../../src/shared/learn/moves';
 import { outputValues, parsePreview, slotReducer, slotValues } from '../../../src/shared/learn/values';
 import { COLLECTIVES, COLLECTIVE_DESCRIPTORS, type CollectiveName } from '../../../src/shared/ops';
-import { lazyPattern, lazyReduce, materialize } from '../../../src/shared/lazy';
-import { patternTensor } from '../../../src/shared/patterns';
-import { reduceTensors, type Redop } from '../../../src/shared/reduce';
-import type { Scalar, Tensor } from '../../../src/shared/dtypes';
+import { lazyPattern, lazyReduce, materialize } from '../../../src/shared/data/lazy';
+import { patternTensor } from '../../../src/shared/data/patterns';
+import { reduceTensors, type Redop } from '../../../src/shared/data/reduce';
+import type { Scalar, Tensor } from '../../../src/shared/data/dtypes';
 
 const values = (t: Tensor): Scalar[] => Array.from({ length: t.length }, (_, i) => t.get(i));
 const data = { kind: 'arange_rank', start: 1 } as const;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SWEEP_HEADER, sweepModelTable, sweepTable } from '../../../src/shared/format.js';
+import { SWEEP_HEADER, sweepModelTable, sweepTable } from '../../../src/shared/export/format.js';
 import { linkPeak } from '../../../src/shared/learn/peak.js';
 import { modelSummary, sweepModel } from '../../../src/shared/learn/sweep-model.js';
 import type { CollectiveAction } from '../../../src/shared/plan/types.js';
-import type { Environment, RunRecord } from '../../../src/shared/record.js';
+import type { Environment, RunRecord } from '../../../src/shared/run/record.js';
 import { allReduce, buildRecord, CPU_ENVIRONMENT, sendRecv, type StepSpec } from '../export/records.js';
 
 const CPU: Environment = { ...CPU_ENVIRONMENT, hostCopyGBps: 10 };

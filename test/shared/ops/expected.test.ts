@@ -1,12 +1,12 @@
 // The descriptors' expected outputs against a naive simulation of each collective's meaning.
 import { describe, expect, it } from 'vitest';
 import { COLLECTIVES, COLLECTIVE_DESCRIPTORS, type CollectiveName } from '../../../src/shared/ops';
-import { REDOPS, reduceTensors, type Redop } from '../../../src/shared/reduce';
-import { allocTensor, DTYPE_INFO, type Dtype, type Scalar } from '../../../src/shared/dtypes';
-import { lazyReduce, lazyTensor, materialize } from '../../../src/shared/lazy';
+import { REDOPS, reduceTensors, type Redop } from '../../../src/shared/data/reduce';
+import { allocTensor, DTYPE_INFO, type Dtype, type Scalar } from '../../../src/shared/data/dtypes';
+import { lazyReduce, lazyTensor, materialize } from '../../../src/shared/data/lazy';
 
 // float8_e5m2 is left out: its 2 mantissa bits do not hold every sum of eight 1s and 2s (9, 11, …),
-// so rounding per step and rounding once differ; test/shared/reduce.test.ts covers its rounding.
+// so rounding per step and rounding once differ; test/shared/data/reduce.test.ts covers its rounding.
 const FAMILIES: Dtype[] = ['float32', 'float64', 'float16', 'bfloat16', 'float8_e4m3', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64'];
 
 // Values 1 or 2: every reduction of up to 8 of them is exact in every dtype, so the reference

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { editDistance, issueMessage, nearestName } from '../../../src/shared/scenario/messages';
-import { parseScenarioText, ScenarioFileError, type FileProblem } from '../../../src/shared/scenario/text';
+import { parseScenarioText, ScenarioFileError, type FileProblem } from '../../../src/shared/plan/text';
 
 const base = { version: 1, name: 't', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4 }] };
 

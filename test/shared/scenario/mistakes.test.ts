@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileLoaded, parseScenarioText } from '../../../src/shared/scenario/text';
+import { compileLoaded, parseScenarioText } from '../../../src/shared/plan/text';
 
 const text = (steps: unknown[]) => JSON.stringify({ version: 1, name: 't', world: { ranks: 2 }, steps }, null, 2);
 

@@ -2,7 +2,7 @@
 // the link between every pair (NVLinks, PCIe distance, CUDA peer access) and the driver, CUDA,
 // NCCL and cuBLAS versions.
 import { hostname } from 'node:os';
-import { formatComputeCapability } from '../../../shared/gpu-support.js';
+import { formatComputeCapability } from '../../../shared/ops/gpu-support.js';
 import { loadAddon } from '../../../addon/addon.js';
 import type { BackendAvailability, Topology } from '../../../addon/native-api.js';
 import { EXIT_FAILED, EXIT_OK, err, out, type RegisterCommand } from '../common.js';

@@ -4,7 +4,7 @@
 import { InvalidArgumentError } from 'commander';
 import { exampleRows, ExampleError, workedExample, type WorkedExample } from '../../../shared/learn/worked-example.js';
 import { busFactorText, EXPLAINED_OPS, explainOp } from '../../../shared/ops/explain.js';
-import { wrapWords } from '../../../shared/wrap.js';
+import { wrapWords } from '../../../shared/data/wrap.js';
 import { EXIT_OK, EXIT_USAGE, err, out, rankCount, type RegisterCommand } from '../common.js';
 
 const WIDTH = 96;

@@ -1,7 +1,7 @@
 // `clab export`: a saved run as a Chrome/Perfetto trace, or its results table as CSV or JSON.
 import { Option } from 'commander';
 import { chromeTrace, resultsCsv, resultsJson } from '../../../shared/export/index.js';
-import type { RunRecord } from '../../../shared/record.js';
+import type { RunRecord } from '../../../shared/run/record.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { readRecord } from '../../core/record-store.js';
 import { EXIT_OK, reportUsageError, type RegisterCommand } from '../common.js';

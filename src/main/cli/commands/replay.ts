@@ -1,7 +1,7 @@
 // `clab replay`: print a saved run without running anything.
-import { visibleControls } from '../../../shared/control-chars.js';
-import { runSucceeded } from '../../../shared/expectation.js';
-import { runReport, statusLine } from '../../../shared/format.js';
+import { visibleControls } from '../../../shared/data/control-chars.js';
+import { runSucceeded } from '../../../shared/results/expectation.js';
+import { runReport, statusLine } from '../../../shared/export/format.js';
 import { readRecord } from '../../core/record-store.js';
 import { EXIT_FAILED, EXIT_OK, out, reportUsageError, type RegisterCommand } from '../common.js';
 

@@ -1,6 +1,6 @@
 // `clab run`: validate, run on rank processes, print results live, save the run record.
 import { Option } from 'commander';
-import { runSucceeded } from '../../../shared/expectation.js';
+import { runSucceeded } from '../../../shared/results/expectation.js';
 import type { BackendRequest } from '../../core/backend.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
 import { prepareRun, type PreparedRun } from '../../core/start-run.js';

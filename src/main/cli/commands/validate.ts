@@ -1,6 +1,6 @@
 // `clab validate`: every problem of a scenario file, with position, path and expectation.
 import { worldSize } from '../../../shared/plan/compile.js';
-import { compileLoaded } from '../../../shared/scenario/text.js';
+import { compileLoaded } from '../../../shared/plan/text.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
 import { EXIT_OK, out, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
 

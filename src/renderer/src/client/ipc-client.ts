@@ -1,6 +1,6 @@
 // LabClient over Electron IPC: the preload's window.lab (named methods only, never ipcRenderer).
-import type { ApiEvent, ApiMethod, ApiParams, ApiResult } from '../../../shared/api.js';
-import type { LabBridge } from '../../../shared/bridge.js';
+import type { ApiEvent, ApiMethod, ApiParams, ApiResult } from '../../../shared/run/api.js';
+import type { LabBridge } from '../../../shared/run/bridge.js';
 import type { ConnectionState, LabClient } from './lab-client';
 import { parseEvent, parseResult } from './validate';
 

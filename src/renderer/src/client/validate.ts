@@ -1,6 +1,6 @@
 // Both doors validate what they receive with the contract's schemas, so a view only ever sees
 // values of the declared types.
-import { apiEventSchema, apiResultSchemas, type ApiEvent, type ApiMethod, type ApiResult } from '../../../shared/api.js';
+import { apiEventSchema, apiResultSchemas, type ApiEvent, type ApiMethod, type ApiResult } from '../../../shared/run/api.js';
 
 export function parseResult<M extends ApiMethod>(method: M, value: unknown): ApiResult<M> {
   const parsed = apiResultSchemas[method].safeParse(value);

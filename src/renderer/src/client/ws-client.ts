@@ -4,7 +4,7 @@
 // fetched over HTTP instead (RUN_DOWNLOAD_PATH): large records arrive much sooner that way.
 import {
   API_VERSION, RUN_DOWNLOAD_PATH, wsServerMessageSchema, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult,
-} from '../../../shared/api.js';
+} from '../../../shared/run/api.js';
 import type { ConnectionState, LabClient } from './lab-client';
 import { parseResult } from './validate';
 

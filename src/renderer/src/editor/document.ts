@@ -1,5 +1,5 @@
 // What the editor holds: which document, where it saves, and the text it was opened with.
-import type { Template } from '../../../shared/api.js';
+import type { Template } from '../../../shared/run/api.js';
 
 export interface ScenarioDocument {
   /** Key of its draft: the file's path, "template:<id>" or "upload:<name>". */

@@ -1,7 +1,7 @@
 // Files in a browser, where there is no path to open or save: read what the user picked or
 // dropped, and hand text back as a download.
-import type { OpenedFile } from '../../../shared/api.js';
-import { RECORD_FORMAT, runRecordSchema } from '../../../shared/record.js';
+import type { OpenedFile } from '../../../shared/run/api.js';
+import { RECORD_FORMAT, runRecordSchema } from '../../../shared/run/record.js';
 import { downloadBlob } from '../app/download';
 
 /** A run record (validated) or scenario text, told apart by the record's `format` field. */

@@ -3,9 +3,9 @@
 // never waits on the core. The core is asked only what depends on the machine — can the backend
 // asked for hold this world here? — and only when the backend, world or GPUs asked for change.
 import { useEffect, useMemo, useState } from 'react';
-import { runPanelBackend, type ApiResult, type BackendCheck, type FileProblemInfo, type RunRequest } from '../../../shared/api.js';
-import type { JsonPath } from '../../../shared/plan/compile.js';
-import { compileLoaded, parseScenarioText, problemAt, ScenarioFileError } from '../../../shared/scenario/text.js';
+import { runPanelBackend, type ApiResult, type BackendCheck, type FileProblemInfo, type RunRequest } from '../../../shared/run/api.js';
+import type { JsonPath } from '../../../shared/scenario/json-path.js';
+import { compileLoaded, parseScenarioText, problemAt, ScenarioFileError } from '../../../shared/plan/text.js';
 import type { LabClient } from '../client';
 
 const PAUSE_MS = 300;

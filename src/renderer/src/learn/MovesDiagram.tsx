@@ -2,10 +2,10 @@
 // working buffer (what it holds after the stages played so far), and the stage under way drawn as
 // chunks travelling from sender to receiver, a reduction marked where the receiver combines them.
 import { useMemo } from 'react';
-import type { Scalar } from '../../../shared/dtypes.js';
+import type { Scalar } from '../../../shared/data/dtypes.js';
 import { chunkRange, type Piece, type SlotContent, type Transfer } from '../../../shared/learn/moves.js';
 import { slotValues } from '../../../shared/learn/values.js';
-import { formatScalar } from '../../../shared/check.js';
+import { formatScalar } from '../../../shared/data/check.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
 import type { LearnModel } from './model';
 

@@ -2,15 +2,15 @@
 // rank's input values (the run's own, from its record; before the step has run, from the data
 // pattern), the state after every stage, and the outputs the schedule arrives at held against
 // the outputs the run recorded.
-import { equalWithin } from '../../../shared/check.js';
-import type { Dtype, Scalar } from '../../../shared/dtypes.js';
-import { inputLength, rankInput } from '../../../shared/learn/inputs.js';
+import { equalWithin } from '../../../shared/data/check.js';
+import type { Dtype, Scalar } from '../../../shared/data/dtypes.js';
+import { inputLength, rankInput } from '../../../shared/run/inputs.js';
 import { collectiveMoves, p2pMoves, statesOf, type MoveSchedule, type MoveState } from '../../../shared/learn/moves.js';
 import { outputValues, parsePreview, slotReducer } from '../../../shared/learn/values.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
 import type { PlanStep } from '../../../shared/plan/types.js';
-import type { Redop } from '../../../shared/reduce.js';
-import type { StepRecord } from '../../../shared/record.js';
+import type { Redop } from '../../../shared/data/reduce.js';
+import type { StepRecord } from '../../../shared/run/record.js';
 
 export interface LearnModel {
   planStep: PlanStep;

@@ -2,8 +2,8 @@
 // y axis is linear by default; log makes the small sizes readable beside the large ones.
 import { useEffect, useRef, useState } from 'react';
 import type { SweepModel } from '../../../shared/learn/sweep-model.js';
-import type { StepRecord } from '../../../shared/record.js';
-import { formatBytes } from '../../../shared/scenario/units.js';
+import type { StepRecord } from '../../../shared/run/record.js';
+import { formatBytes } from '../../../shared/data/units.js';
 import { Chart } from './chart';
 import { canvasPng, downloadBlob } from './download';
 import { formatLogTick } from './numbers';

@@ -2,8 +2,8 @@
 // each rank's input beside its output where the record has it, and for a reduction how the
 // ranks' inputs combined.
 import { useState } from 'react';
-import { learnerLines, reductionLine } from '../../../shared/learner-lines.js';
-import type { StepRecord } from '../../../shared/record.js';
+import { learnerLines, reductionLine } from '../../../shared/export/learner-lines.js';
+import type { StepRecord } from '../../../shared/run/record.js';
 
 /**
  * Steps whose lines show before "show all": a long run's thousands of lines would hold the page

@@ -1,9 +1,9 @@
 // The results of one run, live or replayed from its record: tables, per-rank lines, bandwidth
 // charts, pair matrices, compare summaries and the environment it ran in.
 import { useMemo } from 'react';
-import { runSucceeded } from '../../../shared/expectation.js';
-import { compareSummary, statusLine } from '../../../shared/format.js';
-import type { RunRecord, StepRecord } from '../../../shared/record.js';
+import { runSucceeded } from '../../../shared/results/expectation.js';
+import { compareSummary, statusLine } from '../../../shared/export/format.js';
+import type { RunRecord, StepRecord } from '../../../shared/run/record.js';
 import { sweepModel } from '../../../shared/learn/sweep-model.js';
 import { BandwidthChart } from './BandwidthChart';
 import { fileStem } from './download';

@@ -4,7 +4,7 @@
 import {
   formatMicroseconds, type BlockComparison, type EnvironmentChange, type RunComparison, type RunSummary, type StepComparison, type StepKey,
 } from '../../../shared/export/index.js';
-import { formatBytes } from '../../../shared/scenario/units.js';
+import { formatBytes } from '../../../shared/data/units.js';
 import { changeSense, changeText, changeTitle } from './comparison-cells';
 import { formatGBs } from './numbers';
 

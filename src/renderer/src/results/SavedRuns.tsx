@@ -1,7 +1,7 @@
 // Saved run records; opening one shows its results without running anything (replay). Two
 // picked runs can be compared here, below the list.
 import { useEffect, useState } from 'react';
-import type { SavedRun } from '../../../shared/api.js';
+import type { SavedRun } from '../../../shared/run/api.js';
 import { compareRuns, type RunComparison } from '../../../shared/export/index.js';
 import type { LabClient } from '../client';
 import { RunComparisonView } from './RunComparisonView';

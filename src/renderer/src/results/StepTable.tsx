@@ -1,9 +1,9 @@
 // The nccl-tests table: size, count, type, redop, root, time, algbw, busbw, #wrong, and a
 // verdict per step; a failed step is followed by its first mismatches on each rank.
 import { useState } from 'react';
-import { RESULT_COLUMNS, resultTexts } from '../../../shared/export/results-table.js';
-import { FAIL, PASS, stepTitle } from '../../../shared/format.js';
-import type { StepRecord } from '../../../shared/record.js';
+import { RESULT_COLUMNS, resultTexts } from '../../../shared/results/results-table.js';
+import { FAIL, PASS, stepTitle } from '../../../shared/export/format.js';
+import type { StepRecord } from '../../../shared/run/record.js';
 
 const VERDICT_TEXT: Record<StepRecord['verdict'], string> = { pass: PASS, fail: FAIL, none: '–', error: 'error', stopped: 'stopped', 'not-run': 'not run' };
 

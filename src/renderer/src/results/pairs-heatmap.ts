@@ -1,11 +1,11 @@
 // One pairs step as sender × receiver heatmaps (bandwidth, latency, plain copy), from the shared
-// pairs view (src/shared/pairs.ts, which the CLI's matrices read too): each cell from the step that
+// pairs view (src/shared/results/pairs.ts, which the CLI's matrices read too): each cell from the step that
 // measured that direction, a one-way step's reverse left "not measured" rather than borrowed.
 // Here: what the app adds, the colour scale and the numbers' text.
 import { formatMicroseconds } from '../../../shared/export/index.js';
-import { pairsView, type PairLink, type PairsCell, type PairsMatrix, type PairsView } from '../../../shared/pairs.js';
-import type { RunRecord } from '../../../shared/record.js';
-import { formatBytes } from '../../../shared/scenario/units.js';
+import { pairsView, type PairLink, type PairsCell, type PairsMatrix, type PairsView } from '../../../shared/results/pairs.js';
+import type { RunRecord } from '../../../shared/run/record.js';
+import { formatBytes } from '../../../shared/data/units.js';
 import { formatGBs } from './numbers';
 
 export type PairCell = PairsCell;

@@ -1,8 +1,8 @@
 // A run record read back in the order it ran: runs of plain steps, one table per sweep, one
 // matrix per pairs sweep. Compare blocks are summarized apart, and waits and block markers are
 // bookkeeping, not results.
-import { isBookkeeping } from '../../../shared/export/results-table.js';
-import type { RunRecord, StepRecord } from '../../../shared/record.js';
+import { isBookkeeping } from '../../../shared/results/results-table.js';
+import type { RunRecord, StepRecord } from '../../../shared/run/record.js';
 
 export type ResultSection =
   | { kind: 'steps'; steps: StepRecord[] }

@@ -1,5 +1,5 @@
 // Run controls: backend (with why one is unavailable), ranks, Run and Stop, progress, status.
-import type { MachineInfo } from '../../../shared/api.js';
+import type { MachineInfo } from '../../../shared/run/api.js';
 import { ProblemsList } from './ProblemsList';
 import { RunStatus } from './RunStatus';
 import type { RunState } from './useRun';

@@ -1,6 +1,6 @@
 // One line on where the run stands, and a clear message when it was refused or failed.
-import { runSucceeded } from '../../../shared/expectation.js';
-import { statusLine } from '../../../shared/format.js';
+import { runSucceeded } from '../../../shared/results/expectation.js';
+import { statusLine } from '../../../shared/export/format.js';
 import type { RunPhase } from './useRun';
 
 export function RunStatus({ phase, onShowResults }: { phase: RunPhase; onShowResults(): void }) {

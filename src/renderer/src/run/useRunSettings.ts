@@ -1,7 +1,7 @@
 // Where and how wide to run: the backend (unavailable ones cannot be picked) and the number of
 // ranks each backend offers; null ranks keeps the scenario's world.
 import { useMemo, useState } from 'react';
-import type { MachineInfo, RunRequest } from '../../../shared/api.js';
+import type { MachineInfo, RunRequest } from '../../../shared/run/api.js';
 
 export type BackendChoice = RunRequest['backend'];
 

@@ -1,8 +1,8 @@
 // The selected step: what each rank got (the lines a learner reads), its inputs and outputs, and
 // its timing; or, while a live run has not finished it, that it is still running.
-import { loopStallLines, resultLines, stepTitle, timingLine } from '../../../shared/format.js';
+import { loopStallLines, resultLines, stepTitle, timingLine } from '../../../shared/export/format.js';
 import type { PlanStep } from '../../../shared/plan/types.js';
-import type { StepRecord } from '../../../shared/record.js';
+import type { StepRecord } from '../../../shared/run/record.js';
 import { learnable } from '../learn/model';
 
 interface Props {

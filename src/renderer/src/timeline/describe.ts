@@ -1,8 +1,8 @@
 // What the tooltip says about a slice: its op and step, where it ran, how long, and the step's
 // bandwidth and verdict where the step has ended.
-import type { StepRecord } from '../../../shared/record.js';
-import { describeLoopStall, loopStall } from '../../../shared/loop-host.js';
-import { formatBytes } from '../../../shared/scenario/units.js';
+import type { StepRecord } from '../../../shared/run/record.js';
+import { describeLoopStall, loopStall } from '../../../shared/run/loop-host.js';
+import { formatBytes } from '../../../shared/data/units.js';
 import type { TimelineModel } from './model';
 import { OPS } from './ops';
 import { PHASES } from './phases';

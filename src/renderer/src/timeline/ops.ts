@@ -1,7 +1,7 @@
 // Which operation a slice shows, and its colour: one fixed list so that an op keeps its colour
 // from run to run, and the legend reads the same everywhere.
 import { COLLECTIVES, OBJECT_COLLECTIVES } from '../../../shared/ops/index.js';
-import { stepOp } from '../../../shared/export/results-table.js';
+import { stepOp } from '../../../shared/results/results-table.js';
 import type { PlanAction } from '../../../shared/plan/types.js';
 
 export const OPS = [...COLLECTIVES, ...OBJECT_COLLECTIVES, 'send/recv', 'group', 'compute', 'barrier', 'wait', 'block'] as const;

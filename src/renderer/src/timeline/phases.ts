@@ -1,5 +1,5 @@
 // The phases of an event as small integers (for typed arrays), and where each is drawn.
-import type { TimelineEvent } from '../../../shared/protocol.js';
+import type { TimelineEvent } from '../../../shared/run/protocol.js';
 
 export type Phase = TimelineEvent['phase'];
 

@@ -1,0 +1,270 @@
+// Text views of results: the per-rank lines a learner reads, nccl-tests-style sweep tables,
+// pair matrices and compare summaries. Pure, so the CLI, replay and tests share them.
+import { formatMicroseconds as us, isBookkeeping, RESULT_COLUMNS, resultTexts } from '../results/results-table.js';
+import { COLLECTIVE_DESCRIPTORS } from '../ops/index.js';
+import type { Plan, PlanAction } from '../plan/types.js';
+import type { BackendName } from '../run/protocol.js';
+import type { CompareRecord, Environment, RunRecord, StepRecord } from '../run/record.js';
+import { modelSummary, sweepModel, type SweepModel, type SweepModelRow } from '../learn/sweep-model.js';
+import { wrapWords } from '../data/wrap.js';
+import { pairsView, type PairsCell, type PairsMatrix } from '../results/pairs.js';
+import { formatBytes } from '../data/units.js';
+import { bandwidthTime } from '../data/stats.js';
+import { describeLoopStall, loopStalls } from '../run/loop-host.js';
+
+export const PASS = '✓';
+export const FAIL = '✗';
+
+function describeAction(a: PlanAction): string {
+  switch (a.kind) {
+    case 'collective': {
+      const d = COLLECTIVE_DESCRIPTORS[a.op];
+      return [d.reduces ? a.redop : null, d.rooted ? `(root ${a.root})` : null].filter(Boolean).join(' ');
+    }
+    case 'object':
+      return a.op === 'all_gather_object' ? '' : `(root ${a.root})`;
+    default:
+      return '';
+  }
+}
+
+export function stepTitle(step: StepRecord): string {
+  const extra = describeAction(step.action);
+  return extra ? `${step.label} ${extra}` : step.label;
+}
+
+function elementsOf(a: PlanAction): string | null {
+  if (a.kind === 'collective' || a.kind === 'p2p' || a.kind === 'pair') return `${a.count} × ${a.dtype}`;
+  return null;
+}
+
+/** `[Rank 1] all_reduce sum: [2, 4, 6] ✓`, one per rank. */
+export function resultLines(step: StepRecord): string[] {
+  const title = stepTitle(step);
+  return step.ranks.map((r) => {
+    const head = `[Rank ${r.rank}] ${title}`;
+    if (r.verdict === 'none') {
+      const t = r.timesUs.length ? ` (${us(r.timesUs.reduce((a, b) => a + b, 0) / r.timesUs.length)} µs)` : '';
+      return `${head}: ${r.note ?? 'done'}${t}`;
+    }
+    const mark = r.verdict === 'pass' ? PASS : FAIL;
+    if (r.output !== null && r.verdict === 'pass') return `${head}: ${r.output} ${mark}`;
+    const size = elementsOf(step.action);
+    const summary = r.wrong === 0 ? `${r.checked} checked` : `${r.wrong} of ${r.checked} wrong`;
+    const firsts = r.mismatches.map((m) => `[${m.index}] expected ${m.expected} got ${m.actual}`).join('; ');
+    return `${head}${size ? ` (${size})` : ''}: ${r.output !== null ? `${r.output} ` : ''}${summary}${firsts ? `: ${firsts}` : ''} ${mark}`;
+  });
+}
+
+/** One line of timing for a step with timed iterations. */
+export function timingLine(step: StepRecord): string | null {
+  if (!step.timing || isBookkeeping(step)) return null;
+  const t = step.timing;
+  const bw = step.algbw !== null && step.bytes > 0 ? `, ${formatBytes(step.bytes)}: algbw ${step.algbw.toFixed(2)} GB/s, busbw ${step.busbw!.toFixed(2)} GB/s` : '';
+  const fl = step.flops ? `, ${(step.flops / (bandwidthTime(t) * 1e3)).toFixed(2)} GFLOP/s` : '';
+  const loop = t.perOp !== undefined && Math.abs(t.perOp - t.mean) > 0.05 * t.mean ? `; ${us(t.perOp)} µs per op over the loop, as nccl-tests times` : '';
+  return `    time ${us(t.mean)} µs mean (min ${us(t.min)}, median ${us(t.median)}, max ${us(t.max)}, n=${t.samples}${loop})${bw}${fl}`;
+}
+
+/** Where a rank's loop waited for the host (loop-host.ts): one line each, under the timing line. */
+export function loopStallLines(step: StepRecord): string[] {
+  return loopStalls(step.ranks).map((s) => `    ! ${describeLoopStall(s)}`);
+}
+
+/** The same as `#` notes of a sweep table, each naming its row's size. */
+function loopStallNotes(rows: readonly StepRecord[]): string[] {
+  return rows.flatMap((r) => loopStalls(r.ranks).map((s) => `at ${formatBytes(r.bytes)}, ${describeLoopStall(s)}.`))
+    .flatMap((note) => wrapWords(note, 100, '# ', '#   '));
+}
+
+/** A sweep's loop stall notes, for tables whose rows were printed already. */
+export function sweepLoopStallNotes(steps: readonly StepRecord[], sweep: number): string[] {
+  return loopStallNotes(steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep));
+}
+
+const pad = (s: string, n: number) => s.padStart(n);
+
+export const SWEEP_HEADER = [
+  `#${RESULT_COLUMNS.map((c) => pad(c.title, c.width)).join('')}`,
+  `#${RESULT_COLUMNS.map((c) => pad(c.unit, c.width)).join('')}`,
+];
+
+/** One nccl-tests-style row: size, count, type, redop, root, time, algbw, busbw, #wrong. */
+export function sweepRow(step: StepRecord): string {
+  const texts = resultTexts(step);
+  return ` ${RESULT_COLUMNS.map((c) => pad(texts[c.id], c.width)).join('')}`;
+}
+
+/** The α-β model's columns, after nccl-tests' own: predicted busbw and measured busbw over the link's peak. */
+const MODEL_HEADER = [`${pad('model', 9)}${pad('%peak', 7)}`, `${pad('(GB/s)', 9)}${pad('', 7)}`];
+
+const modelCells = (row: SweepModelRow | undefined) =>
+  `${pad(row ? row.busbw.toFixed(2) : 'n/a', 9)}${pad(row?.percentOfPeak?.toFixed(1) ?? 'n/a', 7)}`;
+
+/** What the model assumed and what it says about the measurement, as `#` lines of at most 100 columns. */
+function modelNotes(model: SweepModel): string[] {
+  return [
+    `model is the busbw predicted for a ${modelSummary(model)}. %peak is the measured busbw over β.`,
+    ...model.notes,
+  ].flatMap((note) => wrapWords(note, 100, '# ', '#   '));
+}
+
+/**
+ * nccl-tests' table of one sweep; given the run's environment, with the α-β model's columns at the
+ * end of each row and its notes below (none where the record cannot say what the link's peak is).
+ */
+export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number, environment?: Environment): string[] {
+  const rows = steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep);
+  const spec = plan.sweeps[sweep];
+  const wrong = rows.reduce((s, r) => s + r.wrong, 0);
+  const large = rows.filter((r) => r.busbw !== null).slice(-1)[0];
+  const model = environment ? sweepModel(plan, environment, steps, sweep) : null;
+  const modelOf = new Map(model?.rows.map((r) => [r.step, r]));
+  return [
+    `# ${spec.label} (${spec.path}), ${plan.world} ranks`,
+    ...(model ? SWEEP_HEADER.map((h, i) => h + MODEL_HEADER[i]) : SWEEP_HEADER),
+    ...rows.map((r) => (model ? sweepRow(r) + modelCells(modelOf.get(r.index)) : sweepRow(r))),
+    `# Out of bounds values : ${wrong} ${wrong ? 'ERROR' : 'OK'}`,
+    ...(large ? [`# busbw at the largest size: ${large.busbw!.toFixed(2)} GB/s`] : []),
+    ...loopStallNotes(rows),
+    ...(model ? modelNotes(model) : []),
+  ];
+}
+
+/**
+ * The model beside rows printed already (`clab run` on a pipe prints each row as it ends, before
+ * the record, and so the link's peak, is known): size, model and %peak, then the notes.
+ */
+export function sweepModelTable(plan: Plan, steps: StepRecord[], sweep: number, environment: Environment): string[] {
+  const model = sweepModel(plan, environment, steps, sweep);
+  if (!model) return [];
+  const size = RESULT_COLUMNS[0];
+  return [
+    `#${pad(size.title, size.width)}${MODEL_HEADER[0]}`,
+    `#${pad(size.unit, size.width)}${MODEL_HEADER[1]}`,
+    ...model.rows.map((r) => ` ${pad(String(r.bytes), size.width)}${modelCells(r)}`),
+    ...modelNotes(model),
+  ];
+}
+
+export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environment'>, pairs: number): string[] {
+  const view = pairsView(record, pairs, formatBytes);
+  const { spec, world } = view;
+  const width = 11;
+  const cell = (m: PairsMatrix, c: PairsCell): string => {
+    switch (c.kind) {
+      case 'self': return '-';
+      case 'not-measured': return '';
+      case 'unfinished': return c.step.verdict === 'stopped' ? 'stopped' : 'not run';
+      case 'error': return c.error?.code === 'CLAB_PAIR_TIMEOUT' ? 'HANG' : c.error?.code === 'CLAB_PAIR_DOWN' ? 'down' : 'ERR';
+      case 'measured': return c.value === null ? 'n/a' : m.unit === 'µs' ? us(c.value) : c.value >= 0.01 ? c.value.toFixed(2) : c.value.toPrecision(2);
+    }
+  };
+  const table = (m: PairsMatrix) => [
+    `# ${m.title}`,
+    `${pad('from \\ to', 10)}${Array.from({ length: world }, (_, j) => pad(String(j), width)).join('')}`,
+    ...m.rows.map((row, i) => `${pad(String(i), 10)}${row.map((c) => pad(cell(m, c), width)).join('')}`),
+  ];
+  const failed = view.failures.length;
+  const how = view.links.find((l) => l.how)?.how;
+  const lines = [
+    `# ${spec.label} (${spec.path}), ${formatBytes(spec.bytes)}${view.both ? ' each way at once (cells i,j and j,i: one exchange)' : ' one way: rows send, columns receive'}; ` +
+      `${view.pairsMeasured - failed} of ${view.pairsMeasured} pair${view.pairsMeasured === 1 ? '' : 's'} measured${failed ? `, ${failed} failed` : ''}`,
+    ...view.matrices.flatMap(table),
+  ];
+  if (how) lines.push(`# plain copy: ${how}`);
+  const links = view.links.filter((l) => l.link || l.transport);
+  if (links.length) {
+    lines.push('# each pair: link, NCCL transport, share of the link\'s one-way peak');
+    for (const l of links) {
+      const peak = l.link?.peakGBps ? ` of ${+l.link.peakGBps.toFixed(1)} GB/s (${l.link.peakFrom})` : '';
+      const share = l.share !== null ? `send/recv ${(100 * l.share).toFixed(0)} %${peak}` : '';
+      const copyShare = l.copyShare !== null ? `, copy ${(100 * l.copyShare).toFixed(0)} %` : '';
+      lines.push(`#   ${l.from}${view.both ? '⇄' : '→'}${l.to}  ${(l.link?.text ?? (record.environment.backend === 'cpu' ? 'host' : '?')).padEnd(5)} ${(l.transport ?? 'transport unknown').padEnd(18)} ${share}${copyShare}`.trimEnd());
+    }
+  }
+  for (const f of view.failures) {
+    const e = f.error;
+    lines.push(`# pair ${f.from}${view.both ? '⇄' : '→'}${f.to} failed${e ? ` on rank ${e.rank}: ${e.code}: ${e.message}` : ''}`);
+    for (const w of e?.warnings ?? []) lines.push(`#     ${w}`);
+    for (const h of e?.hints ?? []) lines.push(`#   hint: ${h}`);
+  }
+  for (const m of view.matrices) {
+    for (const c of m.rows.flat()) if (c.kind === 'measured' && c.step.verdict === 'fail') lines.push(`# ${c.step.label}: ${c.step.wrong} wrong`);
+  }
+  return lines;
+}
+
+type CompareVariant = CompareRecord['variants'][number];
+
+/** A later variant's comm and compute times against the first's: what running them together cost each. */
+function sharingLine(v: CompareVariant, first: CompareVariant): string[] {
+  const part = (label: string, x: number | null | undefined, base: number | null | undefined) =>
+    (x && base ? `${label} ${us(x)} µs (×${(x / base).toFixed(2)})` : null);
+  const parts = [part('comm', v.commUs, first.commUs), part('compute', v.computeUs, first.computeUs)].filter((p): p is string => p !== null);
+  return parts.length ? [`  ${''.padEnd(12)} ${parts.join(', ')} against ${first.name}`] : [];
+}
+
+/** How much slower a multiply beside communication may be before the summary explains why. */
+const SLOWER_COMPUTE = 1.05;
+
+/**
+ * A compare block's summary. `backend` (the run's): on GPUs, a later variant whose multiply ran
+ * slower than the first's gets a line on why (measured on an H100: a GEMM's time goes as the SMs
+ * it gets, 633 µs on 132, ×1.27 on 100, ×3.78 on 33).
+ */
+export function compareSummary(c: CompareRecord, backend?: BackendName): string[] {
+  const lines = [`# ${c.label}`];
+  const [first] = c.variants;
+  for (const v of c.variants) {
+    lines.push(`  ${v.name.padEnd(12)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}`);
+    if (v === first) continue;
+    lines.push(...sharingLine(v, first));
+    const slower = v.computeUs && first.computeUs ? v.computeUs / first.computeUs : 0;
+    if (backend === 'nccl' && slower >= SLOWER_COMPUTE) {
+      lines.push(`  ${''.padEnd(12)} the multiply took ×${slower.toFixed(2)} beside the communication: a GEMM's time goes as the SMs it gets, and NCCL's kernels held some (fewer with "registerBuffers" and NCCL_MAX_P2P_NCHANNELS)`);
+    }
+  }
+  if (c.commUs !== null && c.computeUs !== null) {
+    lines.push(`  comm ${us(c.commUs)} µs + compute ${us(c.computeUs)} µs; ideal overlap speed-up ×${c.idealSpeedup?.toFixed(2) ?? 'n/a'} (comm + compute vs max(comm, compute))`);
+  }
+  return lines;
+}
+
+/** The whole report of a run, as `clab run` prints it at the end and `clab replay` prints it. */
+export function runReport(record: RunRecord): string[] {
+  const out: string[] = [];
+  const { plan } = record;
+  const printedSweeps = new Set<number>();
+  const printedPairs = new Set<number>();
+  for (const step of record.steps) {
+    const o = step.origin;
+    if (o.kind === 'sweep') {
+      if (!printedSweeps.has(o.sweep)) { printedSweeps.add(o.sweep); out.push(...sweepTable(plan, record.steps, o.sweep, record.environment)); }
+      continue;
+    }
+    if (o.kind === 'pairs') {
+      if (!printedPairs.has(o.pairs)) { printedPairs.add(o.pairs); out.push(...pairsMatrix(record, o.pairs)); }
+      continue;
+    }
+    if (o.kind === 'compare' || step.action.kind === 'wait') continue;
+    out.push(...resultLines(step));
+    const t = timingLine(step);
+    if (t) out.push(t);
+  }
+  for (const c of record.compares) out.push(...compareSummary(c, record.environment.backend));
+  return out;
+}
+
+export function statusLine(record: RunRecord): string {
+  const checked = record.steps.filter((s) => s.verdict === 'pass' || s.verdict === 'fail');
+  const failed = checked.filter((s) => s.verdict === 'fail');
+  const stopped = record.steps.filter((s) => s.verdict === 'stopped').length;
+  const pairs = record.plan.pairs.map((_, i) => pairsView(record, i, formatBytes)).filter((v) => v.failures.length);
+  const pairsFailed = pairs.length
+    ? `, ${pairs.map((v) => `${v.failures.length} of ${v.pairsMeasured} pairs failed in ${v.spec.path}${v.failures.every((f) => f.error?.injected) ? ' (injected)' : ''}`).join(', ')}`
+    : '';
+  const base = `${record.status.toUpperCase()}: ${checked.length - failed.length}/${checked.length} checked steps correct on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})${pairsFailed}${stopped ? `, ${stopped} step${stopped === 1 ? '' : 's'} stopped in flight` : ''}`;
+  const expectation = record.expectation ? ` (${record.expectation.note})` : '';
+  return record.error ? `${base}${expectation}; ${record.error.message}` : `${base}${expectation}`;
+}

@@ -1,0 +1,229 @@
+// Scenario text → a validated scenario or every problem in it, each with the JSON path,
+// line:column and what was expected; and compiling it with those positions. Pure: the editor
+// runs it on every typing pause, the core on every file it loads.
+import { parseTree, type Node, type ParseError } from 'jsonc-parser';
+import { compilePlan, PlanError, type CompileOptions } from './compile.js';
+import { formatPath, type JsonPath } from '../scenario/json-path.js';
+import type { Plan } from './types.js';
+import { LIMITS } from '../scenario/limits.js';
+import { issueMessage, jsonErrorMessage } from '../scenario/messages.js';
+import { scenarioWarnings } from '../scenario/mistakes.js';
+import { scenarioSchema, type Scenario } from '../scenario/schema.js';
+
+export interface FileProblem {
+  file: string;
+  path: string;
+  line: number;
+  column: number;
+  message: string;
+  /** Absent means 'error'. A warning (a duplicate key, a deliberate mistake) is shown but refuses nothing. */
+  severity?: 'error' | 'warning';
+}
+
+export const isWarning = (p: FileProblem) => p.severity === 'warning';
+
+export class ScenarioFileError extends Error {
+  constructor(readonly problems: FileProblem[]) {
+    super(problems.map(formatProblem).join('\n'));
+    this.name = 'ScenarioFileError';
+  }
+}
+
+export function formatProblem(p: FileProblem): string {
+  return `${p.file}:${p.line}:${p.column}: ${isWarning(p) ? 'warning: ' : ''}${p.path || '(file)'}: ${p.message}`;
+}
+
+/**
+ * Offset → line:column for one text: the line starts are found once, then each position is a
+ * binary search, so a file with many problems costs no more than one pass over it.
+ */
+export function lineColumns(text: string): (offset: number) => { line: number; column: number } {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    const at = Math.max(0, Math.min(offset, text.length));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: at - starts[lo] + 1 };
+  };
+}
+
+/** The problem of a scenario over LIMITS.fileBytes, found before reading it through. */
+export const scenarioTooLarge = (file: string, size: number): ScenarioFileError => new ScenarioFileError([{
+  file, path: '', line: 1, column: 1,
+  message: `the file is ${size} bytes; expected a scenario of at most ${LIMITS.fileBytes} bytes (${LIMITS.fileBytes / 1024 / 1024} MiB)`,
+}]);
+
+/** A property's value; of a key given twice, the last one (the one JSON.parse keeps). */
+function child(node: Node, key: string | number): Node | undefined {
+  if (node.type === 'array') return typeof key === 'number' ? node.children?.[key] : undefined;
+  if (node.type !== 'object') return undefined;
+  const property = node.children?.findLast((p) => p.children?.[0].value === String(key) && p.children.length === 2);
+  return property?.children![1];
+}
+
+/** The value at `path`, or the deepest node that exists along it (a missing property is reported at its parent). */
+function nodeFor(root: Node | undefined, path: JsonPath): Node | undefined {
+  let node = root;
+  for (const key of path) {
+    const next = node && child(node, key);
+    if (!next) return node;
+    node = next;
+  }
+  return node;
+}
+
+/** A key given twice in one object: a warning at the one that counts, naming where the ignored one is. */
+function duplicateKeys(root: Node, file: string, at: ReturnType<typeof lineColumns>): FileProblem[] {
+  const found: FileProblem[] = [];
+  const visit = (node: Node, path: JsonPath) => {
+    if (node.type === 'array') node.children?.forEach((c, i) => visit(c, [...path, i]));
+    if (node.type !== 'object') return;
+    const last = new Map<string, Node>();
+    for (const property of node.children ?? []) {
+      const [key, value] = property.children ?? [];
+      if (!key || !value) continue;
+      const name = String(key.value);
+      const earlier = last.get(name);
+      last.set(name, property);
+      if (earlier) {
+        const first = at(earlier.offset);
+        found.push({
+          file, path: formatPath([...path, name]), ...at(key.offset), severity: 'warning',
+          message: `"${name}" is given twice in this object: this value is used, the one at line ${first.line}, column ${first.column} is ignored`,
+        });
+      }
+    }
+    for (const property of last.values()) {
+      const [key, value] = property.children!;
+      visit(value, [...path, String(key.value)]);
+    }
+  };
+  visit(root, []);
+  return found;
+}
+
+const BOM = '\uFEFF';
+/** The text as JSON reads it: a space in a leading byte order mark's place keeps every offset where the editor has it. */
+const jsonText = (text: string) => (text.startsWith(BOM) ? ` ${text.slice(1)}` : text);
+
+export interface LoadedScenario {
+  file: string;
+  text: string;
+  raw: unknown;
+  scenario: Scenario;
+  /** Problems that refuse nothing (duplicate keys, deliberate mistakes); shown by validate and before a run. */
+  warnings: FileProblem[];
+}
+
+/** Past the first few, JSON errors are the parser recovering from the same mistake. */
+const MAX_JSON_ERRORS = 20;
+
+function jsonProblems(errors: ParseError[], json: string, file: string, at: ReturnType<typeof lineColumns>): FileProblem[] {
+  const shown: FileProblem[] = [];
+  const seen = new Set<string>();
+  let i = 0;
+  for (; i < errors.length && shown.length < MAX_JSON_ERRORS; i++) {
+    const e = errors[i];
+    const message = `invalid JSON: ${jsonErrorMessage(e, json)}`;
+    // The parser may report one mistake twice at one place as it recovers.
+    if (seen.has(`${e.offset}:${message}`)) continue;
+    seen.add(`${e.offset}:${message}`);
+    shown.push({ file, path: '', ...at(e.offset), message });
+  }
+  if (i < errors.length) shown.push({ ...shown[shown.length - 1], message: `invalid JSON: ${errors.length - i} more reports after this one, most likely caused by the ones above` });
+  return shown;
+}
+
+/**
+ * Where `json` first opens more than `max` objects and lists inside one another, or -1. Counted as
+ * the parser would nest, erring on the deep side: strings end at their quote or, as the parser's
+ * scanner ends them, at a line break; a closing bracket that does not match what is open closes
+ * nothing (the parser may skip it), so broken text can never hide depth from this count.
+ */
+function tooDeep(json: string, max: number): number {
+  const open: number[] = [];
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) { // a string: skip to its closing quote or the end of its line
+      for (i++; i < json.length; i++) {
+        const d = json.charCodeAt(i);
+        if (d === 0x22 || d === 0x0a || d === 0x0d) break;
+        if (d === 0x5c) i++;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      open.push(c);
+      if (open.length > max) return i;
+    } else if ((c === 0x7d && open[open.length - 1] === 0x7b) || (c === 0x5d && open[open.length - 1] === 0x5b)) {
+      open.pop();
+    }
+  }
+  return -1;
+}
+
+/**
+ * Parses and validates scenario text; throws ScenarioFileError listing every problem (errors,
+ * then any warnings). A byte order mark at the start, as some Windows editors write, is accepted.
+ */
+export function parseScenarioText(text: string, file: string): LoadedScenario {
+  if (text.length > LIMITS.fileBytes) throw scenarioTooLarge(file, text.length);
+  const json = jsonText(text);
+  // The JSON parser and the schema recurse once per level: a deep enough file would overflow the stack.
+  const deep = tooDeep(json, LIMITS.nesting);
+  if (deep >= 0) {
+    throw new ScenarioFileError([{ file, path: '', ...lineColumns(text)(deep), message: `objects and lists are nested more than ${LIMITS.nesting} deep here; a scenario needs about 10 levels` }]);
+  }
+  const errors: ParseError[] = [];
+  const root = parseTree(json, errors, { allowTrailingComma: false, disallowComments: true });
+  const at = lineColumns(text);
+  if (json.trim() === '') throw new ScenarioFileError([{ file, path: '', line: 1, column: 1, message: 'the file is empty; expected a JSON object' }]);
+  if (errors.length || !root) {
+    throw new ScenarioFileError(jsonProblems(errors, json, file, at));
+  }
+  const warnings = duplicateKeys(root, file, at);
+  const raw = JSON.parse(json) as unknown;
+  const parsed = scenarioSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ScenarioFileError([
+      ...parsed.error.issues.map((issue) => {
+        const { path, message } = issueMessage(issue, scenarioSchema, raw);
+        const node = nodeFor(root, path);
+        return { file, path: formatPath(path), ...at(node?.offset ?? 0), message };
+      }),
+      ...warnings,
+    ]);
+  }
+  for (const w of scenarioWarnings(parsed.data)) {
+    warnings.push({ file, path: formatPath(w.path), ...at(nodeFor(root, w.path)?.offset ?? 0), message: w.message, severity: 'warning' });
+  }
+  return { file, text, raw, scenario: parsed.data, warnings };
+}
+
+/** A problem found beside the text (by the machine, say), placed at the JSON path it concerns. */
+export function problemAt(text: string, file: string, path: JsonPath, message: string): FileProblem {
+  return { file, path: formatPath(path), ...lineColumns(text)(nodeFor(parseTree(jsonText(text)), path)?.offset ?? 0), message };
+}
+
+/** Compiles for a world size, turning plan problems into file problems with positions. */
+export function compileLoaded(loaded: LoadedScenario, options: CompileOptions = {}): Plan {
+  try {
+    return compilePlan(loaded.scenario, options);
+  } catch (e) {
+    if (!(e instanceof PlanError)) throw e;
+    const root = parseTree(jsonText(loaded.text));
+    const at = lineColumns(loaded.text);
+    throw new ScenarioFileError(
+      [
+        ...e.issues.map((issue) => ({
+          file: loaded.file, path: formatPath(issue.path), ...at(nodeFor(root, issue.path)?.offset ?? 0), message: issue.message,
+        })),
+        ...loaded.warnings,
+      ],
+    );
+  }
+}

@@ -1,0 +1,147 @@
+// The run record (*.run.json): everything needed to read, replay, compare and export a run
+// without GPUs. Validated when opened.
+import { z } from 'zod';
+import { planActionSchema, planSchema, stepOriginSchema } from '../plan/types.js';
+import { backendNameSchema, rankStepResultSchema, timelineEventSchema } from './protocol.js';
+
+export const RECORD_FORMAT = 'clab.run';
+export const RECORD_VERSION = 1;
+
+const statsSchema = z.object({
+  min: z.number(), median: z.number(), max: z.number(), p99: z.number(), mean: z.number(), samples: z.number().int(),
+  /**
+   * nccl-tests' time per op: the timed loop's duration over the iterations, averaged over ranks.
+   * The loop is the one timed as a whole where the backend ran it (nccl: loopUs, no events between
+   * iterations), else from the first timed iteration's start to the last one's end (spanUs).
+   * Unlike `mean` (of each iteration's own duration) it holds the gaps between iterations, e.g.
+   * the GPU waiting for the host to launch the next small op.
+   */
+  perOp: z.number().optional(),
+});
+
+/** What a pair's cell says beside its figure (src/shared/results/pairs.ts reads it). */
+export const pairCellSchema = z.object({
+  /** The transports NCCL chose for the pair, from its INFO lines (e.g. "P2P/CUMEM/read"); cpu: shared memory; null unknown. */
+  transport: z.string().nullable(),
+  /** The copy's method (measure copy), e.g. "cudaMemcpyPeerAsync (copy engine, peer access)". */
+  how: z.string().nullable(),
+  /** Where the pair failed: the first rank's error, NCCL's WARN lines that rank printed meanwhile, and what to try. */
+  error: z.object({
+    rank: z.number().int(), code: z.string(), message: z.string(), warnings: z.array(z.string()), hints: z.array(z.string()),
+    /** The failure was injected (scenario `faults`). */
+    injected: z.boolean(),
+  }).nullable(),
+});
+
+export const stepRecordSchema = z.object({
+  index: z.number().int(),
+  path: z.string(),
+  label: z.string(),
+  origin: stepOriginSchema,
+  action: planActionSchema,
+  /** error: the run failed while the step was in flight; stopped: the user stopped the run then (newer records). */
+  verdict: z.enum(['pass', 'fail', 'none', 'error', 'stopped', 'not-run']),
+  wrong: z.number().int(),
+  ranks: z.array(rankStepResultSchema),
+  /** Microseconds; per iteration, the mean over ranks (nccl-tests). */
+  timing: statsSchema.nullable(),
+  /** Bytes behind algbw (nccl-tests' convention for the op). */
+  bytes: z.number(),
+  /** GB/s from the mean time. */
+  algbw: z.number().nullable(),
+  busbw: z.number().nullable(),
+  /** Floating-point operations per iteration (compute steps). */
+  flops: z.number().nullable(),
+  /** A pairs step's measurement (newer records): what NCCL used for the pair, and why it failed where it did. */
+  pair: pairCellSchema.optional(),
+});
+
+export const compareRecordSchema = z.object({
+  index: z.number().int(),
+  label: z.string(),
+  variants: z.array(z.object({
+    name: z.string(),
+    /** Median over repeats of the block's duration (max over ranks), microseconds. */
+    durationUs: z.number().nullable(),
+    repeatsUs: z.array(z.number()),
+    speedup: z.number().nullable(),
+    /**
+     * This variant's communication and compute time, each summed over a repeat's steps and the
+     * median taken, as commUs and computeUs are for the first variant (newer records). Beside the
+     * first variant's they show what running together cost each: a GEMM that shares the SMs with
+     * NCCL's kernels takes longer.
+     */
+    commUs: z.number().nullable().optional(),
+    computeUs: z.number().nullable().optional(),
+  })),
+  /** From the first variant: total communication and compute time, and the best speed-up overlap could give. */
+  commUs: z.number().nullable(),
+  computeUs: z.number().nullable(),
+  idealSpeedup: z.number().nullable(),
+});
+
+export const logLineSchema = z.object({ rank: z.number().int().nullable(), atNs: z.number(), text: z.string() });
+
+export const environmentSchema = z.object({
+  host: z.string(),
+  platform: z.string(),
+  cpus: z.number().int(),
+  cpuModel: z.string(),
+  memoryBytes: z.number(),
+  node: z.string(),
+  backend: backendNameSchema,
+  backendNote: z.string().nullable(),
+  gpus: z.array(z.object({
+    index: z.number().int(), name: z.string(), memoryBytes: z.number(), busId: z.string(), computeCapability: z.number().int().optional(),
+    /** The PCIe link at its most, and one direction of one NVLink in GB/s (newer records; absent where NVML could not say). */
+    pcieGen: z.number().int().optional(), pcieWidth: z.number().int().optional(), nvlinkGbpsPerLink: z.number().optional(),
+  })),
+  /**
+   * What joins each pair of GPUs (CUDA indices a < b; newer nccl records): active NVLinks (through
+   * NVSwitch: the fewer of the two sides'), the PCIe distance in nvidia-smi's words, and one
+   * direction's NVLink peak in GB/s (null: no NVLink, or its rate unknown).
+   */
+  links: z.array(z.object({
+    a: z.number().int(), b: z.number().int(), nvlinks: z.number().int(), via: z.string(), pcie: z.string(), peakGBps: z.number().nullable(),
+  })).optional(),
+  /** cpu runs (newer records): the best of a few 64 MiB host memory copies, GB/s; the α-β model's peak there. */
+  hostCopyGBps: z.number().optional(),
+  versions: z.record(z.string(), z.string()),
+  env: z.record(z.string(), z.string()),
+});
+
+export const runRecordSchema = z.object({
+  format: z.literal(RECORD_FORMAT),
+  version: z.literal(RECORD_VERSION),
+  id: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  scenarioFile: z.string().nullable(),
+  scenario: z.unknown(),
+  plan: planSchema,
+  world: z.number().int(),
+  environment: environmentSchema,
+  /** incomplete: written while the run went (see `clab run --out`); the run did not finish writing its record. */
+  status: z.enum(['passed', 'failed', 'error', 'aborted', 'incomplete']),
+  error: z.object({
+    rank: z.number().int().nullable(),
+    step: z.number().int().nullable(),
+    stepLabel: z.string().nullable(),
+    code: z.string(),
+    message: z.string(),
+  }).nullable(),
+  steps: z.array(stepRecordSchema),
+  /** Where the scenario shows a deliberate mistake ("expect": "failure"): whether the run failed there (shared/results/expectation.ts). */
+  expectation: z.object({ steps: z.array(z.number().int()), met: z.boolean(), note: z.string() }).optional(),
+  compares: z.array(compareRecordSchema),
+  logs: z.array(logLineSchema),
+  events: z.array(timelineEventSchema),
+});
+
+export type StepRecord = z.infer<typeof stepRecordSchema>;
+export type PairCell = z.infer<typeof pairCellSchema>;
+export type CompareRecord = z.infer<typeof compareRecordSchema>;
+export type LogLine = z.infer<typeof logLineSchema>;
+export type Environment = z.infer<typeof environmentSchema>;
+export type RunRecord = z.infer<typeof runRecordSchema>;
+export type RunError = NonNullable<RunRecord['error']>;

@@ -1,0 +1,65 @@
+// The layer rules of .dependency-cruiser.cjs can fail: a throwaway tree breaks each of them on
+// purpose (one import a rule forbids), and `depcruise` with the project's own config must name
+// every one. The real tree passing the same rules is `npm run lint:layers`, part of `npm test`.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(__dirname, '../..');
+const FLOORS = ['data', 'ops', 'scenario', 'plan', 'run', 'results', 'learn', 'export'];
+
+interface Violation { rule: { name: string }; from: string; to: string }
+
+const tree = mkdtempSync(join(tmpdir(), 'clab-layers-'));
+afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+function write(file: string, text: string) {
+  mkdirSync(dirname(join(tree, file)), { recursive: true });
+  writeFileSync(join(tree, file), text);
+}
+
+function violations(): Violation[] {
+  write('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true } }));
+  let out: string;
+  try {
+    out = execFileSync(process.execPath, [join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'src', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'], { cwd: tree, encoding: 'utf8' });
+  } catch (e) {
+    out = (e as { stdout: string }).stdout; // depcruise exits non-zero when it finds errors
+  }
+  return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+describe('the layer rules, each broken on purpose', () => {
+  // Every floor imports the one above it; the top floor stands alone.
+  FLOORS.forEach((floor, i) => {
+    const above = FLOORS[i + 1];
+    write(`src/shared/${floor}/${floor}-thing.ts`, above ? `import { x } from '../${above}/${above}-thing.js';\nexport const y = x;\n` : 'export const x = 1;\n');
+  });
+  write('src/shared/loose.ts', 'export const loose = 1;\n');
+  write('src/main/core/uses-loose.ts', "import { loose } from '../../shared/loose.js';\nexport const z = loose;\n");
+  write('src/main/core/circle-a.ts', "import { b } from './circle-b.js';\nexport const a = () => b;\n");
+  write('src/main/core/circle-b.ts', "import { a } from './circle-a.js';\nexport const b = () => a;\n");
+  const found = violations();
+  const named = (rule: string) => found.filter((v) => v.rule.name === rule).map((v) => `${v.from} → ${v.to}`);
+
+  it.each(FLOORS.slice(0, -1).map((floor, i) => [floor, FLOORS[i + 1]]))('a file of shared/%s importing shared/%s breaks its floor rule', (floor, above) => {
+    expect(named(`shared-floor-${floor}`)).toEqual([`src/shared/${floor}/${floor}-thing.ts → src/shared/${above}/${above}-thing.ts`]);
+  });
+
+  it('a file loose at the top of src/shared breaks shared-in-rooms', () => {
+    expect(named('shared-in-rooms')).toEqual(['src/main/core/uses-loose.ts → src/shared/loose.ts']);
+  });
+
+  it('two files importing each other break no-circular', () => {
+    // depcruise names a circle once, at the import where it first closes.
+    expect(named('no-circular')).toHaveLength(1);
+    expect(named('no-circular')[0]).toMatch(/^src\/main\/core\/circle-[ab]\.ts → src\/main\/core\/circle-[ab]\.ts$/);
+  });
+
+  it('the floors in the test are the floors of the config', () => {
+    const config = require(join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: { name: string }[] };
+    expect(config.forbidden.filter((r) => r.name.startsWith('shared-floor-')).map((r) => r.name)).toEqual(FLOORS.slice(0, -1).map((f) => `shared-floor-${f}`));
+  });
+});

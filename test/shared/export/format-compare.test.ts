@@ -1,0 +1,39 @@
+// A compare block's summary: each later variant's comm and compute times against the first's.
+import { describe, expect, it } from 'vitest';
+import { compareSummary } from '../../../src/shared/export/format';
+import type { CompareRecord } from '../../../src/shared/run/record';
+
+const overlap = (on: { commUs?: number | null; computeUs?: number | null }): CompareRecord => ({
+  index: 0, label: '3 × 64 MiB 0 → 1 + fp16 GEMM', commUs: 700, computeUs: 720, idealSpeedup: 1420 / 720,
+  variants: [
+    { name: 'overlap off', durationUs: 1420, repeatsUs: [1420], speedup: 1, commUs: 700, computeUs: 720 },
+    { name: 'overlap on', durationUs: 850, repeatsUs: [850], speedup: 1420 / 850, ...on },
+  ],
+});
+
+describe('compare summary', () => {
+  it('says what running together cost the comm and the compute of each later variant', () => {
+    expect(compareSummary(overlap({ commUs: 728, computeUs: 821 }))).toEqual([
+      '# 3 × 64 MiB 0 → 1 + fp16 GEMM',
+      '  overlap off  1420 µs  speed-up ×1.00',
+      '  overlap on   850.0 µs  speed-up ×1.67',
+      '               comm 728.0 µs (×1.04), compute 821.0 µs (×1.14) against overlap off',
+      '  comm 700.0 µs + compute 720.0 µs; ideal overlap speed-up ×1.97 (comm + compute vs max(comm, compute))',
+    ]);
+  });
+
+  it('on GPUs, says why a multiply ran slower beside the communication; not on cpu ranks, nor when it did not', () => {
+    const why = (lines: string[]) => lines.filter((l) => l.includes('SMs it gets'));
+    expect(why(compareSummary(overlap({ commUs: 728, computeUs: 821 }), 'nccl'))).toEqual([
+      '               the multiply took ×1.14 beside the communication: a GEMM\'s time goes as the SMs it gets, and NCCL\'s kernels held some (fewer with "registerBuffers" and NCCL_MAX_P2P_NCHANNELS)',
+    ]);
+    expect(why(compareSummary(overlap({ commUs: 728, computeUs: 821 }), 'cpu'))).toEqual([]);
+    expect(why(compareSummary(overlap({ commUs: 728, computeUs: 740 }), 'nccl'))).toEqual([]);
+    expect(why(compareSummary(overlap({ commUs: 728, computeUs: null }), 'nccl'))).toEqual([]);
+  });
+
+  it('leaves the line out for records from before variants had them, and a part where one side has none', () => {
+    expect(compareSummary(overlap({})).some((l) => l.includes('against'))).toBe(false);
+    expect(compareSummary(overlap({ commUs: 728, computeUs: null })).find((l) => l.includes('against'))).toBe('               comm 728.0 µs (×1.04) against overlap off');
+  });
+});
