@@ -106,7 +106,7 @@ Napi::Value GpuMemoryTotals(const Napi::CallbackInfo& info) {
  * exitNow(code): ends the process at once, as _exit does: no atexit handlers, no destructors, every
  * thread stopped where it is, and the system reclaims memory, GPU contexts and sockets. For a rank
  * whose work is done and reported, holding a communicator whose teardown only costs time
- * (ncclCommDestroy joins a service thread that polls with a 0.5 s timeout).
+ * (NcclComm::close says why).
  */
 Napi::Value ExitNow(const Napi::CallbackInfo& info) {
   const int code = info[0].IsNumber() ? info[0].As<Napi::Number>().Int32Value() : 0;

@@ -83,7 +83,7 @@ class BackgroundCloses {
   }
 
  private:
-  static constexpr int kWaitMs = 5000;  // ncclCommDestroy takes up to ~0.5 s
+  static constexpr int kWaitMs = 5000;  // a close takes far less (NcclComm::close)
   std::mutex mu_;
   std::condition_variable cv_;
   int running_ = 0;
@@ -218,9 +218,8 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   }
 
   // As destroy(), but the communicator itself is closed on a worker thread, and the promise
-  // settles once it is gone: ncclCommDestroy waits for a service thread of NCCL's that sees its
-  // stop flag only when its 0.5 s poll times out, and a rank leaving one pair's communicator need
-  // not wait for that before it joins the next. With operations still running it is destroy().
+  // settles once it is gone: a rank leaving one pair's communicator need not wait for that slow
+  // close (NcclComm::close) before joining the next. With operations still running it is destroy().
   Napi::Value DestroyAsync(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     if (destroyed_ || inflight_->load() > 0) {

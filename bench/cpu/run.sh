@@ -16,17 +16,19 @@
 #   RANKS="2 4"      world sizes for the all_reduce benchmark
 #   PYTHON=...       a python3 that can `import torch` (default: the first of python3, /usr/bin/python3 that can)
 #   MPIRUN_ARGS=...  extra arguments for mpirun
-#   WORK=/tmp/...    where the MPI binary, logs and run records go (default: a fresh mktemp -d)
+#   BENCH_OUT=...    where the MPI binary, logs and run records go, in a folder of their own
+#                    (default: bench-results/ in the repository, ignored by git)
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
+mkdir -p "${BENCH_OUT:-$root/bench-results}" || exit 2
+WORK="$(cd "${BENCH_OUT:-$root/bench-results}" && pwd)/cpu-bench-$(date -u +%Y%m%d-%H%M%S)"
 cd "$root"
 
 REPEATS=${REPEATS:-3}
 E2E_REPEATS=${E2E_REPEATS:-5}
 RANKS=${RANKS:-"2 4"}
-WORK=${WORK:-$(mktemp -d /tmp/clab-bench-cpu.XXXXXX)}
 mkdir -p "$WORK"
 CLAB=(node "$root/bin/clab.cjs")
 

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# scenarios/overlap-gpu.scenario.json RUNS times (issue 14's targets, printed for reading): each
+# scenarios/overlap-gpu.scenario.json RUNS times (targets printed for reading): each
 # run's wall time from process start to exit, the median durations of overlap off and on, the
 # speed-up achieved, the ideal one (comm + compute over the longer of the two) and the overlap
 # efficiency (achieved − 1) / (ideal − 1): 1 when the overlapped run takes exactly the longer of
 # comm and compute, 0 when overlapping saves nothing. Extra arguments go to `clab run`.
 #
-# On the GPU machine (2 GPUs): source .gpu/node-env.sh first (scripts/gpu-pack.sh). NCCL_NVLS_ENABLE=0.
+# Needs 2 GPUs. BENCH_OUT: where the logs and records go (default bench-results/);
+# bench/gpu/README.md has the rest.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
+# bench_dir
+source "$here/common.sh"
+WORK=$(bench_dir gpu-overlap) || exit 1
 cd "$root"
 export NCCL_NVLS_ENABLE=0
 RUNS=${RUNS:-3}
@@ -19,10 +23,8 @@ RUNS=${RUNS:-3}
 # smCount=N gives the matmuls of every compare variant but the first (overlap on) "smCount": N,
 # leaving the rest of the GPU's SMs to the transfer, e.g. "registerBuffers,smCount=116".
 SETTINGS=${SETTINGS:-default}
-WORK=${WORK:-$(mktemp -d /tmp/clab-bench-overlap.XXXXXX)}
-mkdir -p "$WORK"
 SCENARIO=${SCENARIO:-scenarios/overlap-gpu.scenario.json}
-echo "# bench/gpu/overlap.sh, $(date -u +%FT%TZ), $SCENARIO, RUNS=$RUNS, SETTINGS=$SETTINGS $*"
+echo "# bench/gpu/overlap.sh, $(date -u +%FT%TZ), $SCENARIO, RUNS=$RUNS, SETTINGS=$SETTINGS $*, logs in $WORK"
 n=0
 for setting in $SETTINGS; do
   vars=()

@@ -1,28 +1,35 @@
 #!/usr/bin/env bash
 # A pair's both-ways send/recv against nccl-tests' sendrecv_perf on the same two GPUs, side by side
-# in one call (issue: clab / nccl-tests >= 0.98 at every size). nccl-tests is built here from
-# .peer/nccl-tests-2.19.6.tar.gz (carry .peer; never committed) and run one thread per GPU
-# (-t 2 -g 1), which sends both ways at once as clab's "direction": "both" does. Sizes and
-# iterations: bench/gpu/pairs.scenario.json (5 warm-up, 20 timed). The sides take turns
-# (A B A B …, REPEATS each) and each figure is the median. Prints figures and ratios only.
+# in one command (target, printed for reading: clab / nccl-tests >= 0.98 at every size).
+# nccl-tests runs one thread per GPU (-t 2 -g 1), which sends both ways at once as clab's
+# "direction": "both" does. Sizes and iterations: bench/gpu/pairs.scenario.json (5 warm-up, 20
+# timed). The sides take turns (A B A B …, REPEATS each) and each figure is the median. Prints
+# figures and ratios only.
 #
-# On the GPU machine: source .gpu/node-env.sh first (scripts/gpu-pack.sh). NCCL_NVLS_ENABLE=0.
+# NCCL_TESTS_BUILD=DIR (required): the folder of nccl-tests' binaries (see common.sh).
+# BENCH_OUT: where the logs and records go (default bench-results/). bench/gpu/README.md has the rest.
 # For trying the plumbing without GPUs only: CLAB_BACKEND=cpu and PEER=a program that prints
-# nccl-tests' rows (the build is skipped).
+# nccl-tests' rows (NCCL_TESTS_BUILD is then not needed).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-cd "$root"
-export NCCL_NVLS_ENABLE=0
+# median, ratio, fmt2, bench_dir, need_nccl_tests
+source "$here/common.sh"
 REPEATS=${REPEATS:-3}
-WORK=${WORK:-$(mktemp -d /tmp/clab-bench-pairs.XXXXXX)}
-TARBALL=${TARBALL:-.peer/nccl-tests-2.19.6.tar.gz}
 SIZES=(1048576 16777216 67108864 268435456 1073741824)
 CLAB_BACKEND=${CLAB_BACKEND:-nccl}
 PEER=${PEER:-}
-
-# median, ratio, build_peer
-source "$here/common.sh"
+if [[ -z $PEER ]]; then
+  need_nccl_tests pairs.sh sendrecv_perf
+  command -v nvidia-smi >/dev/null || { echo "pairs.sh: no nvidia-smi: this is a GPU bench" >&2; exit 2; }
+  PEER=$NCCL_TESTS_BUILD/sendrecv_perf
+  plumbing=""
+else
+  plumbing="plumbing only: clab on $CLAB_BACKEND, peer $PEER"
+fi
+WORK=$(bench_dir gpu-pairs) || exit 1
+cd "$root"
+export NCCL_NVLS_ENABLE=0
 
 # clab: busbw per size from the record (per op over the timed loop, as nccl-tests times).
 clab_side() { # K -> lines "SIZE BUSBW"
@@ -36,18 +43,16 @@ clab_side() { # K -> lines "SIZE BUSBW"
 }
 
 peer_side() { # K -> lines "SIZE BUSBW"
-  "${PEER:-$WORK/nccl-tests-build/sendrecv_perf}" -b 1M -e 1G -f 4 -t 2 -g 1 -w 5 -n 20 -c 1 >"$WORK/peer-$1.log" 2>&1
+  "$PEER" -b 1M -e 1G -f 4 -t 2 -g 1 -w 5 -n 20 -c 1 >"$WORK/peer-$1.log" 2>&1
   # nccl-tests rows: size count type redop root time algbw busbw #wrong (out of place), then in place.
   awk '$1 ~ /^[0-9]+$/ && NF >= 9 {print $1, $8}' "$WORK/peer-$1.log"
 }
 
 main() {
-  if [[ -z $PEER ]]; then
-    command -v nvidia-smi >/dev/null || { echo "pairs.sh: no nvidia-smi: this is a GPU bench" >&2; return 2; }
-    echo "# bench/gpu/pairs.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1)"
-    build_peer "$TARBALL" "$WORK" || return 1
+  if [[ -z $plumbing ]]; then
+    echo "# bench/gpu/pairs.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), nccl-tests from $NCCL_TESTS_BUILD, logs in $WORK"
   else
-    echo "# bench/gpu/pairs.sh, $(date -u +%FT%TZ), plumbing only: clab on $CLAB_BACKEND, peer $PEER"
+    echo "# bench/gpu/pairs.sh, $(date -u +%FT%TZ), $plumbing, logs in $WORK"
   fi
   declare -A clab peer
   local transport=""

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Side-by-side benchmarks for clab's nccl backend against torch.distributed on NCCL, 2 GPUs
 # (npm run bench:gpu). Prints figures and ratios measured in the same call; it never passes or
-# fails on a threshold (the issue's targets are printed next to the ratios, for reading only).
+# fails on a threshold (targets are printed next to the ratios, for reading only).
 #
 #   1. Every collective and send/recv at 64 MiB, 256 MiB, 1 GiB float32 (5 warm-up + 20 timed
 #      iterations): `clab run bench/gpu/collectives.scenario.json --backend nccl` vs
@@ -15,15 +15,15 @@
 # so drift hits both alike; each figure is the median of the runs. A side that fails is shown as
 # FAILED with its log's path and tail, and the rest goes on.
 #
-# On the GPU machine clab runs from carried files (scripts/gpu-pack.sh): source .gpu/node-env.sh
-# first. NCCL_NVLS_ENABLE=0 is forced for everything this script starts.
+# Needs a clone where `npm install` has run, 2 GPUs and nvidia-smi (bench/gpu/README.md).
+# NCCL_NVLS_ENABLE=0 is forced for everything this script starts.
 #
 # Environment:
 #   REPEATS=3        runs of each side for part 1
 #   E2E_REPEATS=3    timed runs of each side for part 2 (after 1 untimed warm-up run each)
 #   PYTHON=...       a python3 whose torch has CUDA and NCCL (default: the first of python3, /usr/bin/python3 that has)
-#   WORK=/tmp/...    where logs and run records go (default: a fresh mktemp -d)
-#   OUT=...          if set, this script's own output is copied to $OUT/bench-gpu.log at the end
+#   BENCH_OUT=...    where logs, run records and this script's own output (bench-gpu.log) go, in a
+#                    folder of their own (default: bench-results/ in the repository, ignored by git)
 #   STEP_TIMEOUT=300 seconds allowed to any one command (a hang costs that, not the whole budget)
 #   SAME_NCCL=1      also run clab's part 1 on the NCCL library torch loaded (CLAB_NCCL_LIBRARY);
 #                    0 skips that pass
@@ -33,13 +33,14 @@ set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
+# median, ratio, fmt2, bench_dir
+source "$here/common.sh"
+WORK=$(bench_dir gpu-bench) || exit 1
 cd "$root"
 export NCCL_NVLS_ENABLE=0
 
 REPEATS=${REPEATS:-3}
 E2E_REPEATS=${E2E_REPEATS:-3}
-WORK=${WORK:-$(mktemp -d /tmp/clab-bench-gpu.XXXXXX)}
-mkdir -p "$WORK"
 CLAB=(node "$root/bin/clab.cjs")
 SCENARIO=${SCENARIO:-bench/gpu/collectives.scenario.json}
 CLAB_BACKEND=${CLAB_BACKEND:-nccl}
@@ -47,11 +48,9 @@ RESULTS=(node "$here/results.cjs")
 STEP_TIMEOUT=${STEP_TIMEOUT:-300}
 
 # --- helpers --------------------------------------------------------------------------------
-# median, ratio, fmt2
-source "$here/common.sh"
 now_s() { echo "${EPOCHREALTIME/,/.}"; } # bash 5: a clock read without forking
 since() { awk -v a="$1" -v b="$(now_s)" -v d="${2:-1}" 'BEGIN { printf "%.*f", d, b - a }'; } # since T0 [DECIMALS] -> s
-failed() { # failed WHAT LOG RC -> FAILED line and the log's tail (WORK may not come back)
+failed() { # failed WHAT LOG RC -> FAILED line and the log's tail (the output alone says why)
   echo "   $1: FAILED (exit $3, see $2)"
   grep -av '^RESULT' "$2" 2>/dev/null | tail -n 8 | cut -c1-240 | sed 's/^/      | /'
 }
@@ -75,7 +74,7 @@ clab_pass() { # clab_pass LABEL TAG K ARRAY: one clab run of part 1; its RESULT 
 
 main() {
   command -v nvidia-smi >/dev/null 2>&1 || { echo "run.sh: nvidia-smi not found: this is the GPU bench, run it on a machine with NVIDIA GPUs" >&2; return 2; }
-  command -v node >/dev/null 2>&1 || { echo "run.sh: node not found (on the GPU machine: source .gpu/node-env.sh)" >&2; return 2; }
+  command -v node >/dev/null 2>&1 || { echo "run.sh: node not found: install Node.js and run npm install (README.md)" >&2; return 2; }
   if [[ -z "${PYTHON:-}" ]]; then
     for p in python3 /usr/bin/python3; do
       if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import torch, torch.distributed as d; assert torch.cuda.is_available() and d.is_nccl_available()' 2>/dev/null; then
@@ -205,9 +204,5 @@ print(next((l.split()[-1] for l in open("/proc/self/maps") if "libnccl" in l.spl
 t_start=$(now_s)
 main "$@" 2>&1 | tee "$WORK/bench-gpu.log"
 rc=${PIPESTATUS[0]}
-echo "(bench took $(since "$t_start") s)" | tee -a "$WORK/bench-gpu.log"
-if [[ -n "${OUT:-}" ]]; then
-  mkdir -p "$OUT"
-  [[ "$WORK/bench-gpu.log" -ef "$OUT/bench-gpu.log" ]] || cp "$WORK/bench-gpu.log" "$OUT/bench-gpu.log"
-fi
+echo "(bench took $(since "$t_start") s; its output is in $WORK/bench-gpu.log)" | tee -a "$WORK/bench-gpu.log"
 exit "$rc"

@@ -1,30 +1,35 @@
 #!/usr/bin/env bash
-# Every collective 8 B … 1 GiB, clab beside nccl-tests in one command (issue 14's targets, printed
-# for reading, never asserted): bench/gpu/sweep.scenario.json in one clab process against the nine
+# Every collective 8 B … 1 GiB, clab beside nccl-tests in one command (targets printed for
+# reading, never asserted): bench/gpu/sweep.scenario.json in one clab process against the nine
 # nccl-tests perf binaries (-b 8 -e 1G -f 2 -w 5 -n 20 -c 1, one thread per GPU: -t 2 -g 1), the
 # sides taking turns REPEATS times. Prints per op and size the busbw and time per op of each side
 # and their ratio, the spread over the repeats, and the whole sweep's wall time, process start to
-# exit (clab's one process against nccl-tests' nine, summed). nccl-tests is built here from
-# .peer/nccl-tests-2.19.6.tar.gz (carry .peer; never committed).
+# exit (clab's one process against nccl-tests' nine, summed).
 #
-# On the GPU machine: source .gpu/node-env.sh first (scripts/gpu-pack.sh). NCCL_NVLS_ENABLE=0.
+# NCCL_TESTS_BUILD=DIR (required): the folder of nccl-tests' binaries (see common.sh).
+# BENCH_OUT: where the logs and records go (default bench-results/). bench/gpu/README.md has the rest.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-cd "$root"
-export NCCL_NVLS_ENABLE=0
+# median, ratio, bench_dir, need_nccl_tests
+source "$here/common.sh"
 REPEATS=${REPEATS:-3}
 # RANKS=1 (one GPU: every op but sendrecv, on one rank) and OPS (clab collective names, space-separated) narrow it down;
 # on 2 GPUs the overlap scenario follows (bench/gpu/overlap.sh, OVERLAP_RUNS=3; 0 skips it; OVERLAP_SETTINGS: its SETTINGS).
 RANKS=${RANKS:-2}
 OPS=${OPS:-}
-WORK=${WORK:-$(mktemp -d /tmp/clab-bench-sweep.XXXXXX)}
-TARBALL=${TARBALL:-.peer/nccl-tests-2.19.6.tar.gz}
 declare -A PEER_OF=([all_reduce]=all_reduce_perf [all_gather_into_tensor]=all_gather_perf [reduce_scatter_tensor]=reduce_scatter_perf
   [broadcast]=broadcast_perf [reduce]=reduce_perf [all_to_all_single]=alltoall_perf [gather]=gather_perf [scatter]=scatter_perf [send]=sendrecv_perf)
-
-# build_peer
-source "$here/common.sh"
+needed=()
+for op in ${OPS:-${!PEER_OF[*]}}; do
+  [[ $op == send && $RANKS -lt 2 ]] && continue
+  [[ -n ${PEER_OF[$op]:-} ]] && needed+=("${PEER_OF[$op]}")
+done
+need_nccl_tests sweep.sh "${needed[@]}"
+command -v nvidia-smi >/dev/null || { echo "sweep.sh: no nvidia-smi: this is a GPU bench" >&2; exit 2; }
+WORK=$(bench_dir gpu-sweep) || exit 1
+cd "$root"
+export NCCL_NVLS_ENABLE=0
 
 # The scenario, narrowed to OPS (and without send on one rank), and the nccl-tests binaries beside it.
 node -e '
@@ -49,14 +54,12 @@ clab_side() { # K
 peer_side() { # K
   local t0=$EPOCHREALTIME bin
   for bin in "${PEERS[@]}"; do
-    "$WORK/nccl-tests-build/$bin" -b 8 -e 1G -f 2 -w 5 -n 20 -c 1 -t "$RANKS" -g 1 >"$WORK/peer-$1-$bin.log" 2>&1
+    "$NCCL_TESTS_BUILD/$bin" -b 8 -e 1G -f 2 -w 5 -n 20 -c 1 -t "$RANKS" -g 1 >"$WORK/peer-$1-$bin.log" 2>&1
   done
   awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }' >"$WORK/peer-$1.wall"
 }
 
-command -v nvidia-smi >/dev/null || { echo "sweep.sh: no nvidia-smi: this is a GPU bench" >&2; exit 2; }
-echo "# bench/gpu/sweep.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), REPEATS=$REPEATS, RANKS=$RANKS, ops: $(cat "$WORK/ops"), work in $WORK"
-build_peer "$TARBALL" "$WORK" || exit 1
+echo "# bench/gpu/sweep.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), REPEATS=$REPEATS, RANKS=$RANKS, ops: $(cat "$WORK/ops"), nccl-tests from $NCCL_TESTS_BUILD, logs in $WORK"
 for ((k = 1; k <= REPEATS; k++)); do
   clab_side "$k"
   peer_side "$k"
@@ -66,6 +69,5 @@ grep -h "filled and checked" "$WORK/clab-1.log" | head -2 || true
 node "$here/sweep-table.cjs" "$WORK" "$REPEATS"
 # The overlap targets in the same command (efficiency ≥ 0.95 and wall time ≤ 3 s in each run): 2 GPUs.
 if (( RANKS >= 2 )) && [[ ${OVERLAP_RUNS:-3} != 0 ]]; then
-  mkdir -p "$WORK/overlap"
-  RUNS=${OVERLAP_RUNS:-3} SETTINGS="${OVERLAP_SETTINGS:-default}" WORK="$WORK/overlap" bash "$here/overlap.sh"
+  RUNS=${OVERLAP_RUNS:-3} SETTINGS="${OVERLAP_SETTINGS:-default}" BENCH_OUT="$WORK" bash "$here/overlap.sh"
 fi

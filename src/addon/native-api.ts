@@ -110,8 +110,8 @@ export interface NativeComm {
   destroy(): void;
   /**
    * As destroy(), with the communicator closed on a worker thread: settles once it is gone. nccl's
-   * ncclCommDestroy waits up to 0.5 s for a service thread of NCCL's; a rank that leaves one pair's
-   * communicator goes on meanwhile. With operations still running, it is destroy().
+   * close is slow (native NcclComm::close); a rank that leaves one pair's communicator goes on
+   * meanwhile. With operations still running, it is destroy().
    */
   destroyAsync(): Promise<void>;
 }
@@ -204,7 +204,7 @@ export interface NativeAddon {
   /**
    * Ends this process at once (_exit): no teardown, the system reclaims memory, GPU contexts and
    * sockets. For a rank whose results are sent, instead of destroying its communicator
-   * (ncclCommDestroy joins a thread of NCCL's that polls with a 0.5 s timeout).
+   * (slow on nccl: native NcclComm::close).
    */
   exitNow(code: number): never;
   /** topology() off the JS thread (the first CUDA call of a process takes a while). */

@@ -177,8 +177,7 @@ async function main(): Promise<void> {
   if (collections) {
     await logLine(`gave host buffers the host had written back to the system between steps, ${collections} time${collections === 1 ? '' : 's'} in ${Math.round(collectMs)} ms (not while a step ran)`);
   }
-  // The communicator is not destroyed: ncclCommDestroy joins a service thread of NCCL's that sees
-  // its stop flag only when its 0.5 s poll times out (0.16–0.5 s a rank, measured), and a cpu
+  // The communicator is not destroyed: nccl's close is slow (native NcclComm::close), and a cpu
   // communicator's segment lost its name once every rank attached. Once every rank is done the
   // core says leave, and the rank exits at once: the system takes back its memory, GPU context and
   // sockets, as it does for a rank that is killed.

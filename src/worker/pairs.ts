@@ -30,7 +30,7 @@ export interface PairHost {
 
 /** How long an aborted call may take to come back before the rank stops waiting for it. */
 const ABORT_SETTLE_MS = 5_000;
-/** How long the rank's end waits for the last pair's communicator to close (nccl: up to ~0.5 s). */
+/** How long the rank's end waits for the last pair's communicator to close (a ceiling). */
 const CLOSE_WAIT_MS = 10_000;
 
 type PairStep = PlanStep & { action: PairAction };
@@ -51,9 +51,8 @@ export class PairRunner {
   /**
    * The communicators this rank left, closing on a worker thread (destroyAsync) while the rank
    * copies, meets the others at the next pair's gate and joins it; the next pair's NCCL
-   * measurements wait until they are gone. (ncclCommDestroy spends ~0.5 s waiting for a service
-   * thread's poll and frees the communicator's buffers only at its end: a copy of a few ms beside
-   * it is left alone.)
+   * measurements wait until they are gone. (A close is slow, see NcclComm::close, and frees the
+   * communicator's buffers only at its end: a copy of a few ms beside it is left alone.)
    */
   private closing: Promise<void> = Promise.resolve();
 
