@@ -6,8 +6,8 @@
 #      cpu stand-in's C, byte for byte.
 #   3. test/gpu/gpu-tests.cjs: scenarios on 1 and 2 GPUs through `clab run --backend nccl`,
 #      every check passing; a sweep of every collective 8 B … 1 GiB with #wrong = 0; failure modes.
-# Ends with one summary line. Needs the built addon and bundles; on the GPU machine they are
-# carried (scripts/gpu-pack.sh says how). NCCL_NVLS_ENABLE=0 is forced for everything it starts.
+# Ends with one summary line. Needs the built addon and bundles (`npm install`, or on a machine
+# without Node.js the copy scripts/gpu-pack.sh prepares). NCCL_NVLS_ENABLE=0 is forced for everything it starts.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
