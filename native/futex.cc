@@ -19,12 +19,6 @@ inline void cpu_relax() {
 }
 }  // namespace
 
-uint64_t now_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
-
 bool futex_wait(std::atomic<uint32_t>* word, uint32_t expected, int64_t timeout_ns) {
   timespec ts;
   ts.tv_sec = timeout_ns / 1000000000;

@@ -7,12 +7,12 @@
 #include <cstdint>
 #include <functional>
 
+#include "clock.h"
+
 namespace clab {
 
 constexpr int64_t kSpinNs = 2000;             // brief spin before sleeping
 constexpr int64_t kWaitSliceNs = 100000000;   // 100 ms: re-check abort/liveness this often
-
-uint64_t now_ns();  // CLOCK_MONOTONIC, the clock of process.hrtime
 
 /** Sleeps while *word == expected, at most timeout_ns. Returns false on timeout. */
 bool futex_wait(std::atomic<uint32_t>* word, uint32_t expected, int64_t timeout_ns);

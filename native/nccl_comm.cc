@@ -11,8 +11,8 @@
 #include <limits>
 
 #include "base64.h"
+#include "clock.h"
 #include "errors.h"
-#include "futex.h"
 #include "gpu_errors.h"
 
 namespace clab {

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <memory>
 
+#include "clock.h"
 #include "errors.h"
-#include "futex.h"
 #include "gpu_errors.h"
 
 namespace clab {
