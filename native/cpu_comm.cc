@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "data_host.h"
 #include "errors.h"
 
 namespace clab {

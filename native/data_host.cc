@@ -1,7 +1,8 @@
 // data_program.h's fill and check over host memory: the cpu backend's, and the native tests'.
-#include "op_data.h"
+#include "data_host.h"
 
 #include <cstdlib>
+#include <cstring>
 
 namespace clab {
 
@@ -27,14 +28,6 @@ data::CheckResult check_host(const uint8_t* out, uint64_t n, const data::Expect&
   }
   return r;
 }
-
-}  // namespace clab
-
-#include <cstring>
-
-#include "op.h"
-
-namespace clab {
 
 namespace {
 

@@ -12,6 +12,7 @@
 
 #include "base64.h"
 #include "clock.h"
+#include "data_host.h"
 #include "errors.h"
 #include "gpu_errors.h"
 

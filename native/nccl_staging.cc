@@ -2,6 +2,7 @@
 // compare block (prestage) and kept until its end (drain); outputs copied back to the host.
 #include <algorithm>
 
+#include "data_host.h"
 #include "errors.h"
 #include "gpu_errors.h"
 #include "nccl_comm.h"

@@ -116,13 +116,4 @@ bool op_in_place(const Op& op, int rank, int world);
 /** The bytes of send and recv that the op reads or writes on `rank` (0: the buffer is unused there). */
 void op_buffer_bytes(const Op& op, int rank, int world, uint64_t* send_bytes, uint64_t* recv_bytes);
 
-/**
- * Host-memory backends (cpu), for `op` and each group member that has data: poisons recv (0xff, as
- * the host path does) and fills send before the op; checks recv after it, writing the result.
- */
-void fill_host_data(const Op& op, int rank, int world);
-/** Whether `op`, or a member of it, has data (Op::data). */
-bool op_has_data(const Op& op);
-void check_host_data(const Op& op, int rank, int world);
-
 }  // namespace clab

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "data_program.h"
@@ -32,16 +31,5 @@ struct OpData {
     result[1] = r.wrong ? static_cast<double>(r.first) : -1.0;
   }
 };
-
-/**
- * Where the environment puts data (CLAB_DATA): "host" (the rank process, in JS), "backend", or ""
- * for the backend's own default (nccl: its kernels; cpu: the host).
- */
-std::string data_place_from_env();
-
-/** Host memory (the cpu backend, and the tests): fills `n` elements of `dst`. */
-void fill_host(uint8_t* dst, uint64_t n, const data::Fill& fill);
-/** Host memory: checks `n` elements of `out` against `expect`. */
-data::CheckResult check_host(const uint8_t* out, uint64_t n, const data::Expect& expect);
 
 }  // namespace clab
