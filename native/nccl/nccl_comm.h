@@ -7,12 +7,17 @@
 // Communication from several streams is issued in enqueue order (admit()), so every rank issues
 // the same sequence, and a GEMM after the communication enqueued before it. Waits poll the
 // events, ncclCommGetAsyncError and the abort flag. No Node-API.
+//
+// nccl_comm.cc joins and leaves the communicator, nccl_execute.cc runs and times an op,
+// nccl_order.cc orders communication and polls, nccl_staging.cc copies buffers to and from the
+// GPU, nccl_ops.cc turns an op into library calls.
 #pragma once
 
 #include <array>
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -136,6 +141,13 @@ class NcclComm final : public Comm {
   void data_mark(StreamState& st, int i);
   /** Polls `ev` until it completes; throws on a CUDA error, an NCCL async error or abort. */
   void wait_event(gpu::cudaEvent_t ev, bool spin);
+  /** Whether `ev` has completed; throws a CUDA error as `waiting_for`'s. */
+  bool completed(gpu::cudaEvent_t ev, const char* waiting_for) const;
+  /**
+   * Calls `done` until it returns true, between calls throwing on an NCCL async error or abort, and
+   * yielding (`spin`: always; else for kPollSpinNs, then sleeping a little longer each time).
+   */
+  void poll_until(const std::function<bool()>& done, bool spin);
   void wait_turn(uint64_t ticket);
   /** Waits until the first `tickets` communication tickets have been issued (or abort). */
   void wait_issued(uint64_t tickets);
@@ -146,6 +158,12 @@ class NcclComm final : public Comm {
   void end_turn();
   void check_usable() const;
   [[noreturn]] void throw_aborted() const;
+  /** CLAB_TRACE set: where a rank's start and end go, on stderr (diagnostics only). */
+  static bool tracing();
+
+  static constexpr uint64_t kNoTicket = std::numeric_limits<uint64_t>::max();
+  // A gemm's ticket: this bit and the number of communication tickets handed out before it.
+  static constexpr uint64_t kAfterComm = uint64_t{1} << 62;
 
   const gpu::CudaRuntime* rt_ = nullptr;
   const gpu::NcclLibrary* nccl_ = nullptr;
