@@ -4,6 +4,8 @@
 // where the backends part ways.
 // Whatever waits (joining an nccl communicator waits for every rank; a GPU's first CUDA call
 // takes a while) runs on a libuv worker thread behind a promise.
+#include "binding/binding.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,15 +14,14 @@
 #include <memory>
 #include <string>
 
-#include "gpu/backends.h"
-#include "data/data_device.h"
-#include "binding/binding.h"
-#include "cpu/cpu_comm.h"
 #include "common/errors.h"
-#include "nccl/nccl_comm.h"
-#include "gpu/peer_copy.h"
+#include "cpu/cpu_comm.h"
 #include "cpu/shm_segment.h"
+#include "data/data_device.h"
+#include "gpu/backends.h"
+#include "gpu/peer_copy.h"
 #include "gpu/topology.h"
+#include "nccl/nccl_comm.h"
 
 namespace {
 
@@ -47,8 +48,7 @@ Napi::Value rejected(Napi::Env env, const ClabError& e, int rank) {
 enum class Backend { Cpu, Nccl };
 
 Napi::Object get_options(const Napi::CallbackInfo& info, const char* call) {
-  if (!info[0].IsObject() || info[0].IsArray())
-    throw_invalid(std::string(call) + " takes one options object (got " + show(info[0]) + ")");
+  if (!info[0].IsObject() || info[0].IsArray()) throw_invalid(std::string(call) + " takes one options object (got " + show(info[0]) + ")");
   return info[0].As<Napi::Object>();
 }
 
@@ -223,7 +223,8 @@ Napi::Object topology_object(Napi::Env env, const clab::Topology& t) {
     x.Set("via", l.via);
     x.Set("pcie", l.pcie);
     if (l.peak_gbps > 0) x.Set("peakGBps", l.peak_gbps);
-    else x.Set("peakGBps", env.Null());
+    else
+      x.Set("peakGBps", env.Null());
     if (l.p2p_access >= 0) {
       Napi::Object p = Napi::Object::New(env);
       p.Set("access", l.p2p_access != 0);
@@ -250,9 +251,7 @@ bool detailed_option(const Napi::CallbackInfo& info) {
   return info[0].IsObject() && info[0].As<Napi::Object>().Get("detailed").ToBoolean();
 }
 
-Napi::Value Topology(const Napi::CallbackInfo& info) {
-  return topology_object(info.Env(), read_topology(detailed_option(info)));
-}
+Napi::Value Topology(const Napi::CallbackInfo& info) { return topology_object(info.Env(), read_topology(detailed_option(info))); }
 
 /** topology() off the JS thread: the first CUDA call of a process (cuInit) takes a while. */
 Napi::Value TopologyAsync(const Napi::CallbackInfo& info) {
@@ -278,7 +277,9 @@ Napi::Value PeerCopy(const Napi::CallbackInfo& info) {
     const int iters = static_cast<int>(get_int(o.Get("iters"), "iters", 1, 100000));
     return PromiseWorker<PeerCopyResult>::queue(
         env, "clab-peer-copy", rank,
-        [=] { return backend == Backend::Nccl ? peer_copy_gpu(device, peer, bytes, warmup, iters, rank) : peer_copy_cpu(bytes, warmup, iters); },
+        [=] {
+          return backend == Backend::Nccl ? peer_copy_gpu(device, peer, bytes, warmup, iters, rank) : peer_copy_cpu(bytes, warmup, iters);
+        },
         [](Napi::Env e, PeerCopyResult& r) -> Napi::Value {
           Napi::Object out = Napi::Object::New(e);
           Napi::Array start = Napi::Array::New(e, r.start_ns.size()), end = Napi::Array::New(e, r.end_ns.size());

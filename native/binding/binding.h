@@ -39,8 +39,8 @@ Napi::Object times_object(Napi::Env e, const Times& m);
 /** What a factory hands to the communicator class's constructor (through a Napi::External). */
 struct NewComm {
   std::shared_ptr<Comm> comm;
-  int device = -1;     // nccl: the GPU
-  std::string bus_id;  // nccl: its PCI bus id
+  int device = -1;              // nccl: the GPU
+  std::string bus_id;           // nccl: its PCI bus id
   int compute_capability = -1;  // nccl: major × 10 + minor (9.0 → 90), -1 unknown
 };
 

@@ -53,7 +53,6 @@ struct Job {
   }
 };
 
-
 /**
  * Communicators being closed on worker threads (destroyAsync). A process that exits meanwhile
  * (a failed rank) first waits for them, up to kWaitMs, so that the runtime's teardown does not
@@ -95,8 +94,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
     return DefineClass(env, "Comm",
                        {InstanceMethod<&CommWrap::Enqueue>("enqueue"), InstanceMethod<&CommWrap::Prestage>("prestage"),
                         InstanceMethod<&CommWrap::Drain>("drain"), InstanceMethod<&CommWrap::Abort>("abort"),
-                        InstanceMethod<&CommWrap::Destroy>("destroy"),
-                        InstanceMethod<&CommWrap::DestroyAsync>("destroyAsync")});
+                        InstanceMethod<&CommWrap::Destroy>("destroy"), InstanceMethod<&CommWrap::DestroyAsync>("destroyAsync")});
   }
 
   CommWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<CommWrap>(info), env_(info.Env()) {
@@ -107,13 +105,13 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
     rank_ = comm_->rank();
     Napi::Object self = info.This().As<Napi::Object>();
     self.DefineProperties({Napi::PropertyDescriptor::Value("rank", Napi::Number::New(env, rank_), napi_enumerable),
-                           Napi::PropertyDescriptor::Value("world", Napi::Number::New(env, comm_->world()),
-                                                           napi_enumerable)});
+                           Napi::PropertyDescriptor::Value("world", Napi::Number::New(env, comm_->world()), napi_enumerable)});
     if (made->device >= 0)
       self.DefineProperties({Napi::PropertyDescriptor::Value("device", Napi::Number::New(env, made->device), napi_enumerable),
                              Napi::PropertyDescriptor::Value("busId", Napi::String::New(env, made->bus_id), napi_enumerable)});
     if (made->compute_capability >= 0)
-      self.DefineProperty(Napi::PropertyDescriptor::Value("computeCapability", Napi::Number::New(env, made->compute_capability), napi_enumerable));
+      self.DefineProperty(
+          Napi::PropertyDescriptor::Value("computeCapability", Napi::Number::New(env, made->compute_capability), napi_enumerable));
     // Whether ops may carry data (op.data) that this backend makes and checks itself, and why not.
     const std::string why_not = comm_->data_unavailable();
     self.DefineProperty(Napi::PropertyDescriptor::Value("makesData", Napi::Boolean::New(env, why_not.empty()), napi_enumerable));
@@ -235,7 +233,9 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
     return PromiseWorker<Nothing>::queue(
         env, "clab-destroy", rank_,
         [comm]() mutable {
-          struct End { ~End() { BackgroundCloses::get().end(); } } end;
+          struct End {
+            ~End() { BackgroundCloses::get().end(); }
+          } end;
           comm->close();
           comm.reset();  // the last reference: the backend's own teardown runs here too
           return Nothing{};
@@ -251,8 +251,8 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
     destroyed_ = true;
     const int running = inflight_->load();
     if (running > 0)
-      comm_->abort((from_cleanup_hook ? "the process exited with " : "destroy() was called with ") +
-                   std::to_string(running) + " operation(s) still running on rank " + std::to_string(rank_));
+      comm_->abort((from_cleanup_hook ? "the process exited with " : "destroy() was called with ") + std::to_string(running) +
+                   " operation(s) still running on rank " + std::to_string(rank_));
     pool_->shutdown();
     comm_->close();
     Release(from_cleanup_hook);
@@ -292,7 +292,8 @@ void settle(Napi::Env env, Napi::Function, std::nullptr_t*, Job* raw) {
   try {
     Napi::HandleScope scope(env);
     if (job->ok) job->deferred.Resolve(times_object(env, job->times));
-    else job->deferred.Reject(make_error(env, job->code, job->message, job->wrap->rank()).Value());
+    else
+      job->deferred.Reject(make_error(env, job->code, job->message, job->wrap->rank()).Value());
     job->wrap->settled(env);
   } catch (...) {
   }

@@ -33,8 +33,7 @@ int64_t get_int(const Napi::Value& v, const std::string& field, int64_t min, int
   const double d = v.As<Napi::Number>().DoubleValue();
   if (!std::isfinite(d) || std::floor(d) != d) throw_invalid(field + " must be an integer (got " + show(v) + ")");
   if (d < static_cast<double>(min) || d > static_cast<double>(max))
-    throw_invalid(field + " must be between " + std::to_string(min) + " and " + std::to_string(max) + " (got " +
-                  show(v) + ")");
+    throw_invalid(field + " must be between " + std::to_string(min) + " and " + std::to_string(max) + " (got " + show(v) + ")");
   return static_cast<int64_t>(d);
 }
 
@@ -47,10 +46,8 @@ namespace {
 
 // ---- parsing ------------------------------------------------------------------------------
 
-
 /** An ArrayBufferView (or nothing: an empty buffer). Keeps a reference until the op settles. */
-void get_buffer(Napi::Env env, const Napi::Value& v, const std::string& field, uint8_t** data, uint64_t* bytes,
-                Refs& refs) {
+void get_buffer(Napi::Env env, const Napi::Value& v, const std::string& field, uint8_t** data, uint64_t* bytes, Refs& refs) {
   *data = nullptr;
   *bytes = 0;
   if (v.IsUndefined() || v.IsNull()) return;
@@ -122,7 +119,8 @@ std::shared_ptr<const OpData> parse_data(Napi::Env env, const Napi::Value& v, co
   if (!fill.IsUndefined()) {
     if (!fill.IsObject() || fill.IsArray()) throw_invalid(path + ".fill must be an object (got " + show(fill) + ")");
     d->fill = true;
-    d->fill_spec = {d->pattern, d->dtype, static_cast<int32_t>(get_int(fill.As<Napi::Object>().Get("rank"), path + ".fill.rank", 0, 1 << 20))};
+    d->fill_spec = {d->pattern, d->dtype,
+                    static_cast<int32_t>(get_int(fill.As<Napi::Object>().Get("rank"), path + ".fill.rank", 0, 1 << 20))};
   }
   const Napi::Value expect = o.Get("expect");
   if (!expect.IsUndefined()) {
@@ -135,8 +133,10 @@ std::shared_ptr<const OpData> parse_data(Napi::Env env, const Napi::Value& v, co
       const std::string at = path + ".expect[" + std::to_string(k) + "]";
       if (k + 2 > n) throw_invalid(at + ": a segment needs its length and its number of terms");
       const double length = prog[k], terms = prog[k + 1];
-      if (!(length >= 1 && length <= kMaxIndex && std::floor(length) == length)) throw_invalid(at + ": a segment's length must be a positive integer");
-      if (!(terms >= 1 && terms <= 4096 && std::floor(terms) == terms)) throw_invalid(at + ": a segment's number of terms must be 1 … 4096");
+      if (!(length >= 1 && length <= kMaxIndex && std::floor(length) == length))
+        throw_invalid(at + ": a segment's length must be a positive integer");
+      if (!(terms >= 1 && terms <= 4096 && std::floor(terms) == terms))
+        throw_invalid(at + ": a segment's number of terms must be 1 … 4096");
       const size_t t = static_cast<size_t>(terms);
       if (k + 2 + 2 * t > n) throw_invalid(at + ": the segment names " + std::to_string(t) + " terms but the program ends first");
       if (d->segments.size() == kMaxSegments || d->terms.size() + t > kMaxTerms)
@@ -144,7 +144,8 @@ std::shared_ptr<const OpData> parse_data(Napi::Env env, const Napi::Value& v, co
       d->segments.push_back({start, static_cast<uint64_t>(length), static_cast<uint32_t>(d->terms.size()), static_cast<uint32_t>(t)});
       for (size_t i = 0; i < t; i++) {
         const double rank = prog[k + 2 + 2 * i], from = prog[k + 3 + 2 * i];
-        if (!(rank >= 0 && rank <= (1 << 20) && std::floor(rank) == rank) || !(from >= 0 && from + length <= kMaxIndex && std::floor(from) == from))
+        if (!(rank >= 0 && rank <= (1 << 20) && std::floor(rank) == rank) ||
+            !(from >= 0 && from + length <= kMaxIndex && std::floor(from) == from))
           throw_invalid(at + ": term " + std::to_string(i) + " must name a rank (0 … 2^20) and a first element (an integer ≥ 0)");
         d->terms.push_back({static_cast<int32_t>(rank), static_cast<uint64_t>(from)});
       }
@@ -168,8 +169,7 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
   Op op;
   op.path = path;
   const std::string kind = get_string(o.Get("op"), path + ".op");
-  if (!parse_op_kind(kind, &op.kind))
-    throw_invalid(path + ".op: unknown op '" + kind + "' (expected one of " + op_kind_list() + ")");
+  if (!parse_op_kind(kind, &op.kind)) throw_invalid(path + ".op: unknown op '" + kind + "' (expected one of " + op_kind_list() + ")");
 
   if (op.kind == OpKind::Group) {
     const Napi::Value ops = o.Get("ops");
@@ -187,18 +187,15 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
   }
   if (op_has_dtype(op.kind)) {
     const std::string d = get_string(o.Get("dtype"), path + ".dtype");
-    if (!parse_dtype(d, &op.dtype))
-      throw_invalid(path + ".dtype: unknown dtype '" + d + "' (expected one of " + kDtypeList + ")");
+    if (!parse_dtype(d, &op.dtype)) throw_invalid(path + ".dtype: unknown dtype '" + d + "' (expected one of " + kDtypeList + ")");
   }
   if (op_has_redop(op.kind)) {
     const std::string r = get_string(o.Get("redop"), path + ".redop");
-    if (!parse_redop(r, &op.redop))
-      throw_invalid(path + ".redop: unknown redop '" + r + "' (expected one of " + kRedopList + ")");
+    if (!parse_redop(r, &op.redop)) throw_invalid(path + ".redop: unknown redop '" + r + "' (expected one of " + kRedopList + ")");
   }
   if (op_has_root(op.kind)) op.root = static_cast<int>(get_int(o.Get("root"), path + ".root", -(1 << 30), 1 << 30));
   if (op_has_peer(op.kind)) op.peer = static_cast<int>(get_int(o.Get("peer"), path + ".peer", -(1 << 30), 1 << 30));
-  if (op_has_count(op.kind))
-    op.count = static_cast<uint64_t>(get_int(o.Get("count"), path + ".count", 0, (1ll << 53) - 1));
+  if (op_has_count(op.kind)) op.count = static_cast<uint64_t>(get_int(o.Get("count"), path + ".count", 0, (1ll << 53) - 1));
   if (op_has_send(op.kind)) get_buffer(env, o.Get("send"), path + ".send", &op.send, &op.send_bytes, refs);
   if (op_has_recv(op.kind)) get_buffer(env, o.Get("recv"), path + ".recv", &op.recv, &op.recv_bytes, refs);
   const Napi::Value data = o.Get("data");

@@ -2,9 +2,9 @@
 // to see that the shipped addon does not show, such as the C matrix of the gemm stand-in.
 #include <napi.h>
 
-#include "gpu/device_memory.h"
 #include "common/errors.h"
 #include "common/gemm.h"
+#include "gpu/device_memory.h"
 #include "gpu/gpu_errors.h"
 #include "gpu/gpu_gemm.h"
 

@@ -22,7 +22,20 @@ namespace clab {
 namespace data {
 
 // The element types this file handles: values of clab::Dtype (dtype.h), same numbering.
-enum : uint8_t { kF32 = 0, kF64 = 1, kF16 = 2, kBF16 = 3, kF8E4M3 = 4, kF8E5M2 = 5, kI8 = 6, kU8 = 7, kI32 = 8, kU32 = 9, kI64 = 10, kU64 = 11 };
+enum : uint8_t {
+  kF32 = 0,
+  kF64 = 1,
+  kF16 = 2,
+  kBF16 = 3,
+  kF8E4M3 = 4,
+  kF8E5M2 = 5,
+  kI8 = 6,
+  kU8 = 7,
+  kI32 = 8,
+  kU32 = 9,
+  kI64 = 10,
+  kU64 = 11
+};
 // clab::Redop's numbering.
 enum : uint8_t { kSum = 0, kProd = 1, kMin = 2, kMax = 3, kAvg = 4 };
 
@@ -175,7 +188,10 @@ CLAB_HD float f16_to_f32_(uint16_t h) {
   if (exp == 0) {
     if (mant == 0) return bits_to_f32(sign);
     int e = -1;
-    do { e++; mant <<= 1; } while ((mant & 0x400u) == 0);
+    do {
+      e++;
+      mant <<= 1;
+    } while ((mant & 0x400u) == 0);
     return bits_to_f32(sign | static_cast<uint32_t>(127 - 15 - e) << 23 | ((mant & 0x3ffu) << 13));
   }
   return bits_to_f32(sign | (exp + 127 - 15) << 23 | (mant << 13));
@@ -377,7 +393,12 @@ CLAB_HD bool element_matches(uint8_t dtype, uint64_t want_bits, uint64_t got_bit
   if (is_nan(want)) return is_nan(got);
   if (!is_float(dtype)) return want == got;
   if (want == got) return true;
-  const double tol = dtype == kF16 ? 1e-3 : dtype == kBF16 ? 1e-2 : dtype == kF8E4M3 ? 0.125 : dtype == kF8E5M2 ? 0.25 : dtype == kF32 ? 1e-6 : 1e-12;
+  const double tol = dtype == kF16      ? 1e-3
+                     : dtype == kBF16   ? 1e-2
+                     : dtype == kF8E4M3 ? 0.125
+                     : dtype == kF8E5M2 ? 0.25
+                     : dtype == kF32    ? 1e-6
+                                        : 1e-12;
   const double scale = fabs_(want) > 1 ? fabs_(want) : 1;
   return fabs_(want - got) <= tol * scale;
 }
@@ -388,7 +409,8 @@ CLAB_HD const Segment& segment_of(const Expect& e, uint64_t i) {
   while (lo < hi) {
     const uint32_t mid = (lo + hi + 1) / 2;
     if (e.segment[mid].start <= i) lo = mid;
-    else hi = mid - 1;
+    else
+      hi = mid - 1;
   }
   return e.segment[lo];
 }

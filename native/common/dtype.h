@@ -18,9 +18,7 @@
 namespace clab {
 
 // Floats first (dtype_is_float), the order of kDtypeNames.
-enum class Dtype : uint8_t {
-  Float32, Float64, Float16, BFloat16, Float8E4m3, Float8E5m2, Int8, Uint8, Int32, Uint32, Int64, Uint64
-};
+enum class Dtype : uint8_t { Float32, Float64, Float16, BFloat16, Float8E4m3, Float8E5m2, Int8, Uint8, Int32, Uint32, Int64, Uint64 };
 enum class Redop : uint8_t { Sum, Prod, Min, Max, Avg };
 // data_program.h numbers the types and redops it handles the same way (its code also runs on the GPU).
 static_assert(static_cast<int>(Dtype::Float32) == data::kF32 && static_cast<int>(Dtype::Float64) == data::kF64 &&
@@ -49,13 +47,19 @@ inline bool dtype_is_float(Dtype d) { return d <= Dtype::Float8E5m2; }
 
 inline bool parse_dtype(const std::string& s, Dtype* out) {
   for (int i = 0; i < kDtypeCount; i++)
-    if (s == kDtypeNames[i]) { *out = static_cast<Dtype>(i); return true; }
+    if (s == kDtypeNames[i]) {
+      *out = static_cast<Dtype>(i);
+      return true;
+    }
   return false;
 }
 
 inline bool parse_redop(const std::string& s, Redop* out) {
   for (int i = 0; i < 5; i++)
-    if (s == kRedopNames[i]) { *out = static_cast<Redop>(i); return true; }
+    if (s == kRedopNames[i]) {
+      *out = static_cast<Redop>(i);
+      return true;
+    }
   return false;
 }
 

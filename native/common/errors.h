@@ -34,9 +34,7 @@ class ClabError : public std::runtime_error {
   std::string name_;
 };
 
-[[noreturn]] inline void throw_invalid(const std::string& message) {
-  throw ClabError(ErrCode::InvalidArgument, message);
-}
+[[noreturn]] inline void throw_invalid(const std::string& message) { throw ClabError(ErrCode::InvalidArgument, message); }
 
 /** `what` failed with errno `err`: "shm_open(/clab-1-ab) failed: No such file or directory". */
 [[noreturn]] inline void throw_system(const std::string& what, int err) {

@@ -9,7 +9,7 @@ namespace clab {
 
 namespace {
 
-constexpr uint64_t kMaxElements = 1ull << 28;  // per matrix (1 GiB of float32)
+constexpr uint64_t kMaxElements = 1ull << 28;   // per matrix (1 GiB of float32)
 constexpr uint64_t kTileP = 128, kTileJ = 512;  // B tile of 256 KiB (float32) stays in L2
 
 // C = A·B for row-major float/double, i-p-j order tiled over p and j; p increases per element.
@@ -37,24 +37,40 @@ double b_value(uint64_t p, uint64_t j) { return static_cast<double>(static_cast<
 
 void store(Dtype d, uint8_t* dst, uint64_t idx, double v) {
   switch (d) {
-    case Dtype::Float32: { const float f = static_cast<float>(v); std::memcpy(dst + idx * 4, &f, 4); break; }
+    case Dtype::Float32: {
+      const float f = static_cast<float>(v);
+      std::memcpy(dst + idx * 4, &f, 4);
+      break;
+    }
     case Dtype::Float64: std::memcpy(dst + idx * 8, &v, 8); break;
-    case Dtype::Float16: { const uint16_t h = f32_to_f16(static_cast<float>(v)); std::memcpy(dst + idx * 2, &h, 2); break; }
-    case Dtype::BFloat16: { const uint16_t h = f32_to_bf16(static_cast<float>(v)); std::memcpy(dst + idx * 2, &h, 2); break; }
+    case Dtype::Float16: {
+      const uint16_t h = f32_to_f16(static_cast<float>(v));
+      std::memcpy(dst + idx * 2, &h, 2);
+      break;
+    }
+    case Dtype::BFloat16: {
+      const uint16_t h = f32_to_bf16(static_cast<float>(v));
+      std::memcpy(dst + idx * 2, &h, 2);
+      break;
+    }
     default: break;
   }
 }
 
 void to_f32(Dtype d, const uint8_t* src, float* dst, uint64_t count) {
   const auto* h = reinterpret_cast<const uint16_t*>(src);
-  if (d == Dtype::Float16) for (uint64_t i = 0; i < count; i++) dst[i] = f16_to_f32(h[i]);
-  else for (uint64_t i = 0; i < count; i++) dst[i] = bf16_to_f32(h[i]);
+  if (d == Dtype::Float16)
+    for (uint64_t i = 0; i < count; i++) dst[i] = f16_to_f32(h[i]);
+  else
+    for (uint64_t i = 0; i < count; i++) dst[i] = bf16_to_f32(h[i]);
 }
 
 void from_f32(Dtype d, const float* src, uint8_t* dst, uint64_t count) {
   auto* h = reinterpret_cast<uint16_t*>(dst);
-  if (d == Dtype::Float16) for (uint64_t i = 0; i < count; i++) h[i] = f32_to_f16(src[i]);
-  else for (uint64_t i = 0; i < count; i++) h[i] = f32_to_bf16(src[i]);
+  if (d == Dtype::Float16)
+    for (uint64_t i = 0; i < count; i++) h[i] = f32_to_f16(src[i]);
+  else
+    for (uint64_t i = 0; i < count; i++) h[i] = f32_to_bf16(src[i]);
 }
 
 }  // namespace
@@ -62,10 +78,16 @@ void from_f32(Dtype d, const float* src, uint8_t* dst, uint64_t count) {
 void validate_gemm(const std::string& path, Dtype dtype, uint64_t m, uint64_t n, uint64_t k) {
   if (!dtype_is_float(dtype))
     throw_invalid(path + ".dtype " + dtype_name(dtype) + " is not supported by gemm (float32, float64, float16, bfloat16)");
-  const struct { const char* name; uint64_t v; } dims[] = {{"m", m}, {"n", n}, {"k", k}};
+  const struct {
+    const char* name;
+    uint64_t v;
+  } dims[] = {{"m", m}, {"n", n}, {"k", k}};
   for (const auto& d : dims)
     if (d.v == 0) throw_invalid(path + "." + d.name + " must be a positive integer");
-  const struct { const char* name; uint64_t r, c; } mats[] = {{"A (m×k)", m, k}, {"B (k×n)", k, n}, {"C (m×n)", m, n}};
+  const struct {
+    const char* name;
+    uint64_t r, c;
+  } mats[] = {{"A (m×k)", m, k}, {"B (k×n)", k, n}, {"C (m×n)", m, n}};
   for (const auto& mt : mats)
     if (mt.r > kMaxElements || mt.c > kMaxElements || mt.r * mt.c > kMaxElements)
       throw_invalid(path + ": gemm matrix " + mt.name + " has more than 2^28 elements");
@@ -111,12 +133,12 @@ void GemmWorkspace::run(Dtype dtype, uint64_t m, uint64_t n, uint64_t k) {
   prepare(dtype, m, n, k);
   switch (dtype) {
     case Dtype::Float32:
-      matmul(reinterpret_cast<const float*>(a_.data()), reinterpret_cast<const float*>(b_.data()),
-             reinterpret_cast<float*>(c_.data()), m, n, k);
+      matmul(reinterpret_cast<const float*>(a_.data()), reinterpret_cast<const float*>(b_.data()), reinterpret_cast<float*>(c_.data()), m,
+             n, k);
       break;
     case Dtype::Float64:
-      matmul(reinterpret_cast<const double*>(a_.data()), reinterpret_cast<const double*>(b_.data()),
-             reinterpret_cast<double*>(c_.data()), m, n, k);
+      matmul(reinterpret_cast<const double*>(a_.data()), reinterpret_cast<const double*>(b_.data()), reinterpret_cast<double*>(c_.data()),
+             m, n, k);
       break;
     default:  // float16 / bfloat16: through float32 every run, like a GPU kernel reading half inputs
       to_f32(dtype, a_.data(), af_.data(), m * k);

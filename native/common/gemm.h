@@ -57,8 +57,8 @@ class GemmWorkspace {
 
   Dtype dtype_ = Dtype::Float32;
   uint64_t m_ = 0, n_ = 0, k_ = 0;
-  std::vector<uint8_t> a_, b_, c_;       // as stored in dtype
-  std::vector<float> af_, bf_, cf_;      // float32 working copies for half types
+  std::vector<uint8_t> a_, b_, c_;   // as stored in dtype
+  std::vector<float> af_, bf_, cf_;  // float32 working copies for half types
 };
 
 }  // namespace clab

@@ -36,8 +36,8 @@ void need(const Op& op, const char* field, uint64_t bytes, uint64_t factor, int 
   std::string how = "count " + u64(op.count);
   if (factor != 1) how += " × world " + std::to_string(world);
   how += " × " + u64(e) + " bytes";
-  throw_invalid(op.path + "." + field + " holds " + u64(bytes) + " bytes but " + op_kind_name(op.kind) +
-                " needs " + u64(want) + " (" + how + ")");
+  throw_invalid(op.path + "." + field + " holds " + u64(bytes) + " bytes but " + op_kind_name(op.kind) + " needs " + u64(want) + " (" +
+                how + ")");
 }
 
 bool overlap(const uint8_t* a, uint64_t an, const uint8_t* b, uint64_t bn) {
@@ -47,8 +47,8 @@ bool overlap(const uint8_t* a, uint64_t an, const uint8_t* b, uint64_t bn) {
 
 void check_rank_field(const Op& op, const char* field, int v, int world) {
   if (v < 0 || v >= world)
-    throw_invalid(op.path + "." + field + " " + std::to_string(v) + " is out of range for world " +
-                  std::to_string(world) + " (0.." + std::to_string(world - 1) + ")");
+    throw_invalid(op.path + "." + field + " " + std::to_string(v) + " is out of range for world " + std::to_string(world) + " (0.." +
+                  std::to_string(world - 1) + ")");
 }
 
 const char* layout_rule(InPlace layout) {
@@ -65,7 +65,10 @@ const char* layout_rule(InPlace layout) {
 
 bool parse_op_kind(const std::string& s, OpKind* out) {
   for (int i = 0; i < kKinds; i++)
-    if (s == kOpTraits[i].name) { *out = static_cast<OpKind>(i); return true; }
+    if (s == kOpTraits[i].name) {
+      *out = static_cast<OpKind>(i);
+      return true;
+    }
   return false;
 }
 
@@ -112,7 +115,8 @@ void validate_op(const Op& op, int rank, int world) {
   switch (op_traits(op.kind).cls) {
     case OpClass::Group:
       for (const Op& child : op.ops) {
-        if (op_traits(child.kind).cls == OpClass::Compute) throw_invalid(child.path + ": " + op_kind_name(child.kind) + " cannot be part of a group");
+        if (op_traits(child.kind).cls == OpClass::Compute)
+          throw_invalid(child.path + ": " + op_kind_name(child.kind) + " cannot be part of a group");
         validate_op(child, rank, world);
       }
       return;
@@ -128,10 +132,9 @@ void validate_op(const Op& op, int rank, int world) {
   if (send_f) need(op, "send", op.send_bytes, send_f, world);
   if (recv_f) need(op, "recv", op.recv_bytes, recv_f, world);
   const uint64_t e = dtype_size(op.dtype);
-  if (send_f && recv_f && overlap(op.send, op.count * send_f * e, op.recv, op.count * recv_f * e) &&
-      !op_in_place(op, rank, world))
-    throw_invalid(op.path + ".send and " + op.path + ".recv overlap but not in the in-place layout of " +
-                  op_kind_name(op.kind) + " (" + layout_rule(op_traits(op.kind).in_place) + ")");
+  if (send_f && recv_f && overlap(op.send, op.count * send_f * e, op.recv, op.count * recv_f * e) && !op_in_place(op, rank, world))
+    throw_invalid(op.path + ".send and " + op.path + ".recv overlap but not in the in-place layout of " + op_kind_name(op.kind) + " (" +
+                  layout_rule(op_traits(op.kind).in_place) + ")");
   if (op.data) validate_data(op, recv_f ? op.count * recv_f : 0);
 }
 

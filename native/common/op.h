@@ -32,19 +32,19 @@ enum OpField : uint8_t { kDtype = 1, kCount = 2, kRedop = 4, kRoot = 8, kPeer = 
 
 // X(Kind, name, class, fields, send on the root, send elsewhere, recv on the root, recv elsewhere, in-place)
 // Ops without a root have the same sizes in both columns.
-#define CLAB_NATIVE_OPS(X)                                                                                      \
-  X(AllReduce, "all_reduce", Collective, kDtype | kCount | kRedop, One, One, One, One, Same)                    \
-  X(Broadcast, "broadcast", Collective, kDtype | kCount | kRoot, One, None, One, One, Same)                     \
-  X(Reduce, "reduce", Collective, kDtype | kCount | kRedop | kRoot, One, One, One, None, Same)                  \
-  X(AllGather, "all_gather", Collective, kDtype | kCount, One, One, World, World, SendInRecv)                   \
-  X(ReduceScatter, "reduce_scatter", Collective, kDtype | kCount | kRedop, World, World, One, One, RecvInSend)  \
-  X(AllToAll, "all_to_all", Collective, kDtype | kCount, World, World, World, World, Same)                      \
-  X(Gather, "gather", Collective, kDtype | kCount | kRoot, One, One, World, None, SendInRecv)                   \
-  X(Scatter, "scatter", Collective, kDtype | kCount | kRoot, World, None, One, One, RecvInSend)                 \
-  X(Send, "send", P2p, kDtype | kCount | kPeer, One, One, None, None, None)                                     \
-  X(Recv, "recv", P2p, kDtype | kCount | kPeer, None, None, One, One, None)                                     \
-  X(Barrier, "barrier", Barrier, 0, None, None, None, None, None)                                               \
-  X(Group, "group", Group, kOps, None, None, None, None, None)                                                  \
+#define CLAB_NATIVE_OPS(X)                                                                                     \
+  X(AllReduce, "all_reduce", Collective, kDtype | kCount | kRedop, One, One, One, One, Same)                   \
+  X(Broadcast, "broadcast", Collective, kDtype | kCount | kRoot, One, None, One, One, Same)                    \
+  X(Reduce, "reduce", Collective, kDtype | kCount | kRedop | kRoot, One, One, One, None, Same)                 \
+  X(AllGather, "all_gather", Collective, kDtype | kCount, One, One, World, World, SendInRecv)                  \
+  X(ReduceScatter, "reduce_scatter", Collective, kDtype | kCount | kRedop, World, World, One, One, RecvInSend) \
+  X(AllToAll, "all_to_all", Collective, kDtype | kCount, World, World, World, World, Same)                     \
+  X(Gather, "gather", Collective, kDtype | kCount | kRoot, One, One, World, None, SendInRecv)                  \
+  X(Scatter, "scatter", Collective, kDtype | kCount | kRoot, World, None, One, One, RecvInSend)                \
+  X(Send, "send", P2p, kDtype | kCount | kPeer, One, One, None, None, None)                                    \
+  X(Recv, "recv", P2p, kDtype | kCount | kPeer, None, None, One, One, None)                                    \
+  X(Barrier, "barrier", Barrier, 0, None, None, None, None, None)                                              \
+  X(Group, "group", Group, kOps, None, None, None, None, None)                                                 \
   X(Gemm, "gemm", Compute, kDtype | kGemmDims, None, None, None, None, None)
 
 enum class OpKind : uint8_t {
@@ -96,11 +96,11 @@ struct Op {
   uint8_t* recv = nullptr;
   uint64_t recv_bytes = 0;
   uint64_t m = 0, n = 0, k = 0;  // gemm
-  int sm_count = 0;               // gemm: the SMs cuBLAS targets (cublasSetSmCountTarget); 0: all
+  int sm_count = 0;              // gemm: the SMs cuBLAS targets (cublasSetSmCountTarget); 0: all
   std::vector<Op> ops;           // group members (flattened: no nested groups)
   /** Set: the backend fills send and checks recv itself (op_data.h): nccl on the GPU, cpu in the host buffers. */
   std::shared_ptr<const OpData> data;
-  std::string path = "op";       // "op" or "op.ops[3]", for messages
+  std::string path = "op";  // "op" or "op.ops[3]", for messages
 };
 
 /**

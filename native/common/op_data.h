@@ -21,9 +21,7 @@ struct OpData {
   double* result = nullptr;  // [wrong, first]: written by the stream thread before the op settles
 
   /** The check program over this object's vectors (host memory). */
-  data::Expect expect() const {
-    return {pattern, dtype, redop, static_cast<uint32_t>(segments.size()), segments.data(), terms.data()};
-  }
+  data::Expect expect() const { return {pattern, dtype, redop, static_cast<uint32_t>(segments.size()), segments.data(), terms.data()}; }
   /** Elements the program covers. */
   uint64_t length() const { return segments.empty() ? 0 : segments.back().start + segments.back().length; }
   void set_result(const data::CheckResult& r) const {

@@ -102,7 +102,9 @@ void reduce_int(Redop r, T* out, const T* const* in, int n, size_t count) {
 }
 
 template <class T>
-const T* const* cast_in(const void* const* in) { return reinterpret_cast<const T* const*>(in); }
+const T* const* cast_in(const void* const* in) {
+  return reinterpret_cast<const T* const*>(in);
+}
 
 }  // namespace
 

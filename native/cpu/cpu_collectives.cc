@@ -16,8 +16,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "cpu/cpu_comm.h"
 #include "common/errors.h"
+#include "cpu/cpu_comm.h"
 #include "cpu/memcopy.h"
 
 namespace clab {
@@ -60,11 +60,9 @@ std::string CpuComm::signature_mismatch() const {
   const OpSig& a = seg_->rank_info(0)->sig[parity_ & 1];
   for (int q = 1; q < world_; q++) {
     const OpSig& b = seg_->rank_info(static_cast<uint32_t>(q))->sig[parity_ & 1];
-    if (a.kind == b.kind && a.dtype == b.dtype && a.redop == b.redop && a.root == b.root && a.count == b.count &&
-        a.seq == b.seq)
-      continue;
-    return "collective mismatch: rank 0 called " + describe(a) + " as its collective #" + std::to_string(a.seq) +
-           " but rank " + std::to_string(q) + " called " + describe(b) + " as its #" + std::to_string(b.seq);
+    if (a.kind == b.kind && a.dtype == b.dtype && a.redop == b.redop && a.root == b.root && a.count == b.count && a.seq == b.seq) continue;
+    return "collective mismatch: rank 0 called " + describe(a) + " as its collective #" + std::to_string(a.seq) + " but rank " +
+           std::to_string(q) + " called " + describe(b) + " as its #" + std::to_string(b.seq);
   }
   return "";
 }
@@ -116,10 +114,14 @@ void CpuComm::reduce_like(const Op& op, bool all) {
 }
 
 template <>
-void CpuComm::collective<OpKind::AllReduce>(const Op& op) { reduce_like(op, true); }
+void CpuComm::collective<OpKind::AllReduce>(const Op& op) {
+  reduce_like(op, true);
+}
 
 template <>
-void CpuComm::collective<OpKind::Reduce>(const Op& op) { reduce_like(op, false); }
+void CpuComm::collective<OpKind::Reduce>(const Op& op) {
+  reduce_like(op, false);
+}
 
 // The root streams chunks of world × slot bytes through all slots of a parity.
 template <>
@@ -168,10 +170,14 @@ void CpuComm::gather_like(const Op& op, bool all) {
 }
 
 template <>
-void CpuComm::collective<OpKind::AllGather>(const Op& op) { gather_like(op, true); }
+void CpuComm::collective<OpKind::AllGather>(const Op& op) {
+  gather_like(op, true);
+}
 
 template <>
-void CpuComm::collective<OpKind::Gather>(const Op& op) { gather_like(op, false); }
+void CpuComm::collective<OpKind::Gather>(const Op& op) {
+  gather_like(op, false);
+}
 
 template <>
 void CpuComm::collective<OpKind::Scatter>(const Op& op) {
@@ -213,8 +219,7 @@ void CpuComm::collective<OpKind::ReduceScatter>(const Op& op) {
       reduce_n(op.dtype, op.redop, op.recv + k * per * e, ins, world_, n_of(k));
     }
     if (j < K)
-      for (int q = 0; q < world_; q++)
-        std::memcpy(seg_->slot(p + j, rank_) + q * per * e, op.send + (q * c + j * per) * e, n_of(j) * e);
+      for (int q = 0; q < world_; q++) std::memcpy(seg_->slot(p + j, rank_) + q * per * e, op.send + (q * c + j * per) * e, n_of(j) * e);
     if (j < K) coll_sync(j == 0);
   }
   coll_end(K);
@@ -233,15 +238,12 @@ void CpuComm::collective<OpKind::AllToAll>(const Op& op) {
     if (j >= 1) {
       const uint64_t k = j - 1;
       for (int q = 0; q < world_; q++)
-        if (q != rank_)
-          std::memcpy(op.recv + (q * c + k * per) * e, seg_->slot(p + k, q) + rank_ * per * e, n_of(k) * e);
+        if (q != rank_) std::memcpy(op.recv + (q * c + k * per) * e, seg_->slot(p + k, q) + rank_ * per * e, n_of(k) * e);
     }
     if (j < K) {
       for (int q = 0; q < world_; q++)
-        if (q != rank_)
-          std::memcpy(seg_->slot(p + j, rank_) + q * per * e, op.send + (q * c + j * per) * e, n_of(j) * e);
-      if (!in_place)
-        std::memcpy(op.recv + (rank_ * c + j * per) * e, op.send + (rank_ * c + j * per) * e, n_of(j) * e);
+        if (q != rank_) std::memcpy(seg_->slot(p + j, rank_) + q * per * e, op.send + (q * c + j * per) * e, n_of(j) * e);
+      if (!in_place) std::memcpy(op.recv + (rank_ * c + j * per) * e, op.send + (rank_ * c + j * per) * e, n_of(j) * e);
     }
     if (j < K) coll_sync(j == 0);
   }
@@ -260,7 +262,8 @@ void CpuComm::run_group(const Op& group) {
   std::vector<const Op*> p2p;
   for (const Op& child : group.ops) {
     if (op_is_p2p(child.kind)) p2p.push_back(&child);
-    else run_comm(child);
+    else
+      run_comm(child);
   }
   if (!p2p.empty()) run_p2p(p2p);
 }

@@ -4,15 +4,15 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 
-#include "data/data_host.h"
 #include "common/errors.h"
+#include "data/data_host.h"
 
 namespace clab {
 
@@ -27,8 +27,8 @@ uint64_t env_bytes(const char* name, uint64_t fallback, uint64_t min_bytes) {
   errno = 0;
   const unsigned long long x = std::strtoull(v, &end, 10);
   if (errno || *end || x < min_bytes || x > kMaxTunable || x % 64)
-    throw_invalid(std::string(name) + "=" + v + " must be a multiple of 64 between " + std::to_string(min_bytes) +
-                  " and " + std::to_string(kMaxTunable));
+    throw_invalid(std::string(name) + "=" + v + " must be a multiple of 64 between " + std::to_string(min_bytes) + " and " +
+                  std::to_string(kMaxTunable));
   return x;
 }
 
@@ -62,8 +62,7 @@ bool process_alive(int pid) {
 
 std::string CpuComm::create_unique_id(int world) {
   if (world < 1 || world > static_cast<int>(kMaxWorld))
-    throw_invalid("world must be an integer between 1 and " + std::to_string(kMaxWorld) + " (got " +
-                  std::to_string(world) + ")");
+    throw_invalid("world must be an integer between 1 and " + std::to_string(kMaxWorld) + " (got " + std::to_string(world) + ")");
   const uint64_t w = static_cast<uint64_t>(world);
   const uint64_t slot_min = std::max<uint64_t>(256, w * 64);
   const uint64_t slot = env_bytes("CLAB_CPU_SLOT_BYTES", std::max(default_slot_bytes(w), slot_min), slot_min);
@@ -73,11 +72,10 @@ std::string CpuComm::create_unique_id(int world) {
 
 CpuComm::CpuComm(const std::string& id, int rank, int world) : rank_(rank), world_(world) {
   if (world < 1 || world > static_cast<int>(kMaxWorld))
-    throw_invalid("world must be an integer between 1 and " + std::to_string(kMaxWorld) + " (got " +
-                  std::to_string(world) + ")");
+    throw_invalid("world must be an integer between 1 and " + std::to_string(kMaxWorld) + " (got " + std::to_string(world) + ")");
   if (rank < 0 || rank >= world)
-    throw_invalid("rank " + std::to_string(rank) + " is out of range for world " + std::to_string(world) +
-                  " (0.." + std::to_string(world - 1) + ")");
+    throw_invalid("rank " + std::to_string(rank) + " is out of range for world " + std::to_string(world) + " (0.." +
+                  std::to_string(world - 1) + ")");
   seg_ = std::make_unique<ShmSegment>(id, static_cast<uint32_t>(rank), static_cast<uint32_t>(world));
 }
 
@@ -88,9 +86,7 @@ void CpuComm::close() {
   seg_->detach();
 }
 
-uint64_t CpuComm::admit(const Op& op) {
-  return op_traits(op.kind).cls == OpClass::Compute ? 0 : ++admitted_;
-}
+uint64_t CpuComm::admit(const Op& op) { return op_traits(op.kind).cls == OpClass::Compute ? 0 : ++admitted_; }
 
 void CpuComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) {
   std::vector<uint64_t>& start = times.start;
@@ -129,7 +125,8 @@ void CpuComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& 
     check_abort();
     start.push_back(now_ns());
     if (op_traits(op.kind).cls == OpClass::Compute) ctx.gemm.run(op.dtype, op.m, op.n, op.k);
-    else run_comm(op);
+    else
+      run_comm(op);
     end.push_back(now_ns());
   }
   if (data) times.data_check_start = now_ns();
@@ -143,16 +140,13 @@ std::string CpuComm::data_unavailable() const {
 }
 
 void CpuComm::check_abort() {
-  if (!closed_.load(std::memory_order_relaxed) &&
-      seg_->hdr()->abort_state.load(std::memory_order_acquire) != 0)
-    throw_aborted();
+  if (!closed_.load(std::memory_order_relaxed) && seg_->hdr()->abort_state.load(std::memory_order_acquire) != 0) throw_aborted();
 }
 
 void CpuComm::throw_aborted() {
   SegHeader* h = seg_->hdr();
   while (h->abort_state.load(std::memory_order_acquire) == 1) usleep(10);  // reason being written
-  throw ClabError(ErrCode::Aborted, "communicator aborted by rank " + std::to_string(h->abort_rank) + ": " +
-                                        std::string(h->abort_reason));
+  throw ClabError(ErrCode::Aborted, "communicator aborted by rank " + std::to_string(h->abort_rank) + ": " + std::string(h->abort_reason));
 }
 
 void CpuComm::set_abort(int by_rank, const std::string& reason) {
@@ -189,8 +183,8 @@ void CpuComm::on_wait(bool timed_out, const std::vector<int>* peers) {
     if (q == rank_) continue;
     RankInfo* info = seg_->rank_info(static_cast<uint32_t>(q));
     if (info->detached.load(std::memory_order_acquire))
-      throw ClabError(ErrCode::Aborted, "rank " + std::to_string(q) + " destroyed its communicator while rank " +
-                                            std::to_string(rank_) + " was waiting for it in " + current_);
+      throw ClabError(ErrCode::Aborted, "rank " + std::to_string(q) + " destroyed its communicator while rank " + std::to_string(rank_) +
+                                            " was waiting for it in " + current_);
     const int pid = info->pid.load(std::memory_order_acquire);
     if (pid > 0 && !process_alive(pid)) {
       set_abort(q, "its process (pid " + std::to_string(pid) + ") exited without destroy() (killed or crashed)");

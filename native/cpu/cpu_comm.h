@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "common/comm.h"
-#include "cpu/futex.h"
 #include "common/gemm.h"
 #include "common/op.h"
+#include "cpu/futex.h"
 #include "cpu/shm_segment.h"
 
 namespace clab {
@@ -84,13 +84,13 @@ class CpuComm final : public Comm {
 
   std::unique_ptr<ShmSegment> seg_;
   int rank_, world_;
-  std::mutex comm_mu_;         // one communication op at a time per rank, in ticket order
+  std::mutex comm_mu_;  // one communication op at a time per rank, in ticket order
   std::condition_variable turn_changed_;
-  uint64_t admitted_ = 0;      // JS thread: tickets handed out (ticket n is admitted_ after the n-th)
-  uint64_t served_ = 0;        // under comm_mu_: tickets done, whether their op succeeded or not
-  uint32_t parity_ = 0;        // collective double-buffer parity, identical on every rank
-  uint64_t coll_seq_ = 0;      // collectives run so far
-  const char* current_ = "";   // op being run, for messages
+  uint64_t admitted_ = 0;     // JS thread: tickets handed out (ticket n is admitted_ after the n-th)
+  uint64_t served_ = 0;       // under comm_mu_: tickets done, whether their op succeeded or not
+  uint32_t parity_ = 0;       // collective double-buffer parity, identical on every rank
+  uint64_t coll_seq_ = 0;     // collectives run so far
+  const char* current_ = "";  // op being run, for messages
   std::atomic<bool> closed_{false};
 };
 

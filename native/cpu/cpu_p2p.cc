@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "cpu/cpu_comm.h"
 #include "common/errors.h"
+#include "cpu/cpu_comm.h"
 
 namespace clab {
 
@@ -81,7 +81,8 @@ void CpuComm::run_p2p(const std::vector<const Op*>& ops) {
       if (d < kHeaderBytes) {
         m = std::min(end, kHeaderBytes) - d;
         if (s.send) ring_in(ring, size, pos, s.header + d, m);
-        else ring_out(ring, size, pos, s.header + d, m);
+        else
+          ring_out(ring, size, pos, s.header + d, m);
         if (!s.send && d + m == kHeaderBytes) {
           uint64_t got;
           std::memcpy(&got, s.header, kHeaderBytes);
@@ -89,8 +90,7 @@ void CpuComm::run_p2p(const std::vector<const Op*>& ops) {
             const std::string msg =
                 "recv from rank " + std::to_string(s.peer) + " expects " + std::to_string(s.len) + " bytes but rank " +
                 std::to_string(s.peer) +
-                ((got >> 56) == (kHeaderTag >> 56) ? " sent " + std::to_string(got & ~kHeaderTag) + " bytes"
-                                                   : " sent a corrupt message") +
+                ((got >> 56) == (kHeaderTag >> 56) ? " sent " + std::to_string(got & ~kHeaderTag) + " bytes" : " sent a corrupt message") +
                 " (send and recv must match in count × element size)";
             set_abort(rank_, msg);
             throw_invalid(msg);
@@ -99,7 +99,8 @@ void CpuComm::run_p2p(const std::vector<const Op*>& ops) {
       } else if (d < kHeaderBytes + s.len) {
         m = std::min(end, kHeaderBytes + s.len) - d;
         if (s.send) ring_in(ring, size, pos, s.buf + (d - kHeaderBytes), m);
-        else ring_out(ring, size, pos, s.buf + (d - kHeaderBytes), m);
+        else
+          ring_out(ring, size, pos, s.buf + (d - kHeaderBytes), m);
       } else {
         m = end - d;  // padding
       }
@@ -107,7 +108,8 @@ void CpuComm::run_p2p(const std::vector<const Op*>& ops) {
       pos += m;
     }
     if (s.send) ctl->head.store(head + n, std::memory_order_release);
-    else ctl->tail.store(tail + n, std::memory_order_release);
+    else
+      ctl->tail.store(tail + n, std::memory_order_release);
     s.done = end;
     clab::ring(&seg_->rank_info(static_cast<uint32_t>(s.peer))->doorbell);
     return true;

@@ -49,7 +49,8 @@ void wait_change(WaitWord* w, uint32_t seen, const WaitCheck& check) {
     if ((i & 15) == 0) {
       const uint64_t t = now_ns();
       if (deadline == 0) deadline = t + kSpinNs;
-      else if (t >= deadline) break;
+      else if (t >= deadline)
+        break;
     }
   }
   check(false);
@@ -73,4 +74,3 @@ void barrier_wait(BarrierState* b, uint32_t world, const WaitCheck& check) {
 }
 
 }  // namespace clab
-

@@ -11,8 +11,8 @@
 
 namespace clab {
 
-constexpr int64_t kSpinNs = 2000;             // brief spin before sleeping
-constexpr int64_t kWaitSliceNs = 100000000;   // 100 ms: re-check abort/liveness this often
+constexpr int64_t kSpinNs = 2000;            // brief spin before sleeping
+constexpr int64_t kWaitSliceNs = 100000000;  // 100 ms: re-check abort/liveness this often
 
 /** Sleeps while *word == expected, at most timeout_ns. Returns false on timeout. */
 bool futex_wait(std::atomic<uint32_t>* word, uint32_t expected, int64_t timeout_ns);

@@ -79,8 +79,7 @@ std::string ShmSegment::create(uint32_t world, uint64_t slot_bytes, uint64_t mai
   char name[64];
   int fd = -1;
   for (int attempt = 0; attempt < 8 && fd < 0; attempt++) {
-    std::snprintf(name, sizeof name, "/clab-%d-%016llx", static_cast<int>(getpid()),
-                  static_cast<unsigned long long>(random64()));
+    std::snprintf(name, sizeof name, "/clab-%d-%016llx", static_cast<int>(getpid()), static_cast<unsigned long long>(random64()));
     fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0 && errno != EEXIST) throw_system(std::string("shm_open(") + name + ")", errno);
   }
@@ -123,14 +122,12 @@ std::string ShmSegment::create(uint32_t world, uint64_t slot_bytes, uint64_t mai
   return name;
 }
 
-ShmSegment::ShmSegment(const std::string& name, uint32_t rank, uint32_t world)
-    : name_(name), rank_(rank), world_(world) {
+ShmSegment::ShmSegment(const std::string& name, uint32_t rank, uint32_t world) : name_(name), rank_(rank), world_(world) {
   validate_name(name);
   const int fd = shm_open(name.c_str(), O_RDWR, 0);
   if (fd < 0) {
     if (errno == ENOENT)
-      throw_invalid("no cpu communicator named " + name +
-                    " (never created, removed, or all of its ranks already attached)");
+      throw_invalid("no cpu communicator named " + name + " (never created, removed, or all of its ranks already attached)");
     throw_system("shm_open(" + name + ")", errno);
   }
   struct stat st;
@@ -159,10 +156,9 @@ ShmSegment::ShmSegment(const std::string& name, uint32_t rank, uint32_t world)
   if (magic != kSegMagic || hdr_->version != kSegVersion || hdr_->total_bytes != size_)
     unmap_and_throw(name + " is not a cpu communicator segment of this addon version");
   if (hdr_->world != world)
-    unmap_and_throw("world " + std::to_string(world) + " does not match the communicator's world " +
-                    std::to_string(hdr_->world) + " (as passed to createUniqueId)");
-  if (rank >= world)
-    unmap_and_throw("rank " + std::to_string(rank) + " is out of range for world " + std::to_string(world));
+    unmap_and_throw("world " + std::to_string(world) + " does not match the communicator's world " + std::to_string(hdr_->world) +
+                    " (as passed to createUniqueId)");
+  if (rank >= world) unmap_and_throw("rank " + std::to_string(rank) + " is out of range for world " + std::to_string(world));
   RankInfo* me = rank_info(rank);
   uint32_t expected = 0;
   if (!me->claimed.compare_exchange_strong(expected, 1))

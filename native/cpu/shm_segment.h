@@ -83,9 +83,7 @@ class ShmSegment {
   void detach();
 
   SegHeader* hdr() const { return hdr_; }
-  RankInfo* rank_info(uint32_t r) const {
-    return reinterpret_cast<RankInfo*>(base_ + hdr_->ranks_offset) + r;
-  }
+  RankInfo* rank_info(uint32_t r) const { return reinterpret_cast<RankInfo*>(base_ + hdr_->ranks_offset) + r; }
   uint64_t slot_bytes() const { return hdr_->slot_bytes; }
   uint64_t mailbox_bytes() const { return hdr_->mailbox_bytes; }
   /** Rank r's slot of the collective area of `parity`; r == world is the result area. */
@@ -94,12 +92,9 @@ class ShmSegment {
   }
   uint8_t* result(uint32_t parity) const { return slot(parity, world_); }
   MboxCtl* mbox(uint32_t src, uint32_t dst) const {
-    return reinterpret_cast<MboxCtl*>(base_ + hdr_->mbox_offset +
-                                      (static_cast<uint64_t>(src) * world_ + dst) * mbox_stride());
+    return reinterpret_cast<MboxCtl*>(base_ + hdr_->mbox_offset + (static_cast<uint64_t>(src) * world_ + dst) * mbox_stride());
   }
-  uint8_t* mbox_data(uint32_t src, uint32_t dst) const {
-    return reinterpret_cast<uint8_t*>(mbox(src, dst)) + sizeof(MboxCtl);
-  }
+  uint8_t* mbox_data(uint32_t src, uint32_t dst) const { return reinterpret_cast<uint8_t*>(mbox(src, dst)) + sizeof(MboxCtl); }
   const std::string& name() const { return name_; }
 
  private:

@@ -14,7 +14,8 @@ constexpr uint64_t kReserveBytes = 256ull << 20;
 std::string human_bytes(uint64_t b) {
   char buf[32];
   if (b >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(b) / (1ull << 30));
-  else std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1ull << 20));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1ull << 20));
   return buf;
 }
 
@@ -53,14 +54,14 @@ DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what) {
     e = rt_.cudaMemGetInfo(&free_b, &total_b);
   }
   if (e != gpu::cudaSuccess)
-    throw ClabError(rt_.cudaGetErrorName(e), "cudaMemGetInfo failed on GPU " + std::to_string(device_) + ": " +
-                                                 gpu::cuda_error_text(rt_, e));
+    throw ClabError(rt_.cudaGetErrorName(e),
+                    "cudaMemGetInfo failed on GPU " + std::to_string(device_) + ": " + gpu::cuda_error_text(rt_, e));
   if (bytes + kReserveBytes > free_b)
-    throw ClabError("CLAB_OUT_OF_MEMORY",
-                    "cannot allocate " + std::to_string(bytes) + " bytes (" + human_bytes(bytes) + ") of GPU memory for " +
-                        what + " on GPU " + std::to_string(device_) + " (rank " + std::to_string(rank_) + "): " +
-                        std::to_string(free_b) + " bytes (" + human_bytes(free_b) + ") free of " + human_bytes(total_b) +
-                        ", " + human_bytes(kReserveBytes) + " of which stay for NCCL and cuBLAS");
+    throw ClabError("CLAB_OUT_OF_MEMORY", "cannot allocate " + std::to_string(bytes) + " bytes (" + human_bytes(bytes) +
+                                              ") of GPU memory for " + what + " on GPU " + std::to_string(device_) + " (rank " +
+                                              std::to_string(rank_) + "): " + std::to_string(free_b) + " bytes (" + human_bytes(free_b) +
+                                              ") free of " + human_bytes(total_b) + ", " + human_bytes(kReserveBytes) +
+                                              " of which stay for NCCL and cuBLAS");
   void* p = nullptr;
   const std::string where = " bytes for " + what + " failed on GPU " + std::to_string(device_) + " (rank " + std::to_string(rank_) + "): ";
   if (comm_) {  // registering with a live communicator
@@ -89,8 +90,8 @@ DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what) {
 
 void DeviceMemory::check_registration(const gpu::NcclLibrary& nccl) {
   if (!nccl.ncclMemAlloc || !nccl.ncclMemFree || !nccl.ncclCommRegister || !nccl.ncclCommDeregister)
-    throw ClabError("CLAB_UNSUPPORTED", "registerBuffers needs NCCL 2.19 or later (ncclMemAlloc, ncclCommRegister); " +
-                                            nccl.library + " has not got them");
+    throw ClabError("CLAB_UNSUPPORTED",
+                    "registerBuffers needs NCCL 2.19 or later (ncclMemAlloc, ncclCommRegister); " + nccl.library + " has not got them");
 }
 
 void DeviceMemory::register_with(const gpu::NcclLibrary& nccl, gpu::ncclComm_t comm) {
@@ -109,7 +110,8 @@ void DeviceMemory::forget_comm() {
 void DeviceMemory::free_block(const Block& b) {
   if (b.handle && comm_) nccl_->ncclCommDeregister(comm_, b.handle);
   if (b.nccl_alloc) nccl_->ncclMemFree(b.ptr);
-  else rt_.cudaFree(b.ptr);
+  else
+    rt_.cudaFree(b.ptr);
 }
 
 void DeviceMemory::release(uint8_t* ptr) {
@@ -122,7 +124,8 @@ void DeviceMemory::free_idle_locked() {
   std::vector<Block> kept;
   for (const Block& b : blocks_) {
     if (b.lent) kept.push_back(b);
-    else free_block(b);
+    else
+      free_block(b);
   }
   blocks_.swap(kept);
 }

@@ -22,7 +22,10 @@ class DeviceBlock {
  public:
   DeviceBlock() = default;
   DeviceBlock(DeviceMemory* owner, uint8_t* ptr) : owner_(owner), ptr_(ptr) {}
-  DeviceBlock(DeviceBlock&& o) noexcept : owner_(o.owner_), ptr_(o.ptr_) { o.owner_ = nullptr; o.ptr_ = nullptr; }
+  DeviceBlock(DeviceBlock&& o) noexcept : owner_(o.owner_), ptr_(o.ptr_) {
+    o.owner_ = nullptr;
+    o.ptr_ = nullptr;
+  }
   DeviceBlock& operator=(DeviceBlock&& o) noexcept;
   DeviceBlock(const DeviceBlock&) = delete;
   DeviceBlock& operator=(const DeviceBlock&) = delete;

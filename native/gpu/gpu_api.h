@@ -45,39 +45,39 @@ struct CUstream_st;
 struct CUevent_st;
 using cudaStream_t = CUstream_st*;
 using cudaEvent_t = CUevent_st*;
-constexpr unsigned kCudaStreamNonBlocking = 0x01;  // cudaStreamNonBlocking
-constexpr unsigned kCudaEventDefault = 0x00;       // cudaEventDefault
-constexpr unsigned kCudaEventDisableTiming = 0x02; // cudaEventDisableTiming
+constexpr unsigned kCudaStreamNonBlocking = 0x01;   // cudaStreamNonBlocking
+constexpr unsigned kCudaEventDefault = 0x00;        // cudaEventDefault
+constexpr unsigned kCudaEventDisableTiming = 0x02;  // cudaEventDisableTiming
 
-#define CLAB_CUDART_API(X)                                                                        \
-  X(cudaGetDeviceCount, cudaError_t, (int*))                                                      \
-  X(cudaSetDevice, cudaError_t, (int))                                                            \
-  X(cudaGetErrorName, const char*, (cudaError_t))                                                 \
-  X(cudaGetErrorString, const char*, (cudaError_t))                                               \
-  X(cudaGetLastError, cudaError_t, ())                                                            \
-  X(cudaDriverGetVersion, cudaError_t, (int*))                                                    \
-  X(cudaRuntimeGetVersion, cudaError_t, (int*))                                                   \
-  X(cudaDeviceGetPCIBusId, cudaError_t, (char*, int, int))                                        \
-  X(cudaDeviceGetP2PAttribute, cudaError_t, (int*, cudaDeviceP2PAttr, int, int))                  \
-  X(cudaDeviceGetAttribute, cudaError_t, (int*, cudaDeviceAttr, int))                             \
-  X(cudaMemGetInfo, cudaError_t, (size_t*, size_t*))                                              \
-  X(cudaMalloc, cudaError_t, (void**, size_t))                                                    \
-  X(cudaFree, cudaError_t, (void*))                                                               \
-  X(cudaMemcpyAsync, cudaError_t, (void*, const void*, size_t, cudaMemcpyKind, cudaStream_t))     \
-  X(cudaMemsetAsync, cudaError_t, (void*, int, size_t, cudaStream_t))                             \
-  X(cudaStreamCreateWithFlags, cudaError_t, (cudaStream_t*, unsigned int))                        \
-  X(cudaStreamCreateWithPriority, cudaError_t, (cudaStream_t*, unsigned int, int))                \
-  X(cudaDeviceGetStreamPriorityRange, cudaError_t, (int*, int*))                                  \
-  X(cudaStreamDestroy, cudaError_t, (cudaStream_t))                                               \
-  X(cudaStreamSynchronize, cudaError_t, (cudaStream_t))                                           \
-  X(cudaEventCreateWithFlags, cudaError_t, (cudaEvent_t*, unsigned int))                          \
-  X(cudaEventDestroy, cudaError_t, (cudaEvent_t))                                                 \
-  X(cudaEventRecord, cudaError_t, (cudaEvent_t, cudaStream_t))                                    \
-  X(cudaEventQuery, cudaError_t, (cudaEvent_t))                                                   \
-  X(cudaEventElapsedTime, cudaError_t, (float*, cudaEvent_t, cudaEvent_t))                        \
-  X(cudaDeviceCanAccessPeer, cudaError_t, (int*, int, int))                                       \
-  X(cudaDeviceEnablePeerAccess, cudaError_t, (int, unsigned int))                                 \
-  X(cudaDeviceDisablePeerAccess, cudaError_t, (int))                                              \
+#define CLAB_CUDART_API(X)                                                                    \
+  X(cudaGetDeviceCount, cudaError_t, (int*))                                                  \
+  X(cudaSetDevice, cudaError_t, (int))                                                        \
+  X(cudaGetErrorName, const char*, (cudaError_t))                                             \
+  X(cudaGetErrorString, const char*, (cudaError_t))                                           \
+  X(cudaGetLastError, cudaError_t, ())                                                        \
+  X(cudaDriverGetVersion, cudaError_t, (int*))                                                \
+  X(cudaRuntimeGetVersion, cudaError_t, (int*))                                               \
+  X(cudaDeviceGetPCIBusId, cudaError_t, (char*, int, int))                                    \
+  X(cudaDeviceGetP2PAttribute, cudaError_t, (int*, cudaDeviceP2PAttr, int, int))              \
+  X(cudaDeviceGetAttribute, cudaError_t, (int*, cudaDeviceAttr, int))                         \
+  X(cudaMemGetInfo, cudaError_t, (size_t*, size_t*))                                          \
+  X(cudaMalloc, cudaError_t, (void**, size_t))                                                \
+  X(cudaFree, cudaError_t, (void*))                                                           \
+  X(cudaMemcpyAsync, cudaError_t, (void*, const void*, size_t, cudaMemcpyKind, cudaStream_t)) \
+  X(cudaMemsetAsync, cudaError_t, (void*, int, size_t, cudaStream_t))                         \
+  X(cudaStreamCreateWithFlags, cudaError_t, (cudaStream_t*, unsigned int))                    \
+  X(cudaStreamCreateWithPriority, cudaError_t, (cudaStream_t*, unsigned int, int))            \
+  X(cudaDeviceGetStreamPriorityRange, cudaError_t, (int*, int*))                              \
+  X(cudaStreamDestroy, cudaError_t, (cudaStream_t))                                           \
+  X(cudaStreamSynchronize, cudaError_t, (cudaStream_t))                                       \
+  X(cudaEventCreateWithFlags, cudaError_t, (cudaEvent_t*, unsigned int))                      \
+  X(cudaEventDestroy, cudaError_t, (cudaEvent_t))                                             \
+  X(cudaEventRecord, cudaError_t, (cudaEvent_t, cudaStream_t))                                \
+  X(cudaEventQuery, cudaError_t, (cudaEvent_t))                                               \
+  X(cudaEventElapsedTime, cudaError_t, (float*, cudaEvent_t, cudaEvent_t))                    \
+  X(cudaDeviceCanAccessPeer, cudaError_t, (int*, int, int))                                   \
+  X(cudaDeviceEnablePeerAccess, cudaError_t, (int, unsigned int))                             \
+  X(cudaDeviceDisablePeerAccess, cudaError_t, (int))                                          \
   X(cudaMemcpyPeerAsync, cudaError_t, (void*, int, const void*, int, size_t, cudaStream_t))
 
 // ---- NCCL (libnccl.so.2) -------------------------------------------------------------------
@@ -114,25 +114,22 @@ struct ncclUniqueId {
   char internal[kNcclUniqueIdBytes];
 };
 
-#define CLAB_NCCL_API(X)                                                                          \
-  X(ncclGetVersion, ncclResult_t, (int*))                                                         \
-  X(ncclGetUniqueId, ncclResult_t, (ncclUniqueId*))                                               \
-  X(ncclCommInitRank, ncclResult_t, (ncclComm_t*, int, ncclUniqueId, int))                        \
-  X(ncclCommDestroy, ncclResult_t, (ncclComm_t))                                                  \
-  X(ncclCommAbort, ncclResult_t, (ncclComm_t))                                                    \
-  X(ncclCommGetAsyncError, ncclResult_t, (ncclComm_t, ncclResult_t*))                             \
-  X(ncclGetErrorString, const char*, (ncclResult_t))                                              \
-  X(ncclGroupStart, ncclResult_t, ())                                                             \
-  X(ncclGroupEnd, ncclResult_t, ())                                                               \
-  X(ncclAllReduce, ncclResult_t,                                                                  \
-    (const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, cudaStream_t))          \
-  X(ncclBroadcast, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t)) \
-  X(ncclReduce, ncclResult_t,                                                                     \
-    (const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, int, ncclComm_t, cudaStream_t))     \
-  X(ncclAllGather, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t)) \
-  X(ncclReduceScatter, ncclResult_t,                                                              \
-    (const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, cudaStream_t))          \
-  X(ncclSend, ncclResult_t, (const void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t)) \
+#define CLAB_NCCL_API(X)                                                                                                  \
+  X(ncclGetVersion, ncclResult_t, (int*))                                                                                 \
+  X(ncclGetUniqueId, ncclResult_t, (ncclUniqueId*))                                                                       \
+  X(ncclCommInitRank, ncclResult_t, (ncclComm_t*, int, ncclUniqueId, int))                                                \
+  X(ncclCommDestroy, ncclResult_t, (ncclComm_t))                                                                          \
+  X(ncclCommAbort, ncclResult_t, (ncclComm_t))                                                                            \
+  X(ncclCommGetAsyncError, ncclResult_t, (ncclComm_t, ncclResult_t*))                                                     \
+  X(ncclGetErrorString, const char*, (ncclResult_t))                                                                      \
+  X(ncclGroupStart, ncclResult_t, ())                                                                                     \
+  X(ncclGroupEnd, ncclResult_t, ())                                                                                       \
+  X(ncclAllReduce, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, cudaStream_t))     \
+  X(ncclBroadcast, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))             \
+  X(ncclReduce, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, int, ncclComm_t, cudaStream_t))   \
+  X(ncclAllGather, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t))                  \
+  X(ncclReduceScatter, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, cudaStream_t)) \
+  X(ncclSend, ncclResult_t, (const void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))                         \
   X(ncclRecv, ncclResult_t, (void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))
 
 // Optional: resolved when the loaded library has them (nullptr otherwise), so an older libnccl.so.2
@@ -141,15 +138,15 @@ struct ncclUniqueId {
 // New in NCCL 2.13: the text of the last NCCL WARN (process-wide, whatever `comm` is); errors add it.
 #define CLAB_NCCL_SINCE_2_13_API(X) X(ncclGetLastError, const char*, (ncclComm_t))
 // New in NCCL 2.28: without them, all_to_all, gather and scatter are done as grouped send/recv.
-#define CLAB_NCCL_SINCE_2_28_API(X)                                                               \
-  X(ncclAlltoAll, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t)) \
+#define CLAB_NCCL_SINCE_2_28_API(X)                                                                        \
+  X(ncclAlltoAll, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t))    \
   X(ncclGather, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t)) \
   X(ncclScatter, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))
 // New in NCCL 2.19: user buffer registration (a scenario's registerBuffers).
-#define CLAB_NCCL_SINCE_2_19_API(X)                                                               \
-  X(ncclMemAlloc, ncclResult_t, (void**, size_t))                                                 \
-  X(ncclMemFree, ncclResult_t, (void*))                                                           \
-  X(ncclCommRegister, ncclResult_t, (ncclComm_t, void*, size_t, void**))                          \
+#define CLAB_NCCL_SINCE_2_19_API(X)                                      \
+  X(ncclMemAlloc, ncclResult_t, (void**, size_t))                        \
+  X(ncclMemFree, ncclResult_t, (void*))                                  \
+  X(ncclCommRegister, ncclResult_t, (ncclComm_t, void*, size_t, void**)) \
   X(ncclCommDeregister, ncclResult_t, (ncclComm_t, void*))
 #define CLAB_NCCL_OPTIONAL_API(X) CLAB_NCCL_SINCE_2_13_API(X) CLAB_NCCL_SINCE_2_19_API(X) CLAB_NCCL_SINCE_2_28_API(X)
 
@@ -164,17 +161,16 @@ enum libraryPropertyType : int { MAJOR_VERSION = 0, MINOR_VERSION = 1, PATCH_LEV
 struct cublasContext;
 using cublasHandle_t = cublasContext*;
 
-#define CLAB_CUBLAS_API(X)                                                                        \
-  X(cublasCreate_v2, cublasStatus_t, (cublasHandle_t*))                                           \
-  X(cublasDestroy_v2, cublasStatus_t, (cublasHandle_t))                                           \
-  X(cublasSetStream_v2, cublasStatus_t, (cublasHandle_t, cudaStream_t))                           \
-  X(cublasSetSmCountTarget, cublasStatus_t, (cublasHandle_t, int))                                \
-  X(cublasGetProperty, cublasStatus_t, (libraryPropertyType, int*))                               \
-  X(cublasGetStatusName, const char*, (cublasStatus_t))                                           \
-  X(cublasGemmEx, cublasStatus_t,                                                                 \
-    (cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, const void*, \
-     cudaDataType, int, const void*, cudaDataType, int, const void*, void*, cudaDataType, int,      \
-     cublasComputeType_t, cublasGemmAlgo_t))
+#define CLAB_CUBLAS_API(X)                                                                                                          \
+  X(cublasCreate_v2, cublasStatus_t, (cublasHandle_t*))                                                                             \
+  X(cublasDestroy_v2, cublasStatus_t, (cublasHandle_t))                                                                             \
+  X(cublasSetStream_v2, cublasStatus_t, (cublasHandle_t, cudaStream_t))                                                             \
+  X(cublasSetSmCountTarget, cublasStatus_t, (cublasHandle_t, int))                                                                  \
+  X(cublasGetProperty, cublasStatus_t, (libraryPropertyType, int*))                                                                 \
+  X(cublasGetStatusName, const char*, (cublasStatus_t))                                                                             \
+  X(cublasGemmEx, cublasStatus_t,                                                                                                   \
+    (cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, const void*, cudaDataType, int, const void*, \
+     cudaDataType, int, const void*, void*, cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t))
 
 // ---- NVML (libnvidia-ml.so.1, part of the driver) ------------------------------------------
 
@@ -212,24 +208,23 @@ constexpr unsigned kNvmlNvlinkMaxLinks = 18;  // NVML_NVLINK_MAX_LINKS
 constexpr unsigned kNvmlNameBytes = 96;       // NVML_DEVICE_NAME_V2_BUFFER_SIZE
 constexpr unsigned kNvmlVersionBytes = 80;    // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE
 
-#define CLAB_NVML_API(X)                                                                          \
-  X(nvmlInit_v2, nvmlReturn_t, ())                                                                \
-  X(nvmlErrorString, const char*, (nvmlReturn_t))                                                 \
-  X(nvmlSystemGetDriverVersion, nvmlReturn_t, (char*, unsigned int))                              \
-  X(nvmlDeviceGetCount_v2, nvmlReturn_t, (unsigned int*))                                         \
-  X(nvmlDeviceGetHandleByIndex_v2, nvmlReturn_t, (unsigned int, nvmlDevice_t*))                   \
-  X(nvmlDeviceGetMigMode, nvmlReturn_t, (nvmlDevice_t, unsigned int*, unsigned int*))             \
-  X(nvmlDeviceGetHandleByPciBusId_v2, nvmlReturn_t, (const char*, nvmlDevice_t*))                 \
-  X(nvmlDeviceGetName, nvmlReturn_t, (nvmlDevice_t, char*, unsigned int))                         \
-  X(nvmlDeviceGetMemoryInfo, nvmlReturn_t, (nvmlDevice_t, nvmlMemory_t*))                         \
-  X(nvmlDeviceGetPciInfo_v3, nvmlReturn_t, (nvmlDevice_t, nvmlPciInfo_t*))                        \
-  X(nvmlDeviceGetNvLinkState, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlEnableState_t*))     \
-  X(nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlPciInfo_t*)) \
-  X(nvmlDeviceGetNvLinkRemoteDeviceType, nvmlReturn_t,                                            \
-    (nvmlDevice_t, unsigned int, nvmlIntNvLinkDeviceType_t*))                                     \
-  X(nvmlDeviceGetTopologyCommonAncestor, nvmlReturn_t, (nvmlDevice_t, nvmlDevice_t, nvmlGpuTopologyLevel_t*)) \
-  X(nvmlDeviceGetNvLinkVersion, nvmlReturn_t, (nvmlDevice_t, unsigned int, unsigned int*))        \
-  X(nvmlDeviceGetMaxPcieLinkGeneration, nvmlReturn_t, (nvmlDevice_t, unsigned int*))              \
+#define CLAB_NVML_API(X)                                                                                         \
+  X(nvmlInit_v2, nvmlReturn_t, ())                                                                               \
+  X(nvmlErrorString, const char*, (nvmlReturn_t))                                                                \
+  X(nvmlSystemGetDriverVersion, nvmlReturn_t, (char*, unsigned int))                                             \
+  X(nvmlDeviceGetCount_v2, nvmlReturn_t, (unsigned int*))                                                        \
+  X(nvmlDeviceGetHandleByIndex_v2, nvmlReturn_t, (unsigned int, nvmlDevice_t*))                                  \
+  X(nvmlDeviceGetMigMode, nvmlReturn_t, (nvmlDevice_t, unsigned int*, unsigned int*))                            \
+  X(nvmlDeviceGetHandleByPciBusId_v2, nvmlReturn_t, (const char*, nvmlDevice_t*))                                \
+  X(nvmlDeviceGetName, nvmlReturn_t, (nvmlDevice_t, char*, unsigned int))                                        \
+  X(nvmlDeviceGetMemoryInfo, nvmlReturn_t, (nvmlDevice_t, nvmlMemory_t*))                                        \
+  X(nvmlDeviceGetPciInfo_v3, nvmlReturn_t, (nvmlDevice_t, nvmlPciInfo_t*))                                       \
+  X(nvmlDeviceGetNvLinkState, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlEnableState_t*))                    \
+  X(nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlPciInfo_t*))             \
+  X(nvmlDeviceGetNvLinkRemoteDeviceType, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlIntNvLinkDeviceType_t*)) \
+  X(nvmlDeviceGetTopologyCommonAncestor, nvmlReturn_t, (nvmlDevice_t, nvmlDevice_t, nvmlGpuTopologyLevel_t*))    \
+  X(nvmlDeviceGetNvLinkVersion, nvmlReturn_t, (nvmlDevice_t, unsigned int, unsigned int*))                       \
+  X(nvmlDeviceGetMaxPcieLinkGeneration, nvmlReturn_t, (nvmlDevice_t, unsigned int*))                             \
   X(nvmlDeviceGetMaxPcieLinkWidth, nvmlReturn_t, (nvmlDevice_t, unsigned int*))
 
 // ---- CUDA driver (libcuda.so.1): loading the data kernels' PTX (data_device.cc) ------------
@@ -240,12 +235,13 @@ struct CUfunc_st;
 using CUmodule = CUmod_st*;
 using CUfunction = CUfunc_st*;
 
-#define CLAB_CUDA_DRIVER_API(X)                                                                   \
-  X(cuModuleLoadData, CUresult, (CUmodule*, const void*))                                         \
-  X(cuModuleGetFunction, CUresult, (CUfunction*, CUmodule, const char*))                          \
-  X(cuLaunchKernel, CUresult, (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, \
-                               unsigned int, unsigned int, unsigned int, cudaStream_t, void**, void**)) \
-  X(cuGetErrorName, CUresult, (CUresult, const char**))                                           \
+#define CLAB_CUDA_DRIVER_API(X)                                                                                                          \
+  X(cuModuleLoadData, CUresult, (CUmodule*, const void*))                                                                                \
+  X(cuModuleGetFunction, CUresult, (CUfunction*, CUmodule, const char*))                                                                 \
+  X(cuLaunchKernel, CUresult,                                                                                                            \
+    (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, cudaStream_t, void**, \
+     void**))                                                                                                                            \
+  X(cuGetErrorName, CUresult, (CUresult, const char**))                                                                                  \
   X(cuGetErrorString, CUresult, (CUresult, const char**))
 
 }  // namespace clab::gpu

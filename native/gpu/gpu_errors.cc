@@ -21,14 +21,12 @@ const char* nccl_result_name(gpu::ncclResult_t r) {
 }
 
 void throw_cuda(const gpu::CudaRuntime& rt, gpu::cudaError_t e, const std::string& call, int rank) {
-  throw ClabError(rt.cudaGetErrorName(e), "rank " + std::to_string(rank) + ": " + call + " failed: " +
-                                              gpu::cuda_error_text(rt, e));
+  throw ClabError(rt.cudaGetErrorName(e), "rank " + std::to_string(rank) + ": " + call + " failed: " + gpu::cuda_error_text(rt, e));
 }
 
-void throw_nccl(const gpu::NcclLibrary& nccl, gpu::ncclResult_t r, const std::string& call, int rank,
-                gpu::ncclComm_t comm) {
-  std::string message = "rank " + std::to_string(rank) + ": " + call + " failed: " + nccl_result_name(r) + " (" +
-                        nccl.ncclGetErrorString(r) + ")";
+void throw_nccl(const gpu::NcclLibrary& nccl, gpu::ncclResult_t r, const std::string& call, int rank, gpu::ncclComm_t comm) {
+  std::string message =
+      "rank " + std::to_string(rank) + ": " + call + " failed: " + nccl_result_name(r) + " (" + nccl.ncclGetErrorString(r) + ")";
   // NCCL's own words for what went wrong: the text of its last WARN (NCCL 2.13 and later).
   const char* text = nccl.ncclGetLastError ? nccl.ncclGetLastError(comm) : nullptr;
   std::string last = text ? text : "";

@@ -19,15 +19,13 @@ const char* nccl_result_name(gpu::ncclResult_t r);
  * warning: …" with Error.code the result's name. The last warning is ncclGetLastError's text, where
  * the loaded NCCL has it (2.13 and later); `comm` may be null (before the communicator exists).
  */
-[[noreturn]] void throw_nccl(const gpu::NcclLibrary& nccl, gpu::ncclResult_t r, const std::string& call, int rank,
-                             gpu::ncclComm_t comm);
+[[noreturn]] void throw_nccl(const gpu::NcclLibrary& nccl, gpu::ncclResult_t r, const std::string& call, int rank, gpu::ncclComm_t comm);
 
 inline void cuda_check(const gpu::CudaRuntime& rt, gpu::cudaError_t e, const char* call, int rank) {
   if (e != gpu::cudaSuccess) throw_cuda(rt, e, call, rank);
 }
 
-inline void nccl_check(const gpu::NcclLibrary& nccl, gpu::ncclResult_t r, const char* call, int rank,
-                       gpu::ncclComm_t comm) {
+inline void nccl_check(const gpu::NcclLibrary& nccl, gpu::ncclResult_t r, const char* call, int rank, gpu::ncclComm_t comm) {
   if (r != gpu::ncclSuccess && r != gpu::ncclInProgress) throw_nccl(nccl, r, call, rank, comm);
 }
 

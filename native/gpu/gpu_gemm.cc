@@ -60,12 +60,14 @@ void GpuGemm::prepare(Dtype dtype, uint64_t m, uint64_t n, uint64_t k) {
   k_ = k;
 }
 
-void GpuGemm::repeat_rows(uint8_t* dst, const std::vector<uint8_t>& head, uint64_t period, uint64_t rows, uint64_t row_bytes, const char* what) {
+void GpuGemm::repeat_rows(uint8_t* dst, const std::vector<uint8_t>& head, uint64_t period, uint64_t rows, uint64_t row_bytes,
+                          const char* what) {
   const std::string copy_in = std::string("cudaMemcpyAsync (") + what + " rows)";
   cuda_check(rt_, rt_.cudaMemcpyAsync(dst, head.data(), head.size(), gpu::cudaMemcpyHostToDevice, stream_), copy_in.c_str(), rank_);
   const std::string copy_on = std::string("cudaMemcpyAsync (") + what + " repeated)";
   repeat_gemm_rows(period, rows, [&](uint64_t at, uint64_t n) {
-    cuda_check(rt_, rt_.cudaMemcpyAsync(dst + at * row_bytes, dst, n * row_bytes, gpu::cudaMemcpyDeviceToDevice, stream_), copy_on.c_str(), rank_);
+    cuda_check(rt_, rt_.cudaMemcpyAsync(dst + at * row_bytes, dst, n * row_bytes, gpu::cudaMemcpyDeviceToDevice, stream_), copy_on.c_str(),
+               rank_);
   });
 }
 
@@ -85,9 +87,8 @@ void GpuGemm::issue() {
   const void* alpha = f64 ? static_cast<const void*>(&one_d) : &one_f;
   const void* beta = f64 ? static_cast<const void*>(&zero_d) : &zero_f;
   blas_check(*blas_,
-             blas_->cublasGemmEx(handle_, gpu::CUBLAS_OP_N, gpu::CUBLAS_OP_N, n, m, k, alpha, b_.get(), t, n, a_.get(), t, k,
-                                 beta, c_.get(), t, n, f64 ? gpu::CUBLAS_COMPUTE_64F : gpu::CUBLAS_COMPUTE_32F,
-                                 gpu::CUBLAS_GEMM_DEFAULT),
+             blas_->cublasGemmEx(handle_, gpu::CUBLAS_OP_N, gpu::CUBLAS_OP_N, n, m, k, alpha, b_.get(), t, n, a_.get(), t, k, beta,
+                                 c_.get(), t, n, f64 ? gpu::CUBLAS_COMPUTE_64F : gpu::CUBLAS_COMPUTE_32F, gpu::CUBLAS_GEMM_DEFAULT),
              "cublasGemmEx", rank_);
 }
 

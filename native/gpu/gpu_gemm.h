@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpu/device_memory.h"
 #include "common/dtype.h"
+#include "gpu/device_memory.h"
 #include "gpu/gpu_loader.h"
 
 namespace clab {

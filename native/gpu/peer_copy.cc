@@ -64,12 +64,14 @@ PeerCopyResult peer_copy_gpu(int device, int peer, size_t bytes, int warmup, int
   if (can) {
     const gpu::cudaError_t e = rt.cudaDeviceEnablePeerAccess(peer, 0);
     if (e == gpu::cudaSuccess) m.enabled_peer_access = true;
-    else if (e == gpu::cudaErrorPeerAccessAlreadyEnabled) rt.cudaGetLastError();  // NCCL enabled it: it stays
-    else throw_cuda(rt, e, "cudaDeviceEnablePeerAccess", rank);
+    else if (e == gpu::cudaErrorPeerAccessAlreadyEnabled)
+      rt.cudaGetLastError();  // NCCL enabled it: it stays
+    else
+      throw_cuda(rt, e, "cudaDeviceEnablePeerAccess", rank);
   }
   r.how = peer == device ? "cudaMemcpyPeerAsync within one GPU (both ranks on it)"
-         : can ? "cudaMemcpyPeerAsync (copy engine, peer access)"
-               : "cudaMemcpyPeerAsync (copy engine, staged through the host: no peer access)";
+          : can          ? "cudaMemcpyPeerAsync (copy engine, peer access)"
+                         : "cudaMemcpyPeerAsync (copy engine, staged through the host: no peer access)";
   cuda_check(rt, rt.cudaMalloc(&m.src, std::max<size_t>(bytes, 1)), "cudaMalloc", rank);
   cuda_check(rt, rt.cudaStreamCreateWithFlags(&m.stream, gpu::kCudaStreamNonBlocking), "cudaStreamCreateWithFlags", rank);
   cuda_check(rt, rt.cudaMemsetAsync(m.src, kPattern, bytes, m.stream), "cudaMemsetAsync", rank);
@@ -97,7 +99,8 @@ PeerCopyResult peer_copy_gpu(int device, int peer, size_t bytes, int warmup, int
   // Did the bytes arrive? Both ends of the destination, read back to the host.
   std::vector<unsigned char> back(std::min(bytes, kCheckBytes));
   for (const size_t at : {size_t{0}, bytes - back.size()}) {
-    cuda_check(rt, rt.cudaMemcpyAsync(back.data(), static_cast<char*>(m.dst) + at, back.size(), gpu::cudaMemcpyDeviceToHost, m.stream), "cudaMemcpyAsync (reading the copy back)", rank);
+    cuda_check(rt, rt.cudaMemcpyAsync(back.data(), static_cast<char*>(m.dst) + at, back.size(), gpu::cudaMemcpyDeviceToHost, m.stream),
+               "cudaMemcpyAsync (reading the copy back)", rank);
     cuda_check(rt, rt.cudaStreamSynchronize(m.stream), "cudaStreamSynchronize", rank);
     r.checked += back.size();
     r.wrong += static_cast<uint64_t>(std::count_if(back.begin(), back.end(), [](unsigned char c) { return c != kPattern; }));

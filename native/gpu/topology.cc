@@ -31,9 +31,7 @@ double nvlink_gbps_per_link(unsigned version, int compute_capability) {
   return 50;
 }
 
-bool same_pci(const nvmlPciInfo_t& x, const nvmlPciInfo_t& y) {
-  return x.domain == y.domain && x.bus == y.bus && x.device == y.device;
-}
+bool same_pci(const nvmlPciInfo_t& x, const nvmlPciInfo_t& y) { return x.domain == y.domain && x.bus == y.bus && x.device == y.device; }
 
 struct NvmlSide {
   nvmlDevice_t device = nullptr;
@@ -123,7 +121,8 @@ Topology read_topology(bool detailed) {
           }
         }
         if (type == NVML_NVLINK_DEVICE_TYPE_SWITCH) side.switch_links++;
-        else if (nvml->nvmlDeviceGetNvLinkRemotePciInfo_v2(side.device, link, &remote) == NVML_SUCCESS) side.gpu_peers.push_back(remote);
+        else if (nvml->nvmlDeviceGetNvLinkRemotePciInfo_v2(side.device, link, &remote) == NVML_SUCCESS)
+          side.gpu_peers.push_back(remote);
       }
     }
     t.gpus.push_back(g);

@@ -8,16 +8,16 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "nccl/base64.h"
 #include "common/clock.h"
 #include "common/errors.h"
 #include "gpu/gpu_errors.h"
+#include "nccl/base64.h"
 
 namespace clab {
 
 namespace {
 
-constexpr uint64_t kAbortGraceNs = 200000000;    // for threads inside an NCCL call to come out
+constexpr uint64_t kAbortGraceNs = 200000000;  // for threads inside an NCCL call to come out
 
 const gpu::CudaRuntime& need_cudart() {
   std::string why;
@@ -56,7 +56,8 @@ void NcclComm::prepare_device(int device, int rank) {
   // CUDA 12 and later make the context inside cudaSetDevice; cudaFree(0) makes it with older ones.
   cuda_check(rt, rt.cudaFree(nullptr), "cudaFree(0) (creating the CUDA context)", rank);
   if (tracing())
-    std::fprintf(stderr, "[trace] rank %d device %d: the runtime, cudaSetDevice and the context %.1f ms\n", rank, device, (now_ns() - t0) / 1e6);
+    std::fprintf(stderr, "[trace] rank %d device %d: the runtime, cudaSetDevice and the context %.1f ms\n", rank, device,
+                 (now_ns() - t0) / 1e6);
 }
 
 NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, unsigned priority_streams, bool register_buffers)
@@ -68,8 +69,8 @@ NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, 
   int count = 0;
   cuda_check(*rt_, rt_->cudaGetDeviceCount(&count), "cudaGetDeviceCount", rank_);
   if (device < 0 || device >= count)
-    throw_invalid("rank " + std::to_string(rank) + " was given GPU " + std::to_string(device) + " but " +
-                  std::to_string(count) + " GPU" + (count == 1 ? " is" : "s are") + " visible");
+    throw_invalid("rank " + std::to_string(rank) + " was given GPU " + std::to_string(device) + " but " + std::to_string(count) + " GPU" +
+                  (count == 1 ? " is" : "s are") + " visible");
   use_device();
   char bus[32] = {0};
   if (rt_->cudaDeviceGetPCIBusId(bus, sizeof bus, device) == gpu::cudaSuccess) bus_id_ = bus;
@@ -83,8 +84,8 @@ NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, 
   const uint64_t t2 = now_ns();
   scratch_ = memory_->acquire(kScratchBytes, "the barrier");
   if (tracing())
-    std::fprintf(stderr, "[trace] rank %d joining: ncclCommInitRank %.1f ms, data kernels %.1f ms, scratch %.1f ms\n", rank_, (t1 - t0) / 1e6,
-                 (t2 - t1) / 1e6, (now_ns() - t2) / 1e6);
+    std::fprintf(stderr, "[trace] rank %d joining: ncclCommInitRank %.1f ms, data kernels %.1f ms, scratch %.1f ms\n", rank_,
+                 (t1 - t0) / 1e6, (t2 - t1) / 1e6, (now_ns() - t2) / 1e6);
 }
 
 NcclComm::~NcclComm() {
@@ -110,7 +111,8 @@ NcclComm::StreamState& NcclComm::stream_state(int index) {
     // frameworks run NCCL, so an overlapped transfer is not held back until the GEMM finishes.
     int least = 0, greatest = 0;
     cuda_check(*rt_, rt_->cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange", rank_);
-    cuda_check(*rt_, rt_->cudaStreamCreateWithPriority(&st->stream, gpu::kCudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority", rank_);
+    cuda_check(*rt_, rt_->cudaStreamCreateWithPriority(&st->stream, gpu::kCudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority",
+               rank_);
   } else {
     cuda_check(*rt_, rt_->cudaStreamCreateWithFlags(&st->stream, gpu::kCudaStreamNonBlocking), "cudaStreamCreateWithFlags", rank_);
   }
@@ -156,7 +158,8 @@ void NcclComm::close() {
   // NCCL first: an aborted communicator's kernels end only through ncclCommAbort.
   if (comm_ && !nccl_aborted_.exchange(true)) {
     if (aborted_.load()) nccl_->ncclCommAbort(comm_);
-    else nccl_->ncclCommDestroy(comm_);
+    else
+      nccl_->ncclCommDestroy(comm_);
   }
   comm_ = nullptr;
   if (memory_) memory_->forget_comm();  // its registrations went with it

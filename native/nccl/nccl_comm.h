@@ -72,9 +72,9 @@ class NcclComm final : public Comm {
     gpu::cudaStream_t stream = nullptr;
     gpu::cudaEvent_t staged = nullptr, reference = nullptr;
     gpu::cudaEvent_t loop_begin = nullptr, loop_end = nullptr;  // around the loop timed as a whole
-    gpu::cudaEvent_t data_marks[4] = {};  // around the data kernels' fill and check (op_data.h)
-    uint64_t t_ref = 0;                   // the host clock when `reference` completed
-    std::vector<gpu::cudaEvent_t> marks;  // start/end of each repetition of a batch
+    gpu::cudaEvent_t data_marks[4] = {};                        // around the data kernels' fill and check (op_data.h)
+    uint64_t t_ref = 0;                                         // the host clock when `reference` completed
+    std::vector<gpu::cudaEvent_t> marks;                        // start/end of each repetition of a batch
     std::unique_ptr<GpuGemm> gemm;
   };
   /** Device pointers standing for one op's host buffers, and what to copy back. */
@@ -131,8 +131,8 @@ class NcclComm final : public Comm {
    * `spin`: wait for the end without ever sleeping.
    */
   template <class F>
-  void timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times,
-             const std::function<void()>& align_first, bool spin);
+  void timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times, const std::function<void()>& align_first,
+             bool spin);
   /** Records the reference event on the idle stream and returns the host clock when it completed. */
   uint64_t reference(StreamState& st);
   /** The host clock when `ev` (recorded on `st`'s stream, completed) happened, from the last reference. */
@@ -190,7 +190,10 @@ class NcclComm final : public Comm {
   uint64_t turn_ = 0;      // the ticket whose communication may be issued now
   // Events recorded where recent communication tickets lined up (slot = ticket % size): a GEMM
   // issued after one is launched once it has completed (see execute()). Guarded by turn_mu_.
-  struct LinedUp { uint64_t ticket = ~uint64_t{0}; gpu::cudaEvent_t event = nullptr; };
+  struct LinedUp {
+    uint64_t ticket = ~uint64_t{0};
+    gpu::cudaEvent_t event = nullptr;
+  };
   std::array<LinedUp, 64> lined_up_{};
 
   std::atomic<bool> aborted_{false};

@@ -16,7 +16,7 @@ namespace clab {
 
 namespace {
 
-constexpr int kBatch = 1024;                     // repetitions timed per batch of events
+constexpr int kBatch = 1024;  // repetitions timed per batch of events
 
 }  // namespace
 
@@ -42,8 +42,8 @@ void NcclComm::data_mark(StreamState& st, int i) {
 }
 
 template <class F>
-void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times,
-                     const std::function<void()>& align_first, bool spin) {
+void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times, const std::function<void()>& align_first,
+                     bool spin) {
   std::vector<uint64_t>& start = times.start;
   std::vector<uint64_t>& end = times.end;
   const uint64_t t_ref = reference(st);
@@ -76,12 +76,16 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
       }
       last = std::min(repeat - done, kBatch);
       in_nccl_++;
-      struct Leave { std::atomic<int>& n; ~Leave() { n--; } } leave{in_nccl_};
+      struct Leave {
+        std::atomic<int>& n;
+        ~Leave() { n--; }
+      } leave{in_nccl_};
       if (done == 0 && align_first) align_first();
       if (done == 0 && times.loop_wanted) {
         // nccl-tests' loop: nothing between the repetitions, one event pair around them all.
         // The host's side of it too: a loop the GPU spent waiting for its calls is not the op's time.
-        struct rusage before {}, after {};
+        struct rusage before {
+        }, after{};
         getrusage(RUSAGE_THREAD, &before);
         const uint64_t issue0 = now_ns();
         cuda_check(*rt_, rt_->cudaEventRecord(st.loop_begin, st.stream), "cudaEventRecord", rank_);
@@ -126,8 +130,8 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
     const uint64_t g1 = now_ns();
     st.gemm->prepare(op.dtype, op.m, op.n, op.k);
     if (fresh && tracing())
-      std::fprintf(stderr, "[trace] rank %d gemm on stream %d: cuBLAS handle %.1f ms, operands %.1f ms\n", rank_, ctx.index, (g1 - g0) / 1e6,
-                   (now_ns() - g1) / 1e6);
+      std::fprintf(stderr, "[trace] rank %d gemm on stream %d: cuBLAS handle %.1f ms, operands %.1f ms\n", rank_, ctx.index,
+                   (g1 - g0) / 1e6, (now_ns() - g1) / 1e6);
     // Launched after the communication enqueued before it has been issued, as one host thread
     // issuing in plan order would, and once that communication has lined its ranks up on the GPU:
     // a late peer would otherwise hold the receive back while the GEMM ran alone and took every
@@ -144,7 +148,8 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
       };
     }
     st.gemm->target_sms(op.sm_count);
-    timed(st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, after_comm, false);
+    timed(
+        st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, after_comm, false);
     return;
   }
   Staging own;
@@ -169,13 +174,15 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   }
   const Staged& bufs = staging ? staging->root : own.root;
   std::function<void()> line_up;
-  if (op.kind != OpKind::Barrier && world_ > 1) line_up = [&] {
-    align(op, st.stream);
-    if (ticket != kNoTicket) publish_lined_up(ticket, st.stream);
-  };
+  if (op.kind != OpKind::Barrier && world_ > 1)
+    line_up = [&] {
+      align(op, st.stream);
+      if (ticket != kNoTicket) publish_lined_up(ticket, st.stream);
+    };
   // Every rank leaves a barrier as soon as it completes: one that slept through it would start the
   // next op late (a compare block starts with a barrier; its ops would time that rank's lag).
-  timed(st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up, op.kind == OpKind::Barrier);
+  timed(
+      st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up, op.kind == OpKind::Barrier);
   if (data) data_mark(st, 2);
   if (!staging) copy_back(own, st.stream);
   if (data) data_mark(st, 3);

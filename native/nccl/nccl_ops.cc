@@ -55,9 +55,11 @@ void NcclComm::issue(const Op& op, const Staged& b, gpu::cudaStream_t s) {
   switch (op.kind) {
     case OpKind::AllReduce: return nccl(n.ncclAllReduce(b.send, b.recv, op.count, t, nccl_op(op.redop), comm_, s), "ncclAllReduce");
     case OpKind::Broadcast: return nccl(n.ncclBroadcast(or_other(b.send, b.recv), b.recv, op.count, t, op.root, comm_, s), "ncclBroadcast");
-    case OpKind::Reduce: return nccl(n.ncclReduce(b.send, or_other(b.recv, b.send), op.count, t, nccl_op(op.redop), op.root, comm_, s), "ncclReduce");
+    case OpKind::Reduce:
+      return nccl(n.ncclReduce(b.send, or_other(b.recv, b.send), op.count, t, nccl_op(op.redop), op.root, comm_, s), "ncclReduce");
     case OpKind::AllGather: return nccl(n.ncclAllGather(b.send, b.recv, op.count, t, comm_, s), "ncclAllGather");
-    case OpKind::ReduceScatter: return nccl(n.ncclReduceScatter(b.send, b.recv, op.count, t, nccl_op(op.redop), comm_, s), "ncclReduceScatter");
+    case OpKind::ReduceScatter:
+      return nccl(n.ncclReduceScatter(b.send, b.recv, op.count, t, nccl_op(op.redop), comm_, s), "ncclReduceScatter");
     case OpKind::AllToAll: return issue_all_to_all(op, b, s);
     case OpKind::Gather: return issue_gather(op, b, s);
     case OpKind::Scatter: return issue_scatter(op, b, s);
@@ -98,7 +100,8 @@ void NcclComm::issue_gather(const Op& op, const Staged& b, gpu::cudaStream_t s) 
     for (int r = 0; r < world_; r++) {
       if (r != rank_) nccl(n.ncclRecv(b.recv + r * chunk, op.count, t, r, comm_, s), "ncclRecv (gather)");
       else if (b.send != b.recv + r * chunk)
-        cuda_check(*rt_, rt_->cudaMemcpyAsync(b.recv + r * chunk, b.send, chunk, gpu::cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync (gather)", rank_);
+        cuda_check(*rt_, rt_->cudaMemcpyAsync(b.recv + r * chunk, b.send, chunk, gpu::cudaMemcpyDeviceToDevice, s),
+                   "cudaMemcpyAsync (gather)", rank_);
     }
   } else {
     nccl(n.ncclSend(b.send, op.count, t, op.root, comm_, s), "ncclSend (gather)");
@@ -116,7 +119,8 @@ void NcclComm::issue_scatter(const Op& op, const Staged& b, gpu::cudaStream_t s)
     for (int r = 0; r < world_; r++) {
       if (r != rank_) nccl(n.ncclSend(b.send + r * chunk, op.count, t, r, comm_, s), "ncclSend (scatter)");
       else if (b.recv != b.send + r * chunk)
-        cuda_check(*rt_, rt_->cudaMemcpyAsync(b.recv, b.send + r * chunk, chunk, gpu::cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync (scatter)", rank_);
+        cuda_check(*rt_, rt_->cudaMemcpyAsync(b.recv, b.send + r * chunk, chunk, gpu::cudaMemcpyDeviceToDevice, s),
+                   "cudaMemcpyAsync (scatter)", rank_);
     }
   } else {
     nccl(n.ncclRecv(b.recv, op.count, t, op.root, comm_, s), "ncclRecv (scatter)");

@@ -19,8 +19,8 @@ namespace {
 // A rank that sleeps while its peers go on starts its next op late, and the others then wait for
 // it in NCCL (a skew that lands in timed spans, e.g. after a compare block's barrier): poll
 // without sleeping for a while (GPU hosts have cores to spare), then sleep briefly.
-constexpr uint64_t kPollSpinNs = 2000000;        // poll without sleeping this long
-constexpr useconds_t kMaxSleepUs = 200;          // then sleep at most this long between polls
+constexpr uint64_t kPollSpinNs = 2000000;  // poll without sleeping this long
+constexpr useconds_t kMaxSleepUs = 200;    // then sleep at most this long between polls
 
 }  // namespace
 
@@ -71,12 +71,14 @@ void NcclComm::publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream) {
 }
 
 void NcclComm::wait_lined_up(uint64_t ticket) {
-  poll_until([&] {
-    std::lock_guard<std::mutex> lock(turn_mu_);  // the slot is not recorded again while it is read
-    const LinedUp& slot = lined_up_[ticket % lined_up_.size()];
-    // Not published (a barrier, a world of one) or recorded again for a later ticket: nothing to wait for.
-    return slot.ticket != ticket || completed(slot.event, "waiting for the ranks to line up (cudaEventQuery)");
-  }, false);
+  poll_until(
+      [&] {
+        std::lock_guard<std::mutex> lock(turn_mu_);  // the slot is not recorded again while it is read
+        const LinedUp& slot = lined_up_[ticket % lined_up_.size()];
+        // Not published (a barrier, a world of one) or recorded again for a later ticket: nothing to wait for.
+        return slot.ticket != ticket || completed(slot.event, "waiting for the ranks to line up (cudaEventQuery)");
+      },
+      false);
 }
 
 void NcclComm::wait_event(gpu::cudaEvent_t ev, bool spin) {
@@ -100,7 +102,8 @@ void NcclComm::poll_until(const std::function<bool()>& done, bool spin) {
     if (aborted_.load(std::memory_order_relaxed)) throw_aborted();
     const uint64_t waited = now_ns() - t0;
     if (spin || waited < kPollSpinNs) sched_yield();
-    else usleep(static_cast<useconds_t>(std::min<uint64_t>(kMaxSleepUs, waited / 8000)));
+    else
+      usleep(static_cast<useconds_t>(std::min<uint64_t>(kMaxSleepUs, waited / 8000)));
   }
 }
 

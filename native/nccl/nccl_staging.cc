@@ -2,8 +2,8 @@
 // compare block (prestage) and kept until its end (drain); outputs copied back to the host.
 #include <algorithm>
 
-#include "data/data_host.h"
 #include "common/errors.h"
+#include "data/data_host.h"
 #include "gpu/gpu_errors.h"
 #include "nccl/nccl_comm.h"
 
@@ -52,7 +52,9 @@ void NcclComm::stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStrea
     if (rb && op.data->check) staging.checks.push_back({op.data, out.recv, op.recv, rb / e});
     return;
   }
-  if (sb) cuda_check(*rt_, rt_->cudaMemcpyAsync(out.send, op.send, sb, gpu::cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync (send data to the GPU)", rank_);
+  if (sb)
+    cuda_check(*rt_, rt_->cudaMemcpyAsync(out.send, op.send, sb, gpu::cudaMemcpyHostToDevice, stream),
+               "cudaMemcpyAsync (send data to the GPU)", rank_);
   if (rb) staging.copies.push_back({op.recv, out.recv, rb});
 }
 
@@ -68,7 +70,8 @@ const DataKernels& NcclComm::kernels() const {
 
 void NcclComm::copy_back(const Staging& staging, gpu::cudaStream_t stream) {
   for (const CopyBack& c : staging.copies)
-    cuda_check(*rt_, rt_->cudaMemcpyAsync(c.host, c.device, c.bytes, gpu::cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (output to the host)", rank_);
+    cuda_check(*rt_, rt_->cudaMemcpyAsync(c.host, c.device, c.bytes, gpu::cudaMemcpyDeviceToHost, stream),
+               "cudaMemcpyAsync (output to the host)", rank_);
   if (staging.checks.empty()) return;
   // Each check's program (segments, terms) and result in one small device block.
   std::vector<DeviceBlock> programs;
@@ -79,8 +82,10 @@ void NcclComm::copy_back(const Staging& staging, gpu::cudaStream_t stream) {
     const uint64_t term_at = (seg_bytes + 15) / 16 * 16, result_at = (term_at + term_bytes + 15) / 16 * 16;
     programs.push_back(memory_->acquire(result_at + sizeof(data::CheckResult), "a data check's program"));
     uint8_t* base = programs.back().get();
-    cuda_check(*rt_, rt_->cudaMemcpyAsync(base, d.segments.data(), seg_bytes, gpu::cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync (check program)", rank_);
-    cuda_check(*rt_, rt_->cudaMemcpyAsync(base + term_at, d.terms.data(), term_bytes, gpu::cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync (check program)", rank_);
+    cuda_check(*rt_, rt_->cudaMemcpyAsync(base, d.segments.data(), seg_bytes, gpu::cudaMemcpyHostToDevice, stream),
+               "cudaMemcpyAsync (check program)", rank_);
+    cuda_check(*rt_, rt_->cudaMemcpyAsync(base + term_at, d.terms.data(), term_bytes, gpu::cudaMemcpyHostToDevice, stream),
+               "cudaMemcpyAsync (check program)", rank_);
     auto* result = reinterpret_cast<data::CheckResult*>(base + result_at);
     cuda_check(*rt_, rt_->cudaMemsetAsync(result, 0, sizeof(unsigned long long), stream), "cudaMemsetAsync", rank_);
     cuda_check(*rt_, rt_->cudaMemsetAsync(&result->first, 0xff, sizeof(unsigned long long), stream), "cudaMemsetAsync", rank_);
@@ -92,7 +97,8 @@ void NcclComm::copy_back(const Staging& staging, gpu::cudaStream_t stream) {
   }
   std::vector<data::CheckResult> got(results.size());
   for (size_t i = 0; i < results.size(); i++)
-    cuda_check(*rt_, rt_->cudaMemcpyAsync(&got[i], results[i], sizeof got[i], gpu::cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (check result)", rank_);
+    cuda_check(*rt_, rt_->cudaMemcpyAsync(&got[i], results[i], sizeof got[i], gpu::cudaMemcpyDeviceToHost, stream),
+               "cudaMemcpyAsync (check result)", rank_);
   cuda_check(*rt_, rt_->cudaStreamSynchronize(stream), "cudaStreamSynchronize", rank_);
   // Where elements are wrong, the stretch from the first of them comes back to the host buffer, for
   // the first mismatches to be shown with their values (the host computes those few expected values).
@@ -102,7 +108,8 @@ void NcclComm::copy_back(const Staging& staging, gpu::cudaStream_t stream) {
     if (got[i].wrong && got[i].first < c.elements) {
       const uint64_t e = dtype_size(static_cast<Dtype>(c.data->dtype));
       const uint64_t n = std::min<uint64_t>(kWindow, c.elements - got[i].first);
-      cuda_check(*rt_, rt_->cudaMemcpyAsync(c.host + got[i].first * e, c.device + got[i].first * e, n * e, gpu::cudaMemcpyDeviceToHost, stream),
+      cuda_check(*rt_,
+                 rt_->cudaMemcpyAsync(c.host + got[i].first * e, c.device + got[i].first * e, n * e, gpu::cudaMemcpyDeviceToHost, stream),
                  "cudaMemcpyAsync (wrong elements to the host)", rank_);
     }
   }
@@ -119,8 +126,8 @@ std::vector<uintptr_t> NcclComm::staging_key(const Op& op) {
       for (const Op& c : o.ops) self(c, self);
       return;
     }
-    key.insert(key.end(), {reinterpret_cast<uintptr_t>(o.send), static_cast<uintptr_t>(o.send_bytes),
-                           reinterpret_cast<uintptr_t>(o.recv), static_cast<uintptr_t>(o.recv_bytes)});
+    key.insert(key.end(), {reinterpret_cast<uintptr_t>(o.send), static_cast<uintptr_t>(o.send_bytes), reinterpret_cast<uintptr_t>(o.recv),
+                           static_cast<uintptr_t>(o.recv_bytes)});
   };
   add(op, add);
   return key;
