@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-export const PTX_FILE = 'native/data_kernels.ptx';
-const SOURCES = ['native/data_kernels.cu', 'native/data_program.h'];
+export const PTX_FILE = 'native/data/data_kernels.ptx';
+const SOURCES = ['native/data/data_kernels.cu', 'native/common/data_program.h'];
 
 export function dataKernelSourcesHash() {
   const h = createHash('sha256');

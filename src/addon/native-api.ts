@@ -1,6 +1,6 @@
 // The addon contract: what the native module exports, as TypeScript types. Imported by the rank
 // process (which drives the addon) and by the lab core (which asks it what the machine has).
-// The addon exports exactly this; the binding (native/binding.cc) is the only file that knows Node-API.
+// The addon exports exactly this; the binding (native/binding/binding.cc) is the only file that knows Node-API.
 
 import type { NativeData } from '../shared/data/data-program.js';
 import type { Dtype } from '../shared/data/dtypes.js';
@@ -25,7 +25,7 @@ type CollectiveOp<D> = D extends { native: infer N; rooted: infer R; reduces: in
 export type NativeCollectiveOp = CollectiveOp<(typeof COLLECTIVE_DESCRIPTORS)[CollectiveName]>;
 
 /**
- * One operation as the backend executes it (native/op.h has its row). Counts are in elements of
+ * One operation as the backend executes it (native/common/op.h has its row). Counts are in elements of
  * `dtype`. In-place: `send` and `recv` are views of the same memory (for all_gather/gather `send`
  * is the rank's slice of `recv`; for reduce_scatter/scatter `recv` is the rank's slice of `send`).
  * Buffers that an op does not use on this rank may be empty views.
@@ -122,7 +122,7 @@ export interface BackendAvailability {
   reason?: string;
   /** nccl: GPUs visible to CUDA. */
   devices?: number;
-  /** nccl: whether the addon carries the data kernels (native/data_kernels.ptx; see data-program.ts). */
+  /** nccl: whether the addon carries the data kernels (native/data/data_kernels.ptx; see data-program.ts). */
   dataKernels?: boolean;
 }
 

@@ -32,7 +32,7 @@ export function backendCheck(output: Tensor, expected: Lazy, result: Float64Arra
   return { checked: expected.length, wrong, mismatches: shown.mismatches.map((m) => ({ ...m, index: m.index + first })) };
 }
 
-/** Elements from the first wrong one that the backend copies back (native/nccl_staging.cc's kWindow). */
+/** Elements from the first wrong one that the backend copies back (native/nccl/nccl_staging.cc's kWindow). */
 const BACKEND_WINDOW = 1 << 16;
 
 /** A prepared call's check: the backend's where it made the data, else the host's, window by window. */

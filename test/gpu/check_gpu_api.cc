@@ -1,6 +1,6 @@
 // Compiled on the GPU machine by test/gpu/run.sh (never linked, never run):
 //   g++ -std=c++17 -fsyntax-only -I/usr/local/cuda/include test/gpu/check_gpu_api.cc
-// It holds native/gpu_api.h — our own declarations of the CUDA runtime and driver, NCCL, cuBLAS and NVML —
+// It holds native/gpu/gpu_api.h — our own declarations of the CUDA runtime and driver, NCCL, cuBLAS and NVML —
 // against the real headers: every prototype in its lists (expanded here, where the type names are
 // the real headers' own), every enum value, constant and struct layout that it declares.
 #include <cublas_v2.h>
@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "../../native/gpu_api.h"
+#include "../../native/gpu/gpu_api.h"
 
 namespace g = clab::gpu;
 

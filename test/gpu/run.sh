@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU tests (npm run test:gpu): on a machine with NVIDIA GPUs, CUDA and NCCL; never in CI.
-#   1. native/gpu_api.h (our own declarations of CUDA, NCCL, cuBLAS and NVML) against the real
+#   1. native/gpu/gpu_api.h (our own declarations of CUDA, NCCL, cuBLAS and NVML) against the real
 #      headers: test/gpu/check_gpu_api.cc compiled with -fsyntax-only (static_asserts only).
 #   2. test/gpu/gemm-one-gpu.cjs: the nccl backend's cuBLAS GEMM on its own operands against the
 #      cpu stand-in's C, byte for byte.
@@ -21,10 +21,10 @@ if [[ -f "$NCCL_INC/nccl.h" && -f "$CUDA_INC/cuda_runtime_api.h" ]]; then
   echo "# nccl.h: version $(grep -E '^#define NCCL_(MAJOR|MINOR|PATCH) ' "$NCCL_INC/nccl.h" | awk '{print $3}' | paste -sd.)"
   echo "# nccl.h declares: $(grep -oE 'ncclResult_t +(ncclAlltoAll|ncclGather|ncclScatter)\(' "$NCCL_INC/nccl.h" | sed 's/ncclResult_t *//; s/(//' | sort -u | paste -sd' ')"
   if errors=$(g++ -std=c++17 -fsyntax-only -I"$CUDA_INC" -I"$NCCL_INC" "$here/check_gpu_api.cc" 2>&1); then
-    header_status=passed; echo "PASS native/gpu_api.h matches nccl.h, cuda_runtime_api.h, cublas_v2.h, nvml.h"
+    header_status=passed; echo "PASS native/gpu/gpu_api.h matches nccl.h, cuda_runtime_api.h, cublas_v2.h, nvml.h"
   else
     header_status=failed; echo "$errors" | grep -E 'error|static assert' | head -30
-    echo "FAIL native/gpu_api.h differs from the real headers (errors above)"
+    echo "FAIL native/gpu/gpu_api.h differs from the real headers (errors above)"
   fi
 else
   echo "SKIP header check: no $NCCL_INC/nccl.h or $CUDA_INC/cuda_runtime_api.h"

@@ -1,4 +1,4 @@
-// Data the backend makes and checks itself (native/data_program.h, the same code nvcc compiles for
+// Data the backend makes and checks itself (native/common/data_program.h, the same code nvcc compiles for
 // the GPU), run here on the cpu backend's host loop: its fill is the host's fill bit for bit, and
 // its check finds exactly the wrong elements the host's check finds, on every collective's output.
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The committed PTX of the data kernels (native/data_kernels.ptx, embedded in the addon) is made
+// The committed PTX of the data kernels (native/data/data_kernels.ptx, embedded in the addon) is made
 // from the sources as they are: a change to data_kernels.cu or data_program.h without
 // `node scripts/build-ptx.mjs` would ship kernels that no longer match the host's semantics.
 import { readFileSync } from 'node:fs';

@@ -14,7 +14,7 @@ export const ADDON_PATH = path.resolve('build/native/Release/clab_native.node');
 const HARNESS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'rank-harness.cjs');
 
 export const addon = createRequire(import.meta.url)(ADDON_PATH) as NativeAddon;
-/** The test-only module built beside the addon (native/test_hooks.cc), never part of it. */
+/** The test-only module built beside the addon (native/binding/test_hooks.cc), never part of it. */
 export const testHooks = createRequire(import.meta.url)(path.resolve('build/native/Release/clab_test_hooks.node')) as {
   gemmResult(dtype: string, m: number, n: number, k: number): Uint8Array;
 };

@@ -1,13 +1,13 @@
 // Data a backend makes and checks where it computes (the GPU's memory on nccl), described for it:
 // the pattern a send buffer is filled from, and what each output element must hold as runs of
-// pattern elements, reduced where the op reduces (native/data_program.h evaluates both, bit for
+// pattern elements, reduced where the op reduces (native/common/data_program.h evaluates both, bit for
 // bit as patterns.ts, reduce.ts and check.ts do). The host then computes values only for the
 // few elements it shows: small tensors, and the first mismatches of a failed check.
 import { DTYPE_INFO, DTYPES, type Dtype } from './dtypes.js';
 import type { Lazy } from './lazy.js';
 import type { DataPattern } from './patterns.js';
 
-/** The types native/data_program.h makes and checks: all of them. */
+/** The types native/common/data_program.h makes and checks: all of them. */
 export const BACKEND_DATA_DTYPES: ReadonlySet<Dtype> = new Set<Dtype>(DTYPES);
 
 /**
@@ -22,7 +22,7 @@ export const BACKEND_DATA_MIN_ELEMENTS = 4096;
  */
 export interface NativePattern { kind: 0 | 1 | 2 | 3; seed: number; a0: number; a1: number; b: number; min: number; max: number }
 
-/** What a NativeOp's `data` holds (native/binding_comm.cc parses it). */
+/** What a NativeOp's `data` holds (native/binding/binding_comm.cc parses it). */
 export interface NativeData {
   pattern: NativePattern;
   /** Fill the send buffer with `rank`'s input. */

@@ -2,7 +2,7 @@
 // relate, the value every output element must have, the bytes behind algbw, the busbw factor,
 // and the text a learner reads. Adding a collective means adding one descriptor to a file of
 // this folder (and its `collectives`); one on a new native op also needs that op's row in
-// native/op.h and its case in each backend (nccl_ops.cc, cpu_collectives.cc). The native ops,
+// native/common/op.h and its case in each backend (nccl_ops.cc, cpu_collectives.cc). The native ops,
 // their fields and the list of reducing ones (ops/index.ts, addon/native-api.ts) derive from these.
 import { lazyConcat, lazySlice, type Lazy } from '../data/lazy.js';
 
@@ -29,7 +29,7 @@ export interface ExpectedContext extends Shape {
 
 export interface CollectiveDescriptor {
   name: string;
-  /** The native op that runs it: a row of CLAB_NATIVE_OPS in native/op.h. */
+  /** The native op that runs it: a row of CLAB_NATIVE_OPS in native/common/op.h. */
   native: string;
   /** One line for tables and completion. */
   summary: string;

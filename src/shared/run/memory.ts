@@ -1,6 +1,6 @@
 // What a plan needs in memory before any of it runs: per rank, the host bytes of its buffers
 // (src/worker/buffers.ts) at the plan's busiest point, the device bytes the nccl backend stages
-// (native/nccl_staging.cc, gpu_gemm.h), and the cpu backend's shared segment (native/shm_segment.cc).
+// (native/nccl/nccl_staging.cc, gpu_gemm.h), and the cpu backend's shared segment (native/cpu/shm_segment.cc).
 // Lower bounds: the runtime, the libraries and NCCL's own buffers come on top.
 import { DTYPE_INFO, type Dtype } from '../data/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS } from '../ops/index.js';
@@ -146,11 +146,11 @@ function rankMemory(plan: Plan, rank: number, backend: BackendName): RankMemory 
 
 const alignUp = (x: number, a: number) => Math.ceil(x / a) * a;
 const PAGE = 4096;
-/** sizeof(RankInfo) and sizeof(MboxCtl) in native/shm_segment.h (cache-line aligned members). */
+/** sizeof(RankInfo) and sizeof(MboxCtl) in native/cpu/shm_segment.h (cache-line aligned members). */
 const RANK_INFO_BYTES = 192;
 const MAILBOX_CONTROL_BYTES = 128;
 
-/** The cpu backend's defaults (native/cpu_comm.cc): 512 KiB slots and 1 MiB mailboxes, less for large worlds. */
+/** The cpu backend's defaults (native/cpu/cpu_comm.cc): 512 KiB slots and 1 MiB mailboxes, less for large worlds. */
 export function cpuSegmentBytes(world: number, tuning: SegmentTuning = {}): number {
   let slot = 512 * 1024;
   while (slot > 64 * 1024 && slot * world > 8 * 1024 * 1024) slot /= 2;

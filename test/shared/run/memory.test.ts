@@ -100,7 +100,7 @@ describe('memory a plan needs', () => {
     expect(hostBytes(someRanks)).toEqual([0, operands]);
   });
 
-  it('sizes the cpu backend\'s shared segment as native/shm_segment.cc lays it out', () => {
+  it('sizes the cpu backend\'s shared segment as native/cpu/shm_segment.cc lays it out', () => {
     // The sizes of the segments the addon's createUniqueId made in /dev/shm (default tuning).
     const measured: [number, number][] = [[1, 3_158_016], [2, 7_352_320], [3, 13_643_776], [4, 22_032_384], [8, 26_230_784], [17, 18_956_288], [64, 84_688_896]];
     for (const [world, bytes] of measured) expect(cpuSegmentBytes(world), `world ${world}`).toBe(bytes);

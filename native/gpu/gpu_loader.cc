@@ -1,0 +1,167 @@
+#include "gpu/gpu_loader.h"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <mutex>
+
+namespace clab::gpu {
+
+namespace {
+
+/** dlopen of the first name that loads; on failure *why holds every name's dlerror. */
+void* open_first(std::initializer_list<const char*> names, std::string* loaded, std::string* why) {
+  std::string errors;
+  for (const char* name : names) {
+    dlerror();
+    if (void* h = dlopen(name, RTLD_NOW | RTLD_LOCAL)) {
+      *loaded = name;
+      return h;
+    }
+    const char* e = dlerror();
+    if (!errors.empty()) errors += "; ";
+    errors += e ? e : std::string(name) + ": cannot be loaded";
+  }
+  *why = errors;
+  return nullptr;
+}
+
+/** Resolves one symbol into `fn`; a missing required one sets *why. */
+template <class Fn>
+bool resolve(void* handle, const std::string& library, const char* symbol, Fn*& fn, bool required, std::string* why) {
+  fn = reinterpret_cast<Fn*>(dlsym(handle, symbol));
+  if (fn || !required) return true;
+  if (why->empty()) *why = library + " has no " + symbol + " (too old a version?)";
+  return false;
+}
+
+template <class Lib>
+struct Loaded {
+  std::once_flag once;
+  Lib lib;
+  bool ok = false;
+  std::string why;
+};
+
+#define CLAB_RESOLVE_REQUIRED(name, ret, params) resolve(h, lib.library, #name, lib.name, true, &why);
+#define CLAB_RESOLVE_OPTIONAL(name, ret, params) resolve(h, lib.library, #name, lib.name, false, &why);
+
+}  // namespace
+
+const CudaRuntime* load_cudart(std::string* why_out) {
+  static Loaded<CudaRuntime> state;
+  std::call_once(state.once, [] {
+    CudaRuntime& lib = state.lib;
+    std::string& why = state.why;
+    void* h = open_first({"libcudart.so.13", "libcudart.so.12"}, &lib.library, &why);
+    if (!h) return;
+    CLAB_CUDART_API(CLAB_RESOLVE_REQUIRED)
+    state.ok = why.empty();
+  });
+  if (!state.ok) *why_out = state.why;
+  return state.ok ? &state.lib : nullptr;
+}
+
+const CudaDriver* load_cuda_driver(std::string* why_out) {
+  static Loaded<CudaDriver> state;
+  std::call_once(state.once, [] {
+    CudaDriver& lib = state.lib;
+    std::string& why = state.why;
+    void* h = open_first({"libcuda.so.1"}, &lib.library, &why);
+    if (!h) return;
+    CLAB_CUDA_DRIVER_API(CLAB_RESOLVE_REQUIRED)
+    state.ok = why.empty();
+  });
+  if (!state.ok) *why_out = state.why;
+  return state.ok ? &state.lib : nullptr;
+}
+
+const NcclLibrary* load_nccl(std::string* why_out) {
+  static Loaded<NcclLibrary> state;
+  std::call_once(state.once, [] {
+    NcclLibrary& lib = state.lib;
+    std::string& why = state.why;
+    // CLAB_NCCL_LIBRARY names one libnccl to use instead of the one the loader finds (e.g. the one a
+    // PyTorch wheel bundles, for a like-for-like comparison); when set, nothing else is tried.
+    const char* chosen = std::getenv("CLAB_NCCL_LIBRARY");
+    void* h = chosen && *chosen ? open_first({chosen}, &lib.library, &why) : open_first({"libnccl.so.2"}, &lib.library, &why);
+    if (!h) {
+      if (chosen && *chosen) why = "CLAB_NCCL_LIBRARY=" + std::string(chosen) + ": " + why;
+      return;
+    }
+    CLAB_NCCL_API(CLAB_RESOLVE_REQUIRED)
+    CLAB_NCCL_OPTIONAL_API(CLAB_RESOLVE_OPTIONAL)
+    state.ok = why.empty();
+    // NCCL writes its WARN (and INFO) lines to the C stdout without flushing it. A rank's stdout is a
+    // pipe to the lab core, which stdio buffers fully: the lines would reach the core only when the
+    // rank exits (never, if it is killed), after the `failed` message they explain. Line by line instead.
+    if (state.ok) std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+    Dl_info info{};  // the file the loader found, for the run's environment
+    if (state.ok && dladdr(reinterpret_cast<void*>(lib.ncclGetVersion), &info) && info.dli_fname) lib.library = info.dli_fname;
+  });
+  if (!state.ok) *why_out = state.why;
+  return state.ok ? &state.lib : nullptr;
+}
+
+const CublasLibrary* load_cublas(std::string* why_out) {
+  static Loaded<CublasLibrary> state;
+  std::call_once(state.once, [] {
+    CublasLibrary& lib = state.lib;
+    std::string& why = state.why;
+    const CudaRuntime* rt = load_cudart(&why);
+    if (!rt) return;
+    // cuBLAS must match the runtime's major version.
+    const bool v12 = rt->library == "libcudart.so.12";
+    void* h = open_first({v12 ? "libcublas.so.12" : "libcublas.so.13"}, &lib.library, &why);
+    if (!h) return;
+    CLAB_CUBLAS_API(CLAB_RESOLVE_REQUIRED)
+    state.ok = why.empty();
+  });
+  if (!state.ok) *why_out = state.why;
+  return state.ok ? &state.lib : nullptr;
+}
+
+const NvmlLibrary* load_nvml(std::string* why_out) {
+  static Loaded<NvmlLibrary> state;
+  std::call_once(state.once, [] {
+    NvmlLibrary& lib = state.lib;
+    std::string& why = state.why;
+    void* h = open_first({"libnvidia-ml.so.1"}, &lib.library, &why);
+    if (!h) return;
+    CLAB_NVML_API(CLAB_RESOLVE_REQUIRED)
+    if (!why.empty()) return;
+    const nvmlReturn_t r = lib.nvmlInit_v2();
+    if (r != NVML_SUCCESS) {
+      why = "nvmlInit failed: " + std::string(lib.nvmlErrorString(r));
+      return;
+    }
+    state.ok = true;
+  });
+  if (!state.ok) *why_out = state.why;
+  return state.ok ? &state.lib : nullptr;
+}
+
+#undef CLAB_RESOLVE_REQUIRED
+#undef CLAB_RESOLVE_OPTIONAL
+
+int compute_capability(const CudaRuntime& rt, int device) {
+  int major = 0, minor = 0;
+  if (rt.cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      rt.cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess)
+    return -1;
+  return major * 10 + minor;
+}
+
+std::string cuda_error_text(const CudaRuntime& rt, cudaError_t e) {
+  return std::string(rt.cudaGetErrorName(e)) + " (" + rt.cudaGetErrorString(e) + ")";
+}
+
+std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+
+std::string nccl_version_text(int v) {
+  return std::to_string(v / 10000) + "." + std::to_string((v % 10000) / 100) + "." + std::to_string(v % 100);
+}
+
+}  // namespace clab::gpu

@@ -1,0 +1,207 @@
+// The nccl backend: one rank of an NCCL communicator on one GPU. Host buffers come in (the
+// NativeComm contract); device buffers (device_memory.h) stand for them: the send data is copied
+// in before the repetitions and the output copied back after them, both untimed. Each stream
+// index has its own non-blocking cudaStream_t; every repetition is timed between a pair of CUDA
+// events, mapped onto CLOCK_MONOTONIC through a reference event recorded on the idle stream, and
+// on request the repetitions run once more as one loop between a single pair (nccl-tests' way).
+// Communication from several streams is issued in enqueue order (admit()), so every rank issues
+// the same sequence, and a GEMM after the communication enqueued before it. Waits poll the
+// events, ncclCommGetAsyncError and the abort flag. No Node-API.
+//
+// nccl_comm.cc joins and leaves the communicator, nccl_execute.cc runs and times an op,
+// nccl_order.cc orders communication and polls, nccl_staging.cc copies buffers to and from the
+// GPU, nccl_ops.cc turns an op into library calls.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/comm.h"
+#include "data/data_device.h"
+#include "gpu/device_memory.h"
+#include "gpu/gpu_gemm.h"
+#include "gpu/gpu_loader.h"
+
+namespace clab {
+
+class NcclComm final : public Comm {
+ public:
+  /** A fresh ncclUniqueId as base64 of its 128 bytes (rank 0 calls it; the core relays it). */
+  static std::string create_unique_id();
+
+  /**
+   * Creates the CUDA context of `device` (cudaSetDevice, cudaFree(0)) so that a rank can do it
+   * while its communicator's id is still on the way. Blocks; throws ClabError naming `rank`.
+   */
+  static void prepare_device(int device, int rank);
+
+  /**
+   * Joins the communicator on `device` (ncclCommInitRank): blocks until every rank has joined.
+   * Bit i of `priority_streams` set: stream i is created at the device's highest priority.
+   * `register_buffers`: every buffer from ncclMemAlloc, registered with the communicator (device_memory.h).
+   */
+  NcclComm(const std::string& id, int rank, int world, int device, unsigned priority_streams = 0, bool register_buffers = false);
+  ~NcclComm() override;
+
+  int rank() const override { return rank_; }
+  int world() const override { return world_; }
+  int device() const { return device_; }
+  const std::string& bus_id() const { return bus_id_; }
+  /** major × 10 + minor (9.0 → 90), as NCCL compares it; -1 unknown. */
+  int compute_capability() const { return compute_capability_; }
+
+  uint64_t admit(const Op& op) override;
+  void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) override;
+  void prestage(const Op& op, StreamContext& ctx) override;
+  void drain(StreamContext& ctx) override;
+  void abort(const std::string& reason) override;
+  void close() override;
+  /** Its kernels' reason, or CLAB_DATA=host (for comparing both paths). */
+  std::string data_unavailable() const override;
+
+ private:
+  struct StreamState {
+    gpu::cudaStream_t stream = nullptr;
+    gpu::cudaEvent_t staged = nullptr, reference = nullptr;
+    gpu::cudaEvent_t loop_begin = nullptr, loop_end = nullptr;  // around the loop timed as a whole
+    gpu::cudaEvent_t data_marks[4] = {};                        // around the data kernels' fill and check (op_data.h)
+    uint64_t t_ref = 0;                                         // the host clock when `reference` completed
+    std::vector<gpu::cudaEvent_t> marks;                        // start/end of each repetition of a batch
+    std::unique_ptr<GpuGemm> gemm;
+  };
+  /** Device pointers standing for one op's host buffers, and what to copy back. */
+  struct Staged {
+    uint8_t* send = nullptr;
+    uint8_t* recv = nullptr;
+    std::vector<Staged> children;  // group members
+  };
+  struct CopyBack {
+    uint8_t* host;
+    const uint8_t* device;
+    uint64_t bytes;
+  };
+  /** An output the data kernels check (op_data.h) instead of copying it back. */
+  struct DataCheck {
+    std::shared_ptr<const OpData> data;
+    const uint8_t* device;
+    uint8_t* host;
+    uint64_t elements;
+  };
+  struct Staging {
+    Staged root;
+    std::vector<DeviceBlock> blocks;
+    std::vector<CopyBack> copies;
+    std::vector<DataCheck> checks;
+  };
+
+  void use_device() const;
+  StreamState& stream_state(int index);
+  void stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStream_t stream);
+  /** Copies outputs back to the host, and checks on the GPU those that have data (op_data.h); waits for both. */
+  void copy_back(const Staging& staging, gpu::cudaStream_t stream);
+  /** The data kernels, or throws saying why there are none (JS asks makes_data() first). */
+  const DataKernels& kernels() const;
+  /** Identifies an op by its kind and host buffers (group members in order). */
+  static std::vector<uintptr_t> staging_key(const Op& op);
+  /** Enqueues one repetition of `op` (nccl_ops.cc). */
+  void issue(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
+  void issue_all_to_all(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
+  void issue_gather(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
+  void issue_scatter(const Op& op, const Staged& bufs, gpu::cudaStream_t stream);
+  /**
+   * Lines this rank up with the ranks `op` talks to, on `stream`, before the timed repetitions:
+   * the first repetition's start event then fires when every participant is there, so a rank that
+   * arrives early (its peer still copying input to its GPU) does not time its wait. A one-float
+   * all_reduce where a collective takes part, else a one-byte exchange with each p2p peer.
+   */
+  void align(const Op& op, gpu::cudaStream_t stream);
+  void nccl(gpu::ncclResult_t r, const char* call) const;
+
+  /**
+   * Runs `repeat` repetitions of `enqueue_one` between event pairs and fills times.start/end;
+   * with times.loop_wanted, first `repeat` more with one event pair around them all (loop_start/end).
+   * `spin`: wait for the end without ever sleeping.
+   */
+  template <class F>
+  void timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times, const std::function<void()>& align_first,
+             bool spin);
+  /** Records the reference event on the idle stream and returns the host clock when it completed. */
+  uint64_t reference(StreamState& st);
+  /** The host clock when `ev` (recorded on `st`'s stream, completed) happened, from the last reference. */
+  uint64_t clock_of(StreamState& st, gpu::cudaEvent_t ev);
+  /** Records data mark `i` (0, 1: fill; 2, 3: check) on `st`'s stream, creating the events on first use. */
+  void data_mark(StreamState& st, int i);
+  /** Polls `ev` until it completes; throws on a CUDA error, an NCCL async error or abort. */
+  void wait_event(gpu::cudaEvent_t ev, bool spin);
+  /** Whether `ev` has completed; throws a CUDA error as `waiting_for`'s. */
+  bool completed(gpu::cudaEvent_t ev, const char* waiting_for) const;
+  /**
+   * Calls `done` until it returns true, between calls throwing on an NCCL async error or abort, and
+   * yielding (`spin`: always; else for kPollSpinNs, then sleeping a little longer each time).
+   */
+  void poll_until(const std::function<bool()>& done, bool spin);
+  void wait_turn(uint64_t ticket);
+  /** Waits until the first `tickets` communication tickets have been issued (or abort). */
+  void wait_issued(uint64_t tickets);
+  /** Marks, on `stream`, where communication ticket `ticket` has lined its ranks up (right after align()). */
+  void publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream);
+  /** Polls until communication ticket `ticket` has lined up on the GPU, if it was published. */
+  void wait_lined_up(uint64_t ticket);
+  void end_turn();
+  void check_usable() const;
+  [[noreturn]] void throw_aborted() const;
+  /** CLAB_TRACE set: where a rank's start and end go, on stderr (diagnostics only). */
+  static bool tracing();
+
+  static constexpr uint64_t kNoTicket = std::numeric_limits<uint64_t>::max();
+  // A gemm's ticket: this bit and the number of communication tickets handed out before it.
+  static constexpr uint64_t kAfterComm = uint64_t{1} << 62;
+
+  const gpu::CudaRuntime* rt_ = nullptr;
+  const gpu::NcclLibrary* nccl_ = nullptr;
+  gpu::ncclComm_t comm_ = nullptr;
+  int rank_, world_, device_;
+  unsigned priority_streams_ = 0;
+  std::string bus_id_;
+  int compute_capability_ = -1;
+  std::unique_ptr<DeviceMemory> memory_;
+  const DataKernels* kernels_ = nullptr;  // null: kernels_why_ says why
+  std::string kernels_why_;
+  // [0, 4): the barrier's one float; [kAlignSend]: the byte each rank sends when lining up with its
+  // peers; [kAlignRecv + peer]: where the byte from `peer` lands.
+  DeviceBlock scratch_;
+  static constexpr uint64_t kScratchBytes = 4096, kAlignSend = 8, kAlignRecv = 64;
+  std::array<std::unique_ptr<StreamState>, kMaxStreams> streams_;
+  /** Prestaged ops by their host buffers (staging_key()): device buffers already filled. */
+  std::mutex ahead_mu_;
+  std::map<std::vector<uintptr_t>, std::unique_ptr<Staging>> ahead_;
+
+  std::mutex turn_mu_;
+  std::condition_variable turn_cv_;
+  uint64_t admitted_ = 0;  // JS thread: tickets handed out
+  uint64_t turn_ = 0;      // the ticket whose communication may be issued now
+  // Events recorded where recent communication tickets lined up (slot = ticket % size): a GEMM
+  // issued after one is launched once it has completed (see execute()). Guarded by turn_mu_.
+  struct LinedUp {
+    uint64_t ticket = ~uint64_t{0};
+    gpu::cudaEvent_t event = nullptr;
+  };
+  std::array<LinedUp, 64> lined_up_{};
+
+  std::atomic<bool> aborted_{false};
+  mutable std::mutex reason_mu_;
+  std::string abort_reason_;
+  std::atomic<int> in_nccl_{0};  // stream threads inside an NCCL call right now
+  std::atomic<bool> nccl_aborted_{false};
+  std::atomic<bool> closed_{false};
+};
+
+}  // namespace clab

@@ -1,0 +1,198 @@
+// Running an op: its repetitions timed between CUDA events and mapped onto the host clock
+// (nccl-tests' one loop on request), the data kernels' fill and check marked around it, and the
+// GEMM's wait for the communication enqueued before it.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "common/clock.h"
+#include "common/errors.h"
+#include "data/data_host.h"
+#include "gpu/gpu_errors.h"
+#include "nccl/nccl_comm.h"
+
+namespace clab {
+
+namespace {
+
+constexpr int kBatch = 1024;  // repetitions timed per batch of events
+
+}  // namespace
+
+uint64_t NcclComm::reference(StreamState& st) {
+  cuda_check(*rt_, rt_->cudaEventRecord(st.staged, st.stream), "cudaEventRecord", rank_);
+  wait_event(st.staged, false);  // the stream is idle from here on
+  cuda_check(*rt_, rt_->cudaEventRecord(st.reference, st.stream), "cudaEventRecord", rank_);
+  wait_event(st.reference, true);
+  st.t_ref = now_ns();
+  return st.t_ref;
+}
+
+uint64_t NcclComm::clock_of(StreamState& st, gpu::cudaEvent_t ev) {
+  float ms = 0;
+  cuda_check(*rt_, rt_->cudaEventElapsedTime(&ms, st.reference, ev), "cudaEventElapsedTime", rank_);
+  return static_cast<uint64_t>(static_cast<double>(st.t_ref) + static_cast<double>(ms) * 1e6);
+}
+
+void NcclComm::data_mark(StreamState& st, int i) {
+  if (!st.data_marks[i])
+    cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&st.data_marks[i], gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
+  cuda_check(*rt_, rt_->cudaEventRecord(st.data_marks[i], st.stream), "cudaEventRecord", rank_);
+}
+
+template <class F>
+void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times, const std::function<void()>& align_first,
+                     bool spin) {
+  std::vector<uint64_t>& start = times.start;
+  std::vector<uint64_t>& end = times.end;
+  const uint64_t t_ref = reference(st);
+  const size_t marks = 2 * static_cast<size_t>(std::min(repeat, kBatch));
+  while (st.marks.size() < marks) {
+    gpu::cudaEvent_t ev;
+    cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&ev, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
+    st.marks.push_back(ev);
+  }
+  auto since_ref = [&](gpu::cudaEvent_t ev) {
+    float ms = 0;
+    cuda_check(*rt_, rt_->cudaEventElapsedTime(&ms, st.reference, ev), "cudaEventElapsedTime", rank_);
+    return t_ref + static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
+  };
+  auto collect = [&](int n) {
+    for (int i = 0; i < n; i++) {
+      start.push_back(since_ref(st.marks[2 * i]));
+      end.push_back(since_ref(st.marks[2 * i + 1]));
+    }
+  };
+  const bool ordered = ticket != kNoTicket;
+  if (ordered) wait_turn(ticket);
+  int last = 0;
+  try {
+    // A job of more than one batch keeps its turn throughout, so no rank interleaves another job.
+    for (int done = 0; done < repeat; done += last) {
+      if (done > 0) {
+        wait_event(st.marks[2 * last - 1], false);
+        collect(last);
+      }
+      last = std::min(repeat - done, kBatch);
+      in_nccl_++;
+      struct Leave {
+        std::atomic<int>& n;
+        ~Leave() { n--; }
+      } leave{in_nccl_};
+      if (done == 0 && align_first) align_first();
+      if (done == 0 && times.loop_wanted) {
+        // nccl-tests' loop: nothing between the repetitions, one event pair around them all.
+        // The host's side of it too: a loop the GPU spent waiting for its calls is not the op's time.
+        struct rusage before {
+        }, after{};
+        getrusage(RUSAGE_THREAD, &before);
+        const uint64_t issue0 = now_ns();
+        cuda_check(*rt_, rt_->cudaEventRecord(st.loop_begin, st.stream), "cudaEventRecord", rank_);
+        for (int i = 0; i < repeat; i++) enqueue_one();
+        cuda_check(*rt_, rt_->cudaEventRecord(st.loop_end, st.stream), "cudaEventRecord", rank_);
+        times.loop_issue_ns = now_ns() - issue0;
+        getrusage(RUSAGE_THREAD, &after);
+        times.loop_faults = static_cast<uint64_t>((after.ru_minflt - before.ru_minflt) + (after.ru_majflt - before.ru_majflt));
+        times.loop_blocked = static_cast<uint64_t>(after.ru_nvcsw - before.ru_nvcsw);
+        times.loop_preempted = static_cast<uint64_t>(after.ru_nivcsw - before.ru_nivcsw);
+      }
+      for (int i = 0; i < last; i++) {
+        cuda_check(*rt_, rt_->cudaEventRecord(st.marks[2 * i], st.stream), "cudaEventRecord", rank_);
+        enqueue_one();
+        cuda_check(*rt_, rt_->cudaEventRecord(st.marks[2 * i + 1], st.stream), "cudaEventRecord", rank_);
+      }
+    }
+  } catch (const ClabError& e) {
+    // The other ranks may now wait for an op this rank never issued: nothing later may run.
+    if (ordered) abort(e.what());
+    throw;
+  }
+  if (ordered) end_turn();
+  wait_event(st.marks[2 * last - 1], spin);
+  collect(last);
+  if (times.loop_wanted) {
+    times.loop_start = since_ref(st.loop_begin);
+    times.loop_end = since_ref(st.loop_end);
+  }
+}
+
+void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) {
+  times.start.clear();
+  times.end.clear();
+  check_usable();
+  use_device();
+  StreamState& st = stream_state(ctx.index);
+  if (op.kind == OpKind::Gemm) {
+    const uint64_t g0 = now_ns();
+    const bool fresh = !st.gemm;
+    if (!st.gemm) st.gemm = std::make_unique<GpuGemm>(*rt_, *memory_, st.stream, rank_);
+    const uint64_t g1 = now_ns();
+    st.gemm->prepare(op.dtype, op.m, op.n, op.k);
+    if (fresh && tracing())
+      std::fprintf(stderr, "[trace] rank %d gemm on stream %d: cuBLAS handle %.1f ms, operands %.1f ms\n", rank_, ctx.index,
+                   (g1 - g0) / 1e6, (now_ns() - g1) / 1e6);
+    // Launched after the communication enqueued before it has been issued, as one host thread
+    // issuing in plan order would, and once that communication has lined its ranks up on the GPU:
+    // a late peer would otherwise hold the receive back while the GEMM ran alone and took every
+    // SM, and its lag (kept out of every communication's own time) would count against the
+    // overlap. The host polls for the line-up and then launches, so the GEMM starts a few µs after
+    // the receive; a GPU-side wait (cudaStreamWaitEvent) released both at once, and the GEMM took
+    // the SMs first in about half the repeats (the receive then ran ~1.5× slower).
+    std::function<void()> after_comm;
+    if (ticket != kNoTicket && (ticket & kAfterComm)) {
+      const uint64_t before = ticket & ~kAfterComm;
+      after_comm = [this, before] {
+        wait_issued(before);
+        if (before > 0) wait_lined_up(before - 1);
+      };
+    }
+    st.gemm->target_sms(op.sm_count);
+    timed(
+        st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, after_comm, false);
+    return;
+  }
+  Staging own;
+  Staging* staging = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(ahead_mu_);
+    auto it = ahead_.find(staging_key(op));
+    if (it != ahead_.end()) staging = it->second.get();  // stays until drain(), which copies the output back
+  }
+  // The data kernels' fill and check are marked on the stream (the timeline shows them), here where
+  // an op is staged for itself; a compare block's prestaged ops are made and checked outside its time.
+  const bool data = !staging && op_has_data(op);
+  if (!staging) {
+    try {
+      if (data) data_mark(st, 0);
+      stage(op, own.root, own, st.stream);
+      if (data) data_mark(st, 1);
+    } catch (const ClabError& e) {
+      abort(e.what());  // this rank will not issue the op its peers wait in
+      throw;
+    }
+  }
+  const Staged& bufs = staging ? staging->root : own.root;
+  std::function<void()> line_up;
+  if (op.kind != OpKind::Barrier && world_ > 1)
+    line_up = [&] {
+      align(op, st.stream);
+      if (ticket != kNoTicket) publish_lined_up(ticket, st.stream);
+    };
+  // Every rank leaves a barrier as soon as it completes: one that slept through it would start the
+  // next op late (a compare block starts with a barrier; its ops would time that rank's lag).
+  timed(
+      st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up, op.kind == OpKind::Barrier);
+  if (data) data_mark(st, 2);
+  if (!staging) copy_back(own, st.stream);
+  if (data) data_mark(st, 3);
+  cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);
+  if (data) {
+    times.data_fill_start = clock_of(st, st.data_marks[0]);
+    times.data_fill_end = clock_of(st, st.data_marks[1]);
+    times.data_check_start = clock_of(st, st.data_marks[2]);
+    times.data_check_end = clock_of(st, st.data_marks[3]);
+  }
+}
+
+}  // namespace clab

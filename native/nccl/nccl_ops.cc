@@ -1,0 +1,167 @@
+// From op to library call: one case per operation (the nccl-tests habit of one table per
+// collective). Buffers are device pointers from NcclComm::stage; an unused one is null.
+#include "common/errors.h"
+#include "gpu/gpu_errors.h"
+#include "nccl/nccl_comm.h"
+
+namespace clab {
+
+namespace {
+
+gpu::ncclDataType_t nccl_type(Dtype d) {
+  switch (d) {
+    case Dtype::Float32: return gpu::ncclFloat32;
+    case Dtype::Float64: return gpu::ncclFloat64;
+    case Dtype::Float16: return gpu::ncclFloat16;
+    case Dtype::BFloat16: return gpu::ncclBfloat16;
+    case Dtype::Float8E4m3: return gpu::ncclFloat8e4m3;
+    case Dtype::Float8E5m2: return gpu::ncclFloat8e5m2;
+    case Dtype::Int8: return gpu::ncclInt8;
+    case Dtype::Uint8: return gpu::ncclUint8;
+    case Dtype::Int32: return gpu::ncclInt32;
+    case Dtype::Uint32: return gpu::ncclUint32;
+    case Dtype::Int64: return gpu::ncclInt64;
+    case Dtype::Uint64: return gpu::ncclUint64;
+  }
+  return gpu::ncclFloat32;
+}
+
+gpu::ncclRedOp_t nccl_op(Redop r) {
+  switch (r) {
+    case Redop::Sum: return gpu::ncclSum;
+    case Redop::Prod: return gpu::ncclProd;
+    case Redop::Min: return gpu::ncclMin;
+    case Redop::Max: return gpu::ncclMax;
+    case Redop::Avg: return gpu::ncclAvg;
+  }
+  return gpu::ncclSum;
+}
+
+}  // namespace
+
+void NcclComm::nccl(gpu::ncclResult_t r, const char* call) const { nccl_check(*nccl_, r, call, rank_, comm_); }
+
+// A buffer NCCL ignores on this rank (broadcast's and scatter's send off the root, reduce's and
+// gather's receive) goes as the rank's other buffer rather than null: with registered buffers
+// (registerBuffers) NCCL takes a null one for an unregistered buffer, and a rank that passes one
+// while its peers pass registered buffers hangs the collective (broadcast did, on 2 × H100).
+namespace {
+uint8_t* or_other(uint8_t* ignored, uint8_t* other) { return ignored ? ignored : other; }
+}  // namespace
+
+void NcclComm::issue(const Op& op, const Staged& b, gpu::cudaStream_t s) {
+  const gpu::ncclDataType_t t = nccl_type(op.dtype);
+  const auto& n = *nccl_;
+  switch (op.kind) {
+    case OpKind::AllReduce: return nccl(n.ncclAllReduce(b.send, b.recv, op.count, t, nccl_op(op.redop), comm_, s), "ncclAllReduce");
+    case OpKind::Broadcast: return nccl(n.ncclBroadcast(or_other(b.send, b.recv), b.recv, op.count, t, op.root, comm_, s), "ncclBroadcast");
+    case OpKind::Reduce:
+      return nccl(n.ncclReduce(b.send, or_other(b.recv, b.send), op.count, t, nccl_op(op.redop), op.root, comm_, s), "ncclReduce");
+    case OpKind::AllGather: return nccl(n.ncclAllGather(b.send, b.recv, op.count, t, comm_, s), "ncclAllGather");
+    case OpKind::ReduceScatter:
+      return nccl(n.ncclReduceScatter(b.send, b.recv, op.count, t, nccl_op(op.redop), comm_, s), "ncclReduceScatter");
+    case OpKind::AllToAll: return issue_all_to_all(op, b, s);
+    case OpKind::Gather: return issue_gather(op, b, s);
+    case OpKind::Scatter: return issue_scatter(op, b, s);
+    case OpKind::Send: return nccl(n.ncclSend(b.send, op.count, t, op.peer, comm_, s), "ncclSend");
+    case OpKind::Recv: return nccl(n.ncclRecv(b.recv, op.count, t, op.peer, comm_, s), "ncclRecv");
+    case OpKind::Barrier:  // NCCL has none: a one-element all_reduce, as torch does it
+      return nccl(n.ncclAllReduce(b.send, b.recv, 1, gpu::ncclFloat32, gpu::ncclSum, comm_, s), "ncclAllReduce (barrier)");
+    case OpKind::Group:
+      nccl(n.ncclGroupStart(), "ncclGroupStart");
+      for (size_t i = 0; i < op.ops.size(); i++) issue(op.ops[i], b.children[i], s);
+      return nccl(n.ncclGroupEnd(), "ncclGroupEnd");
+    case OpKind::Gemm: throw_invalid(op.path + ": gemm is not a communication op");
+  }
+}
+
+// NCCL 2.28 has ncclAlltoAll, ncclGather and ncclScatter; older ones get what torch does for
+// them: one send and/or recv per peer inside a group.
+void NcclComm::issue_all_to_all(const Op& op, const Staged& b, gpu::cudaStream_t s) {
+  const auto& n = *nccl_;
+  const gpu::ncclDataType_t t = nccl_type(op.dtype);
+  if (n.ncclAlltoAll) return nccl(n.ncclAlltoAll(b.send, b.recv, op.count, t, comm_, s), "ncclAlltoAll");
+  const uint64_t chunk = op.count * dtype_size(op.dtype);
+  nccl(n.ncclGroupStart(), "ncclGroupStart");
+  for (int r = 0; r < world_; r++) {
+    nccl(n.ncclSend(b.send + r * chunk, op.count, t, r, comm_, s), "ncclSend (all_to_all)");
+    nccl(n.ncclRecv(b.recv + r * chunk, op.count, t, r, comm_, s), "ncclRecv (all_to_all)");
+  }
+  nccl(n.ncclGroupEnd(), "ncclGroupEnd");
+}
+
+void NcclComm::issue_gather(const Op& op, const Staged& b, gpu::cudaStream_t s) {
+  const auto& n = *nccl_;
+  const gpu::ncclDataType_t t = nccl_type(op.dtype);
+  if (n.ncclGather) return nccl(n.ncclGather(b.send, or_other(b.recv, b.send), op.count, t, op.root, comm_, s), "ncclGather");
+  const uint64_t chunk = op.count * dtype_size(op.dtype);
+  nccl(n.ncclGroupStart(), "ncclGroupStart");
+  if (rank_ == op.root) {
+    for (int r = 0; r < world_; r++) {
+      if (r != rank_) nccl(n.ncclRecv(b.recv + r * chunk, op.count, t, r, comm_, s), "ncclRecv (gather)");
+      else if (b.send != b.recv + r * chunk)
+        cuda_check(*rt_, rt_->cudaMemcpyAsync(b.recv + r * chunk, b.send, chunk, gpu::cudaMemcpyDeviceToDevice, s),
+                   "cudaMemcpyAsync (gather)", rank_);
+    }
+  } else {
+    nccl(n.ncclSend(b.send, op.count, t, op.root, comm_, s), "ncclSend (gather)");
+  }
+  nccl(n.ncclGroupEnd(), "ncclGroupEnd");
+}
+
+void NcclComm::issue_scatter(const Op& op, const Staged& b, gpu::cudaStream_t s) {
+  const auto& n = *nccl_;
+  const gpu::ncclDataType_t t = nccl_type(op.dtype);
+  if (n.ncclScatter) return nccl(n.ncclScatter(or_other(b.send, b.recv), b.recv, op.count, t, op.root, comm_, s), "ncclScatter");
+  const uint64_t chunk = op.count * dtype_size(op.dtype);
+  nccl(n.ncclGroupStart(), "ncclGroupStart");
+  if (rank_ == op.root) {
+    for (int r = 0; r < world_; r++) {
+      if (r != rank_) nccl(n.ncclSend(b.send + r * chunk, op.count, t, r, comm_, s), "ncclSend (scatter)");
+      else if (b.recv != b.send + r * chunk)
+        cuda_check(*rt_, rt_->cudaMemcpyAsync(b.recv, b.send + r * chunk, chunk, gpu::cudaMemcpyDeviceToDevice, s),
+                   "cudaMemcpyAsync (scatter)", rank_);
+    }
+  } else {
+    nccl(n.ncclRecv(b.recv, op.count, t, op.root, comm_, s), "ncclRecv (scatter)");
+  }
+  nccl(n.ncclGroupEnd(), "ncclGroupEnd");
+}
+
+namespace {
+
+/** Adds the p2p peers of `op` to `peers`; returns true if a collective takes part. */
+bool collect_peers(const Op& op, std::vector<bool>& peers) {
+  if (op.kind == OpKind::Group) {
+    bool collective = false;
+    for (const Op& child : op.ops) collective = collect_peers(child, peers) || collective;
+    return collective;
+  }
+  if (op_is_p2p(op.kind)) {
+    if (op.peer >= 0 && static_cast<size_t>(op.peer) < peers.size()) peers[op.peer] = true;
+    return false;
+  }
+  return op.kind != OpKind::Gemm;
+}
+
+}  // namespace
+
+void NcclComm::align(const Op& op, gpu::cudaStream_t s) {
+  const auto& n = *nccl_;
+  std::vector<bool> peers(world_, false);
+  uint8_t* base = scratch_.get();
+  if (collect_peers(op, peers)) {
+    nccl(n.ncclAllReduce(base, base, 1, gpu::ncclFloat32, gpu::ncclSum, comm_, s), "ncclAllReduce (lining the ranks up)");
+    return;
+  }
+  nccl(n.ncclGroupStart(), "ncclGroupStart");
+  for (int p = 0; p < world_; p++) {
+    if (!peers[p] || p == rank_) continue;
+    const uint64_t slot = kAlignRecv + static_cast<uint64_t>(p) % (kScratchBytes - kAlignRecv);
+    nccl(n.ncclSend(base + kAlignSend, 1, gpu::ncclUint8, p, comm_, s), "ncclSend (lining the ranks up)");
+    nccl(n.ncclRecv(base + slot, 1, gpu::ncclUint8, p, comm_, s), "ncclRecv (lining the ranks up)");
+  }
+  nccl(n.ncclGroupEnd(), "ncclGroupEnd");
+}
+
+}  // namespace clab

@@ -1,0 +1,110 @@
+// The order of communication: every rank issues the same sequence whichever stream enqueued it
+// (admit()'s tickets, one turn at a time); a GEMM is launched once the communication enqueued
+// before it has lined its ranks up; and the waits, which poll the GPU, NCCL's async error and the
+// abort flag.
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "common/clock.h"
+#include "common/errors.h"
+#include "gpu/gpu_errors.h"
+#include "nccl/nccl_comm.h"
+
+namespace clab {
+
+namespace {
+
+// A rank that sleeps while its peers go on starts its next op late, and the others then wait for
+// it in NCCL (a skew that lands in timed spans, e.g. after a compare block's barrier): poll
+// without sleeping for a while (GPU hosts have cores to spare), then sleep briefly.
+constexpr uint64_t kPollSpinNs = 2000000;  // poll without sleeping this long
+constexpr useconds_t kMaxSleepUs = 200;    // then sleep at most this long between polls
+
+}  // namespace
+
+uint64_t NcclComm::admit(const Op& op) {
+  std::lock_guard<std::mutex> lock(turn_mu_);
+  if (op.kind == OpKind::Gemm) return kAfterComm | admitted_;
+  return admitted_++;
+}
+
+void NcclComm::wait_turn(uint64_t ticket) {
+  std::unique_lock<std::mutex> lock(turn_mu_);
+  turn_cv_.wait(lock, [&] { return turn_ == ticket || aborted_.load(); });
+  if (aborted_.load()) {
+    lock.unlock();
+    throw_aborted();
+  }
+}
+
+void NcclComm::end_turn() {
+  {
+    std::lock_guard<std::mutex> lock(turn_mu_);
+    turn_++;
+  }
+  turn_cv_.notify_all();
+}
+
+void NcclComm::wait_issued(uint64_t tickets) {
+  // Polled for a while first: a thread woken through the condition variable comes back tens of µs late.
+  for (const uint64_t t0 = now_ns(); now_ns() - t0 < kPollSpinNs; sched_yield()) {
+    std::lock_guard<std::mutex> lock(turn_mu_);
+    if (turn_ >= tickets || aborted_.load()) break;
+  }
+  std::unique_lock<std::mutex> lock(turn_mu_);
+  turn_cv_.wait(lock, [&] { return turn_ >= tickets || aborted_.load(); });
+  if (aborted_.load()) {
+    lock.unlock();
+    throw_aborted();
+  }
+}
+
+void NcclComm::publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(turn_mu_);
+  LinedUp& slot = lined_up_[ticket % lined_up_.size()];
+  if (!slot.event)
+    cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&slot.event, gpu::kCudaEventDisableTiming), "cudaEventCreateWithFlags", rank_);
+  cuda_check(*rt_, rt_->cudaEventRecord(slot.event, stream), "cudaEventRecord", rank_);
+  slot.ticket = ticket;
+}
+
+void NcclComm::wait_lined_up(uint64_t ticket) {
+  poll_until(
+      [&] {
+        std::lock_guard<std::mutex> lock(turn_mu_);  // the slot is not recorded again while it is read
+        const LinedUp& slot = lined_up_[ticket % lined_up_.size()];
+        // Not published (a barrier, a world of one) or recorded again for a later ticket: nothing to wait for.
+        return slot.ticket != ticket || completed(slot.event, "waiting for the ranks to line up (cudaEventQuery)");
+      },
+      false);
+}
+
+void NcclComm::wait_event(gpu::cudaEvent_t ev, bool spin) {
+  poll_until([&] { return completed(ev, "waiting for the GPU (cudaEventQuery)"); }, spin);
+}
+
+bool NcclComm::completed(gpu::cudaEvent_t ev, const char* waiting_for) const {
+  const gpu::cudaError_t e = rt_->cudaEventQuery(ev);
+  if (e == gpu::cudaSuccess) return true;
+  if (e != gpu::cudaErrorNotReady) throw_cuda(*rt_, e, waiting_for, rank_);
+  return false;
+}
+
+void NcclComm::poll_until(const std::function<bool()>& done, bool spin) {
+  const uint64_t t0 = now_ns();
+  while (!done()) {
+    gpu::ncclResult_t async = gpu::ncclSuccess;
+    nccl_->ncclCommGetAsyncError(comm_, &async);
+    if (async != gpu::ncclSuccess && async != gpu::ncclInProgress)
+      throw_nccl(*nccl_, async, "an NCCL operation (ncclCommGetAsyncError)", rank_, comm_);
+    if (aborted_.load(std::memory_order_relaxed)) throw_aborted();
+    const uint64_t waited = now_ns() - t0;
+    if (spin || waited < kPollSpinNs) sched_yield();
+    else
+      usleep(static_cast<useconds_t>(std::min<uint64_t>(kMaxSleepUs, waited / 8000)));
+  }
+}
+
+}  // namespace clab
