@@ -17,7 +17,7 @@ import {
   type MarkerSummary,
 } from './editor';
 import { RunPanel, useRun, useRunSettings } from './run';
-import type { RecordSource, ShownRun, ViewContext } from './ui/view';
+import type { ShownRecord, ShownRun, ViewContext } from './ui/view';
 
 const DEFAULT_TEMPLATE = 'all-in-one.scenario.json';
 
@@ -27,7 +27,7 @@ export function App() {
   const scenario = useScenarioDocument();
   const settings = useRunSettings(machine);
   const tabs = useViewTabs(VIEWS);
-  const [shown, setShown] = useState<{ record: RunRecord; source: RecordSource } | null>(null);
+  const [shown, setShown] = useState<ShownRecord | null>(null);
   const [runsVersion, setRunsVersion] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
   const [markers, setMarkers] = useState<MarkerSummary>({ errors: 0, warnings: 0, first: null });

@@ -21,6 +21,14 @@ export interface ViewTabs {
   forgetRequest(): void;
 }
 
+/** The view a moment brings forward: the first that lists it. */
+export const viewAt = (views: readonly ViewDescriptor[], moment: ViewMoment): ViewDescriptor | undefined =>
+  views.find((v) => v.moments?.includes(moment));
+
+/** The views that can show this step, in tab order. */
+export const stepViewsOf = (views: readonly ViewDescriptor[], step: PlanStep): StepView[] =>
+  views.flatMap((v) => (v.showsStep?.accepts(step) ? [{ id: v.id, label: v.showsStep.label }] : []));
+
 export function useViewTabs(views: readonly ViewDescriptor[]): ViewTabs {
   const [activeId, setActiveId] = useState(views[0].id);
   const [fresh, setFresh] = useState<Record<string, boolean>>({});
@@ -30,19 +38,15 @@ export function useViewTabs(views: readonly ViewDescriptor[]): ViewTabs {
     setActiveId(id);
     setFresh((f) => ({ ...f, [id]: false }));
   }, []);
-  const viewAt = useCallback((moment: ViewMoment) => views.find((v) => v.moments?.includes(moment)), [views]);
   const bring = useCallback((moment: ViewMoment) => {
-    const view = viewAt(moment);
+    const view = viewAt(views, moment);
     if (view) select(view.id);
-  }, [viewAt, select]);
+  }, [views, select]);
   const mark = useCallback((moment: ViewMoment) => {
-    const view = viewAt(moment);
+    const view = viewAt(views, moment);
     if (view) setFresh((f) => ({ ...f, [view.id]: true }));
-  }, [viewAt]);
-  const stepViews = useCallback(
-    (step: PlanStep) => views.flatMap((v) => (v.showsStep?.accepts(step) ? [{ id: v.id, label: v.showsStep.label }] : [])),
-    [views],
-  );
+  }, [views]);
+  const stepViews = useCallback((step: PlanStep) => stepViewsOf(views, step), [views]);
   const openStep = useCallback((view: string, step: number) => {
     setRequest({ view, step });
     select(view);
