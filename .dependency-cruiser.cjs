@@ -9,6 +9,9 @@
 //   worker   — the rank process: nothing of src/main, renderer or preload
 //   preload  — of ours only shared
 //   renderer — of ours only shared: no main, core, addon, worker, preload, and no Node builtin
+//   views    — each folder of src/renderer/src but the shell's (app, client, ui, editor, run) is a view:
+//              it imports client/, ui/, its own folder and src/shared, never another view; ui/ imports
+//              no view; the shell reaches the views only through their list, app/views.ts
 // Type-only imports count too (tsPreCompilationDeps): a type is as much a dependency as a value.
 const ours = '^src/';
 
@@ -22,6 +25,12 @@ const floorRules = SHARED_FLOORS.slice(0, -1).map((floor, i) => ({
   from: { path: `^src/shared/${floor}/` },
   to: { path: `^src/shared/(${SHARED_FLOORS.slice(i + 1).join('|')})/` },
 }));
+
+// The renderer's folders that are not views: the shell (app), its two panes (editor, run), the one
+// client, and the UI bits views share. Any other folder is a view, so a new view needs no line here.
+const RENDERER = '^src/renderer/src/';
+const RENDERER_SHELL = ['app', 'client', 'ui', 'editor', 'run'];
+const VIEW_FOLDER = `${RENDERER}(?!(${RENDERER_SHELL.join('|')})/)[^/]+/`;
 
 module.exports = {
   forbidden: [
@@ -123,6 +132,27 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/renderer/' },
       to: { path: '^(electron$|node_modules/electron/)' },
+    },
+    {
+      name: 'view-imports-only-client-ui-shared',
+      comment: 'A view stands on the client, ui/ and src/shared only: what it needs of another view comes through the view context (ui/view.ts), what two views share lives in ui/.',
+      severity: 'error',
+      from: { path: `${RENDERER}([^/]+)/`, pathNot: `${RENDERER}(${RENDERER_SHELL.join('|')})/` },
+      to: { path: ours, pathNot: [`${RENDERER}(client|ui)/`, `${RENDERER}$1/`, '^src/shared/'] },
+    },
+    {
+      name: 'ui-imports-no-view',
+      comment: 'ui/ is what views share: it imports the client and src/shared, never a view or the shell.',
+      severity: 'error',
+      from: { path: `${RENDERER}ui/` },
+      to: { path: ours, pathNot: [`${RENDERER}(client|ui)/`, '^src/shared/'] },
+    },
+    {
+      name: 'views-only-through-their-list',
+      comment: 'The shell lists the views (app/views.ts) and maps over the list: nothing else of the renderer imports a view, so a new view is its folder and a line in the list.',
+      severity: 'error',
+      from: { path: `${RENDERER}([^/]+)`, pathNot: `${RENDERER}app/views\\.ts$` },
+      to: { path: VIEW_FOLDER, pathNot: `${RENDERER}$1/` },
     },
     {
       name: 'resolvable',

@@ -10,7 +10,7 @@ import { chromeTrace, compareRuns, resultsCsv } from '../../src/shared/export/in
 import { resultLines } from '../../src/shared/export/format';
 import { sweepModel } from '../../src/shared/learn/sweep-model';
 import { learnerLines } from '../../src/shared/export/learner-lines';
-import { formatGBs } from '../../src/renderer/src/results/numbers';
+import { formatGBs } from '../../src/renderer/src/ui/units';
 import { runRecordSchema, type RunRecord } from '../../src/shared/run/record';
 import { bandwidthTime } from '../../src/shared/data/stats';
 import { traceRuleViolations } from '../shared/export/trace-rules';

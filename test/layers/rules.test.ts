@@ -41,6 +41,16 @@ describe('the layer rules, each broken on purpose', () => {
   write('src/main/core/uses-loose.ts', "import { loose } from '../../shared/loose.js';\nexport const z = loose;\n");
   write('src/main/core/circle-a.ts', "import { b } from './circle-b.js';\nexport const a = () => b;\n");
   write('src/main/core/circle-b.ts', "import { a } from './circle-a.js';\nexport const b = () => a;\n");
+  // The renderer: a view may use the client, ui/, its own folder and shared; the list may import views.
+  write('src/renderer/src/client/index.ts', 'export const client = 1;\n');
+  write('src/renderer/src/ui/units.ts', "import { x } from '../../../shared/export/export-thing.js';\nexport const units = x;\n");
+  write('src/renderer/src/learn/model.ts', "import { client } from '../client/index.js';\nimport { units } from '../ui/units.js';\nexport const learnable = client + units;\n");
+  write('src/renderer/src/learn/index.ts', "import { learnable } from './model.js';\nexport const learnView = learnable;\n");
+  write('src/renderer/src/timeline/ticks.ts', 'export const ticks = 1;\n');
+  write('src/renderer/src/timeline/step-details.ts', "import { learnable } from '../learn/model.js';\nexport const details = learnable;\n");
+  write('src/renderer/src/ui/axis.ts', "import { ticks } from '../timeline/ticks.js';\nexport const axis = ticks;\n");
+  write('src/renderer/src/app/views.ts', "import { learnView } from '../learn/index.js';\nexport const VIEWS = [learnView];\n");
+  write('src/renderer/src/shell.ts', "import { learnable } from './learn/model.js';\nexport const shell = learnable;\n");
   const found = violations();
   const named = (rule: string) => found.filter((v) => v.rule.name === rule).map((v) => `${v.from} → ${v.to}`);
 
@@ -56,6 +66,22 @@ describe('the layer rules, each broken on purpose', () => {
     // depcruise names a circle once, at the import where it first closes.
     expect(named('no-circular')).toHaveLength(1);
     expect(named('no-circular')[0]).toMatch(/^src\/main\/core\/circle-[ab]\.ts → src\/main\/core\/circle-[ab]\.ts$/);
+  });
+
+  it('a view importing another view breaks view-imports-only-client-ui-shared', () => {
+    expect(named('view-imports-only-client-ui-shared')).toEqual(['src/renderer/src/timeline/step-details.ts → src/renderer/src/learn/model.ts']);
+  });
+
+  it('ui/ importing a view breaks ui-imports-no-view', () => {
+    expect(named('ui-imports-no-view')).toEqual(['src/renderer/src/ui/axis.ts → src/renderer/src/timeline/ticks.ts']);
+  });
+
+  it('a view imported from anywhere but the list breaks views-only-through-their-list', () => {
+    expect(named('views-only-through-their-list').sort()).toEqual([
+      'src/renderer/src/shell.ts → src/renderer/src/learn/model.ts',
+      'src/renderer/src/timeline/step-details.ts → src/renderer/src/learn/model.ts',
+      'src/renderer/src/ui/axis.ts → src/renderer/src/timeline/ticks.ts',
+    ]);
   });
 
   it('the floors in the test are the floors of the config', () => {

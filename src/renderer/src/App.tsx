@@ -1,23 +1,23 @@
-// The lab's window: the scenario editor on the left; run controls, the live log, results and
-// saved runs on the right. Everything goes through the one LabClient.
+// The lab's window: the scenario editor on the left; on the right the run controls, and below them
+// the views (app/views.ts) as tabs, each drawn from one view context. Everything goes through the
+// one LabClient.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ApiEvent } from '../../shared/run/api.js';
-import { lessonOf } from '../../shared/learn/lessons.js';
 import type { RunRecord } from '../../shared/run/record.js';
 import { Header } from './app/Header';
-import { Tabs, type TabId } from './app/Tabs';
+import { Tabs } from './app/Tabs';
 import { useDropFiles } from './app/useDropFiles';
 import { useLabInfo } from './app/useLabInfo';
+import { useViewTabs } from './app/useViewTabs';
+import { VIEWS } from './app/views';
 import { useLabClient } from './client';
 import {
   EditorStatus, EditorTitle, EditorToolbar, ScenarioEditor, recordDocument, scenarioWorld, templateDocument, useScenarioValidation, useFileActions,
   useScenarioDocument,
   type MarkerSummary,
 } from './editor';
-import { ResultsView, SavedRuns, type ResultsSource } from './results';
-import { RunLog, RunPanel, useRun, useRunSettings } from './run';
-import { TimelineView } from './timeline';
-import { LearnView } from './learn';
+import { RunPanel, useRun, useRunSettings } from './run';
+import type { ShownRecord, ShownRun, ViewContext } from './ui/view';
 
 const DEFAULT_TEMPLATE = 'all-in-one.scenario.json';
 
@@ -26,33 +26,28 @@ export function App() {
   const { connection, machine, templates, error } = useLabInfo(client);
   const scenario = useScenarioDocument();
   const settings = useRunSettings(machine);
-  const [tab, setTab] = useState<TabId>('log');
-  const [fresh, setFresh] = useState<Partial<Record<TabId, boolean>>>({});
-  const [shown, setShown] = useState<{ record: RunRecord; source: ResultsSource } | null>(null);
+  const tabs = useViewTabs(VIEWS);
+  const [shown, setShown] = useState<ShownRecord | null>(null);
   const [runsVersion, setRunsVersion] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
   const [markers, setMarkers] = useState<MarkerSummary>({ errors: 0, warnings: 0, first: null });
   const [reveal, setReveal] = useState<{ line: number; column: number } | null>(null);
   const templatePicker = useRef<HTMLSelectElement>(null);
 
-  const selectTab = useCallback((id: TabId) => {
-    setTab(id);
-    setFresh((f) => ({ ...f, [id]: false }));
-  }, []);
-
   const run = useRun(client, (record, savedTo) => {
     setShown({ record, source: { kind: 'live', savedTo } });
-    setFresh((f) => ({ ...f, results: true }));
+    tabs.mark('record');
     setRunsVersion((v) => v + 1);
   });
 
   const { open: openDocument } = scenario;
+  const { bring, forgetRequest } = tabs;
   const showReplay = useCallback((record: RunRecord, from: string) => {
     setShown({ record, source: { kind: 'replay', from } });
     // What ran, in the editor: a new document, so the saved run's scenario can be changed and run again.
     if (record.scenario !== null && typeof record.scenario === 'object') openDocument(recordDocument(record.scenario, from));
-    selectTab('results');
-  }, [selectTab, openDocument]);
+    bring('record');
+  }, [bring, openDocument]);
 
   const files = useFileActions(client, scenario, showReplay, setNotice);
   const problems = useScenarioValidation(client, scenario.text, scenario.doc?.path ?? null, settings.ranks, settings.backend, connection === 'open');
@@ -73,8 +68,8 @@ export function App() {
   }, [scenario.doc, templates, openTemplate]);
 
   const { live } = run.state;
-  // While a run goes, its timeline fills in as steps end; afterwards, the run shown in Results.
-  const timeline = useMemo(() => {
+  // While a run goes, the views show it as its steps end; afterwards, the run that ended or was opened.
+  const shownBase = useMemo(() => {
     if (run.busy && live) {
       const source = { plan: live.plan, world: live.plan.world, steps: live.steps, events: live.events, compares: [] };
       return { key: `live:${live.runId}`, source, live: true, name: scenario.doc?.name.replace(/\.scenario\.json$/, '') ?? 'run', version: live.version };
@@ -83,28 +78,21 @@ export function App() {
     const name = (shown.record.scenario as { name?: unknown } | null)?.name;
     return { key: `${shown.source.kind}:${shown.record.id}`, source: shown.record, live: false, name: typeof name === 'string' ? name : 'run', version: 0 };
   }, [run.busy, live, shown, scenario.doc]);
-
-  // The scenario of the run shown, when it is one of the mistakes gallery's: its lesson in the Learn tab.
-  const runLesson = useMemo(() => {
-    if (!timeline) return null;
-    return timeline.live ? lessonOf(scenario.text) : lessonOf(JSON.stringify(shown?.record.scenario ?? null));
-  }, [timeline, scenario.text, shown]);
-
-  // The timeline's "what moved where" opens the Learn tab at that step.
-  const [learnRequest, setLearnRequest] = useState<number | null>(null);
-  const learnStep = useCallback((step: number) => {
-    setLearnRequest(step);
-    selectTab('learn');
-  }, [selectTab]);
+  // Apart, so that typing in the editor while a run goes leaves the run's source as it is.
+  const liveText = shownBase?.live ? scenario.text : null;
+  const shownRun = useMemo((): ShownRun | null => {
+    if (!shownBase) return null;
+    return { ...shownBase, scenarioText: liveText ?? JSON.stringify(shown?.record.scenario ?? null) };
+  }, [shownBase, liveText, shown]);
 
   const { busy, start } = run;
   const startRun = useCallback(() => {
     if (!scenario.doc || busy) return;
     // In step mode the run waits before its first step: show it where the learner predicts it.
-    selectTab(settings.stepMode ? 'learn' : 'log');
-    setLearnRequest(null);
+    bring(settings.stepMode ? 'step-run-started' : 'run-started');
+    forgetRequest();
     void start({ text: scenario.text, file: scenario.doc.path, backend: settings.backend, ranks: settings.ranks, stepMode: settings.stepMode });
-  }, [scenario.doc, scenario.text, settings.backend, settings.ranks, settings.stepMode, busy, start, selectTab]);
+  }, [scenario.doc, scenario.text, settings.backend, settings.ranks, settings.stepMode, busy, start, bring, forgetRequest]);
 
   const openRun = useCallback(async (path: string) => {
     try {
@@ -140,6 +128,23 @@ export function App() {
     window.addEventListener('keydown', keys);
     return () => window.removeEventListener('keydown', keys);
   }, [startRun]);
+
+  const context: ViewContext = {
+    client,
+    run: shownRun,
+    record: shown,
+    log: run.state.log,
+    paused: run.busy ? run.state.paused : null,
+    next: () => void run.next(),
+    templates,
+    openTemplate,
+    openRun: (path) => void openRun(path),
+    savedRunsVersion: runsVersion,
+    requestedStep: tabs.requestedStep,
+    stepViews: tabs.stepViews,
+    openStep: tabs.openStep,
+  };
+  const View = tabs.active.component;
 
   return (
     <div className="app">
@@ -185,30 +190,11 @@ export function App() {
             onStop={() => void run.stop()}
             onNext={() => void run.next()}
             onReveal={(line, column) => setReveal({ line, column })}
-            onShowResults={() => selectTab('results')}
+            onShowResults={() => bring('record')}
           />
-          <Tabs active={tab} fresh={fresh} onSelect={selectTab} />
+          <Tabs views={VIEWS} active={tabs.active.id} fresh={tabs.fresh} onSelect={tabs.select} />
           <div className="tab-body">
-            {tab === 'log' && <RunLog entries={run.state.log} />}
-            {tab === 'results' && (shown
-              ? <ResultsView record={shown.record} source={shown.source} />
-              : <p className="empty">No results yet: run the scenario, or open a saved run.</p>)}
-            {tab === 'timeline' && (timeline
-              ? <TimelineView key={timeline.key} record={timeline.source} live={timeline.live} name={timeline.name} onLearn={learnStep} />
-              : <p className="empty">No timeline yet: run the scenario, or open a saved run.</p>)}
-            {tab === 'learn' && (
-              <LearnView
-                source={timeline?.source ?? null}
-                version={timeline?.version ?? 0}
-                paused={run.busy ? run.state.paused : null}
-                onNext={() => void run.next()}
-                templates={templates}
-                onOpenLesson={openTemplate}
-                requested={learnRequest}
-                lesson={runLesson}
-              />
-            )}
-            {tab === 'runs' && <SavedRuns client={client} refreshKey={runsVersion} onOpen={(path) => void openRun(path)} />}
+            <View key={tabs.active.id} ctx={context} />
           </div>
         </section>
       </main>

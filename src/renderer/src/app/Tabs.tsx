@@ -1,18 +1,18 @@
-// The side pane's views: the live log, the results of the run shown, its timeline, what moved where (Learn), and the saved runs.
-export type TabId = 'log' | 'results' | 'timeline' | 'learn' | 'runs';
-
-const LABELS: Record<TabId, string> = { log: 'Log', results: 'Results', timeline: 'Timeline', learn: 'Learn', runs: 'Saved runs' };
+// The side pane's tabs, one per view (app/views.ts); a dot marks news in a tab not shown.
+import type { ViewDescriptor } from '../ui/view';
+import './tabs.css';
 
 interface Props {
-  active: TabId;
-  fresh: Partial<Record<TabId, boolean>>;
-  onSelect(tab: TabId): void;
+  views: readonly ViewDescriptor[];
+  active: string;
+  fresh: Record<string, boolean>;
+  onSelect(id: string): void;
 }
 
-export function Tabs({ active, fresh, onSelect }: Props) {
+export function Tabs({ views, active, fresh, onSelect }: Props) {
   return (
     <nav className="tabs" role="tablist">
-      {(Object.keys(LABELS) as TabId[]).map((id) => (
+      {views.map(({ id, label }) => (
         <button
           key={id}
           type="button"
@@ -22,7 +22,7 @@ export function Tabs({ active, fresh, onSelect }: Props) {
           data-testid={`tab-${id}`}
           onClick={() => onSelect(id)}
         >
-          {LABELS[id]}{fresh[id] && active !== id ? ' •' : ''}
+          {label}{fresh[id] && active !== id ? ' •' : ''}
         </button>
       ))}
     </nav>

@@ -2,7 +2,7 @@
 // dropped, and hand text back as a download.
 import type { OpenedFile } from '../../../shared/run/api.js';
 import { RECORD_FORMAT, runRecordSchema } from '../../../shared/run/record.js';
-import { downloadBlob } from '../app/download';
+import { downloadBlob } from '../ui/download';
 
 /** A run record (validated) or scenario text, told apart by the record's `format` field. */
 export function classifyFileText(name: string, text: string): OpenedFile {

@@ -1,6 +1,6 @@
 // The step's time on the timeline's axis (same ticks and labels): one iteration as it ran, and a
 // cursor where the animation is in it.
-import { tickLabel, timeTicks } from '../timeline/ticks';
+import { tickLabel, timeTicks } from '../ui/ticks';
 
 interface Props {
   width: number;

@@ -3,10 +3,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { SweepModel } from '../../../shared/learn/sweep-model.js';
 import type { StepRecord } from '../../../shared/run/record.js';
-import { formatBytes } from '../../../shared/data/units.js';
+import { canvasPng, downloadBlob } from '../ui/download';
+import { formatBytes, formatLogTick } from '../ui/units';
 import { Chart } from './chart';
-import { canvasPng, downloadBlob } from './download';
-import { formatLogTick } from './numbers';
 
 type YScale = 'linear' | 'logarithmic';
 

@@ -1,8 +1,7 @@
 // Where the run ran: host, CPUs, backend, GPUs, library versions and the environment variables
 // that change how NCCL behaves.
 import type { Environment } from '../../../shared/run/record.js';
-import { formatComputeCapability } from '../../../shared/ops/gpu-support.js';
-import { formatBytes } from '../../../shared/data/units.js';
+import { formatBytes, formatComputeCapability } from '../ui/units';
 
 function Pairs({ values }: { values: Record<string, string> }) {
   const keys = Object.keys(values).sort();

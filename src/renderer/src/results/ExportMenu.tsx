@@ -2,7 +2,7 @@
 // (ui.perfetto.dev, chrome://tracing), the results table as CSV, and the run record itself.
 import { chromeTrace, resultsCsv } from '../../../shared/export/index.js';
 import type { RunRecord } from '../../../shared/run/record.js';
-import { downloadBlob } from './download';
+import { downloadBlob } from '../ui/download';
 
 const json = (value: unknown) => new Blob([JSON.stringify(value)], { type: 'application/json' });
 

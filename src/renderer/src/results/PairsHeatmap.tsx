@@ -1,7 +1,7 @@
 // A pairs step as heatmaps (bandwidth, latency, plain copy): rows are senders, columns receivers,
 // so a one-way measurement fills one cell and its reverse is its own cell. Beside the matrices:
 // what joins each pair (link, NCCL's transport, share of the link's peak) and why a pair failed.
-import { formatBytes } from '../../../shared/data/units.js';
+import { formatBytes } from '../ui/units';
 import {
   formatPairValue, heatColour, linkText, needsLightText, rangePosition, type PairCell, type PairLink, type PairsHeatmaps, type PairsMetric,
 } from './pairs-heatmap';

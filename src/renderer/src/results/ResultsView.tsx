@@ -5,8 +5,9 @@ import { runSucceeded } from '../../../shared/results/expectation.js';
 import { compareSummary, statusLine } from '../../../shared/export/format.js';
 import type { RunRecord, StepRecord } from '../../../shared/run/record.js';
 import { sweepModel } from '../../../shared/learn/sweep-model.js';
+import { fileStem } from '../ui/download';
+import type { RecordSource } from '../ui/view';
 import { BandwidthChart } from './BandwidthChart';
-import { fileStem } from './download';
 import { EnvironmentPanel } from './EnvironmentPanel';
 import { ExportMenu } from './ExportMenu';
 import { ModelNote } from './ModelNote';
@@ -15,8 +16,6 @@ import { pairsHeatmaps } from './pairs-heatmap';
 import { RankLines } from './RankLines';
 import { resultSections } from './sections';
 import { StepTable } from './StepTable';
-
-export type ResultsSource = { kind: 'live'; savedTo: string | null } | { kind: 'replay'; from: string };
 
 /** The scenario's name, else its file. */
 function runTitle(record: RunRecord): string {
@@ -35,7 +34,7 @@ function SweepSummary({ steps }: { steps: StepRecord[] }) {
   );
 }
 
-export function ResultsView({ record, source }: { record: RunRecord; source: ResultsSource }) {
+export function ResultsView({ record, source }: { record: RunRecord; source: RecordSource }) {
   const sections = useMemo(() => resultSections(record), [record]);
   const title = runTitle(record);
   const stem = fileStem(title);

@@ -2,11 +2,9 @@
 // pairs view (src/shared/results/pairs.ts, which the CLI's matrices read too): each cell from the step that
 // measured that direction, a one-way step's reverse left "not measured" rather than borrowed.
 // Here: what the app adds, the colour scale and the numbers' text.
-import { formatMicroseconds } from '../../../shared/export/index.js';
 import { pairsView, type PairLink, type PairsCell, type PairsMatrix, type PairsView } from '../../../shared/results/pairs.js';
 import type { RunRecord } from '../../../shared/run/record.js';
-import { formatBytes } from '../../../shared/data/units.js';
-import { formatGBs } from './numbers';
+import { formatBytes, formatGBs, formatMicroseconds } from '../ui/units';
 
 export type PairCell = PairsCell;
 export type PairsMetric = PairsMatrix;

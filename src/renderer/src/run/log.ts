@@ -2,10 +2,7 @@
 // (`[Rank 1] all_reduce sum: [2, 4, 6] ✓`), the timing under it, and the ranks' own log lines.
 import type { LogLine, StepRecord } from '../../../shared/run/record.js';
 import { loopStallLines, resultLines, timingLine } from '../../../shared/export/format.js';
-
-export type LogTone = 'pass' | 'fail' | 'info' | 'timing' | 'error';
-
-export interface LogEntry { id: number; text: string; tone: LogTone }
+import type { LogEntry } from '../ui/view';
 
 export function stepEntries(step: StepRecord, nextId: number): LogEntry[] {
   if (step.action.kind === 'wait' || step.action.kind === 'block-begin' || step.action.kind === 'block-end') return [];

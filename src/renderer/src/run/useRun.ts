@@ -6,7 +6,8 @@ import type { Plan } from '../../../shared/plan/types.js';
 import type { TimelineEvent } from '../../../shared/run/protocol.js';
 import type { RunRecord, StepRecord } from '../../../shared/run/record.js';
 import type { LabClient } from '../client';
-import { logEntry, stepEntries, type LogEntry } from './log';
+import type { LogEntry } from '../ui/view';
+import { logEntry, stepEntries } from './log';
 
 export type RunPhase =
   | { kind: 'idle' }

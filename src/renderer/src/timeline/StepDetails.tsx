@@ -3,17 +3,18 @@
 import { loopStallLines, resultLines, stepTitle, timingLine } from '../../../shared/export/format.js';
 import type { PlanStep } from '../../../shared/plan/types.js';
 import type { StepRecord } from '../../../shared/run/record.js';
-import { learnable } from '../learn/model';
+import type { StepView } from '../ui/view';
 
 interface Props {
   planStep: PlanStep | undefined;
   step: StepRecord | undefined;
   onClose(): void;
-  /** Shows the step in the Learn view; offered where it moves tensor data. */
-  onLearn?(step: number): void;
+  /** The other views that can show this step (the Learn view: what moved where). */
+  stepViews?(step: PlanStep): StepView[];
+  onOpenStep?(view: string, step: number): void;
 }
 
-export function StepDetails({ planStep, step, onClose, onLearn }: Props) {
+export function StepDetails({ planStep, step, onClose, stepViews, onOpenStep }: Props) {
   const timing = step ? timingLine(step) : null;
   const stalls = step ? loopStallLines(step) : [];
   const hasData = step?.ranks.some((r) => r.input != null || r.output !== null);
@@ -23,9 +24,9 @@ export function StepDetails({ planStep, step, onClose, onLearn }: Props) {
         <h3>#{planStep?.index ?? step?.index} {step ? stepTitle(step) : planStep?.label}</h3>
         {step && <span className={`verdict verdict-${step.verdict}`}>{step.verdict}</span>}
         <span className="spacer" />
-        {onLearn && planStep && learnable(planStep) && (
-          <button type="button" className="small" data-testid="timeline-learn" onClick={() => onLearn(planStep.index)}>what moved where</button>
-        )}
+        {onOpenStep && planStep && stepViews?.(planStep).map((view) => (
+          <button key={view.id} type="button" className="small" data-testid={`timeline-${view.id}`} onClick={() => onOpenStep(view.id, planStep.index)}>{view.label}</button>
+        ))}
         <button type="button" className="small" onClick={onClose}>close</button>
       </header>
       {!step && <p className="dim">Still running: its results come when the step ends.</p>}

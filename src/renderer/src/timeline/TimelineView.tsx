@@ -2,6 +2,8 @@
 // or a compare block's variants stacked on one scale. Hover describes a slice, a click selects
 // its step (details below, its slices outlined on every lane).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { PlanStep } from '../../../shared/plan/types.js';
+import type { StepView } from '../ui/view';
 import { compareRepeats, defaultChoice, loadCompare, type CompareChoice } from './compare';
 import { TimelineController, type Hover, type TimelineElements } from './controller';
 import { describeSlice, stepsByIndex } from './describe';
@@ -19,15 +21,16 @@ import { useRunModel } from './useRunModel';
 
 interface Props {
   record: TimelineSource;
-  /** Shows a step in the Learn view (what moved where). */
-  onLearn?(step: number): void;
+  /** The other views that can show a step (the Learn view: what moved where), and showing it there. */
+  stepViews?(step: PlanStep): StepView[];
+  onOpenStep?(view: string, step: number): void;
   /** A run in progress: its events grow; the view follows the end until the user zooms or pans. */
   live?: boolean;
   /** Names the PNG: `<name>-timeline.png`. */
   name?: string;
 }
 
-export function TimelineView({ record, live = false, name = 'run', onLearn }: Props) {
+export function TimelineView({ record, live = false, name = 'run', stepViews, onOpenStep }: Props) {
   const run = useRunModel(record, live);
   const [mode, setMode] = useState<TimelineMode>('run');
   const [choice, setChoice] = useState<CompareChoice | null>(() => defaultChoice(record));
@@ -113,7 +116,7 @@ export function TimelineView({ record, live = false, name = 'run', onLearn }: Pr
       </div>
       {!model.lanes.length && <p className="empty">{live ? 'Waiting for the first step to end…' : 'This run recorded no timeline events.'}</p>}
       {selected !== null && (
-        <StepDetails planStep={record.plan.steps[selected]} step={steps.get(selected)} onClose={() => setSelected(null)} onLearn={onLearn} />
+        <StepDetails planStep={record.plan.steps[selected]} step={steps.get(selected)} onClose={() => setSelected(null)} stepViews={stepViews} onOpenStep={onOpenStep} />
       )}
     </div>
   );

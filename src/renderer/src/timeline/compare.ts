@@ -2,7 +2,7 @@
 // that variant's block start and stacked as a group of lanes, so that all variants share a time
 // scale and overlap (or its absence) is seen at a glance.
 import type { StepOrigin } from '../../../shared/plan/types.js';
-import { formatDuration } from './ticks';
+import { formatDuration } from '../ui/units';
 import { emptyModel, LaneBuilder, laneName, type TimelineModel } from './model';
 import { isHostPhase } from './phases';
 import type { TimelineSource } from './source';

@@ -2,12 +2,11 @@
 // bandwidth and verdict where the step has ended.
 import type { StepRecord } from '../../../shared/run/record.js';
 import { describeLoopStall, loopStall } from '../../../shared/run/loop-host.js';
-import { formatBytes } from '../../../shared/data/units.js';
+import { formatBytes, formatDuration } from '../ui/units';
 import type { TimelineModel } from './model';
 import { OPS } from './ops';
 import { PHASES } from './phases';
 import type { TimelineSource } from './source';
-import { formatDuration } from './ticks';
 
 export interface SliceDescription { title: string; rows: [string, string][] }
 

@@ -1,12 +1,12 @@
 // The drawer: the time axis, each lane's slices over the visible window, the send → receive
 // arrows and the selected step's outline, onto a 2D canvas context in CSS pixels.
+import { tickLabel, timeTicks } from '../ui/ticks';
 import type { Flow } from './flows';
 import { AXIS_HEIGHT, type Layout } from './layout';
 import type { TimelineModel } from './model';
 import { ACCENT, bodyColour, borderOf, textColour, TEXT_DARK } from './paint';
 import { PHASE_INDEX } from './phases';
 import { laneRuns } from './runs';
-import { tickLabel, timeTicks } from './ticks';
 import type { Viewport } from './viewport';
 
 export interface DrawInput {

@@ -1,14 +1,11 @@
 // "PNG": the visible timeline as an image, with the lane names beside it (they are HTML on the
 // page, so they are drawn in here), downloaded as <name>-timeline.png.
+import { downloadBlob, fileStem } from '../ui/download';
 import { LABEL_WIDTH, type Layout } from './layout';
 import type { TimelineModel } from './model';
-import { downloadBlob } from '../app/download';
 
-/** A file name from the scenario's name: letters, digits, dot, dash and underscore. */
-export function pngFileName(name: string): string {
-  const safe = name.trim().replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
-  return `${safe || 'run'}-timeline.png`;
-}
+/** A file name from the scenario's name, as the results' downloads make theirs. */
+export const pngFileName = (name: string): string => `${fileStem(name)}-timeline.png`;
 
 function composite(canvas: HTMLCanvasElement, model: TimelineModel, layout: Layout): HTMLCanvasElement {
   const scale = canvas.width / Math.max(1, canvas.clientWidth);

@@ -1,5 +1,2 @@
-// What the timeline reads of a run: a saved record, or a live run's record as it grows (whose
-// environment is not known yet, hence not read here).
-import type { RunRecord } from '../../../shared/run/record.js';
-
-export type TimelineSource = Pick<RunRecord, 'plan' | 'world' | 'steps' | 'events' | 'compares'>;
+// What the timeline reads of a run: the views' run source (a saved record, or a live run's as it grows).
+export type { RunSource as TimelineSource } from '../ui/view';

@@ -1,6 +1,6 @@
 // The live per-rank log; follows the end while the reader is at the end.
 import { useEffect, useRef } from 'react';
-import type { LogEntry } from './log';
+import type { LogEntry } from '../ui/view';
 
 export function RunLog({ entries }: { entries: LogEntry[] }) {
   const box = useRef<HTMLOListElement>(null);
@@ -11,7 +11,7 @@ export function RunLog({ entries }: { entries: LogEntry[] }) {
   if (!entries.length) return <p className="empty" data-testid="run-log-empty">Run a scenario to see each rank's results here.</p>;
   return (
     <ol
-      className="run-log"
+      className="run-log rank-lines"
       data-testid="run-log"
       ref={box}
       onScroll={(e) => {

@@ -1,12 +1,9 @@
 // Two saved runs side by side (compareRuns): the steps both ran, with each change marked where it
 // stands outside both runs' own spread; the steps only one ran; compare blocks; and what differs
 // in where they ran.
-import {
-  formatMicroseconds, type BlockComparison, type EnvironmentChange, type RunComparison, type RunSummary, type StepComparison, type StepKey,
-} from '../../../shared/export/index.js';
-import { formatBytes } from '../../../shared/data/units.js';
+import type { BlockComparison, EnvironmentChange, RunComparison, RunSummary, StepComparison, StepKey } from '../../../shared/export/index.js';
+import { formatBytes, formatGBs, formatMicroseconds } from '../ui/units';
 import { changeSense, changeText, changeTitle } from './comparison-cells';
-import { formatGBs } from './numbers';
 
 const time = (x: number | null) => (x === null ? 'n/a' : formatMicroseconds(x));
 const gbs = (x: number | null) => (x === null ? 'n/a' : formatGBs(x));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileStem } from '../../../src/renderer/src/results/download.js';
+import { fileStem } from '../../../src/renderer/src/ui/download.js';
 
 describe('download file names', () => {
   it('keep a scenario name readable and safe on every system', () => {

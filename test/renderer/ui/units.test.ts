@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatGBs, formatLogTick } from '../../../src/renderer/src/results/numbers.js';
+import { formatGBs, formatLogTick } from '../../../src/renderer/src/ui/units.js';
 
 describe('numbers in the heatmaps, comparison and log axis', () => {
   it('keep two significant digits of a bandwidth below 0.1 GB/s', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepComparison } from '../../../src/shared/export/index.js';
-import { changeSense, changeText, changeTitle } from '../../../src/renderer/src/results/comparison-cells.js';
+import { changeSense, changeText, changeTitle } from '../../../src/renderer/src/saved-runs/comparison-cells.js';
 
 const side = (median: number, min: number, max: number) => ({
   index: 0, timeUs: median, busbw: 1, verdict: 'pass' as const, spread: { min, median, max, samples: 20 },

@@ -1,6 +1,7 @@
 // How a comparison of two runs reads in a table: the signed change, whether it is a gain or a
 // loss for that metric (time down and busbw up are gains), and the spread behind "significant".
-import { formatMicroseconds, type Spread, type StepComparison } from '../../../shared/export/index.js';
+import type { Spread, StepComparison } from '../../../shared/export/index.js';
+import { formatMicroseconds } from '../ui/units';
 
 export const changeText = (pct: number | null): string => (pct === null ? 'n/a' : `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`);
 

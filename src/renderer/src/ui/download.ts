@@ -1,5 +1,15 @@
-// What the results' downloads (trace, CSV, the record itself, a chart's PNG) are named and made of.
-export { downloadBlob } from '../app/download';
+// Files made in the page (a scenario, a trace, a CSV, a run record, a PNG) are handed to the user
+// as downloads: a blob: URL on an <a download>, which the page's CSP allows (no navigation,
+// nothing fetched) and which works the same in Electron and in a browser.
+export function downloadBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  // Revoked later, not at once: the browser may still be reading the blob when click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
 
 /** A name safe as a file name on every system: the scenario's name with unsafe runs as "-". */
 export function fileStem(name: string): string {
@@ -7,7 +17,7 @@ export function fileStem(name: string): string {
   return stem || 'run';
 }
 
-/** The chart as a PNG on white: the canvas itself is transparent, which image viewers show as black or checkered. */
+/** A canvas as a PNG on white: the canvas itself is transparent, which image viewers show as black or checkered. */
 export function canvasPng(canvas: HTMLCanvasElement): Promise<Blob> {
   const opaque = document.createElement('canvas');
   opaque.width = canvas.width;

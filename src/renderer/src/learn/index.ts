@@ -1,3 +1,0 @@
-import './learn.css';
-
-export { LearnView, type LearnSource } from './LearnView';

@@ -1,4 +1,0 @@
-import './results.css';
-
-export { ResultsView, type ResultsSource } from './ResultsView';
-export { SavedRuns } from './SavedRuns';

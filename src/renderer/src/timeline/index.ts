@@ -1,4 +1,0 @@
-import './timeline.css';
-
-export { TimelineView } from './TimelineView';
-export type { TimelineSource } from './source';
