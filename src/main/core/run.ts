@@ -391,6 +391,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     const anyWrong = steps.some((s) => s.verdict === 'fail' || (s.verdict === 'error' && s.pair?.error));
     const status = this.error ? (this.stopped ? 'aborted' : 'error') : anyWrong ? 'failed' : 'passed';
     const expectation = expectationOf(this.plan, { status, error: this.error, steps });
+    // The summary a listing shows comes first, so that the file's head holds it (core/saved-runs.ts).
     return {
       format: RECORD_FORMAT,
       version: RECORD_VERSION,
@@ -398,12 +399,12 @@ export class LabRun extends EventEmitter<RunEvents> {
       createdAt: this.createdAt.toISOString(),
       finishedAt: new Date().toISOString(),
       scenarioFile: this.options.scenarioFile,
+      world: this.plan.world,
+      status,
+      environment: this.environment!,  // set in run() before record() is called
+      error: this.error,
       scenario: this.options.scenario,
       plan: this.plan,
-      world: this.plan.world,
-      environment: this.environment!,  // set in run() before record() is called
-      status,
-      error: this.error,
       steps,
       ...(expectation ? { expectation } : {}),
       compares: summarizeCompares(this.plan, steps),
