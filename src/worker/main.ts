@@ -9,6 +9,7 @@ import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type BackendName, t
 import { loadAddon } from '../addon/addon.js';
 import { pausesBefore } from '../shared/run/step-mode.js';
 import { PlanExecutor } from './executor.js';
+import { createdSegments } from './segments.js';
 import type { NativeAddon, NativeComm } from '../addon/native-api.js';
 
 const v = PROTOCOL_VERSION;
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
     process.env.NCCL_DEBUG_SUBSYS ??= 'P2P,SHM,NET';
   }
   process.env.NCCL_DEBUG ??= 'WARN';
-  const addon = loadAddon();
+  const addon = createdSegments.track(loadAddon());
   exitNow = (code) => addon.exitNow(code);
   // The core checked the backend; nccl is not probed again here (that loads CUDA on this thread):
   // making the CUDA context and the id says which library is missing, if one is.

@@ -154,17 +154,26 @@ export class PairRunner {
     // An injected hang: the pair's sender never hands its data over, so the receiver waits in the
     // backend (NCCL: a receive that never completes on the GPU) until the pair's timeout.
     const silent = a.fault === 'hang' && rank === a.from;
+    /** How long the warm-up took, once it has finished: data moved (a pair past its timeout after that is slow, not hung). */
+    let warmedUpMs: number | null = null;
     const run = async (): Promise<{ warm: NativeTimes | null; timed: NativeTimes }> => {
       if (silent) {
         await sleep(Math.max(0, deadline - Date.now()) + 1);
         throw new PairFailure('CLAB_PAIR_TIMEOUT', `injected fault: the pair ${this.pairName(a)} hangs as over a broken link (the scenario's faults list); rank ${rank} sent nothing within its timeout of ${step.timeoutMs} ms`);
       }
+      const began = Date.now();
       const warm = step.warmup > 0 ? comm.enqueue(0, op, step.warmup) : null;
+      warm?.then(() => { warmedUpMs = Date.now() - began; }, () => undefined);
       const timed = comm.enqueue(0, op, step.iters, { loop: step.iters > 1 });
       const [w, t] = await Promise.all([warm, timed]);
       return { warm: w, timed: t };
     };
-    const { warm, timed } = await this.withTimeout(run(), deadline, comm, `${step.label}: the pair did not finish within its timeout of ${step.timeoutMs} ms on rank ${rank}`);
+    const noData = step.warmup > 0 ? `: no data moved (not even its ${step.warmup} warm-up iteration${step.warmup === 1 ? '' : 's'} finished)` : '';
+    const { warm, timed } = await this.withTimeout(run(), deadline, comm, `${step.label}: the pair did not finish within its timeout of ${step.timeoutMs} ms on rank ${rank}${noData}`)
+      .catch((e: unknown) => {
+        if (!(e instanceof PairFailure) || e.code !== 'CLAB_PAIR_TIMEOUT' || warmedUpMs === null) throw e;
+        throw new PairFailure('CLAB_PAIR_SLOW', `${step.label}: the pair moved data (its ${step.warmup} warm-up iteration${step.warmup === 1 ? '' : 's'} finished in ${warmedUpMs} ms) but its ${step.iters} timed iteration${step.iters === 1 ? '' : 's'} did not finish within its timeout of ${step.timeoutMs} ms on rank ${rank}: too slow for the timeout, not hung`);
+      });
     const base = { rank, stream: 0, step: step.index, bytes: a.count * DTYPE_INFO[a.dtype].bytes };
     const events: TimelineEvent[] = [
       { ...base, name: `${step.label} (fill)`, phase: 'fill', startNs: fillStart, endNs: fillEnd },

@@ -13,8 +13,8 @@ const TIMEOUT_MS = 200;
 const never = <T>() => new Promise<T>(() => undefined);
 const times = (n: number): NativeTimes => ({ startNs: Array.from({ length: n }, (_, i) => i * 1000), endNs: Array.from({ length: n }, (_, i) => i * 1000 + 500) });
 
-function steps(): (PlanStep & { action: PairAction })[] {
-  const scenario = scenarioSchema.parse({ version: 1, name: 'p', world: { ranks: 2 }, defaults: { iters: 2 }, steps: [{ op: 'pairs', bytes: 64, timeoutMs: TIMEOUT_MS }] });
+function steps(warmup = 0): (PlanStep & { action: PairAction })[] {
+  const scenario = scenarioSchema.parse({ version: 1, name: 'p', world: { ranks: 2 }, defaults: { iters: 2, warmup }, steps: [{ op: 'pairs', bytes: 64, timeoutMs: TIMEOUT_MS }] });
   return compilePlan(scenario).steps as (PlanStep & { action: PairAction })[];
 }
 
@@ -23,7 +23,7 @@ function steps(): (PlanStep & { action: PairAction })[] {
  * (a close that is slow ends after CLOSE_MS); what happened is logged.
  */
 const CLOSE_MS = 50;
-function standIn(how: { init: 'ok' | 'hang'; enqueue: 'ok' | 'hang-until-abort'; close?: 'ok' | 'slow' | 'fail' }) {
+function standIn(how: { init: 'ok' | 'hang'; enqueue: 'ok' | 'hang-until-abort' | 'warm-up-only'; close?: 'ok' | 'slow' | 'fail' }) {
   const log: string[] = [];
   let made = 0;
   const comm = (): NativeComm => {
@@ -31,9 +31,10 @@ function standIn(how: { init: 'ok' | 'hang'; enqueue: 'ok' | 'hang-until-abort';
     let abort: ((e: Error) => void) | null = null;
     return {
       rank: 0, world: 2, makesData: false,
-      enqueue: (_s, op, repeat = 1) => {
+      enqueue: (_s, op, repeat = 1, _opts?: unknown) => {
         log.push(`enqueue ${op.op} on comm ${id}`);
-        if (how.enqueue === 'ok') return Promise.resolve(times(repeat));
+        // warm-up-only: the untimed warm-up (no options) moves its data; the timed loop never ends.
+        if (how.enqueue === 'ok' || (how.enqueue === 'warm-up-only' && _opts === undefined)) return Promise.resolve(times(repeat));
         return new Promise((_, reject) => { abort = reject; });
       },
       prestage: async () => times(0),
@@ -85,6 +86,15 @@ describe('the pair runner', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
     expect(out.error).toMatchObject({ code: 'CLAB_PAIR_TIMEOUT' });
     expect(out.error!.message).toContain(`communicator did not come up within the pair's timeout of ${TIMEOUT_MS} ms`);
+  });
+
+  it('tells a pair slower than its timeout (its warm-up moved data) from one that moved none', async () => {
+    const slow = await standIn({ init: 'ok', enqueue: 'warm-up-only' }).runner.run(steps(1)[0]);
+    expect(slow.error).toMatchObject({ code: 'CLAB_PAIR_SLOW' });
+    expect(slow.error!.message).toMatch(/the pair moved data \(its 1 warm-up iteration finished in \d+ ms\) but its 2 timed iterations did not finish within its timeout of 200 ms on rank 0: too slow for the timeout, not hung$/);
+    const hung = await standIn({ init: 'ok', enqueue: 'hang-until-abort' }).runner.run(steps(1)[0]);
+    expect(hung.error).toMatchObject({ code: 'CLAB_PAIR_TIMEOUT' });
+    expect(hung.error!.message).toMatch(/within its timeout of 200 ms on rank 0: no data moved \(not even its 1 warm-up iteration finished\)$/);
   });
 
   it('aborts the pair\'s communicator when a call never returns, then skips its other measurements but still copies', async () => {

@@ -1,5 +1,6 @@
 // What every command shares: output, exit codes, how usage errors are reported.
 import { InvalidArgumentError } from 'commander';
+import { inertJson, visibleControls } from '../../shared/data/control-chars.js';
 import { isWarning, ScenarioFileError, type FileProblem } from '../../shared/plan/text.js';
 
 export const EXIT_OK = 0;
@@ -18,8 +19,15 @@ export function tolerateClosedPipes(): void {
   process.stderr.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') stderrClosed = true; else throw e; });
 }
 
-export const out = (line: string) => { if (!stdoutClosed) process.stdout.write(`${line}\n`); };
-export const err = (line: string) => { if (!stderrClosed) process.stderr.write(`${line}\n`); };
+/**
+ * Every line `clab` prints goes through these: what it prints comes from files (scenario names and
+ * keys, labels, lessons, log lines, paths in messages), and no control character in them reaches
+ * the terminal (shared/data/control-chars.ts).
+ */
+export const out = (line: string) => { if (!stdoutClosed) process.stdout.write(`${visibleControls(line)}\n`); };
+export const err = (line: string) => { if (!stderrClosed) process.stderr.write(`${visibleControls(line)}\n`); };
+/** JSON on stdout, its control characters as \u escapes (still the same JSON). */
+export const outJson = (json: string) => { if (!stdoutClosed) process.stdout.write(`${inertJson(json)}\n`); };
 
 export const rankCount = (v: string) => {
   const n = Number(v);

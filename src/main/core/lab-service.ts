@@ -1,9 +1,10 @@
 // The lab as both front doors offer it (Electron IPC and `clab serve`): one method per API call
 // and one stream of events. No Electron here; what differs per door arrives as a FileDoor.
 import { EventEmitter } from 'node:events';
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { runPanelBackend, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult, type OpenedFile, type SavedRun } from '../../shared/run/api.js';
+import { runPanelBackend, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult, type OpenedFile } from '../../shared/run/api.js';
+import { parse } from 'jsonc-parser';
 import { RECORD_FORMAT, type RunRecord } from '../../shared/run/record.js';
 import { parseScenarioText, ScenarioFileError } from '../../shared/plan/text.js';
 import { loadAddon as loadNativeAddon } from '../../addon/addon.js';
@@ -12,7 +13,8 @@ import { chooseBackend } from './backend.js';
 import { describeMachine, type MachineAddon } from './machine.js';
 import { findPackageRoot } from './package-root.js';
 import { resolveWorkerEntry } from './paths.js';
-import { readRecord, readRecordText } from './record-store.js';
+import { readCappedText } from './read-capped.js';
+import { SavedRuns } from './saved-runs.js';
 import type { LabRun } from './run.js';
 import { prepareRun, type PreparedRun } from './start-run.js';
 import { readTemplates } from './templates.js';
@@ -35,6 +37,8 @@ export interface LabServiceOptions {
   files?: FileDoor;
   loadAddon?: () => MachineAddon;
   workerEntry?: string;
+  /** How long a run may stay paused in step mode while no window is connected before it is stopped. */
+  unattendedPauseMs?: number;
 }
 
 /** One handler per API method, as dispatch() calls them. */
@@ -43,7 +47,6 @@ export type LabHandlers = { [M in ApiMethod]: (params: ApiParams<M>) => Promise<
 const UNSAVED = 'untitled.scenario.json';
 /** Same bound as the API's text parameters: nothing larger is read into the editor. */
 const MAX_OPEN_BYTES = 8 * 1024 * 1024;
-const RUN_SUFFIX = '.run.json';
 
 interface ActiveRun {
   run: LabRun;
@@ -52,11 +55,15 @@ interface ActiveRun {
   total: number;
 }
 
+/** A paused run holds its rank processes: with no window left to resume it, it is stopped after this. */
+export const UNATTENDED_PAUSE_MS = 10 * 60 * 1000;
+
 /** Ended runs remembered for runStatus (a window that reconnects after its run ended). */
 const REMEMBERED_RUNS = 8;
 
 export class LabService implements LabHandlers {
   readonly runsDir: string;
+  private readonly saved: SavedRuns;
   private readonly templatesDir: string;
   private readonly files: FileDoor | undefined;
   private readonly loadAddon: () => MachineAddon;
@@ -67,13 +74,39 @@ export class LabService implements LabHandlers {
   /** Files the user chose through the door's dialogs or dropped on the window: the only ones outside the runs directory the service reads or writes. */
   private readonly userFiles = new Set<string>();
   private disposed = false;
+  /** Whether a window is connected (a door without connections, Electron, is always attended). */
+  private attended = true;
+  private unattendedTimer: NodeJS.Timeout | null = null;
+  private readonly unattendedPauseMs: number;
 
   constructor(options: LabServiceOptions = {}) {
     this.runsDir = resolve(options.runsDir ?? 'runs');
+    this.saved = new SavedRuns(this.runsDir);
     this.templatesDir = options.templatesDir ?? join(findPackageRoot(), 'scenarios');
     this.files = options.files;
     this.loadAddon = options.loadAddon ?? loadNativeAddon;
     this.workerEntry = options.workerEntry;
+    this.unattendedPauseMs = options.unattendedPauseMs ?? UNATTENDED_PAUSE_MS;
+  }
+
+  /** The door says whether any window is connected now (`clab serve`: any WebSocket client). */
+  setAttended(attended: boolean): void {
+    this.attended = attended;
+    this.watchUnattended();
+  }
+
+  /** While no window is connected, a run paused in step mode is stopped after unattendedPauseMs. */
+  private watchUnattended(): void {
+    if (this.unattendedTimer) clearTimeout(this.unattendedTimer);
+    this.unattendedTimer = null;
+    if (this.attended || ![...this.runs.values()].some((a) => a.run.pausedAt() !== null)) return;
+    this.unattendedTimer = setTimeout(() => {
+      this.unattendedTimer = null;
+      for (const { run } of this.runs.values()) {
+        if (run.pausedAt() !== null) run.stop(`paused in step mode with no window connected for ${this.unattendedPauseMs / 1000} s`);
+      }
+    }, this.unattendedPauseMs);
+    this.unattendedTimer.unref();
   }
 
   onEvent(listener: (event: ApiEvent) => void): () => void {
@@ -119,7 +152,10 @@ export class LabService implements LabHandlers {
     }
     const { run, plan } = prepared;
     run.on('log', (line) => forward({ type: 'run-log', runId: run.id, line }));
-    run.on('paused', ({ step }) => forward({ type: 'run-paused', runId: run.id, step }));
+    run.on('paused', ({ step }) => {
+      forward({ type: 'run-paused', runId: run.id, step });
+      this.watchUnattended();
+    });
     run.on('progress', ({ done, total, step, events }) => {
       const active = this.runs.get(run.id);
       if (active) Object.assign(active, { done, total });
@@ -166,29 +202,11 @@ export class LabService implements LabHandlers {
   }
 
   async listRuns(): Promise<ApiResult<'listRuns'>> {
-    let names: string[];
-    try {
-      names = readdirSync(this.runsDir);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw e;
-    }
-    const runs: SavedRun[] = [];
-    for (const name of names.filter((n) => n.endsWith(RUN_SUFFIX))) {
-      const path = join(this.runsDir, name);
-      let record: RunRecord;
-      try {
-        record = readRecord(path);
-      } catch {
-        continue; // a half-copied or foreign file does not hide the other runs
-      }
-      runs.push({ path, name: scenarioNameOf(record, name), createdAt: record.createdAt, status: record.status, world: record.world, backend: record.environment.backend });
-    }
-    return runs.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    return this.saved.list();
   }
 
   async openRun({ path }: ApiParams<'openRun'>): Promise<ApiResult<'openRun'>> {
-    return readRecord(this.runFile(path));
+    return this.saved.open(this.runFile(path));
   }
 
   /**
@@ -196,7 +214,7 @@ export class LabService implements LabHandlers {
    * schema, sent on without being serialised again (a large record's text is most of the cost).
    */
   openRunText({ path }: ApiParams<'openRun'>): string {
-    return readRecordText(this.runFile(path)).text;
+    return this.saved.openText(this.runFile(path));
   }
 
   /** A run file a window may open: saved in the runs directory, or opened through the app. */
@@ -244,10 +262,9 @@ export class LabService implements LabHandlers {
   private openLocal(path: string): OpenedFile {
     const file = resolve(path);
     if (!file.endsWith('.json')) throw new Error(`${path}: not a scenario (*.scenario.json) or run record (*.run.json)`);
-    const size = statSync(file).size;
-    if (size > MAX_OPEN_BYTES) throw new Error(`${path}: ${size} bytes is larger than the ${MAX_OPEN_BYTES} bytes the lab opens`);
-    const text = readFileSync(file, 'utf8');
-    const opened: OpenedFile = looksLikeRunRecord(text) ? { kind: 'run', path: file, record: readRecord(file) } : { kind: 'scenario', path: file, text };
+    const opened: OpenedFile = looksLikeRunRecord(file)
+      ? { kind: 'run', path: file, record: this.saved.open(file) }
+      : { kind: 'scenario', path: file, text: readCappedText(file, { maxBytes: MAX_OPEN_BYTES, regularOnly: true }) };
     this.useFile(file);
     return opened;
   }
@@ -260,6 +277,7 @@ export class LabService implements LabHandlers {
   /** Stops every run and waits until their rank processes are gone and their records saved. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    if (this.unattendedTimer) clearTimeout(this.unattendedTimer);
     const active = [...this.runs.values()];
     for (const { run } of active) run.stop('the lab is closing');
     await Promise.all(active.map((a) => a.ended));
@@ -288,14 +306,11 @@ function labLine(text: string) {
   return { rank: null, atNs: Number(process.hrtime.bigint()), text };
 }
 
-function scenarioNameOf(record: RunRecord, fileName: string): string {
-  const name = (record.scenario as { name?: unknown } | null)?.name;
-  return typeof name === 'string' ? name : fileName.slice(0, -RUN_SUFFIX.length);
-}
-
-function looksLikeRunRecord(text: string): boolean {
+/** Whether the file says it is a run record: its first bytes hold `"format": "clab.run"`. */
+function looksLikeRunRecord(file: string): boolean {
   try {
-    return (JSON.parse(text) as { format?: unknown } | null)?.format === RECORD_FORMAT;
+    const head = parse(readCappedText(file, { maxBytes: 4096, regularOnly: true, head: true })) as { format?: unknown } | null;
+    return head?.format === RECORD_FORMAT;
   } catch {
     return false;
   }

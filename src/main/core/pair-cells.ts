@@ -44,6 +44,12 @@ function linesByWindow(logs: readonly LogLine[], windows: ReadonlyMap<number, { 
  */
 const consequence = (code: string) => (code === 'CLAB_PAIR_DOWN' ? 2 : code === 'CLAB_ABORTED' ? 1 : 0);
 
+/** What a pair past its timeout suggests: no data moved (a hang), or data moved too slowly for the timeout. */
+const PAIR_TIMEOUT_HINTS: Record<string, string[]> = {
+  CLAB_PAIR_TIMEOUT: ['a pair that hangs: the link, or one GPU of the pair, is not passing data; try the pair alone, and NCCL_P2P_DISABLE=1 or NCCL_SHM_DISABLE=1 to see whether another transport works'],
+  CLAB_PAIR_SLOW: ['a pair slower than its timeout: data moved (its warm-up finished), but the timed iterations did not finish in time; raise the pair\'s timeoutMs, or lower its bytes or iters, to measure it'],
+};
+
 /**
  * The pair's cell for each pairs step in `steps`. `windows` maps a pair unit's first step to the
  * time its gate opened and the next unit's gate (or the run's end): the output a rank printed in
@@ -79,7 +85,7 @@ export function pairCells(
       const hints = injected
         ? [`this failure was injected by the scenario's faults list (${a.fault}); a real broken link shows here the same way, with NCCL's own error and WARN lines`]
         : [...ncclHints(first.error.code, [first.error.message, ...warnings]),
-          ...(first.error.code === 'CLAB_PAIR_TIMEOUT' ? ['a pair that hangs: the link, or one GPU of the pair, is not passing data; try the pair alone, and NCCL_P2P_DISABLE=1 or NCCL_SHM_DISABLE=1 to see whether another transport works'] : [])];
+          ...(PAIR_TIMEOUT_HINTS[first.error.code] ?? [])];
       error = { rank: first.rank, code: first.error.code, message: first.error.message, warnings, hints, injected };
     }
     const how = a.measure === 'copy' ? step.ranks.find((r) => r.rank === a.from)?.note ?? null : null;

@@ -1,23 +1,31 @@
-// Run records on disk: written atomically (temp file + rename), validated when read.
-import { readFileSync } from 'node:fs';
+// Run records on disk: written atomically (temp file + rename), validated when read, read up to
+// a bound (counted as read), named so that two runs never share a file.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
+import { readCappedText, type ReadCappedOptions } from './read-capped.js';
 import { runRecordSchema, type RunRecord } from '../../shared/run/record.js';
 
 export function writeRecordAtomic(file: string, record: RunRecord): void {
   writeFileAtomic(file, JSON.stringify(record));
 }
 
-export function readRecord(file: string): RunRecord {
-  return readRecordText(file).record;
+/** The most a record read by `clab` may hold (a V8 string holds at most ~512 MiB of text). */
+export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+
+export type RecordReadOptions = Partial<Omit<ReadCappedOptions, 'head'>>;
+
+export function readRecord(file: string, o: RecordReadOptions = {}): RunRecord {
+  return readRecordText(file, o).record;
 }
 
 /** The record and the text it was read from (which passed the same checks), for sending on as it is. */
-export function readRecordText(file: string): { record: RunRecord; text: string } {
+export function readRecordText(file: string, o: RecordReadOptions = {}): { record: RunRecord; text: string } {
   let raw: unknown;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readCappedText(file, { maxBytes: o.maxBytes ?? MAX_RECORD_BYTES, regularOnly: o.regularOnly });
     raw = JSON.parse(text);
   } catch (e) {
     throw new Error(`${file}: cannot read the run record: ${(e as Error).message}`);
@@ -30,8 +38,21 @@ export function readRecordText(file: string): { record: RunRecord; text: string 
   return { record: r.data, text };
 }
 
+/** Record paths handed out by this process and not yet written: two runs in one millisecond get two. */
+const handedOut = new Set<string>();
+
+/**
+ * `<dir>/<name>-<time>-<random>.run.json`, a name no file has and this process has not given to
+ * another run: runs started in the same millisecond (serve's clients) never share a record.
+ */
 export function defaultRecordPath(scenarioName: string, createdAt: Date, dir = 'runs'): string {
-  const slug = scenarioName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'run';
+  const slug = scenarioName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'run';
   const stamp = createdAt.toISOString().replace(/[:.]/g, '-');
-  return join(dir, `${slug}-${stamp}.run.json`);
+  for (let attempt = 0; ; attempt++) {
+    const path = join(dir, `${slug}-${stamp}-${randomBytes(3).toString('hex')}.run.json`);
+    if ((!handedOut.has(path) && !existsSync(path)) || attempt >= 16) {
+      handedOut.add(path);
+      return path;
+    }
+  }
 }

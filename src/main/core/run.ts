@@ -48,6 +48,8 @@ const trace = (text: string) => { if (process.env.CLAB_TRACE) process.stderr.wri
 const WATCHDOG_INTERVAL_MS = 100;
 /** Beyond a pair's own timeout: its ranks abort the pair (up to 5 s for a hung call to come back) and report. */
 const PAIR_GRACE_MS = 10_000;
+/** Beyond a pair's timeout, what the ranks left out of a gate get to reach it once no step runs anywhere. */
+const GATE_GRACE_MS = 2_000;
 
 export class LabRun extends EventEmitter<RunEvents> {
   readonly id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
@@ -79,6 +81,8 @@ export class LabRun extends EventEmitter<RunEvents> {
   /** Pairs: the ranks at the gate (a pair's first step) that has not opened yet, and its step; when each gate opened. */
   private atGate = new Map<number, number>();
   private gateOpened = new Map<number, number>();
+  /** Since when ranks wait at a gate with no step running anywhere: the others have a deadline to come. */
+  private gateIdleSinceMs = 0;
   /** A rank's failure, as it said it: its message gets every rank's last calls once all have reported (end()). */
   private failureBase: string | null = null;
   /** Step mode: the step each rank waits before, and the pause announced once every rank still running waits. */
@@ -159,6 +163,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     this.pause = null;
     // The learner's time is no step's: steps still in flight (async ones) get it back.
     const waited = Date.now() - pause.sinceMs;
+    this.gateIdleSinceMs = Date.now();
     for (const [index, b] of this.began) if (!this.stepRecords.has(index)) b.atMs += waited;
     for (const [rank, step] of [...this.waiting]) {
       if (step !== pause.step) continue;
@@ -275,11 +280,47 @@ export class LabRun extends EventEmitter<RunEvents> {
     trace(`rank ${rank} closed (${code ?? signal})`);
     this.exited.add(rank);
     if (!this.done.has(rank) && !this.error) {
-      const steps = [...(this.current.get(rank) ?? [])];
-      const where = steps.length ? ` during step ${steps[0]} (${this.step(steps[0]).label})` : '';
-      this.failRank(rank, steps[0] ?? null, 'CLAB_RANK_EXITED', `rank ${rank} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${where}`);
+      const { step, where } = this.whereIs(rank);
+      this.failRank(rank, step, 'CLAB_RANK_EXITED', `rank ${rank} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${where}`);
     }
     if (this.exited.size === this.plan.world) this.end();
+  }
+
+  /** The step a rank that exited was in, or, idle (outside the pair that runs), the gate or step it was waiting through. */
+  private whereIs(rank: number): { step: number | null; where: string } {
+    const own = [...(this.current.get(rank) ?? [])][0];
+    if (own !== undefined) return { step: own, where: ` during step ${own} (${this.step(own).label})` };
+    const gate = this.atGate.get(rank);
+    if (gate !== undefined) return { step: gate, where: ` while waiting at the gate of step ${gate} (${this.step(gate).label})` };
+    const running = [...this.began.keys()].filter((i) => !this.stepRecords.has(i));
+    if (!running.length) return { step: null, where: '' };
+    const other = Math.min(...running);
+    return { step: other, where: ` while idle, during step ${other} (${this.step(other).label}), which it takes no part in` };
+  }
+
+  /**
+   * Ranks at a pair's gate wait for every rank: once none has a step running, those not there yet
+   * have the pair's timeout (and GATE_GRACE_MS) to come, or the run fails naming them.
+   */
+  private checkGate(now: number): void {
+    const running = [...this.current.values()].some((steps) => steps.size > 0);
+    if (!this.atGate.size || running || this.joined.size < this.plan.world) {
+      this.gateIdleSinceMs = now;
+      return;
+    }
+    const gate = Math.min(...this.atGate.values());
+    const allowedMs = this.step(gate).timeoutMs + GATE_GRACE_MS;
+    if (now - this.gateIdleSinceMs <= allowedMs) return;
+    const missing = this.ranks().filter((r) => !this.atGate.has(r) && !this.exited.has(r));
+    if (!missing.length) return;
+    const last = (r: number) => {
+      const entry = this.flight.get(r)?.at(-1);
+      return entry ? `, its last call ${describeEntry(entry)} of ${this.stepName(entry.step)}` : '';
+    };
+    const waiting = [...this.atGate.keys()].sort((a, b) => a - b);
+    this.fail(missing[0], gate, 'CLAB_GATE_TIMEOUT',
+      `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} never reached the gate of step ${gate} (${this.step(gate).label}) within ${allowedMs} ms, `
+      + `while rank${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')} waited there and no step ran (${missing.map((r) => `rank ${r}${last(r)}`).join('; ')})`);
   }
 
   private checkProgress(): void {
@@ -290,6 +331,8 @@ export class LabRun extends EventEmitter<RunEvents> {
       const missing = this.ranks().filter((r) => !this.joined.has(r));
       return this.fail(missing[0], null, 'CLAB_START_TIMEOUT', `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not join the communicator within ${this.options.startTimeoutMs ?? 30_000} ms`);
     }
+    this.checkGate(now);
+    if (this.error) return;
     // The earliest overdue step: where the ranks parted, when a later one is overdue too.
     const overdue = [...this.began].filter(([index, b]) => !this.stepRecords.has(index) && now - b.atMs > this.allowedMs(index));
     if (!overdue.length) return;
@@ -391,6 +434,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     const anyWrong = steps.some((s) => s.verdict === 'fail' || (s.verdict === 'error' && s.pair?.error));
     const status = this.error ? (this.stopped ? 'aborted' : 'error') : anyWrong ? 'failed' : 'passed';
     const expectation = expectationOf(this.plan, { status, error: this.error, steps });
+    // The summary a listing shows comes first, so that the file's head holds it (core/saved-runs.ts).
     return {
       format: RECORD_FORMAT,
       version: RECORD_VERSION,
@@ -398,12 +442,12 @@ export class LabRun extends EventEmitter<RunEvents> {
       createdAt: this.createdAt.toISOString(),
       finishedAt: new Date().toISOString(),
       scenarioFile: this.options.scenarioFile,
+      world: this.plan.world,
+      status,
+      environment: this.environment!,  // set in run() before record() is called
+      error: this.error,
       scenario: this.options.scenario,
       plan: this.plan,
-      world: this.plan.world,
-      environment: this.environment!,  // set in run() before record() is called
-      status,
-      error: this.error,
       steps,
       ...(expectation ? { expectation } : {}),
       compares: summarizeCompares(this.plan, steps),

@@ -15,44 +15,67 @@ const NO_ID = -1;
 /** Room for the largest call (8 MiB of scenario text) and its envelope. */
 const MAX_FRAME_BYTES = 9 * 1024 * 1024;
 
-function send(ws: WebSocket, message: unknown): void {
-  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+/**
+ * What may wait unsent to one client (a record opened over the socket is at most 64 MiB): a client
+ * that reads nothing while runs go is disconnected past it, rather than buffered for without
+ * bound. The page reconnects and asks for the state of its run (runStatus).
+ */
+export const MAX_BUFFERED_BYTES = 96 * 1024 * 1024;
+
+/** Sends `frame`, or disconnects a client that has left more than `maxBuffered` bytes unread. */
+function sendFrame(ws: WebSocket, frame: string, maxBuffered: number): void {
+  if (ws.readyState !== ws.OPEN) return;
+  if (ws.bufferedAmount > maxBuffered) return ws.terminate();
+  ws.send(frame);
 }
 
-function answerError(ws: WebSocket, id: number, error: string): void {
+type Send = (ws: WebSocket, message: unknown) => void;
+
+function answerError(send: Send, ws: WebSocket, id: number, error: string): void {
   send(ws, { type: 'result', v: API_VERSION, id, ok: false, error });
 }
 
-function onFrame(ws: WebSocket, service: LabService, data: RawData, isBinary: boolean): void {
-  if (isBinary) return answerError(ws, NO_ID, 'expected a JSON text frame');
+function onFrame(send: Send, ws: WebSocket, service: LabService, data: RawData, isBinary: boolean): void {
+  if (isBinary) return answerError(send, ws, NO_ID, 'expected a JSON text frame');
   let frame: unknown;
   try {
     frame = JSON.parse(data.toString());
   } catch {
-    return answerError(ws, NO_ID, 'the frame is not JSON');
+    return answerError(send, ws, NO_ID, 'the frame is not JSON');
   }
   const envelope = envelopeSchema.safeParse(frame);
   if (!envelope.success) {
     const id = (frame as { id?: unknown } | null)?.id;
     const issue = envelope.error.issues[0];
-    return answerError(ws, Number.isInteger(id) ? (id as number) : NO_ID, `invalid frame: ${issue.path.map(String).join('.') || '(frame)'}: ${issue.message}`);
+    return answerError(send, ws, Number.isInteger(id) ? (id as number) : NO_ID, `invalid frame: ${issue.path.map(String).join('.') || '(frame)'}: ${issue.message}`);
   }
   const { id, call } = envelope.data;
   dispatch(service, call).then(
     (value) => send(ws, { type: 'result', v: API_VERSION, id, ok: true, value }),
-    (e: Error) => answerError(ws, id, e.message),
+    (e: Error) => answerError(send, ws, id, e.message),
   );
 }
 
-export function createApiSocket(service: LabService): { sockets: WebSocketServer; stop(): void } {
+export interface ApiSocketOptions {
+  /** Unsent bytes past which a client is disconnected (MAX_BUFFERED_BYTES). */
+  maxBufferedBytes?: number;
+}
+
+export function createApiSocket(service: LabService, options: ApiSocketOptions = {}): { sockets: WebSocketServer; stop(): void } {
+  const maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
+  const send: Send = (ws, message) => sendFrame(ws, JSON.stringify(message), maxBufferedBytes);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  // A run paused in step mode with no page left to resume it is stopped in time (lab-service.ts).
+  const attended = () => service.setAttended([...sockets.clients].some((ws) => ws.readyState === ws.OPEN));
   sockets.on('connection', (ws) => {
-    ws.on('message', (data, isBinary) => onFrame(ws, service, data, isBinary));
+    ws.on('message', (data, isBinary) => onFrame(send, ws, service, data, isBinary));
     ws.on('error', () => ws.terminate());
+    ws.on('close', attended);
+    attended();
   });
   const unsubscribe = service.onEvent((event: ApiEvent) => {
     const frame = JSON.stringify({ type: 'event', v: API_VERSION, event });
-    for (const ws of sockets.clients) if (ws.readyState === ws.OPEN) ws.send(frame);
+    for (const ws of sockets.clients) sendFrame(ws, frame, maxBufferedBytes);
   });
   return {
     sockets,

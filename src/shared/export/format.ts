@@ -7,7 +7,7 @@ import type { BackendName } from '../run/protocol.js';
 import type { CompareRecord, Environment, RunRecord, StepRecord } from '../run/record.js';
 import { modelSummary, sweepModel, type SweepModel, type SweepModelRow } from '../learn/sweep-model.js';
 import { wrapWords } from '../data/wrap.js';
-import { pairsView, type PairsCell, type PairsMatrix } from '../results/pairs.js';
+import { pairErrorWord, pairsView, type PairsCell, type PairsMatrix } from '../results/pairs.js';
 import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeLoopStall, loopStalls } from '../run/loop-host.js';
@@ -156,7 +156,7 @@ export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environm
       case 'self': return '-';
       case 'not-measured': return '';
       case 'unfinished': return c.step.verdict === 'stopped' ? 'stopped' : 'not run';
-      case 'error': return c.error?.code === 'CLAB_PAIR_TIMEOUT' ? 'HANG' : c.error?.code === 'CLAB_PAIR_DOWN' ? 'down' : 'ERR';
+      case 'error': return pairErrorWord(c.error?.code);
       case 'measured': return c.value === null ? 'n/a' : m.unit === 'µs' ? us(c.value) : c.value >= 0.01 ? c.value.toFixed(2) : c.value.toPrecision(2);
     }
   };

@@ -6,6 +6,7 @@ import { DTYPES } from '../data/dtypes.js';
 import { REDOPS } from '../data/reduce.js';
 import { COLLECTIVES, OBJECT_COLLECTIVES } from '../ops/index.js';
 import { patternSchema } from '../scenario/schema.js';
+import { LIMITS } from '../scenario/limits.js';
 
 const rank = z.number().int().min(0);
 const count = z.number().int().min(0);
@@ -105,7 +106,7 @@ export const planStepSchema = z.object({
 });
 
 export const planSchema = z.object({
-  world: z.number().int().min(1),
+  world: z.number().int().min(1).max(LIMITS.ranks),
   /** The scenario's NCCL settings, set in each rank process's environment (older plans: none). */
   env: z.record(z.string(), z.string()).optional(),
   /** nccl: every device buffer allocated with ncclMemAlloc and registered with the communicator. */

@@ -18,6 +18,19 @@ export type PairsCell =
   /** value null: the step ran but has no figure (e.g. untimed). */
   | { kind: 'measured'; step: StepRecord; value: number | null };
 
+/**
+ * A failed cell's word: HANG (no data moved before the pair's timeout), SLOW (data moved, but the
+ * pair did not finish in time), down (not measured: the pair failed earlier), else ERR.
+ */
+export function pairErrorWord(code: string | undefined): 'HANG' | 'SLOW' | 'down' | 'ERR' {
+  switch (code) {
+    case 'CLAB_PAIR_TIMEOUT': return 'HANG';
+    case 'CLAB_PAIR_SLOW': return 'SLOW';
+    case 'CLAB_PAIR_DOWN': return 'down';
+    default: return 'ERR';
+  }
+}
+
 export interface PairsMatrix {
   measure: PairMeasure;
   /** "bandwidth (GB/s)", "latency, 8 B (µs)", "copy (GB/s)". */

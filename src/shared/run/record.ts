@@ -2,6 +2,7 @@
 // without GPUs. Validated when opened.
 import { z } from 'zod';
 import { planActionSchema, planSchema, stepOriginSchema } from '../plan/types.js';
+import { LIMITS } from '../scenario/limits.js';
 import { backendNameSchema, rankStepResultSchema, timelineEventSchema } from './protocol.js';
 
 export const RECORD_FORMAT = 'clab.run';
@@ -119,7 +120,8 @@ export const runRecordSchema = z.object({
   scenarioFile: z.string().nullable(),
   scenario: z.unknown(),
   plan: planSchema,
-  world: z.number().int(),
+  /** The plan's world (a replayed record's tables and matrices are as large as it). */
+  world: z.number().int().min(1).max(LIMITS.ranks),
   environment: environmentSchema,
   /** incomplete: written while the run went (see `clab run --out`); the run did not finish writing its record. */
   status: z.enum(['passed', 'failed', 'error', 'aborted', 'incomplete']),
@@ -136,7 +138,7 @@ export const runRecordSchema = z.object({
   compares: z.array(compareRecordSchema),
   logs: z.array(logLineSchema),
   events: z.array(timelineEventSchema),
-});
+}).refine((r) => r.world === r.plan.world, { path: ['world'], message: "expected the plan's world" });
 
 export type StepRecord = z.infer<typeof stepRecordSchema>;
 export type PairCell = z.infer<typeof pairCellSchema>;

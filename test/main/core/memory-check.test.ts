@@ -29,8 +29,18 @@ describe('memory check before a run', () => {
     const plan = allReducePlan(2, 4 * GiB);
     const machine = { ...plenty, hostAvailableBytes: 4.3 * GiB };
     const message = memoryShortfall(planMemoryNeed(plan, 'cpu'), machine, null);
-    expect(message).toBe('the scenario does not fit in memory: needs 8 GiB per rank at "all_reduce 4 GiB" (2 ranks: 16.0 GiB, with the 7.0 MiB shared segment); this host has 4.3 GiB available');
+    expect(message).toBe('the scenario does not fit in memory: needs 8 GiB per rank at "all_reduce 4 GiB" (2 ranks: 16.1 GiB, with 70 MiB for each rank process itself and the 7.0 MiB shared segment); this host has 4.3 GiB available');
     expect(() => checkPlanMemory(plan, 'cpu', { machine })).toThrow(InsufficientMemoryError);
+  });
+
+  it('counts each rank process\'s own memory beside its buffers', () => {
+    // 64 ranks of 4 MiB buffers: 512 MiB of buffers, but 64 Node processes of ~70 MiB besides.
+    const plan = allReducePlan(64, 4 * MiB);
+    const need = planMemoryNeed(plan, 'cpu');
+    const buffers = need.ranks.reduce((s, r) => s + r.hostBytes, 0) + need.sharedBytes;
+    const message = memoryShortfall(need, { ...plenty, hostAvailableBytes: buffers + 1 * GiB }, null);
+    expect(message).toMatch(/\(64 ranks: 5\.0 GiB, with 70 MiB for each rank process itself and the .* shared segment\); this host has .* available$/);
+    expect(memoryShortfall(need, { ...plenty, hostAvailableBytes: buffers + 5 * GiB }, null)).toBeNull();
   });
 
   it('lets a run through when it fits, and returns what it needs', () => {
@@ -58,7 +68,7 @@ describe('memory check before a run', () => {
       .toMatch(/rank 0 needs 8 GiB on its GPU .*; rank 0's GPU \(3\) has 6 GiB in all; rank 1 needs 8 GiB on its GPU .*; rank 1's GPU \(1\) has 6 GiB in all$/);
     // nccl's host buffers count against the host too, and no /dev/shm segment.
     expect(need.sharedBytes).toBe(0);
-    expect(memoryShortfall(need, { hostAvailableBytes: 10 * GiB, shmFreeBytes: 0, gpus: null }, null)).toMatch(/2 ranks: 16 GiB\); this host has 10 GiB available$/);
+    expect(memoryShortfall(need, { hostAvailableBytes: 10 * GiB, shmFreeBytes: 0, gpus: null }, null)).toMatch(/2 ranks: 16.1 GiB, with 70 MiB for each rank process itself\); this host has 10 GiB available$/);
   });
 
   it('checks nothing it could not read', () => {

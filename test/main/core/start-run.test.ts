@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BackendUnavailableError } from '../../../src/main/core/backend';
 import { prepareRun } from '../../../src/main/core/start-run';
 import { parseScenarioText, ScenarioFileError } from '../../../src/shared/plan/text';
@@ -20,6 +20,17 @@ describe('prepareRun', () => {
     const taken = join(dir, 'taken.run.json');
     mkdirSync(taken);
     expect(() => prepareRun({ loaded: allInOne, scenarioFile: null, backend: 'cpu', recordPath: taken })).toThrow(`${taken} is a directory`);
+  });
+
+  it('gives runs started in the same millisecond records of their own', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-25T12:00:00.000Z') });
+    try {
+      const paths = Array.from({ length: 8 }, () => prepareRun({ loaded: allInOne, scenarioFile: null, backend: 'cpu', loadAddon: noNccl, recordsDir: dir }).recordPath);
+      expect(new Set(paths).size).toBe(8);
+      for (const p of paths) expect(p).toMatch(/all-in-one-collectives-2026-11-25T12-00-00-000Z-[0-9a-f]{6}\.run\.json$/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('takes the scenario\'s backend when none is asked for, and auto falls back to cpu with a note', () => {

@@ -2,12 +2,12 @@
 // from the runs' own spread, compare blocks, and what differs in their environments.
 import { compareRuns, comparisonReport } from '../../../shared/export/index.js';
 import { readRecord } from '../../core/record-store.js';
-import { EXIT_OK, out, reportUsageError, type RegisterCommand } from '../common.js';
+import { EXIT_OK, out, outJson, reportUsageError, type RegisterCommand } from '../common.js';
 
 function compareCommand(fileA: string, fileB: string, flags: { json?: boolean }): number {
   try {
     const comparison = compareRuns(readRecord(fileA), readRecord(fileB));
-    if (flags.json) out(JSON.stringify(comparison));
+    if (flags.json) outJson(JSON.stringify(comparison));
     else for (const line of comparisonReport(comparison)) out(line);
     return EXIT_OK;
   } catch (e) {

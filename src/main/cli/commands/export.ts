@@ -2,7 +2,8 @@
 import { Option } from 'commander';
 import { chromeTrace, resultsCsv, resultsJson } from '../../../shared/export/index.js';
 import type { RunRecord } from '../../../shared/run/record.js';
-import { writeFileAtomic } from '../../core/atomic-file.js';
+import { inertJson, visibleControls } from '../../../shared/data/control-chars.js';
+import { checkWritable, writeFileAtomic } from '../../core/atomic-file.js';
 import { readRecord } from '../../core/record-store.js';
 import { EXIT_OK, reportUsageError, type RegisterCommand } from '../common.js';
 
@@ -15,11 +16,21 @@ const EXPORTERS: Record<ExportFormat, (record: RunRecord) => string> = {
   json: (r) => `${JSON.stringify(resultsJson(r), null, 2)}\n`,
 };
 
+/** On stdout (a terminal, maybe) the record's text is made inert as every printed line is (common.ts); a file gets it as it is. */
+const INERT: Record<ExportFormat, (text: string) => string> = {
+  'chrome-trace': inertJson,
+  // Rows end in CRLF (RFC 4180); a CR inside a field is shown like any other control character.
+  csv: (text) => text.split('\r\n').map(visibleControls).join('\r\n'),
+  json: inertJson,
+};
+
 function exportCommand(file: string, flags: { format: ExportFormat; output?: string }): number {
   try {
+    // What stands at the output path is checked before the record is read and converted.
+    if (flags.output !== undefined) checkWritable(flags.output);
     const text = EXPORTERS[flags.format](readRecord(file));
-    if (flags.output) writeFileAtomic(flags.output, text);
-    else process.stdout.write(text);
+    if (flags.output !== undefined) writeFileAtomic(flags.output, text);
+    else process.stdout.write(INERT[flags.format](text));
     return EXIT_OK;
   } catch (e) {
     return reportUsageError(e);

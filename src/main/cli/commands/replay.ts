@@ -1,19 +1,18 @@
 // `clab replay`: print a saved run without running anything.
-import { visibleControls } from '../../../shared/data/control-chars.js';
 import { runSucceeded } from '../../../shared/results/expectation.js';
 import { runReport, statusLine } from '../../../shared/export/format.js';
 import { readRecord } from '../../core/record-store.js';
-import { EXIT_FAILED, EXIT_OK, out, reportUsageError, type RegisterCommand } from '../common.js';
+import { EXIT_FAILED, EXIT_OK, out, outJson, reportUsageError, type RegisterCommand } from '../common.js';
 
 function replayCommand(file: string, flags: { json?: boolean }): number {
   try {
     const record = readRecord(file);
     if (flags.json) {
-      out(JSON.stringify(record));
+      outJson(JSON.stringify(record));
       return EXIT_OK;
     }
-    // Everything printed comes from the record, which may hold any text: no control character reaches the terminal.
-    const print = (line: string) => out(visibleControls(line));
+    // Everything printed comes from the record, which may hold any text: out() lets no control character reach the terminal.
+    const print = out;
     print(`# replay of ${record.scenarioFile ?? 'a run'} — recorded ${record.createdAt} on ${record.environment.host} (${record.environment.backend}, ${record.world} ranks)`);
     for (const line of runReport(record)) print(line);
     print(statusLine(record));

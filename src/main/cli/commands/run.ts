@@ -4,7 +4,7 @@ import { runSucceeded } from '../../../shared/results/expectation.js';
 import type { BackendRequest } from '../../core/backend.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
 import { prepareRun, type PreparedRun } from '../../core/start-run.js';
-import { EXIT_FAILED, EXIT_OK, err, out, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
+import { EXIT_FAILED, EXIT_OK, err, out, outJson, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
 import { LiveReporter } from '../reporter.js';
 import { lessonLines, type Lesson } from '../../../shared/learn/lessons.js';
 import { promptSteps } from '../step-prompt.js';
@@ -37,15 +37,16 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   run.on('step', (s) => reporter.step(s));
   const release = flags.step ? promptSteps(run, { input: process.stdin, terminal: Boolean(process.stdin.isTTY), write: flags.json ? err : out }) : null;
   const { record, savedTo, saveError } = await prepared.start().finally(() => release?.());
-  if (saveError) {
-    err(`clab: the run record could not be written: ${saveError.message}`);
-    return EXIT_FAILED;
-  }
-  if (flags.json) out(JSON.stringify(record));
+  // The verdict is said whether or not the record could be saved: the run happened.
+  if (flags.json) outJson(JSON.stringify(record));
   else {
     reporter.finish(record);
     if (lesson) for (const line of lessonLines(lesson)) out(line);
-    out(`run record: ${savedTo}`);
+    if (savedTo) out(`run record: ${savedTo}`);
+  }
+  if (saveError) {
+    err(`clab: the run record could not be written to ${prepared.recordPath}: ${saveError.message}`);
+    return EXIT_FAILED;
   }
   return runSucceeded(record) ? EXIT_OK : EXIT_FAILED;
 }

@@ -2,6 +2,7 @@
 // so a one-way measurement fills one cell and its reverse is its own cell. Beside the matrices:
 // what joins each pair (link, NCCL's transport, share of the link's peak) and why a pair failed.
 import { formatBytes } from '../ui/units';
+import { pairErrorWord } from '../../../shared/results/pairs.js';
 import {
   formatPairValue, heatColour, linkText, needsLightText, rangePosition, type PairCell, type PairLink, type PairsHeatmaps, type PairsMetric,
 } from './pairs-heatmap';
@@ -20,7 +21,7 @@ function Cell({ metric, cell, from, to, link }: { metric: PairsMetric; cell: Pai
     }
     case 'error': {
       const e = cell.error;
-      const text = e?.code === 'CLAB_PAIR_TIMEOUT' ? 'HANG' : e?.code === 'CLAB_PAIR_DOWN' ? 'down' : 'ERR';
+      const text = pairErrorWord(e?.code);
       const why = e ? `${e.code}: ${e.message}${e.warnings.length ? `\n${e.warnings.join('\n')}` : ''}${e.hints.map((h) => `\nhint: ${h}`).join('')}` : 'ended in an error';
       return <td {...common} data-value="" data-code={e?.code ?? ''} className="pair-error" title={`${where}: ${why}`}>{text}</td>;
     }

@@ -1,0 +1,106 @@
+// The runs folder as the doors list and open it. A listing reads each record's head (the summary
+// fields a record starts with, run.ts) once, and again only when the file changes; only regular
+// files are read, opened without blocking, so a FIFO or a device named *.run.json is passed over
+// and never stalls the lab; a record larger than the bound is not loaded.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'jsonc-parser';
+import type { SavedRun } from '../../shared/run/api.js';
+import { RECORD_FORMAT, type RunRecord } from '../../shared/run/record.js';
+import { readCapped } from './read-capped.js';
+import { readRecord, readRecordText } from './record-store.js';
+
+export const RUN_SUFFIX = '.run.json';
+/** The most a door loads of one record (a record of 100 000 events is about 17 MB). */
+export const MAX_OPENED_RECORD_BYTES = 64 * 1024 * 1024;
+/** What a listing reads of a record it has not seen: its summary fields come first. */
+const HEAD_BYTES = 64 * 1024;
+
+type Summary = Omit<SavedRun, 'path'>;
+
+interface Seen {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+  /** null: not a record (listed never, until it changes). */
+  summary: Summary | null;
+}
+
+const openOptions = { maxBytes: MAX_OPENED_RECORD_BYTES, regularOnly: true };
+
+export class SavedRuns {
+  private readonly seen = new Map<string, Seen>();
+
+  constructor(readonly dir: string) {}
+
+  list(): SavedRun[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+    const runs: SavedRun[] = [];
+    const listed = new Set<string>();
+    for (const name of names.filter((n) => n.endsWith(RUN_SUFFIX))) {
+      const path = join(this.dir, name);
+      listed.add(path);
+      const summary = this.summaryOf(path, name);
+      if (summary) runs.push({ path, ...summary });
+    }
+    for (const path of this.seen.keys()) if (!listed.has(path)) this.seen.delete(path);
+    return runs.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /** A record of the folder (or a file the user opened), validated, at most MAX_OPENED_RECORD_BYTES. */
+  open(file: string): RunRecord {
+    return readRecord(file, openOptions);
+  }
+
+  openText(file: string): string {
+    return readRecordText(file, openOptions).text;
+  }
+
+  private summaryOf(path: string, name: string): Summary | null {
+    let s;
+    try {
+      s = statSync(path);
+    } catch {
+      return null;
+    }
+    if (!s.isFile()) return null;
+    const known = this.seen.get(path);
+    if (known && known.mtimeMs === s.mtimeMs && known.size === s.size && known.ino === s.ino) return known.summary;
+    let summary: Summary | null = null;
+    try {
+      summary = headSummary(readCapped(path, { maxBytes: HEAD_BYTES, regularOnly: true, head: true }).toString('utf8'), name);
+      if (!summary && s.size <= MAX_OPENED_RECORD_BYTES) summary = fullSummary(this.open(path), name);
+    } catch {
+      // a half-copied or foreign file does not hide the other runs
+    }
+    this.seen.set(path, { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino, summary });
+    return summary;
+  }
+}
+
+function scenarioName(scenario: unknown, fileName: string): string | null {
+  if (scenario === undefined || scenario === null || typeof scenario !== 'object') return fileName.slice(0, -RUN_SUFFIX.length);
+  const name = (scenario as { name?: unknown }).name;
+  return typeof name === 'string' ? name : null;
+}
+
+/** The summary from a record's first bytes, when they hold all of it (records since the summary came first). */
+function headSummary(head: string, fileName: string): Summary | null {
+  const r = parse(head, [], { allowTrailingComma: false, disallowComments: true }) as Record<string, unknown> | undefined;
+  if (!r || typeof r !== 'object' || r.format !== RECORD_FORMAT) return null;
+  const backend = (r.environment as { backend?: unknown } | undefined)?.backend;
+  const name = 'scenario' in r ? scenarioName(r.scenario, fileName) : null;
+  if (typeof r.createdAt !== 'string' || typeof r.status !== 'string' || !Number.isInteger(r.world) || typeof backend !== 'string' || name === null) return null;
+  return { name, createdAt: r.createdAt, status: r.status, world: r.world as number, backend };
+}
+
+function fullSummary(record: RunRecord, fileName: string): Summary {
+  const name = scenarioName(record.scenario, fileName) ?? fileName.slice(0, -RUN_SUFFIX.length);
+  return { name, createdAt: record.createdAt, status: record.status, world: record.world, backend: record.environment.backend };
+}
