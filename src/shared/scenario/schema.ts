@@ -92,7 +92,7 @@ const objectStep = z
     op: z.enum(OBJECT_COLLECTIVES).describe(OBJECT_COLLECTIVES.map((c) => `${c}: ${OBJECT_DESCRIPTORS[c].summary}`).join('\n'))
       .meta({ markdownEnumDescriptions: markdownEnumDescriptions(OBJECT_COLLECTIVES) }),
     root: rankIndex.optional(),
-    objects: z.array(json).min(1).max(LIMITS.objects).optional().describe('The JSON value of rank r is objects[r % length]; default {"rank": r}.'),
+    objects: z.array(json).min(1).max(LIMITS.objects).optional().describe('The JSON value of each rank: one value for every rank, or one per rank (rank r\'s is objects[r]); default {"rank": r}.'),
   })
   .strict();
 
