@@ -117,7 +117,7 @@ describe('the Learn view', () => {
 
     // Run it: the diagnosis, and in the Learn tab the lesson of this run and the ranks that disagree.
     await setRunOptions(page, 'cpu', null);
-    expect(await runAndWait(page)).toContain('diagnosed as expected');
+    expect(await runAndWait(page)).toContain('expected failure seen');
     await page.getByTestId('tab-learn').click();
     expect(await page.getByTestId('learn-run-lesson').textContent()).toContain('Pass the same root everywhere');
     expect(await page.locator('.learn-warn').textContent()).toContain('rank 0 ran something else in this step');

@@ -264,7 +264,10 @@ export function statusLine(record: RunRecord): string {
   const pairsFailed = pairs.length
     ? `, ${pairs.map((v) => `${v.failures.length} of ${v.pairsMeasured} pairs failed in ${v.spec.path}${v.failures.every((f) => f.error?.injected) ? ' (injected)' : ''}`).join(', ')}`
     : '';
-  const base = `${record.status.toUpperCase()}: ${checked.length - failed.length}/${checked.length} checked steps correct on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})${pairsFailed}${stopped ? `, ${stopped} step${stopped === 1 ? '' : 's'} stopped in flight` : ''}`;
-  const expectation = record.expectation ? ` (${record.expectation.note})` : '';
-  return record.error ? `${base}${expectation}; ${record.error.message}` : `${base}${expectation}`;
+  const counts = checked.length ? `${checked.length - failed.length}/${checked.length} checked steps correct` : 'no step checked';
+  const base = `${counts} on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})${pairsFailed}${stopped ? `, ${stopped} step${stopped === 1 ? '' : 's'} stopped in flight` : ''}`;
+  // A run meant to fail reads by whether it failed as meant (shared/results/expectation.ts).
+  const e = record.expectation;
+  const word = e?.met ? 'PASSED' : e && record.status === 'passed' ? 'FAILED' : record.status.toUpperCase();
+  return [`${word}: ${e ? `${e.note}; ` : ''}${base}`, record.error?.message].filter(Boolean).join('; ');
 }

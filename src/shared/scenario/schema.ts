@@ -72,7 +72,7 @@ const perRank = <T extends z.ZodRawShape>(override: T) => z
   )
   .describe('A deliberate mistake: what some ranks do instead of the step, by rank ("1": {"count": 4}). The ranks then disagree; validate warns, and the step should say "expect": "failure".');
 const expect = z.enum(['success', 'failure']).optional()
-  .describe('"failure": this step shows a mistake and must not succeed; the run counts as diagnosed as expected when it fails here (default "success").');
+  .describe('"failure": this step shows a mistake and must not succeed; the run passes, as an expected failure seen, when it fails here (default "success").');
 
 const collectiveStep = z.object(collectiveFields).strict();
 const collectiveTopStep = z
