@@ -1,5 +1,6 @@
 // The Learn view's model and pace: values from the record (or the pattern before a step runs),
 // the schedule's outputs held against the recorded ones, and a pace that follows the step's time.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { learnable, learnSubject } from '../../../src/renderer/src/learn/model';
 import { learnPace, runSlowdown, STAGE_MS_BOUNDS, UNTIMED_STAGE_MS } from '../../../src/renderer/src/learn/pace';
@@ -122,5 +123,44 @@ describe('learn model on rounded previews', () => {
     const subject = learnSubject(step, record(['pass', 'fail'], [output, '[0, 0, 0, 0, 0, 0, 0, 0]']), 2);
     if (subject.kind !== 'model') throw new Error(subject.reason);
     expect(subject.model.agrees).toEqual([true, false]);
+  });
+});
+
+describe('learn model of runs made of sends', () => {
+  const shippedPlan = (name: string) => compileLoaded(parseScenarioText(readFileSync(`scenarios/${name}`, 'utf8'), name));
+
+  it('p2p-pairs: every pair\'s steps are learnable, each a send from one rank of the pair to the other', () => {
+    const plan = shippedPlan('p2p-pairs.scenario.json');
+    const steps = plan.steps.filter(learnable);
+    expect(steps.length).toBe(plan.steps.filter((s) => s.action.kind === 'pair').length);
+    expect(steps.length).toBeGreaterThan(0);
+    for (const step of steps) {
+      const subject = learnSubject(step, null, plan.world);
+      if (subject.kind !== 'model') throw new Error(subject.reason);
+      const a = step.action as { from: number; to: number; both: boolean };
+      const moved = subject.model.schedule.stages.flatMap((st) => st.transfers.map((t) => `${t.from}→${t.to}`)).sort();
+      expect(moved).toEqual((a.both ? [`${a.from}→${a.to}`, `${a.to}→${a.from}`] : [`${a.from}→${a.to}`]).sort());
+    }
+  });
+
+  it('a pair exchanged both ways moves each rank\'s buffer to the other at once', () => {
+    const plan = compileLoaded(parseScenarioText(JSON.stringify({ version: 1, name: 'both', world: { ranks: 2 }, steps: [{ op: 'pairs', bytes: 16, direction: 'both', latency: false, copy: false }] }), 'both.scenario.json'));
+    const subject = learnSubject(plan.steps[0], null, 2);
+    if (subject.kind !== 'model') throw new Error(subject.reason);
+    expect(subject.model.schedule.stages).toHaveLength(1);
+    expect(subject.model.inputs.map((v) => v?.length)).toEqual([4, 4]);
+    expect(subject.model.computed).toEqual([subject.model.inputs[1], subject.model.inputs[0]]);
+  });
+
+  it('overlap: the group of sends of each variant\'s first timed repeat is learnable, three buffers 0 → 1', () => {
+    const plan = shippedPlan('overlap.scenario.json');
+    const steps = plan.steps.filter(learnable);
+    expect(steps.map((s) => `${s.label} (${(s.origin as { variant?: string }).variant}, ${(s.origin as { repeat?: number }).repeat})`)).toEqual([
+      'receive (overlap off, 0)', 'receive (overlap on, 0)',
+    ]);
+    const subject = learnSubject(steps[0], null, plan.world);
+    if (subject.kind !== 'model') throw new Error(subject.reason);
+    expect(subject.model.schedule.stages.flatMap((st) => st.transfers.map((t) => `${t.from}→${t.to}`))).toEqual(['0→1', '0→1', '0→1']);
+    expect(subject.model.inputLengths).toEqual([3 * 1048576, 0]);
   });
 });

@@ -4,10 +4,10 @@
 // the outputs the run recorded.
 import type { Dtype, Scalar } from '../../../shared/data/dtypes.js';
 import { formatValues, inputLength, rankInput } from '../../../shared/run/inputs.js';
-import { collectiveMoves, p2pMoves, statesOf, type MoveSchedule, type MoveState } from '../../../shared/learn/moves.js';
+import { collectiveMoves, p2pMoves, sendMoves, statesOf, type MoveSchedule, type MoveState } from '../../../shared/learn/moves.js';
 import { matchesPreview, outputValues, parsePreview, slotReducer } from '../../../shared/learn/values.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
-import type { PlanStep } from '../../../shared/plan/types.js';
+import type { PlanAction, PlanStep } from '../../../shared/plan/types.js';
 import type { Redop } from '../../../shared/data/reduce.js';
 import type { StepRecord } from '../../../shared/run/record.js';
 
@@ -49,8 +49,10 @@ export function learnSubject(planStep: PlanStep, record: StepRecord | null, worl
   let schedule: MoveSchedule;
   if (a.kind === 'collective') schedule = collectiveMoves(a.op, world, a.root);
   else if (a.kind === 'p2p') schedule = p2pMoves(world, a.from, a.to);
-  else return { kind: 'none', reason: `${planStep.label} moves no tensor data between ranks to show (the Learn view shows collectives and send/recv).` };
-  const dtype = a.dtype;
+  else if (a.kind === 'pair') schedule = sendMoves(world, a.both ? [{ from: a.from, to: a.to }, { from: a.to, to: a.from }] : [{ from: a.from, to: a.to }]);
+  else if (sendGroup(a)) schedule = sendMoves(world, a.items);
+  else return { kind: 'none', reason: `${planStep.label} moves no tensor data between ranks to show (the Learn view shows collectives and sends).` };
+  const dtype: Dtype = a.kind === 'group' ? a.items[0].dtype : a.dtype;
   const redop = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].reduces ? a.redop : null;
   const ranks = ranksOf(world);
   const result = (rank: number) => record?.ranks.find((r) => r.rank === rank);
@@ -85,6 +87,15 @@ export function learnSubject(planStep: PlanStep, record: StepRecord | null, worl
   };
 }
 
-/** Steps the Learn view can show: collectives and send/recv, outside compare blocks. */
-export const learnable = (step: PlanStep): boolean =>
-  (step.action.kind === 'collective' || step.action.kind === 'p2p') && step.origin.kind !== 'compare';
+type SendGroup = Extract<PlanAction, { kind: 'group' }> & { items: Extract<PlanAction, { kind: 'p2p' }>[] };
+const sendGroup = (a: PlanAction): a is SendGroup => a.kind === 'group' && a.items.length > 0 && a.items.every((i) => i.kind === 'p2p');
+
+/**
+ * Steps the Learn view can show: collectives, sends (alone, grouped, a pair's), and in a compare
+ * block those of each variant's first timed repeat (the others repeat them).
+ */
+export const learnable = (step: PlanStep): boolean => {
+  const a = step.action;
+  const moves = a.kind === 'collective' || a.kind === 'p2p' || a.kind === 'pair' || sendGroup(a);
+  return moves && (step.origin.kind !== 'compare' || step.origin.repeat === 0);
+};
