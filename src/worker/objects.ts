@@ -1,6 +1,6 @@
 // Object collectives as torch does them: serialise, exchange the sizes, pad to the largest,
 // move the bytes with a tensor collective, deserialise. Each repetition is timed as a whole.
-import { OBJECT_DESCRIPTORS, type Json } from '../shared/ops/index.js';
+import { OBJECT_DESCRIPTORS, objectOfRank, type Json } from '../shared/ops/index.js';
 import type { PlanAction, PlanStep } from '../shared/plan/types.js';
 import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 
@@ -19,7 +19,7 @@ export function canonicalJson(value: Json): string {
 }
 
 export function objectOf(action: ObjectAction): (rank: number) => Json {
-  return (rank) => (action.objects ? (action.objects[rank % action.objects.length] as Json) : { rank });
+  return (rank) => objectOfRank(action.objects as Json[] | null, rank);
 }
 
 const int64s = (values: number[]) => new BigInt64Array(values.map((v) => BigInt(v)));

@@ -1,10 +1,9 @@
 // The Learn view in Chromium against a real `clab serve` and cpu ranks: a broadcast on 4 ranks as
 // four columns with inputs and outputs and an animation that advances; step mode pausing before
 // each step and resuming on Next; Stop while paused leaving no rank process; the lessons.
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { descendants, eventually, REPO_ROOT, screenshot, setEditorText, usesLabPage, type LabServerProcess } from './helpers';
+import { descendants, eventually, screenshot, setEditorText, usesLabPage, type LabServerProcess } from './helpers';
 import { chooseTemplate, runAndWait, setRunOptions } from './lab-page';
 
 let server: LabServerProcess;
@@ -47,7 +46,7 @@ describe('the Learn view', () => {
     expect(await page.getByTestId('learn-transfer').count()).toBeGreaterThan(0);
     expect(Number(await page.getByTestId('learn-time-cursor').getAttribute('x'))).toBeGreaterThan(cursorAtStart);
     await screenshot(page, 'learn-broadcast-playing');
-    await page.screenshot({ path: join(REPO_ROOT, 'docs/screenshot-learn-broadcast.png') });
+    // docs/screenshot-learn-broadcast.png is this picture, copied over by hand (README.md here).
     await page.getByTestId('learn-pause').click();
     while ((await stageOf()) < 6) await page.getByTestId('learn-forward').click();
     expect(await page.getByTestId('learn-stage-label').textContent()).toBe('done: all 6 stages');
@@ -79,7 +78,7 @@ describe('the Learn view', () => {
     // Still waiting: nothing ran while the learner thinks.
     expect(await page.getByTestId('progress-text').textContent()).toBe('0/2 steps');
     expect(await page.getByTestId('run-paused').textContent()).toContain('Waiting before step #0');
-    await page.screenshot({ path: join(REPO_ROOT, 'docs/screenshot-learn-step-mode.png') });
+    await screenshot(page, 'learn-step-mode');
 
     await page.getByTestId('next-button').click();
     await expect.poll(() => page.getByTestId('learn-paused').textContent(), { timeout: 20_000 }).toContain('Paused before #1');
@@ -117,7 +116,7 @@ describe('the Learn view', () => {
 
     // Run it: the diagnosis, and in the Learn tab the lesson of this run and the ranks that disagree.
     await setRunOptions(page, 'cpu', null);
-    expect(await runAndWait(page)).toContain('diagnosed as expected');
+    expect(await runAndWait(page)).toContain('expected failure seen');
     await page.getByTestId('tab-learn').click();
     expect(await page.getByTestId('learn-run-lesson').textContent()).toContain('Pass the same root everywhere');
     expect(await page.locator('.learn-warn').textContent()).toContain('rank 0 ran something else in this step');

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { summarizeCompares, summarizeStep } from '../../shared/run/aggregate.js';
 import { expectationOf } from '../../shared/results/expectation.js';
 import { describeEntry, FLIGHT_ENTRIES_KEPT, type FlightEntry } from '../../shared/run/flight.js';
+import { unfinishedEvents, type InFlight } from '../../shared/run/unfinished.js';
 import { takesPart } from '../../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../../shared/plan/types.js';
 import { PROTOCOL_VERSION, type BackendName, type RankStepResult, type TimelineEvent, type WorkerToCore } from '../../shared/run/protocol.js';
@@ -60,6 +61,9 @@ export class LabRun extends EventEmitter<RunEvents> {
   private stepRecords = new Map<number, StepRecord>();
   private began = new Map<number, { atMs: number; ranks: Set<number> }>();
   private current = new Map<number, Set<number>>();
+  /** When each rank began each step (`rank/step` → ns), and when the run failed or was stopped. */
+  private beganNs = new Map<string, number>();
+  private failedAtNs: number | null = null;
   private participants: number[];
   private events: TimelineEvent[] = [];
   /** A step's events from the ranks that have ended it, until every rank has (then they go out with its record). */
@@ -227,6 +231,7 @@ export class LabRun extends EventEmitter<RunEvents> {
         this.began.set(m.step, b);
         const cur = this.current.get(rank) ?? new Set<number>();
         cur.add(m.step);
+        this.beganNs.set(`${rank}/${m.step}`, m.atNs);
         this.current.set(rank, cur);
         return;
       }
@@ -392,6 +397,7 @@ export class LabRun extends EventEmitter<RunEvents> {
 
   private fail(rank: number | null, step: number | null, code: string, message: string): void {
     if (this.error) return;
+    this.failedAtNs = nowNs();
     this.error = { rank, step, stepLabel: step === null ? null : this.step(step)?.label ?? null, code, message };
     this.log(rank, `error: ${message}`);
     this.emit('failure', this.error);
@@ -417,6 +423,14 @@ export class LabRun extends EventEmitter<RunEvents> {
       const cell = cells.get(steps[i].index);
       if (cell) steps[i] = { ...steps[i], pair: cell };
     }
+  }
+
+  /** A failed or stopped run's steps still in flight on each rank, as open slices up to the failure. */
+  private unfinished(ended: boolean): TimelineEvent[] {
+    if (!ended || this.failedAtNs === null) return [];
+    const inFlight: InFlight[] = [...this.current].flatMap(([rank, steps]) =>
+      [...steps].map((step) => ({ rank, step, beganNs: this.beganNs.get(`${rank}/${step}`) ?? this.failedAtNs! })));
+    return unfinishedEvents(this.plan, inFlight, this.flight, this.failedAtNs);
   }
 
   /** `ended`: steps begun and not finished are shown as stopped or failed (else left out, as still running). */
@@ -452,7 +466,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       ...(expectation ? { expectation } : {}),
       compares: summarizeCompares(this.plan, steps),
       logs: this.logs,
-      events: [...this.events].sort((a, b) => a.startNs - b.startNs),
+      events: [...this.events, ...this.unfinished(ended)].sort((a, b) => a.startNs - b.startNs),
     };
   }
 }

@@ -10,6 +10,7 @@ import { loadAddon } from '../../addon/addon.js';
 import { checkWritable } from './atomic-file.js';
 import { hostCopyGBps } from './host-copy.js';
 import { checkPlanMemory, gpusFromTopology, type GpuMemory } from './memory-check.js';
+import { cpuTooSlow } from '../../shared/run/cpu-time.js';
 import { chooseBackend, type BackendChoice, type BackendRequest } from './backend.js';
 import { RecordCheckpoint } from './record-checkpoint.js';
 import { defaultRecordPath, writeRecordAtomic } from './record-store.js';
@@ -59,7 +60,8 @@ export interface PreparedRun {
 /**
  * Everything a run needs, checked before anything runs: throws ScenarioFileError for a plan the
  * world cannot hold, BackendUnavailableError, InsufficientMemoryError (with what the plan needs and
- * what the machine has), or an Error naming why the record cannot be written.
+ * what the machine has), TooSlowForCpuError (steps sized for GPUs), or an Error naming why the record
+ * cannot be written.
  */
 export function prepareRun(request: RunRequest): PreparedRun {
   const { loaded } = request;
@@ -71,6 +73,9 @@ export function prepareRun(request: RunRequest): PreparedRun {
   // not as an allocation failure halfway through the run.
   const gpus = backend.backend !== 'nccl' ? undefined : gpuMemory(addon ?? loadAddon());
   checkPlanMemory(plan, backend.backend, { gpus });
+  // A scenario sized for GPUs: refused now, not after a step's timeout on cpu ranks.
+  const tooSlow = backend.backend === 'cpu' ? cpuTooSlow(plan) : null;
+  if (tooSlow) throw new TooSlowForCpuError(tooSlow);
   const createdAt = new Date();
   const recordPath = request.recordPath ?? defaultRecordPath(loaded.scenario.name, createdAt, request.recordsDir);
   checkWritable(recordPath);
@@ -79,6 +84,10 @@ export function prepareRun(request: RunRequest): PreparedRun {
     workerEntry: request.workerEntry, stepMode: request.stepMode,
   });
   return { run, plan, backend, recordPath, start: () => runAndSave(run, recordPath, request, backend.backend) };
+}
+
+export class TooSlowForCpuError extends Error {
+  readonly code = 'CLAB_TOO_SLOW_FOR_CPU';
 }
 
 /**

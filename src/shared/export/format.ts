@@ -1,5 +1,6 @@
 // Text views of results: the per-rank lines a learner reads, nccl-tests-style sweep tables,
 // pair matrices and compare summaries. Pure, so the CLI, replay and tests share them.
+import { READABLE_SPREAD, speedupSpread, type SpeedupSpread } from '../results/speedup-spread.js';
 import { formatMicroseconds as us, isBookkeeping, RESULT_COLUMNS, resultTexts } from '../results/results-table.js';
 import { COLLECTIVE_DESCRIPTORS } from '../ops/index.js';
 import type { Plan, PlanAction } from '../plan/types.js';
@@ -215,9 +216,16 @@ const SLOWER_COMPUTE = 1.05;
  */
 export function compareSummary(c: CompareRecord, backend?: BackendName): string[] {
   const lines = [`# ${c.label}`];
+  if (c.variants.every((v) => v.repeatsUs.length === 0)) return [...lines, '  not measured: the run ended before this block ran'];
   const [first] = c.variants;
+  const noisy: SpeedupSpread[] = [];
   for (const v of c.variants) {
-    lines.push(`  ${v.name.padEnd(12)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}`);
+    const spread = v === first ? null : speedupSpread(first.repeatsUs, v.repeatsUs);
+    if (spread && !spread.readable) noisy.push(spread);
+    const repeats = v.repeatsUs.length > 1
+      ? `  (${v.repeatsUs.length} repeats: ${us(Math.min(...v.repeatsUs))}–${us(Math.max(...v.repeatsUs))} µs${spread ? `; speed-up ${speedupRange(spread)}` : ''})`
+      : '';
+    lines.push(`  ${v.name.padEnd(12)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}${repeats}`);
     if (v === first) continue;
     lines.push(...sharingLine(v, first));
     const slower = v.computeUs && first.computeUs ? v.computeUs / first.computeUs : 0;
@@ -228,8 +236,15 @@ export function compareSummary(c: CompareRecord, backend?: BackendName): string[
   if (c.commUs !== null && c.computeUs !== null) {
     lines.push(`  comm ${us(c.commUs)} µs + compute ${us(c.computeUs)} µs; ideal overlap speed-up ×${c.idealSpeedup?.toFixed(2) ?? 'n/a'} (comm + compute vs max(comm, compute))`);
   }
+  if (noisy.length) {
+    const widest = noisy.reduce((a, b) => (b.high / b.low > a.high / a.low ? b : a));
+    lines.push(`  ⚠ too noisy to read: the speed-up ranges ${speedupRange(widest)} over the repeats (its ends more than ×${READABLE_SPREAD} apart), so the median says little; ` +
+      `more "repeat", or a machine with fewer other jobs${backend === 'cpu' ? ' (cpu ranks share its cores)' : ''}, narrows it`);
+  }
   return lines;
 }
+
+const speedupRange = (s: SpeedupSpread) => `×${s.low.toFixed(2)}–×${s.high.toFixed(2)}`;
 
 /** The whole report of a run, as `clab run` prints it at the end and `clab replay` prints it. */
 export function runReport(record: RunRecord): string[] {
@@ -264,7 +279,10 @@ export function statusLine(record: RunRecord): string {
   const pairsFailed = pairs.length
     ? `, ${pairs.map((v) => `${v.failures.length} of ${v.pairsMeasured} pairs failed in ${v.spec.path}${v.failures.every((f) => f.error?.injected) ? ' (injected)' : ''}`).join(', ')}`
     : '';
-  const base = `${record.status.toUpperCase()}: ${checked.length - failed.length}/${checked.length} checked steps correct on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})${pairsFailed}${stopped ? `, ${stopped} step${stopped === 1 ? '' : 's'} stopped in flight` : ''}`;
-  const expectation = record.expectation ? ` (${record.expectation.note})` : '';
-  return record.error ? `${base}${expectation}; ${record.error.message}` : `${base}${expectation}`;
+  const counts = checked.length ? `${checked.length - failed.length}/${checked.length} checked steps correct` : 'no step checked';
+  const base = `${counts} on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})${pairsFailed}${stopped ? `, ${stopped} step${stopped === 1 ? '' : 's'} stopped in flight` : ''}`;
+  // A run meant to fail reads by whether it failed as meant (shared/results/expectation.ts).
+  const e = record.expectation;
+  const word = e?.met ? 'PASSED' : e && record.status === 'passed' ? 'FAILED' : record.status.toUpperCase();
+  return [`${word}: ${e ? `${e.note}; ` : ''}${base}`, record.error?.message].filter(Boolean).join('; ');
 }

@@ -173,15 +173,33 @@ export function collectiveMoves(op: CollectiveName, world: number, root: number)
 
 /** A send from `from` to `to`: one chunk, one stage. */
 export function p2pMoves(world: number, from: number, to: number): MoveSchedule {
+  return sendMoves(world, [{ from, to }], `Rank ${from} sends its buffer to rank ${to}; no other rank takes part.`);
+}
+
+/**
+ * Sends issued together (a group of sends, a pair exchanged both ways): one stage in which every
+ * send moves at once. A rank's k-th send reads its input chunk k (its buffers one after the
+ * other); its k-th receive lands in its working slot k.
+ */
+export function sendMoves(world: number, sends: { from: number; to: number }[], summary = sendsSummary(sends)): MoveSchedule {
+  const sent = fill(world, () => 0);
+  const received = fill(world, () => 0);
+  const transfers: Transfer[] = sends.map(({ from, to }) => ({ from, to, source: 'input', fromSlot: sent[from]++, toSlot: received[to]++, combine: 'copy' }));
+  const moving = transfers.filter((t) => t.from !== t.to);
   return {
-    op: 'send/recv', algorithm: 'direct', world,
-    summary: `Rank ${from} sends its buffer to rank ${to}; no other rank takes part.`,
-    inputChunks: fill(world, (r) => (r === from ? 1 : 0)),
-    workSlots: fill(world, (r) => (r === to ? 1 : 0)),
-    initial: fill(world, (r) => (r === to ? [null] : [])),
-    stages: from === to ? [] : [{ label: 'send', transfers: [{ from, to, source: 'input', fromSlot: 0, toSlot: 0, combine: 'copy' }] }],
-    output: fill(world, (r) => (r === to ? [0] : [])),
+    op: 'send/recv', algorithm: 'direct', world, summary,
+    inputChunks: sent,
+    workSlots: received,
+    initial: received.map((n) => Array<null>(n).fill(null)),
+    stages: moving.length ? [{ label: moving.length > 1 ? `${moving.length} sends at once` : 'send', transfers: moving }] : [],
+    output: received.map(identity),
   };
+}
+
+function sendsSummary(sends: { from: number; to: number }[]): string {
+  const [a, b] = sends;
+  if (sends.length === 2 && a.from === b.to && a.to === b.from) return `Ranks ${a.from} and ${a.to} send each other their buffer at once; no other rank takes part.`;
+  return `${sends.length} sends issued together (${sends.map((s) => `${s.from}→${s.to}`).join(', ')}): they all move at once; ranks that send or receive none take no part.`;
 }
 
 export type MoveState = SlotContent[][];

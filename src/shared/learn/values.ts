@@ -2,6 +2,7 @@
 // slot reduced element by element the way the backends reduce. From the run's own inputs (the
 // record's previews), so the Learn view shows what was reduced with what, and its final outputs
 // can be held against the outputs the run recorded.
+import { equalWithin, formatScalar, tolerance } from '../data/check.js';
 import { isBigIntDtype, type Dtype, type Scalar } from '../data/dtypes.js';
 import { reducer, type Redop } from '../data/reduce.js';
 import { chunkRange, type MoveSchedule, type SlotContent } from './moves.js';
@@ -55,4 +56,17 @@ export function parsePreview(text: string | null | undefined, dtype: Dtype): Sca
     if (lower.endsWith('inf')) return lower.startsWith('-') ? -Infinity : Infinity;
     return isBigIntDtype(dtype) ? BigInt(t) : Number(t);
   });
+}
+
+/**
+ * Whether a value computed here is the one a preview shows: previews give floats to 6 significant
+ * digits (formatScalar), so a value within half the sixth digit of the shown one (plus the
+ * dtype's tolerance, as the run's own check allows) is the same value.
+ */
+export function matchesPreview(dtype: Dtype, computed: Scalar, shown: Scalar): boolean {
+  if (equalWithin(dtype, shown, computed)) return true;
+  if (typeof computed === 'bigint' || typeof shown === 'bigint' || !Number.isFinite(shown) || !Number.isFinite(computed)) return false;
+  if (formatScalar(computed) === formatScalar(shown)) return true;
+  const halfSixthDigit = shown === 0 ? 0 : 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(shown))) - 5);
+  return Math.abs(computed - shown) <= halfSixthDigit + tolerance(dtype) * Math.max(1, Math.abs(shown));
 }

@@ -47,3 +47,10 @@ export const OBJECT_DESCRIPTORS: Record<ObjectCollectiveName, ObjectDescriptor> 
     expected: (objectOf, _world, rank) => objectOf(rank),
   },
 };
+
+/**
+ * Rank `rank`'s value in an object step: one value for every rank, or one per rank (the plan
+ * refuses any other length, so no rank is handed another rank's value); default {"rank": r}.
+ */
+export const objectOfRank = (objects: readonly Json[] | null, rank: number): Json =>
+  (objects ? objects[objects.length === 1 ? 0 : rank] : { rank });

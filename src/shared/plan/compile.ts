@@ -158,6 +158,9 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       case 'all_gather_object':
       case 'gather_object':
       case 'scatter_object':
+        if (s.objects && s.objects.length !== 1 && s.objects.length !== world) {
+          issues.push({ path: [...path, 'objects'], message: `objects has ${s.objects.length} values for ${world} ranks: give one value for every rank, or one per rank (${world})` });
+        }
         return push(path, s, `${labelPrefix}${s.op}`, origin, {
           kind: 'object', op: s.op, root: rankAt([...path, 'root'], s.root, 0), objects: (s.objects as Json[] | undefined) ?? null,
         }, true); // object sizes decide the second call, so they are always waited for (as in torch)

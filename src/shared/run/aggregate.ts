@@ -76,13 +76,16 @@ const maxOverRanks = (r: StepRecord) => (r.ranks.length ? Math.max(...r.ranks.ma
 export function summarizeCompares(plan: Plan, steps: StepRecord[]): CompareRecord[] {
   return plan.compares.map((spec) => {
     const inCompare = steps.filter((s) => s.origin.kind === 'compare' && s.origin.compare === spec.index);
-    // A variant's communication or compute time: its steps of that kind summed per repeat, the median over repeats.
+    // A variant's communication or compute time: its steps of that kind summed per repeat that
+    // ran (none: null, not 0), the median over those repeats.
     const timeOf = (variant: string, kind: 'comm' | 'compute') => median(
       Array.from({ length: spec.repeat }, (_, r) =>
         inCompare
           .filter((s) => s.origin.kind === 'compare' && s.origin.variant === variant && s.origin.repeat === r)
           .filter((s) => (kind === 'compute' ? s.action.kind === 'compute' : actionBandwidthBasis(s.action, plan.world) !== null || s.action.kind === 'object'))
-          .reduce((sum, s) => sum + maxOverRanks(s), 0)));
+          .filter((s) => s.ranks.length > 0))
+        .filter((ran) => ran.length > 0)
+        .map((ran) => ran.reduce((sum, s) => sum + maxOverRanks(s), 0)));
     const variants = spec.variants.map((name) => {
       const ends = inCompare.filter((s) => s.action.kind === 'block-end' && s.action.variant === name && s.action.repeat >= 0 && s.ranks.length > 0);
       const repeatsUs = ends.map(maxOverRanks);

@@ -59,7 +59,7 @@ export const timelineEventSchema = z.object({
    * and filling buffers) and verify (comparing outputs with their expected values).
    */
   // data-fill, data-check: the backend making a step's inputs and checking its outputs on the stream (the GPU's data kernels).
-  phase: z.enum(['warmup', 'loop', 'timed', 'check', 'block', 'fill', 'verify', 'data-fill', 'data-check']),
+  phase: z.enum(['warmup', 'loop', 'timed', 'check', 'block', 'fill', 'verify', 'data-fill', 'data-check', 'unfinished']),
   /** CLOCK_MONOTONIC nanoseconds, shared by all ranks on a host. */
   startNs: z.number(),
   endNs: z.number(),

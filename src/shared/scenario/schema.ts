@@ -72,7 +72,7 @@ const perRank = <T extends z.ZodRawShape>(override: T) => z
   )
   .describe('A deliberate mistake: what some ranks do instead of the step, by rank ("1": {"count": 4}). The ranks then disagree; validate warns, and the step should say "expect": "failure".');
 const expect = z.enum(['success', 'failure']).optional()
-  .describe('"failure": this step shows a mistake and must not succeed; the run counts as diagnosed as expected when it fails here (default "success").');
+  .describe('"failure": this step shows a mistake and must not succeed; the run passes, as an expected failure seen, when it fails here (default "success").');
 
 const collectiveStep = z.object(collectiveFields).strict();
 const collectiveTopStep = z
@@ -92,7 +92,7 @@ const objectStep = z
     op: z.enum(OBJECT_COLLECTIVES).describe(OBJECT_COLLECTIVES.map((c) => `${c}: ${OBJECT_DESCRIPTORS[c].summary}`).join('\n'))
       .meta({ markdownEnumDescriptions: markdownEnumDescriptions(OBJECT_COLLECTIVES) }),
     root: rankIndex.optional(),
-    objects: z.array(json).min(1).max(LIMITS.objects).optional().describe('The JSON value of rank r is objects[r % length]; default {"rank": r}.'),
+    objects: z.array(json).min(1).max(LIMITS.objects).optional().describe('The JSON value of each rank: one value for every rank, or one per rank (rank r\'s is objects[r]); default {"rank": r}.'),
   })
   .strict();
 

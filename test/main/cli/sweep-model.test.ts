@@ -37,3 +37,25 @@ describe('the α-β model in the CLI', () => {
     expect(replay.stdout.replace(/\n#   /g, ' ')).toContain(beta);
   });
 });
+
+describe('the model figure of README.md', () => {
+  const LINE = /^ranks (\d+), run (\d+): at 64 MiB busbw [\d.]+ GB\/s = \d+ % of β = [\d.]+ GB\/s \(host copy\); the ring model predicts 100 %$/;
+
+  it('comes from a command anyone can rerun, which prints it in the words the README quotes', () => {
+    const row = readFileSync('README.md', 'utf8').split('\n').find((l) => l.startsWith('| `bash bench/cpu/model.sh`'));
+    expect(row, 'a Figures row for bench/cpu/model.sh').toBeDefined();
+    const [, , device, date, figure] = row!.split('|').map((c) => c.trim());
+    expect(device).toMatch(/CPU cores/);
+    expect(date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(figure).toMatch(/% of β/);
+
+    const out = spawnSync('bash', ['bench/cpu/model.sh'], {
+      encoding: 'utf8', timeout: 60_000, env: { ...process.env, RANKS: '2', RUNS: '1', BENCH_OUT: mkdtempSync(join(tmpdir(), 'clab-model-bench-')) },
+    });
+    expect(out.status, out.stderr).toBe(0);
+    const lines = out.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^# all_reduce sweep on cpu ranks, \d{4}-\d{2}-\d{2}, \d+ cores/);
+    expect(lines.slice(1)).toHaveLength(1);
+    expect(lines[1]).toMatch(LINE);
+  });
+});

@@ -1,6 +1,7 @@
 // The mistakes gallery (scenarios/mistakes/) on real cpu rank processes: each run ends within its
-// step timeout with its diagnosis, counts as diagnosed as expected, and leaves no process and no
-// /dev/shm segment behind.
+// step timeout with its diagnosis, counts as an expected failure seen, leaves each rank's steps in
+// flight as open slices on its timeline and in the trace, and leaves no process and no /dev/shm
+// segment behind.
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run';
 import { loadScenarioFile } from '../../../src/main/core/scenario-file';
@@ -8,6 +9,20 @@ import { runSucceeded } from '../../../src/shared/results/expectation';
 import { resultLines } from '../../../src/shared/export/format';
 import { compileLoaded } from '../../../src/shared/plan/text';
 import { alive, shmSegments } from './leftovers';
+import { chromeTrace, type CompleteEvent } from '../../../src/shared/export/chrome-trace';
+import { traceRuleViolations } from '../../shared/export/trace-rules';
+import type { RunRecord } from '../../../src/shared/run/record';
+
+/** What each rank was doing when the run ended: its steps in flight as open slices, with its call. */
+function openSlices(record: RunRecord): string[] {
+  const open = record.events.filter((e) => e.phase === 'unfinished');
+  for (const e of open) expect(e.endNs).toBeGreaterThanOrEqual(e.startNs);
+  const trace = chromeTrace(record);
+  expect(traceRuleViolations(trace)).toEqual([]);
+  const slices = trace.traceEvents.filter((e): e is CompleteEvent => e.ph === 'X' && e.cat === 'unfinished');
+  expect(slices.map((s) => `rank ${s.pid}: ${s.name}`).sort()).toEqual(open.map((e) => `rank ${e.rank}: ${e.name}`).sort());
+  return open.map((e) => `rank ${e.rank} step ${e.step}: ${e.name}`).sort();
+}
 
 
 const TIMEOUT_MS = 3000;
@@ -26,7 +41,7 @@ async function runMistake(name: string) {
   for (const pid of run.workerPids()) expect(alive(pid)).toBe(false);
   expect(shmSegments().filter((f) => run.workerPids().some((pid) => f.includes(`-${pid}-`)))).toEqual([]);
   expect(record.expectation).toMatchObject({ met: true });
-  expect(record.expectation!.note).toMatch(/^diagnosed as expected/);
+  expect(record.expectation!.note).toMatch(/^expected failure seen: /);
   expect(runSucceeded(record)).toBe(true);
   return record;
 }
@@ -39,6 +54,10 @@ describe('the mistakes gallery on cpu ranks', () => {
     expect(record.error).toMatchObject({ code: 'CLAB_INVALID_ARGUMENT', step: 0 });
     expect(record.error!.message).toContain('collective mismatch: rank 0 called broadcast(float32, root 0, count 3) as its collective #2 but rank 1 called all_reduce(float32, sum, count 3)');
     expect(record.error!.message).toContain(`[last calls entered: rank 0 broadcast(root 0, ${B12}, #2) in step 0; rank 1 all_reduce(sum, ${B12}, #2) in step 0]`);
+    expect(openSlices(record)).toEqual([
+      `rank 0 step 0: broadcast on rank 0, all_reduce on rank 1 (unfinished: in broadcast(root 0, ${B12}, #2))`,
+      `rank 1 step 0: broadcast on rank 0, all_reduce on rank 1 (unfinished: in all_reduce(sum, ${B12}, #2))`,
+    ]);
   });
 
   it('mismatched count: 12 B against 16 B at the same call', async () => {
@@ -65,6 +84,10 @@ describe('the mistakes gallery on cpu ranks', () => {
       + 'rank 0 waits in send(to 1, 4194304 × float32 = 16 MiB, #2); '
       + `rank 1 waits in all_reduce(sum, ${B12}, #2) of step 1 (all_reduce)`,
     );
+    expect(openSlices(record)).toEqual([
+      'rank 0 step 0: rank 0 sends 16 MiB; rank 1 does not receive (unfinished: in send(to 1, 4194304 × float32 = 16 MiB, #2))',
+      `rank 1 step 1: all_reduce (unfinished: in all_reduce(sum, ${B12}, #2))`,
+    ]);
   });
 
   it('recv from the wrong peer: three ranks in three different calls #2', async () => {

@@ -53,3 +53,15 @@ describe('ops and names', () => {
     expect(pngFileName('  ')).toBe('run-timeline.png');
   });
 });
+
+describe('a failed run\'s steps in flight', () => {
+  it('are drawn as open slices up to the failure, their phase and call said in the tooltip', () => {
+    const unfinished = { ...event(1, 0, 'unfinished', 1_000, 3_001_000), name: 'all_reduce (unfinished: in all_reduce(sum, 4 × float32 = 16 B, #2))' };
+    const src = source([{ action: allReduce(), label: 'all_reduce' }], [unfinished]);
+    const model = loadTimeline(src);
+    expect(model.lanes.map((l) => l.slices.count)).toEqual([1]);
+    const d = describeSlice(model, src, stepsByIndex(src.steps), 0, 0);
+    expect(d.title).toBe('all_reduce: all_reduce (unfinished: in all_reduce(sum, 4 × float32 = 16 B, #2))');
+    expect(Object.fromEntries(d.rows)).toMatchObject({ phase: 'unfinished', duration: '3 ms' });
+  });
+});

@@ -2,6 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { compareSummary } from '../../../src/shared/export/format';
 import type { CompareRecord } from '../../../src/shared/run/record';
+import { readFileSync } from 'node:fs';
+import { summarizeCompares } from '../../../src/shared/run/aggregate';
+import { speedupSpread } from '../../../src/shared/results/speedup-spread';
+import { compilePlan } from '../../../src/shared/plan/compile';
+import { scenarioSchema } from '../../../src/shared/scenario/schema';
 
 const overlap = (on: { commUs?: number | null; computeUs?: number | null }): CompareRecord => ({
   index: 0, label: '3 × 64 MiB 0 → 1 + fp16 GEMM', commUs: 700, computeUs: 720, idealSpeedup: 1420 / 720,
@@ -35,5 +40,44 @@ describe('compare summary', () => {
   it('leaves the line out for records from before variants had them, and a part where one side has none', () => {
     expect(compareSummary(overlap({})).some((l) => l.includes('against'))).toBe(false);
     expect(compareSummary(overlap({ commUs: 728, computeUs: null })).find((l) => l.includes('against'))).toBe('               comm 728.0 µs (×1.04) against overlap off');
+  });
+});
+
+describe('compare summary of a block that did not run, or ran noisily', () => {
+  it('says a block was not measured, with no 0.00 µs and no ×n/a', () => {
+    const plan = compilePlan(scenarioSchema.parse(JSON.parse(readFileSync('scenarios/overlap.scenario.json', 'utf8'))));
+    const [nothing] = summarizeCompares(plan, []);
+    expect(nothing.commUs).toBeNull();
+    expect(nothing.computeUs).toBeNull();
+    const lines = compareSummary(nothing, 'cpu');
+    expect(lines).toEqual(['# 3 chunks 0 → 1 + fp16 matmul', '  not measured: the run ended before this block ran']);
+  });
+
+  const noisy: CompareRecord = {
+    index: 0, label: '3 chunks 0 → 1 + fp16 matmul', commUs: 2493, computeUs: 2905, idealSpeedup: 1.86,
+    variants: [
+      { name: 'overlap off', durationUs: 6500, repeatsUs: [9487, 5887, 6500], speedup: 1, commUs: 2493, computeUs: 2905 },
+      { name: 'overlap on', durationUs: 4734, repeatsUs: [6322, 4734, 4042], speedup: 6500 / 4734, commUs: 1867, computeUs: 2605 },
+    ],
+  };
+
+  it('shows each variant\'s spread over its repeats and the speed-up\'s range', () => {
+    const lines = compareSummary(noisy, 'cpu');
+    expect(lines[1]).toBe('  overlap off  6500 µs  speed-up ×1.00  (3 repeats: 5887–9487 µs)');
+    expect(lines[2]).toBe('  overlap on   4734 µs  speed-up ×1.37  (3 repeats: 4042–6322 µs; speed-up ×0.93–×2.35)');
+  });
+
+  it('says when the spread is too wide to read a speed-up from, and not when the repeats agree', () => {
+    expect(compareSummary(noisy, 'cpu').at(-1)).toMatch(/^  ⚠ too noisy to read: the speed-up ranges ×0\.93–×2\.35 over the repeats/);
+    const tight: CompareRecord = {
+      ...noisy,
+      variants: [
+        { ...noisy.variants[0], durationUs: 1420, repeatsUs: [1418, 1420, 1425] },
+        { ...noisy.variants[1], durationUs: 850, repeatsUs: [848, 850, 853], speedup: 1420 / 850 },
+      ],
+    };
+    expect(compareSummary(tight, 'nccl').some((l) => l.includes('too noisy'))).toBe(false);
+    expect(speedupSpread([1418, 1420, 1425], [848, 850, 853])).toMatchObject({ readable: true });
+    expect(speedupSpread([9487, 5887, 6500], [6322, 4734, 4042])).toMatchObject({ readable: false });
   });
 });

@@ -52,7 +52,7 @@ export function LearnView({ source, version, paused, onNext, templates, onOpenLe
           Step{' '}
           <select data-testid="learn-step-select" value={selected?.index ?? ''} onChange={(e) => setChosen(Number(e.target.value))} disabled={!steps.length}>
             {steps.map((s) => (
-              <option key={s.index} value={s.index}>#{s.index} {s.label}{records.has(s.index) ? '' : paused === s.index ? ' (next)' : ' (not run)'}</option>
+              <option key={s.index} value={s.index}>#{s.index} {s.label}{s.origin.kind === 'compare' ? ` (${s.origin.variant})` : ''}{records.has(s.index) ? '' : paused === s.index ? ' (next)' : ' (not run)'}</option>
             ))}
           </select>
         </label>

@@ -2,13 +2,12 @@
 // rank's input values (the run's own, from its record; before the step has run, from the data
 // pattern), the state after every stage, and the outputs the schedule arrives at held against
 // the outputs the run recorded.
-import { equalWithin } from '../../../shared/data/check.js';
 import type { Dtype, Scalar } from '../../../shared/data/dtypes.js';
-import { inputLength, rankInput } from '../../../shared/run/inputs.js';
-import { collectiveMoves, p2pMoves, statesOf, type MoveSchedule, type MoveState } from '../../../shared/learn/moves.js';
-import { outputValues, parsePreview, slotReducer } from '../../../shared/learn/values.js';
+import { formatValues, inputLength, rankInput } from '../../../shared/run/inputs.js';
+import { collectiveMoves, p2pMoves, sendMoves, statesOf, type MoveSchedule, type MoveState } from '../../../shared/learn/moves.js';
+import { matchesPreview, outputValues, parsePreview, slotReducer } from '../../../shared/learn/values.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
-import type { PlanStep } from '../../../shared/plan/types.js';
+import type { PlanAction, PlanStep } from '../../../shared/plan/types.js';
 import type { Redop } from '../../../shared/data/reduce.js';
 import type { StepRecord } from '../../../shared/run/record.js';
 
@@ -41,8 +40,8 @@ export type LearnSubject = { kind: 'model'; model: LearnModel } | { kind: 'none'
 
 const ranksOf = (world: number) => Array.from({ length: world }, (_, r) => r);
 
-function sameValues(dtype: Dtype, a: Scalar[], b: Scalar[]): boolean {
-  return a.length === b.length && a.every((x, i) => equalWithin(dtype, x, b[i]));
+function sameValues(dtype: Dtype, computed: Scalar[], shown: Scalar[]): boolean {
+  return computed.length === shown.length && computed.every((x, i) => matchesPreview(dtype, x, shown[i]));
 }
 
 export function learnSubject(planStep: PlanStep, record: StepRecord | null, world: number): LearnSubject {
@@ -50,22 +49,33 @@ export function learnSubject(planStep: PlanStep, record: StepRecord | null, worl
   let schedule: MoveSchedule;
   if (a.kind === 'collective') schedule = collectiveMoves(a.op, world, a.root);
   else if (a.kind === 'p2p') schedule = p2pMoves(world, a.from, a.to);
-  else return { kind: 'none', reason: `${planStep.label} moves no tensor data between ranks to show (the Learn view shows collectives and send/recv).` };
-  const dtype = a.dtype;
+  else if (a.kind === 'pair') schedule = sendMoves(world, a.both ? [{ from: a.from, to: a.to }, { from: a.to, to: a.from }] : [{ from: a.from, to: a.to }]);
+  else if (sendGroup(a)) schedule = sendMoves(world, a.items);
+  else return { kind: 'none', reason: `${planStep.label} moves no tensor data between ranks to show (the Learn view shows collectives and sends).` };
+  const dtype: Dtype = a.kind === 'group' ? a.items[0].dtype : a.dtype;
   const redop = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].reduces ? a.redop : null;
   const ranks = ranksOf(world);
   const result = (rank: number) => record?.ranks.find((r) => r.rank === rank);
   const fromRecord = ranks.map((r) => parsePreview(result(r)?.input, dtype));
   const inputsFrom = fromRecord.some((v) => v !== null) ? 'record' : 'pattern';
-  const inputs = ranks.map((r) => fromRecord[r] ?? rankInput(planStep, r, world));
+  // The pattern gives a rank's input at full precision; the record's preview only to 6 digits.
+  // Where the two show the same, the moves start from the pattern's values.
+  const inputs = ranks.map((r) => {
+    const pattern = rankInput(planStep, r, world);
+    const shown = result(r)?.input;
+    return pattern && (!shown || formatValues(pattern) === shown) ? pattern : fromRecord[r] ?? pattern;
+  });
   const reduce = slotReducer(dtype, redop ?? 'sum', world);
   const states = statesOf(schedule);
   const computed = outputValues(schedule, inputs, states[states.length - 1], reduce);
   const recorded = ranks.map((r) => parsePreview(result(r)?.output, dtype));
+  // A rank whose own check passed holds the expected output at full precision, which is what the
+  // moves give: it agrees whatever its 6-digit preview shows.
   const agrees = ranks.map((r) => {
     const c = computed[r];
     const got = recorded[r];
-    return record && c && got ? sameValues(dtype, c, got) : null;
+    if (!record || !c || !got) return null;
+    return result(r)?.verdict === 'pass' || sameValues(dtype, c, got);
   });
   return {
     kind: 'model',
@@ -77,6 +87,15 @@ export function learnSubject(planStep: PlanStep, record: StepRecord | null, worl
   };
 }
 
-/** Steps the Learn view can show: collectives and send/recv, outside compare blocks. */
-export const learnable = (step: PlanStep): boolean =>
-  (step.action.kind === 'collective' || step.action.kind === 'p2p') && step.origin.kind !== 'compare';
+type SendGroup = Extract<PlanAction, { kind: 'group' }> & { items: Extract<PlanAction, { kind: 'p2p' }>[] };
+const sendGroup = (a: PlanAction): a is SendGroup => a.kind === 'group' && a.items.length > 0 && a.items.every((i) => i.kind === 'p2p');
+
+/**
+ * Steps the Learn view can show: collectives, sends (alone, grouped, a pair's), and in a compare
+ * block those of each variant's first timed repeat (the others repeat them).
+ */
+export const learnable = (step: PlanStep): boolean => {
+  const a = step.action;
+  const moves = a.kind === 'collective' || a.kind === 'p2p' || a.kind === 'pair' || sendGroup(a);
+  return moves && (step.origin.kind !== 'compare' || step.origin.repeat === 0);
+};

@@ -45,7 +45,7 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
           Replay of <code>{source.from}</code>, recorded {new Date(record.createdAt).toLocaleString()}. Nothing was run.
         </p>
       )}
-      {/* A deliberate mistake diagnosed as expected is the run doing its job: it reads as passed. */}
+      {/* An expected failure seen (a deliberate mistake, an injected fault) is the run doing its job: it reads as passed. */}
       <header className={`results-header ${runSucceeded(record) ? 'passed' : 'failed'}`}>
         <h2>{title}</h2>
         <p className="status-text" data-testid="results-status">{statusLine(record)}</p>

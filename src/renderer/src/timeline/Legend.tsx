@@ -5,7 +5,7 @@ import { OP_COLOURS, OPS } from './ops';
 
 const PHASE_KEYS: [string, string][] = [
   ['warmup', 'warm-up'], ['timed', 'timed'], ['loop', 'loop'], ['check', 'checked run'], ['block', 'compare block'], ['fill', 'host fill'], ['verify', 'host verify'],
-  ['data-fill', 'data made on the stream'], ['data-check', 'data checked on the stream'],
+  ['data-fill', 'data made on the stream'], ['data-check', 'data checked on the stream'], ['unfinished', 'in flight when the run ended'],
 ];
 
 function opsIn(model: TimelineModel): number[] {

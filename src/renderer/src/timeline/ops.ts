@@ -4,7 +4,8 @@ import { COLLECTIVES, OBJECT_COLLECTIVES } from '../../../shared/ops/index.js';
 import { stepOp } from '../../../shared/results/results-table.js';
 import type { PlanAction } from '../../../shared/plan/types.js';
 
-export const OPS = [...COLLECTIVES, ...OBJECT_COLLECTIVES, 'send/recv', 'group', 'compute', 'barrier', 'wait', 'block'] as const;
+// Every name stepOp gives (the exports name a step's op by it), including a pair's plain copy.
+export const OPS = [...COLLECTIVES, ...OBJECT_COLLECTIVES, 'send/recv', 'copy', 'group', 'compute', 'barrier', 'wait', 'block'] as const;
 export type OpName = (typeof OPS)[number];
 
 const OP_INDEX = new Map<string, number>(OPS.map((op, i) => [op, i]));
@@ -13,7 +14,7 @@ const OP_INDEX = new Map<string, number>(OPS.map((op, i) => [op, i]));
 export const OP_COLOURS = [
   '#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#ea580c', '#4f46e5', '#0d9488',
   '#9333ea', '#c026d3', '#b45309', '#be123c',
-  '#0284c7', '#a16207', '#16a34a', '#57534e', '#94a3b8', '#475569',
+  '#0284c7', '#7c2d12', '#a16207', '#16a34a', '#57534e', '#94a3b8', '#475569',
 ] as const;
 
 /** The op of a step (shared with the exports, so a slice and its trace event name it alike). */

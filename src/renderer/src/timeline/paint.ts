@@ -1,6 +1,7 @@
 // How a slice looks: its op's colour, and a look per phase: warm-up lighter and hatched, timed
 // solid, the loop outlined, the checked run with a dotted border, a compare block as a dashed
-// frame, the host's fill and verify in greys, the backend's data kernels in tinted greys.
+// frame, the host's fill and verify in greys, the backend's data kernels in tinted greys, a step
+// still in flight when the run failed lighter with a red dashed border up to the failure.
 import { OP_COLOURS } from './ops';
 import { PHASE_INDEX } from './phases';
 
@@ -9,6 +10,7 @@ export const HOST_COLOURS = { fill: '#b6bdc7', verify: '#7b8491' } as const;
 export const DATA_COLOURS = { fill: '#b9c9b4', check: '#6f8a68' } as const;
 export const TEXT_DARK = '#1f2328';
 export const ACCENT = '#2563eb';
+export const UNFINISHED_BORDER = '#b91c1c';
 
 function rgba(hex: string, alpha: number): string {
   const n = parseInt(hex.slice(1), 16);
@@ -26,7 +28,8 @@ export function bodyColour(op: number, phase: number): string {
     case PHASE_INDEX['data-fill']: return DATA_COLOURS.fill;
     case PHASE_INDEX['data-check']: return DATA_COLOURS.check;
     case PHASE_INDEX.warmup:
-    case PHASE_INDEX.loop: return LIGHT[op];
+    case PHASE_INDEX.loop:
+    case PHASE_INDEX.unfinished: return LIGHT[op];
     case PHASE_INDEX.block: return FAINT[op];
     default: return OP_COLOURS[op];
   }
@@ -57,6 +60,7 @@ export function borderOf(op: number, phase: number): { colour: string; dash: num
     case PHASE_INDEX.loop: return { colour: OP_COLOURS[op], dash: [] };
     case PHASE_INDEX.check: return { colour: TEXT_DARK, dash: [1, 2] };
     case PHASE_INDEX.block: return { colour: OP_COLOURS[op], dash: [4, 3] };
+    case PHASE_INDEX.unfinished: return { colour: UNFINISHED_BORDER, dash: [3, 2] };
     default: return null;
   }
 }
