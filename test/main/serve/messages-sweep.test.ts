@@ -13,7 +13,7 @@ import { API_VERSION, wsServerMessageSchema } from '../../../src/shared/run/api'
 import { LabService } from '../../../src/main/core/lab-service';
 import { createApiSocket } from '../../../src/main/serve/api-socket';
 
-const runsDir = mkdtempSync(join(tmpdir(), 'clab-messages-'));
+const runsDir = mkdtempSync(join(tmpdir(), 'clab-serve-frames-'));
 const service = new LabService({ runsDir });
 const api = createApiSocket(service);
 const server = createServer();
