@@ -7,7 +7,8 @@ if (!existsSync(bundle)) {
   process.stderr.write('clab: the CLI is not built yet; run `npm run build` in ' + join(__dirname, '..') + '\n');
   process.exit(2);
 }
-require(bundle).main().catch((e) => {
-  process.stderr.write(`clab: ${e && e.stack ? e.stack : e}\n`);
+const cli = require(bundle);
+cli.main().catch((e) => {
+  process.stderr.write(`clab: ${cli.visibleControls(String(e && e.stack ? e.stack : e))}\n`);
   process.exit(1);
 });

@@ -26,6 +26,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
   return program;
 }
 
+/** For bin/clab.cjs: an error that escaped every command is printed by the same rule as every line. */
+export { visibleControls } from '../../shared/data/control-chars.js';
+
 export async function main(argv = process.argv): Promise<void> {
   let code = EXIT_OK;
   tolerateClosedPipes();

@@ -43,8 +43,9 @@ function refuseNonRegular(file: string): void {
 
 /** `.<pid>.<ms>.tmp`: the temp files writeFileAtomic makes beside their target. */
 const TEMP_NAME = /^\.(\d+)\.\d+(?:\.[0-9a-f]+)?\.tmp$/;
-/** Directories whose stale temp files this process has removed (once each is enough). */
-const swept = new Set<string>();
+/** When this process last looked for stale temp files in each directory: at most once a minute (a checkpoint writes once a second). */
+const swept = new Map<string, number>();
+const SWEEP_INTERVAL_MS = 60_000;
 
 const alive = (pid: number): boolean => {
   try {
@@ -61,8 +62,9 @@ const alive = (pid: number): boolean => {
  */
 export function removeStaleTempFiles(dir: string): void {
   const key = resolve(dir);
-  if (swept.has(key)) return;
-  swept.add(key);
+  const now = Date.now();
+  if (now - (swept.get(key) ?? -Infinity) < SWEEP_INTERVAL_MS) return;
+  swept.set(key, now);
   let names: string[];
   try {
     names = readdirSync(dir);

@@ -298,8 +298,10 @@ export class LabRun extends EventEmitter<RunEvents> {
     const gate = this.atGate.get(rank);
     if (gate !== undefined) return { step: gate, where: ` while waiting at the gate of step ${gate} (${this.step(gate).label})` };
     const running = [...this.began.keys()].filter((i) => !this.stepRecords.has(i));
-    if (!running.length) return { step: null, where: '' };
-    const other = Math.min(...running);
+    // Between a pair's gate and its first step: the unit whose gate opened last.
+    const opened = [...this.gateOpened].sort((x, y) => y[1] - x[1])[0]?.[0];
+    if (!running.length && opened === undefined) return { step: null, where: '' };
+    const other = running.length ? Math.min(...running) : opened!;
     return { step: other, where: ` while idle, during step ${other} (${this.step(other).label}), which it takes no part in` };
   }
 

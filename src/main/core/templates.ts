@@ -1,15 +1,19 @@
 // The scenarios a user starts from: every scenarios/*.scenario.json shipped with the package, and
 // those one folder down (scenarios/mistakes/: the gallery of mistakes), named "<folder>/<file>".
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from '../../shared/run/api.js';
+import { LIMITS } from '../../shared/scenario/limits.js';
+import { readCappedText } from './read-capped.js';
 
 const SCENARIO_SUFFIX = '.scenario.json';
 
 function template(dir: string, id: string): Template | null {
-  const text = readFileSync(join(dir, id), 'utf8');
+  let text: string;
   let head: { name?: unknown; description?: unknown };
   try {
+    // A regular file within a scenario's size limit; anything else is left out, as a file that is not JSON is.
+    text = readCappedText(join(dir, id), { maxBytes: LIMITS.fileBytes, regularOnly: true });
     head = JSON.parse(text) as typeof head;
   } catch {
     return null;

@@ -1,7 +1,7 @@
 // Open Recent: the last files opened or saved, newest first, kept in userData/recent.json.
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomic } from '../core/atomic-file.js';
+import { readCappedText } from '../core/read-capped.js';
 
 export const MAX_RECENT = 10;
 
@@ -20,7 +20,7 @@ export class RecentFiles {
   /** A missing or damaged list starts empty rather than keeping the app from opening. */
   private static load(file: string): string[] {
     try {
-      const parsed = z.array(z.string()).safeParse(JSON.parse(readFileSync(file, 'utf8')));
+      const parsed = z.array(z.string()).safeParse(JSON.parse(readCappedText(file, { maxBytes: 1024 * 1024, regularOnly: true })));
       return parsed.success ? parsed.data.slice(0, MAX_RECENT) : [];
     } catch {
       return [];

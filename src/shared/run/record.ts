@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { planActionSchema, planSchema, stepOriginSchema } from '../plan/types.js';
 import { LIMITS } from '../scenario/limits.js';
+import { recordInconsistency } from './record-consistency.js';
 import { backendNameSchema, rankStepResultSchema, timelineEventSchema } from './protocol.js';
 
 export const RECORD_FORMAT = 'clab.run';
@@ -138,7 +139,11 @@ export const runRecordSchema = z.object({
   compares: z.array(compareRecordSchema),
   logs: z.array(logLineSchema),
   events: z.array(timelineEventSchema),
-}).refine((r) => r.world === r.plan.world, { path: ['world'], message: "expected the plan's world" });
+}).superRefine((r, ctx) => {
+  // Each part valid alone, and all of them about the same plan and world (replay indexes by them).
+  const problem = recordInconsistency(r);
+  if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+});
 
 export type StepRecord = z.infer<typeof stepRecordSchema>;
 export type PairCell = z.infer<typeof pairCellSchema>;

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomic } from '../../../src/main/core/atomic-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'clab-atomic-'));
@@ -24,5 +24,21 @@ describe('writeFileAtomic', () => {
     writeFileAtomic(join(dir, 'record.run.json'), '{}');
     expect(stale.filter((n) => existsSync(join(dir, n)))).toEqual([]);
     expect(readdirSync(dir).sort()).toEqual([living, '.notes.tmp', 'record.run.json'].sort());
+  });
+
+  it('looks again at most once a minute, so a long-lived lab cleans up after processes killed later', () => {
+    const target = join(dir, 'later.run.json');
+    writeFileAtomic(target, '{}');
+    const stale = join(dir, `.${deadPid()}.1732500000002.tmp`);
+    writeFileSync(stale, 'x');
+    writeFileAtomic(target, '{}');
+    expect(existsSync(stale)).toBe(true);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+    try {
+      writeFileAtomic(target, '{}');
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(existsSync(stale)).toBe(false);
   });
 });

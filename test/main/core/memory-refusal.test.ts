@@ -21,7 +21,7 @@ describe('a scenario larger than the machine', () => {
     const out = join(dir, 'huge.run.json');
     const r = spawnSync(process.execPath, ['bin/clab.cjs', 'run', file, '--backend', 'cpu', '--out', out], { encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/the scenario does not fit in memory: needs 64 GiB per rank at "all_reduce" \(2 ranks: 128\.0 GiB.*\); this host has [\d.]+ [GM]iB available/);
+    expect(r.stderr).toMatch(/the scenario does not fit in memory: needs 64 GiB per rank at "all_reduce" \(2 ranks: 128\.\d GiB.*\); this host has [\d.]+ [GM]iB available/);
     expect(r.stdout).not.toContain('[Rank');
     expect(existsSync(out)).toBe(false);
   });

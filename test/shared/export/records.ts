@@ -50,13 +50,14 @@ export interface RecordSpec {
   streams?: string[];
   devices?: number[] | null;
   compares?: Plan['compares'];
+  sweeps?: Plan['sweeps'];
   id?: string;
 }
 
 export function buildRecord(spec: RecordSpec): RunRecord {
   const steps = spec.steps.map((s, i) => planStep(i, s));
   const plan: Plan = {
-    world: spec.world, devices: spec.devices ?? null, streams: spec.streams ?? ['default'], steps, sweeps: [], pairs: [], compares: spec.compares ?? [],
+    world: spec.world, devices: spec.devices ?? null, streams: spec.streams ?? ['default'], steps, sweeps: spec.sweeps ?? [], pairs: [], compares: spec.compares ?? [],
   };
   const stepRecords = spec.steps.map((s, i) =>
     summarizeStep(steps[i], s.timesUs.map((t, rank) => rankResult(i, rank, t, rank === 0 ? s.wrong ?? 0 : 0)), spec.world, s.unfinished ?? null));

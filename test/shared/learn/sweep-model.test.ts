@@ -25,9 +25,7 @@ function sweepRecord(world: number, rows: [CollectiveAction | ReturnType<typeof 
   const steps: StepSpec[] = rows.map(([action, us], i) => ({
     label: `row ${i}`, action, timesUs: Array.from({ length: world }, () => [us]), origin: { kind: 'sweep', sweep: 0, size: 0 },
   }));
-  const record = buildRecord({ world, steps, environment, devices });
-  record.plan.sweeps = [{ index: 0, path: 'steps[0]', label: `${op} sweep`, op, dtype: 'float32', redop: 'sum', root: 0 }];
-  return record;
+  return buildRecord({ world, steps, environment, devices, sweeps: [{ index: 0, path: 'steps[0]', label: `${op} sweep`, op, dtype: 'float32', redop: 'sum', root: 0 }] });
 }
 
 // all_reduce on 2 ranks (1 hop each way, busbw = algbw), β = 10 GB/s = 10⁴ B/µs.

@@ -1,7 +1,7 @@
 // `clab serve`: the desktop app's UI in a browser, with the same lab behind it.
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { LabService } from '../../core/lab-service.js';
+import { LabService, UNATTENDED_PAUSE_MS } from '../../core/lab-service.js';
 import { findPackageRoot } from '../../core/package-root.js';
 import { NOT_BUILT } from '../../serve/renderer-files.js';
 import { DEFAULT_HOST, PREFERRED_PORT, startLabServer } from '../../serve/server.js';
@@ -46,7 +46,7 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
 export const registerServe: RegisterCommand = (program, setExit) => {
   program
     .command('serve')
-    .description('Serve the lab\'s UI to a browser on this machine: prints a URL with a one-time token.')
+    .description(`Serve the lab's UI to a browser on this machine: prints a URL with a one-time token. A run paused in step mode is stopped ${UNATTENDED_PAUSE_MS / 60_000} minutes after the last page goes away.`)
     .option('--host <host>', 'address to listen on (anything but loopback exposes the lab to the network)', DEFAULT_HOST)
     .option('--port <port>', `port to listen on, 0 for any free one (default ${PREFERRED_PORT}, or a free one when it is taken)`, portNumber)
     .option('--runs <dir>', 'where run records are saved and listed', 'runs')
