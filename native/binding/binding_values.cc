@@ -195,6 +195,15 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
   }
   if (op_has_root(op.kind)) op.root = static_cast<int>(get_int(o.Get("root"), path + ".root", -(1 << 30), 1 << 30));
   if (op_has_peer(op.kind)) op.peer = static_cast<int>(get_int(o.Get("peer"), path + ".peer", -(1 << 30), 1 << 30));
+  if (op_is_p2p(op.kind)) {
+    const Napi::Value t = o.Get("transport");
+    if (!t.IsUndefined()) {
+      const std::string name = get_string(t, path + ".transport");
+      if (name == "copy-engine") op.transport = Transport::CopyEngine;
+      else if (name != "nccl")
+        throw_invalid(path + ".transport: unknown transport '" + name + "' (expected nccl or copy-engine)");
+    }
+  }
   if (op_has_count(op.kind)) op.count = static_cast<uint64_t>(get_int(o.Get("count"), path + ".count", 0, (1ll << 53) - 1));
   if (op_has_send(op.kind)) get_buffer(env, o.Get("send"), path + ".send", &op.send, &op.send_bytes, refs);
   if (op_has_recv(op.kind)) get_buffer(env, o.Get("recv"), path + ".recv", &op.recv, &op.recv_bytes, refs);

@@ -36,12 +36,14 @@ DeviceBlock::~DeviceBlock() {
   if (owner_) owner_->release(ptr_);
 }
 
-DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what) {
+DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what, bool shareable) {
   std::lock_guard<std::mutex> lock(mu_);
   // The smallest idle block that fits without wasting more than it holds.
   Block* best = nullptr;
   for (Block& b : blocks_)
-    if (!b.lent && b.bytes >= bytes && b.bytes <= 2 * bytes + (1u << 20) && (!best || b.bytes < best->bytes)) best = &b;
+    if (!b.lent && !(shareable && b.nccl_alloc) && b.bytes >= bytes && b.bytes <= 2 * bytes + (1u << 20) &&
+        (!best || b.bytes < best->bytes))
+      best = &b;
   if (best) {
     best->lent = true;
     return DeviceBlock(this, best->ptr);
@@ -64,7 +66,7 @@ DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what) {
                                               " of which stay for NCCL and cuBLAS");
   void* p = nullptr;
   const std::string where = " bytes for " + what + " failed on GPU " + std::to_string(device_) + " (rank " + std::to_string(rank_) + "): ";
-  if (comm_) {  // registering with a live communicator
+  if (comm_ && !shareable) {  // registering with a live communicator
     const gpu::ncclResult_t r = nccl_->ncclMemAlloc(&p, bytes);
     if (r != gpu::ncclSuccess)
       throw ClabError(r == gpu::ncclSystemError || r == gpu::ncclUnhandledCudaError ? "CLAB_OUT_OF_MEMORY" : "CLAB_NCCL_ERROR",

@@ -48,7 +48,12 @@ class DeviceMemory {
    * A block of at least `bytes` (> 0) on this communicator's device, the calling thread's current
    * device. Throws CLAB_OUT_OF_MEMORY naming `what`, the rank, the bytes asked and the bytes free.
    */
-  DeviceBlock acquire(uint64_t bytes, const std::string& what);
+  DeviceBlock acquire(uint64_t bytes, const std::string& what) { return acquire(bytes, what, false); }
+  /**
+   * `shareable`: from cudaMalloc even while registering, and the base of its allocation, so that
+   * another process can map it (cudaIpcGetMemHandle does not take ncclMemAlloc's memory).
+   */
+  DeviceBlock acquire(uint64_t bytes, const std::string& what, bool shareable);
   /** Frees every block; none may be lent out. */
   void free_all();
   /**

@@ -43,6 +43,11 @@ enum cudaDeviceAttr : int {
 };
 struct CUstream_st;
 struct CUevent_st;
+constexpr size_t kCudaIpcHandleBytes = 64;  // CUDA_IPC_HANDLE_SIZE
+struct cudaIpcMemHandle_t {
+  char reserved[kCudaIpcHandleBytes];
+};
+constexpr unsigned kCudaIpcMemLazyEnablePeerAccess = 0x01;  // cudaIpcMemLazyEnablePeerAccess
 using cudaStream_t = CUstream_st*;
 using cudaEvent_t = CUevent_st*;
 constexpr unsigned kCudaStreamNonBlocking = 0x01;   // cudaStreamNonBlocking
@@ -78,7 +83,10 @@ constexpr unsigned kCudaEventDisableTiming = 0x02;  // cudaEventDisableTiming
   X(cudaDeviceCanAccessPeer, cudaError_t, (int*, int, int))                                   \
   X(cudaDeviceEnablePeerAccess, cudaError_t, (int, unsigned int))                             \
   X(cudaDeviceDisablePeerAccess, cudaError_t, (int))                                          \
-  X(cudaMemcpyPeerAsync, cudaError_t, (void*, int, const void*, int, size_t, cudaStream_t))
+  X(cudaMemcpyPeerAsync, cudaError_t, (void*, int, const void*, int, size_t, cudaStream_t))   \
+  X(cudaIpcGetMemHandle, cudaError_t, (cudaIpcMemHandle_t*, void*))                           \
+  X(cudaIpcOpenMemHandle, cudaError_t, (void**, cudaIpcMemHandle_t, unsigned int))            \
+  X(cudaIpcCloseMemHandle, cudaError_t, (void*))
 
 // ---- NCCL (libnccl.so.2) -------------------------------------------------------------------
 

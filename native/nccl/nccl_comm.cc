@@ -188,6 +188,11 @@ void NcclComm::close() {
     std::lock_guard<std::mutex> lock(ahead_mu_);
     ahead_.clear();
   }
+  {
+    std::lock_guard<std::mutex> lock(peer_buffers_mu_);
+    for (const auto& mapped : peer_buffers_) rt_->cudaIpcCloseMemHandle(mapped.second);
+    peer_buffers_.clear();
+  }
   scratch_ = DeviceBlock();
   if (memory_) memory_->free_all();
   if (trace)

@@ -10,7 +10,7 @@
 //
 // nccl_comm.cc joins and leaves the communicator, nccl_execute.cc runs and times an op,
 // nccl_order.cc orders communication and polls, nccl_staging.cc copies buffers to and from the
-// GPU, nccl_ops.cc turns an op into library calls.
+// GPU, nccl_ops.cc turns an op into library calls, nccl_copy_engine.cc moves a send by copy engine.
 #pragma once
 
 #include <array>
@@ -102,6 +102,14 @@ class NcclComm final : public Comm {
     std::vector<DataCheck> checks;
   };
 
+  /** Where one copy-engine send of an op lands: the receiver's buffer, mapped here (CUDA IPC). */
+  struct CopyTarget {
+    void* dst = nullptr;
+    int device = -1;  // the receiver's CUDA index
+  };
+  /** An op's copy-engine sends' targets, in op order, learnt as it lines its ranks up. */
+  using CopyTargets = std::vector<CopyTarget>;
+
   void use_device() const;
   StreamState& stream_state(int index);
   void stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStream_t stream);
@@ -123,6 +131,20 @@ class NcclComm final : public Comm {
    * all_reduce where a collective takes part, else a one-byte exchange with each p2p peer.
    */
   void align(const Op& op, gpu::cudaStream_t stream);
+  /**
+   * align() for an op with copy-engine sends or receives (nccl_copy_engine.cc): each pair of peers
+   * exchanges its GPU, host and, from the receiver, a CUDA IPC handle of each receive buffer; the
+   * sender maps them into `targets`. Both refuse alike (CLAB_UNSUPPORTED) without peer access.
+   */
+  void align_copy_engine(const Op& op, const Staged& bufs, gpu::cudaStream_t stream, CopyTargets& targets);
+  /**
+   * One repetition of an op with copy-engine members: the copies (cudaMemcpyPeerAsync), then in one
+   * group the op's NCCL members and a one-byte flag per copy from sender to receiver, so that the
+   * receive ends when its data is there.
+   */
+  void issue_with_copies(const Op& op, const Staged& bufs, gpu::cudaStream_t stream, const CopyTargets& targets);
+  /** The receiver's buffer behind `handle`, mapped into this process once (cudaIpcOpenMemHandle). */
+  void* open_peer_buffer(const gpu::cudaIpcMemHandle_t& handle);
   void nccl(gpu::ncclResult_t r, const char* call) const;
 
   /**
@@ -180,6 +202,9 @@ class NcclComm final : public Comm {
   DeviceBlock scratch_;
   static constexpr uint64_t kScratchBytes = 4096, kAlignSend = 8, kAlignRecv = 64;
   std::array<std::unique_ptr<StreamState>, kMaxStreams> streams_;
+  /** Receivers' buffers mapped for copy-engine sends, by their IPC handle; closed at close(). */
+  std::mutex peer_buffers_mu_;
+  std::map<std::string, void*> peer_buffers_;
   /** Prestaged ops by their host buffers (staging_key()): device buffers already filled. */
   std::mutex ahead_mu_;
   std::map<std::vector<uintptr_t>, std::unique_ptr<Staging>> ahead_;

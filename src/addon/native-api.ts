@@ -36,8 +36,12 @@ export type NativeCollectiveOp = CollectiveOp<(typeof COLLECTIVE_DESCRIPTORS)[Co
  */
 export type NativeOp =
   | NativeCollectiveOp
-  | { op: 'send'; dtype: NativeDtype; peer: number; count: number; send: Buf; data?: NativeData }
-  | { op: 'recv'; dtype: NativeDtype; peer: number; count: number; recv: Buf; data?: NativeData }
+  /**
+   * transport 'copy-engine' (both sides name it): nccl copies with cudaMemcpyPeerAsync into the
+   * receiver's buffer (CUDA IPC; refused with CLAB_UNSUPPORTED without peer access); cpu as any send.
+   */
+  | { op: 'send'; dtype: NativeDtype; peer: number; count: number; send: Buf; data?: NativeData; transport?: 'copy-engine' }
+  | { op: 'recv'; dtype: NativeDtype; peer: number; count: number; recv: Buf; data?: NativeData; transport?: 'copy-engine' }
   | { op: 'barrier' }
   /** Issued together: the p2p ops progress concurrently, so rings and exchanges cannot deadlock. */
   | { op: 'group'; ops: NativeOp[] }

@@ -198,7 +198,7 @@ describe('the timeline of a saved run', () => {
 
     await page.getByTestId('timeline-mode-compare').click();
     const headers = await page.locator('.timeline-group-header').allTextContents();
-    expect(headers.map((h) => h.split(' · ')[0])).toEqual(['overlap off', 'overlap on']);
+    expect(headers.map((h) => h.split(' · ')[0])).toEqual(['overlap off', 'overlap off, copy engine', 'overlap on', 'overlap on, copy engine']);
     const compared = await lanes();
     // "off" receives on the compute stream; "on" on comm, beside the matmul on compute.
     expect(compared.map((l) => l.lane)).toContain('rank 1 · comm');

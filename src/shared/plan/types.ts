@@ -23,8 +23,12 @@ export const collectiveActionSchema = z.object({
   read: z.enum(['output', 'rank-slice']).optional(),
 });
 
+export const transportSchema = z.enum(['nccl', 'copy-engine']);
+
 export const p2pActionSchema = z.object({
   kind: z.literal('p2p'), from: rank, to: rank, dtype: z.enum(DTYPES), count, data: patternSchema,
+  /** copy-engine: cudaMemcpyPeerAsync into the receiver's buffer (nccl ranks), a plain copy (cpu); absent: NCCL. */
+  transport: transportSchema.optional(),
 });
 
 export const pairMeasureSchema = z.enum(['bandwidth', 'latency', 'copy']);
@@ -132,6 +136,7 @@ export const planSchema = z.object({
 
 export type CollectiveAction = z.infer<typeof collectiveActionSchema>;
 export type P2pAction = z.infer<typeof p2pActionSchema>;
+export type Transport = z.infer<typeof transportSchema>;
 export type PairAction = z.infer<typeof pairActionSchema>;
 export type PairMeasure = z.infer<typeof pairMeasureSchema>;
 export type PlanAction = z.infer<typeof planActionSchema>;

@@ -96,8 +96,16 @@ const objectStep = z
   })
   .strict();
 
+const transport = z.enum(['nccl', 'copy-engine'])
+  .describe('How the data moves: "nccl" (default: ncclSend/ncclRecv, whose kernels hold SMs on both GPUs) or "copy-engine" (nccl ranks: cudaMemcpyPeerAsync into the receiver\'s buffer on the step\'s stream, between GPUs with peer access; a DMA engine moves it and no SM is held; cpu ranks: a plain copy). Refused where the two GPUs have no peer access.')
+  .meta({ markdownEnumDescriptions: [
+    'ncclSend/ncclRecv: NCCL\'s kernels move the data (they hold SMs on both GPUs while it moves).',
+    'cudaMemcpyPeerAsync into the receiver\'s buffer (CUDA IPC): a copy engine moves the data and no SM is held. Needs peer access between the GPUs.',
+  ] });
+
 const p2pFields = {
   ...common,
+  transport: transport.optional(),
   op: z.enum(['send', 'recv']).describe('One transfer: rank `from` sends, rank `to` receives (either name describes the pair).')
     .meta({ markdownEnumDescriptions: markdownEnumDescriptions(['send', 'recv']) }),
   from: rankIndex,
@@ -137,6 +145,7 @@ const groupStep = z
   .object({
     ...common,
     op: z.literal('group'),
+    transport: transport.optional().describe('The transport of every send/recv of the group that names none (default "nccl").'),
     steps: steps(z.discriminatedUnion('op', [collectiveStep, p2pStep])),
   })
   .strict()
