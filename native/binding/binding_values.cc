@@ -171,6 +171,8 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
   const std::string kind = get_string(o.Get("op"), path + ".op");
   if (!parse_op_kind(kind, &op.kind)) throw_invalid(path + ".op: unknown op '" + kind + "' (expected one of " + op_kind_list() + ")");
 
+  const Napi::Value comm = o.Get("comm");
+  if (!comm.IsUndefined()) op.comm = static_cast<int>(get_int(comm, path + ".comm", 0, 64));
   if (op.kind == OpKind::Group) {
     const Napi::Value ops = o.Get("ops");
     if (!ops.IsArray()) throw_invalid(path + ".ops must be an array of ops (got " + show(ops) + ")");
@@ -183,6 +185,7 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
         op.ops.push_back(std::move(child));
       }
     }
+    for (Op& c : op.ops) c.comm = op.comm;  // a group is issued on one communicator
     return op;
   }
   if (op_has_dtype(op.kind)) {

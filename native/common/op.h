@@ -90,6 +90,7 @@ enum class Transport : uint8_t { Nccl, CopyEngine };
 struct Op {
   OpKind kind = OpKind::Barrier;
   Transport transport = Transport::Nccl;  // send/recv only
+  int comm = 0;                           // nccl: 0 the run's communicator, i the i-th split with settings of its own
   Dtype dtype = Dtype::Float32;
   Redop redop = Redop::Sum;
   int root = 0;

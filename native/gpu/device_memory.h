@@ -57,13 +57,14 @@ class DeviceMemory {
   /** Frees every block; none may be lent out. */
   void free_all();
   /**
-   * From now on, blocks are allocated with ncclMemAlloc and registered with `comm` (blocks already
-   * held stay as they are). Throws CLAB_UNSUPPORTED when the library has no registration (< 2.19).
+   * From now on, blocks are allocated with ncclMemAlloc and registered with each of `comms` (the
+   * run's communicator and those split from it; blocks already held stay as they are). Throws
+   * CLAB_UNSUPPORTED when the library has no registration (< 2.19).
    */
-  void register_with(const gpu::NcclLibrary& nccl, gpu::ncclComm_t comm);
+  void register_with(const gpu::NcclLibrary& nccl, const std::vector<gpu::ncclComm_t>& comms);
   /** Throws CLAB_UNSUPPORTED, naming the library, when it cannot register buffers (NCCL < 2.19). */
   static void check_registration(const gpu::NcclLibrary& nccl);
-  /** `comm` is destroyed, and its registrations with it: blocks are only freed from now on. */
+  /** The communicators are destroyed, and their registrations with them: blocks are only freed from now on. */
   void forget_comm();
 
  private:
@@ -75,13 +76,13 @@ class DeviceMemory {
     uint8_t* ptr;
     uint64_t bytes;
     bool lent;
-    bool nccl_alloc = false;  // from ncclMemAlloc: freed with ncclMemFree
-    void* handle = nullptr;   // ncclCommRegister's handle, while the communicator lives
+    bool nccl_alloc = false;     // from ncclMemAlloc: freed with ncclMemFree
+    std::vector<void*> handles;  // ncclCommRegister's handle with each of comms_, while they live
   };
   void free_block(const Block& b);
   const gpu::CudaRuntime& rt_;
   const gpu::NcclLibrary* nccl_ = nullptr;
-  gpu::ncclComm_t comm_ = nullptr;  // set while blocks are registered with it (register_with … forget_comm)
+  std::vector<gpu::ncclComm_t> comms_;  // set while blocks are registered with them (register_with … forget_comm)
   const int device_, rank_;
   std::mutex mu_;
   std::vector<Block> blocks_;

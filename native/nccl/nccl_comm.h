@@ -32,6 +32,18 @@
 
 namespace clab {
 
+/**
+ * NCCL settings of a communicator split from the run's (a compare variant's `nccl`): ops with
+ * Op::comm = i + 1 run on the i-th. 0 / -1: NCCL's own choice.
+ */
+struct CommSetting {
+  int max_ctas = 0;     // ncclConfig_t.maxCTAs: bounds every kernel's CTAs, and so its channels (p2p too)
+  int cta_policy = -1;  // ncclConfig_t.CTAPolicy (NCCL_CTA_POLICY_*)
+};
+
+/** The NCCL version a setting needs beyond the split itself (2.18), or 0. */
+int comm_setting_needs(const CommSetting& setting);
+
 class NcclComm final : public Comm {
  public:
   /** A fresh ncclUniqueId as base64 of its 128 bytes (rank 0 calls it; the core relays it). */
@@ -47,8 +59,11 @@ class NcclComm final : public Comm {
    * Joins the communicator on `device` (ncclCommInitRank): blocks until every rank has joined.
    * Bit i of `priority_streams` set: stream i is created at the device's highest priority.
    * `register_buffers`: every buffer from ncclMemAlloc, registered with the communicator (device_memory.h).
+   * `settings`: communicators split from it (ncclCommSplit), one per setting, each with its
+   * config; one the loaded NCCL cannot make is left out, and its ops are refused (CLAB_UNSUPPORTED).
    */
-  NcclComm(const std::string& id, int rank, int world, int device, unsigned priority_streams = 0, bool register_buffers = false);
+  NcclComm(const std::string& id, int rank, int world, int device, unsigned priority_streams = 0, bool register_buffers = false,
+           const std::vector<CommSetting>& settings = {});
   ~NcclComm() override;
 
   int rank() const override { return rank_; }
@@ -57,6 +72,8 @@ class NcclComm final : public Comm {
   const std::string& bus_id() const { return bus_id_; }
   /** major × 10 + minor (9.0 → 90), as NCCL compares it; -1 unknown. */
   int compute_capability() const { return compute_capability_; }
+  /** ncclGetVersion's code of the loaded library (2.28.3 → 22803). */
+  int nccl_version() const { return nccl_version_; }
 
   uint64_t admit(const Op& op) override;
   void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) override;
@@ -111,6 +128,16 @@ class NcclComm final : public Comm {
   using CopyTargets = std::vector<CopyTarget>;
 
   void use_device() const;
+  /** The communicator op.comm names: 0 the run's, i a split one (nccl_settings.cc); throws CLAB_UNSUPPORTED if it was left out. */
+  gpu::ncclComm_t communicator(int index) const;
+  /** Splits one communicator per setting off the run's (every rank at once, at join). */
+  void split(const std::vector<CommSetting>& settings);
+  /**
+   * On a communicator with the zero-SM policy: registers the op's buffers as NCCL windows (a
+   * collective call, made in the op's turn so every rank makes it in the same order), after
+   * deregistering the previous op's.
+   */
+  void register_windows(const Op& op, const Staged& bufs);
   StreamState& stream_state(int index);
   void stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStream_t stream);
   /** Copies outputs back to the host, and checks on the GPU those that have data (op_data.h); waits for both. */
@@ -190,6 +217,15 @@ class NcclComm final : public Comm {
   const gpu::CudaRuntime* rt_ = nullptr;
   const gpu::NcclLibrary* nccl_ = nullptr;
   gpu::ncclComm_t comm_ = nullptr;
+  /** Split off comm_, one per setting (nullptr: the loaded NCCL cannot make it; why in `refused`). */
+  struct Split {
+    CommSetting setting;
+    gpu::ncclComm_t comm = nullptr;
+    std::string refused;
+    std::vector<gpu::ncclWindow_t> windows;  // the last op's registered windows (zero-SM policy)
+  };
+  std::vector<Split> splits_;
+  int nccl_version_ = 0;
   int rank_, world_, device_;
   unsigned priority_streams_ = 0;
   std::string bus_id_;

@@ -101,13 +101,14 @@ void NcclComm::align_copy_engine(const Op& op, const Staged& b, gpu::cudaStream_
   DeviceBlock wire = memory_->acquire(out_bytes + in_bytes, "the copy-engine exchange");
   uint8_t* dev = wire.get();
   const auto& n = *nccl_;
+  const gpu::ncclComm_t c = communicator(op.comm);
   cuda_check(*rt_, rt_->cudaMemcpyAsync(dev, out.data(), out_bytes, gpu::cudaMemcpyHostToDevice, s), "cudaMemcpyAsync (exchange)", rank_);
   nccl(n.ncclGroupStart(), "ncclGroupStart");
   for (int p = 0; p < world_; p++) {
     if (!peer[p] || p == rank_) continue;
-    nccl(n.ncclSend(dev + at_out[p], sizeof(Header) + handles_out[p] * kHandleBytes, gpu::ncclUint8, p, comm_, s),
+    nccl(n.ncclSend(dev + at_out[p], sizeof(Header) + handles_out[p] * kHandleBytes, gpu::ncclUint8, p, c, s),
          "ncclSend (copy-engine exchange)");
-    nccl(n.ncclRecv(dev + out_bytes + at_in[p], sizeof(Header) + handles_in[p] * kHandleBytes, gpu::ncclUint8, p, comm_, s),
+    nccl(n.ncclRecv(dev + out_bytes + at_in[p], sizeof(Header) + handles_in[p] * kHandleBytes, gpu::ncclUint8, p, c, s),
          "ncclRecv (copy-engine exchange)");
   }
   nccl(n.ncclGroupEnd(), "ncclGroupEnd");
@@ -153,6 +154,7 @@ void NcclComm::align_copy_engine(const Op& op, const Staged& b, gpu::cudaStream_
 
 void NcclComm::issue_with_copies(const Op& op, const Staged& b, gpu::cudaStream_t s, const CopyTargets& targets) {
   const auto& n = *nccl_;
+  const gpu::ncclComm_t c = communicator(op.comm);
   const bool group = op.kind == OpKind::Group;
   const size_t count = group ? op.ops.size() : 1;
   auto item = [&](size_t i) -> const Op& { return group ? op.ops[i] : op; };
@@ -175,9 +177,9 @@ void NcclComm::issue_with_copies(const Op& op, const Staged& b, gpu::cudaStream_
       continue;
     }
     const uint64_t slot = kAlignRecv + static_cast<uint64_t>(o.peer) % (kScratchBytes - kAlignRecv);
-    if (o.kind == OpKind::Send) nccl(n.ncclSend(base + kAlignSend, 1, gpu::ncclUint8, o.peer, comm_, s), "ncclSend (copy done)");
+    if (o.kind == OpKind::Send) nccl(n.ncclSend(base + kAlignSend, 1, gpu::ncclUint8, o.peer, c, s), "ncclSend (copy done)");
     else
-      nccl(n.ncclRecv(base + slot, 1, gpu::ncclUint8, o.peer, comm_, s), "ncclRecv (copy done)");
+      nccl(n.ncclRecv(base + slot, 1, gpu::ncclUint8, o.peer, c, s), "ncclRecv (copy done)");
   }
   nccl(n.ncclGroupEnd(), "ncclGroupEnd");
 }

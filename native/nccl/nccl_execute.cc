@@ -104,8 +104,12 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
       }
     }
   } catch (const ClabError& e) {
-    // The other ranks may now wait for an op this rank never issued: nothing later may run.
-    if (ordered) abort(e.what());
+    // A refusal that every rank of the op made alike while lining up (a copy engine without peer
+    // access): none issued it, and the communicator goes on. Anything else: the other ranks may
+    // now wait for an op this rank never issued, so nothing later may run.
+    if (ordered && std::string(e.code_name()) == "CLAB_UNSUPPORTED") end_turn();
+    else if (ordered)
+      abort(e.what());
     throw;
   }
   if (ordered) end_turn();
@@ -178,6 +182,7 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   std::function<void()> line_up;
   if (op.kind != OpKind::Barrier && world_ > 1)
     line_up = [&] {
+      register_windows(op, bufs);
       if (copies) align_copy_engine(op, bufs, st.stream, targets);
       else
         align(op, st.stream);

@@ -239,6 +239,10 @@ export function compareSummary(c: CompareRecord, backend?: BackendName): string[
   const width = Math.max(12, ...c.variants.map((v) => v.name.length));
   for (const v of c.variants) {
     const against = ideal && v.durationUs !== null ? `  ×${(v.durationUs / ideal.us).toFixed(2)} the ideal` : '';
+    if (v.refused) {
+      lines.push(`  ${v.name.padEnd(width)} refused: ${v.refused}`);
+      continue;
+    }
     lines.push(`  ${v.name.padEnd(width)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}${against}`);
     if (ideal) {
       if (!v.serial) lines.push(...costLine(v, c.variants, ideal, width));

@@ -8,7 +8,7 @@ import { formatPath, type JsonPath } from '../scenario/json-path.js';
 import { LIMITS } from '../scenario/limits.js';
 import type { BasicStep, Scenario, Step } from '../scenario/schema.js';
 import { formatBytes } from '../data/units.js';
-import type { CollectiveAction, P2pAction, PairAction, PairMeasure, Plan, PlanAction, PlanStep, StepOrigin, Transport } from './types.js';
+import type { CollectiveAction, CommSetting, P2pAction, PairAction, PairMeasure, Plan, PlanAction, PlanStep, StepOrigin, Transport } from './types.js';
 
 export interface PlanIssue { path: JsonPath; message: string }
 
@@ -51,6 +51,15 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
   };
   // Async ids are scoped: each run of a compare variant starts a fresh scope.
   let asyncIds = new Set<string>();
+  // The communicator of the variant being expanded (its `nccl` settings); undefined: the run's.
+  let comm: number | undefined;
+  const commOf = (setting: CommSetting): number => {
+    plan.comms ??= [];
+    const key = JSON.stringify(setting);
+    const at = plan.comms.findIndex((c) => JSON.stringify(c) === key);
+    return (at >= 0 ? at : plan.comms.push(setting) - 1) + 1;
+  };
+  const COMMUNICATES = new Set<PlanAction['kind']>(['collective', 'p2p', 'group']);
 
   const rankAt = (path: JsonPath, value: number | undefined, fallback: number): number => {
     const r = value ?? fallback;
@@ -92,6 +101,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       stream: streamOf([...path, 'stream'], s.stream),
       ...(s.expect === 'failure' ? { expect: 'failure' as const } : {}),
       ...(perRank ? { perRank } : {}),
+      ...(comm !== undefined && COMMUNICATES.has(action.kind) ? { comm } : {}),
     });
   };
 
@@ -293,7 +303,9 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
         push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r }, true);
         const outer = asyncIds;
         asyncIds = new Set();
+        comm = v.nccl && Object.keys(v.nccl).length ? commOf({ ...v.nccl }) : undefined;
         v.steps.forEach((step, si) => basic([...path, 'variants', vi, 'steps', si], step, origin, `${v.name}: `));
+        comm = undefined;
         asyncIds = outer;
         push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} end`, origin, { kind: 'block-end', compare: index, variant: v.name, repeat: r }, true);
       });

@@ -109,11 +109,14 @@ export function summarizeCompares(plan: Plan, steps: StepRecord[]): CompareRecor
           .reduce((sum, s) => sum + maxOverRanks(s), 0)));
     const variants = spec.variants.map((name) => {
       const ends = inCompare.filter((s) => s.action.kind === 'block-end' && s.action.variant === name && s.action.repeat >= 0 && s.ranks.length > 0);
-      const repeatsUs = ends.map(maxOverRanks);
       const own = variantSteps(plan, spec.index, name);
+      const refused = inCompare.flatMap((s) => (s.origin.kind === 'compare' && s.origin.variant === name ? s.ranks : [])).find((r) => r.error)?.error?.message;
+      // A refused variant ran only its other steps (the multiply alone): no duration to compare.
+      const repeatsUs = refused ? [] : ends.map(maxOverRanks);
       return {
-        name, durationUs: median(repeatsUs), repeatsUs, speedup: null as number | null, commUs: timeOf(name, 'comm'), computeUs: timeOf(name, 'compute'),
-        transport: variantTransport(own), serial: variantSerial(own),
+        name, durationUs: median(repeatsUs), repeatsUs, speedup: null as number | null,
+        commUs: refused ? null : timeOf(name, 'comm'), computeUs: refused ? null : timeOf(name, 'compute'),
+        transport: variantTransport(own), serial: variantSerial(own), ...(refused ? { refused } : {}),
       };
     });
     const base = variants[0]?.durationUs;

@@ -77,6 +77,8 @@ export const compareRecordSchema = z.object({
     transport: z.string().optional(),
     /** Its steps run one after another on one stream: its comm and compute times are each alone. */
     serial: z.boolean().optional(),
+    /** Why it was not run (e.g. NCCL settings the loaded NCCL cannot run); its duration is then null. */
+    refused: z.string().optional(),
   })),
   /**
    * The best the block could take, measured in the same run (newer records): the fastest transfer

@@ -47,6 +47,7 @@ describe('compare summary', () => {
         v('off, copy engine', 1230, 530, 700, 'copy-engine', true),
         v('on', 850, 600, 800, 'nccl', false),
         v('on, copy engine', 721, 540, 714, 'copy-engine', false),
+        { name: 'on, zero SM', durationUs: null, repeatsUs: [], speedup: null, commUs: null, computeUs: null, transport: 'nccl', serial: false, refused: 'NCCL\'s zero-SM policy needs NCCL 2.29.0 or later' },
       ],
       ideal: { us: 700, commUs: 530, commFrom: 'off, copy engine', computeUs: 700, computeFrom: 'off' },
     };
@@ -55,6 +56,7 @@ describe('compare summary', () => {
     expect(lines).toContain('                   transfer 540.0 µs (×1.02 against off, copy engine), GEMM 714.0 µs (×1.02 against alone)');
     expect(lines).toContain('                   transfer 600.0 µs (×1.02 against off), GEMM 800.0 µs (×1.14 against alone)');
     expect(lines).toContain('  ideal 700.0 µs: the longer of the fastest transfer alone (530.0 µs, off, copy engine) and the GEMM alone on all SMs (700.0 µs, off), measured in this run');
+    expect(lines).toContain(`  ${'on, zero SM'.padEnd(16)} refused: NCCL's zero-SM policy needs NCCL 2.29.0 or later`);
     // The copy engine holds no SM: its multiply is not explained by NCCL's kernels.
     expect(lines.filter((l) => l.includes('SMs it gets'))).toHaveLength(1);
   });
