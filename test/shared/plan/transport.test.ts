@@ -5,6 +5,7 @@ import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import { summarizeCompares, variantSerial, variantTransport } from '../../../src/shared/run/aggregate';
 import type { StepRecord } from '../../../src/shared/run/record';
 import type { PlanStep } from '../../../src/shared/plan/types';
+import { copyEngineNeedsPeerAttributes, copyEnginePairs, copyEngineRefusal } from '../../../src/shared/plan/copy-engine';
 
 const scenario = (steps: unknown[]) => scenarioSchema.parse({ version: 1, name: 't', world: { ranks: 2 }, steps });
 const send = (extra: object = {}) => ({ op: 'send', from: 0, to: 1, count: 4, ...extra });
@@ -74,5 +75,28 @@ describe('a compare block against the true ideal', () => {
     // The overlapped copy (520 µs) is no transfer alone: the ideal's comes from a serial variant.
     expect(c.ideal).toEqual({ us: 700, commUs: 530, commFrom: 'off, copy engine', computeUs: 700, computeFrom: 'off' });
     expect(c.variants.map((v) => v.durationUs! / c.ideal!.us)).toEqual([1290 / 700, 1240 / 700, 850 / 700, 720 / 700]);
+  });
+});
+
+describe('copy-engine transfers against the machine\'s GPUs', () => {
+  const plan = compilePlan(scenarioSchema.parse({
+    version: 1, name: 't', world: { devices: [0, 2, 3] },
+    steps: [send({ transport: 'copy-engine' }), { op: 'group', transport: 'copy-engine', steps: [{ op: 'send', from: 2, to: 1, count: 4 }] }, send()],
+  }));
+  const link = (a: number, b: number, nvlinks: number, access: boolean | null) => ({ a, b, nvlinks, p2p: access === null ? null : { access } });
+
+  it('lists each pair a copy engine joins once, with the first step that asks for it', () => {
+    expect(copyEnginePairs(plan)).toEqual([{ from: 0, to: 1, path: 'steps[0]' }, { from: 2, to: 1, path: 'steps[1]' }]);
+  });
+
+  it('needs CUDA\'s peer attributes only for pairs without NVLink', () => {
+    expect(copyEngineNeedsPeerAttributes(plan, [link(0, 2, 18, null), link(2, 3, 18, null)])).toBe(false);
+    expect(copyEngineNeedsPeerAttributes(plan, [link(0, 2, 18, null), link(2, 3, 0, null)])).toBe(true);
+  });
+
+  it('refuses a pair of GPUs without peer access, naming the step, the ranks and the GPUs', () => {
+    expect(copyEngineRefusal(plan, [link(0, 2, 18, true), link(2, 3, 0, true)])).toBeNull();
+    expect(copyEngineRefusal(plan, [link(0, 2, 18, null), link(2, 3, 0, false)])).toBe(
+      'steps[1]: a copy-engine transfer from rank 2 (GPU 3) to rank 1 (GPU 2) is refused: CUDA gives these GPUs no peer access, so neither GPU\'s copy engine can write into the other\'s memory; use "transport": "nccl"');
   });
 });
