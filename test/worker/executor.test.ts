@@ -196,7 +196,7 @@ describe('executor: what the timeline and the learner see', () => {
 
 describe('executor: a compare variant\'s NCCL settings', () => {
   const plan = compilePlan(scenarioSchema.parse({
-    version: 1, name: 'settings', world: { ranks: 1 },
+    version: 1, name: 'settings', world: { ranks: 1 }, registerBuffers: true,
     steps: [{ op: 'compare', label: 'c', repeat: 1, warmup: 0, variants: [
       { name: 'defaults', steps: [{ op: 'all_reduce', count: 16 }] },
       { name: '4 CTAs', nccl: { maxCTAs: 4 }, steps: [{ op: 'all_reduce', count: 16 }, { op: 'compute', m: 8, n: 8, k: 8 }] },

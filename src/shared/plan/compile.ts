@@ -303,6 +303,9 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
         push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r }, true);
         const outer = asyncIds;
         asyncIds = new Set();
+        if (v.nccl?.ctaPolicy === 'zero' && !scenario.registerBuffers) {
+          issues.push({ path: [...path, 'variants', vi, 'nccl', 'ctaPolicy'], message: 'the zero-SM policy works on window-registered buffers, which come from ncclMemAlloc: set "registerBuffers": true' });
+        }
         comm = v.nccl && Object.keys(v.nccl).length ? commOf({ ...v.nccl }) : undefined;
         v.steps.forEach((step, si) => basic([...path, 'variants', vi, 'steps', si], step, origin, `${v.name}: `));
         comm = undefined;

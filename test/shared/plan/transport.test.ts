@@ -100,3 +100,24 @@ describe('copy-engine transfers against the machine\'s GPUs', () => {
       'steps[1]: a copy-engine transfer from rank 2 (GPU 3) to rank 1 (GPU 2) is refused: CUDA gives these GPUs no peer access, so neither GPU\'s copy engine can write into the other\'s memory; use "transport": "nccl"');
   });
 });
+
+describe('a compare variant\'s NCCL settings', () => {
+  const compare = (nccl: object, extra: object = {}) => scenarioSchema.parse({
+    version: 1, name: 't', world: { ranks: 2 }, ...extra,
+    steps: [{ op: 'compare', variants: [{ name: 'a', steps: [send()] }, { name: 'b', nccl, steps: [send(), { op: 'compute', m: 8, n: 8, k: 8 }] }] }],
+  });
+
+  it('puts the variant\'s communication, and only that, on a communicator of its own, one per distinct setting', () => {
+    const plan = compilePlan(compare({ maxCTAs: 4 }));
+    expect(plan.comms).toEqual([{ maxCTAs: 4 }]);
+    const b = plan.steps.filter((s) => s.origin.kind === 'compare' && s.origin.variant === 'b');
+    expect(b.filter((s) => s.action.kind === 'p2p').every((s) => s.comm === 1)).toBe(true);
+    expect(b.filter((s) => s.action.kind !== 'p2p').every((s) => s.comm === undefined)).toBe(true);
+    expect(plan.steps.filter((s) => s.origin.kind === 'compare' && s.origin.variant === 'a').every((s) => s.comm === undefined)).toBe(true);
+  });
+
+  it('asks for registered buffers where the zero-SM policy is named', () => {
+    expect(() => compilePlan(compare({ ctaPolicy: 'zero' }))).toThrow(/steps\[0\]\.variants\[1\]\.nccl\.ctaPolicy: the zero-SM policy works on window-registered buffers/);
+    expect(compilePlan(compare({ ctaPolicy: 'zero' }, { registerBuffers: true })).comms).toEqual([{ ctaPolicy: 'zero' }]);
+  });
+});
