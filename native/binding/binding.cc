@@ -152,7 +152,39 @@ Napi::Value PrepareDevice(const Napi::CallbackInfo& info) {
   }
 }
 
-// commInit({ backend, id, rank, world, device?, commStreams?, registerBuffers? }): resolves once this rank has
+namespace {
+
+/** commInit's `comms`: [{ maxCTAs?, ctaPolicy? }], each a communicator split off the run's. */
+std::vector<CommSetting> get_comm_settings(const Napi::Value& v) {
+  std::vector<CommSetting> out;
+  if (v.IsUndefined()) return out;
+  if (!v.IsArray()) throw_invalid("comms must be an array of { maxCTAs?, ctaPolicy? } (got " + show(v) + ")");
+  const Napi::Array arr = v.As<Napi::Array>();
+  if (arr.Length() > 16) throw_invalid("comms: at most 16 communicators with settings of their own");
+  for (uint32_t i = 0; i < arr.Length(); i++) {
+    const std::string at = "comms[" + std::to_string(i) + "]";
+    if (!arr.Get(i).IsObject()) throw_invalid(at + " must be an object (got " + show(arr.Get(i)) + ")");
+    const Napi::Object o = arr.Get(i).As<Napi::Object>();
+    CommSetting s;
+    if (!o.Get("maxCTAs").IsUndefined()) s.max_ctas = static_cast<int>(get_int(o.Get("maxCTAs"), at + ".maxCTAs", 1, 64));
+    if (!o.Get("ctaPolicy").IsUndefined()) {
+      const std::string p = get_string(o.Get("ctaPolicy"), at + ".ctaPolicy");
+      if (p == "default") s.cta_policy = gpu::kNcclCtaPolicyDefault;
+      else if (p == "efficiency")
+        s.cta_policy = gpu::kNcclCtaPolicyEfficiency;
+      else if (p == "zero")
+        s.cta_policy = gpu::kNcclCtaPolicyZero;
+      else
+        throw_invalid(at + ".ctaPolicy: unknown policy '" + p + "' (expected default, efficiency or zero)");
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+// commInit({ backend, id, rank, world, device?, commStreams?, registerBuffers?, comms? }): resolves once this rank has
 // joined (nccl: once every rank has, ncclCommInitRank waits for them).
 Napi::Value CommInit(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -167,8 +199,10 @@ Napi::Value CommInit(const Napi::CallbackInfo& info) {
     int device = -1;
     unsigned comm_streams = 0;
     bool register_buffers = false;
+    std::vector<CommSetting> settings;
     if (backend == Backend::Nccl) {
       register_buffers = o.Get("registerBuffers").ToBoolean();
+      settings = get_comm_settings(o.Get("comms"));
       device = static_cast<int>(get_int(o.Get("device"), "device", 0, 1023));
       // Bit i set: stream i only communicates, and NcclComm makes it at the highest CUDA priority.
       const Napi::Value s = o.Get("commStreams");
@@ -176,16 +210,17 @@ Napi::Value CommInit(const Napi::CallbackInfo& info) {
     }
     return PromiseWorker<NewComm>::queue(
         env, "clab-comm-init", rank,
-        [backend, id, rank, world, device, comm_streams, register_buffers] {
+        [backend, id, rank, world, device, comm_streams, register_buffers, settings] {
           NewComm made;
           if (backend == Backend::Cpu) {
             made.comm = std::make_shared<CpuComm>(id, rank, world);
             return made;
           }
-          auto comm = std::make_shared<NcclComm>(id, rank, world, device, comm_streams, register_buffers);
+          auto comm = std::make_shared<NcclComm>(id, rank, world, device, comm_streams, register_buffers, settings);
           made.device = comm->device();
           made.bus_id = comm->bus_id();
           made.compute_capability = comm->compute_capability();
+          made.nccl_version = comm->nccl_version();
           made.comm = std::move(comm);
           return made;
         },

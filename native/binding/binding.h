@@ -42,6 +42,7 @@ struct NewComm {
   int device = -1;              // nccl: the GPU
   std::string bus_id;           // nccl: its PCI bus id
   int compute_capability = -1;  // nccl: major × 10 + minor (9.0 → 90), -1 unknown
+  int nccl_version = -1;        // nccl: ncclGetVersion's code (2.28.3 → 22803)
 };
 
 /**

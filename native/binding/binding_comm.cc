@@ -112,6 +112,8 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
     if (made->compute_capability >= 0)
       self.DefineProperty(
           Napi::PropertyDescriptor::Value("computeCapability", Napi::Number::New(env, made->compute_capability), napi_enumerable));
+    if (made->nccl_version >= 0)
+      self.DefineProperty(Napi::PropertyDescriptor::Value("ncclVersion", Napi::Number::New(env, made->nccl_version), napi_enumerable));
     // Whether ops may carry data (op.data) that this backend makes and checks itself, and why not.
     const std::string why_not = comm_->data_unavailable();
     self.DefineProperty(Napi::PropertyDescriptor::Value("makesData", Napi::Boolean::New(env, why_not.empty()), napi_enumerable));

@@ -171,6 +171,8 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
   const std::string kind = get_string(o.Get("op"), path + ".op");
   if (!parse_op_kind(kind, &op.kind)) throw_invalid(path + ".op: unknown op '" + kind + "' (expected one of " + op_kind_list() + ")");
 
+  const Napi::Value comm = o.Get("comm");
+  if (!comm.IsUndefined()) op.comm = static_cast<int>(get_int(comm, path + ".comm", 0, 64));
   if (op.kind == OpKind::Group) {
     const Napi::Value ops = o.Get("ops");
     if (!ops.IsArray()) throw_invalid(path + ".ops must be an array of ops (got " + show(ops) + ")");
@@ -183,6 +185,7 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
         op.ops.push_back(std::move(child));
       }
     }
+    for (Op& c : op.ops) c.comm = op.comm;  // a group is issued on one communicator
     return op;
   }
   if (op_has_dtype(op.kind)) {
@@ -195,6 +198,15 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
   }
   if (op_has_root(op.kind)) op.root = static_cast<int>(get_int(o.Get("root"), path + ".root", -(1 << 30), 1 << 30));
   if (op_has_peer(op.kind)) op.peer = static_cast<int>(get_int(o.Get("peer"), path + ".peer", -(1 << 30), 1 << 30));
+  if (op_is_p2p(op.kind)) {
+    const Napi::Value t = o.Get("transport");
+    if (!t.IsUndefined()) {
+      const std::string name = get_string(t, path + ".transport");
+      if (name == "copy-engine") op.transport = Transport::CopyEngine;
+      else if (name != "nccl")
+        throw_invalid(path + ".transport: unknown transport '" + name + "' (expected nccl or copy-engine)");
+    }
+  }
   if (op_has_count(op.kind)) op.count = static_cast<uint64_t>(get_int(o.Get("count"), path + ".count", 0, (1ll << 53) - 1));
   if (op_has_send(op.kind)) get_buffer(env, o.Get("send"), path + ".send", &op.send, &op.send_bytes, refs);
   if (op_has_recv(op.kind)) get_buffer(env, o.Get("recv"), path + ".recv", &op.recv, &op.recv_bytes, refs);

@@ -84,8 +84,13 @@ constexpr bool op_is_p2p(OpKind k) { return op_traits(k).cls == OpClass::P2p; }
 constexpr bool op_has_send(OpKind k) { return op_traits(k).send_root != Size::None || op_traits(k).send_other != Size::None; }
 constexpr bool op_has_recv(OpKind k) { return op_traits(k).recv_root != Size::None || op_traits(k).recv_other != Size::None; }
 
+/** How a send/recv moves its data: NCCL's kernels, or a copy engine (cudaMemcpyPeerAsync; cpu: a plain copy). */
+enum class Transport : uint8_t { Nccl, CopyEngine };
+
 struct Op {
   OpKind kind = OpKind::Barrier;
+  Transport transport = Transport::Nccl;  // send/recv only
+  int comm = 0;                           // nccl: 0 the run's communicator, i the i-th split with settings of its own
   Dtype dtype = Dtype::Float32;
   Redop redop = Redop::Sum;
   int root = 0;
@@ -102,6 +107,16 @@ struct Op {
   std::shared_ptr<const OpData> data;
   std::string path = "op";  // "op" or "op.ops[3]", for messages
 };
+
+/** Whether `op` (or a member of its group) is a send/recv by copy engine. */
+inline bool op_has_copy_engine(const Op& op) {
+  if (op.kind == OpKind::Group) {
+    for (const Op& c : op.ops)
+      if (op_has_copy_engine(c)) return true;
+    return false;
+  }
+  return op_is_p2p(op.kind) && op.transport == Transport::CopyEngine;
+}
 
 /**
  * Checks ranges, buffer sizes and aliasing for `rank` of `world`; throws CLAB_INVALID_ARGUMENT

@@ -36,12 +36,14 @@ DeviceBlock::~DeviceBlock() {
   if (owner_) owner_->release(ptr_);
 }
 
-DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what) {
+DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what, bool shareable) {
   std::lock_guard<std::mutex> lock(mu_);
   // The smallest idle block that fits without wasting more than it holds.
   Block* best = nullptr;
   for (Block& b : blocks_)
-    if (!b.lent && b.bytes >= bytes && b.bytes <= 2 * bytes + (1u << 20) && (!best || b.bytes < best->bytes)) best = &b;
+    if (!b.lent && !(shareable && b.nccl_alloc) && b.bytes >= bytes && b.bytes <= 2 * bytes + (1u << 20) &&
+        (!best || b.bytes < best->bytes))
+      best = &b;
   if (best) {
     best->lent = true;
     return DeviceBlock(this, best->ptr);
@@ -64,18 +66,22 @@ DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what) {
                                               " of which stay for NCCL and cuBLAS");
   void* p = nullptr;
   const std::string where = " bytes for " + what + " failed on GPU " + std::to_string(device_) + " (rank " + std::to_string(rank_) + "): ";
-  if (comm_) {  // registering with a live communicator
+  if (!comms_.empty() && !shareable) {  // registering with live communicators
     const gpu::ncclResult_t r = nccl_->ncclMemAlloc(&p, bytes);
     if (r != gpu::ncclSuccess)
       throw ClabError(r == gpu::ncclSystemError || r == gpu::ncclUnhandledCudaError ? "CLAB_OUT_OF_MEMORY" : "CLAB_NCCL_ERROR",
                       "ncclMemAlloc of " + std::to_string(bytes) + where + nccl_->ncclGetErrorString(r));
-    void* handle = nullptr;
-    const gpu::ncclResult_t reg = nccl_->ncclCommRegister(comm_, p, bytes, &handle);
-    if (reg != gpu::ncclSuccess) {
-      nccl_->ncclMemFree(p);
-      throw ClabError("CLAB_NCCL_ERROR", "ncclCommRegister of " + std::to_string(bytes) + where + nccl_->ncclGetErrorString(reg));
+    Block block{static_cast<uint8_t*>(p), bytes, true, true, {}};
+    for (gpu::ncclComm_t comm : comms_) {
+      void* handle = nullptr;
+      const gpu::ncclResult_t reg = nccl_->ncclCommRegister(comm, p, bytes, &handle);
+      if (reg != gpu::ncclSuccess) {
+        free_block(block);
+        throw ClabError("CLAB_NCCL_ERROR", "ncclCommRegister of " + std::to_string(bytes) + where + nccl_->ncclGetErrorString(reg));
+      }
+      block.handles.push_back(handle);
     }
-    blocks_.push_back({static_cast<uint8_t*>(p), bytes, true, true, handle});
+    blocks_.push_back(block);
     return DeviceBlock(this, static_cast<uint8_t*>(p));
   }
   e = rt_.cudaMalloc(&p, bytes);
@@ -84,7 +90,7 @@ DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what) {
     throw ClabError(e == gpu::cudaErrorMemoryAllocation ? "CLAB_OUT_OF_MEMORY" : rt_.cudaGetErrorName(e),
                     "cudaMalloc of " + std::to_string(bytes) + where + gpu::cuda_error_text(rt_, e));
   }
-  blocks_.push_back({static_cast<uint8_t*>(p), bytes, true});
+  blocks_.push_back({static_cast<uint8_t*>(p), bytes, true, false, {}});
   return DeviceBlock(this, static_cast<uint8_t*>(p));
 }
 
@@ -94,21 +100,22 @@ void DeviceMemory::check_registration(const gpu::NcclLibrary& nccl) {
                     "registerBuffers needs NCCL 2.19 or later (ncclMemAlloc, ncclCommRegister); " + nccl.library + " has not got them");
 }
 
-void DeviceMemory::register_with(const gpu::NcclLibrary& nccl, gpu::ncclComm_t comm) {
+void DeviceMemory::register_with(const gpu::NcclLibrary& nccl, const std::vector<gpu::ncclComm_t>& comms) {
   check_registration(nccl);
   std::lock_guard<std::mutex> lock(mu_);
   nccl_ = &nccl;
-  comm_ = comm;
+  comms_ = comms;
 }
 
 void DeviceMemory::forget_comm() {
   std::lock_guard<std::mutex> lock(mu_);
-  comm_ = nullptr;
-  for (Block& b : blocks_) b.handle = nullptr;
+  comms_.clear();
+  for (Block& b : blocks_) b.handles.clear();
 }
 
 void DeviceMemory::free_block(const Block& b) {
-  if (b.handle && comm_) nccl_->ncclCommDeregister(comm_, b.handle);
+  for (size_t i = 0; i < b.handles.size() && i < comms_.size(); i++)
+    if (b.handles[i]) nccl_->ncclCommDeregister(comms_[i], b.handles[i]);
   if (b.nccl_alloc) nccl_->ncclMemFree(b.ptr);
   else
     rt_.cudaFree(b.ptr);

@@ -48,17 +48,23 @@ class DeviceMemory {
    * A block of at least `bytes` (> 0) on this communicator's device, the calling thread's current
    * device. Throws CLAB_OUT_OF_MEMORY naming `what`, the rank, the bytes asked and the bytes free.
    */
-  DeviceBlock acquire(uint64_t bytes, const std::string& what);
+  DeviceBlock acquire(uint64_t bytes, const std::string& what) { return acquire(bytes, what, false); }
+  /**
+   * `shareable`: from cudaMalloc even while registering, and the base of its allocation, so that
+   * another process can map it (cudaIpcGetMemHandle does not take ncclMemAlloc's memory).
+   */
+  DeviceBlock acquire(uint64_t bytes, const std::string& what, bool shareable);
   /** Frees every block; none may be lent out. */
   void free_all();
   /**
-   * From now on, blocks are allocated with ncclMemAlloc and registered with `comm` (blocks already
-   * held stay as they are). Throws CLAB_UNSUPPORTED when the library has no registration (< 2.19).
+   * From now on, blocks are allocated with ncclMemAlloc and registered with each of `comms` (the
+   * run's communicator and those split from it; blocks already held stay as they are). Throws
+   * CLAB_UNSUPPORTED when the library has no registration (< 2.19).
    */
-  void register_with(const gpu::NcclLibrary& nccl, gpu::ncclComm_t comm);
+  void register_with(const gpu::NcclLibrary& nccl, const std::vector<gpu::ncclComm_t>& comms);
   /** Throws CLAB_UNSUPPORTED, naming the library, when it cannot register buffers (NCCL < 2.19). */
   static void check_registration(const gpu::NcclLibrary& nccl);
-  /** `comm` is destroyed, and its registrations with it: blocks are only freed from now on. */
+  /** The communicators are destroyed, and their registrations with them: blocks are only freed from now on. */
   void forget_comm();
 
  private:
@@ -70,13 +76,13 @@ class DeviceMemory {
     uint8_t* ptr;
     uint64_t bytes;
     bool lent;
-    bool nccl_alloc = false;  // from ncclMemAlloc: freed with ncclMemFree
-    void* handle = nullptr;   // ncclCommRegister's handle, while the communicator lives
+    bool nccl_alloc = false;     // from ncclMemAlloc: freed with ncclMemFree
+    std::vector<void*> handles;  // ncclCommRegister's handle with each of comms_, while they live
   };
   void free_block(const Block& b);
   const gpu::CudaRuntime& rt_;
   const gpu::NcclLibrary* nccl_ = nullptr;
-  gpu::ncclComm_t comm_ = nullptr;  // set while blocks are registered with it (register_with … forget_comm)
+  std::vector<gpu::ncclComm_t> comms_;  // set while blocks are registered with them (register_with … forget_comm)
   const int device_, rank_;
   std::mutex mu_;
   std::vector<Block> blocks_;

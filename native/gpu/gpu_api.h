@@ -43,6 +43,11 @@ enum cudaDeviceAttr : int {
 };
 struct CUstream_st;
 struct CUevent_st;
+constexpr size_t kCudaIpcHandleBytes = 64;  // CUDA_IPC_HANDLE_SIZE
+struct cudaIpcMemHandle_t {
+  char reserved[kCudaIpcHandleBytes];
+};
+constexpr unsigned kCudaIpcMemLazyEnablePeerAccess = 0x01;  // cudaIpcMemLazyEnablePeerAccess
 using cudaStream_t = CUstream_st*;
 using cudaEvent_t = CUevent_st*;
 constexpr unsigned kCudaStreamNonBlocking = 0x01;   // cudaStreamNonBlocking
@@ -78,7 +83,10 @@ constexpr unsigned kCudaEventDisableTiming = 0x02;  // cudaEventDisableTiming
   X(cudaDeviceCanAccessPeer, cudaError_t, (int*, int, int))                                   \
   X(cudaDeviceEnablePeerAccess, cudaError_t, (int, unsigned int))                             \
   X(cudaDeviceDisablePeerAccess, cudaError_t, (int))                                          \
-  X(cudaMemcpyPeerAsync, cudaError_t, (void*, int, const void*, int, size_t, cudaStream_t))
+  X(cudaMemcpyPeerAsync, cudaError_t, (void*, int, const void*, int, size_t, cudaStream_t))   \
+  X(cudaIpcGetMemHandle, cudaError_t, (cudaIpcMemHandle_t*, void*))                           \
+  X(cudaIpcOpenMemHandle, cudaError_t, (void**, cudaIpcMemHandle_t, unsigned int))            \
+  X(cudaIpcCloseMemHandle, cudaError_t, (void*))
 
 // ---- NCCL (libnccl.so.2) -------------------------------------------------------------------
 
@@ -113,6 +121,35 @@ constexpr size_t kNcclUniqueIdBytes = 128;  // NCCL_UNIQUE_ID_BYTES
 struct ncclUniqueId {
   char internal[kNcclUniqueIdBytes];
 };
+struct ncclWindow_vidmem;
+using ncclWindow_t = ncclWindow_vidmem*;
+constexpr int kNcclConfigUndefInt = -2147483647 - 1;  // NCCL_CONFIG_UNDEF_INT (INT_MIN)
+constexpr unsigned kNcclApiMagic = 0xcafebeef;        // NCCL_API_MAGIC
+constexpr int kNcclCtaPolicyDefault = 0x00;           // NCCL_CTA_POLICY_DEFAULT
+constexpr int kNcclCtaPolicyEfficiency = 0x01;        // NCCL_CTA_POLICY_EFFICIENCY
+constexpr int kNcclCtaPolicyZero = 0x02;              // NCCL_CTA_POLICY_ZERO (NCCL 2.29: no CTA where NCCL can)
+constexpr int kNcclWinCollSymmetric = 0x01;           // NCCL_WIN_COLL_SYMMETRIC
+/**
+ * The leading fields of ncclConfig_t, up to CTAPolicy (NCCL 2.27's layout). NCCL copies `size`
+ * bytes of it over its defaults and reads each field only where `version` says it exists
+ * (parseCommConfig), so a prefix is a whole config to any NCCL that takes one.
+ */
+struct ncclConfig_t {
+  size_t size;
+  unsigned int magic;
+  unsigned int version;
+  int blocking;
+  int cgaClusterSize;
+  int minCTAs;
+  int maxCTAs;
+  const char* netName;
+  int splitShare;
+  int trafficClass;
+  const char* commName;
+  int collnetEnable;
+  int CTAPolicy;
+};
+constexpr unsigned kNcclConfigVersion = 22700;  // the layout above: NCCL 2.27
 
 #define CLAB_NCCL_API(X)                                                                                                  \
   X(ncclGetVersion, ncclResult_t, (int*))                                                                                 \
@@ -148,7 +185,16 @@ struct ncclUniqueId {
   X(ncclMemFree, ncclResult_t, (void*))                                  \
   X(ncclCommRegister, ncclResult_t, (ncclComm_t, void*, size_t, void**)) \
   X(ncclCommDeregister, ncclResult_t, (ncclComm_t, void*))
-#define CLAB_NCCL_OPTIONAL_API(X) CLAB_NCCL_SINCE_2_13_API(X) CLAB_NCCL_SINCE_2_19_API(X) CLAB_NCCL_SINCE_2_28_API(X)
+// New in NCCL 2.18: a communicator split from another with a configuration of its own (a compare
+// variant's `nccl` settings).
+#define CLAB_NCCL_SINCE_2_18_API(X) X(ncclCommSplit, ncclResult_t, (ncclComm_t, int, int, ncclComm_t*, ncclConfig_t*))
+// New in NCCL 2.27: window registration, the buffers NCCL's zero-SM policy (CTAPolicy zero, 2.29) works on.
+#define CLAB_NCCL_SINCE_2_27_API(X)                                                        \
+  X(ncclCommWindowRegister, ncclResult_t, (ncclComm_t, void*, size_t, ncclWindow_t*, int)) \
+  X(ncclCommWindowDeregister, ncclResult_t, (ncclComm_t, ncclWindow_t))
+#define CLAB_NCCL_OPTIONAL_API(X) \
+  CLAB_NCCL_SINCE_2_13_API(X)     \
+  CLAB_NCCL_SINCE_2_18_API(X) CLAB_NCCL_SINCE_2_19_API(X) CLAB_NCCL_SINCE_2_27_API(X) CLAB_NCCL_SINCE_2_28_API(X)
 
 // ---- cuBLAS (libcublas.so.13 / .12) --------------------------------------------------------
 

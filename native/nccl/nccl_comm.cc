@@ -60,7 +60,8 @@ void NcclComm::prepare_device(int device, int rank) {
                  (now_ns() - t0) / 1e6);
 }
 
-NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, unsigned priority_streams, bool register_buffers)
+NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, unsigned priority_streams, bool register_buffers,
+                   const std::vector<CommSetting>& settings)
     : rt_(&need_cudart()), nccl_(&need_nccl()), rank_(rank), world_(world), device_(device), priority_streams_(priority_streams) {
   gpu::ncclUniqueId id;
   if (!base64_decode(id_text, reinterpret_cast<uint8_t*>(id.internal), sizeof id.internal))
@@ -77,9 +78,16 @@ NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, 
   compute_capability_ = gpu::compute_capability(*rt_, device);
   const uint64_t t0 = now_ns();
   nccl_check(*nccl_, nccl_->ncclCommInitRank(&comm_, world, id, rank), "ncclCommInitRank", rank_, nullptr);
+  nccl_check(*nccl_, nccl_->ncclGetVersion(&nccl_version_), "ncclGetVersion", rank_, comm_);
+  split(settings);
   const uint64_t t1 = now_ns();
   memory_ = std::make_unique<DeviceMemory>(*rt_, device_, rank_);
-  if (register_buffers) memory_->register_with(*nccl_, comm_);
+  if (register_buffers) {
+    std::vector<gpu::ncclComm_t> comms{comm_};
+    for (const Split& s : splits_)
+      if (s.comm) comms.push_back(s.comm);
+    memory_->register_with(*nccl_, comms);
+  }
   kernels_ = DataKernels::on_device(device_, &kernels_why_);
   const uint64_t t2 = now_ns();
   scratch_ = memory_->acquire(kScratchBytes, "the barrier");
@@ -147,7 +155,11 @@ void NcclComm::abort(const std::string& reason) {
   // comes out through ncclCommAbort.
   const uint64_t t0 = now_ns();
   while (in_nccl_.load() > 0 && now_ns() - t0 < kAbortGraceNs) usleep(1000);
-  if (in_nccl_.load() > 0 && comm_ && !nccl_aborted_.exchange(true)) nccl_->ncclCommAbort(comm_);
+  if (in_nccl_.load() > 0 && comm_ && !nccl_aborted_.exchange(true)) {
+    for (const Split& s : splits_)
+      if (s.comm) nccl_->ncclCommAbort(s.comm);
+    nccl_->ncclCommAbort(comm_);
+  }
 }
 
 void NcclComm::close() {
@@ -160,10 +172,17 @@ void NcclComm::close() {
   // its 0.5 s poll times out (0.16–0.6 s measured). So a rank that is done exits without it
   // (exitNow), and a pair's communicator is closed in the background (destroyAsync).
   if (comm_ && !nccl_aborted_.exchange(true)) {
+    for (const Split& s : splits_) {
+      if (!s.comm) continue;
+      if (aborted_.load()) nccl_->ncclCommAbort(s.comm);
+      else
+        nccl_->ncclCommDestroy(s.comm);
+    }
     if (aborted_.load()) nccl_->ncclCommAbort(comm_);
     else
       nccl_->ncclCommDestroy(comm_);
   }
+  splits_.clear();
   comm_ = nullptr;
   if (memory_) memory_->forget_comm();  // its registrations went with it
   const uint64_t t1 = now_ns();
@@ -187,6 +206,11 @@ void NcclComm::close() {
   {
     std::lock_guard<std::mutex> lock(ahead_mu_);
     ahead_.clear();
+  }
+  {
+    std::lock_guard<std::mutex> lock(peer_buffers_mu_);
+    for (const auto& mapped : peer_buffers_) rt_->cudaIpcCloseMemHandle(mapped.second);
+    peer_buffers_.clear();
   }
   scratch_ = DeviceBlock();
   if (memory_) memory_->free_all();

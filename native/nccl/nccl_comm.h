@@ -10,7 +10,7 @@
 //
 // nccl_comm.cc joins and leaves the communicator, nccl_execute.cc runs and times an op,
 // nccl_order.cc orders communication and polls, nccl_staging.cc copies buffers to and from the
-// GPU, nccl_ops.cc turns an op into library calls.
+// GPU, nccl_ops.cc turns an op into library calls, nccl_copy_engine.cc moves a send by copy engine.
 #pragma once
 
 #include <array>
@@ -32,6 +32,18 @@
 
 namespace clab {
 
+/**
+ * NCCL settings of a communicator split from the run's (a compare variant's `nccl`): ops with
+ * Op::comm = i + 1 run on the i-th. 0 / -1: NCCL's own choice.
+ */
+struct CommSetting {
+  int max_ctas = 0;     // ncclConfig_t.maxCTAs: bounds every kernel's CTAs, and so its channels (p2p too)
+  int cta_policy = -1;  // ncclConfig_t.CTAPolicy (NCCL_CTA_POLICY_*)
+};
+
+/** The NCCL version a setting needs beyond the split itself (2.18), or 0. */
+int comm_setting_needs(const CommSetting& setting);
+
 class NcclComm final : public Comm {
  public:
   /** A fresh ncclUniqueId as base64 of its 128 bytes (rank 0 calls it; the core relays it). */
@@ -47,8 +59,11 @@ class NcclComm final : public Comm {
    * Joins the communicator on `device` (ncclCommInitRank): blocks until every rank has joined.
    * Bit i of `priority_streams` set: stream i is created at the device's highest priority.
    * `register_buffers`: every buffer from ncclMemAlloc, registered with the communicator (device_memory.h).
+   * `settings`: communicators split from it (ncclCommSplit), one per setting, each with its
+   * config; one the loaded NCCL cannot make is left out, and its ops are refused (CLAB_UNSUPPORTED).
    */
-  NcclComm(const std::string& id, int rank, int world, int device, unsigned priority_streams = 0, bool register_buffers = false);
+  NcclComm(const std::string& id, int rank, int world, int device, unsigned priority_streams = 0, bool register_buffers = false,
+           const std::vector<CommSetting>& settings = {});
   ~NcclComm() override;
 
   int rank() const override { return rank_; }
@@ -57,6 +72,8 @@ class NcclComm final : public Comm {
   const std::string& bus_id() const { return bus_id_; }
   /** major × 10 + minor (9.0 → 90), as NCCL compares it; -1 unknown. */
   int compute_capability() const { return compute_capability_; }
+  /** ncclGetVersion's code of the loaded library (2.28.3 → 22803). */
+  int nccl_version() const { return nccl_version_; }
 
   uint64_t admit(const Op& op) override;
   void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) override;
@@ -102,7 +119,25 @@ class NcclComm final : public Comm {
     std::vector<DataCheck> checks;
   };
 
+  /** Where one copy-engine send of an op lands: the receiver's buffer, mapped here (CUDA IPC). */
+  struct CopyTarget {
+    void* dst = nullptr;
+    int device = -1;  // the receiver's CUDA index
+  };
+  /** An op's copy-engine sends' targets, in op order, learnt as it lines its ranks up. */
+  using CopyTargets = std::vector<CopyTarget>;
+
   void use_device() const;
+  /** The communicator op.comm names: 0 the run's, i a split one (nccl_settings.cc); throws CLAB_UNSUPPORTED if it was left out. */
+  gpu::ncclComm_t communicator(int index) const;
+  /** Splits one communicator per setting off the run's (every rank at once, at join). */
+  void split(const std::vector<CommSetting>& settings);
+  /**
+   * On a communicator with the zero-SM policy: registers the op's buffers as NCCL windows (a
+   * collective call, made in the op's turn so every rank makes it in the same order), after
+   * deregistering the previous op's.
+   */
+  void register_windows(const Op& op, const Staged& bufs);
   StreamState& stream_state(int index);
   void stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStream_t stream);
   /** Copies outputs back to the host, and checks on the GPU those that have data (op_data.h); waits for both. */
@@ -123,6 +158,20 @@ class NcclComm final : public Comm {
    * all_reduce where a collective takes part, else a one-byte exchange with each p2p peer.
    */
   void align(const Op& op, gpu::cudaStream_t stream);
+  /**
+   * align() for an op with copy-engine sends or receives (nccl_copy_engine.cc): each pair of peers
+   * exchanges its GPU, host and, from the receiver, a CUDA IPC handle of each receive buffer; the
+   * sender maps them into `targets`. Both refuse alike (CLAB_UNSUPPORTED) without peer access.
+   */
+  void align_copy_engine(const Op& op, const Staged& bufs, gpu::cudaStream_t stream, CopyTargets& targets);
+  /**
+   * One repetition of an op with copy-engine members: the copies (cudaMemcpyPeerAsync), then in one
+   * group the op's NCCL members and a one-byte flag per copy from sender to receiver, so that the
+   * receive ends when its data is there.
+   */
+  void issue_with_copies(const Op& op, const Staged& bufs, gpu::cudaStream_t stream, const CopyTargets& targets);
+  /** The receiver's buffer behind `handle`, mapped into this process once (cudaIpcOpenMemHandle). */
+  void* open_peer_buffer(const gpu::cudaIpcMemHandle_t& handle);
   void nccl(gpu::ncclResult_t r, const char* call) const;
 
   /**
@@ -168,6 +217,15 @@ class NcclComm final : public Comm {
   const gpu::CudaRuntime* rt_ = nullptr;
   const gpu::NcclLibrary* nccl_ = nullptr;
   gpu::ncclComm_t comm_ = nullptr;
+  /** Split off comm_, one per setting (nullptr: the loaded NCCL cannot make it; why in `refused`). */
+  struct Split {
+    CommSetting setting;
+    gpu::ncclComm_t comm = nullptr;
+    std::string refused;
+    std::vector<gpu::ncclWindow_t> windows;  // the last op's registered windows (zero-SM policy)
+  };
+  std::vector<Split> splits_;
+  int nccl_version_ = 0;
   int rank_, world_, device_;
   unsigned priority_streams_ = 0;
   std::string bus_id_;
@@ -180,6 +238,9 @@ class NcclComm final : public Comm {
   DeviceBlock scratch_;
   static constexpr uint64_t kScratchBytes = 4096, kAlignSend = 8, kAlignRecv = 64;
   std::array<std::unique_ptr<StreamState>, kMaxStreams> streams_;
+  /** Receivers' buffers mapped for copy-engine sends, by their IPC handle; closed at close(). */
+  std::mutex peer_buffers_mu_;
+  std::map<std::string, void*> peer_buffers_;
   /** Prestaged ops by their host buffers (staging_key()): device buffers already filled. */
   std::mutex ahead_mu_;
   std::map<std::vector<uintptr_t>, std::unique_ptr<Staging>> ahead_;

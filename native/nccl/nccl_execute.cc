@@ -104,8 +104,12 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
       }
     }
   } catch (const ClabError& e) {
-    // The other ranks may now wait for an op this rank never issued: nothing later may run.
-    if (ordered) abort(e.what());
+    // A refusal that every rank of the op made alike while lining up (a copy engine without peer
+    // access): none issued it, and the communicator goes on. Anything else: the other ranks may
+    // now wait for an op this rank never issued, so nothing later may run.
+    if (ordered && std::string(e.code_name()) == "CLAB_UNSUPPORTED") end_turn();
+    else if (ordered)
+      abort(e.what());
     throw;
   }
   if (ordered) end_turn();
@@ -173,16 +177,25 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
     }
   }
   const Staged& bufs = staging ? staging->root : own.root;
+  const bool copies = op_has_copy_engine(op);
+  CopyTargets targets;  // copy-engine sends: where they land, learnt while lining up
   std::function<void()> line_up;
   if (op.kind != OpKind::Barrier && world_ > 1)
     line_up = [&] {
-      align(op, st.stream);
+      register_windows(op, bufs);
+      if (copies) align_copy_engine(op, bufs, st.stream, targets);
+      else
+        align(op, st.stream);
       if (ticket != kNoTicket) publish_lined_up(ticket, st.stream);
     };
+  auto enqueue_one = [&] {
+    if (copies) issue_with_copies(op, bufs, st.stream, targets);
+    else
+      issue(op, bufs, st.stream);
+  };
   // Every rank leaves a barrier as soon as it completes: one that slept through it would start the
   // next op late (a compare block starts with a barrier; its ops would time that rank's lag).
-  timed(
-      st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up, op.kind == OpKind::Barrier);
+  timed(st, repeat, ticket, enqueue_one, times, line_up, op.kind == OpKind::Barrier);
   if (data) data_mark(st, 2);
   if (!staging) copy_back(own, st.stream);
   if (data) data_mark(st, 3);

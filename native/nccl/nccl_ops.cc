@@ -52,21 +52,21 @@ uint8_t* or_other(uint8_t* ignored, uint8_t* other) { return ignored ? ignored :
 void NcclComm::issue(const Op& op, const Staged& b, gpu::cudaStream_t s) {
   const gpu::ncclDataType_t t = nccl_type(op.dtype);
   const auto& n = *nccl_;
+  const gpu::ncclComm_t c = communicator(op.comm);
   switch (op.kind) {
-    case OpKind::AllReduce: return nccl(n.ncclAllReduce(b.send, b.recv, op.count, t, nccl_op(op.redop), comm_, s), "ncclAllReduce");
-    case OpKind::Broadcast: return nccl(n.ncclBroadcast(or_other(b.send, b.recv), b.recv, op.count, t, op.root, comm_, s), "ncclBroadcast");
+    case OpKind::AllReduce: return nccl(n.ncclAllReduce(b.send, b.recv, op.count, t, nccl_op(op.redop), c, s), "ncclAllReduce");
+    case OpKind::Broadcast: return nccl(n.ncclBroadcast(or_other(b.send, b.recv), b.recv, op.count, t, op.root, c, s), "ncclBroadcast");
     case OpKind::Reduce:
-      return nccl(n.ncclReduce(b.send, or_other(b.recv, b.send), op.count, t, nccl_op(op.redop), op.root, comm_, s), "ncclReduce");
-    case OpKind::AllGather: return nccl(n.ncclAllGather(b.send, b.recv, op.count, t, comm_, s), "ncclAllGather");
-    case OpKind::ReduceScatter:
-      return nccl(n.ncclReduceScatter(b.send, b.recv, op.count, t, nccl_op(op.redop), comm_, s), "ncclReduceScatter");
+      return nccl(n.ncclReduce(b.send, or_other(b.recv, b.send), op.count, t, nccl_op(op.redop), op.root, c, s), "ncclReduce");
+    case OpKind::AllGather: return nccl(n.ncclAllGather(b.send, b.recv, op.count, t, c, s), "ncclAllGather");
+    case OpKind::ReduceScatter: return nccl(n.ncclReduceScatter(b.send, b.recv, op.count, t, nccl_op(op.redop), c, s), "ncclReduceScatter");
     case OpKind::AllToAll: return issue_all_to_all(op, b, s);
     case OpKind::Gather: return issue_gather(op, b, s);
     case OpKind::Scatter: return issue_scatter(op, b, s);
-    case OpKind::Send: return nccl(n.ncclSend(b.send, op.count, t, op.peer, comm_, s), "ncclSend");
-    case OpKind::Recv: return nccl(n.ncclRecv(b.recv, op.count, t, op.peer, comm_, s), "ncclRecv");
+    case OpKind::Send: return nccl(n.ncclSend(b.send, op.count, t, op.peer, c, s), "ncclSend");
+    case OpKind::Recv: return nccl(n.ncclRecv(b.recv, op.count, t, op.peer, c, s), "ncclRecv");
     case OpKind::Barrier:  // NCCL has none: a one-element all_reduce, as torch does it
-      return nccl(n.ncclAllReduce(b.send, b.recv, 1, gpu::ncclFloat32, gpu::ncclSum, comm_, s), "ncclAllReduce (barrier)");
+      return nccl(n.ncclAllReduce(b.send, b.recv, 1, gpu::ncclFloat32, gpu::ncclSum, c, s), "ncclAllReduce (barrier)");
     case OpKind::Group:
       nccl(n.ncclGroupStart(), "ncclGroupStart");
       for (size_t i = 0; i < op.ops.size(); i++) issue(op.ops[i], b.children[i], s);
@@ -79,51 +79,54 @@ void NcclComm::issue(const Op& op, const Staged& b, gpu::cudaStream_t s) {
 // them: one send and/or recv per peer inside a group.
 void NcclComm::issue_all_to_all(const Op& op, const Staged& b, gpu::cudaStream_t s) {
   const auto& n = *nccl_;
+  const gpu::ncclComm_t c = communicator(op.comm);
   const gpu::ncclDataType_t t = nccl_type(op.dtype);
-  if (n.ncclAlltoAll) return nccl(n.ncclAlltoAll(b.send, b.recv, op.count, t, comm_, s), "ncclAlltoAll");
+  if (n.ncclAlltoAll) return nccl(n.ncclAlltoAll(b.send, b.recv, op.count, t, c, s), "ncclAlltoAll");
   const uint64_t chunk = op.count * dtype_size(op.dtype);
   nccl(n.ncclGroupStart(), "ncclGroupStart");
   for (int r = 0; r < world_; r++) {
-    nccl(n.ncclSend(b.send + r * chunk, op.count, t, r, comm_, s), "ncclSend (all_to_all)");
-    nccl(n.ncclRecv(b.recv + r * chunk, op.count, t, r, comm_, s), "ncclRecv (all_to_all)");
+    nccl(n.ncclSend(b.send + r * chunk, op.count, t, r, c, s), "ncclSend (all_to_all)");
+    nccl(n.ncclRecv(b.recv + r * chunk, op.count, t, r, c, s), "ncclRecv (all_to_all)");
   }
   nccl(n.ncclGroupEnd(), "ncclGroupEnd");
 }
 
 void NcclComm::issue_gather(const Op& op, const Staged& b, gpu::cudaStream_t s) {
   const auto& n = *nccl_;
+  const gpu::ncclComm_t c = communicator(op.comm);
   const gpu::ncclDataType_t t = nccl_type(op.dtype);
-  if (n.ncclGather) return nccl(n.ncclGather(b.send, or_other(b.recv, b.send), op.count, t, op.root, comm_, s), "ncclGather");
+  if (n.ncclGather) return nccl(n.ncclGather(b.send, or_other(b.recv, b.send), op.count, t, op.root, c, s), "ncclGather");
   const uint64_t chunk = op.count * dtype_size(op.dtype);
   nccl(n.ncclGroupStart(), "ncclGroupStart");
   if (rank_ == op.root) {
     for (int r = 0; r < world_; r++) {
-      if (r != rank_) nccl(n.ncclRecv(b.recv + r * chunk, op.count, t, r, comm_, s), "ncclRecv (gather)");
+      if (r != rank_) nccl(n.ncclRecv(b.recv + r * chunk, op.count, t, r, c, s), "ncclRecv (gather)");
       else if (b.send != b.recv + r * chunk)
         cuda_check(*rt_, rt_->cudaMemcpyAsync(b.recv + r * chunk, b.send, chunk, gpu::cudaMemcpyDeviceToDevice, s),
                    "cudaMemcpyAsync (gather)", rank_);
     }
   } else {
-    nccl(n.ncclSend(b.send, op.count, t, op.root, comm_, s), "ncclSend (gather)");
+    nccl(n.ncclSend(b.send, op.count, t, op.root, c, s), "ncclSend (gather)");
   }
   nccl(n.ncclGroupEnd(), "ncclGroupEnd");
 }
 
 void NcclComm::issue_scatter(const Op& op, const Staged& b, gpu::cudaStream_t s) {
   const auto& n = *nccl_;
+  const gpu::ncclComm_t c = communicator(op.comm);
   const gpu::ncclDataType_t t = nccl_type(op.dtype);
-  if (n.ncclScatter) return nccl(n.ncclScatter(or_other(b.send, b.recv), b.recv, op.count, t, op.root, comm_, s), "ncclScatter");
+  if (n.ncclScatter) return nccl(n.ncclScatter(or_other(b.send, b.recv), b.recv, op.count, t, op.root, c, s), "ncclScatter");
   const uint64_t chunk = op.count * dtype_size(op.dtype);
   nccl(n.ncclGroupStart(), "ncclGroupStart");
   if (rank_ == op.root) {
     for (int r = 0; r < world_; r++) {
-      if (r != rank_) nccl(n.ncclSend(b.send + r * chunk, op.count, t, r, comm_, s), "ncclSend (scatter)");
+      if (r != rank_) nccl(n.ncclSend(b.send + r * chunk, op.count, t, r, c, s), "ncclSend (scatter)");
       else if (b.recv != b.send + r * chunk)
         cuda_check(*rt_, rt_->cudaMemcpyAsync(b.recv, b.send + r * chunk, chunk, gpu::cudaMemcpyDeviceToDevice, s),
                    "cudaMemcpyAsync (scatter)", rank_);
     }
   } else {
-    nccl(n.ncclRecv(b.recv, op.count, t, op.root, comm_, s), "ncclRecv (scatter)");
+    nccl(n.ncclRecv(b.recv, op.count, t, op.root, c, s), "ncclRecv (scatter)");
   }
   nccl(n.ncclGroupEnd(), "ncclGroupEnd");
 }
@@ -148,18 +151,19 @@ bool collect_peers(const Op& op, std::vector<bool>& peers) {
 
 void NcclComm::align(const Op& op, gpu::cudaStream_t s) {
   const auto& n = *nccl_;
+  const gpu::ncclComm_t c = communicator(op.comm);
   std::vector<bool> peers(world_, false);
   uint8_t* base = scratch_.get();
   if (collect_peers(op, peers)) {
-    nccl(n.ncclAllReduce(base, base, 1, gpu::ncclFloat32, gpu::ncclSum, comm_, s), "ncclAllReduce (lining the ranks up)");
+    nccl(n.ncclAllReduce(base, base, 1, gpu::ncclFloat32, gpu::ncclSum, c, s), "ncclAllReduce (lining the ranks up)");
     return;
   }
   nccl(n.ncclGroupStart(), "ncclGroupStart");
   for (int p = 0; p < world_; p++) {
     if (!peers[p] || p == rank_) continue;
     const uint64_t slot = kAlignRecv + static_cast<uint64_t>(p) % (kScratchBytes - kAlignRecv);
-    nccl(n.ncclSend(base + kAlignSend, 1, gpu::ncclUint8, p, comm_, s), "ncclSend (lining the ranks up)");
-    nccl(n.ncclRecv(base + slot, 1, gpu::ncclUint8, p, comm_, s), "ncclRecv (lining the ranks up)");
+    nccl(n.ncclSend(base + kAlignSend, 1, gpu::ncclUint8, p, c, s), "ncclSend (lining the ranks up)");
+    nccl(n.ncclRecv(base + slot, 1, gpu::ncclUint8, p, c, s), "ncclRecv (lining the ranks up)");
   }
   nccl(n.ncclGroupEnd(), "ncclGroupEnd");
 }

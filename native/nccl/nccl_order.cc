@@ -95,10 +95,14 @@ bool NcclComm::completed(gpu::cudaEvent_t ev, const char* waiting_for) const {
 void NcclComm::poll_until(const std::function<bool()>& done, bool spin) {
   const uint64_t t0 = now_ns();
   while (!done()) {
-    gpu::ncclResult_t async = gpu::ncclSuccess;
-    nccl_->ncclCommGetAsyncError(comm_, &async);
-    if (async != gpu::ncclSuccess && async != gpu::ncclInProgress)
-      throw_nccl(*nccl_, async, "an NCCL operation (ncclCommGetAsyncError)", rank_, comm_);
+    for (size_t i = 0; i <= splits_.size(); i++) {  // the run's communicator, then those split off it
+      const gpu::ncclComm_t c = i == 0 ? comm_ : splits_[i - 1].comm;
+      if (!c) continue;
+      gpu::ncclResult_t async = gpu::ncclSuccess;
+      nccl_->ncclCommGetAsyncError(c, &async);
+      if (async != gpu::ncclSuccess && async != gpu::ncclInProgress)
+        throw_nccl(*nccl_, async, "an NCCL operation (ncclCommGetAsyncError)", rank_, c);
+    }
     if (aborted_.load(std::memory_order_relaxed)) throw_aborted();
     const uint64_t waited = now_ns() - t0;
     if (spin || waited < kPollSpinNs) sched_yield();

@@ -37,7 +37,8 @@ void NcclComm::stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStrea
       out.send = staging.blocks.back().get();
     }
     if (rb) {
-      staging.blocks.push_back(memory_->acquire(rb, what + " recv buffer"));
+      // A copy engine's target must be mappable by the sender's process (CUDA IPC): cudaMalloc'd.
+      staging.blocks.push_back(memory_->acquire(rb, what + " recv buffer", op.transport == Transport::CopyEngine));
       out.recv = staging.blocks.back().get();
       // Like the host's poisoned output: an element NCCL never writes cannot pass the check.
       cuda_check(*rt_, rt_->cudaMemsetAsync(out.recv, 0xff, rb, stream), "cudaMemsetAsync", rank_);

@@ -34,16 +34,22 @@ export type NativeCollectiveOp = CollectiveOp<(typeof COLLECTIVE_DESCRIPTORS)[Co
  * data.result; on nccl the host buffers are then neither read nor written (but for the stretch
  * from the first wrong element, copied back so that the host can show it).
  */
-export type NativeOp =
+export type NativeOp = (
   | NativeCollectiveOp
-  | { op: 'send'; dtype: NativeDtype; peer: number; count: number; send: Buf; data?: NativeData }
-  | { op: 'recv'; dtype: NativeDtype; peer: number; count: number; recv: Buf; data?: NativeData }
+  /**
+   * transport 'copy-engine' (both sides name it): nccl copies with cudaMemcpyPeerAsync into the
+   * receiver's buffer (CUDA IPC; refused with CLAB_UNSUPPORTED without peer access); cpu as any send.
+   */
+  | { op: 'send'; dtype: NativeDtype; peer: number; count: number; send: Buf; data?: NativeData; transport?: 'copy-engine' }
+  | { op: 'recv'; dtype: NativeDtype; peer: number; count: number; recv: Buf; data?: NativeData; transport?: 'copy-engine' }
   | { op: 'barrier' }
   /** Issued together: the p2p ops progress concurrently, so rings and exchanges cannot deadlock. */
   | { op: 'group'; ops: NativeOp[] }
   /** Compute stand-in: C[m×n] = A[m×k]·B[k×n] on buffers the backend owns. */
   /** smCount: the SMs cuBLAS targets (cublasSetSmCountTarget; absent or 0: all); cpu ignores it. */
-  | { op: 'gemm'; dtype: NativeDtype; m: number; n: number; k: number; smCount?: number };
+  | { op: 'gemm'; dtype: NativeDtype; m: number; n: number; k: number; smCount?: number })
+  /** nccl: the communicator it runs on, the i-th of commInit's `comms` (1-based; absent: the run's); cpu ignores it. */
+  & { comm?: number };
 
 /** Per-run wall clock of each repetition, CLOCK_MONOTONIC nanoseconds (same clock as process.hrtime). */
 export interface NativeTimes {
@@ -76,6 +82,8 @@ export interface NativeComm {
   readonly busId?: string;
   /** nccl: that GPU's compute capability, major × 10 + minor (9.0 → 90). */
   readonly computeCapability?: number;
+  /** nccl: the loaded NCCL's version code (2.28.3 → 22803). */
+  readonly ncclVersion?: number;
   /** Whether ops may carry `data` that this backend makes and checks itself; if not, why (makesDataWhyNot). */
   readonly makesData: boolean;
   readonly makesDataWhyNot?: string;
@@ -188,7 +196,11 @@ export interface NativeAddon {
    * ncclMemAlloc, registered with the communicator (ncclCommRegister, NCCL 2.19 or later), so NCCL
    * moves data between them without its staging buffers. cpu ignores all three.
    */
-  commInit(options: { backend: BackendName; id: string; rank: number; world: number; device: number; commStreams?: number; registerBuffers?: boolean }): Promise<NativeComm>;
+  commInit(options: {
+    backend: BackendName; id: string; rank: number; world: number; device: number; commStreams?: number; registerBuffers?: boolean;
+    /** nccl: communicators split off the run's at join, each with its NCCL settings; an op's `comm` i runs on the i-th (1-based). */
+    comms?: { maxCTAs?: number; ctaPolicy?: 'default' | 'efficiency' | 'zero' }[];
+  }): Promise<NativeComm>;
   /**
    * The GPUs, the link between every pair and the library versions, from NVML and the CUDA
    * runtime, without creating a CUDA context. `detailed` adds CUDA's peer attributes and cuBLAS.

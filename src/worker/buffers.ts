@@ -101,6 +101,8 @@ export function prepareCollective(a: CollectiveAction, rank: number, world: numb
   };
 }
 
+const transportOf = (a: P2pAction) => (a.transport === 'copy-engine' ? { transport: a.transport } : {});
+
 export function prepareP2p(a: P2pAction, rank: number, mode: DataMode = { backendMakesData: false }): PreparedCall {
   const onBackend = mode.backendMakesData && backendMakesData(a.dtype, a.count);
   if (rank === a.from) {
@@ -108,7 +110,7 @@ export function prepareP2p(a: P2pAction, rank: number, mode: DataMode = { backen
     const data = onBackend ? backendData(a.dtype, a.data, rank, null) : null;
     if (!data) fillTensor(send, a.data, rank);
     return {
-      op: { op: 'send', dtype: a.dtype, peer: a.to, count: a.count, send: send.bytes, ...(data ? { data } : {}) },
+      op: { op: 'send', dtype: a.dtype, peer: a.to, count: a.count, send: send.bytes, ...(data ? { data } : {}), ...transportOf(a) },
       output: null, expected: () => null, listEntry: null, consumesInput: false, inputPreview: data ? null : previewTensor(send, null),
     };
   }
@@ -117,7 +119,7 @@ export function prepareP2p(a: P2pAction, rank: number, mode: DataMode = { backen
   const data = onBackend ? backendData(a.dtype, a.data, null, expected()) : null;
   if (!data) poison(recv);
   return {
-    op: { op: 'recv', dtype: a.dtype, peer: a.from, count: a.count, recv: recv.bytes, ...(data ? { data } : {}) },
+    op: { op: 'recv', dtype: a.dtype, peer: a.from, count: a.count, recv: recv.bytes, ...(data ? { data } : {}), ...transportOf(a) },
     output: recv,
     expected,
     listEntry: null,

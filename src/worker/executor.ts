@@ -3,6 +3,7 @@
 // issue communication in the same order even when steps are async.
 import { actionBandwidthBasis } from '../shared/run/aggregate.js';
 import { gpuRefusal } from '../shared/ops/gpu-support.js';
+import { commSettingRefusal } from '../shared/run/comm-settings.js';
 import type { FlightEntry } from '../shared/run/flight.js';
 import { rankStep } from '../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
@@ -39,8 +40,11 @@ const nowNs = () => Number(process.hrtime.bigint());
 const STREAM_PHASES = new Set<TimelineEvent['phase']>(['warmup', 'loop', 'timed', 'check']);
 /** Steps that only enqueue work on their stream (see run()). */
 const CHAINABLE = new Set<PlanStep['action']['kind']>(['collective', 'p2p', 'group', 'compute', 'barrier']);
-/** The one native op for a step's calls: a group when there are several. */
-const nativeOp = (calls: PreparedCall[]): NativeOp => (calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) });
+/** The one native op for a step's calls (a group when there are several), on the step's communicator. */
+const nativeOp = (calls: PreparedCall[], step: PlanStep): NativeOp => {
+  const op: NativeOp = calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) };
+  return step.comm !== undefined ? { ...op, comm: step.comm } : op;
+};
 const loopHostOf = ({ issueNs, faults, blocked, preempted }: NonNullable<NativeTimes['loopHost']>) => ({ issueUs: issueNs / 1e3, faults, blocked, preempted });
 const durationsUs = (t: NativeTimes | null) => (t ? t.startNs.map((s, i) => (t.endNs[i] - s) / 1e3) : []);
 
@@ -234,7 +238,7 @@ export class PlanExecutor {
       if (!step || !prepare) continue;
       const made = this.makeBuffers(step, prepare);
       this.prepared.set(step.index, made);
-      for (const set of made.sets) staging.push(this.comm.prestage(step.stream, nativeOp(set)));
+      for (const set of made.sets) staging.push(this.comm.prestage(step.stream, nativeOp(set, step)));
     }
     return Promise.all(staging);
   }
@@ -245,19 +249,33 @@ export class PlanExecutor {
     const made = this.prepared.get(step.index) ?? this.makeBuffers(step, prepare);
     this.prepared.delete(step.index);
     const calls = made.sets[0];
-    const op = nativeOp(calls);
+    const op = nativeOp(calls, step);
     const refusal = gpuRefusal(op, comm.computeCapability, `GPU ${comm.device} (bus ${comm.busId})`);
     if (refusal) throw Object.assign(new Error(refusal), { code: 'CLAB_UNSUPPORTED' });
+    // A variant's NCCL settings that the loaded NCCL cannot run: every rank refuses the step alike,
+    // before any call, and the run goes on.
+    const setting = step.comm !== undefined ? this.plan.comms?.[step.comm - 1] : undefined;
+    const refused = setting && comm.ncclVersion !== undefined ? commSettingRefusal(setting, comm.ncclVersion) : null;
+    if (refused) return { checks: () => [], timed: null, events: [made.fill], note: null, error: { code: 'CLAB_UNSUPPORTED', message: refused } };
     const needsFreshCheck = this.needsFreshCheck(step, calls);
     const checkCalls = needsFreshCheck ? made.sets[1] : calls;
-    const checkOp = nativeOp(checkCalls);
+    const checkOp = nativeOp(checkCalls, step);
     const enqueue = this.flight.enqueue.bind(this.flight, step.index, step.stream);
     const warm = step.warmup > 0 ? enqueue(op, step.warmup) : null;
     // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
     // the timed iterations as one loop timed as a whole, which bandwidth comes from (see loopUs).
     const timed = enqueue(op, step.iters, { loop: step.iters > 1 && step.origin.kind !== 'compare' });
     const check = needsFreshCheck ? enqueue(checkOp, 1) : null;
-    const [warmT, timedT, checkT] = await Promise.all([warm, timed, check]);
+    let warmT: NativeTimes | null, timedT: NativeTimes, checkT: NativeTimes | null;
+    try {
+      [warmT, timedT, checkT] = await Promise.all([warm, timed, check]);
+    } catch (e) {
+      // Refused alike by every rank of the op as it lined up (a copy engine between GPUs without
+      // peer access): the step fails, the communicator and the run go on.
+      const { code, message } = e as { code?: string; message: string };
+      if (code !== 'CLAB_UNSUPPORTED') throw e;
+      return { checks: () => [], timed: null, events: [made.fill], note: null, error: { code, message } };
+    }
     const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;
     return {
       checks: () => checkCalls.flatMap((c) => {

@@ -78,7 +78,10 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
     id = (await nextMessage('comm-id', (m) => m.step === undefined)).id;
   }
   await deviceReady;
-  return addon.commInit({ backend, id, rank, world: plan.world, device, commStreams: communicationOnlyStreams(plan), registerBuffers: plan.registerBuffers });
+  return addon.commInit({
+    backend, id, rank, world: plan.world, device, commStreams: communicationOnlyStreams(plan), registerBuffers: plan.registerBuffers,
+    ...(plan.comms?.length ? { comms: plan.comms } : {}),
+  });
 }
 
 /** Whether any step runs on the run-wide communicator (every step but a pair's does). */

@@ -198,7 +198,7 @@ describe('the timeline of a saved run', () => {
 
     await page.getByTestId('timeline-mode-compare').click();
     const headers = await page.locator('.timeline-group-header').allTextContents();
-    expect(headers.map((h) => h.split(' · ')[0])).toEqual(['overlap off', 'overlap on']);
+    expect(headers.map((h) => h.split(' · ')[0])).toEqual(['overlap off', 'overlap off, copy engine', 'overlap on', 'overlap on, copy engine']);
     const compared = await lanes();
     // "off" receives on the compute stream; "on" on comm, beside the matmul on compute.
     expect(compared.map((l) => l.lane)).toContain('rank 1 · comm');
@@ -229,6 +229,29 @@ describe('the timeline of a saved run', () => {
     const compared = await lanes();
     for (const lane of ['rank 1 · comm', 'rank 1 · compute']) expect(compared.find((l) => l.lane === lane)?.drawn, lane).toBeGreaterThan(0);
     await screenshot(page, 'timeline-8-overlap-gpu-h200x2');
+  });
+
+  it('stacks overlap-gpu\'s variants on one time scale: the copy engine\'s receive under the GEMM (docs/records, 2 H200s)', async () => {
+    const file = 'overlap-gpu-variants-h200x2.run.json';
+    const gpu = JSON.parse(readFileSync(join(REPO_ROOT, 'docs/records', file), 'utf8')) as RunRecord;
+    writeFileSync(join(server.runsDir, file), JSON.stringify(gpu));
+    // In the record: the copy engine's receive is drawn as a transfer like NCCL's, on rank 1's comm stream.
+    const copies = gpu.steps.filter((s) => s.origin.kind === 'compare' && s.origin.variant === 'overlap on, copy engine' && s.action.kind === 'group');
+    expect(copies.every((s) => s.verdict === 'pass' && s.label.endsWith('receive'))).toBe(true);
+
+    await openTimeline(file);
+    await page.getByTestId('timeline-mode-compare').click();
+    await page.getByTestId('timeline-repeat').selectOption('0');
+    const headers = await page.locator('.timeline-group-header').allTextContents();
+    // The refused zero-SM variant ran its GEMM alone; it is stacked like the others.
+    expect(headers.map((h) => h.split(' · ')[0])).toEqual(gpu.compares[0].variants.map((v) => v.name));
+    const compared = await lanes();
+    for (const lane of ['rank 1 · comm', 'rank 1 · compute']) expect(compared.find((l) => l.lane === lane)?.drawn, lane).toBeGreaterThan(0);
+    // Tall enough for all six variants (docs/screenshot-timeline-overlap-variants.png).
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 1440, height: 1500 });
+    await screenshot(page, 'timeline-9-overlap-gpu-variants-h200x2');
+    if (size) await page.setViewportSize(size);
   });
 
   it('fills in while a run goes: slices appear as steps end, the end of time stays in view', async () => {

@@ -29,8 +29,14 @@ CLAB_NCCL_API(CLAB_SAME_PROTOTYPE)
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 13, 0)
 CLAB_NCCL_SINCE_2_13_API(CLAB_SAME_PROTOTYPE)
 #endif
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 18, 0)
+CLAB_NCCL_SINCE_2_18_API(CLAB_SAME_PROTOTYPE)
+#endif
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0)
 CLAB_NCCL_SINCE_2_19_API(CLAB_SAME_PROTOTYPE)
+#endif
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
+CLAB_NCCL_SINCE_2_27_API(CLAB_SAME_PROTOTYPE)
 #endif
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
 CLAB_NCCL_SINCE_2_28_API(CLAB_SAME_PROTOTYPE)
@@ -151,5 +157,23 @@ CLAB_SAME_OFFSET(nvmlPciInfo_t, domain)
 CLAB_SAME_OFFSET(nvmlPciInfo_t, bus)
 CLAB_SAME_OFFSET(nvmlPciInfo_t, device)
 CLAB_SAME_OFFSET(nvmlPciInfo_t, busId)
+CLAB_SAME_SIZE(cudaIpcMemHandle_t)
+static_assert(g::kCudaIpcHandleBytes == CUDA_IPC_HANDLE_SIZE, "CUDA_IPC_HANDLE_SIZE differs");
+static_assert(g::kCudaIpcMemLazyEnablePeerAccess == cudaIpcMemLazyEnablePeerAccess, "cudaIpcMemLazyEnablePeerAccess differs");
+static_assert(g::kNcclApiMagic == NCCL_API_MAGIC, "NCCL_API_MAGIC differs");
+static_assert(g::kNcclConfigUndefInt == NCCL_CONFIG_UNDEF_INT, "NCCL_CONFIG_UNDEF_INT differs");
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
+static_assert(g::kNcclCtaPolicyZero == NCCL_CTA_POLICY_ZERO, "NCCL_CTA_POLICY_ZERO differs");
+static_assert(g::kNcclCtaPolicyEfficiency == NCCL_CTA_POLICY_EFFICIENCY, "NCCL_CTA_POLICY_EFFICIENCY differs");
+static_assert(g::kNcclWinCollSymmetric == NCCL_WIN_COLL_SYMMETRIC, "NCCL_WIN_COLL_SYMMETRIC differs");
+// Our ncclConfig_t is a prefix of the real one, field for field.
+CLAB_SAME_OFFSET(ncclConfig_t, magic)
+CLAB_SAME_OFFSET(ncclConfig_t, version)
+CLAB_SAME_OFFSET(ncclConfig_t, minCTAs)
+CLAB_SAME_OFFSET(ncclConfig_t, maxCTAs)
+CLAB_SAME_OFFSET(ncclConfig_t, netName)
+CLAB_SAME_OFFSET(ncclConfig_t, commName)
+CLAB_SAME_OFFSET(ncclConfig_t, CTAPolicy)
+#endif
 
 int main() { return 0; }

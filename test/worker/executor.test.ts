@@ -193,3 +193,33 @@ describe('executor: what the timeline and the learner see', () => {
     expect(results[1].input).toBeNull();  // too large to read
   });
 });
+
+describe('executor: a compare variant\'s NCCL settings', () => {
+  const plan = compilePlan(scenarioSchema.parse({
+    version: 1, name: 'settings', world: { ranks: 1 }, registerBuffers: true,
+    steps: [{ op: 'compare', label: 'c', repeat: 1, warmup: 0, variants: [
+      { name: 'defaults', steps: [{ op: 'all_reduce', count: 16 }] },
+      { name: '4 CTAs', nccl: { maxCTAs: 4 }, steps: [{ op: 'all_reduce', count: 16 }, { op: 'compute', m: 8, n: 8, k: 8 }] },
+      { name: 'zero SM', nccl: { ctaPolicy: 'zero' }, steps: [{ op: 'all_reduce', count: 16 }] },
+    ] }],
+  }));
+
+  it('runs each variant\'s communication on its own communicator, and refuses alike what the loaded NCCL cannot run', async () => {
+    expect(plan.comms).toEqual([{ maxCTAs: 4 }, { ctaPolicy: 'zero' }]);
+    const { comm: inner } = await loopingComm();
+    const ops: NativeOp[] = [];
+    // As an nccl communicator that loaded NCCL 2.28.3 says.
+    const comm: NativeComm = { ...inner, ncclVersion: 22803, enqueue: (stream, op, repeat, options) => { ops.push(op); return inner.enqueue(stream, op, repeat, options); } };
+    const results: RankStepResult[] = [];
+    await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
+
+    const reduces = ops.filter((o) => o.op === 'all_reduce');
+    expect(reduces.map((o) => o.comm)).toEqual([undefined, 1]);  // the zero-SM one never reached the backend
+    expect(ops.find((o) => o.op === 'gemm')?.comm).toBeUndefined();
+    const zero = plan.steps.find((s) => s.origin.kind === 'compare' && s.origin.variant === 'zero SM' && s.action.kind === 'collective')!;
+    expect(results.find((r) => r.step === zero.index)).toMatchObject({
+      verdict: 'error',
+      error: { code: 'CLAB_UNSUPPORTED', message: 'NCCL\'s zero-SM policy (CTA policy zero, on window-registered buffers) needs NCCL 2.29.0 or later; this rank loaded NCCL 2.28.3' },
+    });
+  });
+});

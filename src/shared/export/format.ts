@@ -206,32 +206,65 @@ function sharingLine(v: CompareVariant, first: CompareVariant): string[] {
   return parts.length ? [`  ${''.padEnd(12)} ${parts.join(', ')} against ${first.name}`] : [];
 }
 
+type Ideal = NonNullable<CompareRecord['ideal']>;
+
+/**
+ * What running together cost a variant against the same work alone: its transfer against a serial
+ * variant's of the same transport (the fastest transfer alone where none), its multiply against the
+ * multiply alone.
+ */
+function costLine(v: CompareVariant, variants: CompareVariant[], ideal: Ideal, width: number): string[] {
+  const alone = variants.find((o) => o.serial && o.transport === v.transport && o.commUs);
+  const commBase = alone ? { us: alone.commUs!, from: alone.name } : { us: ideal.commUs, from: ideal.commFrom };
+  const parts = [
+    v.commUs ? `transfer ${us(v.commUs)} µs (×${(v.commUs / commBase.us).toFixed(2)} against ${commBase.from})` : null,
+    v.computeUs ? `GEMM ${us(v.computeUs)} µs (×${(v.computeUs / ideal.computeUs).toFixed(2)} against alone)` : null,
+  ].filter((p): p is string => p !== null);
+  return parts.length ? [`  ${''.padEnd(width)} ${parts.join(', ')}`] : [];
+}
+
 /** How much slower a multiply beside communication may be before the summary explains why. */
 const SLOWER_COMPUTE = 1.05;
 
 /**
  * A compare block's summary. `backend` (the run's): on GPUs, a later variant whose multiply ran
  * slower than the first's gets a line on why (measured on an H100: a GEMM's time goes as the SMs
- * it gets, 633 µs on 132, ×1.27 on 100, ×3.78 on 33).
+ * it gets, 633 µs on 132, ×1.27 on 100, ×3.78 on 33). Where serial variants measured the transfer
+ * and the multiply alone (newer records), every variant is held against the true ideal: the longer
+ * of the fastest transfer alone and the multiply alone.
  */
 export function compareSummary(c: CompareRecord, backend?: BackendName): string[] {
   const lines = [`# ${c.label}`];
   if (c.variants.every((v) => v.repeatsUs.length === 0)) return [...lines, '  not measured: the run ended before this block ran'];
   const [first] = c.variants;
+  const ideal = c.ideal ?? null;
+  const width = Math.max(12, ...c.variants.map((v) => v.name.length));
   const noisy: SpeedupSpread[] = [];
   for (const v of c.variants) {
+    const against = ideal && v.durationUs !== null ? `  ×${(v.durationUs / ideal.us).toFixed(2)} the ideal` : '';
+    if (v.refused) {
+      lines.push(`  ${v.name.padEnd(width)} refused: ${v.refused}`);
+      continue;
+    }
     const spread = v === first ? null : speedupSpread(first.repeatsUs, v.repeatsUs);
     if (spread && !spread.readable) noisy.push(spread);
     const repeats = v.repeatsUs.length > 1
       ? `  (${v.repeatsUs.length} repeats: ${us(Math.min(...v.repeatsUs))}–${us(Math.max(...v.repeatsUs))} µs${spread ? `; speed-up ${speedupRange(spread)}` : ''})`
       : '';
-    lines.push(`  ${v.name.padEnd(12)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}${repeats}`);
-    if (v === first) continue;
-    lines.push(...sharingLine(v, first));
-    const slower = v.computeUs && first.computeUs ? v.computeUs / first.computeUs : 0;
-    if (backend === 'nccl' && slower >= SLOWER_COMPUTE) {
-      lines.push(`  ${''.padEnd(12)} the multiply took ×${slower.toFixed(2)} beside the communication: a GEMM's time goes as the SMs it gets, and NCCL's kernels held some (fewer with "registerBuffers" and NCCL_MAX_P2P_NCHANNELS)`);
+    lines.push(`  ${v.name.padEnd(width)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}${against}${repeats}`);
+    if (ideal) {
+      if (!v.serial) lines.push(...costLine(v, c.variants, ideal, width));
+    } else if (v !== first) {
+      lines.push(...sharingLine(v, first));
     }
+    const base = ideal ? ideal.computeUs : v === first ? null : first.computeUs;
+    const slower = v.computeUs && base ? v.computeUs / base : 0;
+    if (backend === 'nccl' && slower >= SLOWER_COMPUTE && v.transport !== 'copy-engine') {
+      lines.push(`  ${''.padEnd(width)} the multiply took ×${slower.toFixed(2)} beside the communication: a GEMM's time goes as the SMs it gets, and NCCL's kernels held some (fewer with "registerBuffers" and NCCL_MAX_P2P_NCHANNELS; none with "transport": "copy-engine")`);
+    }
+  }
+  if (ideal) {
+    lines.push(`  ideal ${us(ideal.us)} µs: the longer of the fastest transfer alone (${us(ideal.commUs)} µs, ${ideal.commFrom}) and the GEMM alone${backend === 'nccl' ? ' on all SMs' : ''} (${us(ideal.computeUs)} µs, ${ideal.computeFrom}), measured in this run`);
   }
   if (c.commUs !== null && c.computeUs !== null) {
     lines.push(`  comm ${us(c.commUs)} µs + compute ${us(c.computeUs)} µs; ideal overlap speed-up ×${c.idealSpeedup?.toFixed(2) ?? 'n/a'} (comm + compute vs max(comm, compute))`);

@@ -8,7 +8,7 @@ import { formatPath, type JsonPath } from '../scenario/json-path.js';
 import { LIMITS } from '../scenario/limits.js';
 import type { BasicStep, Scenario, Step } from '../scenario/schema.js';
 import { formatBytes } from '../data/units.js';
-import type { CollectiveAction, P2pAction, PairAction, PairMeasure, Plan, PlanAction, PlanStep, StepOrigin } from './types.js';
+import type { CollectiveAction, CommSetting, P2pAction, PairAction, PairMeasure, Plan, PlanAction, PlanStep, StepOrigin, Transport } from './types.js';
 
 export interface PlanIssue { path: JsonPath; message: string }
 
@@ -51,6 +51,15 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
   };
   // Async ids are scoped: each run of a compare variant starts a fresh scope.
   let asyncIds = new Set<string>();
+  // The communicator of the variant being expanded (its `nccl` settings); undefined: the run's.
+  let comm: number | undefined;
+  const commOf = (setting: CommSetting): number => {
+    plan.comms ??= [];
+    const key = JSON.stringify(setting);
+    const at = plan.comms.findIndex((c) => JSON.stringify(c) === key);
+    return (at >= 0 ? at : plan.comms.push(setting) - 1) + 1;
+  };
+  const COMMUNICATES = new Set<PlanAction['kind']>(['collective', 'p2p', 'group']);
 
   const rankAt = (path: JsonPath, value: number | undefined, fallback: number): number => {
     const r = value ?? fallback;
@@ -92,6 +101,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       stream: streamOf([...path, 'stream'], s.stream),
       ...(s.expect === 'failure' ? { expect: 'failure' as const } : {}),
       ...(perRank ? { perRank } : {}),
+      ...(comm !== undefined && COMMUNICATES.has(action.kind) ? { comm } : {}),
     });
   };
 
@@ -127,18 +137,24 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       ...(read === 'rank-slice' ? { read } : {}),
     };
   };
-  const p2p = (path: JsonPath, s: { from: number; to: number; count: number; dtype?: Dtype; data?: DataPattern }): P2pAction => {
+  const p2p = (path: JsonPath, s: { from: number; to: number; count: number; dtype?: Dtype; data?: DataPattern; transport?: Transport }, groupTransport?: Transport): P2pAction => {
     rankAt([...path, 'from'], s.from, 0);
     rankAt([...path, 'to'], s.to, 0);
     if (s.from === s.to) issues.push({ path: [...path, 'to'], message: `a rank cannot send to itself (from and to are both ${s.from})` });
-    return { kind: 'p2p', from: s.from, to: s.to, dtype: s.dtype ?? d.dtype ?? 'float32', count: s.count, data: s.data ?? d.data ?? DEFAULT_PATTERN };
+    const transport = s.transport ?? groupTransport;
+    return {
+      kind: 'p2p', from: s.from, to: s.to, dtype: s.dtype ?? d.dtype ?? 'float32', count: s.count, data: s.data ?? d.data ?? DEFAULT_PATTERN,
+      ...(transport === 'copy-engine' ? { transport } : {}),
+    };
   };
+  const p2pLabel = (s: { from: number; to: number; transport?: Transport }) =>
+    `${s.transport === 'copy-engine' ? 'copy-engine transfer' : 'send/recv'} ${s.from}→${s.to}`;
 
   const basic = (path: JsonPath, s: BasicStep, origin: StepOrigin, labelPrefix = '') => {
     switch (s.op) {
       case 'send':
       case 'recv':
-        return push(path, s, `${labelPrefix}send/recv ${s.from}→${s.to}`, origin, p2p(path, s), false, perRankActions(path, s, s.perRank, p2p));
+        return push(path, s, `${labelPrefix}${p2pLabel(s)}`, origin, p2p(path, s), false, perRankActions(path, s, s.perRank, (at, o) => p2p(at, o)));
       case 'barrier':
         return push(path, s, `${labelPrefix}barrier`, origin, { kind: 'barrier' });
       case 'wait':
@@ -151,8 +167,10 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
         });
       case 'group': {
         const items = s.steps.map((item, i) =>
-          'from' in item ? p2p([...path, 'steps', i], item) : collective([...path, 'steps', i], item));
-        return push(path, s, `${labelPrefix}group(${items.length})`, origin, { kind: 'group', items });
+          'from' in item ? p2p([...path, 'steps', i], item, s.transport) : collective([...path, 'steps', i], item));
+        const copies = items.filter((i) => i.kind === 'p2p' && i.transport === 'copy-engine').length;
+        const how = copies === 0 ? '' : copies === items.length ? ', copy engine' : `, ${copies} by copy engine`;
+        return push(path, s, `${labelPrefix}group(${items.length}${how})`, origin, { kind: 'group', items });
       }
       case 'broadcast_object':
       case 'all_gather_object':
@@ -288,7 +306,12 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
         push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r }, true);
         const outer = asyncIds;
         asyncIds = new Set();
+        if (v.nccl?.ctaPolicy === 'zero' && !scenario.registerBuffers) {
+          issues.push({ path: [...path, 'variants', vi, 'nccl', 'ctaPolicy'], message: 'the zero-SM policy works on window-registered buffers, which come from ncclMemAlloc: set "registerBuffers": true' });
+        }
+        comm = v.nccl && Object.keys(v.nccl).length ? commOf({ ...v.nccl }) : undefined;
         v.steps.forEach((step, si) => basic([...path, 'variants', vi, 'steps', si], step, origin, `${v.name}: `));
+        comm = undefined;
         asyncIds = outer;
         push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} end`, origin, { kind: 'block-end', compare: index, variant: v.name, repeat: r }, true);
       });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DTYPES } from '../data/dtypes.js';
 import { REDOPS } from '../data/reduce.js';
 import { COLLECTIVES, OBJECT_COLLECTIVES } from '../ops/index.js';
-import { patternSchema } from '../scenario/schema.js';
+import { commSettingSchema, patternSchema } from '../scenario/schema.js';
 import { LIMITS } from '../scenario/limits.js';
 
 const rank = z.number().int().min(0);
@@ -24,8 +24,12 @@ export const collectiveActionSchema = z.object({
   read: z.enum(['output', 'rank-slice']).optional(),
 });
 
+export const transportSchema = z.enum(['nccl', 'copy-engine']);
+
 export const p2pActionSchema = z.object({
   kind: z.literal('p2p'), from: rank, to: rank, dtype: z.enum(DTYPES), count, data: patternSchema,
+  /** copy-engine: cudaMemcpyPeerAsync into the receiver's buffer (nccl ranks), a plain copy (cpu); absent: NCCL. */
+  transport: transportSchema.optional(),
 });
 
 export const pairMeasureSchema = z.enum(['bandwidth', 'latency', 'copy']);
@@ -96,6 +100,8 @@ export const planStepSchema = z.object({
   asyncId: z.string().nullable(),
   /** Stream index: 0 is "default"; named streams are numbered in order of appearance. */
   stream: z.number().int().min(0).max(7),
+  /** nccl: the communicator it runs on, plan.comms[comm - 1] (a compare variant's settings); absent: the run's. */
+  comm: z.number().int().min(1).optional(),
   /** failure: the step shows a deliberate mistake and must not succeed (absent: success). */
   expect: z.enum(['success', 'failure']).optional(),
   /**
@@ -109,6 +115,8 @@ export const planSchema = z.object({
   world: z.number().int().min(1).max(LIMITS.ranks),
   /** The scenario's NCCL settings, set in each rank process's environment (older plans: none). */
   env: z.record(z.string(), z.string()).optional(),
+  /** nccl: communicators split from the run's, each with the NCCL settings of a compare variant (older plans: none). */
+  comms: z.array(commSettingSchema).optional(),
   /** nccl: every device buffer allocated with ncclMemAlloc and registered with the communicator. */
   registerBuffers: z.boolean().optional(),
   devices: z.array(z.number().int()).nullable(),
@@ -133,6 +141,7 @@ export const planSchema = z.object({
 
 export type CollectiveAction = z.infer<typeof collectiveActionSchema>;
 export type P2pAction = z.infer<typeof p2pActionSchema>;
+export type Transport = z.infer<typeof transportSchema>;
 export type PairAction = z.infer<typeof pairActionSchema>;
 export type PairMeasure = z.infer<typeof pairMeasureSchema>;
 export type PlanAction = z.infer<typeof planActionSchema>;
@@ -142,3 +151,4 @@ export type Plan = z.infer<typeof planSchema>;
 export type SweepSpec = Plan['sweeps'][number];
 export type PairsSpec = Plan['pairs'][number];
 export type CompareSpec = Plan['compares'][number];
+export type CommSetting = z.infer<typeof commSettingSchema>;

@@ -73,6 +73,30 @@ const median = (xs: number[]): number | null => {
 };
 const maxOverRanks = (r: StepRecord) => (r.ranks.length ? Math.max(...r.ranks.map((x) => x.timesUs.reduce((a, b) => a + b, 0))) : 0);
 
+/** A variant's own steps (its first run), without the block's markers. */
+function variantSteps(plan: Plan, compare: number, variant: string): PlanStep[] {
+  const first = Math.min(...plan.steps.filter((s) => s.origin.kind === 'compare' && s.origin.compare === compare && s.origin.variant === variant).map((s) => (s.origin as { repeat: number }).repeat));
+  return plan.steps.filter((s) => s.origin.kind === 'compare' && s.origin.compare === compare && s.origin.variant === variant && s.origin.repeat === first
+    && s.action.kind !== 'block-begin' && s.action.kind !== 'block-end');
+}
+
+/** How a variant's transfers move: "nccl", "copy-engine", or "nccl+copy-engine". */
+export function variantTransport(steps: PlanStep[]): string {
+  const kinds = new Set<string>();
+  for (const s of steps) {
+    const a = s.action;
+    const items = a.kind === 'group' ? a.items : a.kind === 'p2p' || a.kind === 'collective' ? [a] : [];
+    for (const i of items) kinds.add(i.kind === 'p2p' && i.transport === 'copy-engine' ? 'copy-engine' : 'nccl');
+  }
+  return [...kinds].sort().reverse().join('+') || 'none';
+}
+
+/** Whether a variant runs its steps one after another: one stream, nothing async. */
+export function variantSerial(steps: PlanStep[]): boolean {
+  const work = steps.filter((s) => s.action.kind !== 'wait');
+  return work.length > 0 && work.every((s) => !s.async && s.stream === work[0].stream);
+}
+
 export function summarizeCompares(plan: Plan, steps: StepRecord[]): CompareRecord[] {
   return plan.compares.map((spec) => {
     const inCompare = steps.filter((s) => s.origin.kind === 'compare' && s.origin.compare === spec.index);
@@ -88,14 +112,39 @@ export function summarizeCompares(plan: Plan, steps: StepRecord[]): CompareRecor
         .map((ran) => ran.reduce((sum, s) => sum + maxOverRanks(s), 0)));
     const variants = spec.variants.map((name) => {
       const ends = inCompare.filter((s) => s.action.kind === 'block-end' && s.action.variant === name && s.action.repeat >= 0 && s.ranks.length > 0);
-      const repeatsUs = ends.map(maxOverRanks);
-      return { name, durationUs: median(repeatsUs), repeatsUs, speedup: null as number | null, commUs: timeOf(name, 'comm'), computeUs: timeOf(name, 'compute') };
+      const own = variantSteps(plan, spec.index, name);
+      const refused = inCompare.flatMap((s) => (s.origin.kind === 'compare' && s.origin.variant === name ? s.ranks : [])).find((r) => r.error)?.error?.message;
+      // A refused variant ran only its other steps (the multiply alone): no duration to compare.
+      const repeatsUs = refused ? [] : ends.map(maxOverRanks);
+      return {
+        name, durationUs: median(repeatsUs), repeatsUs, speedup: null as number | null,
+        commUs: refused ? null : timeOf(name, 'comm'), computeUs: refused ? null : timeOf(name, 'compute'),
+        transport: variantTransport(own), serial: variantSerial(own), ...(refused ? { refused } : {}),
+      };
     });
     const base = variants[0]?.durationUs;
     for (const v of variants) v.speedup = base && v.durationUs ? base / v.durationUs : null;
     const commUs = variants[0]?.commUs ?? null;
     const computeUs = variants[0]?.computeUs ?? null;
     const idealSpeedup = commUs && computeUs ? (commUs + computeUs) / Math.max(commUs, computeUs) : null;
-    return { index: spec.index, label: spec.label, variants, commUs, computeUs, idealSpeedup };
+    return { index: spec.index, label: spec.label, variants, commUs, computeUs, idealSpeedup, ideal: trueIdeal(variants) };
   });
+}
+
+/** The fastest of the serial variants' `key` times, and which variant gave it. */
+function fastestAlone(variants: CompareRecord['variants'], key: 'commUs' | 'computeUs'): { us: number; from: string } | null {
+  let best: { us: number; from: string } | null = null;
+  for (const v of variants) {
+    const us = v[key];
+    if (v.serial && us && (!best || us < best.us)) best = { us, from: v.name };
+  }
+  return best;
+}
+
+/** The best block of a compare: the longer of the fastest transfer alone and the multiply alone. */
+export function trueIdeal(variants: CompareRecord['variants']): NonNullable<CompareRecord['ideal']> | null {
+  const comm = fastestAlone(variants, 'commUs');
+  const compute = fastestAlone(variants, 'computeUs');
+  if (!comm || !compute) return null;
+  return { us: Math.max(comm.us, compute.us), commUs: comm.us, commFrom: comm.from, computeUs: compute.us, computeFrom: compute.from };
 }

@@ -75,7 +75,25 @@ export const compareRecordSchema = z.object({
      */
     commUs: z.number().nullable().optional(),
     computeUs: z.number().nullable().optional(),
+    /** How its transfers move ("nccl", "copy-engine", or both as "nccl+copy-engine"; newer records). */
+    transport: z.string().optional(),
+    /** Its steps run one after another on one stream: its comm and compute times are each alone. */
+    serial: z.boolean().optional(),
+    /** Why it was not run (e.g. NCCL settings the loaded NCCL cannot run); its duration is then null. */
+    refused: z.string().optional(),
   })),
+  /**
+   * The best the block could take, measured in the same run (newer records): the fastest transfer
+   * alone and the multiply alone (on all SMs), each from a serial variant; the ideal block is the
+   * longer of the two. null where no serial variant measured both.
+   */
+  ideal: z.object({
+    us: z.number(),
+    commUs: z.number(),
+    commFrom: z.string(),
+    computeUs: z.number(),
+    computeFrom: z.string(),
+  }).nullable().optional(),
   /** From the first variant: total communication and compute time, and the best speed-up overlap could give. */
   commUs: z.number().nullable(),
   computeUs: z.number().nullable(),

@@ -96,8 +96,16 @@ const objectStep = z
   })
   .strict();
 
+const transport = z.enum(['nccl', 'copy-engine'])
+  .describe('How the data moves: "nccl" (default: ncclSend/ncclRecv, whose kernels hold SMs on both GPUs) or "copy-engine" (nccl ranks: cudaMemcpyPeerAsync into the receiver\'s buffer on the step\'s stream, between GPUs with peer access; a DMA engine moves it and no SM is held; cpu ranks: a plain copy). Refused where the two GPUs have no peer access.')
+  .meta({ markdownEnumDescriptions: [
+    'ncclSend/ncclRecv: NCCL\'s kernels move the data (they hold SMs on both GPUs while it moves).',
+    'cudaMemcpyPeerAsync into the receiver\'s buffer (CUDA IPC): a copy engine moves the data and no SM is held. Needs peer access between the GPUs.',
+  ] });
+
 const p2pFields = {
   ...common,
+  transport: transport.optional(),
   op: z.enum(['send', 'recv']).describe('One transfer: rank `from` sends, rank `to` receives (either name describes the pair).')
     .meta({ markdownEnumDescriptions: markdownEnumDescriptions(['send', 'recv']) }),
   from: rankIndex,
@@ -137,6 +145,7 @@ const groupStep = z
   .object({
     ...common,
     op: z.literal('group'),
+    transport: transport.optional().describe('The transport of every send/recv of the group that names none (default "nccl").'),
     steps: steps(z.discriminatedUnion('op', [collectiveStep, p2pStep])),
   })
   .strict()
@@ -184,13 +193,25 @@ const pairsStep = z
   .strict()
   .describe('send/recv between pairs of ranks, each pair on a communicator of its own (a pair that fails or hangs is marked and the others go on), reported as bandwidth, latency and copy matrices with the link between each pair.');
 
+/** A compare variant's NCCL settings: its communication runs on a communicator of its own. */
+export const commSettingSchema = z
+  .object({
+    maxCTAs: z.number().int().min(1).max(64).optional()
+      .describe('At most this many CTAs per NCCL kernel, and so at most this many channels (send/recv included): fewer SMs held beside a GEMM, a slower transfer. Like NCCL_MAX_CTAS, for this variant alone.'),
+    ctaPolicy: z.enum(['default', 'efficiency', 'zero']).optional()
+      .describe('NCCL\'s CTA policy (ncclConfig_t.CTAPolicy): "efficiency" uses as few CTAs as keep performance decent; "zero" (NCCL 2.29 or later) uses none where NCCL can, on window-registered buffers (the lab registers each operation\'s buffers); refused with the version needed on an older NCCL.'),
+  })
+  .strict();
+const variantNccl = commSettingSchema
+  .describe('nccl: this variant\'s communication runs on a communicator split from the run\'s (ncclCommSplit) with these settings, so that variants with different NCCL settings compare in one run, on one time scale. cpu ranks ignore it.');
+
 const compareStep = z
   .object({
     op: z.literal('compare'),
     label: name.optional(),
     repeat: z.number().int().min(1).max(LIMITS.compareRepeat).optional().describe('Times each variant is run; the median is reported (default 3).'),
     warmup: z.number().int().min(0).max(100).optional().describe('Untimed runs of every variant before the timed ones: first-use costs (connections, caches) stay out of the figures (default 1).'),
-    variants: z.array(z.object({ name: name.min(1), steps: steps(basicStepSchema) }).strict()).min(2).max(LIMITS.compareVariants),
+    variants: z.array(z.object({ name: name.min(1), nccl: variantNccl.optional(), steps: steps(basicStepSchema) }).strict()).min(2).max(LIMITS.compareVariants),
   })
   .strict()
   .describe('Runs variants of the same block (e.g. overlap off/on) and reports each duration and the speed-up.');

@@ -154,9 +154,17 @@ describe('shipped experiment scenarios', () => {
     const record = await runFile('scenarios/overlap.scenario.json');
     expect(record.status).toBe('passed');
     const [c] = record.compares;
-    expect(c.variants.map((v) => v.name)).toEqual(['overlap off', 'overlap on']);
+    expect(c.variants.map((v) => v.name)).toEqual(['overlap off', 'overlap off, copy engine', 'overlap on', 'overlap on, copy engine']);
     // The warm-up run of each variant ran and was checked, but is not among the timed repeats.
-    expect(record.steps.filter((s) => s.action.kind === 'block-end' && s.action.repeat < 0)).toHaveLength(2);
+    expect(record.steps.filter((s) => s.action.kind === 'block-end' && s.action.repeat < 0)).toHaveLength(4);
+    // The copy-engine transfers (a plain copy on cpu ranks) arrived and were checked like any receive.
+    const copies = record.steps.filter((s) => s.origin.kind === 'compare' && s.origin.variant.endsWith('copy engine') && s.action.kind === 'group');
+    expect(copies.length).toBeGreaterThan(0);
+    expect(copies.every((s) => s.verdict === 'pass' && s.label.endsWith('receive'))).toBe(true);
+    // Against the true ideal: the fastest transfer alone and the multiply alone, from the serial variants.
+    expect(c.variants.map((v) => [v.serial, v.transport])).toEqual([[true, 'nccl'], [true, 'copy-engine'], [false, 'nccl'], [false, 'copy-engine']]);
+    expect(c.ideal!.us).toBe(Math.max(c.ideal!.commUs, c.ideal!.computeUs));
+    expect(['overlap off', 'overlap off, copy engine']).toContain(c.ideal!.commFrom);
     expect(c.variants.every((v) => v.repeatsUs.length === 3 && v.durationUs! > 0)).toBe(true);
     expect(c.variants[0].speedup).toBe(1);
     expect(c.variants[1].speedup).toBeCloseTo(c.variants[0].durationUs! / c.variants[1].durationUs!, 6);

@@ -30,7 +30,7 @@ describe('compare summary', () => {
   it('on GPUs, says why a multiply ran slower beside the communication; not on cpu ranks, nor when it did not', () => {
     const why = (lines: string[]) => lines.filter((l) => l.includes('SMs it gets'));
     expect(why(compareSummary(overlap({ commUs: 728, computeUs: 821 }), 'nccl'))).toEqual([
-      '               the multiply took ×1.14 beside the communication: a GEMM\'s time goes as the SMs it gets, and NCCL\'s kernels held some (fewer with "registerBuffers" and NCCL_MAX_P2P_NCHANNELS)',
+      '               the multiply took ×1.14 beside the communication: a GEMM\'s time goes as the SMs it gets, and NCCL\'s kernels held some (fewer with "registerBuffers" and NCCL_MAX_P2P_NCHANNELS; none with "transport": "copy-engine")',
     ]);
     expect(why(compareSummary(overlap({ commUs: 728, computeUs: 821 }), 'cpu'))).toEqual([]);
     expect(why(compareSummary(overlap({ commUs: 728, computeUs: 740 }), 'nccl'))).toEqual([]);
@@ -40,6 +40,30 @@ describe('compare summary', () => {
   it('leaves the line out for records from before variants had them, and a part where one side has none', () => {
     expect(compareSummary(overlap({})).some((l) => l.includes('against'))).toBe(false);
     expect(compareSummary(overlap({ commUs: 728, computeUs: null })).find((l) => l.includes('against'))).toBe('               comm 728.0 µs (×1.04) against overlap off');
+  });
+
+  it('holds every variant against the true ideal: the fastest transfer alone and the GEMM alone, each from a serial variant', () => {
+    const v = (name: string, durationUs: number, commUs: number, computeUs: number, transport: string, serial: boolean) =>
+      ({ name, durationUs, repeatsUs: [durationUs], speedup: 1500 / durationUs, commUs, computeUs, transport, serial });
+    const record: CompareRecord = {
+      index: 0, label: 'overlap', commUs: 590, computeUs: 700, idealSpeedup: 1290 / 700,
+      variants: [
+        v('off', 1290, 590, 700, 'nccl', true),
+        v('off, copy engine', 1230, 530, 700, 'copy-engine', true),
+        v('on', 850, 600, 800, 'nccl', false),
+        v('on, copy engine', 721, 540, 714, 'copy-engine', false),
+        { name: 'on, zero SM', durationUs: null, repeatsUs: [], speedup: null, commUs: null, computeUs: null, transport: 'nccl', serial: false, refused: 'NCCL\'s zero-SM policy needs NCCL 2.29.0 or later' },
+      ],
+      ideal: { us: 700, commUs: 530, commFrom: 'off, copy engine', computeUs: 700, computeFrom: 'off' },
+    };
+    const lines = compareSummary(record, 'nccl');
+    expect(lines).toContain('  on, copy engine  721.0 µs  speed-up ×2.08  ×1.03 the ideal');
+    expect(lines).toContain('                   transfer 540.0 µs (×1.02 against off, copy engine), GEMM 714.0 µs (×1.02 against alone)');
+    expect(lines).toContain('                   transfer 600.0 µs (×1.02 against off), GEMM 800.0 µs (×1.14 against alone)');
+    expect(lines).toContain('  ideal 700.0 µs: the longer of the fastest transfer alone (530.0 µs, off, copy engine) and the GEMM alone on all SMs (700.0 µs, off), measured in this run');
+    expect(lines).toContain(`  ${'on, zero SM'.padEnd(16)} refused: NCCL's zero-SM policy needs NCCL 2.29.0 or later`);
+    // The copy engine holds no SM: its multiply is not explained by NCCL's kernels.
+    expect(lines.filter((l) => l.includes('SMs it gets'))).toHaveLength(1);
   });
 });
 

@@ -2,14 +2,26 @@
 import { worldSize } from '../../../shared/plan/compile.js';
 import { compileLoaded } from '../../../shared/plan/text.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
+import { copyEngineNeedsPeerAttributes, copyEnginePairs, copyEngineRefusal } from '../../../shared/plan/copy-engine.js';
+import { loadAddon } from '../../../addon/addon.js';
 import { EXIT_OK, out, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
 
 const warned = (n: number) => (n ? ` (${n} warning${n === 1 ? '' : 's'})` : '');
 
-function validateCommand(file: string, flags: { ranks?: number }): number {
+function validateCommand(file: string, flags: { ranks?: number; gpus?: boolean }): number {
   try {
     const loaded = loadScenarioFile(file);
     const plan = compileLoaded(loaded, { ranks: flags.ranks });
+    // Against this machine's GPUs: copy-engine transfers need peer access between them. NVLink
+    // means it; for other pairs CUDA's peer attributes say (time a run does not spend before it
+    // starts: its ranks refuse such a pair alike, and the run goes on).
+    if (flags.gpus && copyEnginePairs(plan).length) {
+      const addon = loadAddon();
+      let links = addon.topology().links;
+      if (copyEngineNeedsPeerAttributes(plan, links)) links = addon.topology({ detailed: true }).links;
+      const refused = copyEngineRefusal(plan, links);
+      if (refused) throw Object.assign(new Error(`${file}: ${refused}`), { code: 'CLAB_UNSUPPORTED' });
+    }
     reportWarnings(loaded.warnings);
     out(`${file}: OK — "${loaded.scenario.name}", ${plan.steps.length} steps on ${worldSize(loaded.scenario, flags)} ranks${warned(loaded.warnings.length)}`);
     return EXIT_OK;
@@ -24,5 +36,6 @@ export const registerValidate: RegisterCommand = (program, setExit) => {
     .description('Check a scenario file; every problem is reported with file:line:column, JSON path and what was expected.')
     .argument('<file>', 'a *.scenario.json file')
     .option('--ranks <n>', 'check against this many ranks instead of the scenario\'s world', rankCount)
-    .action((file: string, flags: { ranks?: number }) => setExit(validateCommand(file, flags)));
+    .option('--gpus', 'also check against this machine\'s GPUs: copy-engine transfers need peer access between them')
+    .action((file: string, flags: { ranks?: number; gpus?: boolean }) => setExit(validateCommand(file, flags)));
 };
