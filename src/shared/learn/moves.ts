@@ -48,6 +48,7 @@ const mod = (a: number, n: number) => ((a % n) + n) % n;
 const fill = <T>(world: number, f: (rank: number) => T): T[] => ranksOf(world).map(f);
 const same = (world: number, slots: number) => fill(world, () => slots);
 const identity = (slots: number) => Array.from({ length: slots }, (_, j) => j);
+const stageCount = (n: number) => `${n} stage${n === 1 ? '' : 's'}`;
 
 /** A chunk pipelined along `order` (chain position p → p + 1): chunk c crosses link p at stage c + p. */
 function chainStages(order: number[], chunks: number, combine: Transfer['combine']): MoveStage[] {
@@ -104,7 +105,7 @@ const BUILDERS: Record<string, Builder> = {
   },
   all_reduce: (n) => ({
     algorithm: 'ring',
-    summary: `Ring all_reduce: a reduce-scatter (${n - 1} stages, each rank ends with one chunk reduced over all ranks), then an all-gather (${n - 1} stages) that passes the reduced chunks round.`,
+    summary: `Ring all_reduce: a reduce-scatter (${stageCount(n - 1)}, each rank ends with one chunk reduced over all ranks), then an all-gather (${stageCount(n - 1)}) that passes the reduced chunks round.`,
     inputChunks: same(n, n),
     workSlots: same(n, n),
     initial: fill(n, () => identity(n)),

@@ -2,8 +2,8 @@
 // the schedule's outputs held against the recorded ones, and a pace that follows the step's time.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { learnable, learnSubject } from '../../../src/renderer/src/learn/model';
-import { learnPace, runSlowdown, STAGE_MS_BOUNDS, UNTIMED_STAGE_MS } from '../../../src/renderer/src/learn/pace';
+import { carriesElements, learnable, learnSubject, learnTitle, sentContent } from '../../../src/renderer/src/learn/model';
+import { learnPace, paceText, runSlowdown, STAGE_MS_BOUNDS, UNTIMED_STAGE_MS } from '../../../src/renderer/src/learn/pace';
 import { compileLoaded, parseScenarioText } from '../../../src/shared/plan/text';
 import type { StepRecord } from '../../../src/shared/run/record';
 import { formatValues, rankInput } from '../../../src/shared/run/inputs';
@@ -162,5 +162,45 @@ describe('learn model of runs made of sends', () => {
     if (subject.kind !== 'model') throw new Error(subject.reason);
     expect(subject.model.schedule.stages.flatMap((st) => st.transfers.map((t) => `${t.from}→${t.to}`))).toEqual(['0→1', '0→1', '0→1']);
     expect(subject.model.inputLengths).toEqual([3 * 1048576, 0]);
+  });
+});
+
+describe('learn wording', () => {
+  const twoRanks = compileLoaded(parseScenarioText(JSON.stringify({
+    version: 1, name: 'wording', world: { ranks: 2 },
+    steps: [
+      { op: 'all_reduce', count: 4, redop: 'max' },
+      { op: 'all_reduce', label: 'max of the losses', count: 4, redop: 'max' },
+      { op: 'broadcast', count: 3, root: 0 },
+      { op: 'broadcast', count: 1, root: 0 },
+    ],
+  }), 'wording.scenario.json'));
+
+  it('a stage count reads "1 stage", not "1 stages"', () => {
+    const subject = learnSubject(twoRanks.steps[0], null, 2);
+    if (subject.kind !== 'model') throw new Error(subject.reason);
+    expect(subject.model.schedule.summary).not.toMatch(/\b1 stages\b/);
+    expect(subject.model.schedule.summary).toContain('(1 stage,');
+  });
+
+  it('a step\'s name says its reduce op, unless its label does already', () => {
+    expect(learnTitle(twoRanks.steps[0])).toBe('all_reduce (max)');
+    expect(learnTitle(twoRanks.steps[1])).toBe('max of the losses');
+    expect(learnTitle(twoRanks.steps[2])).toBe('broadcast');
+  });
+
+  it('the pace says a long iteration in plain µs, never as 2.03e+4', () => {
+    const text = paceText({ iterationUs: 20_300, slowdown: 0.1, stageMs: 2000, clamped: false }, 1);
+    expect(text).not.toMatch(/e\+/);
+    expect(text).toContain('took 20300 µs (median)');
+  });
+
+  it('a chunk with no elements is not animated as "(empty)"', () => {
+    const subject = learnSubject(twoRanks.steps[3], null, 2);
+    if (subject.kind !== 'model') throw new Error(subject.reason);
+    const { model } = subject;
+    // A chain of 2 ranks: chunk 0 (no element) crosses at stage 0, chunk 1 (the element) at stage 1.
+    const carried = model.schedule.stages.map((st, k) => st.transfers.map((t) => carriesElements(model, sentContent(model.states[k], t))));
+    expect(carried).toEqual([[false], [true]]);
   });
 });

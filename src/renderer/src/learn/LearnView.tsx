@@ -10,8 +10,8 @@ import type { StepRecord } from '../../../shared/run/record.js';
 import type { Lesson } from '../../../shared/learn/lessons.js';
 import { Lessons, LessonText } from './Lessons';
 import { diagramWidth, MovesDiagram } from './MovesDiagram';
-import { learnable, learnSubject, type LearnModel } from './model';
-import { formatSlowdown, learnPace, runSlowdown, STAGE_MS_BOUNDS, type LearnPace } from './pace';
+import { learnable, learnSubject, learnTitle, type LearnModel } from './model';
+import { learnPace, paceText, runSlowdown, type LearnPace } from './pace';
 import { PaceAxis } from './PaceAxis';
 import { useStagePlayer } from './useStagePlayer';
 
@@ -52,7 +52,7 @@ export function LearnView({ source, version, paused, onNext, templates, onOpenLe
           Step{' '}
           <select data-testid="learn-step-select" value={selected?.index ?? ''} onChange={(e) => setChosen(Number(e.target.value))} disabled={!steps.length}>
             {steps.map((s) => (
-              <option key={s.index} value={s.index}>#{s.index} {s.label}{s.origin.kind === 'compare' ? ` (${s.origin.variant})` : ''}{records.has(s.index) ? '' : paused === s.index ? ' (next)' : ' (not run)'}</option>
+              <option key={s.index} value={s.index}>#{s.index} {learnTitle(s)}{s.origin.kind === 'compare' ? ` (${s.origin.variant})` : ''}{records.has(s.index) ? '' : paused === s.index ? ' (next)' : ' (not run)'}</option>
             ))}
           </select>
         </label>
@@ -92,7 +92,7 @@ function StepMoves({ model, pace, waiting }: { model: LearnModel; pace: LearnPac
   return (
     <section className="learn-step" aria-label="What moved where">
       <header>
-        <h3>#{model.planStep.index} {model.planStep.label}</h3>
+        <h3>#{model.planStep.index} {learnTitle(model.planStep)}</h3>
         {descriptor && <p>{descriptor.summary}</p>}
         <p className="dim" data-testid="learn-summary">{schedule.summary}</p>
         {descriptor && <details><summary>More about {a.kind === 'collective' ? a.op : 'it'}</summary><p>{descriptor.teaching}</p></details>}
@@ -131,12 +131,6 @@ function StepMoves({ model, pace, waiting }: { model: LearnModel; pace: LearnPac
   );
 }
 
-function paceText(pace: LearnPace, stages: number): string {
-  if (pace.iterationUs === null || pace.slowdown === null) return `No iteration times for this step yet: one stage every ${pace.stageMs / 1000} s.`;
-  const stageUs = pace.iterationUs / Math.max(1, stages);
-  const held = pace.clamped ? ` (held at ${pace.stageMs < STAGE_MS_BOUNDS[1] ? 'the fastest' : 'the slowest'} pace shown, ${pace.stageMs} ms)` : '';
-  return `Pace from the run: an iteration of this step took ${pace.iterationUs.toPrecision(3)} µs (median); shown ${formatSlowdown(pace.slowdown)} slower, the same factor for every step of this run: a stage ≈ ${stageUs.toPrecision(3)} µs → ${Math.round(pace.stageMs)} ms on screen${held}.`;
-}
 
 function checkText(model: LearnModel): string {
   if (model.record === null) return 'Computed from each rank\'s data pattern: the step has not run yet.';

@@ -3,11 +3,11 @@
 // chunks travelling from sender to receiver, a reduction marked where the receiver combines them.
 import { useMemo } from 'react';
 import type { Scalar } from '../../../shared/data/dtypes.js';
-import { chunkRange, type Piece, type SlotContent, type Transfer } from '../../../shared/learn/moves.js';
+import { chunkRange, type Piece, type SlotContent } from '../../../shared/learn/moves.js';
 import { slotValues } from '../../../shared/learn/values.js';
 import { formatScalar } from '../../../shared/data/check.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
-import type { LearnModel } from './model';
+import { carriesElements, sentContent, type LearnModel } from './model';
 
 /** One colour per rank (cycled past eight). */
 export const RANK_COLOURS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d'];
@@ -140,7 +140,6 @@ export function MovesDiagram({ model, t, hideOutcome }: Props) {
       </g>
     );
   }), [model, state, hideOutcome, done, L, world]);
-  const sentContent = (tr: Transfer): SlotContent => (tr.source === 'input' ? [{ rank: tr.from, chunk: tr.fromSlot }] : state[tr.from][tr.fromSlot]);
   return (
     <svg className="learn-diagram" data-testid="learn-diagram" data-stage={k} width={width} height={L.height} viewBox={`0 0 ${width} ${L.height}`}>
       <defs>
@@ -150,11 +149,11 @@ export function MovesDiagram({ model, t, hideOutcome }: Props) {
       </defs>
       {Array.from({ length: world }, (_, rank) => <rect key={rank} x={columnX(rank)} y={0} width={COL_W} height={L.height - 4} rx={6} className="learn-column-bg" />)}
       {columns}
-      {stage && stage.transfers.map((tr, i) => {
+      {stage && stage.transfers.filter((tr) => carriesElements(model, sentContent(state, tr))).map((tr, i) => {
         const from = L.cell(tr.from, tr.source, tr.fromSlot);
         const to = L.cell(tr.to, 'work', tr.toSlot);
         const path = transferPath(from, to);
-        const content = sentContent(tr);
+        const content = sentContent(state, tr);
         const at = along(path, fraction);
         return (
           <g key={i} data-testid="learn-transfer">

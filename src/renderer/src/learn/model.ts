@@ -4,7 +4,7 @@
 // the outputs the run recorded.
 import type { Dtype, Scalar } from '../../../shared/data/dtypes.js';
 import { formatValues, inputLength, rankInput } from '../../../shared/run/inputs.js';
-import { collectiveMoves, p2pMoves, sendMoves, statesOf, type MoveSchedule, type MoveState } from '../../../shared/learn/moves.js';
+import { chunkRange, collectiveMoves, p2pMoves, sendMoves, statesOf, type MoveSchedule, type MoveState, type SlotContent, type Transfer } from '../../../shared/learn/moves.js';
 import { matchesPreview, outputValues, parsePreview, slotReducer } from '../../../shared/learn/values.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
 import type { PlanAction, PlanStep } from '../../../shared/plan/types.js';
@@ -99,3 +99,18 @@ export const learnable = (step: PlanStep): boolean => {
   const moves = a.kind === 'collective' || a.kind === 'p2p' || a.kind === 'pair' || sendGroup(a);
   return moves && (step.origin.kind !== 'compare' || step.origin.repeat === 0);
 };
+
+/** A step's name in the Learn view: its label, and the reduce op where the label does not say it. */
+export function learnTitle(step: PlanStep): string {
+  const a = step.action;
+  const redop = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].reduces ? a.redop : null;
+  return redop && !step.label.includes(redop) ? `${step.label} (${redop})` : step.label;
+}
+
+/** What a transfer carries, in the state before its stage. */
+export const sentContent = (state: MoveState, t: Transfer): SlotContent =>
+  (t.source === 'input' ? [{ rank: t.from, chunk: t.fromSlot }] : state[t.from][t.fromSlot]);
+
+/** Whether a slot's content holds any element: a chunk of a short buffer can hold none, and is not worth animating. */
+export const carriesElements = (model: LearnModel, content: SlotContent): boolean =>
+  content.some((p) => { const [start, end] = chunkRange(model.inputLengths[p.rank], model.schedule.inputChunks[p.rank], p.chunk); return end > start; });

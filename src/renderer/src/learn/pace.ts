@@ -2,6 +2,7 @@
 // for the whole run (a power of ten, so a step that took twice as long plays twice as long), each
 // stage kept between bounds a person can follow.
 import type { StepRecord } from '../../../shared/run/record.js';
+import { formatMicroseconds } from '../../../shared/results/results-table.js';
 
 /** On screen, the run's typical step plays for about this long. */
 const TYPICAL_STEP_MS = 4000;
@@ -41,3 +42,11 @@ export function learnPace(step: StepRecord | null, stages: number, slowdown: num
 
 /** `×100 000` */
 export const formatSlowdown = (s: number) => `×${s.toLocaleString('en-US').replace(/,/g, ' ')}`;
+
+/** What the pace is, in words: the step's median iteration, the slowdown, a stage on screen. */
+export function paceText(pace: LearnPace, stages: number): string {
+  if (pace.iterationUs === null || pace.slowdown === null) return `No iteration times for this step yet: one stage every ${pace.stageMs / 1000} s.`;
+  const stageUs = pace.iterationUs / Math.max(1, stages);
+  const held = pace.clamped ? ` (held at ${pace.stageMs < STAGE_MS_BOUNDS[1] ? 'the fastest' : 'the slowest'} pace shown, ${pace.stageMs} ms)` : '';
+  return `Pace from the run: an iteration of this step took ${formatMicroseconds(pace.iterationUs)} µs (median); shown ${formatSlowdown(pace.slowdown)} slower, the same factor for every step of this run: a stage ≈ ${formatMicroseconds(stageUs)} µs → ${Math.round(pace.stageMs)} ms on screen${held}.`;
+}
