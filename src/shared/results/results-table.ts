@@ -14,6 +14,8 @@ export interface ResultColumn {
   title: string;
   /** As nccl-tests prints it under the title, e.g. "(GB/s)"; empty where the column has none. */
   unit: string;
+  /** The unit as the app shows it, where nccl-tests' ASCII differs: µs, as everywhere else in the app. */
+  shownUnit?: string;
   /** Characters the text table gives the column (right-aligned, nccl-tests' widths). */
   width: number;
   numeric: boolean;
@@ -25,7 +27,7 @@ export const RESULT_COLUMNS: readonly ResultColumn[] = [
   { id: 'type', title: 'type', unit: '', width: 10, numeric: false },
   { id: 'redop', title: 'redop', unit: '', width: 8, numeric: false },
   { id: 'root', title: 'root', unit: '', width: 6, numeric: true },
-  { id: 'time', title: 'time', unit: '(us)', width: 10, numeric: true },
+  { id: 'time', title: 'time', unit: '(us)', shownUnit: '(µs)', width: 10, numeric: true },
   { id: 'algbw', title: 'algbw', unit: '(GB/s)', width: 9, numeric: true },
   { id: 'busbw', title: 'busbw', unit: '(GB/s)', width: 9, numeric: true },
   { id: 'wrong', title: '#wrong', unit: '', width: 8, numeric: false },

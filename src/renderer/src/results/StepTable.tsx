@@ -64,7 +64,7 @@ export function StepTable({ steps, showStep }: { steps: StepRecord[]; showStep: 
       <thead>
         <tr>
           {showStep && <th className="left">step</th>}
-          {RESULT_COLUMNS.map((c) => <th key={c.id}>{c.title}{c.unit && <><br /><span className="unit">{c.unit}</span></>}</th>)}
+          {RESULT_COLUMNS.map((c) => <th key={c.id}>{c.title}{c.unit && <><br /><span className="unit">{c.shownUnit ?? c.unit}</span></>}</th>)}
           <th>check</th>
         </tr>
       </thead>

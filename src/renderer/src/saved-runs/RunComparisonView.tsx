@@ -43,7 +43,7 @@ function StepsTable({ steps }: { steps: StepComparison[] }) {
         <thead>
           <tr>
             <th className="left">step</th><th className="left">op</th><th>size</th>
-            <th>time A<br /><span className="unit">(us)</span></th><th>time B<br /><span className="unit">(us)</span></th><th>Δ time</th>
+            <th>time A<br /><span className="unit">(µs)</span></th><th>time B<br /><span className="unit">(µs)</span></th><th>Δ time</th>
             <th>busbw A<br /><span className="unit">(GB/s)</span></th><th>busbw B<br /><span className="unit">(GB/s)</span></th><th>Δ busbw</th>
             <th>verdict A / B</th>
           </tr>
