@@ -43,7 +43,18 @@ export function nearestName(word: string, options: readonly string[]): string | 
     const distance = plain(word) === plain(option) ? 0 : editDistance(word.toLowerCase(), option.toLowerCase());
     if (!best || distance < best.distance) best = { option, distance };
   }
-  return best && best.distance <= Math.max(1, Math.floor(best.option.length / 3)) ? best.option : null;
+  if (best && best.distance <= Math.max(1, Math.floor(best.option.length / 3))) return best.option;
+  // A short name spelt out in full ("maximum" for max, "average" for avg): the one option whose
+  // letters the word holds in order, from its first.
+  const spelt = options.filter((o) => plain(o).length >= 3 && plain(o)[0] === plain(word)[0] && inOrder(plain(o), plain(word)));
+  return spelt.length === 1 ? spelt[0] : null;
+}
+
+/** Whether every letter of `short` comes in `long`, in order. */
+function inOrder(short: string, long: string): boolean {
+  let i = 0;
+  for (const c of long) if (c === short[i]) i++;
+  return i === short.length;
 }
 
 /** A value as a message quotes it: short, on one line. */

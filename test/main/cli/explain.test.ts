@@ -28,10 +28,11 @@ describe('clab explain', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ op: 'broadcast_object', countMeans: null, busFactors: null });
   });
 
-  it('refuses an unknown op with exit 2, listing the known ones', () => {
+  it('refuses an unknown op with exit 2, saying which one was meant and listing the known ones', () => {
     const r = clab('explain', 'allreduce');
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('clab: unknown operation "allreduce"; expected one of broadcast, all_reduce,');
+    expect(r.stderr).toContain('clab: unknown operation "allreduce": did you mean all_reduce? (expected one of broadcast, all_reduce,');
+    expect(clab('explain', 'frobnicate').stderr).toContain('clab: unknown operation "frobnicate"; expected one of broadcast, all_reduce,');
   });
 
   it('prints a worked example: every rank\'s input and output, wrapped to 96 columns', () => {

@@ -73,6 +73,13 @@ describe('schema problems in words', () => {
     expect(nearestName('all-reduce', ['all_reduce'])).toBe('all_reduce');
     expect(nearestName('xyz', ['all_reduce', 'broadcast'])).toBeNull();
   });
+
+  it('knows a reduce op spelt out in full: maximum is max, average avg', () => {
+    const redops = ['sum', 'prod', 'min', 'max', 'avg'];
+    expect(redops.map((_, i) => nearestName(['summation', 'product', 'minimum', 'maximum', 'average'][i], redops))).toEqual(redops);
+    expect(messages(step({ op: 'all_reduce', count: 4, redop: 'maximum' }))[0]).toMatch(/got "maximum": did you mean max\?$/);
+    expect(nearestName('mean', redops)).toBeNull();
+  });
 });
 
 describe('JSON problems in words', () => {

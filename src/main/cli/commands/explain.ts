@@ -5,6 +5,7 @@ import { InvalidArgumentError } from 'commander';
 import { exampleRows, ExampleError, workedExample, type WorkedExample } from '../../../shared/learn/worked-example.js';
 import { busFactorText, EXPLAINED_OPS, explainOp } from '../../../shared/ops/explain.js';
 import { wrapWords } from '../../../shared/data/wrap.js';
+import { nearestName } from '../../../shared/scenario/messages.js';
 import { EXIT_OK, EXIT_USAGE, err, out, rankCount, type RegisterCommand } from '../common.js';
 
 const WIDTH = 96;
@@ -35,7 +36,9 @@ function explainCommand(op: string | undefined, flags: ExplainFlags): number {
   }
   const e = explainOp(op);
   if (!e) {
-    err(`clab: unknown operation "${op}"; expected one of ${EXPLAINED_OPS.join(', ')}`);
+    const meant = nearestName(op, EXPLAINED_OPS);
+    const known = `expected one of ${EXPLAINED_OPS.join(', ')}`;
+    err(`clab: unknown operation "${op}"${meant ? `: did you mean ${meant}? (${known})` : `; ${known}`}`);
     return EXIT_USAGE;
   }
   let example: WorkedExample;
