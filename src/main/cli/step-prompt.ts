@@ -61,6 +61,8 @@ export function promptSteps(run: LabRun, o: StepPromptOptions): () => void {
   let ended = false;
   let waiting = false;
   let saidEnded = false;
+  // Let go of once the run ends (stopped, failed or done): closing stdin then is not stdin ending.
+  let released = false;
   const unpaused = () => {
     if (!saidEnded) o.write('[lab] stdin ended: the remaining steps run without pausing');
     saidEnded = true;
@@ -75,7 +77,7 @@ export function promptSteps(run: LabRun, o: StepPromptOptions): () => void {
     if (++typedAhead >= enoughAhead) source.pause();
   };
   const onEnd = () => {
-    if (ended) return;
+    if (ended || released) return;
     ended = true;
     if (waiting) {
       waiting = false;
@@ -96,5 +98,8 @@ export function promptSteps(run: LabRun, o: StepPromptOptions): () => void {
     o.write(o.terminal ? '  predict each rank\'s result, then press Enter to run it' : '  waiting for a line on stdin to run it');
     waiting = true;
   });
-  return () => source.close();
+  return () => {
+    released = true;
+    source.close();
+  };
 }

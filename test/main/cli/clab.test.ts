@@ -17,6 +17,12 @@ describe('clab', () => {
     }
   });
 
+  it('serve --help says what the token is: made at start, good until the server stops, not one-time', () => {
+    const r = clab('serve', '--help');
+    expect(r.stdout).not.toContain('one-time');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('a token made when it starts (good until it stops');
+  });
+
   it('exits 2 on a bad option value', () => {
     const r = clab('run', 'scenarios/all-in-one.scenario.json', '--ranks', '0');
     expect(r.status).toBe(2);

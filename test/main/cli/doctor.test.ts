@@ -31,7 +31,14 @@ describe('clab doctor', () => {
   it('says whether the addon carries the data kernels', () => {
     const withKernels = doctorReport({ cpu: { available: true }, nccl: { available: true, devices: 3, dataKernels: true } }, topology);
     expect(withKernels.find((l) => l.includes('data kernels'))).toMatch(/built in \(PTX .*\): nccl ranks fill and check large tensors on the GPU/);
-    const without = doctorReport({ cpu: { available: true }, nccl: { available: false, reason: 'no libnccl', dataKernels: false } }, topology);
+    const without = doctorReport({ cpu: { available: true }, nccl: { available: true, devices: 3, dataKernels: false } }, topology);
     expect(without.find((l) => l.includes('data kernels'))).toBe('  data kernels: none (this addon was built without them): nccl ranks fill and check every tensor on the host');
+  });
+
+  it('on a machine with no GPU, says nothing of GPU data kernels, and says where runs go', () => {
+    const none: Topology = { gpus: [], links: [], versions: { cudaRuntime: '13.0' }, problems: ['libnccl.so.2: cannot open shared object file'] };
+    const lines = doctorReport({ cpu: { available: true }, nccl: { available: false, reason: 'libnccl.so.2: cannot open shared object file', dataKernels: true } }, none);
+    expect(lines.some((l) => l.includes('data kernels'))).toBe(false);
+    expect(lines).toContain('GPUs: none visible: runs go to the cpu backend (backend auto picks it)');
   });
 });

@@ -64,6 +64,8 @@ describe('clab run --step', () => {
     expect(await run.exited).toBe(1);
     const record = JSON.parse(readFileSync(out, 'utf8'));
     expect(record.status).toBe('aborted');
+    // Stdin did not end: the run was stopped, and says only that.
+    expect(run.stdout()).not.toContain('stdin ended');
     const pids = (record.logs as { text: string }[]).flatMap((l) => /pid (\d+)/.exec(l.text)?.[1] ?? []).map(Number);
     expect(pids).toHaveLength(2);
     await new Promise((r) => setTimeout(r, 200));

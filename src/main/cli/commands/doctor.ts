@@ -24,12 +24,13 @@ function linkCell(t: Topology, a: number, b: number): string {
 
 export function doctorReport(backends: { cpu: BackendAvailability; nccl: BackendAvailability }, t: Topology): string[] {
   const lines = [`clab doctor on ${hostname()} (node ${process.version})`, 'backends:', availability('cpu', backends.cpu), availability('nccl', backends.nccl)];
-  if (backends.nccl.dataKernels !== undefined) {
+  // The data kernels run on GPUs through nccl ranks: where those cannot run, they are beside the point.
+  if (backends.nccl.available && backends.nccl.dataKernels !== undefined) {
     lines.push(backends.nccl.dataKernels
       ? '  data kernels: built in (PTX for compute capability 7.5 and later, compiled by the driver on first use): nccl ranks fill and check large tensors on the GPU'
       : '  data kernels: none (this addon was built without them): nccl ranks fill and check every tensor on the host');
   }
-  lines.push(`GPUs: ${t.gpus.length || 'none visible'}`);
+  lines.push(`GPUs: ${t.gpus.length || `none visible${backends.cpu.available ? ': runs go to the cpu backend (backend auto picks it)' : ''}`}`);
   for (const g of t.gpus) {
     lines.push(`  GPU ${g.index}  ${g.name || '(name unknown)'}  ${(g.memoryBytes / 2 ** 30).toFixed(1)} GiB  bus ${g.busId || '?'}${g.computeCapability === undefined ? '' : `  compute capability ${formatComputeCapability(g.computeCapability)}`}`);
   }

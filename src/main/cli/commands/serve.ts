@@ -46,7 +46,7 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
 export const registerServe: RegisterCommand = (program, setExit) => {
   program
     .command('serve')
-    .description(`Serve the lab's UI to a browser on this machine: prints a URL with a one-time token. A run paused in step mode is stopped ${UNATTENDED_PAUSE_MS / 60_000} minutes after the last page goes away.`)
+    .description(`Serve the lab's UI to a browser on this machine: prints a URL with a token made when it starts (good until it stops; the page keeps it in a cookie). A run paused in step mode is stopped ${UNATTENDED_PAUSE_MS / 60_000} minutes after the last page goes away.`)
     .option('--host <host>', 'address to listen on (anything but loopback exposes the lab to the network)', DEFAULT_HOST)
     .option('--port <port>', `port to listen on, 0 for any free one (default ${PREFERRED_PORT}, or a free one when it is taken)`, portNumber)
     .option('--runs <dir>', 'where run records are saved and listed', 'runs')
