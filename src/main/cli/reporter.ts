@@ -1,7 +1,7 @@
 // Prints a run as it happens: result lines for plain steps, nccl-tests rows for sweeps (a
 // progress bar instead when stdout is a terminal), and the summaries at the end.
 import { SingleBar, Presets } from 'cli-progress';
-import { compareSummary, loopStallLines, sweepLoopStallNotes, pairsMatrix, resultLines, statusLine, SWEEP_HEADER, sweepModelTable, sweepRow, sweepTable, timingLine } from '../../shared/export/format.js';
+import { compareSummary, loopStallLines, sweepLoopStallNotes, pairsMatrix, resultLines, statusLine, SWEEP_HEADER, sweepTitle, sweepModelTable, sweepRow, sweepTable, timingLine } from '../../shared/export/format.js';
 import { visibleControls } from '../../shared/data/control-chars.js';
 import type { Plan } from '../../shared/plan/types.js';
 import type { LogLine, RunRecord, StepRecord } from '../../shared/run/record.js';
@@ -60,7 +60,7 @@ export class LiveReporter {
     }
     if (!this.sweepsStarted.has(sweep)) {
       this.sweepsStarted.add(sweep);
-      this.out(`# ${this.plan.sweeps[sweep].label} (${this.plan.sweeps[sweep].path}), ${this.plan.world} ranks`);
+      this.out(sweepTitle(this.plan, sweep));
       for (const h of SWEEP_HEADER) this.out(h);
     }
     this.out(sweepRow(step));

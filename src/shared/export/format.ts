@@ -114,15 +114,27 @@ function modelNotes(model: SweepModel): string[] {
  * nccl-tests' table of one sweep; given the run's environment, with the α-β model's columns at the
  * end of each row and its notes below (none where the record cannot say what the link's peak is).
  */
+/**
+ * A sweep table's first line: the sweep, and which half of nccl-tests' table its rows are (nccl-tests
+ * prints each size out-of-place, then in-place; a clab sweep runs one of them; sends have one).
+ */
+export function sweepTitle(plan: Plan, sweep: number): string {
+  const spec = plan.sweeps[sweep];
+  const first = plan.steps.find((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep)?.action;
+  const half = first?.kind !== 'collective' ? ''
+    : first.inPlace ? ', in-place: nccl-tests\' right half ("inPlace": false for its left)'
+    : ', out-of-place: nccl-tests\' left half ("inPlace": true for its right, where the op has one)';
+  return `# ${spec.label} (${spec.path}), ${plan.world} ranks${half}`;
+}
+
 export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number, environment?: Environment): string[] {
   const rows = steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep);
-  const spec = plan.sweeps[sweep];
   const wrong = rows.reduce((s, r) => s + r.wrong, 0);
   const large = rows.filter((r) => r.busbw !== null).slice(-1)[0];
   const model = environment ? sweepModel(plan, environment, steps, sweep) : null;
   const modelOf = new Map(model?.rows.map((r) => [r.step, r]));
   return [
-    `# ${spec.label} (${spec.path}), ${plan.world} ranks`,
+    sweepTitle(plan, sweep),
     ...(model ? SWEEP_HEADER.map((h, i) => h + MODEL_HEADER[i]) : SWEEP_HEADER),
     ...rows.map((r) => (model ? sweepRow(r) + modelCells(modelOf.get(r.index)) : sweepRow(r))),
     `# Out of bounds values : ${wrong} ${wrong ? 'ERROR' : 'OK'}`,
