@@ -184,8 +184,15 @@ const CSV_HEADER = [
   'verdict',
 ];
 
-/** The table as CSV: full-precision numbers (µs, GB/s), empty cells where nothing applies. */
+/** Decimals the CSV keeps: time to the nanosecond (the clocks' unit), bandwidth to 0.1 MB/s. */
+const CSV_DECIMALS: Partial<Record<ResultColumnId, number>> = { time: 3, algbw: 4, busbw: 4 };
+
+/** A number as the CSV gives it: rounded to its column's decimals, without trailing zeros. */
+const csvNumber = (id: ResultColumnId, v: string | number | null) =>
+  (typeof v === 'number' && CSV_DECIMALS[id] !== undefined ? Number(v.toFixed(CSV_DECIMALS[id])) : v);
+
+/** The table as CSV: numbers to what was measured (µs to the ns, GB/s), empty cells where nothing applies. */
 export function resultsCsv(record: RunRecord): string {
-  const rows = resultsJson(record).map((r) => [r.step, r.label, r.op, ...RESULT_COLUMNS.map((c) => r[c.id]), r.verdict]);
+  const rows = resultsJson(record).map((r) => [r.step, r.label, r.op, ...RESULT_COLUMNS.map((c) => csvNumber(c.id, r[c.id])), r.verdict]);
   return [CSV_HEADER, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }

@@ -71,9 +71,16 @@ describe('the results table as CSV and JSON', () => {
       const row = rows[i];
       expect(Number(row.step)).toBe(s.index);
       expect(Number(row['size (B)'])).toBe(s.bytes);
-      expect(Number(row['time (us)'])).toBe(bandwidthTime(s.timing!));
-      expect(row['algbw (GB/s)'] === '' ? null : Number(row['algbw (GB/s)'])).toBe(s.algbw);
-      expect(row['busbw (GB/s)'] === '' ? null : Number(row['busbw (GB/s)'])).toBe(s.busbw);
+      // Rounded to what was measured: the nanosecond, and 0.1 MB/s.
+      expect(Number(row['time (us)'])).toBeCloseTo(bandwidthTime(s.timing!), 3);
+      expect(row['time (us)']).toMatch(/^\d+(\.\d{1,3})?$/);
+      for (const [column, value] of [['algbw (GB/s)', s.algbw], ['busbw (GB/s)', s.busbw]] as const) {
+        if (value === null) expect(row[column]).toBe('');
+        else {
+          expect(Number(row[column])).toBeCloseTo(value, 4);
+          expect(row[column]).toMatch(/^\d+(\.\d{1,4})?$/);
+        }
+      }
       expect(Number(row['#wrong'])).toBe(s.wrong);
       expect(row.verdict).toBe(s.verdict);
     }

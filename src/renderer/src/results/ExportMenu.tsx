@@ -8,7 +8,7 @@ const json = (value: unknown) => new Blob([JSON.stringify(value)], { type: 'appl
 
 const EXPORTS = [
   { id: 'export-trace', text: 'Trace (Perfetto)', title: 'The timeline in Chrome Trace Event format: open it in ui.perfetto.dev or chrome://tracing', suffix: '.trace.json', blob: (r: RunRecord) => json(chromeTrace(r)) },
-  { id: 'export-csv', text: 'CSV', title: 'The results table, one row per step, full-precision numbers', suffix: '.csv', blob: (r: RunRecord) => new Blob([resultsCsv(r)], { type: 'text/csv' }) },
+  { id: 'export-csv', text: 'CSV', title: 'The results table, one row per step: µs to the ns, GB/s to 0.1 MB/s', suffix: '.csv', blob: (r: RunRecord) => new Blob([resultsCsv(r)], { type: 'text/csv' }) },
   { id: 'export-record', text: 'Run record', title: 'The whole run record (*.run.json): open it later to replay or compare', suffix: '.run.json', blob: json },
 ] as const;
 
