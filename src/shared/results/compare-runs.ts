@@ -103,16 +103,24 @@ function spreadOf(xs: number[]): Spread | null {
   return { min: s[0], median: (s[Math.floor(mid)] + s[Math.ceil(mid)]) / 2, max: s[s.length - 1], samples: s.length };
 }
 
+/** A step's name in a comparison: in a compare block, its variant and repeat say which of its runs it is. */
+function stepName(step: StepRecord): string {
+  const o = step.origin;
+  if (o.kind !== 'compare') return step.label;
+  return `${step.label} [${o.variant}, ${o.repeat < 0 ? 'warm-up' : `repeat ${o.repeat + 1}`}]`;
+}
+
 function keyedSteps(record: RunRecord): Map<string, { key: StepKey; step: StepRecord }> {
   const seen = new Map<string, number>();
   const out = new Map<string, { key: StepKey; step: StepRecord }>();
   for (const step of record.steps) {
     if (isBookkeeping(step)) continue;
     const op = stepOp(step.action);
-    const base = JSON.stringify([step.label, op, step.bytes]);
+    const label = stepName(step);
+    const base = JSON.stringify([label, op, step.bytes]);
     const occurrence = seen.get(base) ?? 0;
     seen.set(base, occurrence + 1);
-    out.set(`${base}#${occurrence}`, { key: { label: step.label, op, bytes: step.bytes, occurrence }, step });
+    out.set(`${base}#${occurrence}`, { key: { label, op, bytes: step.bytes, occurrence }, step });
   }
   return out;
 }
@@ -209,7 +217,11 @@ export function compareRuns(a: RunRecord, b: RunRecord): RunComparison {
     b: summary(b),
     ...compareSteps(a, b),
     blocks: compareBlocks(a, b),
-    environment: environmentChanges(a.environment, b.environment),
+    // The world is the plan's, not the machine's, but it decides what the figures are: never "same".
+    environment: [
+      ...(a.world === b.world ? [] : [{ field: 'ranks', kind: 'changed' as const, a: String(a.world), b: String(b.world) }]),
+      ...environmentChanges(a.environment, b.environment),
+    ],
   };
 }
 

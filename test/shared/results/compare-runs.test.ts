@@ -136,3 +136,22 @@ describe('the comparison as text', () => {
     expect(lines).toContain('  host: lab-1 → lab-2');
   });
 });
+
+describe('what a comparison says of its runs', () => {
+  it('never says "same environment" of runs on different numbers of ranks', () => {
+    const a = buildRecord({ world: 2, steps: [timed('x', [10, 10])], id: 'a' });
+    const b = buildRecord({ world: 4, steps: [{ label: 'x', action: allReduce(1024), timesUs: [[9, 9], [9, 9], [9, 9], [9, 9]] }], id: 'b' });
+    const c = compareRuns(a, b);
+    expect(c.environment).toContainEqual({ field: 'ranks', kind: 'changed', a: '2', b: '4' });
+    expect(comparisonReport(c)).not.toContain('# same environment');
+  });
+
+  it('names a compare block\'s steps by their variant and repeat, not "#2 … #8"', () => {
+    const inBlock = (variant: string, repeat: number): StepSpec => ({ ...timed('receive', [10, 10], sendRecv(0, 1, 1024)), origin: { kind: 'compare', compare: 0, variant, repeat } });
+    const steps = [inBlock('off', 0), inBlock('on', 0), inBlock('off', 1), inBlock('on', 1)];
+    const c = compareRuns(run(steps), run(steps, 'b'));
+    expect(c.steps.map((s) => s.label)).toEqual(['receive [off, repeat 1]', 'receive [on, repeat 1]', 'receive [off, repeat 2]', 'receive [on, repeat 2]']);
+    expect(c.steps.every((s) => s.occurrence === 0)).toBe(true);
+    expect(comparisonReport(c).join('\n')).not.toMatch(/#\d/);
+  });
+});
