@@ -34,6 +34,10 @@ usesLabPage((session) => ({ server, page } = session), (lab) => {
   execFileSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/overlap.scenario.json', '--backend', 'cpu', '--out', join(lab.runsDir, 'overlap.run.json')], {
     cwd: REPO_ROOT, stdio: 'ignore',
   });
+  // Fails on purpose at its first step: no step ends, every rank's step is in flight.
+  execFileSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/mistakes/mismatched-collective.scenario.json', '--backend', 'cpu', '--out', join(lab.runsDir, 'mismatched.run.json')], {
+    cwd: REPO_ROOT, stdio: 'ignore',
+  });
 });
 
 async function openTimeline(file: string): Promise<void> {
@@ -179,6 +183,22 @@ describe('the timeline of a saved run', () => {
     const at = await pointAt(record, check);
     await page.mouse.move(at.x, at.y);
     await screenshot(page, 'timeline-data-on-the-stream');
+  });
+
+  it('draws a failed run\'s steps in flight as open slices, each rank\'s call in its tooltip', async () => {
+    const record = JSON.parse(readFileSync(join(server.runsDir, 'mismatched.run.json'), 'utf8')) as RunRecord;
+    expect(record.status).toBe('error');
+    const open = record.events.filter((e) => e.phase === 'unfinished');
+    expect(open.map((e) => e.rank).sort()).toEqual([0, 1]);
+    await openTimeline('mismatched.run.json');
+    const drawn = await lanes();
+    expect(drawn.map((l) => [l.lane, l.events])).toEqual([['rank 0 · default', 1], ['rank 1 · default', 1]]);
+    for (const l of drawn) expect(l.drawn, l.lane).toBe(1);
+    expect(await page.getByTestId('timeline-legend').textContent()).toContain('in flight when the run ended');
+    const at = await pointAt(record, open.find((e) => e.rank === 1)!);
+    await page.mouse.move(at.x, at.y);
+    await expect.poll(async () => page.getByTestId('timeline-tooltip').textContent().catch(() => '')).toContain('unfinished: in all_reduce(sum, 3 × float32 = 12 B, #2)');
+    await screenshot(page, 'timeline-failed-run-in-flight');
   });
 
   it('exports the visible timeline as a PNG', async () => {
