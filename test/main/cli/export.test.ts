@@ -42,7 +42,8 @@ describe('clab export', () => {
     const rows = csvObjects(r.stdout);
     expect(rows.map((x) => x.label)).toEqual(record.steps.map((s) => s.label));
     expect(rows[0]).toMatchObject({ op: 'all_reduce', 'size (B)': '4096', 'count (elements)': '1024', type: 'float32', verdict: 'pass' });
-    expect(Number(rows[0]['busbw (GB/s)'])).toBe(record.steps[0].busbw);
+    // Rounded to 0.1 MB/s (four decimals of GB/s).
+    expect(Number(rows[0]['busbw (GB/s)'])).toBe(Number(record.steps[0].busbw!.toFixed(4)));
     expect(rows[2]).toMatchObject({ op: 'send/recv', 'count (elements)': '4' });  // a group of sends reads as send/recv
   });
 

@@ -156,7 +156,7 @@ describe('learn model of runs made of sends', () => {
     const plan = shippedPlan('overlap.scenario.json');
     const steps = plan.steps.filter(learnable);
     expect(steps.map((s) => `${s.label} (${(s.origin as { variant?: string }).variant}, ${(s.origin as { repeat?: number }).repeat})`)).toEqual([
-      'receive (overlap off, 0)', 'receive (overlap on, 0)',
+      'receive (overlap off, 0)', 'receive (overlap off, copy engine, 0)', 'receive (overlap on, 0)', 'receive (overlap on, copy engine, 0)',
     ]);
     const subject = learnSubject(steps[0], null, plan.world);
     if (subject.kind !== 'model') throw new Error(subject.reason);

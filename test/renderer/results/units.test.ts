@@ -4,7 +4,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { StepTable } from '../../../src/renderer/src/results/StepTable';
-import { RunComparisonView } from '../../../src/renderer/src/results/RunComparisonView';
+import { RunComparisonView } from '../../../src/renderer/src/saved-runs/RunComparisonView';
 import { compareRuns } from '../../../src/shared/results/compare-runs';
 import { SWEEP_HEADER } from '../../../src/shared/export/format';
 import { allReduce, buildRecord } from '../../shared/export/records';

@@ -149,7 +149,9 @@ describe('what a comparison says of its runs', () => {
   it('names a compare block\'s steps by their variant and repeat, not "#2 … #8"', () => {
     const inBlock = (variant: string, repeat: number): StepSpec => ({ ...timed('receive', [10, 10], sendRecv(0, 1, 1024)), origin: { kind: 'compare', compare: 0, variant, repeat } });
     const steps = [inBlock('off', 0), inBlock('on', 0), inBlock('off', 1), inBlock('on', 1)];
-    const c = compareRuns(run(steps), run(steps, 'b'));
+    const compares = [{ index: 0, path: 'steps[0]', label: 'overlap', variants: ['off', 'on'], repeat: 2 }];
+    const block = (id: string) => buildRecord({ world: 2, steps, id, environment: CPU_ENVIRONMENT, compares });
+    const c = compareRuns(block('a'), block('b'));
     expect(c.steps.map((s) => s.label)).toEqual(['receive [off, repeat 1]', 'receive [on, repeat 1]', 'receive [off, repeat 2]', 'receive [on, repeat 2]']);
     expect(c.steps.every((s) => s.occurrence === 0)).toBe(true);
     expect(comparisonReport(c).join('\n')).not.toMatch(/#\d/);
