@@ -1,15 +1,18 @@
-// One run of a scenario: forks a rank process per rank, relays the communicator id, collects
-// results, watches for hangs and dead ranks, and produces the run record. No Electron here.
+// One run of a scenario and its record: forks a rank process per rank, relays the communicator id,
+// collects results, ends on failure, and produces the run record. The watchdog and each rank's
+// position are watchdog.ts's; pairs' gates and step mode's pauses are step-gates.ts's. No Electron here.
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { summarizeCompares, summarizeStep } from '../../shared/run/aggregate.js';
 import { expectationOf } from '../../shared/results/expectation.js';
-import { describeEntry, FLIGHT_ENTRIES_KEPT, type FlightEntry } from '../../shared/run/flight.js';
 import { takesPart } from '../../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../../shared/plan/types.js';
 import { PROTOCOL_VERSION, type BackendName, type RankStepResult, type TimelineEvent, type WorkerToCore } from '../../shared/run/protocol.js';
 import { RECORD_FORMAT, RECORD_VERSION, type Environment, type LogLine, type RunError, type RunRecord, type StepRecord } from '../../shared/run/record.js';
+import { nowNs } from './clock.js';
 import { collectEnvironment } from './environment.js';
+import { StepGates } from './step-gates.js';
+import { Watchdog } from './watchdog.js';
 import { forkWorker, type WorkerLink } from './workers.js';
 import { rankFailureMessage } from './rank-failure.js';
 import { pairCells } from './pair-cells.js';
@@ -42,12 +45,9 @@ export interface RunEvents {
   paused: [{ step: number }];
 }
 
-const nowNs = () => Number(process.hrtime.bigint());
 /** CLAB_TRACE: the core's own moments on stderr, milliseconds since the process started. */
 const trace = (text: string) => { if (process.env.CLAB_TRACE) process.stderr.write(`[trace] core ${performance.now().toFixed(1)} ms: ${text}\n`); };
 const WATCHDOG_INTERVAL_MS = 100;
-/** Beyond a pair's own timeout: its ranks abort the pair (up to 5 s for a hung call to come back) and report. */
-const PAIR_GRACE_MS = 10_000;
 
 export class LabRun extends EventEmitter<RunEvents> {
   readonly id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
@@ -56,8 +56,6 @@ export class LabRun extends EventEmitter<RunEvents> {
   private workers: WorkerLink[] = [];
   private results = new Map<number, RankStepResult[]>();
   private stepRecords = new Map<number, StepRecord>();
-  private began = new Map<number, { atMs: number; ranks: Set<number> }>();
-  private current = new Map<number, Set<number>>();
   private participants: number[];
   private events: TimelineEvent[] = [];
   /** A step's events from the ranks that have ended it, until every rank has (then they go out with its record). */
@@ -73,23 +71,18 @@ export class LabRun extends EventEmitter<RunEvents> {
   private environment: Environment | null = null;
   private finish!: () => void;
   private startedAtMs = 0;
-  private joined = new Set<number>();
-  /** Each rank's flight recorder: the last communication calls it entered. */
-  private flight = new Map<number, FlightEntry[]>();
-  /** Pairs: the ranks at the gate (a pair's first step) that has not opened yet, and its step; when each gate opened. */
-  private atGate = new Map<number, number>();
-  private gateOpened = new Map<number, number>();
+  private readonly positions: Watchdog;
+  private readonly gates: StepGates;
   /** A rank's failure, as it said it: its message gets every rank's last calls once all have reported (end()). */
   private failureBase: string | null = null;
-  /** Step mode: the step each rank waits before, and the pause announced once every rank still running waits. */
-  private waiting = new Map<number, number>();
-  private pause: { step: number; sinceMs: number } | null = null;
 
   constructor(private readonly options: RunOptions) {
     super();
     this.plan = options.plan;
     this.createdAt = options.createdAt ?? new Date();
     this.participants = this.plan.steps.map((s) => this.ranks().filter((r) => takesPart(s, r)).length);
+    this.positions = new Watchdog(this.plan, options.startTimeoutMs ?? 30_000);
+    this.gates = new StepGates(this.plan.world);
   }
 
   private ranks(): number[] {
@@ -154,38 +147,23 @@ export class LabRun extends EventEmitter<RunEvents> {
 
   /** Step mode: runs the step the run is paused before; false when it is not paused there. */
   next(): boolean {
-    const pause = this.pause;
-    if (!pause || this.error) return false;
-    this.pause = null;
-    // The learner's time is no step's: steps still in flight (async ones) get it back.
-    const waited = Date.now() - pause.sinceMs;
-    for (const [index, b] of this.began) if (!this.stepRecords.has(index)) b.atMs += waited;
-    for (const [rank, step] of [...this.waiting]) {
-      if (step !== pause.step) continue;
-      this.waiting.delete(rank);
-      this.workers[rank].send({ type: 'next', v: PROTOCOL_VERSION, step });
-    }
+    if (this.gates.pausedAt() === null || this.error) return false;
+    const { step, waitedMs, ranks } = this.gates.release()!;
+    this.positions.giveBack(waitedMs, (index) => this.stepRecords.has(index));
+    for (const rank of ranks) this.workers[rank].send({ type: 'next', v: PROTOCOL_VERSION, step });
     return true;
   }
 
   /** The step the run is paused before (step mode), or null. */
   pausedAt(): number | null {
-    return this.pause?.step ?? null;
+    return this.gates.pausedAt();
   }
 
-  /**
-   * Once every rank still running waits, the earliest step they wait before is the run's pause:
-   * each rank that takes part in it waits there (none can have passed it), and nothing runs.
-   */
+  /** Step mode: once every rank still running waits, the run is paused (step-gates.ts). */
   private announcePause(): void {
-    if (this.pause || this.error) return;
-    const running = this.ranks().filter((r) => !this.done.has(r) && !this.exited.has(r));
-    // A rank at a pair's gate waits too (for the pair before it to end), before that later step.
-    const waitsBefore = (r: number) => this.waiting.get(r) ?? this.atGate.get(r);
-    if (!running.length || !running.every((r) => waitsBefore(r) !== undefined)) return;
-    const step = Math.min(...running.map((r) => waitsBefore(r)!));
-    this.pause = { step, sinceMs: Date.now() };
-    this.emit('paused', { step });
+    if (this.error) return;
+    const step = this.gates.announce(this.ranks().filter((r) => !this.done.has(r) && !this.exited.has(r)));
+    if (step !== null) this.emit('paused', { step });
   }
 
   private onMessage(rank: number, m: WorkerToCore): void {
@@ -202,38 +180,19 @@ export class LabRun extends EventEmitter<RunEvents> {
         return;
       }
       case 'gate': {
-        // Gates come one at a time: no rank reaches the next before every rank passed this one.
-        this.atGate.set(rank, m.step);
-        if (this.atGate.size === this.plan.world) {
-          this.gateOpened.set(m.step, nowNs());
-          this.atGate.clear();
-          for (const w of this.workers) w.send({ type: 'gate-open', v: PROTOCOL_VERSION, step: m.step });
-        } else {
-          this.announcePause();
-        }
+        if (this.gates.arrive(rank, m.step)) for (const w of this.workers) w.send({ type: 'gate-open', v: PROTOCOL_VERSION, step: m.step });
+        else this.announcePause();
         return;
       }
       case 'log':
-        this.joined.add(rank);
+        this.positions.join(rank);
         return this.log(rank, m.text);
-      case 'step-begin': {
-        const b = this.began.get(m.step) ?? { atMs: Date.now(), ranks: new Set<number>() };
-        b.ranks.add(rank);
-        this.began.set(m.step, b);
-        const cur = this.current.get(rank) ?? new Set<number>();
-        cur.add(m.step);
-        this.current.set(rank, cur);
-        return;
-      }
-      case 'entered': {
-        const entries = this.flight.get(rank) ?? [];
-        entries.push(m.entry);
-        if (entries.length > FLIGHT_ENTRIES_KEPT) entries.shift();
-        this.flight.set(rank, entries);
-        return;
-      }
+      case 'step-begin':
+        return this.positions.stepBegan(rank, m.step);
+      case 'entered':
+        return this.positions.entered(rank, m.entry);
       case 'paused':
-        this.waiting.set(rank, m.step);
+        this.gates.waitBefore(rank, m.step);
         return this.announcePause();
       case 'step-end':
         return this.onStepEnd(rank, m.result, m.events);
@@ -254,7 +213,7 @@ export class LabRun extends EventEmitter<RunEvents> {
   }
 
   private onStepEnd(rank: number, result: RankStepResult, events: TimelineEvent[]): void {
-    this.current.get(rank)?.delete(result.step);
+    this.positions.stepEnded(rank, result.step);
     const list = this.results.get(result.step) ?? [];
     list.push(result);
     this.results.set(result.step, list);
@@ -275,7 +234,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     trace(`rank ${rank} closed (${code ?? signal})`);
     this.exited.add(rank);
     if (!this.done.has(rank) && !this.error) {
-      const steps = [...(this.current.get(rank) ?? [])];
+      const steps = this.positions.stepsOf(rank);
       const where = steps.length ? ` during step ${steps[0]} (${this.step(steps[0]).label})` : '';
       this.failRank(rank, steps[0] ?? null, 'CLAB_RANK_EXITED', `rank ${rank} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${where}`);
     }
@@ -284,67 +243,17 @@ export class LabRun extends EventEmitter<RunEvents> {
 
   private checkProgress(): void {
     // While the run waits for the learner nothing runs, and no step's time goes by.
-    if (this.error || this.pause) return;
-    const now = Date.now();
-    if (this.joined.size < this.plan.world && now - this.startedAtMs > (this.options.startTimeoutMs ?? 30_000)) {
-      const missing = this.ranks().filter((r) => !this.joined.has(r));
-      return this.fail(missing[0], null, 'CLAB_START_TIMEOUT', `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not join the communicator within ${this.options.startTimeoutMs ?? 30_000} ms`);
-    }
-    // The earliest overdue step: where the ranks parted, when a later one is overdue too.
-    const overdue = [...this.began].filter(([index, b]) => !this.stepRecords.has(index) && now - b.atMs > this.allowedMs(index));
-    if (!overdue.length) return;
-    const index = Math.min(...overdue.map(([i]) => i));
-    const step = this.step(index);
-    const states = this.ranks().map((r) => this.position(r, index));
-    this.fail(null, index, 'CLAB_TIMEOUT', `step ${index} (${step.label}) did not finish on every rank within ${step.timeoutMs} ms: ${states.join('; ')}`);
-  }
-
-  /**
-   * How long a step may take before the run fails. A pair's step keeps its own timeout in the
-   * rank (which aborts the pair and goes on): the run waits longer, for a rank that cannot.
-   */
-  private allowedMs(index: number): number {
-    const step = this.step(index);
-    return step.action.kind === 'pair' ? step.timeoutMs + PAIR_GRACE_MS : step.timeoutMs;
-  }
-
-  /** Has `rank` not finished the call `e` yet? Its step has begun there and not ended (the line-up barrier: no step has begun). */
-  private inFlight(rank: number, e: FlightEntry): boolean {
-    return e.step === null ? !this.current.has(rank) : this.current.get(rank)?.has(e.step) === true;
-  }
-
-  private stepName(index: number | null): string {
-    return index === null ? 'the line-up before the first step' : `step ${index} (${this.step(index).label})`;
-  }
-
-  /** Where `rank` is, seen from the overdue step `index`: the call it waits in, from its flight recorder. */
-  private position(rank: number, index: number): string {
-    const entries = this.flight.get(rank) ?? [];
-    const waiting = entries.find((e) => this.inFlight(rank, e));
-    if (waiting) return `rank ${rank} waits in ${describeEntry(waiting)}${waiting.step === index ? '' : ` of ${this.stepName(waiting.step)}`}`;
-    const cur = [...(this.current.get(rank) ?? [])];
-    if (cur.length) return `rank ${rank} waits in ${this.stepName(cur[0])}`;
-    const last = entries.at(-1);
-    const lastCall = last ? `, its last call ${describeEntry(last)} of ${this.stepName(last.step)}` : '';
-    if (!takesPart(this.step(index), rank)) return `rank ${rank} takes no part in step ${index}${lastCall}`;
-    const finished = (this.results.get(index) ?? []).some((x) => x.rank === rank);
-    return `rank ${rank} ${finished ? 'finished this step' : 'has not reached it'}${lastCall}`;
-  }
-
-  /** Every rank's last call entered, for a failure a rank reported. */
-  private lastCalls(): string {
-    const calls = this.ranks().flatMap((r) => {
-      const last = this.flight.get(r)?.at(-1);
-      return last ? [`rank ${r} ${describeEntry(last)}${last.step === null ? ' before the first step' : ` in step ${last.step}`}`] : [];
-    });
-    return calls.length ? ` [last calls entered: ${calls.join('; ')}]` : '';
+    if (this.error || this.gates.pausedAt() !== null) return;
+    const overdue = this.positions.check(this.startedAtMs, (index) => this.stepRecords.has(index),
+      (index, rank) => (this.results.get(index) ?? []).some((x) => x.rank === rank));
+    if (overdue) this.fail(overdue.rank, overdue.step, overdue.code, overdue.message);
   }
 
   /** A failure one rank reported; its message gets each rank's last call (again at the end, when every rank's calls are in). */
   private failRank(rank: number, step: number | null, code: string, message: string): void {
     if (this.error) return;
     this.failureBase = message;
-    this.fail(rank, step, code, message + this.lastCalls());
+    this.fail(rank, step, code, message + this.positions.lastCalls());
   }
 
   private fail(rank: number | null, step: number | null, code: string, message: string): void {
@@ -358,7 +267,7 @@ export class LabRun extends EventEmitter<RunEvents> {
 
   private end(): void {
     // The other ranks' calls may have been read after the failing rank's message: say them all now.
-    if (this.error && this.failureBase !== null) this.error = { ...this.error, message: this.failureBase + this.lastCalls() };
+    if (this.error && this.failureBase !== null) this.error = { ...this.error, message: this.failureBase + this.positions.lastCalls() };
     if (this.watchdog) clearInterval(this.watchdog);
     if (this.killTimer) clearTimeout(this.killTimer);
     this.finish();
@@ -367,7 +276,7 @@ export class LabRun extends EventEmitter<RunEvents> {
   /** Each pairs step's transport and error (pair-cells.ts), from the output its ranks printed while the pair ran. */
   private addPairCells(steps: StepRecord[]): void {
     if (!this.plan.pairs.length) return;
-    const opened = [...this.gateOpened].sort((x, y) => x[1] - y[1]);
+    const opened = [...this.gates.opened].sort((x, y) => x[1] - y[1]);
     const windows = new Map(opened.map(([step, startNs], i) => [step, { startNs, endNs: opened[i + 1]?.[1] ?? Number.MAX_SAFE_INTEGER }]));
     const cells = pairCells(this.plan, steps, this.logs, windows, this.options.backend);
     for (let i = 0; i < steps.length; i++) {
@@ -382,7 +291,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     for (const s of this.plan.steps) {
       const done = this.stepRecords.get(s.index);
       if (done) steps.push(done);
-      else if (ended && (this.results.has(s.index) || this.began.has(s.index))) {
+      else if (ended && (this.results.has(s.index) || this.positions.began.has(s.index))) {
         // Stopping is the user's choice, not a fault of the step it caught in flight.
         steps.push(summarizeStep(s, this.results.get(s.index) ?? [], this.plan.world, this.stopped ? 'stopped' : 'error'));
       }
