@@ -13,7 +13,8 @@ import { nowNs } from './clock.js';
 import { collectEnvironment } from './environment.js';
 import { StepGates } from './step-gates.js';
 import { Watchdog } from './watchdog.js';
-import { forkWorker, type WorkerLink } from './workers.js';
+import { forkedRanks, type RankSet, type RankSource, type WorkerLink } from './workers.js';
+import { hostDifferences } from '../../shared/run/hosts.js';
 import { rankFailureMessage } from './rank-failure.js';
 import { pairCells } from './pair-cells.js';
 import { resolveWorkerEntry } from './paths.js';
@@ -34,6 +35,8 @@ export interface RunOptions {
   createdAt?: Date;
   /** Step mode: ranks wait before each step (learn/step-mode.ts) until next(). */
   stepMode?: boolean;
+  /** Where the ranks come from: forked here by default, or joined from a launcher (hosts/listener.ts). */
+  ranks?: RankSource;
 }
 
 export interface RunEvents {
@@ -43,6 +46,8 @@ export interface RunEvents {
   failure: [RunError];
   /** Step mode: every rank still running waits; `step` is the one next() runs. */
   paused: [{ step: number }];
+  /** A line from the lab that every door shows as it comes (where to start the workers, who joined). */
+  notice: [string];
 }
 
 /** CLAB_TRACE: the core's own moments on stderr, milliseconds since the process started. */
@@ -54,6 +59,11 @@ export class LabRun extends EventEmitter<RunEvents> {
   readonly plan: Plan;
   private readonly createdAt: Date;
   private workers: WorkerLink[] = [];
+  /** The ranks' links once they are there (with their hosts, for ranks that joined from a launcher). */
+  private rankSet: RankSet | null = null;
+  private source: RankSource | null = null;
+  /** The plan the ranks got: the one compiled, with each remote rank's device on its host. */
+  private sentPlan: Plan;
   private results = new Map<number, RankStepResult[]>();
   private stepRecords = new Map<number, StepRecord>();
   private participants: number[];
@@ -79,6 +89,7 @@ export class LabRun extends EventEmitter<RunEvents> {
   constructor(private readonly options: RunOptions) {
     super();
     this.plan = options.plan;
+    this.sentPlan = options.plan;
     this.createdAt = options.createdAt ?? new Date();
     this.participants = this.plan.steps.map((s) => this.ranks().filter((r) => takesPart(s, r)).length);
     this.positions = new Watchdog(this.plan, options.startTimeoutMs ?? 30_000);
@@ -99,32 +110,63 @@ export class LabRun extends EventEmitter<RunEvents> {
     this.emit('log', line);
   }
 
+  /** A line of the lab's own that every door shows, kept in the record's log too. */
+  notice(text: string): void {
+    this.log(null, text);
+    this.emit('notice', text);
+  }
+
+  /** "rank 3", or "rank 3 on host b" where ranks joined from several hosts. */
+  private where(rank: number): string {
+    return this.rankSet?.where?.(rank) ?? `rank ${rank}`;
+  }
+
   /** Runs to the end (or failure) and resolves with the run record; never rejects for a rank's failure. */
   async run(): Promise<RunRecord> {
     this.finished = new Promise((resolve) => { this.finish = resolve; });
-    const entry = this.options.workerEntry ?? resolveWorkerEntry();
+    this.source = this.options.ranks ?? forkedRanks(this.options.workerEntry ?? resolveWorkerEntry(), this.plan.world);
     this.startedAtMs = Date.now();
     this.log(null, `run ${this.id}: ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'} on the ${this.options.backend} backend, ${this.plan.steps.length} steps`);
     // The scenario's NCCL settings over the environment clab was started in.
     const env = { ...(this.options.env ?? process.env), ...this.plan.env };
-    trace(`forking ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'}`);
-    this.workers = this.ranks().map((rank) =>
-      forkWorker(entry, rank, {
-        message: (r, m) => this.onMessage(r, m),
-        output: (r, line) => this.log(r, line),
-        exit: (r, code, signal) => this.onExit(r, code, signal),
-        invalid: (r, e) => this.fail(r, null, 'CLAB_PROTOCOL', e.message),
-      }, env));
+    trace(`starting ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'}`);
+    const opened = this.source.open({
+      message: (r, m) => this.onMessage(r, m),
+      output: (r, line) => this.log(r, line),
+      exit: (r, code, signal, lost) => this.onExit(r, code, signal, lost),
+      invalid: (r, e) => this.fail(r, null, 'CLAB_PROTOCOL', e.message),
+    }, { runId: this.id, env });
+    // Forked ranks: read while they start up (NVML and the CUDA runtime take a moment), not after
+    // they end. Ranks from a launcher bring their hosts' environments; the core's stands in only
+    // when they never came.
+    const local = this.options.ranks ? null : collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env);
+    if (local) void local.then((e) => { this.environment = e; });
+    try {
+      this.rankSet = await opened;
+    } catch (e) {
+      this.environment = await (local ?? collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env));
+      const error = e as Error & { code?: string };
+      this.fail(null, null, error.code ?? 'CLAB_START_TIMEOUT', error.message);
+      this.end();
+      return this.record();
+    }
+    this.workers = this.rankSet.links;
+    if (this.rankSet.devices) this.sentPlan = { ...this.plan, devices: this.rankSet.devices };
+    if (this.rankSet.hosts) this.environment = this.remoteEnvironment(this.rankSet);
+    this.startedAtMs = Date.now();
     for (const w of this.workers) {
-      w.send({ type: 'start', v: PROTOCOL_VERSION, runId: this.id, rank: w.rank, backend: this.options.backend, plan: this.plan, stepMode: this.options.stepMode });
+      w.send({ type: 'start', v: PROTOCOL_VERSION, runId: this.id, rank: w.rank, backend: this.options.backend, plan: this.sentPlan, stepMode: this.options.stepMode });
     }
     this.watchdog = setInterval(() => this.checkProgress(), WATCHDOG_INTERVAL_MS);
-    // Read while the ranks start up (NVML and the CUDA runtime take a moment), not after they end.
-    const environment = collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env)
-      .then((e) => { this.environment = e; });
     await this.finished;
-    await environment;
+    if (local) this.environment = await local;
     return this.record();
+  }
+
+  /** Ranks from a launcher: the record's environment is rank 0's host's, as the core may have no GPU at all. */
+  private remoteEnvironment(set: RankSet): Environment {
+    const first = set.hosts!.find((h) => h.ranks.includes(0)) ?? set.hosts![0];
+    return { ...first.environment, backend: this.options.backend, backendNote: this.options.backendNote ?? first.environment.backendNote };
   }
 
   /** The record as it stands while the run goes (status "incomplete"); null until the environment is known. */
@@ -141,6 +183,11 @@ export class LabRun extends EventEmitter<RunEvents> {
   /** Stops a run in progress: ranks are told to abort, then killed if they linger. */
   stop(reason = 'stopped by the user'): void {
     if (this.error || this.exited.size === this.plan.world) return;
+    // Still waiting for ranks to join: no rank to tell, the wait ends (run() ends the run).
+    if (!this.rankSet && this.source) {
+      this.stopped = true;
+      return this.source.close(reason);
+    }
     this.stopped = true;
     this.fail(null, null, 'CLAB_STOPPED', reason);
   }
@@ -230,13 +277,14 @@ export class LabRun extends EventEmitter<RunEvents> {
     }
   }
 
-  private onExit(rank: number, code: number | null, signal: NodeJS.Signals | null): void {
-    trace(`rank ${rank} closed (${code ?? signal})`);
+  private onExit(rank: number, code: number | null, signal: NodeJS.Signals | null, lost?: string): void {
+    trace(`rank ${rank} closed (${lost ?? code ?? signal})`);
     this.exited.add(rank);
     if (!this.done.has(rank) && !this.error) {
       const steps = this.positions.stepsOf(rank);
-      const where = steps.length ? ` during step ${steps[0]} (${this.step(steps[0]).label})` : '';
-      this.failRank(rank, steps[0] ?? null, 'CLAB_RANK_EXITED', `rank ${rank} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${where}`);
+      const where = steps.length ? ` during step ${steps[0]} (${this.step(steps[0]).label})` : ' before its first step';
+      if (lost) this.failRank(rank, steps[0] ?? null, 'CLAB_HOST_LOST', `${this.where(rank)} was lost${where}: ${lost}`);
+      else this.failRank(rank, steps[0] ?? null, 'CLAB_RANK_EXITED', `${this.where(rank)} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${steps.length ? where : ''}`);
     }
     if (this.exited.size === this.plan.world) this.end();
   }
@@ -308,7 +356,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       finishedAt: new Date().toISOString(),
       scenarioFile: this.options.scenarioFile,
       scenario: this.options.scenario,
-      plan: this.plan,
+      plan: this.sentPlan,
       world: this.plan.world,
       environment: this.environment!,  // set in run() before record() is called
       status,
@@ -318,6 +366,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       compares: summarizeCompares(this.plan, steps),
       logs: this.logs,
       events: [...this.events].sort((a, b) => a.startNs - b.startNs),
+      ...(this.rankSet?.hosts ? { hosts: this.rankSet.hosts, hostWarnings: hostDifferences(this.rankSet.hosts) } : {}),
     };
   }
 }
