@@ -151,7 +151,8 @@ export class LabRun extends EventEmitter<RunEvents> {
       return this.record();
     }
     this.workers = this.rankSet.links;
-    if (this.rankSet.devices) this.sentPlan = { ...this.plan, devices: this.rankSet.devices };
+    // Each nccl rank's GPU on its own host (cpu ranks have none to pick).
+    if (this.rankSet.devices && this.options.backend === 'nccl') this.sentPlan = { ...this.plan, devices: this.rankSet.devices };
     if (this.rankSet.hosts) this.environment = this.remoteEnvironment(this.rankSet);
     this.startedAtMs = Date.now();
     for (const w of this.workers) {
