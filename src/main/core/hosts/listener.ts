@@ -90,8 +90,8 @@ export class RemoteRanks implements RankSource {
       this.onWorld = () => {
         clearTimeout(timer);
         this.handed = true;
+        // Still listening, to refuse a late or extra worker with a reason rather than a closed port.
         this.onGiveUp = null;
-        this.stopListening();
         resolve(this.rankSet(handlers));
       };
       if (this.joined.size === this.options.world) this.onWorld();
@@ -189,7 +189,7 @@ export class RemoteRanks implements RankSource {
     if (hello.world !== world) return `the worker was started for a world of ${hello.world}; this run has ${plural(world, 'rank')}`;
     if (hello.rank >= world) return `rank ${hello.rank} is out of range: this run has ${plural(world, 'rank')} (0 to ${world - 1})`;
     const holder = this.joined.get(hello.rank);
-    if (holder || this.handed) return `rank ${hello.rank} is taken${holder ? ` (by pid ${holder.hello.pid} on host ${holder.hello.host.name})` : ''}`;
+    if (holder) return `rank ${hello.rank} is taken (by pid ${holder.hello.pid} on host ${holder.hello.host.name})${this.handed ? `: the run has all its ${plural(world, 'rank')}` : ''}`;
     // The first rank in says which host a cpu run is on.
     const first = [...this.joined.values()][0];
     if (backend === 'cpu' && first) {

@@ -118,7 +118,7 @@ export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
         }
         case 'refused':
           o.log(`clab worker: ${me}: refused by ${core}: ${m.reason}`);
-          return stop(welcomed ? WORKER_CORE_LOST : WORKER_REFUSED);
+          return stop(WORKER_REFUSED);
         case 'kill': return stop(1);
         case 'm':
           if (!rank) startRank(m.m);
