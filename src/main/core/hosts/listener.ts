@@ -205,9 +205,11 @@ export class RemoteRanks implements RankSource {
     const joined = Array.from({ length: this.options.world }, (_, r) => this.joined.get(r)!);
     const hostsById = new Map<string, HostRecord>();
     for (const j of joined) {
-      const h = hostsById.get(j.hello.host.id);
+      // One entry per identity and name: a host named apart (a namespace, a container) is listed apart.
+      const key = `${j.hello.host.id}\n${j.hello.host.name}`;
+      const h = hostsById.get(key);
       if (h) h.ranks.push(j.hello.rank);
-      else hostsById.set(j.hello.host.id, { id: j.hello.host.id, name: j.hello.host.name, bootId: j.hello.host.bootId, address: j.address, ranks: [j.hello.rank], clock: j.clock, environment: j.environment });
+      else hostsById.set(key, { id: j.hello.host.id, name: j.hello.host.name, bootId: j.hello.host.bootId, address: j.address, ranks: [j.hello.rank], clock: j.clock, environment: j.environment });
     }
     const hosts = [...hostsById.values()];
     const hostOf = (rank: number) => joined[rank].hello.host.name;
