@@ -146,7 +146,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     } catch (e) {
       this.environment = await (local ?? collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env));
       const error = e as Error & { code?: string };
-      this.fail(null, null, error.code ?? 'CLAB_START_TIMEOUT', error.message);
+      this.fail(null, null, this.stopped ? 'CLAB_STOPPED' : error.code ?? 'CLAB_START_TIMEOUT', error.message);
       this.end();
       return this.record();
     }
