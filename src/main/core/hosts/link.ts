@@ -8,6 +8,11 @@ import { encodeFrame, FrameReader } from './frames.js';
 /** A heartbeat each second; a link silent for this long is lost (a cut cable or a frozen host closes nothing). */
 export const BEAT_INTERVAL_MS = 1000;
 export const DEFAULT_SILENCE_MS = 5000;
+/**
+ * A worker waits twice as long before it gives its rank up: the core, which names the failure,
+ * hears of a cut first, before the rank's peers see it die and report that instead.
+ */
+export const WORKER_SILENCE_MS = 2 * DEFAULT_SILENCE_MS;
 
 export interface LinkOptions<In> {
   schema: z.ZodType<In>;

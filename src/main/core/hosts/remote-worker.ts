@@ -9,7 +9,7 @@ import { PROTOCOL_VERSION, type CoreToWorker } from '../../../shared/run/protoco
 import { nowNs } from '../clock.js';
 import { collectEnvironment } from '../environment.js';
 import { forkWorker, type WorkerLink } from '../workers.js';
-import { FramedLink } from './link.js';
+import { FramedLink, WORKER_SILENCE_MS } from './link.js';
 import { proofMac } from './token.js';
 
 export interface RemoteWorkerOptions {
@@ -65,7 +65,7 @@ export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
     o.log(`clab worker: ${me}: ${(e as Error).message}`);
     return WORKER_REFUSED;
   }
-  const link = new FramedLink<CoreLinkMessage, WorkerLinkMessage>(socket, { schema: coreLinkSchema, peer: core, limit: HANDSHAKE_FRAME_BYTES, silenceMs: o.silenceMs });
+  const link = new FramedLink<CoreLinkMessage, WorkerLinkMessage>(socket, { schema: coreLinkSchema, peer: core, limit: HANDSHAKE_FRAME_BYTES, silenceMs: o.silenceMs ?? WORKER_SILENCE_MS });
   const hello: Hello = {
     type: 'hello', link: LINK_VERSION, protocol: PROTOCOL_VERSION, rank: place.rank, world: place.world, localRank: place.localRank,
     device: place.device, host: o.identity, pid: process.pid,
