@@ -57,7 +57,7 @@ export const runRequestSchema = z.object({
     tokenFile: z.string().min(1).max(4096).optional(),
     launch: z.string().min(1).max(4096).optional(),
     joinTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
-  }).optional(),
+  }).strict().optional(),
 });
 
 /** The backend a run panel's choice asks for: its "auto" defers to a backend the scenario names. */

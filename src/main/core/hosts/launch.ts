@@ -34,7 +34,7 @@ export function startLines(world: number, worker: string): string[] {
   return [
     `srun -n ${world} ${worker}`,
     `mpirun -np ${world} ${worker}`,
-    `torchrun --nnodes N --nproc-per-node ${world}/N --no-python ${worker}`,
+    `torchrun --nnodes NODES --nproc-per-node ${world}/NODES --node-rank I --master-addr FIRST_NODE --no-python ${worker}   (on each node I)`,
     `ssh HOST ${worker} --rank R --world ${world} --local-rank L   (one per rank, R from 0 to ${world - 1})`,
     `Kubernetes Indexed Job (completions ${world}): ${worker} --world ${world}   (the rank is JOB_COMPLETION_INDEX)`,
   ];
