@@ -79,8 +79,11 @@ export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
       ended = true;
       resolve(code);
     };
+    /** Why the worker is ending its rank (its exit code), once it is. */
+    let stopping: number | null = null;
     /** Ends the rank (if any) and then the worker with `code`. */
     const stop = (code: number) => {
+      stopping ??= code;
       if (!rank || rank.exited) return finish(code);
       rank.kill();
       // The rank's close reports below; this bounds the wait for it.
@@ -100,7 +103,7 @@ export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
         invalid: (_, e) => link.send({ type: 'invalid', message: e.message }),
         exit: (_, code, signal) => {
           link.end({ type: 'exit', code, signal });
-          finish(code === 0 ? 0 : 1);
+          finish(stopping ?? (code === 0 ? 0 : 1));
         },
       }, env);
     };

@@ -29,6 +29,28 @@ describe('ranks from a launcher', () => {
     expect(pidsMentioning(dir).filter(alive)).toEqual([]);
   });
 
+  it('workers end their ranks and exit at once when the core is killed mid-run', async () => {
+    const { dir, file } = tokenFile();
+    const scenario = join(dir, 'long.scenario.json');
+    (await import('node:fs')).writeFileSync(scenario, JSON.stringify({ version: 1, name: 'long', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 65536, iters: 100000, timeoutMs: 600000 }] }));
+    const port = 18_500 + (process.pid % 400);
+    const c = start('node', [CLAB, 'run', scenario, '--backend', 'cpu', '--listen', String(port), '--token-file', file, '--out', join(dir, 'run.json'), '-v']);
+    await waitFor(c, 'waiting for 2 ranks', 10_000);
+    const w = [0, 1].map((rank) => start('node', [CLAB, 'worker', '--connect', `127.0.0.1:${port}`, '--token-file', file, '--rank', String(rank), '--world', '2']));
+    await waitFor(c, /\[Rank 0\] joined the cpu communicator/, 20_000);
+    await waitFor(c, /\[Rank 1\] joined the cpu communicator/, 20_000);
+    const rankPids = [...c.err.matchAll(/\[Rank \d\] joined the cpu communicator \(2 ranks, pid (\d+)/g)].map((m) => Number(m[1]));
+    expect(rankPids).toHaveLength(2);
+    const killedAt = Date.now();
+    process.kill(c.child.pid!, 'SIGKILL');
+    // 3: the worker saw the core go; 1: its rank failed first, as its peer was ended by the other worker.
+    for (const code of await Promise.all(w.map((x) => x.exited))) expect([1, 3]).toContain(code);
+    expect(Date.now() - killedAt).toBeLessThan(5000);
+    expect(w.some((p) => /lost the core at 127\.0\.0\.1:\d+: (the connection closed|read ECONNRESET); ending the rank/.test(p.err))).toBe(true);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(rankPids.filter(alive)).toEqual([]);
+  });
+
   it('a worker\'s rank killed mid-run ends the run naming its host, rank and step; every process ends', async () => {
     const { dir, file } = tokenFile();
     const scenario = join(dir, 'long.scenario.json');
