@@ -13,12 +13,14 @@
 # torch. Run from the repository root: bash test/gpu/hosts.sh. Ends with one summary line per check.
 #   PORT=7790 MASTER_PORT=29533   the core's and torchrun's ports
 #   NCCL_SOCKET_IFNAME=…          NCCL's choice of interface, if its default does not suit
+#   BACKEND=cpu                   a dry run of the plumbing without GPUs (the NET/Socket and torch checks then fail)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
 CLAB="$root/bin/clab.cjs"
 PORT=${PORT:-7790}
+BACKEND=${BACKEND:-nccl}
 MASTER_PORT=${MASTER_PORT:-29533}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/clab-hosts-gpu-XXXXXX")
 TOKEN="$WORK/token"
@@ -35,27 +37,35 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill -9 -- "-$p" 2>/dev/null || kill -9 "$p" 2>/dev/null; done; }
 trap cleanup EXIT
 
-# Two torchrun "nodes" on this machine, each one rank on its own GPU and NCCL host id.
+# Two torchrun "nodes" on this machine, each one rank on its own GPU and NCCL host id; a fresh
+# rendezvous port each time, so a run never meets the last one's store. Their pids: node_pids.
+node_pids=()
 start_nodes() {
   local log=$1; shift
+  MASTER_PORT=$((MASTER_PORT + 1))
+  node_pids=()
   for node in 0 1; do
     setsid env CUDA_VISIBLE_DEVICES=$node NCCL_HOSTID="clab-node$node" CLAB_HOST_NAME="node$node" \
       timeout 600 torchrun --nnodes 2 --nproc-per-node 1 --node-rank $node --master-addr 127.0.0.1 --master-port "$MASTER_PORT" \
       --no-python "$@" > "$log.node$node" 2>&1 &
     pids+=($!)
+    node_pids+=($!)
   done
 }
 
 # clab run SCENARIO on 2 ranks from the two nodes; the record goes to $WORK/$name.run.json.
 clab_two_hosts() {
   local name=$1 scenario=$2; shift 2
-  timeout 900 node "$CLAB" run "$scenario" --backend nccl --ranks 2 --listen "127.0.0.1:$PORT" --token-file "$TOKEN" \
+  timeout 900 node "$CLAB" run "$scenario" --backend "$BACKEND" --ranks 2 --listen "127.0.0.1:$PORT" --token-file "$TOKEN" \
     --join-timeout 120 --out "$WORK/$name.run.json" "$@" > "$WORK/$name.out" 2> "$WORK/$name.err" &
   local core=$!
   pids+=($core)
   sleep 1
   start_nodes "$WORK/$name" "$CLAB" worker --connect "127.0.0.1:$PORT" --token-file "$TOKEN"
   wait $core
+  local rc=$?
+  wait "${node_pids[@]}" 2>/dev/null
+  return $rc
 }
 
 field() { node -e "const r=require(process.argv[1]); console.log((${2})(r))" "$WORK/$1.run.json"; }
@@ -81,7 +91,7 @@ clab_two_hosts sweep "$WORK/sweep.scenario.json"
 grep -E '^ *[0-9#]' "$WORK/sweep.out" | head -n 20
 clab_busbw=$(field sweep 'r => { const s = r.steps.filter(s => s.bytes === 268435456).at(-1); return s && s.busbw ? s.busbw.toFixed(2) : "n/a"; }')
 start_nodes "$WORK/torch" env NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET python3 "$here/hosts_torch_allreduce.py"
-wait "${pids[-1]}" "${pids[-2]}"
+wait "${node_pids[@]}"
 torch_busbw=$(grep -oE 'busbw [0-9.]+' "$WORK/torch.node0" | awk '{print $2}' | tail -n 1)
 grep -hE 'NCCL INFO (nNodes|Channel 00.*via)' "$WORK/torch.node0" | head -n 3
 echo "all_reduce 256 MiB busbw (GB/s): clab $clab_busbw, torch ${torch_busbw:-n/a} (NCCL_NET=Socket, 2 hosts)"
@@ -89,9 +99,11 @@ echo "all_reduce 256 MiB busbw (GB/s): clab $clab_busbw, torch ${torch_busbw:-n/
 
 # 4. the timeline aligned across the two hosts
 field sweep 'r => r.hosts.map(h => `${h.name}: ranks ${h.ranks}, clock offset ${(h.clock.offsetNs/1e3).toFixed(1)} µs ± ${(h.clock.errorNs/1e3).toFixed(1)} µs`).join("\n")'
-apart=$(field sweep 'r => { const first = (rank) => r.events.find(e => e.rank === rank && e.step === r.steps.at(-1).index); const a = first(0), b = first(1); return a && b ? Math.abs(a.startNs - b.startNs) / 1e3 : "n/a"; }')
-echo "the last step's first slice starts ${apart} µs apart on the two hosts"
-node "$CLAB" export "$WORK/sweep.run.json" --format chrome-trace --out "$WORK/sweep.trace.json" >/dev/null 2>&1
+# An all_reduce ends on both ranks together (neither can finish before the other's data is in):
+# the gap between the two hosts' ends of the same iteration is the clock's error plus the ring's skew.
+apart=$(field sweep 'r => { const last = r.steps.at(-1).index; const ends = (rank) => r.events.filter(e => e.rank === rank && e.step === last && e.phase === "timed").map(e => e.endNs); const a = ends(0), b = ends(1); if (!a.length || a.length !== b.length) return "n/a"; const gaps = a.map((t, i) => Math.abs(t - b[i]) / 1e3).sort((x, y) => x - y); return gaps[gaps.length >> 1].toFixed(1); }')
+echo "the same all_reduce iteration ends ${apart} µs apart on the two hosts (median over the 256 MiB step's timed iterations)"
+node "$CLAB" export "$WORK/sweep.run.json" --format chrome-trace -o "$WORK/sweep.trace.json" >/dev/null 2>&1
 node -e "const t=require(process.argv[1]); console.log('trace clock:', t.otherData.clock && t.otherData.clock.note)" "$WORK/sweep.trace.json"
 [[ $apart != n/a ]] && result[timeline]=PASS || result[timeline]=FAIL
 
@@ -99,14 +111,14 @@ node -e "const t=require(process.argv[1]); console.log('trace clock:', t.otherDa
 cat > "$WORK/long.scenario.json" <<'JSON'
 { "version": 1, "name": "long", "world": { "ranks": 2 }, "steps": [ { "op": "all_reduce", "count": 16777216, "iters": 100000, "timeoutMs": 600000 } ] }
 JSON
-timeout 300 node "$CLAB" run "$WORK/long.scenario.json" --backend nccl --ranks 2 --listen "127.0.0.1:$PORT" --token-file "$TOKEN" -v \
+timeout 300 node "$CLAB" run "$WORK/long.scenario.json" --backend "$BACKEND" --ranks 2 --listen "127.0.0.1:$PORT" --token-file "$TOKEN" -v \
   --out "$WORK/kill.run.json" > "$WORK/kill.out" 2> "$WORK/kill.err" &
 core=$!
 pids+=($core)
 sleep 1
 start_nodes "$WORK/kill" "$CLAB" worker --connect "127.0.0.1:$PORT" --token-file "$TOKEN"
-for _ in $(seq 1 120); do grep -q '\[Rank 1\] joined the nccl communicator' "$WORK/kill.err" && break; sleep 0.5; done
-rank_pid=$(grep -oE '\[Rank 1\] joined the nccl communicator \([0-9]+ ranks, pid [0-9]+' "$WORK/kill.err" | grep -oE '[0-9]+$')
+for _ in $(seq 1 120); do grep -q "\\[Rank 1\\] joined the $BACKEND communicator" "$WORK/kill.err" && break; sleep 0.5; done
+rank_pid=$(grep -oE "\\[Rank 1\\] joined the $BACKEND communicator \\([0-9]+ ranks, pid [0-9]+" "$WORK/kill.err" | grep -oE '[0-9]+$')
 sleep 2
 killed_at=$(date +%s%N)
 [[ -n $rank_pid ]] && kill -9 "$rank_pid"
