@@ -9,7 +9,12 @@ export class FrameError extends Error {
 const HEADER = 4;
 
 export function encodeFrame(message: unknown): Buffer {
-  const body = Buffer.from(JSON.stringify(message), 'utf8');
+  return encodeJsonFrame(JSON.stringify(message));
+}
+
+/** A frame of JSON text already made. */
+export function encodeJsonFrame(json: string): Buffer {
+  const body = Buffer.from(json, 'utf8');
   const frame = Buffer.allocUnsafe(HEADER + body.length);
   frame.writeUInt32BE(body.length, 0);
   body.copy(frame, HEADER);

@@ -66,8 +66,13 @@ export class FramedLink<In extends { type: string }, Out> {
   }
 
   send(message: Out): void {
+    this.sendFrame(encodeFrame(message));
+  }
+
+  /** A message already framed (and so not checked against Out: the caller made it from one). */
+  sendFrame(frame: Buffer): void {
     if (this.closed || this.socket.destroyed) return;
-    this.socket.write(encodeFrame(message));
+    this.socket.write(frame);
   }
 
   /** Sends `message` last and closes once it is written. */

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { encodeFrame, FrameReader } from '../../../../src/main/core/hosts/frames';
+import { startFrame } from '../../../../src/main/core/hosts/listener';
+import { loadScenarioFile } from '../../../../src/main/core/scenario-file';
+import { compileLoaded } from '../../../../src/shared/plan/text';
 
 describe('length-prefixed frames', () => {
   it('gives back each message whole, however the bytes are cut', () => {
@@ -23,5 +26,16 @@ describe('length-prefixed frames', () => {
     const reader = new FrameReader(100);
     const frame = Buffer.concat([Buffer.from([0, 0, 0, 3]), Buffer.from('{x}')]);
     expect(() => reader.push(frame)).toThrow('a message that is not JSON');
+  });
+});
+
+describe('a start message', () => {
+  it('framed with its plan made once is the same message as framed whole', () => {
+    const plan = compileLoaded(loadScenarioFile('scenarios/all-in-one.scenario.json'), { ranks: 4 });
+    for (const rank of [0, 3]) {
+      const start = { type: 'start' as const, v: 1 as const, runId: 'r', rank, backend: 'cpu' as const, plan, stepMode: true };
+      const once = new FrameReader(1 << 24).push(startFrame(start));
+      expect(once).toEqual(new FrameReader(1 << 24).push(encodeFrame({ type: 'm', m: start })));
+    }
   });
 });
