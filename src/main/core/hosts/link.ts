@@ -30,6 +30,8 @@ export class FramedLink<In extends { type: string }, Out> {
   private onMessage: (m: In) => void = () => undefined;
   private onClose: (cause: string | null) => void = () => undefined;
   peer: string;
+  /** Why this side refused the link, once it did. */
+  refusal: string | null = null;
 
   constructor(readonly socket: Socket, private readonly options: LinkOptions<In>) {
     this.reader = new FrameReader(options.limit);
@@ -95,6 +97,7 @@ export class FramedLink<In extends { type: string }, Out> {
   /** Tells the peer why (a `refused` message, the same on both sides), then closes; the close handler hears `reason`. */
   refuse(reason: string): void {
     if (this.closed) return;
+    this.refusal = reason;
     this.socket.end(encodeFrame({ type: 'refused', reason }));
     setTimeout(() => this.socket.destroy(), 1000).unref?.();
     this.finish(reason);

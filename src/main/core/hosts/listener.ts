@@ -145,7 +145,6 @@ export class RemoteRanks implements RankSource {
         nonce = newNonce();
         return link.send({ type: 'challenge', nonce });
       }
-      if (!nonce) return undefined;
       if (m.type === 'proof' && samples.length === 0 && pingSentNs === 0) {
         if (!proofHolds(this.options.token, proofText(nonce, hello), m.mac)) return refuse('wrong token: the worker\'s answer to the challenge does not match the run\'s token');
         const why = this.placeRefusal(hello);
@@ -178,8 +177,9 @@ export class RemoteRanks implements RankSource {
       if (h && this.joined.get(h.rank)?.link === link && !this.handed) {
         this.joined.delete(h.rank);
         this.options.log(`rank ${h.rank} (host ${h.host.name}) left before the run started: ${cause ?? 'closed'}`);
-      } else if (cause && !(h && this.joined.get(h.rank)?.link === link)) {
-        this.options.log(`refused a worker at ${address}${h ? ` (rank ${h.rank}, host ${h.host.name})` : ''}: ${cause}`);
+      } else if (!(h && this.joined.get(h.rank)?.link === link)) {
+        const who = `a worker at ${address}${h ? ` (rank ${h.rank}, host ${h.host.name})` : ''}`;
+        this.options.log(link.refusal ? `refused ${who}: ${link.refusal}` : `${who} went during its handshake: ${cause ?? 'closed'}`);
       }
     });
   }
