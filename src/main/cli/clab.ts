@@ -1,4 +1,4 @@
-// `clab`: run, validate, replay, export, compare and explain from a terminal. A thin front door to the lab core;
+// `clab`: run, validate, replay, export, compare and explain from a terminal; `clab worker` is a rank a launcher starts. A thin front door to the lab core;
 // each command lives in commands/ and registers itself here.
 import { Command } from 'commander';
 import { EXIT_OK, EXIT_USAGE, tolerateClosedPipes, type RegisterCommand } from './common.js';
@@ -10,8 +10,9 @@ import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
 import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
+import { registerWorker } from './commands/worker.js';
 
-const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerReplay, registerExport, registerCompare, registerExplain, registerServe, registerDoctor];
+const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerReplay, registerExport, registerCompare, registerExplain, registerServe, registerDoctor, registerWorker];
 
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('clab')

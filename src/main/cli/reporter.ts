@@ -2,6 +2,7 @@
 // progress bar instead when stdout is a terminal), and the summaries at the end.
 import { SingleBar, Presets } from 'cli-progress';
 import { compareSummary, loopStallLines, sweepLoopStallNotes, pairsMatrix, resultLines, statusLine, SWEEP_HEADER, sweepTitle, sweepModelTable, sweepRow, sweepTable, timingLine } from '../../shared/export/format.js';
+import { hostLines } from '../../shared/results/hosts.js';
 import { visibleControls } from '../../shared/data/control-chars.js';
 import type { Plan } from '../../shared/plan/types.js';
 import type { LogLine, RunRecord, StepRecord } from '../../shared/run/record.js';
@@ -87,6 +88,7 @@ export class LiveReporter {
     }
     for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(record, i)) this.out(line);
     for (const c of record.compares) for (const line of compareSummary(c, record.environment.backend)) this.out(line);
+    for (const line of hostLines(record)) this.out(line);
     this.out(statusLine(record));
   }
 }

@@ -135,7 +135,7 @@ export class LabService implements LabHandlers {
     }
   }
 
-  async startRun({ text, file, backend, ranks, stepMode }: ApiParams<'startRun'>): Promise<ApiResult<'startRun'>> {
+  async startRun({ text, file, backend, ranks, stepMode, remote }: ApiParams<'startRun'>): Promise<ApiResult<'startRun'>> {
     if (this.disposed) throw new Error('the lab is shutting down; no new runs');
     const forward = afterAnswer((event) => this.emit(event));
     let prepared: PreparedRun;
@@ -143,7 +143,7 @@ export class LabService implements LabHandlers {
       const loaded = parseScenarioText(text, file ?? UNSAVED);
       prepared = prepareRun({
         loaded, scenarioFile: file, ranks: ranks ?? undefined, backend: runPanelBackend(backend, loaded.scenario),
-        recordsDir: this.runsDir, loadAddon: this.loadAddon, workerEntry: this.workerEntry ?? resolveWorkerEntry(), stepMode,
+        recordsDir: this.runsDir, loadAddon: this.loadAddon, workerEntry: remote ? undefined : this.workerEntry ?? resolveWorkerEntry(), stepMode, remote,
         onCheckpointError: (e) => forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be kept current: ${e.message}`) }),
       });
     } catch (e) {

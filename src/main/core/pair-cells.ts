@@ -11,14 +11,41 @@ import { WARN_LINES_SHOWN } from './rank-failure.js';
 /** "… NCCL INFO Channel 00/1 : 0[0] -> 1[1] via P2P/CUMEM/read" → P2P/CUMEM/read (also SHM/…, NET/…). */
 const VIA = / NCCL INFO Channel [^:]*: .*?\bvia (\S+)/;
 
-/** The distinct transports in NCCL INFO lines, in the order first seen; null where none says. */
-export function transportsIn(lines: readonly string[]): string | null {
+/** "… NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0> [1]eth1:…" or "NET/IB : Using [0]mlx5_0:1/IB [1]…; OOB …". */
+const NET_USING = / NCCL INFO NET\/(\w+)\s*: Using (.*)$/;
+const NIC = /\[(\d+)\]([^\s;]+)/g;
+
+/**
+ * The NICs each network transport uses, by its index, from NCCL's INFO lines ("Socket" → 0 →
+ * "eth0:10.0.0.1<0>"): a pair across hosts says "via NET/Socket/0", whose last number is that index.
+ */
+export function nicsIn(lines: readonly string[]): Map<string, Map<number, string>> {
+  const nics = new Map<string, Map<number, string>>();
+  for (const line of lines) {
+    const m = NET_USING.exec(line);
+    if (!m) continue;
+    const byIndex = nics.get(m[1]) ?? new Map<number, string>();
+    for (const nic of m[2].split(';')[0].matchAll(NIC)) byIndex.set(Number(nic[1]), nic[2]);
+    nics.set(m[1], byIndex);
+  }
+  return nics;
+}
+
+/** "NET/Socket/0" → "NET/Socket/0 (eth0:10.0.0.1<0>)" where the NIC is known; other transports as they are. */
+function withNic(transport: string, nics: Map<string, Map<number, string>>): string {
+  const m = /^NET\/(\w+)\/(\d+)/.exec(transport);
+  const nic = m ? nics.get(m[1])?.get(Number(m[2])) : undefined;
+  return nic ? `${transport} (${nic})` : transport;
+}
+
+/** The distinct transports in NCCL INFO lines, in the order first seen, a network's with its NIC; null where none says. */
+export function transportsIn(lines: readonly string[], nics: Map<string, Map<number, string>> = nicsIn(lines)): string | null {
   const seen: string[] = [];
   for (const line of lines) {
     const m = VIA.exec(line);
     if (m && !seen.includes(m[1])) seen.push(m[1]);
   }
-  return seen.length ? seen.join(', ') : null;
+  return seen.length ? seen.map((t) => withNic(t, nics)).join(', ') : null;
 }
 
 /**
@@ -67,12 +94,19 @@ export function pairCells(
   let unitLines: LogLine[] = [];
   let transport: string | null = null;
   const byIndex = new Map(steps.map((s) => [s.index, s]));
+  const nicsByRank = new Map<number, Map<string, Map<number, string>>>();
+  const nicsOf = (rank: number) => {
+    if (!nicsByRank.has(rank)) nicsByRank.set(rank, nicsIn(logs.filter((l) => l.rank === rank).map((l) => l.text)));
+    return nicsByRank.get(rank)!;
+  };
   for (const planStep of plan.steps) {
     const a = planStep.action;
     if (a.kind !== 'pair') continue;
     if (a.opens) {
       unitLines = (lines.get(planStep.index) ?? []).filter((l) => l.rank === a.from || l.rank === a.to);
-      transport = backend === 'cpu' ? 'shared memory (cpu backend)' : transportsIn(unitLines.map((l) => l.text));
+      // A process says which NICs its network transport uses once, at its first communicator: look in all its lines.
+      const nics = new Map([...nicsOf(a.to), ...nicsOf(a.from)]);
+      transport = backend === 'cpu' ? 'shared memory (cpu backend)' : transportsIn(unitLines.map((l) => l.text), nics);
     }
     const step = byIndex.get(planStep.index);
     if (!step) continue;

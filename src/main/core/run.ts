@@ -1,17 +1,22 @@
-// One run of a scenario: forks a rank process per rank, relays the communicator id, collects
-// results, watches for hangs and dead ranks, and produces the run record. No Electron here.
+// One run of a scenario and its record: forks a rank process per rank, relays the communicator id,
+// collects results, ends on failure, and produces the run record. The watchdog and each rank's
+// position are watchdog.ts's; pairs' gates and step mode's pauses are step-gates.ts's. No Electron here.
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { summarizeCompares, summarizeStep } from '../../shared/run/aggregate.js';
 import { expectationOf } from '../../shared/results/expectation.js';
-import { describeEntry, FLIGHT_ENTRIES_KEPT, type FlightEntry } from '../../shared/run/flight.js';
+import { describeEntry } from '../../shared/run/flight.js';
 import { unfinishedEvents, type InFlight } from '../../shared/run/unfinished.js';
 import { takesPart } from '../../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../../shared/plan/types.js';
 import { PROTOCOL_VERSION, type BackendName, type RankStepResult, type TimelineEvent, type WorkerToCore } from '../../shared/run/protocol.js';
 import { RECORD_FORMAT, RECORD_VERSION, type Environment, type LogLine, type RunError, type RunRecord, type StepRecord } from '../../shared/run/record.js';
+import { nowNs } from './clock.js';
 import { collectEnvironment } from './environment.js';
-import { forkWorker, type WorkerLink } from './workers.js';
+import { StepGates } from './step-gates.js';
+import { Watchdog } from './watchdog.js';
+import { forkedRanks, type RankSet, type RankSource, type WorkerLink } from './workers.js';
+import { hostDifferences } from '../../shared/run/hosts.js';
 import { rankFailureMessage } from './rank-failure.js';
 import { pairCells } from './pair-cells.js';
 import { resolveWorkerEntry } from './paths.js';
@@ -32,6 +37,8 @@ export interface RunOptions {
   createdAt?: Date;
   /** Step mode: ranks wait before each step (learn/step-mode.ts) until next(). */
   stepMode?: boolean;
+  /** Where the ranks come from: forked here by default, or joined from a launcher (hosts/listener.ts). */
+  ranks?: RankSource;
 }
 
 export interface RunEvents {
@@ -41,14 +48,13 @@ export interface RunEvents {
   failure: [RunError];
   /** Step mode: every rank still running waits; `step` is the one next() runs. */
   paused: [{ step: number }];
+  /** A line from the lab that every door shows as it comes (where to start the workers, who joined). */
+  notice: [string];
 }
 
-const nowNs = () => Number(process.hrtime.bigint());
 /** CLAB_TRACE: the core's own moments on stderr, milliseconds since the process started. */
 const trace = (text: string) => { if (process.env.CLAB_TRACE) process.stderr.write(`[trace] core ${performance.now().toFixed(1)} ms: ${text}\n`); };
 const WATCHDOG_INTERVAL_MS = 100;
-/** Beyond a pair's own timeout: its ranks abort the pair (up to 5 s for a hung call to come back) and report. */
-const PAIR_GRACE_MS = 10_000;
 /** Beyond a pair's timeout, what the ranks left out of a gate get to reach it once no step runs anywhere. */
 const GATE_GRACE_MS = 2_000;
 
@@ -57,13 +63,18 @@ export class LabRun extends EventEmitter<RunEvents> {
   readonly plan: Plan;
   private readonly createdAt: Date;
   private workers: WorkerLink[] = [];
+  /** The ranks' links once they are there (with their hosts, for ranks that joined from a launcher). */
+  private rankSet: RankSet | null = null;
+  private source: RankSource | null = null;
+  /** The plan the ranks got: the one compiled, with each remote rank's device on its host. */
+  private sentPlan: Plan;
   private results = new Map<number, RankStepResult[]>();
   private stepRecords = new Map<number, StepRecord>();
-  private began = new Map<number, { atMs: number; ranks: Set<number> }>();
-  private current = new Map<number, Set<number>>();
   /** When each rank began each step (`rank/step` → ns), and when the run failed or was stopped. */
   private beganNs = new Map<string, number>();
   private failedAtNs: number | null = null;
+  /** Since when ranks wait at a gate with no step running anywhere: the others have a deadline to come. */
+  private gateIdleSinceMs = 0;
   private participants: number[];
   private events: TimelineEvent[] = [];
   /** A step's events from the ranks that have ended it, until every rank has (then they go out with its record). */
@@ -79,25 +90,19 @@ export class LabRun extends EventEmitter<RunEvents> {
   private environment: Environment | null = null;
   private finish!: () => void;
   private startedAtMs = 0;
-  private joined = new Set<number>();
-  /** Each rank's flight recorder: the last communication calls it entered. */
-  private flight = new Map<number, FlightEntry[]>();
-  /** Pairs: the ranks at the gate (a pair's first step) that has not opened yet, and its step; when each gate opened. */
-  private atGate = new Map<number, number>();
-  private gateOpened = new Map<number, number>();
-  /** Since when ranks wait at a gate with no step running anywhere: the others have a deadline to come. */
-  private gateIdleSinceMs = 0;
+  private readonly positions: Watchdog;
+  private readonly gates: StepGates;
   /** A rank's failure, as it said it: its message gets every rank's last calls once all have reported (end()). */
   private failureBase: string | null = null;
-  /** Step mode: the step each rank waits before, and the pause announced once every rank still running waits. */
-  private waiting = new Map<number, number>();
-  private pause: { step: number; sinceMs: number } | null = null;
 
   constructor(private readonly options: RunOptions) {
     super();
     this.plan = options.plan;
+    this.sentPlan = options.plan;
     this.createdAt = options.createdAt ?? new Date();
     this.participants = this.plan.steps.map((s) => this.ranks().filter((r) => takesPart(s, r)).length);
+    this.positions = new Watchdog(this.plan, options.startTimeoutMs ?? 30_000);
+    this.gates = new StepGates(this.plan.world);
   }
 
   private ranks(): number[] {
@@ -114,32 +119,64 @@ export class LabRun extends EventEmitter<RunEvents> {
     this.emit('log', line);
   }
 
+  /** A line of the lab's own that every door shows, kept in the record's log too. */
+  notice(text: string): void {
+    this.log(null, text);
+    this.emit('notice', text);
+  }
+
+  /** "rank 3", or "rank 3 on host b" where ranks joined from several hosts. */
+  private where(rank: number): string {
+    return this.rankSet?.where?.(rank) ?? `rank ${rank}`;
+  }
+
   /** Runs to the end (or failure) and resolves with the run record; never rejects for a rank's failure. */
   async run(): Promise<RunRecord> {
     this.finished = new Promise((resolve) => { this.finish = resolve; });
-    const entry = this.options.workerEntry ?? resolveWorkerEntry();
+    this.source = this.options.ranks ?? forkedRanks(this.options.workerEntry ?? resolveWorkerEntry(), this.plan.world);
     this.startedAtMs = Date.now();
     this.log(null, `run ${this.id}: ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'} on the ${this.options.backend} backend, ${this.plan.steps.length} steps`);
     // The scenario's NCCL settings over the environment clab was started in.
     const env = { ...(this.options.env ?? process.env), ...this.plan.env };
-    trace(`forking ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'}`);
-    this.workers = this.ranks().map((rank) =>
-      forkWorker(entry, rank, {
-        message: (r, m) => this.onMessage(r, m),
-        output: (r, line) => this.log(r, line),
-        exit: (r, code, signal) => this.onExit(r, code, signal),
-        invalid: (r, e) => this.fail(r, null, 'CLAB_PROTOCOL', e.message),
-      }, env));
+    trace(`starting ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'}`);
+    const opened = this.source.open({
+      message: (r, m) => this.onMessage(r, m),
+      output: (r, line) => this.log(r, line),
+      exit: (r, code, signal, lost) => this.onExit(r, code, signal, lost),
+      invalid: (r, e) => this.fail(r, null, 'CLAB_PROTOCOL', e.message),
+    }, { runId: this.id, env });
+    // Forked ranks: read while they start up (NVML and the CUDA runtime take a moment), not after
+    // they end. Ranks from a launcher bring their hosts' environments; the core's stands in only
+    // when they never came.
+    const local = this.options.ranks ? null : collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env);
+    if (local) void local.then((e) => { this.environment = e; });
+    try {
+      this.rankSet = await opened;
+    } catch (e) {
+      this.environment = await (local ?? collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env));
+      const error = e as Error & { code?: string };
+      this.fail(null, null, this.stopped ? 'CLAB_STOPPED' : error.code ?? 'CLAB_START_TIMEOUT', error.message);
+      this.end();
+      return this.record();
+    }
+    this.workers = this.rankSet.links;
+    // Each nccl rank's GPU on its own host (cpu ranks have none to pick).
+    if (this.rankSet.devices && this.options.backend === 'nccl') this.sentPlan = { ...this.plan, devices: this.rankSet.devices };
+    if (this.rankSet.hosts) this.environment = this.remoteEnvironment(this.rankSet);
+    this.startedAtMs = Date.now();
     for (const w of this.workers) {
-      w.send({ type: 'start', v: PROTOCOL_VERSION, runId: this.id, rank: w.rank, backend: this.options.backend, plan: this.plan, stepMode: this.options.stepMode });
+      w.send({ type: 'start', v: PROTOCOL_VERSION, runId: this.id, rank: w.rank, backend: this.options.backend, plan: this.sentPlan, stepMode: this.options.stepMode });
     }
     this.watchdog = setInterval(() => this.checkProgress(), WATCHDOG_INTERVAL_MS);
-    // Read while the ranks start up (NVML and the CUDA runtime take a moment), not after they end.
-    const environment = collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env)
-      .then((e) => { this.environment = e; });
     await this.finished;
-    await environment;
+    if (local) this.environment = await local;
     return this.record();
+  }
+
+  /** Ranks from a launcher: the record's environment is rank 0's host's, as the core may have no GPU at all. */
+  private remoteEnvironment(set: RankSet): Environment {
+    const first = set.hosts!.find((h) => h.ranks.includes(0)) ?? set.hosts![0];
+    return { ...first.environment, backend: this.options.backend, backendNote: this.options.backendNote ?? first.environment.backendNote };
   }
 
   /** The record as it stands while the run goes (status "incomplete"); null until the environment is known. */
@@ -156,45 +193,35 @@ export class LabRun extends EventEmitter<RunEvents> {
   /** Stops a run in progress: ranks are told to abort, then killed if they linger. */
   stop(reason = 'stopped by the user'): void {
     if (this.error || this.exited.size === this.plan.world) return;
+    // Still waiting for ranks to join: no rank to tell, the wait ends (run() ends the run).
+    if (!this.rankSet && this.source) {
+      this.stopped = true;
+      return this.source.close(reason);
+    }
     this.stopped = true;
     this.fail(null, null, 'CLAB_STOPPED', reason);
   }
 
   /** Step mode: runs the step the run is paused before; false when it is not paused there. */
   next(): boolean {
-    const pause = this.pause;
-    if (!pause || this.error) return false;
-    this.pause = null;
-    // The learner's time is no step's: steps still in flight (async ones) get it back.
-    const waited = Date.now() - pause.sinceMs;
+    if (this.gates.pausedAt() === null || this.error) return false;
+    const { step, waitedMs, ranks } = this.gates.release()!;
     this.gateIdleSinceMs = Date.now();
-    for (const [index, b] of this.began) if (!this.stepRecords.has(index)) b.atMs += waited;
-    for (const [rank, step] of [...this.waiting]) {
-      if (step !== pause.step) continue;
-      this.waiting.delete(rank);
-      this.workers[rank].send({ type: 'next', v: PROTOCOL_VERSION, step });
-    }
+    this.positions.giveBack(waitedMs, (index) => this.stepRecords.has(index));
+    for (const rank of ranks) this.workers[rank].send({ type: 'next', v: PROTOCOL_VERSION, step });
     return true;
   }
 
   /** The step the run is paused before (step mode), or null. */
   pausedAt(): number | null {
-    return this.pause?.step ?? null;
+    return this.gates.pausedAt();
   }
 
-  /**
-   * Once every rank still running waits, the earliest step they wait before is the run's pause:
-   * each rank that takes part in it waits there (none can have passed it), and nothing runs.
-   */
+  /** Step mode: once every rank still running waits, the run is paused (step-gates.ts). */
   private announcePause(): void {
-    if (this.pause || this.error) return;
-    const running = this.ranks().filter((r) => !this.done.has(r) && !this.exited.has(r));
-    // A rank at a pair's gate waits too (for the pair before it to end), before that later step.
-    const waitsBefore = (r: number) => this.waiting.get(r) ?? this.atGate.get(r);
-    if (!running.length || !running.every((r) => waitsBefore(r) !== undefined)) return;
-    const step = Math.min(...running.map((r) => waitsBefore(r)!));
-    this.pause = { step, sinceMs: Date.now() };
-    this.emit('paused', { step });
+    if (this.error) return;
+    const step = this.gates.announce(this.ranks().filter((r) => !this.done.has(r) && !this.exited.has(r)));
+    if (step !== null) this.emit('paused', { step });
   }
 
   private onMessage(rank: number, m: WorkerToCore): void {
@@ -211,39 +238,20 @@ export class LabRun extends EventEmitter<RunEvents> {
         return;
       }
       case 'gate': {
-        // Gates come one at a time: no rank reaches the next before every rank passed this one.
-        this.atGate.set(rank, m.step);
-        if (this.atGate.size === this.plan.world) {
-          this.gateOpened.set(m.step, nowNs());
-          this.atGate.clear();
-          for (const w of this.workers) w.send({ type: 'gate-open', v: PROTOCOL_VERSION, step: m.step });
-        } else {
-          this.announcePause();
-        }
+        if (this.gates.arrive(rank, m.step)) for (const w of this.workers) w.send({ type: 'gate-open', v: PROTOCOL_VERSION, step: m.step });
+        else this.announcePause();
         return;
       }
       case 'log':
-        this.joined.add(rank);
+        this.positions.join(rank);
         return this.log(rank, m.text);
-      case 'step-begin': {
-        const b = this.began.get(m.step) ?? { atMs: Date.now(), ranks: new Set<number>() };
-        b.ranks.add(rank);
-        this.began.set(m.step, b);
-        const cur = this.current.get(rank) ?? new Set<number>();
-        cur.add(m.step);
+      case 'step-begin':
         this.beganNs.set(`${rank}/${m.step}`, m.atNs);
-        this.current.set(rank, cur);
-        return;
-      }
-      case 'entered': {
-        const entries = this.flight.get(rank) ?? [];
-        entries.push(m.entry);
-        if (entries.length > FLIGHT_ENTRIES_KEPT) entries.shift();
-        this.flight.set(rank, entries);
-        return;
-      }
+        return this.positions.stepBegan(rank, m.step);
+      case 'entered':
+        return this.positions.entered(rank, m.entry);
       case 'paused':
-        this.waiting.set(rank, m.step);
+        this.gates.waitBefore(rank, m.step);
         return this.announcePause();
       case 'step-end':
         return this.onStepEnd(rank, m.result, m.events);
@@ -264,7 +272,7 @@ export class LabRun extends EventEmitter<RunEvents> {
   }
 
   private onStepEnd(rank: number, result: RankStepResult, events: TimelineEvent[]): void {
-    this.current.get(rank)?.delete(result.step);
+    this.positions.stepEnded(rank, result.step);
     const list = this.results.get(result.step) ?? [];
     list.push(result);
     this.results.set(result.step, list);
@@ -281,25 +289,26 @@ export class LabRun extends EventEmitter<RunEvents> {
     }
   }
 
-  private onExit(rank: number, code: number | null, signal: NodeJS.Signals | null): void {
-    trace(`rank ${rank} closed (${code ?? signal})`);
+  private onExit(rank: number, code: number | null, signal: NodeJS.Signals | null, lost?: string): void {
+    trace(`rank ${rank} closed (${lost ?? code ?? signal})`);
     this.exited.add(rank);
     if (!this.done.has(rank) && !this.error) {
       const { step, where } = this.whereIs(rank);
-      this.failRank(rank, step, 'CLAB_RANK_EXITED', `rank ${rank} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${where}`);
+      if (lost) this.failRank(rank, step, 'CLAB_HOST_LOST', `${this.where(rank)} was lost${where || ' before its first step'}: ${lost}`);
+      else this.failRank(rank, step, 'CLAB_RANK_EXITED', `${this.where(rank)} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${where}`);
     }
     if (this.exited.size === this.plan.world) this.end();
   }
 
   /** The step a rank that exited was in, or, idle (outside the pair that runs), the gate or step it was waiting through. */
   private whereIs(rank: number): { step: number | null; where: string } {
-    const own = [...(this.current.get(rank) ?? [])][0];
+    const own = this.positions.stepsOf(rank)[0];
     if (own !== undefined) return { step: own, where: ` during step ${own} (${this.step(own).label})` };
-    const gate = this.atGate.get(rank);
+    const gate = this.gates.gateOf(rank);
     if (gate !== undefined) return { step: gate, where: ` while waiting at the gate of step ${gate} (${this.step(gate).label})` };
-    const running = [...this.began.keys()].filter((i) => !this.stepRecords.has(i));
+    const running = [...this.positions.began.keys()].filter((i) => !this.stepRecords.has(i));
     // Between a pair's gate and its first step: the unit whose gate opened last.
-    const opened = [...this.gateOpened].sort((x, y) => y[1] - x[1])[0]?.[0];
+    const opened = [...this.gates.opened].sort((x, y) => y[1] - x[1])[0]?.[0];
     if (!running.length && opened === undefined) return { step: null, where: '' };
     const other = running.length ? Math.min(...running) : opened!;
     return { step: other, where: ` while idle, during step ${other} (${this.step(other).label}), which it takes no part in` };
@@ -310,21 +319,21 @@ export class LabRun extends EventEmitter<RunEvents> {
    * have the pair's timeout (and GATE_GRACE_MS) to come, or the run fails naming them.
    */
   private checkGate(now: number): void {
-    const running = [...this.current.values()].some((steps) => steps.size > 0);
-    if (!this.atGate.size || running || this.joined.size < this.plan.world) {
+    const atGate = this.gates.atGateNow();
+    if (!atGate.size || this.positions.anyRunning() || !this.positions.allJoined()) {
       this.gateIdleSinceMs = now;
       return;
     }
-    const gate = Math.min(...this.atGate.values());
+    const gate = Math.min(...atGate.values());
     const allowedMs = this.step(gate).timeoutMs + GATE_GRACE_MS;
     if (now - this.gateIdleSinceMs <= allowedMs) return;
-    const missing = this.ranks().filter((r) => !this.atGate.has(r) && !this.exited.has(r));
+    const missing = this.ranks().filter((r) => !atGate.has(r) && !this.exited.has(r));
     if (!missing.length) return;
     const last = (r: number) => {
-      const entry = this.flight.get(r)?.at(-1);
-      return entry ? `, its last call ${describeEntry(entry)} of ${this.stepName(entry.step)}` : '';
+      const entry = this.positions.flightOf(r).at(-1);
+      return entry ? `, its last call ${describeEntry(entry)} of ${entry.step === null ? 'the line-up before the first step' : `step ${entry.step} (${this.step(entry.step).label})`}` : '';
     };
-    const waiting = [...this.atGate.keys()].sort((a, b) => a - b);
+    const waiting = [...atGate.keys()].sort((a, b) => a - b);
     this.fail(missing[0], gate, 'CLAB_GATE_TIMEOUT',
       `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} never reached the gate of step ${gate} (${this.step(gate).label}) within ${allowedMs} ms, `
       + `while rank${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')} waited there and no step ran (${missing.map((r) => `rank ${r}${last(r)}`).join('; ')})`);
@@ -332,69 +341,19 @@ export class LabRun extends EventEmitter<RunEvents> {
 
   private checkProgress(): void {
     // While the run waits for the learner nothing runs, and no step's time goes by.
-    if (this.error || this.pause) return;
-    const now = Date.now();
-    if (this.joined.size < this.plan.world && now - this.startedAtMs > (this.options.startTimeoutMs ?? 30_000)) {
-      const missing = this.ranks().filter((r) => !this.joined.has(r));
-      return this.fail(missing[0], null, 'CLAB_START_TIMEOUT', `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not join the communicator within ${this.options.startTimeoutMs ?? 30_000} ms`);
-    }
-    this.checkGate(now);
+    if (this.error || this.gates.pausedAt() !== null) return;
+    this.checkGate(Date.now());
     if (this.error) return;
-    // The earliest overdue step: where the ranks parted, when a later one is overdue too.
-    const overdue = [...this.began].filter(([index, b]) => !this.stepRecords.has(index) && now - b.atMs > this.allowedMs(index));
-    if (!overdue.length) return;
-    const index = Math.min(...overdue.map(([i]) => i));
-    const step = this.step(index);
-    const states = this.ranks().map((r) => this.position(r, index));
-    this.fail(null, index, 'CLAB_TIMEOUT', `step ${index} (${step.label}) did not finish on every rank within ${step.timeoutMs} ms: ${states.join('; ')}`);
-  }
-
-  /**
-   * How long a step may take before the run fails. A pair's step keeps its own timeout in the
-   * rank (which aborts the pair and goes on): the run waits longer, for a rank that cannot.
-   */
-  private allowedMs(index: number): number {
-    const step = this.step(index);
-    return step.action.kind === 'pair' ? step.timeoutMs + PAIR_GRACE_MS : step.timeoutMs;
-  }
-
-  /** Has `rank` not finished the call `e` yet? Its step has begun there and not ended (the line-up barrier: no step has begun). */
-  private inFlight(rank: number, e: FlightEntry): boolean {
-    return e.step === null ? !this.current.has(rank) : this.current.get(rank)?.has(e.step) === true;
-  }
-
-  private stepName(index: number | null): string {
-    return index === null ? 'the line-up before the first step' : `step ${index} (${this.step(index).label})`;
-  }
-
-  /** Where `rank` is, seen from the overdue step `index`: the call it waits in, from its flight recorder. */
-  private position(rank: number, index: number): string {
-    const entries = this.flight.get(rank) ?? [];
-    const waiting = entries.find((e) => this.inFlight(rank, e));
-    if (waiting) return `rank ${rank} waits in ${describeEntry(waiting)}${waiting.step === index ? '' : ` of ${this.stepName(waiting.step)}`}`;
-    const cur = [...(this.current.get(rank) ?? [])];
-    if (cur.length) return `rank ${rank} waits in ${this.stepName(cur[0])}`;
-    const last = entries.at(-1);
-    const lastCall = last ? `, its last call ${describeEntry(last)} of ${this.stepName(last.step)}` : '';
-    if (!takesPart(this.step(index), rank)) return `rank ${rank} takes no part in step ${index}${lastCall}`;
-    const finished = (this.results.get(index) ?? []).some((x) => x.rank === rank);
-    return `rank ${rank} ${finished ? 'finished this step' : 'has not reached it'}${lastCall}`;
-  }
-
-  /** Every rank's last call entered, for a failure a rank reported. */
-  private lastCalls(): string {
-    const calls = this.ranks().flatMap((r) => {
-      const last = this.flight.get(r)?.at(-1);
-      return last ? [`rank ${r} ${describeEntry(last)}${last.step === null ? ' before the first step' : ` in step ${last.step}`}`] : [];
-    });
-    return calls.length ? ` [last calls entered: ${calls.join('; ')}]` : '';
+    const overdue = this.positions.check(this.startedAtMs, (index) => this.stepRecords.has(index),
+      (index, rank) => (this.results.get(index) ?? []).some((x) => x.rank === rank));
+    if (overdue) this.fail(overdue.rank, overdue.step, overdue.code, overdue.message);
   }
 
   /** A failure one rank reported; its message gets each rank's last call (again at the end, when every rank's calls are in). */
   private failRank(rank: number, step: number | null, code: string, message: string): void {
     if (this.error) return;
     this.failureBase = message;
-    this.fail(rank, step, code, message + this.lastCalls());
+    this.fail(rank, step, code, message + this.positions.lastCalls());
   }
 
   private fail(rank: number | null, step: number | null, code: string, message: string): void {
@@ -409,7 +368,7 @@ export class LabRun extends EventEmitter<RunEvents> {
 
   private end(): void {
     // The other ranks' calls may have been read after the failing rank's message: say them all now.
-    if (this.error && this.failureBase !== null) this.error = { ...this.error, message: this.failureBase + this.lastCalls() };
+    if (this.error && this.failureBase !== null) this.error = { ...this.error, message: this.failureBase + this.positions.lastCalls() };
     if (this.watchdog) clearInterval(this.watchdog);
     if (this.killTimer) clearTimeout(this.killTimer);
     this.finish();
@@ -418,7 +377,7 @@ export class LabRun extends EventEmitter<RunEvents> {
   /** Each pairs step's transport and error (pair-cells.ts), from the output its ranks printed while the pair ran. */
   private addPairCells(steps: StepRecord[]): void {
     if (!this.plan.pairs.length) return;
-    const opened = [...this.gateOpened].sort((x, y) => x[1] - y[1]);
+    const opened = [...this.gates.opened].sort((x, y) => x[1] - y[1]);
     const windows = new Map(opened.map(([step, startNs], i) => [step, { startNs, endNs: opened[i + 1]?.[1] ?? Number.MAX_SAFE_INTEGER }]));
     const cells = pairCells(this.plan, steps, this.logs, windows, this.options.backend);
     for (let i = 0; i < steps.length; i++) {
@@ -430,9 +389,9 @@ export class LabRun extends EventEmitter<RunEvents> {
   /** A failed or stopped run's steps still in flight on each rank, as open slices up to the failure. */
   private unfinished(ended: boolean): TimelineEvent[] {
     if (!ended || this.failedAtNs === null) return [];
-    const inFlight: InFlight[] = [...this.current].flatMap(([rank, steps]) =>
-      [...steps].map((step) => ({ rank, step, beganNs: this.beganNs.get(`${rank}/${step}`) ?? this.failedAtNs! })));
-    return unfinishedEvents(this.plan, inFlight, this.flight, this.failedAtNs);
+    const inFlight: InFlight[] = this.positions.stepsInFlight().map(({ rank, step }) =>
+      ({ rank, step, beganNs: this.beganNs.get(`${rank}/${step}`) ?? this.failedAtNs! }));
+    return unfinishedEvents(this.plan, inFlight, this.positions.flightRecords(), this.failedAtNs);
   }
 
   /** `ended`: steps begun and not finished are shown as stopped or failed (else left out, as still running). */
@@ -441,7 +400,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     for (const s of this.plan.steps) {
       const done = this.stepRecords.get(s.index);
       if (done) steps.push(done);
-      else if (ended && (this.results.has(s.index) || this.began.has(s.index))) {
+      else if (ended && (this.results.has(s.index) || this.positions.began.has(s.index))) {
         // Stopping is the user's choice, not a fault of the step it caught in flight.
         steps.push(summarizeStep(s, this.results.get(s.index) ?? [], this.plan.world, this.stopped ? 'stopped' : 'error'));
       }
@@ -463,12 +422,13 @@ export class LabRun extends EventEmitter<RunEvents> {
       environment: this.environment!,  // set in run() before record() is called
       error: this.error,
       scenario: this.options.scenario,
-      plan: this.plan,
+      plan: this.sentPlan,
       steps,
       ...(expectation ? { expectation } : {}),
       compares: summarizeCompares(this.plan, steps),
       logs: this.logs,
       events: [...this.events, ...this.unfinished(ended)].sort((a, b) => a.startNs - b.startNs),
+      ...(this.rankSet?.hosts ? { hosts: this.rankSet.hosts, hostWarnings: hostDifferences(this.rankSet.hosts) } : {}),
     };
   }
 }

@@ -15,6 +15,7 @@ import { chooseBackend, type BackendChoice, type BackendRequest } from './backen
 import { RecordCheckpoint } from './record-checkpoint.js';
 import { defaultRecordPath, writeRecordAtomic } from './record-store.js';
 import { LabRun } from './run.js';
+import { remoteRanks, type RemoteRequest, type RemoteRun } from './hosts/remote-run.js';
 
 /** How often the record at its final path is rewritten while the run goes, at most. */
 const CHECKPOINT_INTERVAL_MS = 1000;
@@ -38,6 +39,8 @@ export interface RunRequest {
   onCheckpointError?: (e: Error) => void;
   /** Step mode: the run waits before each step until `run.next()`. */
   stepMode?: boolean;
+  /** Ranks from a launcher, on this host or others: the core listens and they join (`clab run --listen`). */
+  remote?: RemoteRequest;
 }
 
 export interface RunOutcome {
@@ -68,22 +71,34 @@ export function prepareRun(request: RunRequest): PreparedRun {
   const plan = compileLoaded(loaded, { ranks: request.ranks });
   // With the plan: auto falls back to cpu, and nccl is refused, when there are fewer GPUs than ranks.
   const addon = request.loadAddon?.();
-  const backend = chooseBackend(request.backend ?? loaded.scenario.backend ?? 'auto', addon, plan);
+  // Ranks from a launcher run on their hosts' GPUs, not this one's: the core only checks the
+  // backend can be named (its rank process checks it where it runs).
+  const backend = request.remote
+    ? remoteBackend(request.backend ?? loaded.scenario.backend ?? 'auto', addon)
+    : chooseBackend(request.backend ?? loaded.scenario.backend ?? 'auto', addon, plan);
   // What the plan needs against what this host (and its GPUs) has: refused with the numbers now,
   // not as an allocation failure halfway through the run.
-  const gpus = backend.backend !== 'nccl' ? undefined : gpuMemory(addon ?? loadAddon());
-  checkPlanMemory(plan, backend.backend, { gpus });
+  const gpus = backend.backend !== 'nccl' || request.remote ? undefined : gpuMemory(addon ?? loadAddon());
+  if (!(request.remote && backend.backend === 'nccl')) checkPlanMemory(plan, backend.backend, { gpus });
   // A scenario sized for GPUs: refused now, not after a step's timeout on cpu ranks.
   const tooSlow = backend.backend === 'cpu' ? cpuTooSlow(plan) : null;
   if (tooSlow) throw new TooSlowForCpuError(tooSlow);
   const createdAt = new Date();
   const recordPath = request.recordPath ?? defaultRecordPath(loaded.scenario.name, createdAt, request.recordsDir);
   checkWritable(recordPath);
+  const remote: RemoteRun | null = request.remote ? remoteRanks(request.remote, plan.world, backend.backend, (line) => run.notice(line)) : null;
   const run = new LabRun({
     plan, backend: backend.backend, backendNote: backend.note, scenario: loaded.raw, scenarioFile: request.scenarioFile, createdAt,
-    workerEntry: request.workerEntry, stepMode: request.stepMode,
+    workerEntry: request.workerEntry, stepMode: request.stepMode, ranks: remote?.ranks,
   });
-  return { run, plan, backend, recordPath, start: () => runAndSave(run, recordPath, request, backend.backend) };
+  const start = () => runAndSave(run, recordPath, request, backend.backend);
+  return { run, plan, backend, recordPath, start: remote ? () => remote.around(start) : start };
+}
+
+/** A run whose ranks join from a launcher: the backend asked for, where auto is nccl when this host can load it. */
+function remoteBackend(request: BackendRequest, addon: Pick<NativeAddon, 'backends'> | undefined): BackendChoice {
+  if (request !== 'auto') return { backend: request, note: `ranks from a launcher: each rank checks the ${request} backend where it runs` };
+  return chooseBackend('auto', addon);
 }
 
 export class TooSlowForCpuError extends Error {
@@ -122,7 +137,7 @@ async function runAndSave(run: LabRun, recordPath: string, request: RunRequest, 
   }
   let record: RunRecord;
   try {
-    await beforeFork(backend);
+    if (!request.remote) await beforeFork(backend);
     record = await run.run();
   } finally {
     process.off('SIGINT', onSignal);

@@ -1,9 +1,10 @@
 // The core's view of a rank process: a link that carries validated messages and can be killed.
-// Forked children today; workers started by a launcher on other hosts can implement the same
-// interface later, so nothing else assumes a child process.
+// Forked children here; workers started by a launcher on other hosts (hosts/listener.ts) give the
+// core the same links, so nothing else assumes a child process.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { parseMessage, workerToCoreSchema, type CoreToWorker, type WorkerToCore } from '../../shared/run/protocol.js';
+import type { HostRecord } from '../../shared/run/record.js';
 
 export interface WorkerLink {
   readonly rank: number;
@@ -16,7 +17,8 @@ export interface WorkerLink {
 export interface WorkerHandlers {
   message(rank: number, message: WorkerToCore): void;
   output(rank: number, line: string): void;
-  exit(rank: number, code: number | null, signal: NodeJS.Signals | null): void;
+  /** `lost`: the rank's link went (a remote rank): why, in words; code and signal are then unknown. */
+  exit(rank: number, code: number | null, signal: NodeJS.Signals | null, lost?: string): void;
   invalid(rank: number, error: Error): void;
 }
 
@@ -29,6 +31,31 @@ export const FAILED_WAITS_FOR_OUTPUT_MS = 100;
 
 /** libuv threads of a rank process (UV_THREADPOOL_SIZE, unless the environment sets it). */
 export const RANK_THREAD_POOL = 32;
+
+/** Where a run's ranks come from: forked here (forkedRanks), or joined from a launcher (hosts/listener.ts). */
+export interface RankSource {
+  /** Every rank's link, once all are there; rejects with why the world did not come together. */
+  open(handlers: WorkerHandlers, context: { runId: string; env: NodeJS.ProcessEnv }): Promise<RankSet>;
+  /** Gives up: no rank joins any more, links not yet handed out are closed. */
+  close(reason: string): void;
+}
+
+export interface RankSet {
+  links: WorkerLink[];
+  /** Ranks on other hosts: each rank's device on its host, and what the record keeps of the hosts. */
+  devices?: number[];
+  hosts?: HostRecord[];
+  /** Says where a rank runs, for failure messages ("rank 3 on host b"). */
+  where?(rank: number): string;
+}
+
+/** The ranks as children of this process, one per rank. */
+export function forkedRanks(entry: string, world: number): RankSource {
+  return {
+    open: async (handlers, { env }) => ({ links: Array.from({ length: world }, (_, rank) => forkWorker(entry, rank, handlers, env)) }),
+    close: () => undefined,
+  };
+}
 
 export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers, env: NodeJS.ProcessEnv): WorkerLink {
   const child: ChildProcess = fork(entry, [], {

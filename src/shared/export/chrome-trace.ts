@@ -7,6 +7,7 @@ import type { TimelineEvent } from '../run/protocol.js';
 import type { RunRecord, StepRecord } from '../run/record.js';
 import { pairsView, type PairLink, type PairsView } from '../results/pairs.js';
 import { rankDevice } from '../plan/per-rank.js';
+import { clockNote, environmentOfRank, hostOfRank } from '../results/hosts.js';
 import { formatBytes } from '../data/units.js';
 import { stepOp } from '../results/results-table.js';
 
@@ -110,10 +111,12 @@ function assignLanes(slices: CompleteEvent[]): void {
 }
 
 function rankProcessName(record: RunRecord, rank: number): string {
-  if (record.environment.backend !== 'nccl') return `rank ${rank} · cpu`;
+  const host = hostOfRank(record, rank);
+  const on = host === null ? '' : ` · ${host}`;
+  if (record.environment.backend !== 'nccl') return `rank ${rank}${on} · cpu`;
   const device = rankDevice(record.plan, rank);
-  const gpu = record.environment.gpus.find((g) => g.index === device);
-  return gpu ? `rank ${rank} · ${gpu.name} · ${gpu.busId}` : `rank ${rank} · GPU ${device}`;
+  const gpu = environmentOfRank(record, rank).gpus.find((g) => g.index === device);
+  return gpu ? `rank ${rank}${on} · ${gpu.name} · ${gpu.busId}` : `rank ${rank}${on} · GPU ${device}`;
 }
 
 function metadata(record: RunRecord, threads: Map<number, Set<number>>): MetadataEvent[] {
@@ -298,6 +301,7 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
       env: env.env,
       ...(env.links ? { links: env.links } : {}),
       ...(views.length ? { pairs: views.map(pairsSummary) } : {}),
+      ...(record.hosts ? { hosts: record.hosts.map((h) => ({ name: h.name, address: h.address, ranks: h.ranks, versions: h.environment.versions, gpus: h.environment.gpus })), clock: clockNote(record), hostWarnings: record.hostWarnings ?? [] } : {}),
     },
   };
 }

@@ -9,6 +9,7 @@ import type { CompareRecord, Environment, RunRecord, StepRecord } from '../run/r
 import { modelSummary, sweepModel, type SweepModel, type SweepModelRow } from '../learn/sweep-model.js';
 import { wrapWords } from '../data/wrap.js';
 import { pairErrorWord, pairsView, type PairsCell, type PairsMatrix } from '../results/pairs.js';
+import { hostLines, hostOfRank, rankOrder } from '../results/hosts.js';
 import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeLoopStall, loopStalls } from '../run/loop-host.js';
@@ -160,10 +161,14 @@ export function sweepModelTable(plan: Plan, steps: StepRecord[], sweep: number, 
   ];
 }
 
-export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environment'>, pairs: number): string[] {
+export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environment' | 'hosts'>, pairs: number): string[] {
   const view = pairsView(record, pairs, formatBytes);
   const { spec, world } = view;
   const width = 11;
+  // Ranks from several hosts: rows and columns host by host, each rank labelled with its host.
+  const order = rankOrder(record, world);
+  const several = new Set(order.map((r) => hostOfRank(record, r))).size > 1;
+  const label = (r: number) => (several ? `${r} ${hostOfRank(record, r)}`.slice(0, width - 1) : String(r));
   const cell = (m: PairsMatrix, c: PairsCell): string => {
     switch (c.kind) {
       case 'self': return '-';
@@ -175,8 +180,8 @@ export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environm
   };
   const table = (m: PairsMatrix) => [
     `# ${m.title}`,
-    `${pad('from \\ to', 10)}${Array.from({ length: world }, (_, j) => pad(String(j), width)).join('')}`,
-    ...m.rows.map((row, i) => `${pad(String(i), 10)}${row.map((c) => pad(cell(m, c), width)).join('')}`),
+    `${pad('from \\ to', several ? width : 10)}${order.map((j) => pad(label(j), width)).join('')}`,
+    ...order.map((i) => `${pad(label(i), several ? width : 10)}${order.map((j) => pad(cell(m, m.rows[i][j]), width)).join('')}`),
   ];
   const failed = view.failures.length;
   const how = view.links.find((l) => l.how)?.how;
@@ -193,7 +198,8 @@ export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environm
       const peak = l.link?.peakGBps ? ` of ${+l.link.peakGBps.toFixed(1)} GB/s (${l.link.peakFrom})` : '';
       const share = l.share !== null ? `send/recv ${(100 * l.share).toFixed(0)} %${peak}` : '';
       const copyShare = l.copyShare !== null ? `, copy ${(100 * l.copyShare).toFixed(0)} %` : '';
-      lines.push(`#   ${l.from}${view.both ? '⇄' : '→'}${l.to}  ${(l.link?.text ?? (record.environment.backend === 'cpu' ? 'host' : '?')).padEnd(5)} ${(l.transport ?? 'transport unknown').padEnd(18)} ${share}${copyShare}`.trimEnd());
+      const between = hostOfRank(record, l.from) !== hostOfRank(record, l.to) ? 'hosts' : null;
+      lines.push(`#   ${l.from}${view.both ? '⇄' : '→'}${l.to}  ${(l.link?.text ?? between ?? (record.environment.backend === 'cpu' ? 'host' : '?')).padEnd(5)} ${(l.transport ?? 'transport unknown').padEnd(18)} ${share}${copyShare}`.trimEnd());
     }
   }
   for (const f of view.failures) {
@@ -313,6 +319,7 @@ export function runReport(record: RunRecord): string[] {
     if (t) out.push(t);
   }
   for (const c of record.compares) out.push(...compareSummary(c, record.environment.backend));
+  out.push(...hostLines(record));
   return out;
 }
 

@@ -6,8 +6,9 @@
 import { linkBetween, type LinkInfo } from '../run/links.js';
 import { rankDevice } from '../plan/per-rank.js';
 import type { PairMeasure, PairsSpec, Plan } from '../plan/types.js';
-import type { Environment, PairCell, StepRecord } from '../run/record.js';
+import type { Environment, PairCell, RunRecord, StepRecord } from '../run/record.js';
 import { bandwidthTime } from '../data/stats.js';
+import { environmentOfRank, hostOfRank } from './hosts.js';
 
 export type PairsCell =
   | { kind: 'self' }
@@ -113,7 +114,7 @@ function matrix(measure: PairMeasure, bytes: string, world: number, steps: Map<s
 }
 
 export function pairsView(
-  record: { plan: Plan; steps: StepRecord[]; environment: Pick<Environment, 'gpus' | 'links' | 'backend'> },
+  record: { plan: Plan; steps: StepRecord[]; environment: Pick<Environment, 'gpus' | 'links' | 'backend'>; hosts?: RunRecord['hosts'] },
   pairs: number,
   formatBytes: (n: number) => string,
 ): PairsView {
@@ -129,7 +130,10 @@ export function pairsView(
   const failures: PairsView['failures'] = [];
   for (const [key, step] of bandwidth) {
     const [from, to] = key.split(',').map(Number);
-    const link = environment.backend === 'nccl' ? linkBetween(environment, rankDevice(plan, from), rankDevice(plan, to)) : null;
+    // Between hosts the GPUs' link inside a host says nothing: NCCL's transport (NET/…) is the link.
+    const sameHost = hostOfRank(record, from) === hostOfRank(record, to);
+    const hostEnvironment = record.hosts ? environmentOfRank({ hosts: record.hosts, environment: environment as Environment }, from) : environment;
+    const link = environment.backend === 'nccl' && sameHost ? linkBetween(hostEnvironment, rankDevice(plan, from), rankDevice(plan, to)) : null;
     const peak = link?.peakGBps ?? null;
     const copyStep = copy?.get(key);
     const share = (s: StepRecord | undefined) => (peak && s && s.verdict !== 'error' && s.algbw !== null ? s.algbw / peak : null);

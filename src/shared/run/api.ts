@@ -48,6 +48,16 @@ export const runRequestSchema = z.object({
   ranks: z.number().int().min(1).max(64).nullable(),
   /** Step mode: the run waits before each step until nextStep (absent: false). */
   stepMode: z.boolean().optional(),
+  /**
+   * Ranks from a launcher (absent: forked here): the core listens at `listen` ("[HOST:]PORT", loopback
+   * unless a host is named) for `clab worker`s, started by `launch` when given (e.g. "mpirun -np 8 -H a,b").
+   */
+  remote: z.object({
+    listen: z.string().regex(/^(?:(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):)?\d{1,5}$/, 'expected [HOST:]PORT'),
+    tokenFile: z.string().min(1).max(4096).optional(),
+    launch: z.string().min(1).max(4096).optional(),
+    joinTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
+  }).strict().optional(),
 });
 
 /** The backend a run panel's choice asks for: its "auto" defers to a backend the scenario names. */

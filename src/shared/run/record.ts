@@ -130,6 +130,20 @@ export const environmentSchema = z.object({
   env: z.record(z.string(), z.string()),
 });
 
+/** A host whose ranks joined from a launcher (src/shared/run/hosts.ts has the link's messages). */
+export const hostRecordSchema = z.object({
+  /** hostname + boot id, or the name a test or container gave itself (CLAB_HOST_ID). */
+  id: z.string(),
+  name: z.string(),
+  bootId: z.string(),
+  /** The address its workers connected from. */
+  address: z.string(),
+  ranks: z.array(z.number().int()),
+  /** The host's clock minus the core's, and half the best ping's round trip: how far off it may still be. */
+  clock: z.object({ offsetNs: z.number(), errorNs: z.number(), samples: z.number().int() }),
+  environment: environmentSchema,
+});
+
 export const runRecordSchema = z.object({
   format: z.literal(RECORD_FORMAT),
   version: z.literal(RECORD_VERSION),
@@ -157,6 +171,12 @@ export const runRecordSchema = z.object({
   compares: z.array(compareRecordSchema),
   logs: z.array(logLineSchema),
   events: z.array(timelineEventSchema),
+  /**
+   * Ranks that joined from a launcher (`clab run --listen`; newer records): each host, its ranks,
+   * environment and clock offset to the core's (applied to its events), and where hosts differ.
+   */
+  hosts: z.array(hostRecordSchema).optional(),
+  hostWarnings: z.array(z.string()).optional(),
 }).superRefine((r, ctx) => {
   // Each part valid alone, and all of them about the same plan and world (replay indexes by them).
   const problem = recordInconsistency(r);
@@ -169,4 +189,5 @@ export type CompareRecord = z.infer<typeof compareRecordSchema>;
 export type LogLine = z.infer<typeof logLineSchema>;
 export type Environment = z.infer<typeof environmentSchema>;
 export type RunRecord = z.infer<typeof runRecordSchema>;
+export type HostRecord = z.infer<typeof hostRecordSchema>;
 export type RunError = NonNullable<RunRecord['error']>;

@@ -1,7 +1,7 @@
 // The cell beside a pair's figure: the transport read from NCCL's INFO lines, and a failed pair's
 // WARN lines and hints, each from the lines printed while that pair ran.
 import { describe, expect, it } from 'vitest';
-import { pairCells, transportsIn } from '../../../src/main/core/pair-cells';
+import { nicsIn, pairCells, transportsIn } from '../../../src/main/core/pair-cells';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import type { LogLine, StepRecord } from '../../../src/shared/run/record';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
@@ -18,6 +18,23 @@ describe('transportsIn', () => {
     expect(transportsIn([P2P, P2P2])).toBe('P2P/CUMEM/read');
     expect(transportsIn([SHM, P2P, NET])).toBe('SHM/direct/direct, P2P/CUMEM/read, NET/IB/0/GDRDMA');
     expect(transportsIn(['gpu-box:1:2 [0] NCCL INFO Using network Socket', WARN])).toBeNull();
+  });
+});
+
+describe('pairs across hosts: NET transports with their NIC', () => {
+  const SOCKET = 'node0:4242:4250 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/1';
+  const USING_SOCKET = 'node0:4242:4242 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0> [1]eth1:10.1.0.1<0>';
+  const USING_IB = 'node0:4242:4242 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.0.1<0>';
+
+  it('reads the NICs each network transport uses, by index', () => {
+    const nics = nicsIn([USING_SOCKET, USING_IB]);
+    expect(nics.get('Socket')).toEqual(new Map([[0, 'eth0:10.0.0.1<0>'], [1, 'eth1:10.1.0.1<0>']]));
+    expect(nics.get('IB')).toEqual(new Map([[0, 'mlx5_0:1/IB'], [1, 'mlx5_1:1/RoCE']]));
+  });
+
+  it('names the NIC beside NET/Socket/n and NET/IB/n, beside P2P pairs inside a host', () => {
+    expect(transportsIn([USING_SOCKET, SOCKET])).toBe('NET/Socket/1 (eth1:10.1.0.1<0>)');
+    expect(transportsIn([USING_IB, NET, P2P])).toBe('NET/IB/0/GDRDMA (mlx5_0:1/IB), P2P/CUMEM/read');
   });
 });
 
@@ -43,6 +60,13 @@ describe('pairCells', () => {
     expect(failed.transport).toBe('SHM/direct/direct');
     expect(failed.error).toMatchObject({ rank: 1, code: 'NCCL_ERROR_UNHANDLED_CUDA_ERROR', warnings: [WARN], injected: false });
     expect(failed.error!.hints.length).toBeGreaterThan(0);
+  });
+
+  it('finds a pair\'s NIC in the line its rank printed at its first communicator, before the pair\'s window', () => {
+    const using = 'node0:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>';
+    const via = 'node0:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0';
+    const cells = pairCells(plan, [step(0)], [line(0, 1, using), line(0, 5, via)], new Map([[0, { startNs: 4, endNs: 10 }]]), 'nccl');
+    expect(cells.get(0)!.transport).toBe('NET/Socket/0 (eth0:10.0.0.1<0>)');
   });
 
   it('says the cpu backend\'s transport without reading any line', () => {

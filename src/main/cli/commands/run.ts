@@ -1,5 +1,7 @@
 // `clab run`: validate, run on rank processes, print results live, save the run record.
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import { parseAddress } from '../../../shared/run/launcher-env.js';
+import type { RemoteRequest } from '../../core/hosts/remote-run.js';
 import { runSucceeded } from '../../../shared/results/expectation.js';
 import type { BackendRequest } from '../../core/backend.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
@@ -8,7 +10,29 @@ import { EXIT_FAILED, EXIT_OK, err, out, outJson, rankCount, reportUsageError, r
 import { LiveReporter } from '../reporter.js';
 import { lessonLines, type Lesson } from '../../../shared/learn/lessons.js';
 import { promptSteps } from '../step-prompt.js';
-interface RunFlags { backend?: BackendRequest; ranks?: number; out?: string; json?: boolean; verbose?: boolean; step?: boolean }
+interface RunFlags {
+  backend?: BackendRequest; ranks?: number; out?: string; json?: boolean; verbose?: boolean; step?: boolean;
+  listen?: string; tokenFile?: string; launch?: string; joinTimeout?: number;
+}
+
+const seconds = (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || n > 86_400) throw new InvalidArgumentError('expected seconds, more than 0 and at most 86400');
+  return n;
+};
+
+/** --listen, --launch, --token-file, --join-timeout: ranks from a launcher (no --listen: --launch listens on a free loopback port). */
+function remoteOf(flags: RunFlags): RemoteRequest | undefined {
+  if (flags.listen === undefined && flags.launch === undefined) {
+    if (flags.tokenFile !== undefined || flags.joinTimeout !== undefined) throw new Error('--token-file and --join-timeout go with --listen or --launch');
+    return undefined;
+  }
+  if (flags.listen !== undefined) parseAddress(flags.listen, '127.0.0.1');
+  return {
+    listen: flags.listen ?? '127.0.0.1:0', tokenFile: flags.tokenFile, launch: flags.launch,
+    joinTimeoutMs: flags.joinTimeout === undefined ? undefined : flags.joinTimeout * 1000,
+  };
+}
 
 async function runCommand(file: string, flags: RunFlags): Promise<number> {
   let prepared: PreparedRun;
@@ -20,7 +44,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     lesson = loaded.scenario.lesson ?? null;
     prepared = prepareRun({
       loaded, scenarioFile: file, ranks: flags.ranks, backend: flags.backend, recordPath: flags.out,
-      stopOnSignals: true, stepMode: Boolean(flags.step), onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
+      stopOnSignals: true, stepMode: Boolean(flags.step), remote: remoteOf(flags), onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
     });
   } catch (e) {
     return reportUsageError(e);
@@ -34,6 +58,8 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   });
   if (backend.note && !flags.json) err(`[lab] ${backend.note}`);
   run.on('log', (l) => reporter.log(l));
+  // Where to start the workers, who joined: said as it comes (in --verbose the log says it already).
+  if (!flags.verbose) run.on('notice', (text) => err(`[lab] ${text}`));
   run.on('step', (s) => reporter.step(s));
   const release = flags.step ? promptSteps(run, { input: process.stdin, terminal: Boolean(process.stdin.isTTY), write: flags.json ? err : out }) : null;
   const { record, savedTo, saveError } = await prepared.start().finally(() => release?.());
@@ -62,5 +88,9 @@ export const registerRun: RegisterCommand = (program, setExit) => {
     .option('--json', 'print the run record as JSON instead of the report')
     .option('-v, --verbose', 'print every rank\'s log lines')
     .option('--step', 'pause before each step, print it with each rank\'s input, and run it on Enter (a line on stdin)')
+    .option('--listen <[host:]port>', 'ranks from a launcher: wait for `clab worker`s to join here (host 127.0.0.1 unless named) and print how to start them')
+    .option('--launch <launcher>', 'start the workers with this launcher (e.g. "mpirun -np 8 -H a,b"); `clab worker --connect … --token-file …` is appended')
+    .option('--token-file <file>', 'the run\'s token, readable by its user alone (default: a fresh one in ~/.clab/tokens/)')
+    .option('--join-timeout <seconds>', 'how long the ranks may take to join (default 120)', seconds)
     .action(async (file: string, flags: RunFlags) => setExit(await runCommand(file, flags)));
 };

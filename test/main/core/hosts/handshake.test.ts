@@ -1,0 +1,148 @@
+// The core's listener and the worker's side of the link in one process: every refusal said on both sides.
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RemoteRanks } from '../../../../src/main/core/hosts/listener';
+import { runRemoteWorker } from '../../../../src/main/core/hosts/remote-worker';
+import { encodeFrame, FrameReader } from '../../../../src/main/core/hosts/frames';
+import { LINK_VERSION } from '../../../../src/shared/run/hosts';
+import { PROTOCOL_VERSION } from '../../../../src/shared/run/protocol';
+import type { WorkerHandlers } from '../../../../src/main/core/workers';
+
+const TOKEN = 'a'.repeat(64);
+const handlers: WorkerHandlers = { message: () => undefined, output: () => undefined, exit: () => undefined, invalid: () => undefined };
+const open: RemoteRanks[] = [];
+afterEach(() => { for (const r of open.splice(0)) r.close('test over'); });
+
+async function core(world: number, backend: 'cpu' | 'nccl' = 'cpu', joinTimeoutMs = 20_000) {
+  const lines: string[] = [];
+  const ranks = new RemoteRanks({ host: '127.0.0.1', port: 0, token: TOKEN, world, backend, joinTimeoutMs, log: (l) => lines.push(l) });
+  open.push(ranks);
+  const { port } = await ranks.listen();
+  return { ranks, port, lines };
+}
+
+/** A worker as `clab worker` runs it (its rank process is never forked: these end at the handshake). */
+async function worker(port: number, o: { rank: number; world: number; token?: string; host?: string }) {
+  const lines: string[] = [];
+  const code = await runRemoteWorker({
+    host: '127.0.0.1', port, token: o.token ?? TOKEN, entry: '/nonexistent/worker.cjs', connectTimeoutMs: 5000,
+    place: { rank: o.rank, world: o.world, localRank: 0, device: 0, source: 'test' },
+    identity: { id: o.host ?? 'host-a', name: o.host ?? 'host-a', bootId: 'boot' },
+    log: (l) => lines.push(l),
+  });
+  return { code, lines };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 50));
+
+describe('the handshake refuses, with a line on both sides', () => {
+  it('a worker whose token is wrong; the token never crosses the wire', async () => {
+    const c = await core(2);
+    const w = await worker(c.port, { rank: 0, world: 2, token: 'b'.repeat(64) });
+    await settle();
+    expect(w.code).toBe(2);
+    expect(w.lines.join('\n')).toContain('refused by the core at 127.0.0.1');
+    expect(w.lines.join('\n')).toContain('wrong token');
+    expect(c.lines.join('\n')).toMatch(/refused a worker at 127\.0\.0\.1:\d+ \(rank 0, host host-a\): wrong token/);
+    expect(c.ranks.joinedRanks()).toEqual([]);
+  });
+
+  it('a rank out of range, and a worker started for another world', async () => {
+    const c = await core(4);
+    const other = await worker(c.port, { rank: 4, world: 5 });
+    await settle();
+    expect(other.lines.join('\n')).toContain('the worker was started for a world of 5; this run has 4 ranks');
+    expect(c.lines.join('\n')).toContain('the worker was started for a world of 5; this run has 4 ranks');
+  });
+
+  it('a fifth worker for a four-rank world: its rank is taken', async () => {
+    const c = await core(4);
+    const joined = c.ranks.open(handlers, { runId: 'r' });
+    const workers = [0, 1, 2, 3].map((rank) => worker(c.port, { rank, world: 4 }));
+    const set = await joined;
+    expect(set.links).toHaveLength(4);
+    expect(set.hosts?.map((h) => h.ranks)).toEqual([[0, 1, 2, 3]]);
+    const fifth = await worker(c.port, { rank: 2, world: 4 });
+    expect(fifth.code).toBe(2);
+    expect(fifth.lines.join('\n')).toMatch(/refused by the core .*: rank 2 is taken \(by pid \d+ on host host-a\): the run has all its 4 ranks/);
+    expect(c.lines.join('\n')).toMatch(/refused a worker at .*rank 2 is taken/);
+    for (const l of set.links) l.kill();
+    await Promise.all(workers);
+  });
+
+  it('a taken rank before the world is complete names who holds it', async () => {
+    const c = await core(2);
+    const first = worker(c.port, { rank: 0, world: 2 });
+    await new Promise((r) => setTimeout(r, 500));
+    const second = await worker(c.port, { rank: 0, world: 2 });
+    expect(second.lines.join('\n')).toMatch(/rank 0 is taken \(by pid \d+ on host host-a\)/);
+    c.ranks.close('test over');
+    await first;
+  });
+
+  it('a cpu worker from a second host, with the reason', async () => {
+    const c = await core(2, 'cpu');
+    const first = worker(c.port, { rank: 0, world: 2, host: 'host-a' });
+    await new Promise((r) => setTimeout(r, 500));
+    const second = await worker(c.port, { rank: 1, world: 2, host: 'host-b' });
+    const said = 'cpu ranks share memory, so they must all run on one host: rank 0 is on host host-a (id host-a), rank 1 on host host-b (id host-b)';
+    expect(second.lines.join('\n')).toContain(said);
+    expect(c.lines.join('\n')).toContain(said);
+    c.ranks.close('test over');
+    await first;
+  });
+
+  it('lets an nccl worker from a second host in', async () => {
+    const c = await core(2, 'nccl');
+    const joined = c.ranks.open(handlers, { runId: 'r' });
+    const workers = [worker(c.port, { rank: 0, world: 2, host: 'host-a' }), worker(c.port, { rank: 1, world: 2, host: 'host-b' })];
+    const set = await joined;
+    expect(set.hosts?.map((h) => [h.name, h.ranks])).toEqual([['host-a', [0]], ['host-b', [1]]]);
+    for (const h of set.hosts!) expect(Math.abs(h.clock.offsetNs)).toBeLessThanOrEqual(h.clock.errorNs + 1e6);
+    for (const l of set.links) l.kill();
+    await Promise.all(workers);
+  });
+
+  /** A raw client: sends `frames`, returns what the core answered before closing. */
+  async function raw(port: number, frames: Buffer[]): Promise<unknown[]> {
+    return new Promise((resolve) => {
+      const s = connect({ host: '127.0.0.1', port });
+      const reader = new FrameReader(1 << 20);
+      const got: unknown[] = [];
+      s.on('connect', () => { for (const f of frames) s.write(f); });
+      s.on('data', (d) => got.push(...reader.push(d)));
+      s.on('close', () => resolve(got));
+      s.on('error', () => undefined);
+    });
+  }
+
+  const hello = (protocol: number) => encodeFrame({
+    type: 'hello', link: LINK_VERSION, protocol, rank: 0, world: 2, localRank: 0, device: 0, host: { id: 'x', name: 'x', bootId: 'b' }, pid: 1,
+  });
+
+  it('a worker of another protocol version', async () => {
+    const c = await core(2);
+    const got = await raw(c.port, [hello(PROTOCOL_VERSION + 1)]);
+    expect(got).toEqual([{ type: 'refused', reason: expect.stringContaining('protocol version mismatch') }]);
+    expect(c.lines.join('\n')).toContain('protocol version mismatch');
+  });
+
+  it('a message over the handshake\'s bound, from its length alone', async () => {
+    const c = await core(2);
+    const header = Buffer.alloc(4);
+    header.writeUInt32BE(1 << 30, 0);
+    const got = await raw(c.port, [header]);
+    expect(got).toEqual([{ type: 'refused', reason: 'a message of 1073741824 bytes is over the bound of 16384 bytes' }]);
+    expect(c.lines.join('\n')).toContain('over the bound of 16384 bytes');
+  });
+
+  it('ends the wait for the world with who joined and who did not', async () => {
+    const c = await core(3, 'cpu', 1500);
+    const joined = c.ranks.open(handlers, { runId: 'r' });
+    const w = worker(c.port, { rank: 1, world: 3 });
+    await expect(joined).rejects.toThrow('2 of 3 ranks did not join within 2 s: joined 1 (host host-a); missing 0, 2');
+    const { code, lines } = await w;
+    expect(code).toBe(2);
+    expect(lines.join('\n')).toContain('the run did not start: 2 of 3 ranks did not join');
+  });
+});

@@ -1,0 +1,64 @@
+// Real processes for the hosts tests: `clab run --listen` and `clab worker`s (optionally inside a
+// network namespace), their output kept, every one of them ended when the test is over.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const CLAB = resolve('bin/clab.cjs');
+
+export interface Proc { child: ChildProcess; out: string; err: string; exited: Promise<number | null> }
+
+const started: Proc[] = [];
+
+export function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Proc {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const p: Proc = { child, out: '', err: '', exited: new Promise((r) => child.on('exit', (code) => r(code))) };
+  child.stdout!.on('data', (d) => { p.out += d; });
+  child.stderr!.on('data', (d) => { p.err += d; });
+  started.push(p);
+  return p;
+}
+
+/** Ends every process group a test started (the workers' rank processes with them). */
+export function endAll(): void {
+  for (const p of started.splice(0)) {
+    try { process.kill(-p.child.pid!, 'SIGKILL'); } catch { /* gone */ }
+  }
+}
+
+/** Resolves once `text` appears in the process's stderr, or rejects after `ms`. */
+export async function waitFor(p: Proc, text: string | RegExp, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  for (let i = 0; i < Math.ceil(ms / 50); i++) {
+    if (typeof text === 'string' ? p.err.includes(text) : text.test(p.err)) return;
+    if (Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`waited ${ms} ms for ${String(text)}; stderr so far:\n${p.err}`);
+}
+
+/** A token file of the user's alone, in a fresh folder. */
+export function tokenFile(token = 'c'.repeat(64)): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'clab-hosts-'));
+  const file = join(dir, 'token');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { dir, file };
+}
+
+/** Whether `command` runs here. */
+export const has = (command: string, args = ['--version']): boolean => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+
+export const isRoot = (): boolean => process.getuid?.() === 0;
+
+/** Whether the process `pid` is still there. */
+export const alive = (pid: number): boolean => {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+};
+
+/** Every process whose command line mentions `text` (ours: the token folder is unique to a test). */
+export function pidsMentioning(text: string): number[] {
+  const r = spawnSync('pgrep', ['-f', text], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter(Boolean).map(Number).filter((pid) => pid !== process.pid);
+}
