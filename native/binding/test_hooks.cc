@@ -1,12 +1,16 @@
 // A test-only Node-API module (clab_test_hooks.node, never loaded by the lab): what the tests need
 // to see that the shipped addon does not show, such as the C matrix of the gemm stand-in.
+#include <dlfcn.h>
 #include <napi.h>
+
+#include <map>
 
 #include "common/errors.h"
 #include "common/gemm.h"
 #include "gpu/device_memory.h"
 #include "gpu/gpu_errors.h"
 #include "gpu/gpu_gemm.h"
+#include "profiler/nccl_profiler_abi.h"
 
 namespace {
 
@@ -75,7 +79,91 @@ Napi::Value GpuGemmResult(const Napi::CallbackInfo& info) {
   }
 }
 
+// profilerPlay(library, symbol, calls): plays NCCL's side of the profiler interface against the
+// plug-in at `library` through its table `symbol` (ncclProfiler_v5 or _v6), as NCCL would, without
+// a GPU. Each call is { call: 'init' | 'start' | 'state' | 'stop' | 'finalize', ... }; contexts and
+// handles are named by the test (`context`, `handle`, `parent`). Returns each init's activation mask.
+Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
+  namespace np = clab::nccl_profiler;
+  Napi::Env env = info.Env();
+  const std::string library = info[0].ToString().Utf8Value();
+  const std::string symbol = info[1].ToString().Utf8Value();
+  const Napi::Array calls = info[2].As<Napi::Array>();
+  void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) throw Napi::Error::New(env, std::string("dlopen: ") + dlerror());
+  auto* table = static_cast<np::Table*>(dlsym(h, symbol.c_str()));
+  if (!table) throw Napi::Error::New(env, "no " + symbol + " in " + library);
+  std::map<std::string, void*> contexts, handles;
+  std::vector<std::string> strings;  // the descriptors' names outlive their calls, as NCCL's static strings do
+  strings.reserve(calls.Length() * 4);
+  const auto str = [&](const Napi::Object& c, const char* key) -> const char* {
+    if (!c.Has(key)) return nullptr;
+    strings.push_back(c.Get(key).ToString().Utf8Value());
+    return strings.back().c_str();
+  };
+  const auto num = [](const Napi::Object& c, const char* key) { return c.Has(key) ? c.Get(key).ToNumber().Int64Value() : 0; };
+  const auto big = [](const Napi::Object& c, const char* key) {
+    bool lossless = true;
+    return c.Has(key) ? c.Get(key).As<Napi::BigInt>().Uint64Value(&lossless) : uint64_t{0};
+  };
+  Napi::Array masks = Napi::Array::New(env);
+  for (uint32_t i = 0; i < calls.Length(); i++) {
+    const Napi::Object c = calls.Get(i).As<Napi::Object>();
+    const std::string call = c.Get("call").ToString().Utf8Value();
+    if (call == "init") {
+      int mask = 0;
+      void* ctx = nullptr;
+      table->init(&ctx, big(c, "comm"), &mask, "test", 1, static_cast<int>(num(c, "nRanks")), static_cast<int>(num(c, "rank")), nullptr);
+      contexts[c.Get("context").ToString().Utf8Value()] = ctx;
+      masks.Set(masks.Length(), mask);
+    } else if (call == "start") {
+      np::EventDescr d{};
+      const std::string type = c.Get("type").ToString().Utf8Value();
+      d.parent = c.Has("parent") ? handles[c.Get("parent").ToString().Utf8Value()] : nullptr;
+      d.rank = static_cast<int>(num(c, "rank"));
+      if (type == "coll") {
+        d.type = np::kColl;
+        d.coll.seq_number = static_cast<uint64_t>(num(c, "seq"));
+        d.coll.func = str(c, "func");
+        d.coll.count = static_cast<size_t>(num(c, "count"));
+        d.coll.root = static_cast<int>(num(c, "root"));
+        d.coll.datatype = str(c, "datatype");
+        d.coll.n_channels = static_cast<uint8_t>(num(c, "nChannels"));
+        d.coll.n_warps = static_cast<uint8_t>(num(c, "nWarps"));
+        d.coll.algo = str(c, "algo");
+        d.coll.proto = str(c, "proto");
+      } else if (type == "p2p") {
+        d.type = np::kP2p;
+        d.p2p.func = str(c, "func");
+        d.p2p.count = static_cast<size_t>(num(c, "count"));
+        d.p2p.datatype = str(c, "datatype");
+        d.p2p.peer = static_cast<int>(num(c, "peer"));
+        d.p2p.n_channels = static_cast<uint8_t>(num(c, "nChannels"));
+      } else if (type == "kernel-ch") {
+        d.type = np::kKernelCh;
+        d.kernel_ch.channel_id = static_cast<uint8_t>(num(c, "channel"));
+        d.kernel_ch.p_timer = big(c, "pTimer");
+      } else {
+        d.type = uint64_t{1} << 0;  // a group event: one the plug-in does not keep
+      }
+      void* handle = nullptr;
+      table->start_event(contexts[c.Get("context").ToString().Utf8Value()], &handle, &d);
+      handles[c.Get("handle").ToString().Utf8Value()] = handle;
+    } else if (call == "state") {
+      np::StateArgs a{};
+      a.kernel_ch.p_timer = big(c, "pTimer");
+      table->record_event_state(handles[c.Get("handle").ToString().Utf8Value()], static_cast<int>(num(c, "state")), &a);
+    } else if (call == "stop") {
+      table->stop_event(handles[c.Get("handle").ToString().Utf8Value()]);
+    } else if (call == "finalize") {
+      table->finalize(contexts[c.Get("context").ToString().Utf8Value()]);
+    }
+  }
+  return masks;
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("profilerPlay", Napi::Function::New(env, ProfilerPlay, "profilerPlay"));
   exports.Set("gemmResult", Napi::Function::New(env, GemmResult, "gemmResult"));
   exports.Set("gpuGemmResult", Napi::Function::New(env, GpuGemmResult, "gpuGemmResult"));
   return exports;

@@ -196,6 +196,12 @@ class NcclComm final : public Comm {
   };
   std::array<LinedUp, 64> lined_up_{};
 
+  // NCCL's sequence number of the next call of each collective that has one, per communicator
+  // (seq_slot(): all_reduce, with barriers and line-ups, broadcast, reduce, all_gather,
+  // reduce_scatter); Times::seq gives them to the profiler's join.
+  std::array<std::atomic<uint64_t>, 5> seq_{};
+  static int seq_slot(OpKind kind);
+
   std::atomic<bool> aborted_{false};
   mutable std::mutex reason_mu_;
   std::string abort_reason_;

@@ -181,8 +181,13 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
     };
   // Every rank leaves a barrier as soon as it completes: one that slept through it would start the
   // next op late (a compare block starts with a barrier; its ops would time that rank's lag).
-  timed(
-      st, repeat, ticket, [&] { issue(op, bufs, st.stream); }, times, line_up, op.kind == OpKind::Barrier);
+  const int slot = seq_slot(op.kind);
+  times.seq.clear();
+  const auto issue_one = [&] {
+    if (slot >= 0) times.seq.push_back(seq_[slot].load());
+    issue(op, bufs, st.stream);
+  };
+  timed(st, repeat, ticket, issue_one, times, line_up, op.kind == OpKind::Barrier);
   if (data) data_mark(st, 2);
   if (!staging) copy_back(own, st.stream);
   if (data) data_mark(st, 3);

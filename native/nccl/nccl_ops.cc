@@ -49,8 +49,21 @@ namespace {
 uint8_t* or_other(uint8_t* ignored, uint8_t* other) { return ignored ? ignored : other; }
 }  // namespace
 
+int NcclComm::seq_slot(OpKind kind) {
+  switch (kind) {
+    case OpKind::AllReduce:
+    case OpKind::Barrier: return 0;
+    case OpKind::Broadcast: return 1;
+    case OpKind::Reduce: return 2;
+    case OpKind::AllGather: return 3;
+    case OpKind::ReduceScatter: return 4;
+    default: return -1;
+  }
+}
+
 void NcclComm::issue(const Op& op, const Staged& b, gpu::cudaStream_t s) {
   const gpu::ncclDataType_t t = nccl_type(op.dtype);
+  if (const int slot = seq_slot(op.kind); slot >= 0) seq_[slot]++;
   const auto& n = *nccl_;
   switch (op.kind) {
     case OpKind::AllReduce: return nccl(n.ncclAllReduce(b.send, b.recv, op.count, t, nccl_op(op.redop), comm_, s), "ncclAllReduce");
@@ -151,6 +164,7 @@ void NcclComm::align(const Op& op, gpu::cudaStream_t s) {
   std::vector<bool> peers(world_, false);
   uint8_t* base = scratch_.get();
   if (collect_peers(op, peers)) {
+    seq_[seq_slot(OpKind::AllReduce)]++;
     nccl(n.ncclAllReduce(base, base, 1, gpu::ncclFloat32, gpu::ncclSum, comm_, s), "ncclAllReduce (lining the ranks up)");
     return;
   }

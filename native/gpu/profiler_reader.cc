@@ -1,0 +1,59 @@
+#include "gpu/profiler_reader.h"
+
+#include <dlfcn.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace clab::gpu {
+
+const ProfilerReader* ProfilerReader::open(const std::string& path, std::string* why) {
+  static std::mutex mu;
+  static std::map<std::string, std::pair<std::unique_ptr<ProfilerReader>, std::string>> opened;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = opened.find(path);
+  if (it == opened.end()) {
+    auto reader = std::make_unique<ProfilerReader>();
+    std::string reason;
+    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      const char* e = dlerror();
+      reason = e ? e : "dlopen failed";
+    } else {
+      reader->drain_ = reinterpret_cast<clab_profiler_drain_fn>(dlsym(h, "clab_profiler_drain"));
+      reader->stats_ = reinterpret_cast<clab_profiler_stats_fn>(dlsym(h, "clab_profiler_stats"));
+      ProfileStats s{};
+      if (!reader->drain_ || !reader->stats_) {
+        reason = path + " is not the lab's profiler plug-in (no clab_profiler_drain)";
+      } else if (reader->stats_(&s), s.version != kProfileRecordVersion || s.record_size != sizeof(ProfileRecord)) {
+        reason = path + " keeps records of version " + std::to_string(s.version) + ", this addon reads version " +
+                 std::to_string(kProfileRecordVersion);
+      }
+    }
+    if (!reason.empty()) reader.reset();
+    it = opened.emplace(path, std::make_pair(std::move(reader), reason)).first;
+  }
+  if (!it->second.first) *why = it->second.second;
+  return it->second.first.get();
+}
+
+std::vector<ProfileRecord> ProfilerReader::drain() const {
+  std::vector<ProfileRecord> out;
+  constexpr uint32_t kBatch = 4096;
+  for (;;) {
+    const size_t n = out.size();
+    out.resize(n + kBatch);
+    const uint32_t got = drain_(out.data() + n, kBatch);
+    out.resize(n + got);
+    if (got < kBatch) return out;
+  }
+}
+
+ProfileStats ProfilerReader::stats() const {
+  ProfileStats s{};
+  stats_(&s);
+  return s;
+}
+
+}  // namespace clab::gpu

@@ -1,0 +1,313 @@
+// Inside NCCL: the events the lab's profiler plug-in kept (native/profiler/), assembled and joined
+// to the lab's steps. NCCL numbers the calls of each collective type per communicator
+// (`seqNumber`); the addon gives the number of each call it made (NativeTimes.ncclSeq), so a step's
+// calls are found by communicator, function and number. A Coll event's stop only says it was
+// enqueued: its kernel channels (KernelCh, children of the Coll) carry the GPU's %globaltimer at
+// their start and end, which give the call's real span. Records arrive in any order between reads
+// (a channel's end is recorded by NCCL's proxy thread, later); stops may be missing, and some NCCL
+// versions give some channels zero timestamps (NCCL #1961): such channels are counted, not timed.
+import { z } from 'zod';
+import { gpuToHostNs, type GpuClockSample } from './gpu-clock.js';
+
+/** One record as the addon reads it from the plug-in (native/profiler/profile_record.h). */
+export interface NcclProfileRecord {
+  kind: 'comm' | 'coll' | 'p2p' | 'kernel-ch' | 'proxy-op' | 'proxy-step';
+  /** channel-end: a kernel channel's end as the GPU timed it (gpuNs); state: another state (`state`). */
+  point: 'start' | 'stop' | 'channel-end' | 'state';
+  id: number;
+  parent: number;
+  /** NCCL's hash of the communicator, as hex. */
+  comm: string;
+  hostNs: number;
+  gpuNs: bigint;
+  seq: number;
+  count: number;
+  /** comm: the rank in it; coll: the caller's rank. */
+  rank: number;
+  /** coll: root; p2p, proxy-op: the peer; comm: the number of ranks. */
+  peer: number;
+  steps: number;
+  chunk: number;
+  channel: number;
+  nChannels: number;
+  nWarps: number;
+  isSend: boolean;
+  state: number;
+  func: string;
+  datatype: string;
+  algo: string;
+  proto: string;
+}
+
+/** NCCL's name of each native collective that has a sequence number (a barrier is a one-element all_reduce). */
+export const NCCL_FUNC: Readonly<Record<string, string>> = {
+  all_reduce: 'AllReduce',
+  barrier: 'AllReduce',
+  broadcast: 'Broadcast',
+  reduce: 'Reduce',
+  all_gather: 'AllGather',
+  reduce_scatter: 'ReduceScatter',
+};
+
+export interface NcclChannel {
+  channel: number;
+  /** %globaltimer at the channel kernel's start and end; null: stamped zero (NCCL #1961), or no end yet. */
+  startGpuNs: bigint | null;
+  endGpuNs: bigint | null;
+  /** Whether NCCL recorded the channel's end. */
+  ended: boolean;
+}
+
+export interface NcclColl {
+  id: number;
+  comm: string;
+  seq: number;
+  func: string;
+  count: number;
+  datatype: string;
+  algo: string;
+  proto: string;
+  nChannels: number;
+  nWarps: number;
+  /** Host clock at the call (start) and when NCCL had enqueued it (stop; null: not seen). */
+  startNs: number;
+  stopNs: number | null;
+  channels: NcclChannel[];
+}
+
+/**
+ * The communicator this rank joined last, from the plug-in's init records: its hash, or null where
+ * none matches (the plug-in was not loaded, or NCCL did not initialise it).
+ */
+export function communicatorOf(records: NcclProfileRecord[], rank: number, world: number): string | null {
+  const inits = records.filter((r) => r.kind === 'comm' && r.rank === rank && r.peer === world);
+  return inits.length ? inits[inits.length - 1].comm : null;
+}
+
+const key = (comm: string, func: string, seq: number) => `${comm}/${func}/${seq}`;
+
+/**
+ * The collectives seen so far and their channels, fed with each read of the plug-in and emptied as
+ * steps take their calls. Holds at most `limit` collectives (the oldest go first), so calls that no
+ * step takes (a line-up, a barrier) cannot make it grow without end.
+ */
+export class NcclEventPool {
+  private byId = new Map<number, NcclColl>();
+  private bySeq = new Map<string, NcclColl>();
+  /** Channels whose Coll is not (yet) known, and ends whose channel start is not (yet) known, by id. */
+  private channelOf = new Map<number, NcclChannel>();
+  private orphanChannels = new Map<number, { parent: number; channel: NcclChannel }>();
+  private orphanEnds = new Map<number, bigint | null>();
+
+  constructor(private readonly limit = 50_000) {}
+
+  add(records: NcclProfileRecord[]): void {
+    for (const r of records) {
+      if (r.kind === 'coll') this.addColl(r);
+      else if (r.kind === 'kernel-ch') this.addChannel(r);
+    }
+    this.trim();
+  }
+
+  private addColl(r: NcclProfileRecord): void {
+    if (r.point === 'start') {
+      const c: NcclColl = {
+        id: r.id, comm: r.comm, seq: r.seq, func: r.func, count: r.count, datatype: r.datatype, algo: r.algo, proto: r.proto,
+        nChannels: r.nChannels, nWarps: r.nWarps, startNs: r.hostNs, stopNs: null, channels: [],
+      };
+      this.byId.set(r.id, c);
+      this.bySeq.set(key(r.comm, r.func, r.seq), c);
+      for (const [id, o] of this.orphanChannels) {
+        if (o.parent !== r.id) continue;
+        c.channels.push(o.channel);
+        this.orphanChannels.delete(id);
+      }
+    } else if (r.point === 'stop') {
+      const c = this.byId.get(r.id);
+      if (c) c.stopNs = r.hostNs;
+    }
+  }
+
+  private addChannel(r: NcclProfileRecord): void {
+    const time = (t: bigint) => (t === 0n ? null : t);
+    if (r.point === 'start') {
+      const ch: NcclChannel = { channel: r.channel, startGpuNs: time(r.gpuNs), endGpuNs: null, ended: false };
+      if (this.orphanEnds.has(r.id)) {
+        ch.endGpuNs = this.orphanEnds.get(r.id)!;
+        ch.ended = true;
+        this.orphanEnds.delete(r.id);
+      }
+      this.channelOf.set(r.id, ch);
+      const parent = this.byId.get(r.parent);
+      if (parent) parent.channels.push(ch);
+      else this.orphanChannels.set(r.id, { parent: r.parent, channel: ch });
+    } else if (r.point === 'channel-end') {
+      const ch = this.channelOf.get(r.id);
+      if (ch) {
+        ch.endGpuNs = time(r.gpuNs);
+        ch.ended = true;
+      } else this.orphanEnds.set(r.id, time(r.gpuNs));
+    }
+  }
+
+  private trim(): void {
+    for (const [id, c] of this.byId) {
+      if (this.byId.size <= this.limit) break;
+      this.remove(id, c);
+    }
+    // Channels and ends never claimed: kept only as long as a window of collectives.
+    const cap = (m: Map<number, unknown>) => {
+      for (const id of m.keys()) {
+        if (m.size <= this.limit) break;
+        m.delete(id);
+      }
+    };
+    cap(this.orphanChannels);
+    cap(this.orphanEnds);
+    cap(this.channelOf);
+  }
+
+  private remove(id: number, c: NcclColl): void {
+    this.byId.delete(id);
+    this.bySeq.delete(key(c.comm, c.func, c.seq));
+  }
+
+  /** The collective `func` number `seq` of communicator `comm`, if seen. */
+  find(comm: string, func: string, seq: number): NcclColl | undefined {
+    return this.bySeq.get(key(comm, func, seq));
+  }
+
+  /** Whether every call of `seqs` is seen with every channel it announced started and ended. */
+  complete(comm: string, func: string, seqs: number[]): boolean {
+    return seqs.every((s) => {
+      const c = this.find(comm, func, s);
+      return c !== undefined && c.channels.length >= c.nChannels && c.channels.every((ch) => ch.ended);
+    });
+  }
+
+  /** Takes the calls `seqs` out of the pool (those seen), in the order asked. */
+  take(comm: string, func: string, seqs: number[]): (NcclColl | null)[] {
+    return seqs.map((s) => {
+      const c = this.find(comm, func, s);
+      if (!c) return null;
+      this.remove(c.id, c);
+      return c;
+    });
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+}
+
+/** What NCCL chose for a step's calls on one rank, as counts by value (more than one value: it varied). */
+export const ncclStepInfoSchema = z.object({
+  /** Calls of the step NCCL numbered (loop and timed iterations), and those the profiler saw. */
+  calls: z.number().int().nonnegative(),
+  seen: z.number().int().nonnegative(),
+  algo: z.record(z.string(), z.number().int()),
+  proto: z.record(z.string(), z.number().int()),
+  nChannels: z.record(z.string(), z.number().int()),
+  /**
+   * Each timed iteration's span on the GPU from its kernel channels (first start to last end, µs);
+   * null where no channel could be timed. Absent where the profiler saw no channel.
+   */
+  kernelUs: z.array(z.number().nullable()).optional(),
+  /** Channels that started but whose end never came, and channels NCCL stamped with zero (NCCL #1961). */
+  missingEnds: z.number().int().nonnegative(),
+  zeroTimes: z.number().int().nonnegative(),
+  /** The calibration's bound on where the channel slices stand on the host clock (ns). */
+  clockErrorNs: z.number().nonnegative().optional(),
+});
+export type NcclStepInfo = z.infer<typeof ncclStepInfoSchema>;
+
+/** A channel kernel's slice on the host clock. */
+export interface ChannelSlice {
+  iteration: number;
+  channel: number;
+  algo: string;
+  proto: string;
+  startNs: number;
+  endNs: number;
+}
+
+const bump = (m: Record<string, number>, k: string) => {
+  m[k] = (m[k] ?? 0) + 1;
+};
+
+/** A call's span on the GPU (its channels' first start to last end), or null where none was timed. */
+export function kernelSpanNs(c: NcclColl): { start: bigint; end: bigint } | null {
+  const timed = c.channels.filter((ch) => ch.startGpuNs !== null && ch.endGpuNs !== null);
+  if (!timed.length) return null;
+  let start = timed[0].startGpuNs!;
+  let end = timed[0].endGpuNs!;
+  for (const ch of timed) {
+    if (ch.startGpuNs! < start) start = ch.startGpuNs!;
+    if (ch.endGpuNs! > end) end = ch.endGpuNs!;
+  }
+  return { start, end };
+}
+
+/**
+ * Joins a step's calls: `calls` are what the pool held for each of the step's sequence numbers
+ * (null: not seen), the last `timed` of them the timed iterations (the loop's, if any, before).
+ * Slices are given for at most `maxSliceIterations` timed iterations, on the host clock by `clock`.
+ */
+export function joinStep(
+  calls: (NcclColl | null)[], timed: number, clock: GpuClockSample | null, maxSliceIterations = 16,
+): { info: NcclStepInfo; slices: ChannelSlice[] } {
+  const info: NcclStepInfo = { calls: calls.length, seen: 0, algo: {}, proto: {}, nChannels: {}, missingEnds: 0, zeroTimes: 0 };
+  const slices: ChannelSlice[] = [];
+  const firstTimed = calls.length - timed;
+  const kernelUs: (number | null)[] = [];
+  let anyChannel = false;
+  calls.forEach((c, i) => {
+    if (!c) return;
+    info.seen++;
+    bump(info.algo, c.algo);
+    bump(info.proto, c.proto);
+    bump(info.nChannels, String(c.nChannels));
+    for (const ch of c.channels) {
+      anyChannel = true;
+      if (!ch.ended) info.missingEnds++;
+      else if (ch.startGpuNs === null || ch.endGpuNs === null) info.zeroTimes++;
+    }
+    if (i < firstTimed) return;
+    const span = kernelSpanNs(c);
+    kernelUs.push(span ? Number(span.end - span.start) / 1e3 : null);
+    const iteration = i - firstTimed;
+    if (!clock || iteration >= maxSliceIterations) return;
+    for (const ch of c.channels) {
+      if (ch.startGpuNs === null || ch.endGpuNs === null) continue;
+      slices.push({
+        iteration, channel: ch.channel, algo: c.algo, proto: c.proto,
+        startNs: gpuToHostNs(clock, ch.startGpuNs), endNs: gpuToHostNs(clock, ch.endGpuNs),
+      });
+    }
+  });
+  if (anyChannel) info.kernelUs = kernelUs;
+  if (clock) info.clockErrorNs = clock.errorNs;
+  return { info, slices };
+}
+
+/** Sums several ranks' (or steps') infos: counts add up, kernel spans are not merged. */
+export function mergeStepInfos(infos: NcclStepInfo[]): Omit<NcclStepInfo, 'kernelUs' | 'clockErrorNs'> | null {
+  if (!infos.length) return null;
+  const out = { calls: 0, seen: 0, algo: {} as Record<string, number>, proto: {} as Record<string, number>, nChannels: {} as Record<string, number>, missingEnds: 0, zeroTimes: 0 };
+  for (const i of infos) {
+    out.calls += i.calls;
+    out.seen += i.seen;
+    out.missingEnds += i.missingEnds;
+    out.zeroTimes += i.zeroTimes;
+    for (const f of ['algo', 'proto', 'nChannels'] as const) for (const [k, n] of Object.entries(i[f])) out[f][k] = (out[f][k] ?? 0) + n;
+  }
+  return out;
+}
+
+/** One value, or "varied" with the counts (most first): "Ring", "varied (Ring×18, Tree×2)"; "" for none. */
+export function describeChoice(counts: Record<string, number>): string {
+  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  if (entries.length === 0) return '';
+  if (entries.length === 1) return entries[0][0];
+  return `varied (${entries.map(([k, n]) => `${k}×${n}`).join(', ')})`;
+}
