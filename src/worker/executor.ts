@@ -16,6 +16,8 @@ import { dataEvents } from './data-events.js';
 import { PairRunner, type PairHost } from './pairs.js';
 import type { Outcome } from './outcome.js';
 import { HostMemory, hostWrittenBytes } from './host-memory.js';
+import type { NcclProfile } from './nccl-profile.js';
+import { NCCL_FUNC } from '../shared/run/nccl-events.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -31,6 +33,8 @@ export interface ExecutorHost {
   pairs?: PairHost & { gate(step: number): Promise<void> };
   /** When large host buffers are given back (host-memory.ts); one of its own by default. */
   memory?: HostMemory;
+  /** nccl with the lab's profiler plug-in loaded: what NCCL chose for each step's calls. */
+  ncclProfile?: NcclProfile | null;
 }
 
 
@@ -163,6 +167,7 @@ export class PlanExecutor {
         ...(outcome.timed?.loopEndNs !== undefined ? { loopUs: (outcome.timed.loopEndNs - outcome.timed.loopStartNs!) / 1e3 } : {}),
         ...(outcome.timed?.loopHost ? { loopHost: loopHostOf(outcome.timed.loopHost) } : {}),
         note,
+        ...(outcome.nccl ? { nccl: outcome.nccl } : {}),
       },
       events,
     );
@@ -259,16 +264,34 @@ export class PlanExecutor {
     const check = needsFreshCheck ? enqueue(checkOp, 1) : null;
     const [warmT, timedT, checkT] = await Promise.all([warm, timed, check]);
     const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;
+    const nccl = await this.ncclJoin(step, op, timedT, [warmT, checkT], bytes);
     return {
+      ...(nccl ? { nccl: nccl.info } : {}),
       checks: () => checkCalls.flatMap((c) => {
         const expected = c.output && c.expected();
         return expected ? [{ check: checkCall(c, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
       }),
       timed: timedT,
-      events: [made.fill, ...this.events(step, warmT, 'warmup', bytes), ...this.events(step, timedT, 'timed', bytes), ...this.events(step, checkT, 'check', bytes)],
+      events: [made.fill, ...this.events(step, warmT, 'warmup', bytes), ...this.events(step, timedT, 'timed', bytes), ...this.events(step, checkT, 'check', bytes), ...(nccl?.events ?? [])],
       note: null,
       inputs: calls.map((c) => c.inputPreview),
     };
+  }
+
+  /**
+   * What NCCL chose for a single collective's calls, and its channels' kernels as slices on the
+   * step's stream (not inside compare blocks, whose view lays out streams only).
+   */
+  private async ncclJoin(step: PlanStep, op: NativeOp, timed: NativeTimes, others: (NativeTimes | null)[], bytes: number) {
+    const func = NCCL_FUNC[op.op];
+    if (!this.host.ncclProfile || !func) return null;
+    const joined = await this.host.ncclProfile.join(func, timed, others, step.origin.kind !== 'compare');
+    if (!joined) return null;
+    const events: TimelineEvent[] = joined.slices.map((s) => ({
+      rank: this.host.rank, stream: step.stream, step: step.index, name: `${step.label} ch ${s.channel}`, phase: 'channel',
+      startNs: s.startNs, endNs: s.endNs, bytes, channel: { id: s.channel, algo: s.algo, proto: s.proto, iteration: s.iteration },
+    }));
+    return { info: joined.info, events };
   }
 
   private async execute(step: PlanStep): Promise<Outcome> {

@@ -11,6 +11,7 @@ import { pairsView, type PairsCell, type PairsMatrix } from '../results/pairs.js
 import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeLoopStall, loopStalls } from '../run/loop-host.js';
+import { describeChoice } from '../run/nccl-events.js';
 
 export const PASS = '✓';
 export const FAIL = '✗';
@@ -110,6 +111,47 @@ function modelNotes(model: SweepModel): string[] {
 }
 
 /**
+ * NCCL's own choice, after the other columns, where the profiler plug-in saw the sweep's calls:
+ * algorithm, protocol, channels, and a call's median span on the GPU from its channels' kernels.
+ */
+const NCCL_HEADER = [
+  `  ${'algo'.padEnd(8)}${'proto'.padEnd(8)}${pad('nCh', 4)}${pad('kernel', 9)}`,
+  `  ${''.padEnd(8)}${''.padEnd(8)}${pad('', 4)}${pad('(us)', 9)}`,
+];
+
+/** One value, or "varied" (the counts go to ncclNotes). */
+const choiceCell = (counts: Record<string, number>) => {
+  const d = describeChoice(counts);
+  return d.startsWith('varied') ? 'varied' : d || '-';
+};
+
+function ncclCells(step: StepRecord | undefined): string {
+  const n = step?.nccl;
+  if (!n) return `  ${'-'.padEnd(8)}${'-'.padEnd(8)}${pad('-', 4)}${pad('-', 9)}`;
+  const kernel = n.kernelMedianUs === null ? 'n/a' : us(n.kernelMedianUs);
+  return `  ${choiceCell(n.algo).padEnd(8)}${choiceCell(n.proto).padEnd(8)}${pad(choiceCell(n.nChannels), 4)}${pad(kernel, 9)}`;
+}
+
+/** What varied within a size, what the profiler missed, and what the columns mean. */
+function ncclNotes(rows: readonly StepRecord[]): string[] {
+  const notes = rows.flatMap((r) => {
+    const n = r.nccl;
+    if (!n) return [];
+    const varied = (['algo', 'proto', 'nChannels'] as const)
+      .filter((f) => Object.keys(n[f]).length > 1)
+      .map((f) => `${f === 'nChannels' ? 'channels' : f} ${describeChoice(n[f])}`);
+    const missed = n.seen < n.calls ? [`the profiler saw ${n.seen} of ${n.calls} calls`] : [];
+    const ends = n.missingEnds + n.zeroTimes > 0 ? [`${n.missingEnds} channel ends missing, ${n.zeroTimes} channels stamped zero`] : [];
+    const all = [...varied, ...missed, ...ends];
+    return all.length ? [`at ${formatBytes(r.bytes)}: ${all.join('; ')}.`] : [];
+  });
+  return [
+    "algo, proto and nCh are NCCL's own choice for each call (its profiler's events, all ranks); kernel is a call's span on the GPU from its channels' kernels (median).",
+    ...notes,
+  ].flatMap((note) => wrapWords(note, 100, '# ', '#   '));
+}
+
+/**
  * nccl-tests' table of one sweep; given the run's environment, with the α-β model's columns at the
  * end of each row and its notes below (none where the record cannot say what the link's peak is).
  */
@@ -120,14 +162,17 @@ export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number, envir
   const large = rows.filter((r) => r.busbw !== null).slice(-1)[0];
   const model = environment ? sweepModel(plan, environment, steps, sweep) : null;
   const modelOf = new Map(model?.rows.map((r) => [r.step, r]));
+  const nccl = rows.some((r) => r.nccl);
+  const header = (h: string, i: number) => h + (model ? MODEL_HEADER[i] : '') + (nccl ? NCCL_HEADER[i] : '');
   return [
     `# ${spec.label} (${spec.path}), ${plan.world} ranks`,
-    ...(model ? SWEEP_HEADER.map((h, i) => h + MODEL_HEADER[i]) : SWEEP_HEADER),
-    ...rows.map((r) => (model ? sweepRow(r) + modelCells(modelOf.get(r.index)) : sweepRow(r))),
+    ...SWEEP_HEADER.map(header),
+    ...rows.map((r) => sweepRow(r) + (model ? modelCells(modelOf.get(r.index)) : '') + (nccl ? ncclCells(r) : '')),
     `# Out of bounds values : ${wrong} ${wrong ? 'ERROR' : 'OK'}`,
     ...(large ? [`# busbw at the largest size: ${large.busbw!.toFixed(2)} GB/s`] : []),
     ...loopStallNotes(rows),
     ...(model ? modelNotes(model) : []),
+    ...(nccl ? ncclNotes(rows) : []),
   ];
 }
 
@@ -139,11 +184,14 @@ export function sweepModelTable(plan: Plan, steps: StepRecord[], sweep: number, 
   const model = sweepModel(plan, environment, steps, sweep);
   if (!model) return [];
   const size = RESULT_COLUMNS[0];
+  const byIndex = new Map(steps.map((s) => [s.index, s]));
+  const nccl = model.rows.some((r) => byIndex.get(r.step)?.nccl);
   return [
-    `#${pad(size.title, size.width)}${MODEL_HEADER[0]}`,
-    `#${pad(size.unit, size.width)}${MODEL_HEADER[1]}`,
-    ...model.rows.map((r) => ` ${pad(String(r.bytes), size.width)}${modelCells(r)}`),
+    `#${pad(size.title, size.width)}${MODEL_HEADER[0]}${nccl ? NCCL_HEADER[0] : ''}`,
+    `#${pad(size.unit, size.width)}${MODEL_HEADER[1]}${nccl ? NCCL_HEADER[1] : ''}`,
+    ...model.rows.map((r) => ` ${pad(String(r.bytes), size.width)}${modelCells(r)}${nccl ? ncclCells(byIndex.get(r.step)) : ''}`),
     ...modelNotes(model),
+    ...(nccl ? ncclNotes(model.rows.flatMap((r) => byIndex.get(r.step) ?? [])) : []),
   ];
 }
 

@@ -3,6 +3,7 @@ import { DTYPE_INFO } from '../data/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS, p2pAlgBytes, p2pBusFactor } from '../ops/index.js';
 import type { CollectiveAction, P2pAction, Plan, PlanAction, PlanStep } from '../plan/types.js';
 import type { RankStepResult } from './protocol.js';
+import { mergeStepInfos } from './nccl-events.js';
 import type { CompareRecord, StepRecord } from './record.js';
 import { algBandwidth, bandwidthTime, iterationTimesAcrossRanks, perOpTime, timingStats } from '../data/stats.js';
 
@@ -49,6 +50,7 @@ export function summarizeStep(step: PlanStep, results: RankStepResult[], world: 
   const basis = actionBandwidthBasis(step.action, world);
   const algbw = basis && timing ? algBandwidth(basis.bytes, bandwidthTime(timing)) : null;
   const a = step.action;
+  const nccl = mergeStepInfos(ranks.flatMap((r) => (r.nccl ? [r.nccl] : [])));
   return {
     index: step.index,
     path: step.path,
@@ -63,6 +65,7 @@ export function summarizeStep(step: PlanStep, results: RankStepResult[], world: 
     algbw,
     busbw: algbw !== null && basis ? algbw * basis.busFactor : null,
     flops: a.kind === 'compute' ? 2 * a.m * a.n * a.k : null,
+    ...(nccl ? { nccl } : {}),
   };
 }
 

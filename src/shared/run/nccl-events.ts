@@ -290,10 +290,23 @@ export function joinStep(
   return { info, slices };
 }
 
-/** Sums several ranks' (or steps') infos: counts add up, kernel spans are not merged. */
-export function mergeStepInfos(infos: NcclStepInfo[]): Omit<NcclStepInfo, 'kernelUs' | 'clockErrorNs'> | null {
+/** A step's NCCL choices over its ranks (the record's step.nccl): the counts added up. */
+export const ncclStepSummarySchema = ncclStepInfoSchema.omit({ kernelUs: true, clockErrorNs: true }).extend({
+  /** The median over ranks and timed iterations of a call's span on the GPU from its channels (µs); null: none timed. */
+  kernelMedianUs: z.number().nullable(),
+});
+export type NcclStepSummary = z.infer<typeof ncclStepSummarySchema>;
+
+const medianOf = (xs: number[]): number | null => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Sums several ranks' infos: counts add up, and the kernel spans give one median. null for none. */
+export function mergeStepInfos(infos: NcclStepInfo[]): NcclStepSummary | null {
   if (!infos.length) return null;
-  const out = { calls: 0, seen: 0, algo: {} as Record<string, number>, proto: {} as Record<string, number>, nChannels: {} as Record<string, number>, missingEnds: 0, zeroTimes: 0 };
+  const out: NcclStepSummary = { calls: 0, seen: 0, algo: {}, proto: {}, nChannels: {}, missingEnds: 0, zeroTimes: 0, kernelMedianUs: null };
   for (const i of infos) {
     out.calls += i.calls;
     out.seen += i.seen;
@@ -301,6 +314,7 @@ export function mergeStepInfos(infos: NcclStepInfo[]): Omit<NcclStepInfo, 'kerne
     out.zeroTimes += i.zeroTimes;
     for (const f of ['algo', 'proto', 'nChannels'] as const) for (const [k, n] of Object.entries(i[f])) out[f][k] = (out[f][k] ?? 0) + n;
   }
+  out.kernelMedianUs = medianOf(infos.flatMap((i) => (i.kernelUs ?? []).filter((x): x is number => x !== null)));
   return out;
 }
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { planActionSchema, planSchema, stepOriginSchema } from '../plan/types.js';
 import { backendNameSchema, rankStepResultSchema, timelineEventSchema } from './protocol.js';
+import { ncclStepSummarySchema } from './nccl-events.js';
 
 export const RECORD_FORMAT = 'clab.run';
 export const RECORD_VERSION = 1;
@@ -54,6 +55,8 @@ export const stepRecordSchema = z.object({
   flops: z.number().nullable(),
   /** A pairs step's measurement (newer records): what NCCL used for the pair, and why it failed where it did. */
   pair: pairCellSchema.optional(),
+  /** nccl with the lab's profiler plug-in (newer records): NCCL's algorithm, protocol and channels over the step's ranks. */
+  nccl: ncclStepSummarySchema.optional(),
 });
 
 export const compareRecordSchema = z.object({

@@ -124,6 +124,7 @@ describe('the NCCL event join', () => {
     const merged = mergeStepInfos([info, info]);
     expect(merged?.algo).toEqual({ RING: 4, TREE: 2 });
     expect(merged?.calls).toBe(6);
+    expect(merged?.kernelMedianUs).toBe(1);
     expect(mergeStepInfos([])).toBeNull();
   });
 
