@@ -82,7 +82,8 @@ Napi::Value GpuGemmResult(const Napi::CallbackInfo& info) {
 // profilerPlay(library, symbol, calls): plays NCCL's side of the profiler interface against the
 // plug-in at `library` through its table `symbol` (ncclProfiler_v5 or _v6), as NCCL would, without
 // a GPU. Each call is { call: 'init' | 'start' | 'state' | 'stop' | 'finalize', ... }; contexts and
-// handles are named by the test (`context`, `handle`, `parent`). Returns each init's activation mask.
+// handles are named by the test (`context`, `handle`, `parent`); `channels` switches kernel channel
+// events as the addon does around a loop. Returns the activation mask after each init and switch.
 Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
   namespace np = clab::nccl_profiler;
   Napi::Env env = info.Env();
@@ -93,6 +94,8 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
   if (!h) throw Napi::Error::New(env, std::string("dlopen: ") + dlerror());
   auto* table = static_cast<np::Table*>(dlsym(h, symbol.c_str()));
   if (!table) throw Napi::Error::New(env, "no " + symbol + " in " + library);
+  // NCCL's activation mask: one per process, whose address every init gets.
+  static int nccl_mask = 0;
   std::map<std::string, void*> contexts, handles;
   std::vector<std::string> strings;  // the descriptors' names outlive their calls, as NCCL's static strings do
   strings.reserve(calls.Length() * 4);
@@ -111,11 +114,18 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
     const Napi::Object c = calls.Get(i).As<Napi::Object>();
     const std::string call = c.Get("call").ToString().Utf8Value();
     if (call == "init") {
-      int mask = 0;
       void* ctx = nullptr;
-      table->init(&ctx, big(c, "comm"), &mask, "test", 1, static_cast<int>(num(c, "nRanks")), static_cast<int>(num(c, "rank")), nullptr);
+      table->init(&ctx, big(c, "comm"), &nccl_mask, "test", 1, static_cast<int>(num(c, "nRanks")), static_cast<int>(num(c, "rank")),
+                  nullptr);
       contexts[c.Get("context").ToString().Utf8Value()] = ctx;
-      masks.Set(masks.Length(), mask);
+      masks.Set(masks.Length(), nccl_mask);
+    } else if (call == "channels") {
+      // What the addon does around a timed loop: kernel channel events off, then on.
+      using Switch = void (*)(int);
+      auto* channels = reinterpret_cast<Switch>(dlsym(h, "clab_profiler_kernel_channels"));
+      if (!channels) throw Napi::Error::New(env, "no clab_profiler_kernel_channels in " + library);
+      channels(c.Get("on").ToBoolean().Value() ? 1 : 0);
+      masks.Set(masks.Length(), nccl_mask);
     } else if (call == "start") {
       np::EventDescr d{};
       const std::string type = c.Get("type").ToString().Utf8Value();

@@ -2,11 +2,18 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
 
 namespace clab::gpu {
+
+namespace {
+std::atomic<const ProfilerReader*> g_active{nullptr};
+}  // namespace
+
+const ProfilerReader* ProfilerReader::active() { return g_active.load(); }
 
 const ProfilerReader* ProfilerReader::open(const std::string& path, std::string* why) {
   static std::mutex mu;
@@ -23,8 +30,9 @@ const ProfilerReader* ProfilerReader::open(const std::string& path, std::string*
     } else {
       reader->drain_ = reinterpret_cast<clab_profiler_drain_fn>(dlsym(h, "clab_profiler_drain"));
       reader->stats_ = reinterpret_cast<clab_profiler_stats_fn>(dlsym(h, "clab_profiler_stats"));
+      reader->kernel_channels_ = reinterpret_cast<clab_profiler_kernel_channels_fn>(dlsym(h, "clab_profiler_kernel_channels"));
       ProfileStats s{};
-      if (!reader->drain_ || !reader->stats_) {
+      if (!reader->drain_ || !reader->stats_ || !reader->kernel_channels_) {
         reason = path + " is not the lab's profiler plug-in (no clab_profiler_drain)";
       } else if (reader->stats_(&s), s.version != kProfileRecordVersion || s.record_size != sizeof(ProfileRecord)) {
         reason = path + " keeps records of version " + std::to_string(s.version) + ", this addon reads version " +
@@ -35,6 +43,8 @@ const ProfilerReader* ProfilerReader::open(const std::string& path, std::string*
     it = opened.emplace(path, std::make_pair(std::move(reader), reason)).first;
   }
   if (!it->second.first) *why = it->second.second;
+  else
+    g_active.store(it->second.first.get());
   return it->second.first.get();
 }
 

@@ -18,10 +18,16 @@ class ProfilerReader {
   /** Every record kept since the last drain, oldest first. */
   std::vector<ProfileRecord> drain() const;
   ProfileStats stats() const;
+  /** Kernel channel events off or on for the operations NCCL enqueues from now on (process-wide). */
+  void kernel_channels(bool on) const { kernel_channels_(on ? 1 : 0); }
+
+  /** The reader opened last in this process, or nullptr: the one whose plug-in NCCL was given. */
+  static const ProfilerReader* active();
 
  private:
   clab_profiler_drain_fn drain_ = nullptr;
   clab_profiler_stats_fn stats_ = nullptr;
+  clab_profiler_kernel_channels_fn kernel_channels_ = nullptr;
 };
 
 }  // namespace clab::gpu

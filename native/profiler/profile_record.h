@@ -56,4 +56,6 @@ extern "C" {
 /** Moves up to `max` records, oldest first, into `out`; returns how many. */
 typedef uint32_t (*clab_profiler_drain_fn)(clab::ProfileRecord* out, uint32_t max);
 typedef void (*clab_profiler_stats_fn)(clab::ProfileStats* out);
+/** Turns NCCL's kernel channel events off (0) or back on (the mask init set), for operations enqueued from now on. */
+typedef void (*clab_profiler_kernel_channels_fn)(int on);
 }

@@ -41,6 +41,9 @@ Slot g_slots[kSlots];
 std::atomic<uint64_t> g_next_id{0};
 std::atomic<uint64_t> g_inits{0};
 std::atomic<int> g_mask{0};
+// NCCL's activation mask (one per process, read as each operation is enqueued): init is handed its
+// address, and clab_profiler_kernel_channels turns KernelCh off and on there.
+std::atomic<int*> g_nccl_mask{nullptr};
 std::atomic<int> g_interface{0};
 
 uint64_t monotonic_ns() {
@@ -82,6 +85,7 @@ np::Result init(void** context, uint64_t comm_id, int* activation, const char*, 
   const int mask = activation_mask();
   *activation = mask;
   g_mask.store(mask);
+  g_nccl_mask.store(activation);
   g_inits.fetch_add(1);
   *context = new Context{comm_id, rank};
   ProfileRecord r{};
@@ -198,6 +202,15 @@ __attribute__((visibility("default"))) clab::nccl_profiler::Table ncclProfiler_v
 
 __attribute__((visibility("default"))) uint32_t clab_profiler_drain(clab::ProfileRecord* out, uint32_t max) {
   return clab::ring().drain(out, max);
+}
+
+// Kernel channels cost the most (NCCL adds proxy work to see each channel's end): the addon turns
+// them off while it issues the loop that time per op and busbw come from, and on again after.
+__attribute__((visibility("default"))) void clab_profiler_kernel_channels(int on) {
+  int* mask = clab::g_nccl_mask.load();
+  const int wanted = clab::g_mask.load();
+  if (!mask || !(wanted & static_cast<int>(clab::nccl_profiler::kKernelCh))) return;
+  __atomic_store_n(mask, on ? wanted : wanted & ~static_cast<int>(clab::nccl_profiler::kKernelCh), __ATOMIC_RELAXED);
 }
 
 __attribute__((visibility("default"))) void clab_profiler_stats(clab::ProfileStats* out) {

@@ -79,8 +79,13 @@ export class NcclProfile {
   async join(func: string, timed: NativeTimes, others: (NativeTimes | null)[], slices: boolean): Promise<{ info: NcclStepInfo; slices: ChannelSlice[] } | null> {
     const seqs = timed.ncclSeq;
     if (!seqs?.length) return null;
+    // The loop's calls (first) run without kernel channel events (native NcclComm::timed): only the
+    // timed iterations' channels are awaited.
+    const iterations = seqs.slice(seqs.length - timed.startNs.length);
+    const loop = seqs.slice(0, seqs.length - iterations.length);
+    const settled = () => this.pool.complete(this.comm, func, iterations) && this.pool.seen(this.comm, func, loop);
     this.read();
-    for (const start = Date.now(); !this.pool.complete(this.comm, func, seqs) && Date.now() - start < SETTLE_MS;) {
+    for (const start = Date.now(); !settled() && Date.now() - start < SETTLE_MS;) {
       await new Promise((resolve) => setTimeout(resolve, 1));
       this.read();
     }

@@ -52,6 +52,16 @@ describe('the NCCL profiler plug-in', () => {
     ]);
   });
 
+  it('turns kernel channel events off and back on in the mask NCCL reads per operation (the addon does so around a timed loop)', () => {
+    const masks = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [
+      { call: 'init', context: 'k', comm: 0x77n, rank: 0, nRanks: 2 },
+      { call: 'channels', on: false },
+      { call: 'channels', on: true },
+    ]);
+    expect(masks).toEqual([COLL | P2P | KERNEL_CH, COLL | P2P, COLL | P2P | KERNEL_CH]);
+    addon.ncclProfilerRead({ library: LIBRARY });
+  });
+
   it('keeps a collective with its channels, their GPU times exact, and the addon reads each record once', () => {
     addon.ncclProfilerRead({ library: LIBRARY });
     hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [

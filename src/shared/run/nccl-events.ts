@@ -185,6 +185,11 @@ export class NcclEventPool {
     });
   }
 
+  /** Whether every call of `seqs` is seen (channels or not). */
+  seen(comm: string, func: string, seqs: number[]): boolean {
+    return seqs.every((s) => this.find(comm, func, s) !== undefined);
+  }
+
   /** Takes the calls `seqs` out of the pool (those seen), in the order asked. */
   take(comm: string, func: string, seqs: number[]): (NcclColl | null)[] {
     return seqs.map((s) => {
