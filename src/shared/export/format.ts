@@ -11,7 +11,7 @@ import { pairsView, type PairsCell, type PairsMatrix } from '../results/pairs.js
 import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeLoopStall, loopStalls } from '../run/loop-host.js';
-import { describeChoice } from '../run/nccl-events.js';
+import { describeChoice, oneChoice } from '../run/nccl-events.js';
 
 export const PASS = '✓';
 export const FAIL = '✗';
@@ -119,17 +119,11 @@ const NCCL_HEADER = [
   `  ${''.padEnd(8)}${''.padEnd(8)}${pad('', 4)}${pad('(us)', 9)}`,
 ];
 
-/** One value, or "varied" (the counts go to ncclNotes). */
-const choiceCell = (counts: Record<string, number>) => {
-  const d = describeChoice(counts);
-  return d.startsWith('varied') ? 'varied' : d || '-';
-};
-
 function ncclCells(step: StepRecord | undefined): string {
   const n = step?.nccl;
   if (!n) return `  ${'-'.padEnd(8)}${'-'.padEnd(8)}${pad('-', 4)}${pad('-', 9)}`;
   const kernel = n.kernelMedianUs === null ? 'n/a' : us(n.kernelMedianUs);
-  return `  ${choiceCell(n.algo).padEnd(8)}${choiceCell(n.proto).padEnd(8)}${pad(choiceCell(n.nChannels), 4)}${pad(kernel, 9)}`;
+  return `  ${oneChoice(n.algo).padEnd(8)}${oneChoice(n.proto).padEnd(8)}${pad(oneChoice(n.nChannels), 4)}${pad(kernel, 9)}`;
 }
 
 /** What varied within a size, what the profiler missed, and what the columns mean. */

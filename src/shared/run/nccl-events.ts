@@ -330,3 +330,14 @@ export function describeChoice(counts: Record<string, number>): string {
   if (entries.length === 1) return entries[0][0];
   return `varied (${entries.map(([k, n]) => `${k}×${n}`).join(', ')})`;
 }
+
+/** One value, or "varied" (describeChoice gives the counts); "-" for none. */
+export function oneChoice(counts: Record<string, number>): string {
+  const d = describeChoice(counts);
+  return d.startsWith('varied') ? 'varied' : d || '-';
+}
+
+/** A step's choice in a few characters: "RING LL 24ch", with "varied" for what varied; null for none. */
+export function shortChoice(n: Pick<NcclStepInfo, 'algo' | 'proto' | 'nChannels'> | undefined): string | null {
+  return n ? `${oneChoice(n.algo)} ${oneChoice(n.proto)} ${oneChoice(n.nChannels)}ch` : null;
+}
