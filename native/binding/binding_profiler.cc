@@ -69,6 +69,26 @@ Napi::Object record_object(Napi::Env env, const ProfileRecord& r) {
   return o;
 }
 
+const char* kFuncNames[] = {"Broadcast", "Reduce", "AllGather", "ReduceScatter", "AllReduce", "SendRecv",
+                            "Send",      "Recv",   "AlltoAll",  "Scatter",       "Gather"};
+
+Napi::Object tuner_object(Napi::Env env, const TunerRecord& r) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("comm", hex(r.comm));
+  o.Set("hostNs", Napi::Number::New(env, static_cast<double>(r.host_ns)));
+  o.Set("func", r.coll_type >= 0 && r.coll_type < 11 ? kFuncNames[r.coll_type] : "unknown");
+  o.Set("bytes", Napi::Number::New(env, static_cast<double>(r.n_bytes)));
+  o.Set("pipeOps", Napi::Number::New(env, r.pipe_ops));
+  Napi::Array table = Napi::Array::New(env, r.n_algo);
+  for (int a = 0; a < r.n_algo; a++) {
+    Napi::Array row = Napi::Array::New(env, r.n_proto);
+    for (int p = 0; p < r.n_proto; p++) row.Set(static_cast<uint32_t>(p), Napi::Number::New(env, r.cost_us[a][p]));
+    table.Set(static_cast<uint32_t>(a), row);
+  }
+  o.Set("costUs", table);
+  return o;
+}
+
 // ncclProfilerRead({ library }): the records the plug-in at `library` kept since the last call,
 // and its counters. Throws CLAB_SYSTEM_ERROR where the library cannot be read.
 Napi::Value NcclProfilerRead(const Napi::CallbackInfo& info) {
@@ -80,11 +100,16 @@ Napi::Value NcclProfilerRead(const Napi::CallbackInfo& info) {
     const gpu::ProfilerReader* reader = gpu::ProfilerReader::open(library, &why);
     if (!reader) throw ClabError(ErrCode::SystemError, "the profiler plug-in cannot be read: " + why);
     const std::vector<ProfileRecord> records = reader->drain();
+    const std::vector<TunerRecord> tuner = reader->drain_tuner();
     const ProfileStats s = reader->stats();
     Napi::Array list = Napi::Array::New(env, records.size());
     for (size_t i = 0; i < records.size(); i++) list.Set(static_cast<uint32_t>(i), record_object(env, records[i]));
     Napi::Object o = Napi::Object::New(env);
     o.Set("records", list);
+    Napi::Array calls = Napi::Array::New(env, tuner.size());
+    for (size_t i = 0; i < tuner.size(); i++) calls.Set(static_cast<uint32_t>(i), tuner_object(env, tuner[i]));
+    o.Set("tuner", calls);
+    o.Set("tunerInterface", Napi::Number::New(env, s.tuner_interface));
     o.Set("recorded", Napi::Number::New(env, static_cast<double>(s.recorded)));
     o.Set("dropped", Napi::Number::New(env, static_cast<double>(s.dropped)));
     o.Set("inits", Napi::Number::New(env, static_cast<double>(s.inits)));

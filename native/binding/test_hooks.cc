@@ -11,6 +11,7 @@
 #include "gpu/gpu_errors.h"
 #include "gpu/gpu_gemm.h"
 #include "profiler/nccl_profiler_abi.h"
+#include "profiler/nccl_tuner_abi.h"
 
 namespace {
 
@@ -172,7 +173,50 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
   return masks;
 }
 
+// tunerPlay(library, calls): NCCL's side of the tuner interface (ncclTunerPlugin_v5) against the
+// plug-in at `library`: { call: 'init', context, comm }, { call: 'coll', context, collType, bytes,
+// table } (table: algorithms × protocols of µs, handed over as NCCL does, a contiguous array cast
+// to float**), { call: 'finalize', context }. Returns what each coll call left in the table.
+Napi::Value TunerPlay(const Napi::CallbackInfo& info) {
+  namespace nt = clab::nccl_tuner;
+  Napi::Env env = info.Env();
+  const std::string library = info[0].ToString().Utf8Value();
+  const Napi::Array calls = info[1].As<Napi::Array>();
+  void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) throw Napi::Error::New(env, std::string("dlopen: ") + dlerror());
+  auto* table = static_cast<nt::TableV5*>(dlsym(h, "ncclTunerPlugin_v5"));
+  if (!table) throw Napi::Error::New(env, "no ncclTunerPlugin_v5 in " + library);
+  std::map<std::string, void*> contexts;
+  Napi::Array after = Napi::Array::New(env);
+  for (uint32_t i = 0; i < calls.Length(); i++) {
+    const Napi::Object c = calls.Get(i).As<Napi::Object>();
+    const std::string call = c.Get("call").ToString().Utf8Value();
+    const std::string name = c.Get("context").ToString().Utf8Value();
+    if (call == "init") {
+      bool lossless = true;
+      table->init(&contexts[name], c.Get("comm").As<Napi::BigInt>().Uint64Value(&lossless), 2, 1, nullptr, nullptr, nullptr);
+    } else if (call == "coll") {
+      const Napi::Array rows = c.Get("table").As<Napi::Array>();
+      const int n_algo = static_cast<int>(rows.Length());
+      const int n_proto = n_algo ? static_cast<int>(rows.Get(0u).As<Napi::Array>().Length()) : 0;
+      std::vector<float> cost(static_cast<size_t>(n_algo * n_proto));
+      for (int a = 0; a < n_algo; a++)
+        for (int p = 0; p < n_proto; p++) cost[a * n_proto + p] = rows.Get(a).As<Napi::Array>().Get(p).ToNumber().FloatValue();
+      int n_channels = 0;
+      table->get_coll_info(contexts[name], c.Get("collType").ToNumber().Int32Value(), c.Get("bytes").ToNumber().Int64Value(), 1,
+                           reinterpret_cast<float**>(cost.data()), n_algo, n_proto, 0, &n_channels);
+      Napi::Array left = Napi::Array::New(env, cost.size());
+      for (size_t k = 0; k < cost.size(); k++) left.Set(static_cast<uint32_t>(k), cost[k]);
+      after.Set(after.Length(), left);
+    } else if (call == "finalize") {
+      table->finalize(contexts[name]);
+    }
+  }
+  return after;
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("tunerPlay", Napi::Function::New(env, TunerPlay, "tunerPlay"));
   exports.Set("profilerPlay", Napi::Function::New(env, ProfilerPlay, "profilerPlay"));
   exports.Set("gemmResult", Napi::Function::New(env, GemmResult, "gemmResult"));
   exports.Set("gpuGemmResult", Napi::Function::New(env, GpuGemmResult, "gpuGemmResult"));

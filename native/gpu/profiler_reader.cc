@@ -31,8 +31,9 @@ const ProfilerReader* ProfilerReader::open(const std::string& path, std::string*
       reader->drain_ = reinterpret_cast<clab_profiler_drain_fn>(dlsym(h, "clab_profiler_drain"));
       reader->stats_ = reinterpret_cast<clab_profiler_stats_fn>(dlsym(h, "clab_profiler_stats"));
       reader->kernel_channels_ = reinterpret_cast<clab_profiler_kernel_channels_fn>(dlsym(h, "clab_profiler_kernel_channels"));
+      reader->drain_tuner_ = reinterpret_cast<clab_tuner_drain_fn>(dlsym(h, "clab_tuner_drain"));
       ProfileStats s{};
-      if (!reader->drain_ || !reader->stats_ || !reader->kernel_channels_) {
+      if (!reader->drain_ || !reader->stats_ || !reader->kernel_channels_ || !reader->drain_tuner_) {
         reason = path + " is not the lab's profiler plug-in (no clab_profiler_drain)";
       } else if (reader->stats_(&s), s.version != kProfileRecordVersion || s.record_size != sizeof(ProfileRecord)) {
         reason = path + " keeps records of version " + std::to_string(s.version) + ", this addon reads version " +
@@ -48,17 +49,24 @@ const ProfilerReader* ProfilerReader::open(const std::string& path, std::string*
   return it->second.first.get();
 }
 
-std::vector<ProfileRecord> ProfilerReader::drain() const {
-  std::vector<ProfileRecord> out;
+namespace {
+template <class Record, class Drain>
+std::vector<Record> drain_all(Drain drain) {
+  std::vector<Record> out;
   constexpr uint32_t kBatch = 4096;
   for (;;) {
     const size_t n = out.size();
     out.resize(n + kBatch);
-    const uint32_t got = drain_(out.data() + n, kBatch);
+    const uint32_t got = drain(out.data() + n, kBatch);
     out.resize(n + got);
     if (got < kBatch) return out;
   }
 }
+}  // namespace
+
+std::vector<ProfileRecord> ProfilerReader::drain() const { return drain_all<ProfileRecord>(drain_); }
+
+std::vector<TunerRecord> ProfilerReader::drain_tuner() const { return drain_all<TunerRecord>(drain_tuner_); }
 
 ProfileStats ProfilerReader::stats() const {
   ProfileStats s{};

@@ -17,6 +17,8 @@ class ProfilerReader {
 
   /** Every record kept since the last drain, oldest first. */
   std::vector<ProfileRecord> drain() const;
+  /** Every tuner call recorded since the last drain_tuner, oldest first. */
+  std::vector<TunerRecord> drain_tuner() const;
   ProfileStats stats() const;
   /** Kernel channel events off or on for the operations NCCL enqueues from now on (process-wide). */
   void kernel_channels(bool on) const { kernel_channels_(on ? 1 : 0); }
@@ -28,6 +30,7 @@ class ProfilerReader {
   clab_profiler_drain_fn drain_ = nullptr;
   clab_profiler_stats_fn stats_ = nullptr;
   clab_profiler_kernel_channels_fn kernel_channels_ = nullptr;
+  clab_tuner_drain_fn drain_tuner_ = nullptr;
 };
 
 }  // namespace clab::gpu

@@ -11,6 +11,7 @@
 
 #include "profiler/nccl_profiler_abi.h"
 #include "profiler/profile_ring.h"
+#include "profiler/tuner_plugin.h"
 
 namespace clab {
 namespace {
@@ -33,8 +34,8 @@ struct Slot {
   ProfileKind kind;
 };
 
-ProfileRing& ring() {
-  static ProfileRing r(kRingRecords);
+Ring<ProfileRecord>& ring() {
+  static Ring<ProfileRecord> r(kRingRecords);
   return r;
 }
 Slot g_slots[kSlots];
@@ -214,7 +215,16 @@ __attribute__((visibility("default"))) void clab_profiler_kernel_channels(int on
 }
 
 __attribute__((visibility("default"))) void clab_profiler_stats(clab::ProfileStats* out) {
-  *out = clab::ProfileStats{clab::kProfileRecordVersion, sizeof(clab::ProfileRecord), clab::ring().recorded(), clab::ring().dropped(),
-                            clab::g_inits.load(),        clab::g_mask.load(),         clab::g_interface.load()};
+  clab::ProfileStats s{};
+  s.version = clab::kProfileRecordVersion;
+  s.record_size = sizeof(clab::ProfileRecord);
+  s.recorded = clab::ring().recorded();
+  s.dropped = clab::ring().dropped() + clab::tuner_ring().dropped();
+  s.inits = clab::g_inits.load();
+  s.mask = clab::g_mask.load();
+  s.interface = clab::g_interface.load();
+  s.tuner_calls = clab::tuner_calls();
+  s.tuner_interface = clab::tuner_interface();
+  *out = s;
 }
 }

@@ -7,7 +7,7 @@ import type { Dtype } from '../shared/data/dtypes.js';
 import type { COLLECTIVE_DESCRIPTORS, CollectiveName } from '../shared/ops/index.js';
 import type { BackendName } from '../shared/run/protocol.js';
 import type { Redop } from '../shared/data/reduce.js';
-import type { NcclProfileRecord } from '../shared/run/nccl-events.js';
+import type { NcclProfileRecord, NcclTunerRecord } from '../shared/run/nccl-events.js';
 import type { GpuClockSample } from '../shared/run/gpu-clock.js';
 
 export type { BackendName };
@@ -175,6 +175,10 @@ export interface Topology {
 /** What the lab's NCCL profiler plug-in kept since the last read, and its counters. */
 export interface NcclProfilerRead {
   records: NcclProfileRecord[];
+  /** The tuner's calls (the same library as NCCL_TUNER_PLUGIN): NCCL's predicted time per algorithm × protocol. */
+  tuner: NcclTunerRecord[];
+  /** The tuner interface NCCL took (5, 4; 0: it never initialised the tuner). */
+  tunerInterface: number;
   recorded: number;
   /** Records lost to a full ring. */
   dropped: number;

@@ -14,7 +14,8 @@ const SETTLE_MS = 50;
 
 /**
  * Names the plug-in beside the addon in NCCL_PROFILER_PLUGIN unless the user set their own (or
- * CLAB_NCCL_PROFILER=0): its path, or null with why not. Read by NCCL at its first communicator.
+ * CLAB_NCCL_PROFILER=0): its path, or null with why not; and, unless the user set one, in
+ * NCCL_TUNER_PLUGIN (the same library's tuner only reads). Read by NCCL at its first communicator.
  */
 export function chooseProfiler(addonPath: string, env: NodeJS.ProcessEnv = process.env): { library: string | null; why: string | null } {
   if (env.CLAB_NCCL_PROFILER === '0') return { library: null, why: 'CLAB_NCCL_PROFILER=0' };
@@ -22,6 +23,7 @@ export function chooseProfiler(addonPath: string, env: NodeJS.ProcessEnv = proce
   const library = join(dirname(addonPath), PROFILER_LIBRARY);
   if (!existsSync(library)) return { library: null, why: `${library} is missing (build it with npm run build:native)` };
   env.NCCL_PROFILER_PLUGIN = library;
+  env.NCCL_TUNER_PLUGIN ??= library;
   return { library, why: null };
 }
 
@@ -48,6 +50,7 @@ export class NcclProfile {
       }
       const profile = new NcclProfile(addon, library, comm, device, rank, log);
       profile.pool.add(read.records);
+      profile.pool.addTuner(read.tuner);
       log(`NCCL's profiler plug-in is loaded (interface v${read.interface}, communicator ${comm}): algorithm, protocol and channels per step`);
       return profile;
     } catch (e) {
@@ -57,7 +60,9 @@ export class NcclProfile {
   }
 
   private read(): void {
-    this.pool.add(this.addon.ncclProfilerRead({ library: this.library }).records);
+    const { records, tuner } = this.addon.ncclProfilerRead({ library: this.library });
+    this.pool.add(records);
+    this.pool.addTuner(tuner);
   }
 
   private clock(): GpuClockSample | null {
@@ -91,6 +96,6 @@ export class NcclProfile {
     }
     for (const o of others) if (o?.ncclSeq) this.pool.take(this.comm, func, o.ncclSeq);
     const calls = this.pool.take(this.comm, func, seqs);
-    return joinStep(calls, timed.startNs.length, slices ? this.clock() : null);
+    return joinStep(calls, timed.startNs.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c));
   }
 }

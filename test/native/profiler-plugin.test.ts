@@ -10,6 +10,7 @@ import { addon } from './ranks';
 const LIBRARY = path.resolve('build/native/Release/clab_profiler.so');
 const hooks = createRequire(import.meta.url)(path.resolve('build/native/Release/clab_test_hooks.node')) as {
   profilerPlay(library: string, symbol: string, calls: object[]): number[];
+  tunerPlay(library: string, calls: object[]): number[][];
 };
 const COLL = 2, P2P = 4, PROXY_OP = 8, PROXY_STEP = 16, KERNEL_CH = 64;
 const KERNEL_CH_STOP = 22;
@@ -99,6 +100,21 @@ describe('the NCCL profiler plug-in', () => {
     const { info } = joinStep(pool.take('0000000000000099', 'AllReduce', [3]), 1, null);
     expect(info.zeroTimes).toBe(1);
     expect(info.kernelUs).toEqual([10.03]);
+  });
+
+  it('records NCCL\'s cost table per call through ncclTunerPlugin_v5 and leaves it as it was', () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    const table = [[10.5, 20, -1], [8.25, 16, 30], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1]];
+    const after = hooks.tunerPlay(LIBRARY, [
+      { call: 'init', context: 't', comm: 0x5an },
+      { call: 'coll', context: 't', collType: 4, bytes: 1 << 20, table },
+      { call: 'finalize', context: 't' },
+    ]);
+    expect(after).toEqual([table.flat()]);
+    const read = addon.ncclProfilerRead({ library: LIBRARY });
+    expect(read.tunerInterface).toBe(5);
+    expect(read.tuner).toHaveLength(1);
+    expect(read.tuner[0]).toMatchObject({ comm: '000000000000005a', func: 'AllReduce', bytes: 1 << 20, pipeOps: 1, costUs: table });
   });
 
   it('refuses a library that is not the plug-in, saying why', () => {

@@ -112,18 +112,20 @@ function modelNotes(model: SweepModel): string[] {
 
 /**
  * NCCL's own choice, after the other columns, where the profiler plug-in saw the sweep's calls:
- * algorithm, protocol, channels, and a call's median span on the GPU from its channels' kernels.
+ * algorithm, protocol, channels, a call's median span on the GPU from its channels' kernels, and
+ * NCCL's own predicted time for its choice (the pass-through tuner's cost table).
  */
 const NCCL_HEADER = [
-  `  ${'algo'.padEnd(8)}${'proto'.padEnd(8)}${pad('nCh', 4)}${pad('kernel', 9)}`,
-  `  ${''.padEnd(8)}${''.padEnd(8)}${pad('', 4)}${pad('(us)', 9)}`,
+  `  ${'algo'.padEnd(8)}${'proto'.padEnd(8)}${pad('nCh', 4)}${pad('kernel', 9)}${pad('nccl', 9)}`,
+  `  ${''.padEnd(8)}${''.padEnd(8)}${pad('', 4)}${pad('(us)', 9)}${pad('(us)', 9)}`,
 ];
 
 function ncclCells(step: StepRecord | undefined): string {
   const n = step?.nccl;
-  if (!n) return `  ${'-'.padEnd(8)}${'-'.padEnd(8)}${pad('-', 4)}${pad('-', 9)}`;
+  if (!n) return `  ${'-'.padEnd(8)}${'-'.padEnd(8)}${pad('-', 4)}${pad('-', 9)}${pad('-', 9)}`;
   const kernel = n.kernelMedianUs === null ? 'n/a' : us(n.kernelMedianUs);
-  return `  ${oneChoice(n.algo).padEnd(8)}${oneChoice(n.proto).padEnd(8)}${pad(oneChoice(n.nChannels), 4)}${pad(kernel, 9)}`;
+  const predicted = n.predictedChosenUs === null || n.predictedChosenUs === undefined ? 'n/a' : us(n.predictedChosenUs);
+  return `  ${oneChoice(n.algo).padEnd(8)}${oneChoice(n.proto).padEnd(8)}${pad(oneChoice(n.nChannels), 4)}${pad(kernel, 9)}${pad(predicted, 9)}`;
 }
 
 /** What varied within a size, what the profiler missed, and what the columns mean. */
@@ -140,7 +142,7 @@ function ncclNotes(rows: readonly StepRecord[]): string[] {
     return all.length ? [`at ${formatBytes(r.bytes)}: ${all.join('; ')}.`] : [];
   });
   return [
-    "algo, proto and nCh are NCCL's own choice for each call (its profiler's events, all ranks); kernel is a call's span on the GPU from its channels' kernels (median).",
+    "algo, proto and nCh are NCCL's own choice for each call (its profiler's events, all ranks); kernel is a call's span on the GPU from its channels' kernels (median); nccl is the time NCCL's cost table predicted for its choice (the lab's tuner plug-in, which changes nothing).",
     ...notes,
   ].flatMap((note) => wrapWords(note, 100, '# ', '#   '));
 }

@@ -39,6 +39,34 @@ export interface NcclProfileRecord {
   proto: string;
 }
 
+/**
+ * One call of the lab's pass-through tuner: NCCL's predicted time (µs) per algorithm × protocol for
+ * a collective it is about to enqueue (rows TUNER_ALGORITHMS, columns TUNER_PROTOCOLS; -1: ruled out).
+ */
+export interface NcclTunerRecord {
+  /** NCCL's hash of the communicator ("0000000000000000" where NCCL's tuner interface gives none: v4). */
+  comm: string;
+  hostNs: number;
+  func: string;
+  bytes: number;
+  pipeOps: number;
+  costUs: number[][];
+}
+
+/** NCCL 2.28's order of algorithms and protocols in its cost table, in the names its profiler uses. */
+export const TUNER_ALGORITHMS = ['TREE', 'RING', 'COLLNET_DIRECT', 'COLLNET_CHAIN', 'NVLS', 'NVLS_TREE', 'PAT'];
+export const TUNER_PROTOCOLS = ['LL', 'LL128', 'SIMPLE'];
+const NO_COMM = '0000000000000000';
+
+/** A cost table as "ALGO/PROTO" → µs, leaving out what NCCL ruled out. */
+export function predictionTable(t: NcclTunerRecord): Record<string, number> {
+  const out: Record<string, number> = {};
+  t.costUs.forEach((row, a) => row.forEach((us, p) => {
+    if (us >= 0 && TUNER_ALGORITHMS[a] && TUNER_PROTOCOLS[p]) out[`${TUNER_ALGORITHMS[a]}/${TUNER_PROTOCOLS[p]}`] = us;
+  }));
+  return out;
+}
+
 /** NCCL's name of each native collective that has a sequence number (a barrier is a one-element all_reduce). */
 export const NCCL_FUNC: Readonly<Record<string, string>> = {
   all_reduce: 'AllReduce',
@@ -98,8 +126,30 @@ export class NcclEventPool {
   private channelOf = new Map<number, NcclChannel>();
   private orphanChannels = new Map<number, { parent: number; channel: NcclChannel }>();
   private orphanEnds = new Map<number, bigint | null>();
+  /** The tuner's calls by communicator and function, in time order. */
+  private tuner = new Map<string, NcclTunerRecord[]>();
 
   constructor(private readonly limit = 50_000) {}
+
+  addTuner(records: NcclTunerRecord[]): void {
+    for (const t of records) {
+      const k = `${t.comm}/${t.func}`;
+      const list = this.tuner.get(k) ?? [];
+      list.push(t);
+      if (list.length > this.limit) list.splice(0, list.length - this.limit);
+      this.tuner.set(k, list);
+    }
+  }
+
+  /**
+   * NCCL's cost table for a call: the tuner's last call of the same function on its communicator
+   * before the call's Coll event (NCCL chooses, then enqueues, on the same thread).
+   */
+  prediction(c: NcclColl): NcclTunerRecord | undefined {
+    const list = this.tuner.get(`${c.comm}/${c.func}`) ?? this.tuner.get(`${NO_COMM}/${c.func}`) ?? [];
+    for (let i = list.length - 1; i >= 0; i--) if (list[i].hostNs <= c.startNs) return list[i];
+    return undefined;
+  }
 
   add(records: NcclProfileRecord[]): void {
     for (const r of records) {
@@ -223,6 +273,11 @@ export const ncclStepInfoSchema = z.object({
   zeroTimes: z.number().int().nonnegative(),
   /** The calibration's bound on where the channel slices stand on the host clock (ns). */
   clockErrorNs: z.number().nonnegative().optional(),
+  /**
+   * NCCL's own prediction for the first timed call (the pass-through tuner's cost table): µs per
+   * "ALGO/PROTO" it allowed, and the bytes it predicted for.
+   */
+  predicted: z.object({ bytes: z.number(), us: z.record(z.string(), z.number()) }).optional(),
 });
 export type NcclStepInfo = z.infer<typeof ncclStepInfoSchema>;
 
@@ -260,6 +315,7 @@ export function kernelSpanNs(c: NcclColl): { start: bigint; end: bigint } | null
  */
 export function joinStep(
   calls: (NcclColl | null)[], timed: number, clock: GpuClockSample | null, maxSliceIterations = 16,
+  prediction: (c: NcclColl) => NcclTunerRecord | undefined = () => undefined,
 ): { info: NcclStepInfo; slices: ChannelSlice[] } {
   const info: NcclStepInfo = { calls: calls.length, seen: 0, algo: {}, proto: {}, nChannels: {}, missingEnds: 0, zeroTimes: 0 };
   const slices: ChannelSlice[] = [];
@@ -278,6 +334,8 @@ export function joinStep(
       else if (ch.startGpuNs === null || ch.endGpuNs === null) info.zeroTimes++;
     }
     if (i < firstTimed) return;
+    const tuned = info.predicted ? undefined : prediction(c);
+    if (tuned) info.predicted = { bytes: tuned.bytes, us: predictionTable(tuned) };
     const span = kernelSpanNs(c);
     kernelUs.push(span ? Number(span.end - span.start) / 1e3 : null);
     const iteration = i - firstTimed;
@@ -296,7 +354,10 @@ export function joinStep(
 }
 
 /** A step's NCCL choices over its ranks (the record's step.nccl): the counts added up. */
-export const ncclStepSummarySchema = ncclStepInfoSchema.omit({ kernelUs: true, clockErrorNs: true }).extend({
+export const ncclStepSummarySchema = ncclStepInfoSchema.omit({ kernelUs: true, clockErrorNs: true, predicted: true }).extend({
+  /** NCCL's prediction (the lowest rank's that has one), and its time for the algorithm and protocol it chose (µs). */
+  predicted: ncclStepInfoSchema.shape.predicted,
+  predictedChosenUs: z.number().nullable().optional(),
   /** The median over ranks and timed iterations of a call's span on the GPU from its channels (µs); null: none timed. */
   kernelMedianUs: z.number().nullable(),
 });
@@ -320,6 +381,13 @@ export function mergeStepInfos(infos: NcclStepInfo[]): NcclStepSummary | null {
     for (const f of ['algo', 'proto', 'nChannels'] as const) for (const [k, n] of Object.entries(i[f])) out[f][k] = (out[f][k] ?? 0) + n;
   }
   out.kernelMedianUs = medianOf(infos.flatMap((i) => (i.kernelUs ?? []).filter((x): x is number => x !== null)));
+  const predicted = infos.find((i) => i.predicted)?.predicted;
+  if (predicted) {
+    out.predicted = predicted;
+    const algo = Object.keys(out.algo);
+    const proto = Object.keys(out.proto);
+    out.predictedChosenUs = algo.length === 1 && proto.length === 1 ? predicted.us[`${algo[0]}/${proto[0]}`] ?? null : null;
+  }
   return out;
 }
 

@@ -23,14 +23,17 @@ const plan = compilePlan(scenarioSchema.parse({
 describe('the sweep table with NCCL\'s choice', () => {
   it('adds algo, proto, nCh and the kernel span after nccl-tests\' columns, merged over ranks', () => {
     const steps = [
-      summarizeStep(plan.steps[0], [rank(0, info({ RING: 4 }, [8, 9])), rank(1, info({ RING: 4 }, [9, 10]))], 2),
+      summarizeStep(plan.steps[0], [
+        rank(0, info({ RING: 4 }, [8, 9], { predicted: { bytes: 1024, us: { 'RING/SIMPLE': 7.5, 'RING/LL': 5 } } })),
+        rank(1, info({ RING: 4 }, [9, 10])),
+      ], 2),
       summarizeStep(plan.steps[1], [rank(0, info({ RING: 3, TREE: 1 }, [12])), rank(1, info({ RING: 4 }, [12], { seen: 3, missingEnds: 1 }))], 2),
     ];
     expect(steps[0].nccl).toMatchObject({ algo: { RING: 8 }, proto: { SIMPLE: 8 }, nChannels: { '2': 8 }, kernelMedianUs: 9 });
     const lines = sweepTable(plan, steps, 0);
-    expect(lines[1]).toMatch(/#wrong\s+algo\s+proto\s+nCh\s+kernel$/);
-    expect(lines[3]).toMatch(/RING\s+SIMPLE\s+2\s+9\.00$/);
-    expect(lines[4]).toMatch(/varied\s+SIMPLE\s+2\s+12\.0$/);
+    expect(lines[1]).toMatch(/#wrong\s+algo\s+proto\s+nCh\s+kernel\s+nccl$/);
+    expect(lines[3]).toMatch(/RING\s+SIMPLE\s+2\s+9\.00\s+7\.50$/);
+    expect(lines[4]).toMatch(/varied\s+SIMPLE\s+2\s+12\.0\s+n\/a$/);
     const notes = lines.filter((l) => l.startsWith('#')).join(' ');
     expect(notes).toMatch(/at 2 KiB: algo varied \(RING×7, TREE×1\); the profiler saw 7 of 8 calls; 1 channel ends missing/);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  NcclEventPool, communicatorOf, describeChoice, joinStep, kernelSpanNs, mergeStepInfos, type NcclProfileRecord,
+  NcclEventPool, communicatorOf, describeChoice, joinStep, kernelSpanNs, mergeStepInfos, predictionTable, shortChoice,
+  type NcclProfileRecord, type NcclTunerRecord,
 } from '../../../src/shared/run/nccl-events';
 
 const COMM = '00000000000000aa';
@@ -134,5 +135,35 @@ describe('the NCCL event join', () => {
     expect(pool.size).toBe(3);
     expect(pool.find(COMM, 'AllReduce', 41)).toBeUndefined();
     expect(pool.find(COMM, 'AllReduce', 44)).toBeDefined();
+  });
+});
+
+describe('NCCL\'s prediction beside the join', () => {
+  const table = (ringLl: number): number[][] => [[12, 20, 30], [ringLl, 15, 25], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1]];
+  const tuned = (hostNs: number, ringLl: number, comm = COMM): NcclTunerRecord => ({ comm, hostNs, func: 'AllReduce', bytes: 4096, pipeOps: 1, costUs: table(ringLl) });
+
+  it('names the table\'s cells by algorithm and protocol, leaving out what NCCL ruled out', () => {
+    expect(predictionTable(tuned(0, 9))).toEqual({ 'TREE/LL': 12, 'TREE/LL128': 20, 'TREE/SIMPLE': 30, 'RING/LL': 9, 'RING/LL128': 15, 'RING/SIMPLE': 25 });
+  });
+
+  it('takes for a call the tuner\'s last table of its function and communicator before it', () => {
+    const pool = new NcclEventPool();
+    const c = call(50);  // Coll start at host 5050
+    pool.addTuner([tuned(5000, 7), tuned(5040, 8), tuned(5060, 99), tuned(5045, 1, 'other')]);
+    pool.add(all(c));
+    expect(pool.prediction(pool.find(COMM, 'AllReduce', 50)!)?.costUs[1][0]).toBe(8);
+    const { info } = joinStep(pool.take(COMM, 'AllReduce', [50]), 1, null, 16, (x) => pool.prediction(x));
+    expect(info.predicted).toEqual({ bytes: 4096, us: predictionTable(tuned(0, 8)) });
+    const merged = mergeStepInfos([info]);
+    expect(merged?.predictedChosenUs).toBe(8);  // RING/LL, what NCCL chose
+    expect(shortChoice(merged!)).toBe('RING LL 1ch');
+  });
+
+  it('gives no time for NCCL\'s choice where the choice varied', () => {
+    const pool = new NcclEventPool();
+    pool.addTuner([tuned(0, 8)]);
+    pool.add([call(60), call(61, { algo: 'TREE' })].flatMap(all));
+    const { info } = joinStep(pool.take(COMM, 'AllReduce', [60, 61]), 2, null, 16, (x) => pool.prediction(x));
+    expect(mergeStepInfos([info])?.predictedChosenUs).toBeNull();
   });
 });
