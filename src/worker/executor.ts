@@ -18,6 +18,7 @@ import type { Outcome } from './outcome.js';
 import { HostMemory, hostWrittenBytes } from './host-memory.js';
 import type { NcclProfile } from './nccl-profile.js';
 import { NCCL_FUNC } from '../shared/run/nccl-events.js';
+import { VariantComms } from './variant-comms.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -57,15 +58,20 @@ export class PlanExecutor {
 
   private readonly recorder: FlightRecorder | null;
   private pairs: PairRunner | null = null;
+  private readonly variants: VariantComms | null;
+  /** A compare variant's own communicator while its block runs (variant-comms.ts). */
+  private variantComm: NativeComm | null = null;
   readonly memory: HostMemory;
 
   constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {
     this.recorder = host.comm && new FlightRecorder(host.comm, (entry) => host.entered?.(entry));
     this.memory = host.memory ?? new HostMemory();
+    this.variants = host.pairs ? new VariantComms(plan, host.pairs, host.ncclProfile ?? null) : null;
   }
 
   /** The run's communicator, for every step but a pair's (the plan has one whenever such a step exists). */
   private get comm(): NativeComm {
+    if (this.variantComm) return this.variantComm;
     if (!this.host.comm) throw new Error('this rank has no run-wide communicator: the plan has only pairs steps');
     return this.host.comm;
   }
@@ -92,6 +98,7 @@ export class PlanExecutor {
     for (const [i, planStep] of this.plan.steps.entries()) {
       if (planStep.action.kind === 'block-begin') {
         await flush();
+        await this.enterVariant(planStep);
         await this.prepareBlock(i);
       }
       // Pairs run one at a time: every rank, in the pair or not, meets the others before one starts.
@@ -123,6 +130,21 @@ export class PlanExecutor {
     await flush();
     await this.waitFor(null);
     await this.pairs?.closed();
+  }
+
+  /** A variant that sets NCCL_ALGO/NCCL_PROTO runs its block on a communicator of its own. */
+  private async enterVariant(step: PlanStep): Promise<void> {
+    const comm = (await this.variants?.enter(step)) ?? null;
+    if (!comm) return;
+    this.variantComm = comm;
+    this.flight.use(comm);
+  }
+
+  private leaveVariant(): void {
+    if (!this.variantComm) return;
+    this.variantComm = null;
+    this.flight.use(this.comm);
+    this.variants?.leave();
   }
 
   private async waitFor(asyncId: string | null): Promise<void> {
@@ -345,6 +367,7 @@ export class PlanExecutor {
         const start = ops.length ? Math.min(...ops.map((e) => e.startNs)) : this.blockStart.get(`${a.compare}/${a.variant}/${a.repeat}`) ?? hostEnd;
         const t = { startNs: [start], endNs: [ops.length ? Math.max(...ops.map((e) => e.endNs)) : hostEnd] };
         for (const [inner, outcome] of this.deferred.splice(0)) this.report(inner, outcome);
+        this.leaveVariant();
         return { ...none, timed: t, events: this.events(step, t, 'block', 0) };
       }
     }

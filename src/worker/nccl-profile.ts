@@ -30,11 +30,29 @@ export function chooseProfiler(addonPath: string, env: NodeJS.ProcessEnv = proce
 export class NcclProfile {
   private readonly pool = new NcclEventPool();
   private clockFailed = false;
+  /** The communicator whose calls steps are joined with now: the run's, or a compare variant's. */
+  private active: string;
+  /** The communicator this rank joined last, by the plug-in's init records. */
+  private joinedLast: string;
 
   private constructor(
     private readonly addon: NativeAddon, private readonly library: string, readonly comm: string,
-    private readonly device: number, private readonly rank: number, private readonly log: (text: string) => void,
-  ) {}
+    private readonly device: number, private readonly rank: number, private readonly world: number, private readonly log: (text: string) => void,
+  ) {
+    this.active = comm;
+    this.joinedLast = comm;
+  }
+
+  /** The hash of the communicator this rank joined last (read after joining a variant's). */
+  lastJoined(): string {
+    this.read();
+    return this.joinedLast;
+  }
+
+  /** Joins steps with the calls of communicator `comm` from now on (the run's by default). */
+  use(comm: string = this.comm): void {
+    this.active = comm;
+  }
 
   /**
    * After the communicator is joined: the profile of it, or null where NCCL did not load the
@@ -48,7 +66,7 @@ export class NcclProfile {
         log('NCCL did not load the profiler plug-in (it needs NCCL 2.28 or later, ncclProfiler_v5; set NCCL_DEBUG=INFO to see why): no algorithm, protocol or channels');
         return null;
       }
-      const profile = new NcclProfile(addon, library, comm, device, rank, log);
+      const profile = new NcclProfile(addon, library, comm, device, rank, world, log);
       profile.pool.add(read.records);
       profile.pool.addTuner(read.tuner);
       log(`NCCL's profiler plug-in is loaded (interface v${read.interface}, communicator ${comm}): algorithm, protocol and channels per step`);
@@ -61,6 +79,7 @@ export class NcclProfile {
 
   private read(): void {
     const { records, tuner } = this.addon.ncclProfilerRead({ library: this.library });
+    this.joinedLast = communicatorOf(records, this.rank, this.world) ?? this.joinedLast;
     this.pool.add(records);
     this.pool.addTuner(tuner);
   }
@@ -88,14 +107,15 @@ export class NcclProfile {
     // timed iterations' channels are awaited.
     const iterations = seqs.slice(seqs.length - timed.startNs.length);
     const loop = seqs.slice(0, seqs.length - iterations.length);
-    const settled = () => this.pool.complete(this.comm, func, iterations) && this.pool.seen(this.comm, func, loop);
+    const comm = this.active;
+    const settled = () => this.pool.complete(comm, func, iterations) && this.pool.seen(comm, func, loop);
     this.read();
     for (const start = Date.now(); !settled() && Date.now() - start < SETTLE_MS;) {
       await new Promise((resolve) => setTimeout(resolve, 1));
       this.read();
     }
-    for (const o of others) if (o?.ncclSeq) this.pool.take(this.comm, func, o.ncclSeq);
-    const calls = this.pool.take(this.comm, func, seqs);
+    for (const o of others) if (o?.ncclSeq) this.pool.take(comm, func, o.ncclSeq);
+    const calls = this.pool.take(comm, func, seqs);
     return joinStep(calls, timed.startNs.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c));
   }
 }

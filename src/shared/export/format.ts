@@ -261,7 +261,7 @@ export function compareSummary(c: CompareRecord, backend?: BackendName): string[
   const lines = [`# ${c.label}`];
   const [first] = c.variants;
   for (const v of c.variants) {
-    lines.push(`  ${v.name.padEnd(12)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}`);
+    lines.push(`  ${v.name.padEnd(12)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}${v.nccl ? `  NCCL: ${v.nccl}` : ''}`);
     if (v === first) continue;
     lines.push(...sharingLine(v, first));
     const slower = v.computeUs && first.computeUs ? v.computeUs / first.computeUs : 0;

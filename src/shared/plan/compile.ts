@@ -282,7 +282,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       s.variants.forEach((v, vi) => {
         const origin: StepOrigin = { kind: 'compare', compare: index, variant: v.name, repeat: r };
         const tag = r < 0 ? ' (warm-up)' : '';
-        push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r }, true);
+        push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r, ...(v.nccl ? { nccl: v.nccl } : {}) }, true);
         const outer = asyncIds;
         asyncIds = new Set();
         v.steps.forEach((step, si) => basic([...path, 'variants', vi, 'steps', si], step, origin, `${v.name}: `));

@@ -3,7 +3,7 @@ import { DTYPE_INFO } from '../data/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS, p2pAlgBytes, p2pBusFactor } from '../ops/index.js';
 import type { CollectiveAction, P2pAction, Plan, PlanAction, PlanStep } from '../plan/types.js';
 import type { RankStepResult } from './protocol.js';
-import { mergeStepInfos } from './nccl-events.js';
+import { mergeStepInfos, shortChoice } from './nccl-events.js';
 import type { CompareRecord, StepRecord } from './record.js';
 import { algBandwidth, bandwidthTime, iterationTimesAcrossRanks, perOpTime, timingStats } from '../data/stats.js';
 
@@ -89,7 +89,13 @@ export function summarizeCompares(plan: Plan, steps: StepRecord[]): CompareRecor
     const variants = spec.variants.map((name) => {
       const ends = inCompare.filter((s) => s.action.kind === 'block-end' && s.action.variant === name && s.action.repeat >= 0 && s.ranks.length > 0);
       const repeatsUs = ends.map(maxOverRanks);
-      return { name, durationUs: median(repeatsUs), repeatsUs, speedup: null as number | null, commUs: timeOf(name, 'comm'), computeUs: timeOf(name, 'compute') };
+      // What NCCL chose for the variant's calls (its own communicator where it set NCCL_ALGO/NCCL_PROTO).
+      const nccl = shortChoice(mergeStepInfos(inCompare.filter((s) => s.origin.kind === 'compare' && s.origin.variant === name)
+        .flatMap((s) => s.ranks.flatMap((r) => (r.nccl ? [r.nccl] : [])))) ?? undefined);
+      return {
+        name, durationUs: median(repeatsUs), repeatsUs, speedup: null as number | null, commUs: timeOf(name, 'comm'), computeUs: timeOf(name, 'compute'),
+        ...(nccl ? { nccl } : {}),
+      };
     });
     const base = variants[0]?.durationUs;
     for (const v of variants) v.speedup = base && v.durationUs ? base / v.durationUs : null;

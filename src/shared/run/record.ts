@@ -76,6 +76,8 @@ export const compareRecordSchema = z.object({
      */
     commUs: z.number().nullable().optional(),
     computeUs: z.number().nullable().optional(),
+    /** nccl with the profiler plug-in: what NCCL chose for the variant's communication, e.g. "RING LL 24ch" (newer records). */
+    nccl: z.string().optional(),
   })),
   /** From the first variant: total communication and compute time, and the best speed-up overlap could give. */
   commUs: z.number().nullable(),

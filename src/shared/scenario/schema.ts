@@ -184,13 +184,22 @@ const pairsStep = z
   .strict()
   .describe('send/recv between pairs of ranks, each pair on a communicator of its own (a pair that fails or hangs is marked and the others go on), reported as bandwidth, latency and copy matrices with the link between each pair.');
 
+/** NCCL_ALGO / NCCL_PROTO values as NCCL parses them: names, lists, ^ to exclude, func: prefixes. */
+const ncclListText = z.string().min(1).max(200).regex(/^[A-Za-z0-9_,;:^ ]+$/, 'NCCL_ALGO/NCCL_PROTO syntax: names separated by , or ; (^ excludes, func: limits)');
+export const ncclChoiceSchema = z.object({ algo: ncclListText.optional(), proto: ncclListText.optional() }).strict();
+
 const compareStep = z
   .object({
     op: z.literal('compare'),
     label: name.optional(),
     repeat: z.number().int().min(1).max(LIMITS.compareRepeat).optional().describe('Times each variant is run; the median is reported (default 3).'),
     warmup: z.number().int().min(0).max(100).optional().describe('Untimed runs of every variant before the timed ones: first-use costs (connections, caches) stay out of the figures (default 1).'),
-    variants: z.array(z.object({ name: name.min(1), steps: steps(basicStepSchema) }).strict()).min(2).max(LIMITS.compareVariants),
+    variants: z.array(z.object({
+      name: name.min(1),
+      nccl: ncclChoiceSchema.optional().describe(
+        "nccl: run this variant on a communicator of its own made with NCCL_ALGO and/or NCCL_PROTO set (e.g. algo \"Ring\" or \"Tree\", proto \"LL\", \"LL128\" or \"Simple\"; NCCL's own syntax), so that variants set side by side compare NCCL's algorithms and protocols. cpu ignores it."),
+      steps: steps(basicStepSchema),
+    }).strict()).min(2).max(LIMITS.compareVariants),
   })
   .strict()
   .describe('Runs variants of the same block (e.g. overlap off/on) and reports each duration and the speed-up.');
