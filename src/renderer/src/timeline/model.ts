@@ -114,7 +114,7 @@ export function extendTimeline(model: TimelineModel | null, source: TimelineSour
     const stream = isHostPhase(e.phase) ? null : e.stream;
     // NCCL's channels (the profiler's kernel slices): a lane each, under the rank's streams, above its host lane.
     const key = e.channel ? e.rank * 16 + CHANNELS + e.channel.id / 256 : e.rank * 16 + (stream ?? HOST);
-    const name = e.channel ? `NCCL ch ${e.channel.id}` : laneName(streams, e.rank, stream);
+    const name = e.channel ? `rank ${e.rank} · NCCL ch ${e.channel.id}` : laneName(streams, e.rank, stream);
     lanes.add(key, () => ({ rank: e.rank, stream, name, group: null }), e, i, e.startNs - model.originNs, e.endNs - model.originNs);
   }
   model.loaded = events.length;
