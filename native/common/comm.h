@@ -34,7 +34,8 @@ struct Times {
   uint64_t data_fill_start = 0, data_fill_end = 0, data_check_start = 0, data_check_end = 0;
   /**
    * nccl, for a single collective: the sequence number NCCL gave each call (per collective type
-   * per communicator, as its profiler's events carry it), the loop's calls first. Empty elsewhere.
+   * per communicator, as its profiler's events carry it), the loop's calls first; for a send or
+   * recv, its number among this communicator's calls of that direction to that peer. Empty elsewhere.
    */
   std::vector<uint64_t> seq;
 };

@@ -198,8 +198,10 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   // next op late (a compare block starts with a barrier; its ops would time that rank's lag).
   const int slot = seq_slot(op.kind);
   times.seq.clear();
+  const bool p2p = op.kind == OpKind::Send || op.kind == OpKind::Recv;
   const auto issue_one = [&] {
     if (slot >= 0) times.seq.push_back(seq_[slot].load());
+    if (p2p) times.seq.push_back(peek_p2p(op.kind == OpKind::Send, op.peer));
     issue(op, bufs, st.stream);
   };
   timed(st, repeat, ticket, issue_one, times, line_up, op.kind == OpKind::Barrier);

@@ -61,6 +61,16 @@ int NcclComm::seq_slot(OpKind kind) {
   }
 }
 
+uint64_t NcclComm::next_p2p(bool send, int peer) {
+  std::lock_guard<std::mutex> lock(p2p_mu_);
+  return p2p_seq_[{send, peer}]++;
+}
+
+uint64_t NcclComm::peek_p2p(bool send, int peer) {
+  std::lock_guard<std::mutex> lock(p2p_mu_);
+  return p2p_seq_[{send, peer}];
+}
+
 void NcclComm::issue(const Op& op, const Staged& b, gpu::cudaStream_t s) {
   const gpu::ncclDataType_t t = nccl_type(op.dtype);
   if (const int slot = seq_slot(op.kind); slot >= 0) seq_[slot]++;
@@ -76,8 +86,8 @@ void NcclComm::issue(const Op& op, const Staged& b, gpu::cudaStream_t s) {
     case OpKind::AllToAll: return issue_all_to_all(op, b, s);
     case OpKind::Gather: return issue_gather(op, b, s);
     case OpKind::Scatter: return issue_scatter(op, b, s);
-    case OpKind::Send: return nccl(n.ncclSend(b.send, op.count, t, op.peer, comm_, s), "ncclSend");
-    case OpKind::Recv: return nccl(n.ncclRecv(b.recv, op.count, t, op.peer, comm_, s), "ncclRecv");
+    case OpKind::Send: next_p2p(true, op.peer); return nccl(n.ncclSend(b.send, op.count, t, op.peer, comm_, s), "ncclSend");
+    case OpKind::Recv: next_p2p(false, op.peer); return nccl(n.ncclRecv(b.recv, op.count, t, op.peer, comm_, s), "ncclRecv");
     case OpKind::Barrier:  // NCCL has none: a one-element all_reduce, as torch does it
       return nccl(n.ncclAllReduce(b.send, b.recv, 1, gpu::ncclFloat32, gpu::ncclSum, comm_, s), "ncclAllReduce (barrier)");
     case OpKind::Group:
@@ -172,7 +182,9 @@ void NcclComm::align(const Op& op, gpu::cudaStream_t s) {
   for (int p = 0; p < world_; p++) {
     if (!peers[p] || p == rank_) continue;
     const uint64_t slot = kAlignRecv + static_cast<uint64_t>(p) % (kScratchBytes - kAlignRecv);
+    next_p2p(true, p);
     nccl(n.ncclSend(base + kAlignSend, 1, gpu::ncclUint8, p, comm_, s), "ncclSend (lining the ranks up)");
+    next_p2p(false, p);
     nccl(n.ncclRecv(base + slot, 1, gpu::ncclUint8, p, comm_, s), "ncclRecv (lining the ranks up)");
   }
   nccl(n.ncclGroupEnd(), "ncclGroupEnd");

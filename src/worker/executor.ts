@@ -17,7 +17,7 @@ import { PairRunner, type PairHost } from './pairs.js';
 import type { Outcome } from './outcome.js';
 import { HostMemory, hostWrittenBytes } from './host-memory.js';
 import type { NcclProfile } from './nccl-profile.js';
-import { NCCL_FUNC } from '../shared/run/nccl-events.js';
+import { NCCL_FUNC, p2pFunc } from '../shared/run/nccl-events.js';
 import { VariantComms } from './variant-comms.js';
 
 export interface ExecutorHost {
@@ -305,7 +305,8 @@ export class PlanExecutor {
    * step's stream (not inside compare blocks, whose view lays out streams only).
    */
   private async ncclJoin(step: PlanStep, op: NativeOp, timed: NativeTimes, others: (NativeTimes | null)[], bytes: number) {
-    const func = NCCL_FUNC[op.op];
+    // Sends and receives by direction and peer (NCCL does not number them; the pool and the addon count alike).
+    const func = op.op === 'send' ? p2pFunc('Send', op.peer) : op.op === 'recv' ? p2pFunc('Recv', op.peer) : NCCL_FUNC[op.op];
     if (!this.host.ncclProfile || !func) return null;
     const joined = await this.host.ncclProfile.join(func, timed, others, step.origin.kind !== 'compare');
     if (!joined) return null;

@@ -67,6 +67,9 @@ export function predictionTable(t: NcclTunerRecord): Record<string, number> {
   return out;
 }
 
+/** The function a send or recv is kept under: NCCL's name and the peer ("Send:1"). */
+export const p2pFunc = (func: string, peer: number) => `${func}:${peer}`;
+
 /** NCCL's name of each native collective that has a sequence number (a barrier is a one-element all_reduce). */
 export const NCCL_FUNC: Readonly<Record<string, string>> = {
   all_reduce: 'AllReduce',
@@ -151,12 +154,30 @@ export class NcclEventPool {
     return undefined;
   }
 
+  /** Point-to-point calls so far, by communicator, direction and peer: NCCL does not number them, the pool does. */
+  private p2pCount = new Map<string, number>();
+
   add(records: NcclProfileRecord[]): void {
     for (const r of records) {
       if (r.kind === 'coll') this.addColl(r);
+      else if (r.kind === 'p2p') this.addP2p(r);
       else if (r.kind === 'kernel-ch') this.addChannel(r);
     }
     this.trim();
+  }
+
+  /**
+   * A send or recv, numbered among its communicator's calls of that direction to that peer in the
+   * order NCCL started them (the addon numbers its own calls alike: NativeTimes.ncclSeq), kept as a
+   * call of function "Send:peer" or "Recv:peer" with algorithm P2P.
+   */
+  private addP2p(r: NcclProfileRecord): void {
+    if (r.point !== 'start') return this.addColl(r);
+    const func = p2pFunc(r.func, r.peer);
+    const k = `${r.comm}/${func}`;
+    const seq = this.p2pCount.get(k) ?? 0;
+    this.p2pCount.set(k, seq + 1);
+    this.addColl({ ...r, func, seq, algo: 'P2P', proto: '-' });
   }
 
   private addColl(r: NcclProfileRecord): void {

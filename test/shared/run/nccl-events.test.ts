@@ -167,3 +167,29 @@ describe('NCCL\'s prediction beside the join', () => {
     expect(mergeStepInfos([info])?.predictedChosenUs).toBeNull();
   });
 });
+
+describe('sends and receives, which NCCL does not number', () => {
+  const p2p = (func: string, peer: number, id: number, point: NcclProfileRecord['point'] = 'start') =>
+    rec({ kind: 'p2p', point, id, func: point === 'start' ? func : '', peer: point === 'start' ? peer : 0, count: 256, nChannels: 2 });
+
+  it('numbers them per communicator, direction and peer in the order NCCL started them, as the addon numbers its calls', () => {
+    const pool = new NcclEventPool();
+    pool.add([p2p('Send', 1, 900), p2p('Recv', 1, 901), p2p('Send', 2, 902), p2p('Send', 1, 903), p2p('Send', 1, 903, 'stop')]);
+    const [first, second] = pool.take(COMM, 'Send:1', [0, 1]);
+    expect([first?.id, second?.id]).toEqual([900, 903]);
+    expect(second?.stopNs).toBe(0);
+    expect(pool.find(COMM, 'Recv:1', 0)?.id).toBe(901);
+    expect(pool.find(COMM, 'Send:2', 0)?.id).toBe(902);
+  });
+
+  it('joins a send\'s kernel channels and calls its algorithm P2P', () => {
+    const pool = new NcclEventPool();
+    pool.add([
+      p2p('Send', 1, 910),
+      rec({ kind: 'kernel-ch', id: 911, parent: 910, channel: 0, gpuNs: G + 100n }),
+      rec({ kind: 'kernel-ch', point: 'channel-end', id: 911, gpuNs: G + 2_100n }),
+    ]);
+    const { info } = joinStep(pool.take(COMM, 'Send:1', [0]), 1, null);
+    expect(info).toMatchObject({ seen: 1, algo: { P2P: 1 }, nChannels: { '2': 1 }, kernelUs: [2] });
+  });
+});
