@@ -83,8 +83,8 @@ Napi::Value GpuGemmResult(const Napi::CallbackInfo& info) {
 // profilerPlay(library, symbol, calls): plays NCCL's side of the profiler interface against the
 // plug-in at `library` through its table `symbol` (ncclProfiler_v5 or _v6), as NCCL would, without
 // a GPU. Each call is { call: 'init' | 'start' | 'state' | 'stop' | 'finalize', ... }; contexts and
-// handles are named by the test (`context`, `handle`, `parent`); `channels` switches kernel channel
-// events as the addon does around a loop. Returns the activation mask after each init and switch.
+// handles are named by the test (`context`, `handle`, `parent`); `pause` pauses and resumes the
+// plug-ins as the addon does around a loop. Returns the activation mask after each init and pause.
 Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
   namespace np = clab::nccl_profiler;
   Napi::Env env = info.Env();
@@ -120,12 +120,12 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
                   nullptr);
       contexts[c.Get("context").ToString().Utf8Value()] = ctx;
       masks.Set(masks.Length(), nccl_mask);
-    } else if (call == "channels") {
-      // What the addon does around a timed loop: kernel channel events off, then on.
-      using Switch = void (*)(int);
-      auto* channels = reinterpret_cast<Switch>(dlsym(h, "clab_profiler_kernel_channels"));
-      if (!channels) throw Napi::Error::New(env, "no clab_profiler_kernel_channels in " + library);
-      channels(c.Get("on").ToBoolean().Value() ? 1 : 0);
+    } else if (call == "pause") {
+      // What the addon does around a timed loop: paused, then resumed.
+      using Pause = void (*)(int);
+      auto* pause = reinterpret_cast<Pause>(dlsym(h, "clab_profiler_pause"));
+      if (!pause) throw Napi::Error::New(env, "no clab_profiler_pause in " + library);
+      pause(c.Get("paused").ToBoolean().Value() ? 1 : 0);
       masks.Set(masks.Length(), nccl_mask);
     } else if (call == "start") {
       np::EventDescr d{};

@@ -30,10 +30,10 @@ const ProfilerReader* ProfilerReader::open(const std::string& path, std::string*
     } else {
       reader->drain_ = reinterpret_cast<clab_profiler_drain_fn>(dlsym(h, "clab_profiler_drain"));
       reader->stats_ = reinterpret_cast<clab_profiler_stats_fn>(dlsym(h, "clab_profiler_stats"));
-      reader->kernel_channels_ = reinterpret_cast<clab_profiler_kernel_channels_fn>(dlsym(h, "clab_profiler_kernel_channels"));
+      reader->pause_ = reinterpret_cast<clab_profiler_pause_fn>(dlsym(h, "clab_profiler_pause"));
       reader->drain_tuner_ = reinterpret_cast<clab_tuner_drain_fn>(dlsym(h, "clab_tuner_drain"));
       ProfileStats s{};
-      if (!reader->drain_ || !reader->stats_ || !reader->kernel_channels_ || !reader->drain_tuner_) {
+      if (!reader->drain_ || !reader->stats_ || !reader->pause_ || !reader->drain_tuner_) {
         reason = path + " is not the lab's profiler plug-in (no clab_profiler_drain)";
       } else if (reader->stats_(&s), s.version != kProfileRecordVersion || s.record_size != sizeof(ProfileRecord)) {
         reason = path + " keeps records of version " + std::to_string(s.version) + ", this addon reads version " +

@@ -20,8 +20,8 @@ class ProfilerReader {
   /** Every tuner call recorded since the last drain_tuner, oldest first. */
   std::vector<TunerRecord> drain_tuner() const;
   ProfileStats stats() const;
-  /** Kernel channel events off or on for the operations NCCL enqueues from now on (process-wide). */
-  void kernel_channels(bool on) const { kernel_channels_(on ? 1 : 0); }
+  /** No events and no tuner records (paused) for the operations NCCL enqueues from now on, or again all (process-wide). */
+  void pause(bool paused) const { pause_(paused ? 1 : 0); }
 
   /** The reader opened last in this process, or nullptr: the one whose plug-in NCCL was given. */
   static const ProfilerReader* active();
@@ -29,7 +29,7 @@ class ProfilerReader {
  private:
   clab_profiler_drain_fn drain_ = nullptr;
   clab_profiler_stats_fn stats_ = nullptr;
-  clab_profiler_kernel_channels_fn kernel_channels_ = nullptr;
+  clab_profiler_pause_fn pause_ = nullptr;
   clab_tuner_drain_fn drain_tuner_ = nullptr;
 };
 

@@ -89,19 +89,20 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
         }, after{};
         getrusage(RUSAGE_THREAD, &before);
         const uint64_t issue0 = now_ns();
-        // NCCL's profiler (the lab's plug-in) sees the loop's calls but not their kernel channels,
-        // whose proxy work would be in the time: the per-repetition run below has them.
-        struct ChannelsOff {
+        // The lab's NCCL plug-ins are paused while the loop is issued: their events (kernel channels
+        // above all, which make NCCL add proxy work) would be in its time. The per-repetition run
+        // below gives them.
+        struct PluginsPaused {
           const gpu::ProfilerReader* profiler = gpu::ProfilerReader::active();
-          ChannelsOff() {
-            if (profiler) profiler->kernel_channels(false);
+          PluginsPaused() {
+            if (profiler) profiler->pause(true);
           }
-          ~ChannelsOff() {
-            if (profiler) profiler->kernel_channels(true);
+          ~PluginsPaused() {
+            if (profiler) profiler->pause(false);
           }
         };
         {
-          ChannelsOff off;
+          PluginsPaused paused;
           cuda_check(*rt_, rt_->cudaEventRecord(st.loop_begin, st.stream), "cudaEventRecord", rank_);
           for (int i = 0; i < repeat; i++) enqueue_one();
           cuda_check(*rt_, rt_->cudaEventRecord(st.loop_end, st.stream), "cudaEventRecord", rank_);

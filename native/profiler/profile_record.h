@@ -73,6 +73,6 @@ extern "C" {
 typedef uint32_t (*clab_profiler_drain_fn)(clab::ProfileRecord* out, uint32_t max);
 typedef void (*clab_profiler_stats_fn)(clab::ProfileStats* out);
 typedef uint32_t (*clab_tuner_drain_fn)(clab::TunerRecord* out, uint32_t max);
-/** Turns NCCL's kernel channel events off (0) or back on (the mask init set), for operations enqueued from now on. */
-typedef void (*clab_profiler_kernel_channels_fn)(int on);
+/** Pauses (1) or resumes (0) the profiler's events and the tuner's records for operations enqueued from now on. */
+typedef void (*clab_profiler_pause_fn)(int paused);
 }

@@ -43,7 +43,7 @@ std::atomic<uint64_t> g_next_id{0};
 std::atomic<uint64_t> g_inits{0};
 std::atomic<int> g_mask{0};
 // NCCL's activation mask (one per process, read as each operation is enqueued): init is handed its
-// address, and clab_profiler_kernel_channels turns KernelCh off and on there.
+// address, and clab_profiler_pause clears it and sets it back.
 std::atomic<int*> g_nccl_mask{nullptr};
 std::atomic<int> g_interface{0};
 
@@ -205,13 +205,13 @@ __attribute__((visibility("default"))) uint32_t clab_profiler_drain(clab::Profil
   return clab::ring().drain(out, max);
 }
 
-// Kernel channels cost the most (NCCL adds proxy work to see each channel's end): the addon turns
-// them off while it issues the loop that time per op and busbw come from, and on again after.
-__attribute__((visibility("default"))) void clab_profiler_kernel_channels(int on) {
+// The addon pauses the plug-ins while it issues the loop that time per op and busbw come from, and
+// resumes them for the per-repetition run, which gives the events: kernel channels cost the most
+// (NCCL adds proxy work to see each channel's end), and every event and tuner call costs the host.
+__attribute__((visibility("default"))) void clab_profiler_pause(int paused) {
+  clab::set_tuner_paused(paused != 0);
   int* mask = clab::g_nccl_mask.load();
-  const int wanted = clab::g_mask.load();
-  if (!mask || !(wanted & static_cast<int>(clab::nccl_profiler::kKernelCh))) return;
-  __atomic_store_n(mask, on ? wanted : wanted & ~static_cast<int>(clab::nccl_profiler::kKernelCh), __ATOMIC_RELAXED);
+  if (mask) __atomic_store_n(mask, paused ? 0 : clab::g_mask.load(), __ATOMIC_RELAXED);
 }
 
 __attribute__((visibility("default"))) void clab_profiler_stats(clab::ProfileStats* out) {

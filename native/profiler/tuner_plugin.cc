@@ -21,6 +21,7 @@ struct TunerContext {
 
 std::atomic<uint64_t> g_calls{0};
 std::atomic<int> g_interface{0};
+std::atomic<bool> g_paused{false};
 
 uint64_t monotonic_ns() {
   timespec ts{};
@@ -42,6 +43,7 @@ nt::Result init_v4(size_t, size_t, nt::Logger, void** context) {
 
 nt::Result get_coll_info(void* context, int coll_type, size_t n_bytes, int pipe_ops, float** cost_table, int n_algo, int n_proto, int,
                          int*) {
+  if (g_paused.load(std::memory_order_relaxed)) return nccl_profiler::kSuccess;
   TunerRecord r{};
   r.comm = context ? static_cast<TunerContext*>(context)->comm : 0;
   r.host_ns = monotonic_ns();
@@ -72,6 +74,7 @@ Ring<TunerRecord>& tuner_ring() {
 }
 uint64_t tuner_calls() { return g_calls.load(); }
 int tuner_interface() { return g_interface.load(); }
+void set_tuner_paused(bool paused) { g_paused.store(paused); }
 
 }  // namespace clab
 

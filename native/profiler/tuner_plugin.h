@@ -9,5 +9,7 @@ namespace clab {
 Ring<TunerRecord>& tuner_ring();
 uint64_t tuner_calls();
 int tuner_interface();
+/** While paused, getCollInfo records nothing (NCCL still calls it). */
+void set_tuner_paused(bool paused);
 
 }  // namespace clab

@@ -103,19 +103,18 @@ export class NcclProfile {
   async join(func: string, timed: NativeTimes, others: (NativeTimes | null)[], slices: boolean): Promise<{ info: NcclStepInfo; slices: ChannelSlice[] } | null> {
     const seqs = timed.ncclSeq;
     if (!seqs?.length) return null;
-    // The loop's calls (first) run without kernel channel events (native NcclComm::timed): only the
-    // timed iterations' channels are awaited.
+    // The loop's calls (first) are issued with the plug-ins paused (native NcclComm::timed): only
+    // the timed iterations' calls are seen, and awaited with their channels.
     const iterations = seqs.slice(seqs.length - timed.startNs.length);
-    const loop = seqs.slice(0, seqs.length - iterations.length);
     const comm = this.active;
-    const settled = () => this.pool.complete(comm, func, iterations) && this.pool.seen(comm, func, loop);
+    const settled = () => this.pool.complete(comm, func, iterations);
     this.read();
     for (const start = Date.now(); !settled() && Date.now() - start < SETTLE_MS;) {
       await new Promise((resolve) => setTimeout(resolve, 1));
       this.read();
     }
     for (const o of others) if (o?.ncclSeq) this.pool.take(comm, func, o.ncclSeq);
-    const calls = this.pool.take(comm, func, seqs);
-    return joinStep(calls, timed.startNs.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c));
+    const calls = this.pool.take(comm, func, iterations);
+    return joinStep(calls, iterations.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c));
   }
 }

@@ -53,14 +53,18 @@ describe('the NCCL profiler plug-in', () => {
     ]);
   });
 
-  it('turns kernel channel events off and back on in the mask NCCL reads per operation (the addon does so around a timed loop)', () => {
+  it('pauses every event in the mask NCCL reads per operation, and the tuner\'s records, and resumes them (the addon does so around a timed loop)', () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    const table = [[1, 2, 3]];
     const masks = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [
       { call: 'init', context: 'k', comm: 0x77n, rank: 0, nRanks: 2 },
-      { call: 'channels', on: false },
-      { call: 'channels', on: true },
+      { call: 'pause', paused: true },
     ]);
-    expect(masks).toEqual([COLL | P2P | KERNEL_CH, COLL | P2P, COLL | P2P | KERNEL_CH]);
-    addon.ncclProfilerRead({ library: LIBRARY });
+    hooks.tunerPlay(LIBRARY, [{ call: 'init', context: 'p', comm: 0x77n }, { call: 'coll', context: 'p', collType: 4, bytes: 8, table }]);
+    const resumed = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [{ call: 'pause', paused: false }]);
+    hooks.tunerPlay(LIBRARY, [{ call: 'coll', context: 'p', collType: 4, bytes: 16, table }]);
+    expect([...masks, ...resumed]).toEqual([COLL | P2P | KERNEL_CH, 0, COLL | P2P | KERNEL_CH]);
+    expect(addon.ncclProfilerRead({ library: LIBRARY }).tuner.map((t) => t.bytes)).toEqual([16]);
   });
 
   it('keeps a collective with its channels, their GPU times exact, and the addon reads each record once', () => {

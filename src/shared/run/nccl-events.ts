@@ -256,11 +256,6 @@ export class NcclEventPool {
     });
   }
 
-  /** Whether every call of `seqs` is seen (channels or not). */
-  seen(comm: string, func: string, seqs: number[]): boolean {
-    return seqs.every((s) => this.find(comm, func, s) !== undefined);
-  }
-
   /** Takes the calls `seqs` out of the pool (those seen), in the order asked. */
   take(comm: string, func: string, seqs: number[]): (NcclColl | null)[] {
     return seqs.map((s) => {
@@ -278,7 +273,7 @@ export class NcclEventPool {
 
 /** What NCCL chose for a step's calls on one rank, as counts by value (more than one value: it varied). */
 export const ncclStepInfoSchema = z.object({
-  /** Calls of the step NCCL numbered (loop and timed iterations), and those the profiler saw. */
+  /** The step's calls joined (its timed iterations'), and those the profiler saw. */
   calls: z.number().int().nonnegative(),
   seen: z.number().int().nonnegative(),
   algo: z.record(z.string(), z.number().int()),
