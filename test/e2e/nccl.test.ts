@@ -1,6 +1,7 @@
 // What NCCL chose, in Chromium against a real `clab serve`: a cpu sweep's record given the
 // profiler plug-in's results as a GPU run has them (each step's choice, its channels' kernels on
-// the timeline), read back from the results table, the model's notes and the timeline's lanes.
+// the timeline, NCCL's predicted time), read back from the results table, the model's notes, the
+// chart and the timeline's lanes.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,10 +11,9 @@ import { sweepModel } from '../../src/shared/learn/sweep-model';
 import { mergeStepInfos, shortChoice, type NcclStepInfo } from '../../src/shared/run/nccl-events';
 import type { TimelineEvent } from '../../src/shared/run/protocol';
 import { runRecordSchema, type RunRecord } from '../../src/shared/run/record';
-import { REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
+import { REPO_ROOT, screenshot, usesLabPage } from './helpers';
 import { selectRun } from './lab-page';
 
-let server: LabServerProcess;
 let page: Page;
 let path = '';
 let record: RunRecord;
@@ -25,11 +25,11 @@ function choiceAt(bytes: number, timed: number): NcclStepInfo {
   return {
     calls: timed, seen: timed, algo: { RING: timed }, proto: { [proto]: timed }, nChannels: { [String(nChannels)]: timed },
     kernelUs: Array.from({ length: timed }, () => 3), missingEnds: 0, zeroTimes: 0,
+    predicted: { bytes, us: { [`RING/${proto}`]: 8 + bytes / 1e4 } },
   };
 }
 
-usesLabPage((session) => ({ server, page } = session), (lab) => {
-  server = lab;
+usesLabPage((session) => ({ page } = session), (lab) => {
   const sweep = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/allreduce-sweep.scenario.json'), 'utf8')) as { steps: Record<string, unknown>[]; $schema?: string };
   sweep.steps[0].maxBytes = '64KiB';
   delete sweep.$schema;
@@ -71,6 +71,8 @@ describe('NCCL\'s choice in the browser', () => {
     const notes = sweepModel(record.plan, record.environment, record.steps, 0)!.notes;
     expect(notes.some((n) => n.startsWith('NCCL chose RING LL 1ch at 8 B'))).toBe(true);
     expect(await page.getByTestId('model-notes').locator('li').allTextContents()).toEqual(notes);
+    expect(sweepSteps[0].nccl?.predictedChosenUs).toBeCloseTo(8 + sweepSteps[0].bytes / 1e4, 9);
+    expect(await page.getByTestId('bandwidth-chart').first().getAttribute('data-nccl-predicted')).toBe('yes');
   });
 
   it('gives each NCCL channel a lane under its rank\'s stream, holding its kernel slices', async () => {
