@@ -347,6 +347,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("topology", Napi::Function::New(env, Topology, "topology"));
   exports.Set("topologyAsync", Napi::Function::New(env, TopologyAsync, "topologyAsync"));
   exports.Set("peerCopy", Napi::Function::New(env, PeerCopy, "peerCopy"));
+  register_profiler(env, exports);
   return exports;
 }
 

@@ -242,6 +242,11 @@ Napi::Object times_object(Napi::Env e, const Times& m) {
     host.Set("preempted", Napi::Number::New(e, static_cast<double>(m.loop_preempted)));
     times.Set("loopHost", host);
   }
+  if (!m.seq.empty()) {
+    Napi::Array seq = Napi::Array::New(e, m.seq.size());
+    for (size_t i = 0; i < m.seq.size(); i++) seq.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(m.seq[i])));
+    times.Set("ncclSeq", seq);
+  }
   if (m.data_fill_end != 0) {
     times.Set("dataFillStartNs", Napi::Number::New(e, static_cast<double>(m.data_fill_start)));
     times.Set("dataFillEndNs", Napi::Number::New(e, static_cast<double>(m.data_fill_end)));

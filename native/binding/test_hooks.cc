@@ -1,12 +1,17 @@
 // A test-only Node-API module (clab_test_hooks.node, never loaded by the lab): what the tests need
 // to see that the shipped addon does not show, such as the C matrix of the gemm stand-in.
+#include <dlfcn.h>
 #include <napi.h>
+
+#include <map>
 
 #include "common/errors.h"
 #include "common/gemm.h"
 #include "gpu/device_memory.h"
 #include "gpu/gpu_errors.h"
 #include "gpu/gpu_gemm.h"
+#include "profiler/nccl_profiler_abi.h"
+#include "profiler/nccl_tuner_abi.h"
 
 namespace {
 
@@ -75,7 +80,144 @@ Napi::Value GpuGemmResult(const Napi::CallbackInfo& info) {
   }
 }
 
+// profilerPlay(library, symbol, calls): plays NCCL's side of the profiler interface against the
+// plug-in at `library` through its table `symbol` (ncclProfiler_v5 or _v6), as NCCL would, without
+// a GPU. Each call is { call: 'init' | 'start' | 'state' | 'stop' | 'finalize', ... }; contexts and
+// handles are named by the test (`context`, `handle`, `parent`); `pause` pauses and resumes the
+// plug-ins as the addon does around a loop. Returns the activation mask after each init and pause.
+Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
+  namespace np = clab::nccl_profiler;
+  Napi::Env env = info.Env();
+  const std::string library = info[0].ToString().Utf8Value();
+  const std::string symbol = info[1].ToString().Utf8Value();
+  const Napi::Array calls = info[2].As<Napi::Array>();
+  void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) throw Napi::Error::New(env, std::string("dlopen: ") + dlerror());
+  auto* table = static_cast<np::Table*>(dlsym(h, symbol.c_str()));
+  if (!table) throw Napi::Error::New(env, "no " + symbol + " in " + library);
+  // NCCL's activation mask: one per process, whose address every init gets.
+  static int nccl_mask = 0;
+  std::map<std::string, void*> contexts, handles;
+  std::vector<std::string> strings;  // the descriptors' names outlive their calls, as NCCL's static strings do
+  strings.reserve(calls.Length() * 4);
+  const auto str = [&](const Napi::Object& c, const char* key) -> const char* {
+    if (!c.Has(key)) return nullptr;
+    strings.push_back(c.Get(key).ToString().Utf8Value());
+    return strings.back().c_str();
+  };
+  const auto num = [](const Napi::Object& c, const char* key) { return c.Has(key) ? c.Get(key).ToNumber().Int64Value() : 0; };
+  const auto big = [](const Napi::Object& c, const char* key) {
+    bool lossless = true;
+    return c.Has(key) ? c.Get(key).As<Napi::BigInt>().Uint64Value(&lossless) : uint64_t{0};
+  };
+  Napi::Array masks = Napi::Array::New(env);
+  for (uint32_t i = 0; i < calls.Length(); i++) {
+    const Napi::Object c = calls.Get(i).As<Napi::Object>();
+    const std::string call = c.Get("call").ToString().Utf8Value();
+    if (call == "init") {
+      void* ctx = nullptr;
+      table->init(&ctx, big(c, "comm"), &nccl_mask, "test", 1, static_cast<int>(num(c, "nRanks")), static_cast<int>(num(c, "rank")),
+                  nullptr);
+      contexts[c.Get("context").ToString().Utf8Value()] = ctx;
+      masks.Set(masks.Length(), nccl_mask);
+    } else if (call == "pause") {
+      // What the addon does around a timed loop: paused, then resumed.
+      using Pause = void (*)(int);
+      auto* pause = reinterpret_cast<Pause>(dlsym(h, "clab_profiler_pause"));
+      if (!pause) throw Napi::Error::New(env, "no clab_profiler_pause in " + library);
+      pause(c.Get("paused").ToBoolean().Value() ? 1 : 0);
+      masks.Set(masks.Length(), nccl_mask);
+    } else if (call == "start") {
+      np::EventDescr d{};
+      const std::string type = c.Get("type").ToString().Utf8Value();
+      d.parent = c.Has("parent") ? handles[c.Get("parent").ToString().Utf8Value()] : nullptr;
+      d.rank = static_cast<int>(num(c, "rank"));
+      if (type == "coll") {
+        d.type = np::kColl;
+        d.coll.seq_number = static_cast<uint64_t>(num(c, "seq"));
+        d.coll.func = str(c, "func");
+        d.coll.count = static_cast<size_t>(num(c, "count"));
+        d.coll.root = static_cast<int>(num(c, "root"));
+        d.coll.datatype = str(c, "datatype");
+        d.coll.n_channels = static_cast<uint8_t>(num(c, "nChannels"));
+        d.coll.n_warps = static_cast<uint8_t>(num(c, "nWarps"));
+        d.coll.algo = str(c, "algo");
+        d.coll.proto = str(c, "proto");
+      } else if (type == "p2p") {
+        d.type = np::kP2p;
+        d.p2p.func = str(c, "func");
+        d.p2p.count = static_cast<size_t>(num(c, "count"));
+        d.p2p.datatype = str(c, "datatype");
+        d.p2p.peer = static_cast<int>(num(c, "peer"));
+        d.p2p.n_channels = static_cast<uint8_t>(num(c, "nChannels"));
+      } else if (type == "kernel-ch") {
+        d.type = np::kKernelCh;
+        d.kernel_ch.channel_id = static_cast<uint8_t>(num(c, "channel"));
+        d.kernel_ch.p_timer = big(c, "pTimer");
+      } else {
+        d.type = uint64_t{1} << 0;  // a group event: one the plug-in does not keep
+      }
+      void* handle = nullptr;
+      table->start_event(contexts[c.Get("context").ToString().Utf8Value()], &handle, &d);
+      handles[c.Get("handle").ToString().Utf8Value()] = handle;
+    } else if (call == "state") {
+      np::StateArgs a{};
+      a.kernel_ch.p_timer = big(c, "pTimer");
+      table->record_event_state(handles[c.Get("handle").ToString().Utf8Value()], static_cast<int>(num(c, "state")), &a);
+    } else if (call == "stop") {
+      table->stop_event(handles[c.Get("handle").ToString().Utf8Value()]);
+    } else if (call == "finalize") {
+      table->finalize(contexts[c.Get("context").ToString().Utf8Value()]);
+    }
+  }
+  return masks;
+}
+
+// tunerPlay(library, calls): NCCL's side of the tuner interface (ncclTunerPlugin_v5) against the
+// plug-in at `library`: { call: 'init', context, comm }, { call: 'coll', context, collType, bytes,
+// table } (table: algorithms × protocols of µs, handed over as NCCL does, a contiguous array cast
+// to float**), { call: 'finalize', context }. Returns what each coll call left in the table.
+Napi::Value TunerPlay(const Napi::CallbackInfo& info) {
+  namespace nt = clab::nccl_tuner;
+  Napi::Env env = info.Env();
+  const std::string library = info[0].ToString().Utf8Value();
+  const Napi::Array calls = info[1].As<Napi::Array>();
+  void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) throw Napi::Error::New(env, std::string("dlopen: ") + dlerror());
+  auto* table = static_cast<nt::TableV5*>(dlsym(h, "ncclTunerPlugin_v5"));
+  if (!table) throw Napi::Error::New(env, "no ncclTunerPlugin_v5 in " + library);
+  std::map<std::string, void*> contexts;
+  Napi::Array after = Napi::Array::New(env);
+  for (uint32_t i = 0; i < calls.Length(); i++) {
+    const Napi::Object c = calls.Get(i).As<Napi::Object>();
+    const std::string call = c.Get("call").ToString().Utf8Value();
+    const std::string name = c.Get("context").ToString().Utf8Value();
+    if (call == "init") {
+      bool lossless = true;
+      table->init(&contexts[name], c.Get("comm").As<Napi::BigInt>().Uint64Value(&lossless), 2, 1, nullptr, nullptr, nullptr);
+    } else if (call == "coll") {
+      const Napi::Array rows = c.Get("table").As<Napi::Array>();
+      const int n_algo = static_cast<int>(rows.Length());
+      const int n_proto = n_algo ? static_cast<int>(rows.Get(0u).As<Napi::Array>().Length()) : 0;
+      std::vector<float> cost(static_cast<size_t>(n_algo * n_proto));
+      for (int a = 0; a < n_algo; a++)
+        for (int p = 0; p < n_proto; p++) cost[a * n_proto + p] = rows.Get(a).As<Napi::Array>().Get(p).ToNumber().FloatValue();
+      int n_channels = 0;
+      table->get_coll_info(contexts[name], c.Get("collType").ToNumber().Int32Value(), c.Get("bytes").ToNumber().Int64Value(), 1,
+                           reinterpret_cast<float**>(cost.data()), n_algo, n_proto, 0, &n_channels);
+      Napi::Array left = Napi::Array::New(env, cost.size());
+      for (size_t k = 0; k < cost.size(); k++) left.Set(static_cast<uint32_t>(k), cost[k]);
+      after.Set(after.Length(), left);
+    } else if (call == "finalize") {
+      table->finalize(contexts[name]);
+    }
+  }
+  return after;
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("tunerPlay", Napi::Function::New(env, TunerPlay, "tunerPlay"));
+  exports.Set("profilerPlay", Napi::Function::New(env, ProfilerPlay, "profilerPlay"));
   exports.Set("gemmResult", Napi::Function::New(env, GemmResult, "gemmResult"));
   exports.Set("gpuGemmResult", Napi::Function::New(env, GpuGemmResult, "gpuGemmResult"));
   return exports;

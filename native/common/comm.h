@@ -32,6 +32,12 @@ struct Times {
   uint64_t loop_faults = 0, loop_blocked = 0, loop_preempted = 0;
   /** Where the backend made the op's data (Op::data): when it filled and when it checked (0: not done). */
   uint64_t data_fill_start = 0, data_fill_end = 0, data_check_start = 0, data_check_end = 0;
+  /**
+   * nccl, for a single collective: the sequence number NCCL gave each call (per collective type
+   * per communicator, as its profiler's events carry it), the loop's calls first; for a send or
+   * recv, its number among this communicator's calls of that direction to that peer. Empty elsewhere.
+   */
+  std::vector<uint64_t> seq;
 };
 
 class Comm {

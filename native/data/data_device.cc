@@ -42,7 +42,8 @@ const DataKernels* DataKernels::on_device(int device, std::string* why) {
     } else if ((r = k->driver_->cuModuleLoadData(&module, kDataKernelsPtx)) != gpu::CUDA_SUCCESS) {
       reason = "the driver refused the data kernels' PTX: " + driver_error(*k->driver_, r);
     } else if ((r = k->driver_->cuModuleGetFunction(&k->fill_, module, "clab_fill")) != gpu::CUDA_SUCCESS ||
-               (r = k->driver_->cuModuleGetFunction(&k->check_, module, "clab_check")) != gpu::CUDA_SUCCESS) {
+               (r = k->driver_->cuModuleGetFunction(&k->check_, module, "clab_check")) != gpu::CUDA_SUCCESS ||
+               (r = k->driver_->cuModuleGetFunction(&k->globaltimer_, module, "clab_globaltimer")) != gpu::CUDA_SUCCESS) {
       reason = "the data kernels' PTX lacks a kernel: " + driver_error(*k->driver_, r);
     }
     if (!reason.empty()) k.reset();
@@ -75,6 +76,14 @@ void DataKernels::check(gpu::cudaStream_t stream, const uint8_t* out, uint64_t n
   data::Expect spec = e;
   void* args[] = {&out, &count, &spec, &result};
   launch(check_, stream, n, args, "data check", rank);
+}
+
+void DataKernels::globaltimer(gpu::cudaStream_t stream, unsigned long long* out, int rank) const {
+  void* args[] = {&out};
+  const gpu::CUresult r = driver_->cuLaunchKernel(globaltimer_, 1, 1, 1, 1, 1, 1, 0, stream, args, nullptr);
+  if (r != gpu::CUDA_SUCCESS)
+    throw ClabError(ErrCode::SystemError,
+                    "launching the globaltimer kernel failed on rank " + std::to_string(rank) + ": " + driver_error(*driver_, r));
 }
 
 }  // namespace clab

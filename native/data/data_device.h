@@ -28,11 +28,13 @@ class DataKernels {
    * memory) adding into `*result` (device memory, set to {0, ~0} before).
    */
   void check(gpu::cudaStream_t stream, const uint8_t* out, uint64_t n, const data::Expect& e, data::CheckResult* result, int rank) const;
+  /** Enqueues one thread writing the GPU's %globaltimer (ns) to `*out` (device memory). */
+  void globaltimer(gpu::cudaStream_t stream, unsigned long long* out, int rank) const;
 
  private:
   void launch(gpu::CUfunction f, gpu::cudaStream_t stream, uint64_t n, void** args, const char* what, int rank) const;
   const gpu::CudaDriver* driver_ = nullptr;
-  gpu::CUfunction fill_ = nullptr, check_ = nullptr;
+  gpu::CUfunction fill_ = nullptr, check_ = nullptr, globaltimer_ = nullptr;
 };
 
 }  // namespace clab

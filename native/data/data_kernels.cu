@@ -28,3 +28,11 @@ extern "C" __global__ void clab_check(const uint8_t* out, unsigned long long n, 
     atomicMin(&result->first, first);
   }
 }
+
+// The GPU's %globaltimer (ns), which NCCL's kernels stamp their channels with: read once between
+// two host clock readings, it maps that timer onto the host's clock (gpu_clock.cc).
+extern "C" __global__ void clab_globaltimer(unsigned long long* out) {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  *out = t;
+}

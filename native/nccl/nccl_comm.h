@@ -257,6 +257,18 @@ class NcclComm final : public Comm {
   };
   std::array<LinedUp, 64> lined_up_{};
 
+  // NCCL's sequence number of the next call of each collective that has one, per communicator
+  // (seq_slot(): all_reduce, with barriers and line-ups, broadcast, reduce, all_gather,
+  // reduce_scatter); Times::seq gives them to the profiler's join.
+  std::array<std::atomic<uint64_t>, 5> seq_{};
+  static int seq_slot(OpKind kind);
+  // The same for point-to-point calls, which NCCL does not number: the calls of each direction to
+  // each peer, counted alike by the profiler's join (line-ups included). Guarded by p2p_mu_.
+  std::mutex p2p_mu_;
+  std::map<std::pair<bool, int>, uint64_t> p2p_seq_;
+  uint64_t next_p2p(bool send, int peer);
+  uint64_t peek_p2p(bool send, int peer);
+
   std::atomic<bool> aborted_{false};
   mutable std::mutex reason_mu_;
   std::string abort_reason_;

@@ -106,6 +106,10 @@ void NcclComm::align_copy_engine(const Op& op, const Staged& b, gpu::cudaStream_
   nccl(n.ncclGroupStart(), "ncclGroupStart");
   for (int p = 0; p < world_; p++) {
     if (!peer[p] || p == rank_) continue;
+    if (op.comm == 0) {  // NCCL numbers these too (the profiler's join, nccl_ops.cc)
+      next_p2p(true, p);
+      next_p2p(false, p);
+    }
     nccl(n.ncclSend(dev + at_out[p], sizeof(Header) + handles_out[p] * kHandleBytes, gpu::ncclUint8, p, c, s),
          "ncclSend (copy-engine exchange)");
     nccl(n.ncclRecv(dev + out_bytes + at_in[p], sizeof(Header) + handles_in[p] * kHandleBytes, gpu::ncclUint8, p, c, s),
@@ -177,6 +181,7 @@ void NcclComm::issue_with_copies(const Op& op, const Staged& b, gpu::cudaStream_
       continue;
     }
     const uint64_t slot = kAlignRecv + static_cast<uint64_t>(o.peer) % (kScratchBytes - kAlignRecv);
+    if (op.comm == 0) next_p2p(o.kind == OpKind::Send, o.peer);
     if (o.kind == OpKind::Send) nccl(n.ncclSend(base + kAlignSend, 1, gpu::ncclUint8, o.peer, c, s), "ncclSend (copy done)");
     else
       nccl(n.ncclRecv(base + slot, 1, gpu::ncclUint8, o.peer, c, s), "ncclRecv (copy done)");

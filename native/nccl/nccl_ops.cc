@@ -49,8 +49,33 @@ namespace {
 uint8_t* or_other(uint8_t* ignored, uint8_t* other) { return ignored ? ignored : other; }
 }  // namespace
 
+int NcclComm::seq_slot(OpKind kind) {
+  switch (kind) {
+    case OpKind::AllReduce:
+    case OpKind::Barrier: return 0;
+    case OpKind::Broadcast: return 1;
+    case OpKind::Reduce: return 2;
+    case OpKind::AllGather: return 3;
+    case OpKind::ReduceScatter: return 4;
+    default: return -1;
+  }
+}
+
+uint64_t NcclComm::next_p2p(bool send, int peer) {
+  std::lock_guard<std::mutex> lock(p2p_mu_);
+  return p2p_seq_[{send, peer}]++;
+}
+
+uint64_t NcclComm::peek_p2p(bool send, int peer) {
+  std::lock_guard<std::mutex> lock(p2p_mu_);
+  return p2p_seq_[{send, peer}];
+}
+
 void NcclComm::issue(const Op& op, const Staged& b, gpu::cudaStream_t s) {
   const gpu::ncclDataType_t t = nccl_type(op.dtype);
+  // NCCL numbers calls per communicator: the profiler's join follows the run's (op.comm 0) only.
+  const bool counted = op.comm == 0;
+  if (const int slot = seq_slot(op.kind); counted && slot >= 0) seq_[slot]++;
   const auto& n = *nccl_;
   const gpu::ncclComm_t c = communicator(op.comm);
   switch (op.kind) {
@@ -63,8 +88,12 @@ void NcclComm::issue(const Op& op, const Staged& b, gpu::cudaStream_t s) {
     case OpKind::AllToAll: return issue_all_to_all(op, b, s);
     case OpKind::Gather: return issue_gather(op, b, s);
     case OpKind::Scatter: return issue_scatter(op, b, s);
-    case OpKind::Send: return nccl(n.ncclSend(b.send, op.count, t, op.peer, c, s), "ncclSend");
-    case OpKind::Recv: return nccl(n.ncclRecv(b.recv, op.count, t, op.peer, c, s), "ncclRecv");
+    case OpKind::Send:
+      if (counted) next_p2p(true, op.peer);
+      return nccl(n.ncclSend(b.send, op.count, t, op.peer, c, s), "ncclSend");
+    case OpKind::Recv:
+      if (counted) next_p2p(false, op.peer);
+      return nccl(n.ncclRecv(b.recv, op.count, t, op.peer, c, s), "ncclRecv");
     case OpKind::Barrier:  // NCCL has none: a one-element all_reduce, as torch does it
       return nccl(n.ncclAllReduce(b.send, b.recv, 1, gpu::ncclFloat32, gpu::ncclSum, c, s), "ncclAllReduce (barrier)");
     case OpKind::Group:
@@ -155,6 +184,7 @@ void NcclComm::align(const Op& op, gpu::cudaStream_t s) {
   std::vector<bool> peers(world_, false);
   uint8_t* base = scratch_.get();
   if (collect_peers(op, peers)) {
+    if (op.comm == 0) seq_[seq_slot(OpKind::AllReduce)]++;
     nccl(n.ncclAllReduce(base, base, 1, gpu::ncclFloat32, gpu::ncclSum, c, s), "ncclAllReduce (lining the ranks up)");
     return;
   }
@@ -162,7 +192,9 @@ void NcclComm::align(const Op& op, gpu::cudaStream_t s) {
   for (int p = 0; p < world_; p++) {
     if (!peers[p] || p == rank_) continue;
     const uint64_t slot = kAlignRecv + static_cast<uint64_t>(p) % (kScratchBytes - kAlignRecv);
+    if (op.comm == 0) next_p2p(true, p);
     nccl(n.ncclSend(base + kAlignSend, 1, gpu::ncclUint8, p, c, s), "ncclSend (lining the ranks up)");
+    if (op.comm == 0) next_p2p(false, p);
     nccl(n.ncclRecv(base + slot, 1, gpu::ncclUint8, p, c, s), "ncclRecv (lining the ranks up)");
   }
   nccl(n.ncclGroupEnd(), "ncclGroupEnd");

@@ -16,11 +16,16 @@ export function addonCandidates(baseDir: string): string[] {
   ];
 }
 
-export function loadAddon(baseDir: string = __dirname): NativeAddon {
+/** Where the addon is (the first candidate that exists); throws CLAB_NO_ADDON where none does. */
+export function findAddon(baseDir: string = __dirname): string {
   const candidates = addonCandidates(baseDir);
   const found = candidates.find((p) => existsSync(p));
   if (!found) {
     throw Object.assign(new Error(`the native addon ${ADDON} was not found (looked in ${candidates.join(', ')}); build it with \`npm run build:native\``), { code: 'CLAB_NO_ADDON' });
   }
-  return require(found) as NativeAddon;
+  return found;
+}
+
+export function loadAddon(baseDir: string = __dirname): NativeAddon {
+  return require(findAddon(baseDir)) as NativeAddon;
 }

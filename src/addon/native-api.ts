@@ -7,6 +7,8 @@ import type { Dtype } from '../shared/data/dtypes.js';
 import type { COLLECTIVE_DESCRIPTORS, CollectiveName } from '../shared/ops/index.js';
 import type { BackendName } from '../shared/run/protocol.js';
 import type { Redop } from '../shared/data/reduce.js';
+import type { NcclProfileRecord, NcclTunerRecord } from '../shared/run/nccl-events.js';
+import type { GpuClockSample } from '../shared/run/gpu-clock.js';
 
 export type { BackendName };
 export type NativeDtype = Dtype;
@@ -72,6 +74,11 @@ export interface NativeTimes {
   dataFillEndNs?: number;
   dataCheckStartNs?: number;
   dataCheckEndNs?: number;
+  /**
+   * nccl, for a single collective with a sequence number (shared/run/nccl-events.ts NCCL_FUNC): the
+   * number NCCL gave each call of this enqueue (per collective type per communicator), the loop's first.
+   */
+  ncclSeq?: number[];
 }
 
 export interface NativeComm {
@@ -173,8 +180,34 @@ export interface Topology {
   problems: string[];
 }
 
+/** What the lab's NCCL profiler plug-in kept since the last read, and its counters. */
+export interface NcclProfilerRead {
+  records: NcclProfileRecord[];
+  /** The tuner's calls (the same library as NCCL_TUNER_PLUGIN): NCCL's predicted time per algorithm × protocol. */
+  tuner: NcclTunerRecord[];
+  /** The tuner interface NCCL took (5, 4; 0: it never initialised the tuner). */
+  tunerInterface: number;
+  recorded: number;
+  /** Records lost to a full ring. */
+  dropped: number;
+  /** Communicators NCCL initialised the plug-in for, the activation mask it set, and the interface NCCL took (5, 6; 0: none yet). */
+  inits: number;
+  mask: number;
+  interface: number;
+}
+
 /** Every call names its backend; the rank process never branches on it. */
 export interface NativeAddon {
+  /**
+   * The records of the profiler plug-in at `library` (clab_profiler.so, the path NCCL was given in
+   * NCCL_PROFILER_PLUGIN: the same copy) since the last call. Throws CLAB_SYSTEM_ERROR where it cannot be opened.
+   */
+  ncclProfilerRead(options: { library: string }): NcclProfilerRead;
+  /**
+   * Where `device`'s %globaltimer stands against CLOCK_MONOTONIC (native/data/gpu_clock.h): needs the
+   * data kernels and a CUDA context on the device; throws where either is missing.
+   */
+  gpuClock(options: { device: number; rank: number }): GpuClockSample;
   backends(): Record<BackendName, BackendAvailability>;
   /**
    * A fresh communicator id, made by rank 0 and relayed to the others. cpu: creates and

@@ -17,6 +17,9 @@ import { dataEvents } from './data-events.js';
 import { PairRunner, type PairHost } from './pairs.js';
 import type { Outcome } from './outcome.js';
 import { HostMemory, hostWrittenBytes } from './host-memory.js';
+import type { NcclProfile } from './nccl-profile.js';
+import { NCCL_FUNC, p2pFunc } from '../shared/run/nccl-events.js';
+import { VariantComms } from './variant-comms.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -32,6 +35,8 @@ export interface ExecutorHost {
   pairs?: PairHost & { gate(step: number): Promise<void> };
   /** When large host buffers are given back (host-memory.ts); one of its own by default. */
   memory?: HostMemory;
+  /** nccl with the lab's profiler plug-in loaded: what NCCL chose for each step's calls. */
+  ncclProfile?: NcclProfile | null;
 }
 
 
@@ -57,15 +62,20 @@ export class PlanExecutor {
 
   private readonly recorder: FlightRecorder | null;
   private pairs: PairRunner | null = null;
+  private readonly variants: VariantComms | null;
+  /** A compare variant's own communicator while its block runs (variant-comms.ts). */
+  private variantComm: NativeComm | null = null;
   readonly memory: HostMemory;
 
   constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {
     this.recorder = host.comm && new FlightRecorder(host.comm, (entry) => host.entered?.(entry));
     this.memory = host.memory ?? new HostMemory();
+    this.variants = host.pairs ? new VariantComms(plan, host.pairs, host.ncclProfile ?? null) : null;
   }
 
   /** The run's communicator, for every step but a pair's (the plan has one whenever such a step exists). */
   private get comm(): NativeComm {
+    if (this.variantComm) return this.variantComm;
     if (!this.host.comm) throw new Error('this rank has no run-wide communicator: the plan has only pairs steps');
     return this.host.comm;
   }
@@ -92,6 +102,7 @@ export class PlanExecutor {
     for (const [i, planStep] of this.plan.steps.entries()) {
       if (planStep.action.kind === 'block-begin') {
         await flush();
+        await this.enterVariant(planStep);
         await this.prepareBlock(i);
       }
       // Pairs run one at a time: every rank, in the pair or not, meets the others before one starts.
@@ -123,6 +134,21 @@ export class PlanExecutor {
     await flush();
     await this.waitFor(null);
     await this.pairs?.closed();
+  }
+
+  /** A variant that sets NCCL_ALGO/NCCL_PROTO runs its block on a communicator of its own. */
+  private async enterVariant(step: PlanStep): Promise<void> {
+    const comm = (await this.variants?.enter(step)) ?? null;
+    if (!comm) return;
+    this.variantComm = comm;
+    this.flight.use(comm);
+  }
+
+  private leaveVariant(): void {
+    if (!this.variantComm) return;
+    this.variantComm = null;
+    this.flight.use(this.comm);
+    this.variants?.leave();
   }
 
   private async waitFor(asyncId: string | null): Promise<void> {
@@ -167,6 +193,7 @@ export class PlanExecutor {
         ...(outcome.timed?.loopEndNs !== undefined ? { loopUs: (outcome.timed.loopEndNs - outcome.timed.loopStartNs!) / 1e3 } : {}),
         ...(outcome.timed?.loopHost ? { loopHost: loopHostOf(outcome.timed.loopHost) } : {}),
         note,
+        ...(outcome.nccl ? { nccl: outcome.nccl } : {}),
       },
       events,
     );
@@ -277,16 +304,35 @@ export class PlanExecutor {
       return { checks: () => [], timed: null, events: [made.fill], note: null, error: { code, message } };
     }
     const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;
+    const nccl = await this.ncclJoin(step, op, timedT, [warmT, checkT], bytes);
     return {
+      ...(nccl ? { nccl: nccl.info } : {}),
       checks: () => checkCalls.flatMap((c) => {
         const expected = c.output && c.expected();
         return expected ? [{ check: checkCall(c, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
       }),
       timed: timedT,
-      events: [made.fill, ...this.events(step, warmT, 'warmup', bytes), ...this.events(step, timedT, 'timed', bytes), ...this.events(step, checkT, 'check', bytes)],
+      events: [made.fill, ...this.events(step, warmT, 'warmup', bytes), ...this.events(step, timedT, 'timed', bytes), ...this.events(step, checkT, 'check', bytes), ...(nccl?.events ?? [])],
       note: null,
       inputs: calls.map((c) => c.inputPreview),
     };
+  }
+
+  /**
+   * What NCCL chose for a single collective's calls, and its channels' kernels as slices on the
+   * step's stream (not inside compare blocks, whose view lays out streams only).
+   */
+  private async ncclJoin(step: PlanStep, op: NativeOp, timed: NativeTimes, others: (NativeTimes | null)[], bytes: number) {
+    // Sends and receives by direction and peer (NCCL does not number them; the pool and the addon count alike).
+    const func = op.op === 'send' ? p2pFunc('Send', op.peer) : op.op === 'recv' ? p2pFunc('Recv', op.peer) : NCCL_FUNC[op.op];
+    if (!this.host.ncclProfile || !func) return null;
+    const joined = await this.host.ncclProfile.join(func, timed, others, step.origin.kind !== 'compare');
+    if (!joined) return null;
+    const events: TimelineEvent[] = joined.slices.map((s) => ({
+      rank: this.host.rank, stream: step.stream, step: step.index, name: `${step.label} ch ${s.channel}`, phase: 'channel',
+      startNs: s.startNs, endNs: s.endNs, bytes, channel: { id: s.channel, algo: s.algo, proto: s.proto, iteration: s.iteration },
+    }));
+    return { info: joined.info, events };
   }
 
   private async execute(step: PlanStep): Promise<Outcome> {
@@ -340,6 +386,7 @@ export class PlanExecutor {
         const start = ops.length ? Math.min(...ops.map((e) => e.startNs)) : this.blockStart.get(`${a.compare}/${a.variant}/${a.repeat}`) ?? hostEnd;
         const t = { startNs: [start], endNs: [ops.length ? Math.max(...ops.map((e) => e.endNs)) : hostEnd] };
         for (const [inner, outcome] of this.deferred.splice(0)) this.report(inner, outcome);
+        this.leaveVariant();
         return { ...none, timed: t, events: this.events(step, t, 'block', 0) };
       }
     }

@@ -23,7 +23,12 @@ export class FlightRecorder {
   /** The last calls entered, oldest first. */
   readonly entries: FlightEntry[] = [];
 
-  constructor(private readonly comm: NativeComm, private readonly report: (entry: FlightEntry) => void) {}
+  constructor(private comm: NativeComm, private readonly report: (entry: FlightEntry) => void) {}
+
+  /** Hands later calls to `comm` (a compare variant's own communicator), numbering on. */
+  use(comm: NativeComm): void {
+    this.comm = comm;
+  }
 
   /** comm.enqueue, with a communication call recorded and reported first (compute is not communication). */
   enqueue(step: number | null, stream: number, op: NativeOp, repeat = 1, options?: { loop?: boolean }): Promise<NativeTimes> {

@@ -6,10 +6,11 @@ import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
 import { rankDevice } from '../shared/plan/per-rank.js';
 import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type BackendName, type CoreToWorker, type WorkerToCore } from '../shared/run/protocol.js';
-import { loadAddon } from '../addon/addon.js';
+import { findAddon, loadAddon } from '../addon/addon.js';
 import { pausesBefore } from '../shared/run/step-mode.js';
 import { PlanExecutor } from './executor.js';
 import { createdSegments } from './segments.js';
+import { chooseProfiler, NcclProfile } from './nccl-profile.js';
 import type { NativeAddon, NativeComm } from '../addon/native-api.js';
 
 const v = PROTOCOL_VERSION;
@@ -123,6 +124,8 @@ async function main(): Promise<void> {
     process.env.NCCL_DEBUG_SUBSYS ??= 'P2P,SHM,NET';
   }
   process.env.NCCL_DEBUG ??= 'WARN';
+  // The lab's profiler plug-in, named to NCCL before its first communicator (nccl-profile.ts).
+  const profiler = start.backend === 'nccl' ? chooseProfiler(findAddon()) : null;
   const addon = createdSegments.track(loadAddon());
   exitNow = (code) => addon.exitNow(code);
   // The core checked the backend; nccl is not probed again here (that loads CUDA on this thread):
@@ -133,6 +136,7 @@ async function main(): Promise<void> {
   }
 
   const joinStart = performance.now();
+  let ncclProfile: NcclProfile | null = null;
   const ms = (t: number) => `${Math.round(performance.now() - t)} ms`;
   if (needsRunCommunicator(plan)) {
     comm = await joinCommunicator(addon, start.backend, plan);
@@ -142,6 +146,8 @@ async function main(): Promise<void> {
     const data = comm.makesData
       ? `tensors of ${BACKEND_DATA_MIN_ELEMENTS} elements and more are filled and checked by the backend${comm.device === undefined ? '' : ' on the GPU'}`
       : `data is filled and checked on the host (${comm.makesDataWhyNot ?? 'the backend cannot'})`;
+    if (profiler?.library) ncclProfile = NcclProfile.attach(addon, profiler.library, rank, plan.world, rankDevice(plan, rank), (text) => void logLine(text));
+    else if (profiler?.why) await logLine(`the lab's NCCL profiler plug-in is not used: ${profiler.why}`);
     await logLine(`joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started; ${data}`);
   } else {
     // Only pairs: each pair joins a communicator of its own, and no link outside a pair is touched
@@ -154,6 +160,7 @@ async function main(): Promise<void> {
   const executor = new PlanExecutor(plan, {
     rank,
     comm,
+    ncclProfile,
     stepBegin: (step) => {
       currentStep = step.index;
       void send({ type: 'step-begin', v, rank, step: step.index, atNs: Number(process.hrtime.bigint()) });

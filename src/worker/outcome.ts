@@ -3,6 +3,7 @@
 import type { CheckResult } from '../shared/data/check.js';
 import type { TimelineEvent } from '../shared/run/protocol.js';
 import type { NativeTimes } from '../addon/native-api.js';
+import type { NcclStepInfo } from '../shared/run/nccl-events.js';
 
 export interface Outcome {
   /** Checking is deferred, so that inside a timed compare block it runs after the block's clock stops. */
@@ -14,4 +15,6 @@ export interface Outcome {
   inputs?: (string | null)[];
   /** The step failed on this rank and the run goes on (a pair of a pairs step). */
   error?: { code: string; message: string };
+  /** What NCCL chose for the step's calls, from the profiler plug-in (nccl-profile.ts). */
+  nccl?: NcclStepInfo;
 }

@@ -6,6 +6,8 @@
 //   data     data made and checked where the backend computes: the kernels (PTX), host loops
 //   cpu      the cpu backend: shared memory, futex waits
 //   nccl     the nccl backend
+//   profiler NCCL's profiler plug-in (clab_profiler.so, a library of its own): nothing of ours
+//            beyond itself; the addon reads its records through profiler/profile_record.h
 //   binding  the Node-API files: the addon's exports, and the test-only module (test_hooks.cc)
 // Our includes name the folder ("nccl/nccl_comm.h"), so a file's folder is read from its path.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -15,11 +17,12 @@ import { describe, expect, it } from 'vitest';
 const NATIVE = join(__dirname, '../../native');
 const MAY_INCLUDE: Record<string, string[]> = {
   common: [],
-  gpu: ['common'],
+  profiler: [],
+  gpu: ['common', 'profiler'],
   data: ['common', 'gpu'],
   cpu: ['common', 'data'],
   nccl: ['common', 'gpu', 'data'],
-  binding: ['common', 'gpu', 'data', 'cpu', 'nccl'],
+  binding: ['common', 'gpu', 'data', 'cpu', 'nccl', 'profiler'],
 };
 const SOURCE = /\.(cc|h|cu)$/;
 

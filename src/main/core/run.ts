@@ -234,7 +234,8 @@ export class LabRun extends EventEmitter<RunEvents> {
           this.workers[other]?.send({ type: 'comm-id', v: PROTOCOL_VERSION, id: m.id, step: m.step });
           return;
         }
-        for (const w of this.workers) if (w.rank !== rank) w.send({ type: 'comm-id', v: PROTOCOL_VERSION, id: m.id });
+        // A compare variant's own communicator (its block-begin step) goes to every rank too, with its step.
+        for (const w of this.workers) if (w.rank !== rank) w.send({ type: 'comm-id', v: PROTOCOL_VERSION, id: m.id, ...(m.step !== undefined ? { step: m.step } : {}) });
         return;
       }
       case 'gate': {

@@ -42,6 +42,8 @@ export interface CompleteEvent extends TraceEventBase {
     verdict: StepRecord['verdict'] | null;
     /** A pairs step: the link, NCCL's transport, the share of the link's peak, and why the pair failed. */
     pair?: { link: string | null; transport: string | null; how: string | null; peakShare: number | null; error: string | null };
+    /** An NCCL channel's kernel (the profiler plug-in's): the channel, its call's algorithm and protocol. */
+    nccl?: { channel: number; algo: string; proto: string };
     /** A loop slice whose rank's host held it up (loop-host.ts): what that host thread did, and the sentence the app shows. */
     hostStall?: { issueUs: number; loopUs: number; iterationsUs: number; faults: number; blocked: number; preempted: number; note: string };
   };
@@ -75,7 +77,9 @@ const HOST_TID = 0;
 const BUSBW_COUNTER = 'busbw (GB/s)';
 const FLOW_CATEGORY = 'send→recv';
 
-const tidOf = (e: TimelineEvent) => (HOST_PHASES.has(e.phase) ? HOST_TID : e.stream + 1);
+/** NCCL's channels (the profiler plug-in's kernel slices): a thread each, after the streams' threads and their lanes. */
+const CHANNEL_TID = 1000;
+const tidOf = (e: TimelineEvent) => (e.channel ? CHANNEL_TID + e.channel.id : HOST_PHASES.has(e.phase) ? HOST_TID : e.stream + 1);
 
 /**
  * Slices on one thread must nest, but a stream's events need not: an async op is still in flight
@@ -86,6 +90,7 @@ const tidOf = (e: TimelineEvent) => (HOST_PHASES.has(e.phase) ? HOST_TID : e.str
 const LANE_STRIDE = 16;
 
 function threadName(plan: Plan, tid: number): string {
+  if (tid >= CHANNEL_TID) return `NCCL channel ${tid - CHANNEL_TID}`;
   const base = tid % LANE_STRIDE;
   const lane = Math.floor(tid / LANE_STRIDE);
   const name = base === HOST_TID ? 'host' : plan.streams[base - 1] ?? `stream ${base - 1}`;
@@ -99,6 +104,7 @@ function assignLanes(slices: CompleteEvent[]): void {
   // Per thread, each lane's open slices, innermost last.
   const lanes = new Map<string, CompleteEvent[][]>();
   for (const s of slices) {
+    if (s.tid >= CHANNEL_TID) continue;  // one channel's kernels follow each other on its stream
     const key = `${s.pid}/${s.tid}`;
     const stacks = lanes.get(key) ?? [];
     lanes.set(key, stacks);
@@ -127,7 +133,7 @@ function metadata(record: RunRecord, threads: Map<number, Set<number>>): Metadat
     out.push({ name: 'process_sort_index', ph: 'M', pid: rank, tid: 0, args: { sort_index: rank } });
     for (const tid of [...tids].sort((a, b) => a - b)) {
       // Each lane right below the thread it relieves.
-      const sortIndex = (tid % LANE_STRIDE) * LANE_STRIDE + Math.floor(tid / LANE_STRIDE);
+      const sortIndex = tid >= CHANNEL_TID ? LANE_STRIDE * LANE_STRIDE + tid : (tid % LANE_STRIDE) * LANE_STRIDE + Math.floor(tid / LANE_STRIDE);
       out.push({ name: 'thread_name', ph: 'M', pid: rank, tid, args: { name: threadName(plan, tid) } });
       out.push({ name: 'thread_sort_index', ph: 'M', pid: rank, tid, args: { sort_index: sortIndex } });
     }
@@ -250,7 +256,8 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
   const slices: CompleteEvent[] = events.map((e) => {
     const step = steps.get(e.step);
     const planStep = record.plan.steps[e.step];
-    const host = e.phase === 'fill' || e.phase === 'verify';
+    // Host work (making buffers, checking) moves no data between ranks, and a channel is part of its call: no bandwidth of their own.
+    const ownBandwidth = !HOST_PHASES.has(e.phase) && !e.channel;
     return {
       name: e.name,
       cat: e.phase,
@@ -264,13 +271,13 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
         op: planStep ? stepOp(planStep.action) : 'unknown',
         label: step?.label ?? planStep?.label ?? e.name,
         bytes: e.bytes,
-        iteration: iteration.get(e)!,
-        // Host work (making buffers, checking) moves no data between ranks: no bandwidth of its own.
-        algbw: host ? null : step?.algbw ?? null,
-        busbw: host ? null : step?.busbw ?? null,
+        iteration: e.channel?.iteration ?? iteration.get(e)!,
+        algbw: ownBandwidth ? step?.algbw ?? null : null,
+        busbw: ownBandwidth ? step?.busbw ?? null : null,
         verdict: step?.verdict ?? null,
         ...(step?.origin.kind === 'pairs' ? { pair: pairArgs(step, pairLinks) } : {}),
         ...(e.phase === 'loop' ? hostStallArgs(step, e.rank) : {}),
+        ...(e.channel ? { nccl: { channel: e.channel.id, algo: e.channel.algo, proto: e.channel.proto } } : {}),
       },
     };
   });

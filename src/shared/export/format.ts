@@ -13,6 +13,7 @@ import { hostLines, hostOfRank, rankOrder } from '../results/hosts.js';
 import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeLoopStall, loopStalls } from '../run/loop-host.js';
+import { describeChoice, oneChoice } from '../run/nccl-events.js';
 
 export const PASS = '✓';
 export const FAIL = '✗';
@@ -112,6 +113,43 @@ function modelNotes(model: SweepModel): string[] {
 }
 
 /**
+ * NCCL's own choice, after the other columns, where the profiler plug-in saw the sweep's calls:
+ * algorithm, protocol, channels, a call's median span on the GPU from its channels' kernels, and
+ * NCCL's own predicted time for its choice (the pass-through tuner's cost table).
+ */
+const NCCL_HEADER = [
+  `  ${'algo'.padEnd(8)}${'proto'.padEnd(8)}${pad('nCh', 4)}${pad('kernel', 9)}${pad('nccl', 9)}`,
+  `  ${''.padEnd(8)}${''.padEnd(8)}${pad('', 4)}${pad('(us)', 9)}${pad('(us)', 9)}`,
+];
+
+function ncclCells(step: StepRecord | undefined): string {
+  const n = step?.nccl;
+  if (!n) return `  ${'-'.padEnd(8)}${'-'.padEnd(8)}${pad('-', 4)}${pad('-', 9)}${pad('-', 9)}`;
+  const kernel = n.kernelMedianUs === null ? 'n/a' : us(n.kernelMedianUs);
+  const predicted = n.predictedChosenUs === null || n.predictedChosenUs === undefined ? 'n/a' : us(n.predictedChosenUs);
+  return `  ${oneChoice(n.algo).padEnd(8)}${oneChoice(n.proto).padEnd(8)}${pad(oneChoice(n.nChannels), 4)}${pad(kernel, 9)}${pad(predicted, 9)}`;
+}
+
+/** What varied within a size, what the profiler missed, and what the columns mean. */
+function ncclNotes(rows: readonly StepRecord[]): string[] {
+  const notes = rows.flatMap((r) => {
+    const n = r.nccl;
+    if (!n) return [];
+    const varied = (['algo', 'proto', 'nChannels'] as const)
+      .filter((f) => Object.keys(n[f]).length > 1)
+      .map((f) => `${f === 'nChannels' ? 'channels' : f} ${describeChoice(n[f])}`);
+    const missed = n.seen < n.calls ? [`the profiler saw ${n.seen} of ${n.calls} calls`] : [];
+    const ends = n.missingEnds + n.zeroTimes > 0 ? [`${n.missingEnds} channel ends missing, ${n.zeroTimes} channels stamped zero`] : [];
+    const all = [...varied, ...missed, ...ends];
+    return all.length ? [`at ${formatBytes(r.bytes)}: ${all.join('; ')}.`] : [];
+  });
+  return [
+    "algo, proto and nCh are NCCL's own choice for each call (its profiler's events, all ranks); kernel is a call's span on the GPU from its channels' kernels (median); nccl is the time NCCL's cost table predicted for its choice (the lab's tuner plug-in, which changes nothing).",
+    ...notes,
+  ].flatMap((note) => wrapWords(note, 100, '# ', '#   '));
+}
+
+/**
  * nccl-tests' table of one sweep; given the run's environment, with the α-β model's columns at the
  * end of each row and its notes below (none where the record cannot say what the link's peak is).
  */
@@ -134,14 +172,17 @@ export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number, envir
   const large = rows.filter((r) => r.busbw !== null).slice(-1)[0];
   const model = environment ? sweepModel(plan, environment, steps, sweep) : null;
   const modelOf = new Map(model?.rows.map((r) => [r.step, r]));
+  const nccl = rows.some((r) => r.nccl);
+  const header = (h: string, i: number) => h + (model ? MODEL_HEADER[i] : '') + (nccl ? NCCL_HEADER[i] : '');
   return [
     sweepTitle(plan, sweep),
-    ...(model ? SWEEP_HEADER.map((h, i) => h + MODEL_HEADER[i]) : SWEEP_HEADER),
-    ...rows.map((r) => (model ? sweepRow(r) + modelCells(modelOf.get(r.index)) : sweepRow(r))),
+    ...SWEEP_HEADER.map(header),
+    ...rows.map((r) => sweepRow(r) + (model ? modelCells(modelOf.get(r.index)) : '') + (nccl ? ncclCells(r) : '')),
     `# Out of bounds values : ${wrong} ${wrong ? 'ERROR' : 'OK'}`,
     ...(large ? [`# busbw at the largest size: ${large.busbw!.toFixed(2)} GB/s`] : []),
     ...loopStallNotes(rows),
     ...(model ? modelNotes(model) : []),
+    ...(nccl ? ncclNotes(rows) : []),
   ];
 }
 
@@ -153,11 +194,14 @@ export function sweepModelTable(plan: Plan, steps: StepRecord[], sweep: number, 
   const model = sweepModel(plan, environment, steps, sweep);
   if (!model) return [];
   const size = RESULT_COLUMNS[0];
+  const byIndex = new Map(steps.map((s) => [s.index, s]));
+  const nccl = model.rows.some((r) => byIndex.get(r.step)?.nccl);
   return [
-    `#${pad(size.title, size.width)}${MODEL_HEADER[0]}`,
-    `#${pad(size.unit, size.width)}${MODEL_HEADER[1]}`,
-    ...model.rows.map((r) => ` ${pad(String(r.bytes), size.width)}${modelCells(r)}`),
+    `#${pad(size.title, size.width)}${MODEL_HEADER[0]}${nccl ? NCCL_HEADER[0] : ''}`,
+    `#${pad(size.unit, size.width)}${MODEL_HEADER[1]}${nccl ? NCCL_HEADER[1] : ''}`,
+    ...model.rows.map((r) => ` ${pad(String(r.bytes), size.width)}${modelCells(r)}${nccl ? ncclCells(byIndex.get(r.step)) : ''}`),
     ...modelNotes(model),
+    ...(nccl ? ncclNotes(model.rows.flatMap((r) => byIndex.get(r.step) ?? [])) : []),
   ];
 }
 
@@ -269,7 +313,7 @@ export function compareSummary(c: CompareRecord, backend?: BackendName): string[
     const repeats = v.repeatsUs.length > 1
       ? `  (${v.repeatsUs.length} repeats: ${us(Math.min(...v.repeatsUs))}–${us(Math.max(...v.repeatsUs))} µs${spread ? `; speed-up ${speedupRange(spread)}` : ''})`
       : '';
-    lines.push(`  ${v.name.padEnd(width)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}${against}${repeats}`);
+    lines.push(`  ${v.name.padEnd(width)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}${against}${v.nccl ? `  NCCL: ${v.nccl}` : ''}${repeats}`);
     if (ideal) {
       if (!v.serial) lines.push(...costLine(v, c.variants, ideal, width));
     } else if (v !== first) {

@@ -8,6 +8,7 @@ import type { Plan } from '../plan/types.js';
 import type { Environment, StepRecord } from '../run/record.js';
 import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
+import { shortChoice } from '../run/nccl-events.js';
 import {
   algorithmsOf, isModelledOp, latencyFromMeasurement, linkBytes, modelHops, predictBusBandwidth, predictTimeUs,
   type Algorithm, type ModelledOp,
@@ -116,8 +117,33 @@ export function sweepModel(plan: Pick<Plan, 'sweeps' | 'devices' | 'world'>, env
       rows: timed.map((s) => ({ bytes: s.bytes, busbw: predictBusBandwidth(op, other, world, s.bytes, link) })),
     })),
   };
-  model.notes = sweepNotes(model, new Map(timed.map((s) => [s.index, s.busbw!])), environment.backend);
+  model.notes = [...sweepNotes(model, new Map(timed.map((s) => [s.index, s.busbw!])), environment.backend), ...ncclChoiceNotes(model, timed)];
   return model;
+}
+
+/** Why busbw's factor holds for what NCCL ran, per algorithm in its profiler's names. */
+const WHY_FACTOR: Record<string, string> = {
+  RING: 'a ring moves the (n−1)/n per pass over each rank\'s link that busbw\'s factor counts, so busbw compares with the link\'s peak',
+  TREE: 'a tree sends each rank\'s data up and the result down, about as many bytes per link as a ring at large sizes (busbw\'s factor holds there), with fewer, longer hops',
+  NVLS: 'NVLS reduces inside the NVSwitch, so each rank sends its data once and busbw can pass the link\'s peak',
+  NVLS_TREE: 'NVLS reduces inside the NVSwitch, so each rank sends its data once and busbw can pass the link\'s peak',
+  COLLNET_DIRECT: 'CollNet reduces in the network\'s switches, so fewer bytes cross each link than busbw\'s factor assumes',
+  COLLNET_CHAIN: 'CollNet reduces in the network\'s switches, so fewer bytes cross each link than busbw\'s factor assumes',
+  PAT: 'PAT (parallel aggregated trees) moves the same bytes per rank as a ring in fewer, larger steps',
+};
+
+/**
+ * What NCCL chose across the sweep (the profiler plug-in's events), as ranges of sizes, and why
+ * busbw's factor applies to each algorithm it ran. None where the record has no NCCL events.
+ */
+function ncclChoiceNotes(model: SweepModel, steps: StepRecord[]): string[] {
+  const choiceOf = new Map(steps.map((s) => [s.index, shortChoice(s.nccl)]));
+  const choices = [...new Set(model.rows.map((r) => choiceOf.get(r.step)).filter((c): c is string => !!c))];
+  if (!choices.length) return [];
+  const ranges = choices.map((c) => `${c} at ${rangesWhere(model.rows, (r) => choiceOf.get(r.step) === c)}`);
+  const algorithms = [...new Set(steps.flatMap((s) => Object.keys(s.nccl?.algo ?? {})))];
+  const why = algorithms.filter((a) => WHY_FACTOR[a]).map((a) => `${a}: ${WHY_FACTOR[a]}`);
+  return [`NCCL chose ${ranges.join('; ')} (its profiler's events).${why.length ? ` ${why.join('. ')}.` : ''}`];
 }
 
 function sweepNotes(model: SweepModel, busbwOf: Map<number, number>, backend: Environment['backend']): string[] {

@@ -303,13 +303,21 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       s.variants.forEach((v, vi) => {
         const origin: StepOrigin = { kind: 'compare', compare: index, variant: v.name, repeat: r };
         const tag = r < 0 ? ' (warm-up)' : '';
-        push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r }, true);
+        // NCCL_ALGO/NCCL_PROTO: a communicator the worker makes with them set (its block-begin says so);
+        // maxCTAs/ctaPolicy: a communicator split from the run's (plan.comms, each step's `comm`).
+        const { algo, proto, ...setting } = v.nccl ?? {};
+        const choice = algo !== undefined || proto !== undefined ? { ...(algo !== undefined ? { algo } : {}), ...(proto !== undefined ? { proto } : {}) } : null;
+        const split = Object.keys(setting).length ? setting : null;
+        if (r === -warmup && choice && split) {
+          issues.push({ path: [...path, 'variants', vi, 'nccl'], message: 'expected either "algo"/"proto" or "maxCTAs"/"ctaPolicy": each makes a communicator of its own (use two variants)' });
+        }
+        push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r, ...(choice ? { nccl: choice } : {}) }, true);
         const outer = asyncIds;
         asyncIds = new Set();
-        if (v.nccl?.ctaPolicy === 'zero' && !scenario.registerBuffers) {
+        if (r === -warmup && split?.ctaPolicy === 'zero' && !scenario.registerBuffers) {
           issues.push({ path: [...path, 'variants', vi, 'nccl', 'ctaPolicy'], message: 'the zero-SM policy works on window-registered buffers, which come from ncclMemAlloc: set "registerBuffers": true' });
         }
-        comm = v.nccl && Object.keys(v.nccl).length ? commOf({ ...v.nccl }) : undefined;
+        comm = split ? commOf(split) : undefined;
         v.steps.forEach((step, si) => basic([...path, 'variants', vi, 'steps', si], step, origin, `${v.name}: `));
         comm = undefined;
         asyncIds = outer;

@@ -73,8 +73,11 @@ export const planActionSchema = z.discriminatedUnion('kind', [
     /** nccl: the SMs cuBLAS targets (newer plans; absent: all). */
     smCount: z.number().int().min(1).optional(),
   }),
-  /** Start of one run of a compare variant: all ranks line up, then the block is timed. */
-  z.object({ kind: z.literal('block-begin'), ...blockMarker }),
+  /**
+   * Start of one run of a compare variant: all ranks line up, then the block is timed. nccl: the
+   * variant runs on a communicator of its own made with NCCL_ALGO/NCCL_PROTO set (scenario `nccl`).
+   */
+  z.object({ kind: z.literal('block-begin'), ...blockMarker, nccl: z.object({ algo: z.string().optional(), proto: z.string().optional() }).optional() }),
   z.object({ kind: z.literal('block-end'), ...blockMarker }),
 ]);
 

@@ -3,6 +3,7 @@
 import type { Environment, RunRecord, StepRecord } from '../run/record.js';
 import { bandwidthTime } from '../data/stats.js';
 import { formatMicroseconds, isBookkeeping, stepOp } from './results-table.js';
+import { shortChoice } from '../run/nccl-events.js';
 
 /** A step as runs are matched: the nth step (occurrence, from 0) with this label, op and size. */
 export interface StepKey {
@@ -27,6 +28,8 @@ export interface StepSide {
   busbw: number | null;
   verdict: StepRecord['verdict'];
   spread: Spread | null;
+  /** NCCL's algorithm, protocol and channels (the profiler plug-in's), e.g. "RING LL 24ch"; null where not recorded. */
+  nccl?: string | null;
 }
 
 export interface StepComparison extends StepKey {
@@ -133,6 +136,7 @@ function stepSide(step: StepRecord): StepSide {
     busbw: step.busbw,
     verdict: step.verdict,
     spread: t ? { min: t.min, median: t.median, max: t.max, samples: t.samples } : null,
+    nccl: shortChoice(step.nccl),
   };
 }
 
@@ -237,12 +241,16 @@ export function comparisonReport(c: RunComparison): string[] {
   if (c.steps.length) {
     const labelWidth = Math.max(4, ...c.steps.map((s) => keyText(s).length));
     const cols = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(labelWidth) : x.padStart(i === 1 || i === 2 ? 11 : 9))).join(' ');
-    lines.push('', cols(['step', 'A time(us)', 'B time(us)', 'Δtime', 'A busbw', 'B busbw', 'Δbusbw', 'A', 'B']).replace(/^/, '# '));
+    // NCCL's choice on either side (the profiler plug-in's), with a mark where the two differ.
+    const nccl = c.steps.some((s) => s.a.nccl || s.b.nccl);
+    const choice = (s: StepComparison) => (nccl ? `  ${(s.a.nccl ?? 'n/a').padEnd(18)} ${s.b.nccl ?? 'n/a'}${(s.a.nccl ?? null) !== (s.b.nccl ?? null) ? ' ≠' : ''}` : '');
+    lines.push('', cols(['step', 'A time(us)', 'B time(us)', 'Δtime', 'A busbw', 'B busbw', 'Δbusbw', 'A', 'B']).replace(/^/, '# ') + (nccl ? `  ${'A NCCL'.padEnd(18)} B NCCL` : ''));
     for (const s of c.steps) {
       const row = cols([keyText(s), time(s.a.timeUs), time(s.b.timeUs), pct(s.timeChangePct), gbs(s.a.busbw), gbs(s.b.busbw), pct(s.busbwChangePct), s.a.verdict, s.b.verdict]);
-      lines.push(`${s.significant ? '* ' : '  '}${row}`);
+      lines.push(`${s.significant ? '* ' : '  '}${row}${choice(s)}`);
     }
     lines.push("# * the change lies outside both runs' own spread (each median outside the other run's min..max)");
+    if (nccl) lines.push("# NCCL: the algorithm, protocol and channels NCCL chose (its profiler's events); ≠ where A and B differ");
   }
   for (const [side, keys] of [['A', c.onlyInA], ['B', c.onlyInB]] as const) {
     if (keys.length) lines.push('', `# only in ${side}:`, ...keys.map((k) => `  ${keyText(k)}`));

@@ -6,6 +6,7 @@ import { COLLECTIVE_DESCRIPTORS, p2pAlgBytes } from '../ops/index.js';
 import type { CollectiveAction, P2pAction, PlanAction } from '../plan/types.js';
 import type { RunRecord, StepRecord } from '../run/record.js';
 import { bandwidthTime } from '../data/stats.js';
+import { describeChoice } from '../run/nccl-events.js';
 
 export type ResultColumnId = 'size' | 'count' | 'type' | 'redop' | 'root' | 'time' | 'algbw' | 'busbw' | 'wrong';
 
@@ -158,8 +159,31 @@ export function resultTexts(step: StepRecord): Record<ResultColumnId, string> {
   };
 }
 
+/** NCCL's own choice where the profiler plug-in saw the step (null elsewhere): after nccl-tests' columns. */
+export interface NcclCells {
+  /** One value, or "varied (RING×18, TREE×2)". */
+  ncclAlgo: string | null;
+  ncclProto: string | null;
+  ncclChannels: string | null;
+  /** A call's median span on the GPU from its channels' kernels, µs. */
+  kernelUs: number | null;
+  /** NCCL's predicted time for its choice (the tuner's cost table), µs. */
+  ncclPredictedUs: number | null;
+}
+
+export function ncclCells(step: StepRecord): NcclCells {
+  const n = step.nccl;
+  return {
+    ncclAlgo: n ? describeChoice(n.algo) : null,
+    ncclProto: n ? describeChoice(n.proto) : null,
+    ncclChannels: n ? describeChoice(n.nChannels) : null,
+    kernelUs: n?.kernelMedianUs ?? null,
+    ncclPredictedUs: n?.predictedChosenUs ?? null,
+  };
+}
+
 /** One table row for each step that has results of its own, in the order they ran. */
-export interface ResultRow extends ResultCells {
+export interface ResultRow extends ResultCells, NcclCells {
   step: number;
   label: string;
   op: string;
@@ -169,7 +193,7 @@ export interface ResultRow extends ResultCells {
 export function resultsJson(record: RunRecord): ResultRow[] {
   return record.steps
     .filter((s) => !isBookkeeping(s))
-    .map((s) => ({ step: s.index, label: s.label, op: stepOp(s.action), ...resultCells(s), verdict: s.verdict }));
+    .map((s) => ({ step: s.index, label: s.label, op: stepOp(s.action), ...resultCells(s), verdict: s.verdict, ...ncclCells(s) }));
 }
 
 /** RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled. */
@@ -182,6 +206,7 @@ const CSV_HEADER = [
   'step', 'label', 'op',
   ...RESULT_COLUMNS.map((c) => (c.unit ? `${c.title} ${c.unit}` : c.title)),
   'verdict',
+  'nccl algo', 'nccl proto', 'nccl channels', 'kernel (us)', 'nccl predicted (us)',
 ];
 
 /** Decimals the CSV keeps: time to the nanosecond (the clocks' unit), bandwidth to 0.1 MB/s. */
@@ -193,6 +218,8 @@ const csvNumber = (id: ResultColumnId, v: string | number | null) =>
 
 /** The table as CSV: numbers to what was measured (µs to the ns, GB/s), empty cells where nothing applies. */
 export function resultsCsv(record: RunRecord): string {
-  const rows = resultsJson(record).map((r) => [r.step, r.label, r.op, ...RESULT_COLUMNS.map((c) => csvNumber(c.id, r[c.id])), r.verdict]);
+  const rows = resultsJson(record).map((r) => [
+    r.step, r.label, r.op, ...RESULT_COLUMNS.map((c) => csvNumber(c.id, r[c.id])), r.verdict, r.ncclAlgo, r.ncclProto, r.ncclChannels, r.kernelUs, r.ncclPredictedUs,
+  ]);
   return [CSV_HEADER, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }

@@ -3,6 +3,7 @@ import { DTYPE_INFO } from '../data/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS, p2pAlgBytes, p2pBusFactor } from '../ops/index.js';
 import type { CollectiveAction, P2pAction, Plan, PlanAction, PlanStep } from '../plan/types.js';
 import type { RankStepResult } from './protocol.js';
+import { mergeStepInfos, shortChoice } from './nccl-events.js';
 import type { CompareRecord, StepRecord } from './record.js';
 import { algBandwidth, bandwidthTime, iterationTimesAcrossRanks, perOpTime, timingStats } from '../data/stats.js';
 
@@ -49,6 +50,7 @@ export function summarizeStep(step: PlanStep, results: RankStepResult[], world: 
   const basis = actionBandwidthBasis(step.action, world);
   const algbw = basis && timing ? algBandwidth(basis.bytes, bandwidthTime(timing)) : null;
   const a = step.action;
+  const nccl = mergeStepInfos(ranks.flatMap((r) => (r.nccl ? [r.nccl] : [])));
   return {
     index: step.index,
     path: step.path,
@@ -63,6 +65,7 @@ export function summarizeStep(step: PlanStep, results: RankStepResult[], world: 
     algbw,
     busbw: algbw !== null && basis ? algbw * basis.busFactor : null,
     flops: a.kind === 'compute' ? 2 * a.m * a.n * a.k : null,
+    ...(nccl ? { nccl } : {}),
   };
 }
 
@@ -116,10 +119,14 @@ export function summarizeCompares(plan: Plan, steps: StepRecord[]): CompareRecor
       const refused = inCompare.flatMap((s) => (s.origin.kind === 'compare' && s.origin.variant === name ? s.ranks : [])).find((r) => r.error)?.error?.message;
       // A refused variant ran only its other steps (the multiply alone): no duration to compare.
       const repeatsUs = refused ? [] : ends.map(maxOverRanks);
+      // What NCCL chose for the variant's calls (its own communicator where it set NCCL_ALGO/NCCL_PROTO).
+      const nccl = shortChoice(mergeStepInfos(inCompare.filter((s) => s.origin.kind === 'compare' && s.origin.variant === name)
+        .flatMap((s) => s.ranks.flatMap((r) => (r.nccl ? [r.nccl] : [])))) ?? undefined);
       return {
         name, durationUs: median(repeatsUs), repeatsUs, speedup: null as number | null,
         commUs: refused ? null : timeOf(name, 'comm'), computeUs: refused ? null : timeOf(name, 'compute'),
         transport: variantTransport(own), serial: variantSerial(own), ...(refused ? { refused } : {}),
+        ...(nccl ? { nccl } : {}),
       };
     });
     const base = variants[0]?.durationUs;

@@ -2,6 +2,7 @@
 // validated on receipt on both sides.
 import { z } from 'zod';
 import { flightEntrySchema } from './flight.js';
+import { ncclStepInfoSchema } from './nccl-events.js';
 import { planSchema } from '../plan/types.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -45,6 +46,8 @@ export const rankStepResultSchema = z.object({
   note: z.string().nullable(),
   /** Why the step failed on this rank while the run went on (verdict error): the code and the backend's message. */
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** nccl with the lab's profiler plug-in: what NCCL chose for the step's calls on this rank (nccl-events.ts). */
+  nccl: ncclStepInfoSchema.optional(),
 });
 
 export const timelineEventSchema = z.object({
@@ -59,11 +62,14 @@ export const timelineEventSchema = z.object({
    * and filling buffers) and verify (comparing outputs with their expected values).
    */
   // data-fill, data-check: the backend making a step's inputs and checking its outputs on the stream (the GPU's data kernels).
-  phase: z.enum(['warmup', 'loop', 'timed', 'check', 'block', 'fill', 'verify', 'data-fill', 'data-check', 'unfinished']),
+  // unfinished: a step in flight when the run failed (open up to the failure); channel: one NCCL channel's kernel in a timed iteration (`channel` says which), from the profiler plug-in.
+  phase: z.enum(['warmup', 'loop', 'timed', 'check', 'block', 'fill', 'verify', 'data-fill', 'data-check', 'unfinished', 'channel']),
   /** CLOCK_MONOTONIC nanoseconds, shared by all ranks on a host. */
   startNs: z.number(),
   endNs: z.number(),
   bytes: z.number(),
+  /** A channel slice: NCCL's channel, the algorithm and protocol of its call, and the timed iteration. */
+  channel: z.object({ id: z.number().int(), algo: z.string(), proto: z.string(), iteration: z.number().int() }).optional(),
 });
 
 export const backendNameSchema = z.enum(['cpu', 'nccl']);

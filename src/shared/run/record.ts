@@ -5,6 +5,7 @@ import { planActionSchema, planSchema, stepOriginSchema } from '../plan/types.js
 import { LIMITS } from '../scenario/limits.js';
 import { recordInconsistency } from './record-consistency.js';
 import { backendNameSchema, rankStepResultSchema, timelineEventSchema } from './protocol.js';
+import { ncclStepSummarySchema } from './nccl-events.js';
 
 export const RECORD_FORMAT = 'clab.run';
 export const RECORD_VERSION = 1;
@@ -56,6 +57,8 @@ export const stepRecordSchema = z.object({
   flops: z.number().nullable(),
   /** A pairs step's measurement (newer records): what NCCL used for the pair, and why it failed where it did. */
   pair: pairCellSchema.optional(),
+  /** nccl with the lab's profiler plug-in (newer records): NCCL's algorithm, protocol and channels over the step's ranks. */
+  nccl: ncclStepSummarySchema.optional(),
 });
 
 export const compareRecordSchema = z.object({
@@ -81,6 +84,8 @@ export const compareRecordSchema = z.object({
     serial: z.boolean().optional(),
     /** Why it was not run (e.g. NCCL settings the loaded NCCL cannot run); its duration is then null. */
     refused: z.string().optional(),
+    /** nccl with the profiler plug-in: what NCCL chose for the variant's communication, e.g. "RING LL 24ch" (newer records). */
+    nccl: z.string().optional(),
   })),
   /**
    * The best the block could take, measured in the same run (newer records): the fastest transfer

@@ -202,8 +202,15 @@ export const commSettingSchema = z
       .describe('NCCL\'s CTA policy (ncclConfig_t.CTAPolicy): "efficiency" uses as few CTAs as keep performance decent; "zero" (NCCL 2.29 or later) uses none where NCCL can, on window-registered buffers (the lab registers each operation\'s buffers); refused with the version needed on an older NCCL.'),
   })
   .strict();
-const variantNccl = commSettingSchema
-  .describe('nccl: this variant\'s communication runs on a communicator split from the run\'s (ncclCommSplit) with these settings, so that variants with different NCCL settings compare in one run, on one time scale. cpu ranks ignore it.');
+/** NCCL_ALGO / NCCL_PROTO values as NCCL parses them: names, lists, ^ to exclude, func: prefixes. */
+const ncclListText = z.string().min(1).max(200).regex(/^[A-Za-z0-9_,;:^ ]+$/, 'NCCL_ALGO/NCCL_PROTO syntax: names separated by , or ; (^ excludes, func: limits)');
+export const ncclChoiceSchema = z.object({ algo: ncclListText.optional(), proto: ncclListText.optional() }).strict();
+/**
+ * A compare variant's NCCL settings, each kind on a communicator of its own: algo/proto (made with
+ * NCCL_ALGO/NCCL_PROTO set) or maxCTAs/ctaPolicy (split from the run's with an ncclConfig_t).
+ */
+const variantNccl = commSettingSchema.extend(ncclChoiceSchema.shape).strict()
+  .describe('nccl: this variant\'s communication runs on a communicator of its own. "algo"/"proto" (NCCL_ALGO/NCCL_PROTO syntax, e.g. "Ring" or "Tree", "LL", "LL128" or "Simple") make it with those variables set, so that variants compare NCCL\'s algorithms and protocols; "maxCTAs"/"ctaPolicy" split it from the run\'s (ncclCommSplit) with those settings. One kind per variant. cpu ranks ignore it.');
 
 const compareStep = z
   .object({

@@ -192,3 +192,31 @@ describe('a loop held up by its host, in the trace', () => {
     expect(traceRuleViolations(chromeTrace(rec))).toEqual([]);
   });
 });
+
+describe('NCCL channels in the trace', () => {
+  it('puts each channel kernel on a thread of its own under its rank, after the streams, with channel, algorithm, protocol and bytes', () => {
+    const channel = (rank: number, id: number, iteration: number, startUs: number, endUs: number) => ({
+      ...event(rank, 0, 'channel', startUs, endUs, 0, `all_reduce ch ${id}`), bytes: 4096, channel: { id, algo: 'RING', proto: 'LL', iteration },
+    });
+    const rec = buildRecord({
+      world: 2, environment: NCCL_ENVIRONMENT,
+      steps: [{ label: 'all_reduce', action: allReduce(1024), timesUs: [[10, 10], [10, 10]] }],
+      events: [
+        ...[0, 1].flatMap((r) => [event(r, 0, 'timed', 0, 10), event(r, 0, 'timed', 12, 22)]),
+        ...[0, 1].flatMap((r) => [channel(r, 0, 0, 1, 9), channel(r, 1, 0, 1.5, 9.5), channel(r, 0, 1, 13, 21), channel(r, 1, 1, 13.2, 21.5)]),
+      ],
+    });
+    const trace = chromeTrace(rec);
+    const ch = slices(trace.traceEvents, 1, 0).filter((s) => s.cat === 'channel');
+    expect(ch.map((s) => [s.tid, s.args.iteration, s.args.nccl, s.args.bytes, s.args.busbw])).toEqual([
+      [1000, 0, { channel: 0, algo: 'RING', proto: 'LL' }, 4096, null],
+      [1001, 0, { channel: 1, algo: 'RING', proto: 'LL' }, 4096, null],
+      [1000, 1, { channel: 0, algo: 'RING', proto: 'LL' }, 4096, null],
+      [1001, 1, { channel: 1, algo: 'RING', proto: 'LL' }, 4096, null],
+    ]);
+    expect(metadata(trace.traceEvents, 'thread_name', 1, 1001)).toEqual({ name: 'NCCL channel 1' });
+    const sortOf = (tid: number) => (metadata(trace.traceEvents, 'thread_sort_index', 0, tid) as { sort_index: number }).sort_index;
+    expect(sortOf(1000)).toBeGreaterThan(sortOf(1));
+    expect(traceRuleViolations(trace)).toEqual([]);
+  });
+});

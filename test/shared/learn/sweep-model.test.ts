@@ -153,3 +153,24 @@ describe('the sweep table with the model', () => {
     expect(lines[8]).toBe('      4194304     9.54   21.0');
   });
 });
+
+describe('NCCL\'s choice in the model\'s notes', () => {
+  it('says which algorithm and protocol NCCL chose at which sizes, and why busbw\'s factor applies to each', () => {
+    const record = sweepRecord(2, CPU_SWEEP, NCCL);
+    const choice = (algo: string, proto: string, nChannels: number) => ({
+      calls: 2, seen: 2, algo: { [algo]: 2 }, proto: { [proto]: 2 }, nChannels: { [String(nChannels)]: 2 }, missingEnds: 0, zeroTimes: 0, kernelMedianUs: 1,
+    });
+    record.steps.forEach((s, i) => {
+      s.nccl = i < 6 ? choice('RING', 'LL', 1) : choice(i === 6 ? 'TREE' : 'RING', 'SIMPLE', 24);
+    });
+    const notes = sweepModel(record.plan, record.environment, record.steps, 0)!.notes;
+    const note = notes.find((n) => n.startsWith('NCCL chose'))!;
+    expect(note).toMatch(/^NCCL chose RING LL 1ch at 8 B – 1 MiB; TREE SIMPLE 24ch at 4 MiB; RING SIMPLE 24ch at 64 MiB \(its profiler's events\)\./);
+    expect(note).toMatch(/RING: a ring moves .* TREE: a tree sends/);
+  });
+
+  it('says nothing of NCCL where the record has none of its events', () => {
+    const record = sweepRecord(2, CPU_SWEEP, NCCL);
+    expect(sweepModel(record.plan, record.environment, record.steps, 0)!.notes.some((n) => n.startsWith('NCCL chose'))).toBe(false);
+  });
+});

@@ -157,3 +157,25 @@ describe('what a comparison says of its runs', () => {
     expect(comparisonReport(c).join('\n')).not.toMatch(/#\d/);
   });
 });
+
+describe('NCCL\'s choice in the comparison', () => {
+  const nccl = (algo: string, proto: string, nChannels: number) => ({
+    calls: 6, seen: 6, algo: { [algo]: 6 }, proto: { [proto]: 6 }, nChannels: { [String(nChannels)]: 6 }, missingEnds: 0, zeroTimes: 0, kernelMedianUs: 9,
+  });
+  it('shows each side\'s algorithm, protocol and channels, marked where they differ', () => {
+    const a = run([timed('all_reduce', [10, 10, 10]), timed('big', [20, 20, 20])]);
+    const b = run([timed('all_reduce', [8, 8, 8]), timed('big', [20, 20, 20])], 'b');
+    a.steps[0].nccl = nccl('RING', 'LL', 4);
+    b.steps[0].nccl = nccl('TREE', 'LL', 4);
+    a.steps[1].nccl = b.steps[1].nccl = nccl('RING', 'SIMPLE', 24);
+    const c = compareRuns(a, b);
+    expect(c.steps.map((s) => [s.a.nccl, s.b.nccl])).toEqual([['RING LL 4ch', 'TREE LL 4ch'], ['RING SIMPLE 24ch', 'RING SIMPLE 24ch']]);
+    const report = comparisonReport(c);
+    expect(report.find((l) => l.includes('all_reduce ('))).toMatch(/RING LL 4ch\s+TREE LL 4ch ≠$/);
+    expect(report.find((l) => l.includes('big ('))).toMatch(/RING SIMPLE 24ch\s+RING SIMPLE 24ch$/);
+  });
+
+  it('leaves the columns out where neither run recorded it', () => {
+    expect(comparisonReport(compareRuns(run([timed('x', [1, 1])]), run([timed('x', [1, 1])], 'b'))).join('\n')).not.toMatch(/NCCL/);
+  });
+});

@@ -89,6 +89,18 @@ describe('the results table as CSV and JSON', () => {
     expect(rows[2]).toMatchObject({ 'count (elements)': '', type: '' });
   });
 
+  it('adds NCCL\'s choice after the other columns where the profiler saw the step, empty elsewhere', () => {
+    const withNccl = structuredClone(record);
+    withNccl.steps[0].nccl = {
+      calls: 4, seen: 4, algo: { RING: 3, TREE: 1 }, proto: { SIMPLE: 4 }, nChannels: { '24': 4 }, missingEnds: 0, zeroTimes: 0,
+      kernelMedianUs: 12.5, predictedChosenUs: null,
+    };
+    const rows = csvObjects(resultsCsv(withNccl));
+    expect(rows[0]).toMatchObject({ 'nccl algo': 'varied (RING×3, TREE×1)', 'nccl proto': 'SIMPLE', 'nccl channels': '24', 'kernel (us)': '12.5', 'nccl predicted (us)': '' });
+    expect(rows[1]).toMatchObject({ 'nccl algo': '', 'kernel (us)': '' });
+    expect(resultsJson(withNccl)[0]).toMatchObject({ ncclAlgo: 'varied (RING×3, TREE×1)', ncclChannels: '24', kernelUs: 12.5, ncclPredictedUs: null });
+  });
+
   it('quotes fields holding commas, quotes and line breaks (RFC 4180)', () => {
     const lines = resultsCsv(record).split('\r\n');
     expect(lines[1]).toContain('"all_reduce ""big"", fast"');

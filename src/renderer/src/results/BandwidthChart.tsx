@@ -19,6 +19,16 @@ function powerOfTwoTicks(min: number, max: number): number[] {
   return ticks;
 }
 
+/**
+ * The busbw NCCL's cost table predicted (the lab's tuner plug-in): its time for the algorithm and
+ * protocol it chose, with the step's own busbw factor; null where the record has none.
+ */
+function ncclPredictedBusbw(s: StepRecord): number | null {
+  const us = s.nccl?.predictedChosenUs;
+  if (!us || !s.busbw || !s.algbw) return null;
+  return (s.bytes / (us * 1e3)) * (s.busbw / s.algbw);
+}
+
 /** Points the y scale can show: a log axis has no place for 0 (e.g. busbw on one rank). */
 function points(steps: StepRecord[], y: (s: StepRecord) => number, scale: YScale) {
   return steps.map((s) => ({ x: s.bytes, y: y(s) })).filter((p) => scale === 'linear' || p.y > 0);
@@ -29,7 +39,7 @@ interface Props {
   steps: StepRecord[];
   /** File name of the PNG, without the extension. */
   fileStem: string;
-  /** The α-β model's busbw, drawn dashed beside the measured one; null where there is none. */
+  /** The α-β model's busbw, drawn dashed beside the measured one; null where there is none. NCCL's own prediction, where recorded, is dashed too. */
   model?: SweepModel | null;
 }
 
@@ -53,6 +63,11 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
             label: `${model.algorithm} model busbw (GB/s)`,
             data: model.rows.map((r) => ({ x: r.bytes, y: r.busbw })).filter((p) => scale === 'linear' || p.y > 0),
             borderColor: '#16a34a', backgroundColor: '#16a34a', borderWidth: 2, borderDash: [6, 4], pointRadius: 0, order: 0,
+          }] : []),
+          ...(measured.some((s) => ncclPredictedBusbw(s) !== null) ? [{
+            label: 'NCCL predicted busbw (GB/s)',
+            data: points(measured.filter((s) => ncclPredictedBusbw(s) !== null), (s) => ncclPredictedBusbw(s)!, scale),
+            borderColor: '#b45309', backgroundColor: '#b45309', borderWidth: 2, borderDash: [8, 3, 2, 3], pointRadius: 0, order: 0,
           }] : []),
           ...(model?.alternatives ?? []).map((other) => ({
             label: `${other.algorithm} model busbw (GB/s)`,
@@ -104,6 +119,7 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
       <div className="chart-box">
         <canvas
           ref={canvas} data-testid="bandwidth-chart" data-scale={scale} data-model={model ? model.algorithm : 'none'}
+          data-nccl-predicted={steps.some((s) => ncclPredictedBusbw(s) !== null) ? 'yes' : 'no'}
           aria-label={`${title}: bandwidth versus size${model ? `, with the ${model.algorithm} model dashed` : ''}`}
         />
       </div>

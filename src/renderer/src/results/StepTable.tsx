@@ -1,9 +1,11 @@
 // The nccl-tests table: size, count, type, redop, root, time, algbw, busbw, #wrong, and a
-// verdict per step; a failed step is followed by its first mismatches on each rank.
+// verdict per step (and, where NCCL's profiler saw the run, what NCCL chose); a failed step is
+// followed by its first mismatches on each rank.
 import { useState } from 'react';
 import { RESULT_COLUMNS, resultTexts } from '../../../shared/results/results-table.js';
 import { FAIL, PASS, stepTitle } from '../../../shared/export/format.js';
 import type { StepRecord } from '../../../shared/run/record.js';
+import { describeChoice, shortChoice } from '../../../shared/run/nccl-events.js';
 
 const VERDICT_TEXT: Record<StepRecord['verdict'], string> = { pass: PASS, fail: FAIL, none: '–', error: 'error', stopped: 'stopped', 'not-run': 'not run' };
 
@@ -34,7 +36,17 @@ function Mismatches({ step, columns }: { step: StepRecord; columns: number }) {
   );
 }
 
-function StepRow({ step, showStep, columns }: { step: StepRecord; showStep: boolean; columns: number }) {
+/** NCCL's algorithm, protocol and channels for a step; its title the counts, kernel span and prediction. */
+function NcclCell({ step }: { step: StepRecord }) {
+  const n = step.nccl;
+  if (!n) return <td>–</td>;
+  const us = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${x.toFixed(1)} µs`);
+  const title = `algorithm ${describeChoice(n.algo)}, protocol ${describeChoice(n.proto)}, channels ${describeChoice(n.nChannels)}; ` +
+    `kernel ${us(n.kernelMedianUs)} (median), NCCL predicted ${us(n.predictedChosenUs)}`;
+  return <td className="left" title={title} data-testid="nccl-choice">{shortChoice(n)}</td>;
+}
+
+function StepRow({ step, showStep, columns, nccl }: { step: StepRecord; showStep: boolean; columns: number; nccl: boolean }) {
   const texts = resultTexts(step);
   return (
     <>
@@ -42,6 +54,7 @@ function StepRow({ step, showStep, columns }: { step: StepRecord; showStep: bool
         {showStep && <td className="left">{stepTitle(step)}</td>}
         {RESULT_COLUMNS.map((c) => <td key={c.id}>{texts[c.id]}</td>)}
         <td className="verdict">{VERDICT_TEXT[step.verdict]}</td>
+        {nccl && <NcclCell step={step} />}
       </tr>
       <Mismatches step={step} columns={columns} />
     </>
@@ -56,7 +69,8 @@ export const ROWS_SHOWN = 300;
 
 export function StepTable({ steps, showStep }: { steps: StepRecord[]; showStep: boolean }) {
   const [all, setAll] = useState(false);
-  const columns = RESULT_COLUMNS.length + 1 + (showStep ? 1 : 0);
+  const nccl = steps.some((s) => s.nccl);
+  const columns = RESULT_COLUMNS.length + 1 + (showStep ? 1 : 0) + (nccl ? 1 : 0);
   const shown = all || steps.length <= ROWS_SHOWN ? steps : steps.filter((s, i) => i < ROWS_SHOWN || (s.verdict !== 'pass' && s.verdict !== 'none'));
   return (
     <>
@@ -66,10 +80,11 @@ export function StepTable({ steps, showStep }: { steps: StepRecord[]; showStep: 
           {showStep && <th className="left">step</th>}
           {RESULT_COLUMNS.map((c) => <th key={c.id}>{c.title}{c.unit && <><br /><span className="unit">{c.shownUnit ?? c.unit}</span></>}</th>)}
           <th>check</th>
+          {nccl && <th className="left">NCCL</th>}
         </tr>
       </thead>
       <tbody>
-        {shown.map((step) => <StepRow key={step.index} step={step} showStep={showStep} columns={columns} />)}
+        {shown.map((step) => <StepRow key={step.index} step={step} showStep={showStep} columns={columns} nccl={nccl} />)}
       </tbody>
     </table>
     {shown.length < steps.length && (

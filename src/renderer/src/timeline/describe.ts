@@ -29,6 +29,7 @@ export function describeSlice(model: TimelineModel, source: TimelineSource, step
     ['duration', formatDuration(s.end[slice] - s.start[slice])],
     ['starts at', formatDuration(s.start[slice])],
   ];
+  if (event.channel) rows.push(['channel', String(event.channel.id)], ['algorithm', event.channel.algo], ['protocol', event.channel.proto], ['iteration', String(event.channel.iteration)]);
   if (event.bytes > 0) rows.push(['bytes', formatBytes(event.bytes)]);
   rows.push(['algbw', gbps(step?.algbw)], ['busbw', gbps(step?.busbw)], ['verdict', step?.verdict ?? 'running']);
   // A loop the GPU spent waiting for this rank's host (loop-host.ts): the tooltip says so on it.

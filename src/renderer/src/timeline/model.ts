@@ -9,6 +9,7 @@ import type { TimelineSource } from './source';
 
 /** Stream indices are 0..7; the host lane sorts after them. */
 const HOST = 15;
+const CHANNELS = 14;
 
 export interface Lane {
   /** Orders lanes: group, then rank, then stream in the scenario's order, the host last. */
@@ -111,8 +112,10 @@ export function extendTimeline(model: TimelineModel | null, source: TimelineSour
   for (let i = model.loaded; i < events.length; i++) {
     const e = events[i];
     const stream = isHostPhase(e.phase) ? null : e.stream;
-    lanes.add(e.rank * 16 + (stream ?? HOST), () => ({ rank: e.rank, stream, name: laneName(streams, e.rank, stream), group: null }),
-      e, i, e.startNs - model.originNs, e.endNs - model.originNs);
+    // NCCL's channels (the profiler's kernel slices): a lane each, under the rank's streams, above its host lane.
+    const key = e.channel ? e.rank * 16 + CHANNELS + e.channel.id / 256 : e.rank * 16 + (stream ?? HOST);
+    const name = e.channel ? `rank ${e.rank} · NCCL ch ${e.channel.id}` : laneName(streams, e.rank, stream);
+    lanes.add(key, () => ({ rank: e.rank, stream, name, group: null }), e, i, e.startNs - model.originNs, e.endNs - model.originNs);
   }
   model.loaded = events.length;
   lanes.settle();

@@ -1,0 +1,78 @@
+// What the profiler plug-in (clab_profiler.so) keeps of NCCL's events, and the C entry points
+// through which the addon, which opens the same library, reads them. Plain data, no NCCL type:
+// the addon includes this header and nothing else of the plug-in.
+#pragma once
+
+#include <cstdint>
+
+namespace clab {
+
+/** Bumped whenever ProfileRecord or the entry points change; the reader refuses another. */
+constexpr uint32_t kProfileRecordVersion = 2;
+
+enum class ProfileKind : uint8_t { Comm = 1, Coll = 2, P2p = 3, KernelCh = 4, ProxyOp = 5, ProxyStep = 6 };
+/** Start and Stop of an event; ChannelEnd: a KernelCh's end as the GPU timed it; State: another state (`state`). */
+enum class ProfilePoint : uint8_t { Start = 0, Stop = 1, ChannelEnd = 2, State = 3 };
+
+struct ProfileRecord {
+  uint64_t id;       // the event (unique in the process; a Comm record's is 0)
+  uint64_t parent;   // its parent event's id, 0 when none
+  uint64_t comm;     // NCCL's hash of the communicator
+  uint64_t host_ns;  // CLOCK_MONOTONIC when NCCL called the plug-in
+  uint64_t gpu_ns;   // KernelCh: the GPU's %globaltimer (0 where NCCL gave none)
+  uint64_t seq;      // Coll: its sequence number
+  uint64_t count;    // Coll, P2p: elements; ProxyStep state: bytes moved
+  int32_t rank;      // Comm: the rank in it
+  int32_t peer;      // Coll: root; P2p, ProxyOp: the peer; Comm: the number of ranks
+  int32_t steps;     // ProxyOp: its steps; ProxyStep: the step
+  int32_t chunk;     // ProxyOp: chunk size
+  uint8_t kind;      // ProfileKind
+  uint8_t point;     // ProfilePoint
+  uint8_t channel;   // KernelCh, ProxyOp
+  uint8_t n_channels;
+  uint8_t n_warps;
+  uint8_t is_send;
+  uint8_t state;  // the NCCL state number of a State point
+  uint8_t reserved;
+  char func[16];
+  char datatype[16];
+  char algo[16];
+  char proto[16];
+};
+
+/** One call of the tuner: NCCL's predicted time per algorithm × protocol for a collective it is about to enqueue. */
+constexpr int kTunerAlgorithms = 7;  // NCCL 2.28: Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT
+constexpr int kTunerProtocols = 3;   // LL, LL128, Simple
+struct TunerRecord {
+  uint64_t comm;      // NCCL's hash of the communicator (0 where NCCL's interface gives none: v4)
+  uint64_t host_ns;   // CLOCK_MONOTONIC at the call
+  uint64_t n_bytes;   // NCCL's size of the call
+  int32_t coll_type;  // ncclFunc_t: Broadcast 0, Reduce 1, AllGather 2, ReduceScatter 3, AllReduce 4, …
+  int32_t pipe_ops;
+  int32_t n_algo, n_proto;                           // the table's shape as NCCL gave it (at most the arrays' below)
+  float cost_us[kTunerAlgorithms][kTunerProtocols];  // -1: ruled out
+};
+
+struct ProfileStats {
+  uint32_t version;         // kProfileRecordVersion
+  uint32_t record_size;     // sizeof(ProfileRecord)
+  uint64_t recorded;        // records kept so far
+  uint64_t dropped;         // records lost because the ring was full
+  uint64_t inits;           // communicators NCCL initialised the plug-in for
+  int32_t mask;             // the activation mask set in init
+  int32_t interface;        // the interface NCCL took: 5 or 6 (0 before any init)
+  uint64_t tuner_calls;     // getCollInfo calls recorded (the tuner: NCCL_TUNER_PLUGIN)
+  int32_t tuner_interface;  // 4 or 5 (0: NCCL never initialised the tuner)
+  int32_t reserved;
+};
+
+}  // namespace clab
+
+extern "C" {
+/** Moves up to `max` records, oldest first, into `out`; returns how many. */
+typedef uint32_t (*clab_profiler_drain_fn)(clab::ProfileRecord* out, uint32_t max);
+typedef void (*clab_profiler_stats_fn)(clab::ProfileStats* out);
+typedef uint32_t (*clab_tuner_drain_fn)(clab::TunerRecord* out, uint32_t max);
+/** Pauses (1) or resumes (0) the profiler's events and the tuner's records for operations enqueued from now on. */
+typedef void (*clab_profiler_pause_fn)(int paused);
+}

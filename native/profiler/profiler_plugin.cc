@@ -1,0 +1,230 @@
+// The lab's NCCL profiler plug-in (clab_profiler.so, beside the addon; the rank sets
+// NCCL_PROFILER_PLUGIN to it). NCCL calls it for every collective, p2p and kernel channel (and
+// proxy operation and step when CLAB_NCCL_PROXY_EVENTS=1); it keeps what the lab joins to its
+// steps in a ring that the addon drains through clab_profiler_drain. It links nothing of NCCL or
+// CUDA and allocates nothing per event: handles are slots of a fixed table, reused in turn.
+#include <time.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "profiler/nccl_profiler_abi.h"
+#include "profiler/profile_ring.h"
+#include "profiler/tuner_plugin.h"
+
+namespace clab {
+namespace {
+
+namespace np = nccl_profiler;
+
+constexpr size_t kRingRecords = size_t{1} << 16;
+// An event's slot is reused after this many later events; NCCL ends a kernel channel's event well
+// before that many events follow its collective's.
+constexpr uint64_t kSlots = uint64_t{1} << 16;
+
+struct Context {
+  uint64_t comm;
+  int rank;
+};
+
+struct Slot {
+  uint64_t id;
+  uint64_t comm;
+  ProfileKind kind;
+};
+
+Ring<ProfileRecord>& ring() {
+  static Ring<ProfileRecord> r(kRingRecords);
+  return r;
+}
+Slot g_slots[kSlots];
+std::atomic<uint64_t> g_next_id{0};
+std::atomic<uint64_t> g_inits{0};
+std::atomic<int> g_mask{0};
+// NCCL's activation mask (one per process, read as each operation is enqueued): init is handed its
+// address, and clab_profiler_pause clears it and sets it back.
+std::atomic<int*> g_nccl_mask{nullptr};
+std::atomic<int> g_interface{0};
+
+uint64_t monotonic_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+void copy_name(char (&dst)[16], const char* src) {
+  if (!src) return;
+  std::strncpy(dst, src, sizeof dst - 1);
+  dst[sizeof dst - 1] = '\0';
+}
+
+/** The slot behind a handle NCCL gives back, or null for one that is not ours. */
+Slot* slot_of(void* handle) {
+  auto* s = static_cast<Slot*>(handle);
+  return s >= g_slots && s < g_slots + kSlots ? s : nullptr;
+}
+
+ProfileRecord record_of(const Slot& s, ProfilePoint point) {
+  ProfileRecord r{};
+  r.id = s.id;
+  r.comm = s.comm;
+  r.kind = static_cast<uint8_t>(s.kind);
+  r.point = static_cast<uint8_t>(point);
+  r.host_ns = monotonic_ns();
+  return r;
+}
+
+int activation_mask() {
+  int mask = static_cast<int>(np::kColl | np::kP2p | np::kKernelCh);
+  const char* proxy = std::getenv("CLAB_NCCL_PROXY_EVENTS");
+  if (proxy && std::strcmp(proxy, "1") == 0) mask |= static_cast<int>(np::kProxyOp | np::kProxyStep);
+  return mask;
+}
+
+np::Result init(void** context, uint64_t comm_id, int* activation, const char*, int, int n_ranks, int rank, np::Logger) {
+  const int mask = activation_mask();
+  *activation = mask;
+  g_mask.store(mask);
+  g_nccl_mask.store(activation);
+  g_inits.fetch_add(1);
+  *context = new Context{comm_id, rank};
+  ProfileRecord r{};
+  r.kind = static_cast<uint8_t>(ProfileKind::Comm);
+  r.comm = comm_id;
+  r.rank = rank;
+  r.peer = n_ranks;
+  r.host_ns = monotonic_ns();
+  ring().push(r);
+  return np::kSuccess;
+}
+
+np::Result init_v5(void** c, uint64_t id, int* m, const char* n, int nodes, int ranks, int rank, np::Logger log) {
+  g_interface.store(5);
+  return init(c, id, m, n, nodes, ranks, rank, log);
+}
+
+np::Result init_v6(void** c, uint64_t id, int* m, const char* n, int nodes, int ranks, int rank, np::Logger log) {
+  g_interface.store(6);
+  return init(c, id, m, n, nodes, ranks, rank, log);
+}
+
+ProfileKind kind_of(uint64_t type) {
+  switch (type) {
+    case np::kColl: return ProfileKind::Coll;
+    case np::kP2p: return ProfileKind::P2p;
+    case np::kKernelCh: return ProfileKind::KernelCh;
+    case np::kProxyOp: return ProfileKind::ProxyOp;
+    case np::kProxyStep: return ProfileKind::ProxyStep;
+    default: return ProfileKind::Comm;  // not one we keep
+  }
+}
+
+np::Result start_event(void* context, void** handle, np::EventDescr* d) {
+  *handle = nullptr;
+  const ProfileKind kind = kind_of(d->type);
+  if (kind == ProfileKind::Comm || !context) return np::kSuccess;
+  const uint64_t id = g_next_id.fetch_add(1) + 1;
+  Slot& s = g_slots[(id - 1) % kSlots];
+  s = Slot{id, static_cast<Context*>(context)->comm, kind};
+  ProfileRecord r = record_of(s, ProfilePoint::Start);
+  if (const Slot* parent = slot_of(d->parent)) r.parent = parent->id;
+  r.rank = d->rank;
+  switch (kind) {
+    case ProfileKind::Coll:
+      r.seq = d->coll.seq_number;
+      r.count = d->coll.count;
+      r.peer = d->coll.root;
+      r.n_channels = d->coll.n_channels;
+      r.n_warps = d->coll.n_warps;
+      copy_name(r.func, d->coll.func);
+      copy_name(r.datatype, d->coll.datatype);
+      copy_name(r.algo, d->coll.algo);
+      copy_name(r.proto, d->coll.proto);
+      break;
+    case ProfileKind::P2p:
+      r.count = d->p2p.count;
+      r.peer = d->p2p.peer;
+      r.n_channels = d->p2p.n_channels;
+      copy_name(r.func, d->p2p.func);
+      copy_name(r.datatype, d->p2p.datatype);
+      break;
+    case ProfileKind::KernelCh:
+      r.channel = d->kernel_ch.channel_id;
+      r.gpu_ns = d->kernel_ch.p_timer;
+      break;
+    case ProfileKind::ProxyOp:
+      r.channel = d->proxy_op.channel_id;
+      r.peer = d->proxy_op.peer;
+      r.steps = d->proxy_op.n_steps;
+      r.chunk = d->proxy_op.chunk_size;
+      r.is_send = static_cast<uint8_t>(d->proxy_op.is_send != 0);
+      break;
+    case ProfileKind::ProxyStep: r.steps = d->proxy_step.step; break;
+    case ProfileKind::Comm: break;
+  }
+  ring().push(r);
+  *handle = &s;
+  return np::kSuccess;
+}
+
+np::Result stop_event(void* handle) {
+  if (const Slot* s = slot_of(handle)) ring().push(record_of(*s, ProfilePoint::Stop));
+  return np::kSuccess;
+}
+
+np::Result record_event_state(void* handle, int state, np::StateArgs* args) {
+  const Slot* s = slot_of(handle);
+  if (!s) return np::kSuccess;
+  ProfileRecord r = record_of(*s, state == np::kKernelChStop ? ProfilePoint::ChannelEnd : ProfilePoint::State);
+  r.state = static_cast<uint8_t>(state);
+  if (args && s->kind == ProfileKind::KernelCh) r.gpu_ns = args->kernel_ch.p_timer;
+  if (args && s->kind == ProfileKind::ProxyStep) r.count = args->proxy_step.trans_size;
+  ring().push(r);
+  return np::kSuccess;
+}
+
+np::Result finalize(void* context) {
+  delete static_cast<Context*>(context);
+  return np::kSuccess;
+}
+
+}  // namespace
+}  // namespace clab
+
+// NCCL 2.28 looks up ncclProfiler_v5, 2.29 and later ncclProfiler_v6 first: the same functions
+// serve both, as v6 only adds copy-engine events, which the mask leaves off.
+extern "C" {
+
+__attribute__((visibility("default"))) clab::nccl_profiler::Table ncclProfiler_v5 = {
+    "clab", clab::init_v5, clab::start_event, clab::stop_event, clab::record_event_state, clab::finalize};
+__attribute__((visibility("default"))) clab::nccl_profiler::Table ncclProfiler_v6 = {
+    "clab", clab::init_v6, clab::start_event, clab::stop_event, clab::record_event_state, clab::finalize};
+
+__attribute__((visibility("default"))) uint32_t clab_profiler_drain(clab::ProfileRecord* out, uint32_t max) {
+  return clab::ring().drain(out, max);
+}
+
+// The addon pauses the plug-ins while it issues the loop that time per op and busbw come from, and
+// resumes them for the per-repetition run, which gives the events: kernel channels cost the most
+// (NCCL adds proxy work to see each channel's end), and every event and tuner call costs the host.
+__attribute__((visibility("default"))) void clab_profiler_pause(int paused) {
+  clab::set_tuner_paused(paused != 0);
+  int* mask = clab::g_nccl_mask.load();
+  if (mask) __atomic_store_n(mask, paused ? 0 : clab::g_mask.load(), __ATOMIC_RELAXED);
+}
+
+__attribute__((visibility("default"))) void clab_profiler_stats(clab::ProfileStats* out) {
+  clab::ProfileStats s{};
+  s.version = clab::kProfileRecordVersion;
+  s.record_size = sizeof(clab::ProfileRecord);
+  s.recorded = clab::ring().recorded();
+  s.dropped = clab::ring().dropped() + clab::tuner_ring().dropped();
+  s.inits = clab::g_inits.load();
+  s.mask = clab::g_mask.load();
+  s.interface = clab::g_interface.load();
+  s.tuner_calls = clab::tuner_calls();
+  s.tuner_interface = clab::tuner_interface();
+  *out = s;
+}
+}

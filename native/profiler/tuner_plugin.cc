@@ -1,0 +1,91 @@
+// The lab's NCCL tuner plug-in, in the same library as the profiler (the rank names it in
+// NCCL_TUNER_PLUGIN too). It changes nothing: getCollInfo records NCCL's cost table (its predicted
+// time per algorithm × protocol for the call) and leaves the choice to NCCL.
+#include "profiler/tuner_plugin.h"
+
+#include <time.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "profiler/nccl_tuner_abi.h"
+
+namespace clab {
+namespace {
+
+namespace nt = nccl_tuner;
+
+struct TunerContext {
+  uint64_t comm;
+};
+
+std::atomic<uint64_t> g_calls{0};
+std::atomic<int> g_interface{0};
+std::atomic<bool> g_paused{false};
+
+uint64_t monotonic_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+nt::Result init_v5(void** context, uint64_t comm_id, size_t, size_t, nt::Logger, nt::NvlDomainInfo*, nt::TunerConstants*) {
+  g_interface.store(5);
+  *context = new TunerContext{comm_id};
+  return nccl_profiler::kSuccess;
+}
+
+nt::Result init_v4(size_t, size_t, nt::Logger, void** context) {
+  g_interface.store(4);
+  *context = new TunerContext{0};
+  return nccl_profiler::kSuccess;
+}
+
+nt::Result get_coll_info(void* context, int coll_type, size_t n_bytes, int pipe_ops, float** cost_table, int n_algo, int n_proto, int,
+                         int*) {
+  if (g_paused.load(std::memory_order_relaxed)) return nccl_profiler::kSuccess;
+  TunerRecord r{};
+  r.comm = context ? static_cast<TunerContext*>(context)->comm : 0;
+  r.host_ns = monotonic_ns();
+  r.n_bytes = n_bytes;
+  r.coll_type = coll_type;
+  r.pipe_ops = pipe_ops;
+  r.n_algo = n_algo < kTunerAlgorithms ? n_algo : kTunerAlgorithms;
+  r.n_proto = n_proto < kTunerProtocols ? n_proto : kTunerProtocols;
+  // NCCL passes its [numAlgo][numProto] array of floats itself, cast to float**.
+  const float* table = reinterpret_cast<const float*>(cost_table);
+  for (int a = 0; a < r.n_algo; a++)
+    for (int p = 0; p < r.n_proto; p++) r.cost_us[a][p] = table ? table[a * n_proto + p] : -1.0f;
+  tuner_ring().push(r);
+  g_calls.fetch_add(1, std::memory_order_relaxed);
+  return nccl_profiler::kSuccess;
+}
+
+nt::Result finalize(void* context) {
+  delete static_cast<TunerContext*>(context);
+  return nccl_profiler::kSuccess;
+}
+
+}  // namespace
+
+Ring<TunerRecord>& tuner_ring() {
+  static Ring<TunerRecord> r(size_t{1} << 14);
+  return r;
+}
+uint64_t tuner_calls() { return g_calls.load(); }
+int tuner_interface() { return g_interface.load(); }
+void set_tuner_paused(bool paused) { g_paused.store(paused); }
+
+}  // namespace clab
+
+extern "C" {
+
+__attribute__((visibility("default")))
+clab::nccl_tuner::TableV5 ncclTunerPlugin_v5 = {"clab", clab::init_v5, clab::get_coll_info, clab::finalize};
+__attribute__((visibility("default")))
+clab::nccl_tuner::TableV4 ncclTunerPlugin_v4 = {"clab", clab::init_v4, clab::get_coll_info, clab::finalize};
+
+__attribute__((visibility("default"))) uint32_t clab_tuner_drain(clab::TunerRecord* out, uint32_t max) {
+  return clab::tuner_ring().drain(out, max);
+}
+}

@@ -1,0 +1,120 @@
+// The rank's side of the lab's NCCL profiler plug-in: pointing NCCL at it, reading what it kept,
+// finding this rank's communicator among its inits, placing the GPU's clock, and joining a step's
+// calls (shared/run/nccl-events.ts). Whatever fails here, the run goes on without it and the
+// rank's log says so once.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { NativeAddon, NativeTimes } from '../addon/native-api.js';
+import type { GpuClockSample } from '../shared/run/gpu-clock.js';
+import { NcclEventPool, communicatorOf, joinStep, type ChannelSlice, type NcclStepInfo } from '../shared/run/nccl-events.js';
+
+export const PROFILER_LIBRARY = 'clab_profiler.so';
+/** How long a step waits for NCCL's proxy thread to record its last channels' ends. */
+const SETTLE_MS = 50;
+
+/**
+ * Names the plug-in beside the addon in NCCL_PROFILER_PLUGIN unless the user set their own (or
+ * CLAB_NCCL_PROFILER=0): its path, or null with why not; and, unless the user set one, in
+ * NCCL_TUNER_PLUGIN (the same library's tuner only reads). Read by NCCL at its first communicator.
+ */
+export function chooseProfiler(addonPath: string, env: NodeJS.ProcessEnv = process.env): { library: string | null; why: string | null } {
+  if (env.CLAB_NCCL_PROFILER === '0') return { library: null, why: 'CLAB_NCCL_PROFILER=0' };
+  if (env.NCCL_PROFILER_PLUGIN !== undefined) return { library: null, why: `NCCL_PROFILER_PLUGIN is set (${env.NCCL_PROFILER_PLUGIN}): that plug-in is NCCL's, not the lab's` };
+  const library = join(dirname(addonPath), PROFILER_LIBRARY);
+  if (!existsSync(library)) return { library: null, why: `${library} is missing (build it with npm run build:native)` };
+  env.NCCL_PROFILER_PLUGIN = library;
+  env.NCCL_TUNER_PLUGIN ??= library;
+  return { library, why: null };
+}
+
+export class NcclProfile {
+  private readonly pool = new NcclEventPool();
+  private clockFailed = false;
+  /** The communicator whose calls steps are joined with now: the run's, or a compare variant's. */
+  private active: string;
+  /** The communicator this rank joined last, by the plug-in's init records. */
+  private joinedLast: string;
+
+  private constructor(
+    private readonly addon: NativeAddon, private readonly library: string, readonly comm: string,
+    private readonly device: number, private readonly rank: number, private readonly world: number, private readonly log: (text: string) => void,
+  ) {
+    this.active = comm;
+    this.joinedLast = comm;
+  }
+
+  /** The hash of the communicator this rank joined last (read after joining a variant's). */
+  lastJoined(): string {
+    this.read();
+    return this.joinedLast;
+  }
+
+  /** Joins steps with the calls of communicator `comm` from now on (the run's by default). */
+  use(comm: string = this.comm): void {
+    this.active = comm;
+  }
+
+  /**
+   * After the communicator is joined: the profile of it, or null where NCCL did not load the
+   * plug-in or it cannot be read (logged once, with why).
+   */
+  static attach(addon: NativeAddon, library: string, rank: number, world: number, device: number, log: (text: string) => void): NcclProfile | null {
+    try {
+      const read = addon.ncclProfilerRead({ library });
+      const comm = communicatorOf(read.records, rank, world);
+      if (comm === null) {
+        log('NCCL did not load the profiler plug-in (it needs NCCL 2.28 or later, ncclProfiler_v5; set NCCL_DEBUG=INFO to see why): no algorithm, protocol or channels');
+        return null;
+      }
+      const profile = new NcclProfile(addon, library, comm, device, rank, world, log);
+      profile.pool.add(read.records);
+      profile.pool.addTuner(read.tuner);
+      log(`NCCL's profiler plug-in is loaded (interface v${read.interface}, communicator ${comm}): algorithm, protocol and channels per step`);
+      return profile;
+    } catch (e) {
+      log(`the NCCL profiler plug-in cannot be read: ${(e as Error).message}`);
+      return null;
+    }
+  }
+
+  private read(): void {
+    const { records, tuner } = this.addon.ncclProfilerRead({ library: this.library });
+    this.joinedLast = communicatorOf(records, this.rank, this.world) ?? this.joinedLast;
+    this.pool.add(records);
+    this.pool.addTuner(tuner);
+  }
+
+  private clock(): GpuClockSample | null {
+    if (this.clockFailed) return null;
+    try {
+      return this.addon.gpuClock({ device: this.device, rank: this.rank });
+    } catch (e) {
+      this.clockFailed = true;
+      this.log(`the GPU's clock cannot be placed against the host's, so NCCL's channels are not on the timeline: ${(e as Error).message}`);
+      return null;
+    }
+  }
+
+  /**
+   * Joins a step's calls of NCCL function `func`: `timed` is the enqueue whose iterations are timed
+   * (its loop's calls first), `others` the step's other enqueues (warm-up, check), whose calls are
+   * only taken out of the pool. Waits a little for channel ends the proxy thread has yet to record.
+   */
+  async join(func: string, timed: NativeTimes, others: (NativeTimes | null)[], slices: boolean): Promise<{ info: NcclStepInfo; slices: ChannelSlice[] } | null> {
+    const seqs = timed.ncclSeq;
+    if (!seqs?.length) return null;
+    // The loop's calls (first) are issued with the plug-ins paused (native NcclComm::timed): only
+    // the timed iterations' calls are seen, and awaited with their channels.
+    const iterations = seqs.slice(seqs.length - timed.startNs.length);
+    const comm = this.active;
+    const settled = () => this.pool.complete(comm, func, iterations);
+    this.read();
+    for (const start = Date.now(); !settled() && Date.now() - start < SETTLE_MS;) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      this.read();
+    }
+    for (const o of others) if (o?.ncclSeq) this.pool.take(comm, func, o.ncclSeq);
+    const calls = this.pool.take(comm, func, iterations);
+    return joinStep(calls, iterations.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c));
+  }
+}

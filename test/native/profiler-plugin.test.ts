@@ -1,0 +1,127 @@
+// The NCCL profiler plug-in (native/profiler/, clab_profiler.so) without a GPU: the test-only
+// module plays NCCL's calls against it (init, startEvent, recordEventState, stopEvent, finalize)
+// through the table NCCL looks up, and the addon reads what it kept, as a rank does.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NcclEventPool, joinStep } from '../../src/shared/run/nccl-events';
+import { addon } from './ranks';
+
+const LIBRARY = path.resolve('build/native/Release/clab_profiler.so');
+const hooks = createRequire(import.meta.url)(path.resolve('build/native/Release/clab_test_hooks.node')) as {
+  profilerPlay(library: string, symbol: string, calls: object[]): number[];
+  tunerPlay(library: string, calls: object[]): number[][];
+};
+const COLL = 2, P2P = 4, PROXY_OP = 8, PROXY_STEP = 16, KERNEL_CH = 64;
+const KERNEL_CH_STOP = 22;
+const T0 = 1_764_000_000_000_000_000n;  // %globaltimer counts from the epoch
+
+/** NCCL's calls for one all_reduce of `seq` with `channels` kernel channels, each `us` long. */
+function allReduce(context: string, seq: number, channels: number, us: number, zeroChannel = -1): object[] {
+  const coll = `coll${seq}`;
+  const calls: object[] = [{
+    call: 'start', context, handle: coll, type: 'coll', rank: 0, seq, func: 'AllReduce', count: 1 << 20, datatype: 'ncclFloat32',
+    root: 0, nChannels: channels, nWarps: 16, algo: 'RING', proto: 'SIMPLE',
+  }, { call: 'stop', handle: coll }];
+  for (let c = 0; c < channels; c++) {
+    const start = T0 + BigInt(seq * 100_000 + c * 10);
+    const zero = c === zeroChannel;
+    calls.push({ call: 'start', context, handle: `${coll}ch${c}`, type: 'kernel-ch', parent: coll, channel: c, pTimer: zero ? 0n : start });
+    calls.push({ call: 'state', handle: `${coll}ch${c}`, state: KERNEL_CH_STOP, pTimer: zero ? 0n : start + BigInt(us * 1000) });
+    calls.push({ call: 'stop', handle: `${coll}ch${c}` });
+  }
+  return calls;
+}
+
+describe('the NCCL profiler plug-in', () => {
+  it('exports the v5 and v6 tables and sets the mask of Coll, P2p and KernelCh, proxy events only when asked', () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    const masks = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [{ call: 'init', context: 'a', comm: 0xabcn, rank: 1, nRanks: 2 }]);
+    expect(masks).toEqual([COLL | P2P | KERNEL_CH]);
+    process.env.CLAB_NCCL_PROXY_EVENTS = '1';
+    try {
+      const withProxy = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v6', [{ call: 'init', context: 'b', comm: 0xabdn, rank: 0, nRanks: 2 }]);
+      expect(withProxy).toEqual([COLL | P2P | KERNEL_CH | PROXY_OP | PROXY_STEP]);
+    } finally {
+      delete process.env.CLAB_NCCL_PROXY_EVENTS;
+    }
+    const read = addon.ncclProfilerRead({ library: LIBRARY });
+    expect(read.interface).toBe(6);
+    expect(read.records.map((r) => [r.kind, r.comm, r.rank, r.peer])).toEqual([
+      ['comm', '0000000000000abc', 1, 2],
+      ['comm', '0000000000000abd', 0, 2],
+    ]);
+  });
+
+  it('pauses every event in the mask NCCL reads per operation, and the tuner\'s records, and resumes them (the addon does so around a timed loop)', () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    const table = [[1, 2, 3]];
+    const masks = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [
+      { call: 'init', context: 'k', comm: 0x77n, rank: 0, nRanks: 2 },
+      { call: 'pause', paused: true },
+    ]);
+    hooks.tunerPlay(LIBRARY, [{ call: 'init', context: 'p', comm: 0x77n }, { call: 'coll', context: 'p', collType: 4, bytes: 8, table }]);
+    const resumed = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [{ call: 'pause', paused: false }]);
+    hooks.tunerPlay(LIBRARY, [{ call: 'coll', context: 'p', collType: 4, bytes: 16, table }]);
+    expect([...masks, ...resumed]).toEqual([COLL | P2P | KERNEL_CH, 0, COLL | P2P | KERNEL_CH]);
+    expect(addon.ncclProfilerRead({ library: LIBRARY }).tuner.map((t) => t.bytes)).toEqual([16]);
+  });
+
+  it('keeps a collective with its channels, their GPU times exact, and the addon reads each record once', () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [
+      { call: 'init', context: 'c', comm: 0x1234n, rank: 0, nRanks: 2 },
+      ...allReduce('c', 7, 2, 25),
+      { call: 'start', context: 'c', handle: 'send', type: 'p2p', func: 'Send', count: 64, datatype: 'ncclInt8', peer: 1, nChannels: 1 },
+      { call: 'stop', handle: 'send' },
+      { call: 'start', context: 'c', handle: 'group', type: 'group' },
+      { call: 'finalize', context: 'c' },
+    ]);
+    const { records, dropped } = addon.ncclProfilerRead({ library: LIBRARY });
+    expect(dropped).toBe(0);
+    const coll = records.find((r) => r.kind === 'coll' && r.point === 'start')!;
+    expect(coll).toMatchObject({ comm: '0000000000001234', seq: 7, func: 'AllReduce', count: 1 << 20, datatype: 'ncclFloat32', nChannels: 2, nWarps: 16, algo: 'RING', proto: 'SIMPLE' });
+    const channels = records.filter((r) => r.kind === 'kernel-ch' && r.point === 'start');
+    expect(channels.map((r) => [r.parent, r.channel, r.gpuNs])).toEqual([[coll.id, 0, T0 + 700_000n], [coll.id, 1, T0 + 700_010n]]);
+    const ends = records.filter((r) => r.point === 'channel-end');
+    expect(ends.map((r) => r.gpuNs - T0)).toEqual([725_000n, 725_010n]);
+    expect(records.filter((r) => r.kind === 'p2p').map((r) => [r.point, r.func, r.peer])).toEqual([['start', 'Send', 1], ['stop', '', 0]]);
+    expect(records.some((r) => r.kind === ('group' as string))).toBe(false);
+    expect(addon.ncclProfilerRead({ library: LIBRARY }).records).toEqual([]);
+
+    const pool = new NcclEventPool();
+    pool.add(records);
+    expect(pool.complete('0000000000001234', 'AllReduce', [7])).toBe(true);
+    const { info } = joinStep(pool.take('0000000000001234', 'AllReduce', [7]), 1, null);
+    expect(info).toMatchObject({ calls: 1, seen: 1, algo: { RING: 1 }, proto: { SIMPLE: 1 }, nChannels: { '2': 1 }, kernelUs: [25.01] });
+  });
+
+  it('counts a channel NCCL stamped with zero (NCCL #1961) rather than timing it', () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [{ call: 'init', context: 'd', comm: 0x99n, rank: 0, nRanks: 2 }, ...allReduce('d', 3, 4, 10, 2)]);
+    const pool = new NcclEventPool();
+    pool.add(addon.ncclProfilerRead({ library: LIBRARY }).records);
+    const { info } = joinStep(pool.take('0000000000000099', 'AllReduce', [3]), 1, null);
+    expect(info.zeroTimes).toBe(1);
+    expect(info.kernelUs).toEqual([10.03]);
+  });
+
+  it('records NCCL\'s cost table per call through ncclTunerPlugin_v5 and leaves it as it was', () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    const table = [[10.5, 20, -1], [8.25, 16, 30], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1]];
+    const after = hooks.tunerPlay(LIBRARY, [
+      { call: 'init', context: 't', comm: 0x5an },
+      { call: 'coll', context: 't', collType: 4, bytes: 1 << 20, table },
+      { call: 'finalize', context: 't' },
+    ]);
+    expect(after).toEqual([table.flat()]);
+    const read = addon.ncclProfilerRead({ library: LIBRARY });
+    expect(read.tunerInterface).toBe(5);
+    expect(read.tuner).toHaveLength(1);
+    expect(read.tuner[0]).toMatchObject({ comm: '000000000000005a', func: 'AllReduce', bytes: 1 << 20, pipeOps: 1, costUs: table });
+  });
+
+  it('refuses a library that is not the plug-in, saying why', () => {
+    expect(() => addon.ncclProfilerRead({ library: path.resolve('build/native/Release/nothing-here.so') })).toThrow(/cannot be read/);
+  });
+});

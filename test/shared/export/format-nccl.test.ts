@@ -1,0 +1,45 @@
+// NCCL's choice (the profiler plug-in's events) in the sweep table: algo, proto, nCh and kernel
+// after the other columns, "varied" with its counts in the notes.
+import { describe, expect, it } from 'vitest';
+import { sweepTable } from '../../../src/shared/export/format';
+import { summarizeStep } from '../../../src/shared/run/aggregate';
+import { compilePlan } from '../../../src/shared/plan/compile';
+import { scenarioSchema } from '../../../src/shared/scenario/schema';
+import type { RankStepResult } from '../../../src/shared/run/protocol';
+import type { NcclStepInfo } from '../../../src/shared/run/nccl-events';
+
+const info = (algo: Record<string, number>, kernelUs: number[], over: Partial<NcclStepInfo> = {}): NcclStepInfo => ({
+  calls: 4, seen: 4, algo, proto: { SIMPLE: 4 }, nChannels: { '2': 4 }, kernelUs, missingEnds: 0, zeroTimes: 0, ...over,
+});
+const rank = (r: number, nccl?: NcclStepInfo): RankStepResult => ({
+  step: 0, rank: r, verdict: 'pass', checked: 1, wrong: 0, mismatches: [], output: null, timesUs: [10, 10], note: null, ...(nccl ? { nccl } : {}),
+});
+
+const plan = compilePlan(scenarioSchema.parse({
+  version: 1, name: 's', world: { ranks: 2 },
+  steps: [{ op: 'sweep', label: 'ar', collective: 'all_reduce', minBytes: '1KiB', maxBytes: '2KiB', dtype: 'float32' }],
+}));
+
+describe('the sweep table with NCCL\'s choice', () => {
+  it('adds algo, proto, nCh and the kernel span after nccl-tests\' columns, merged over ranks', () => {
+    const steps = [
+      summarizeStep(plan.steps[0], [
+        rank(0, info({ RING: 4 }, [8, 9], { predicted: { bytes: 1024, us: { 'RING/SIMPLE': 7.5, 'RING/LL': 5 } } })),
+        rank(1, info({ RING: 4 }, [9, 10])),
+      ], 2),
+      summarizeStep(plan.steps[1], [rank(0, info({ RING: 3, TREE: 1 }, [12])), rank(1, info({ RING: 4 }, [12], { seen: 3, missingEnds: 1 }))], 2),
+    ];
+    expect(steps[0].nccl).toMatchObject({ algo: { RING: 8 }, proto: { SIMPLE: 8 }, nChannels: { '2': 8 }, kernelMedianUs: 9 });
+    const lines = sweepTable(plan, steps, 0);
+    expect(lines[1]).toMatch(/#wrong\s+algo\s+proto\s+nCh\s+kernel\s+nccl$/);
+    expect(lines[3]).toMatch(/RING\s+SIMPLE\s+2\s+9\.00\s+7\.50$/);
+    expect(lines[4]).toMatch(/varied\s+SIMPLE\s+2\s+12\.0\s+n\/a$/);
+    const notes = lines.filter((l) => l.startsWith('#')).join(' ');
+    expect(notes).toMatch(/at 2 KiB: algo varied \(RING×7, TREE×1\); the profiler saw 7 of 8 calls; 1 channel ends missing/);
+  });
+
+  it('leaves the columns out where no rank had the plug-in', () => {
+    const lines = sweepTable(plan, [summarizeStep(plan.steps[0], [rank(0), rank(1)], 2)], 0);
+    expect(lines.join('\n')).not.toMatch(/algo|nCh/);
+  });
+});
