@@ -160,7 +160,9 @@ CLAB_SAME_OFFSET(nvmlPciInfo_t, busId)
 CLAB_SAME_SIZE(cudaIpcMemHandle_t)
 static_assert(g::kCudaIpcHandleBytes == CUDA_IPC_HANDLE_SIZE, "CUDA_IPC_HANDLE_SIZE differs");
 static_assert(g::kCudaIpcMemLazyEnablePeerAccess == cudaIpcMemLazyEnablePeerAccess, "cudaIpcMemLazyEnablePeerAccess differs");
-static_assert(g::kNcclApiMagic == NCCL_API_MAGIC, "NCCL_API_MAGIC differs");
+// NCCL 2.28 writes the magic into NCCL_CONFIG_INITIALIZER as a literal; later nccl.h names it NCCL_API_MAGIC.
+constexpr ncclConfig_t kRealConfigDefaults = NCCL_CONFIG_INITIALIZER;
+static_assert(g::kNcclApiMagic == kRealConfigDefaults.magic, "ncclConfig_t's magic (NCCL_CONFIG_INITIALIZER) differs");
 static_assert(g::kNcclConfigUndefInt == NCCL_CONFIG_UNDEF_INT, "NCCL_CONFIG_UNDEF_INT differs");
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
 static_assert(g::kNcclCtaPolicyZero == NCCL_CTA_POLICY_ZERO, "NCCL_CTA_POLICY_ZERO differs");

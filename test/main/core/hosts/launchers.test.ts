@@ -46,7 +46,9 @@ describe('ranks from a launcher', () => {
     // 3: the worker saw the core go; 1: its rank failed first, as its peer was ended by the other worker.
     for (const code of await Promise.all(w.map((x) => x.exited))) expect([1, 3]).toContain(code);
     expect(Date.now() - killedAt).toBeLessThan(5000);
-    expect(w.some((p) => /lost the core at 127\.0\.0\.1:\d+: (the connection closed|read ECONNRESET); ending the rank/.test(p.err))).toBe(true);
+    // The cause is the socket's word for it (closed, ECONNRESET, EPIPE: which one depends on timing).
+    const said = w.map((p) => p.err).join('\n');
+    expect(said).toMatch(/lost the core at 127\.0\.0\.1:\d+: [^\n]+; ending the rank/);
     await new Promise((res) => setTimeout(res, 300));
     expect(rankPids.filter(alive)).toEqual([]);
   });
