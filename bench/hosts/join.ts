@@ -80,7 +80,7 @@ async function measure(world: number) {
   let allDone!: () => void;
   const planGot = new Promise<void>((r) => { allPlanned = r; });
   const doneGot = new Promise<void>((r) => { allDone = r; });
-  let links: WorkerLink[] = [];
+  const links: WorkerLink[] = [];
   let exited = 0;
   const opened = ranks.open({
     message: (_, m) => {
@@ -100,7 +100,7 @@ async function measure(world: number) {
   await Promise.all(children.map((c) => new Promise((r) => c.once('message', r))));
   const t0 = performance.now();
   for (const c of children) c.send('go');
-  links = (await opened).links;
+  links.push(...(await opened).links);
   const joinMs = performance.now() - t0;
   global.gc?.();
   const rssJoined = process.memoryUsage().rss;

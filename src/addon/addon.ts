@@ -27,5 +27,7 @@ export function findAddon(baseDir: string = __dirname): string {
 }
 
 export function loadAddon(baseDir: string = __dirname): NativeAddon {
+  // A compiled addon is loaded by path, which only require does.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(findAddon(baseDir)) as NativeAddon;
 }

@@ -2,6 +2,7 @@
 // purpose (one import a rule forbids), and `depcruise` with the project's own config must name
 // every one. The real tree passing the same rules is `npm run lint:layers`, part of `npm test`.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -85,7 +86,7 @@ describe('the layer rules, each broken on purpose', () => {
   });
 
   it('the floors in the test are the floors of the config', () => {
-    const config = require(join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: { name: string }[] };
+    const config = createRequire(__filename)(join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: { name: string }[] };
     expect(config.forbidden.filter((r) => r.name.startsWith('shared-floor-')).map((r) => r.name)).toEqual(FLOORS.slice(0, -1).map((f) => `shared-floor-${f}`));
   });
 });

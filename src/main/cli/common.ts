@@ -1,4 +1,5 @@
 // What every command shares: output, exit codes, how usage errors are reported.
+import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { inertJson, visibleControls } from '../../shared/data/control-chars.js';
 import { isWarning, ScenarioFileError, type FileProblem } from '../../shared/plan/text.js';
@@ -56,4 +57,4 @@ export function reportUsageError(e: unknown): number {
 }
 
 /** A command registers itself on the program and reports its exit status through setExit. */
-export type RegisterCommand = (program: import('commander').Command, setExit: (code: number) => void) => void;
+export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;

@@ -116,6 +116,6 @@ export function checkWritable(file: string): void {
     closeSync(openSync(probe, 'wx'));
     rmSync(probe, { force: true });
   } catch (e) {
-    throw new Error(`cannot write ${file}: ${(e as Error).message}`);
+    throw new Error(`cannot write ${file}: ${(e as Error).message}`, { cause: e });
   }
 }

@@ -28,7 +28,7 @@ export function readRecordText(file: string, o: RecordReadOptions = {}): { recor
     text = readCappedText(file, { maxBytes: o.maxBytes ?? MAX_RECORD_BYTES, regularOnly: o.regularOnly });
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${file}: cannot read the run record: ${(e as Error).message}`);
+    throw new Error(`${file}: cannot read the run record: ${(e as Error).message}`, { cause: e });
   }
   const r = runRecordSchema.safeParse(raw);
   if (!r.success) {

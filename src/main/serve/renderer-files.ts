@@ -47,7 +47,7 @@ export class RendererFiles {
     const stats = statSync(index, { throwIfNoEntry: false });
     const stamp = stats ? `${stats.mtimeMs}:${stats.size}` : 'none';
     if (this.cachedPolicy?.stamp !== stamp) {
-      let html: string | null = null;
+      let html: string | null;
       try {
         html = stats ? readFileSync(index, 'utf8') : null;
       } catch {

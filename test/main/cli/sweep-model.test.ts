@@ -34,7 +34,7 @@ describe('the α-β model in the CLI', () => {
     expect(replay.status).toBe(0);
     expect(replay.stdout).toContain(`${SWEEP_HEADER[0]}    model  %peak`);
     expect(replay.stdout).toMatch(/^# model is the busbw predicted for a ring all_reduce on 2 ranks: 2 hops of α = /m);
-    expect(replay.stdout.replace(/\n#   /g, ' ')).toContain(beta);
+    expect(replay.stdout.replace(/\n# {3}/g, ' ')).toContain(beta);
   });
 });
 

@@ -92,7 +92,7 @@ describe('compare summary of a block that did not run, or ran noisily', () => {
   });
 
   it('says when the spread is too wide to read a speed-up from, and not when the repeats agree', () => {
-    expect(compareSummary(noisy, 'cpu').at(-1)).toMatch(/^  ⚠ too noisy to read: the speed-up ranges ×0\.93–×2\.35 over the repeats/);
+    expect(compareSummary(noisy, 'cpu').at(-1)).toMatch(/^ {2}⚠ too noisy to read: the speed-up ranges ×0\.93–×2\.35 over the repeats/);
     const tight: CompareRecord = {
       ...noisy,
       variants: [

@@ -36,7 +36,7 @@ function remoteOf(flags: RunFlags): RemoteRequest | undefined {
 
 async function runCommand(file: string, flags: RunFlags): Promise<number> {
   let prepared: PreparedRun;
-  let lesson: Lesson | null = null;
+  let lesson: Lesson | null;
   try {
     const loaded = loadScenarioFile(file);
     // Warnings (a duplicate key) do not stop a run; they are said first.

@@ -27,7 +27,7 @@ export function readToken(path: string): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new Error(`the token file ${path} cannot be read: ${(e as Error).message}`);
+    throw new Error(`the token file ${path} cannot be read: ${(e as Error).message}`, { cause: e });
   }
   const token = text.split('\n')[0].trim();
   if (!token) throw new Error(`the token file ${path} is empty`);

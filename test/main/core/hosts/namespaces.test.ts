@@ -74,7 +74,7 @@ describe.skipIf(why)('ranks on 4 network namespaces', () => {
     expect(await c.exited).toBe(0);
     expect(c.out).toMatch(/from \\ to +0 ns1 +2 ns1 +1 ns2 +3 ns2\n +0 ns1 +- /);
     expect(c.out).toMatch(/^ +3 ns2 .* -$/m);
-    expect(c.out).toMatch(/#   0→1 {2}hosts/);
+    expect(c.out).toMatch(/# {3}0→1 {2}hosts/);
     const trace = join(dir, 'trace.json');
     const exported = start('node', [CLAB, 'export', out, '--format', 'chrome-trace', '-o', trace]);
     expect(await exported.exited).toBe(0);
