@@ -68,7 +68,10 @@ module.exports = {
       comment: 'src/shared may use only npm packages that run anywhere (zod, jsonc-parser); add one here on purpose.',
       severity: 'error',
       from: { path: '^src/shared/' },
-      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], pathNot: '^node_modules/(zod|jsonc-parser)/' },
+      to: {
+        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+        pathNot: '^node_modules/(zod|jsonc-parser)/',
+      },
     },
     {
       name: 'addon-imports-only-shared',
@@ -86,7 +89,8 @@ module.exports = {
     },
     {
       name: 'core-not-its-doors-or-other-processes',
-      comment: 'The front doors (Electron shell, CLI, serve) call the core, never the other way; the renderer, worker and preload are other processes.',
+      comment:
+        'The front doors (Electron shell, CLI, serve) call the core, never the other way; the renderer, worker and preload are other processes.',
       severity: 'error',
       from: { path: '^src/main/core/' },
       to: { path: '^src/(main/(cli|serve|electron)|renderer|worker|preload)/' },
@@ -135,7 +139,8 @@ module.exports = {
     },
     {
       name: 'view-imports-only-client-ui-shared',
-      comment: 'A view stands on the client, ui/ and src/shared only: what it needs of another view comes through the view context (ui/view.ts), what two views share lives in ui/.',
+      comment:
+        'A view stands on the client, ui/ and src/shared only: what it needs of another view comes through the view context (ui/view.ts), what two views share lives in ui/.',
       severity: 'error',
       from: { path: `${RENDERER}([^/]+)/`, pathNot: `${RENDERER}(${RENDERER_SHELL.join('|')})/` },
       to: { path: ours, pathNot: [`${RENDERER}(client|ui)/`, `${RENDERER}$1/`, '^src/shared/'] },
@@ -149,7 +154,8 @@ module.exports = {
     },
     {
       name: 'views-only-through-their-list',
-      comment: 'The shell lists the views (app/views.ts) and maps over the list: nothing else of the renderer imports a view, so a new view is its folder and a line in the list.',
+      comment:
+        'The shell lists the views (app/views.ts) and maps over the list: nothing else of the renderer imports a view, so a new view is its folder and a line in the list.',
       severity: 'error',
       from: { path: `${RENDERER}([^/]+)`, pathNot: `${RENDERER}app/views\\.ts$` },
       to: { path: VIEW_FOLDER, pathNot: `${RENDERER}$1/` },
@@ -166,7 +172,11 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], mainFields: ['module', 'main', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types'],
+    },
     exclude: { path: '\\.d\\.ts$' },
   },
 };

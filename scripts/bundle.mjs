@@ -5,7 +5,15 @@ import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 
 // 'module' first: jsonc-parser's UMD entry hides its requires from the bundler.
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'], sourcemap: 'linked', logLevel: 'warning' };
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  mainFields: ['module', 'main'],
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
 await Promise.all([
   build({ ...common, entryPoints: ['src/main/cli/clab.ts'], outfile: 'dist/cli.cjs' }),
   build({ ...common, entryPoints: ['src/worker/main.ts'], outfile: 'dist/worker.cjs' }),

@@ -23,10 +23,12 @@ if (process.env.CLAB_CHROMIUM) {
 const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
 const isRoot = process.getuid?.() === 0;
 if (!hasApt || !isRoot) {
-  console.error(`test:e2e: no Chromium at ${wanted}: install it (Debian/Ubuntu: sudo apt-get install -y chromium) or set CLAB_CHROMIUM=/path/to/chrome`);
+  console.error(
+    `test:e2e: no Chromium at ${wanted}: install it (Debian/Ubuntu: sudo apt-get install -y chromium) or set CLAB_CHROMIUM=/path/to/chrome`,
+  );
   process.exit(1);
 }
-console.error('test:e2e: installing Debian\'s chromium for the browser tests (apt-get install -y chromium)…');
+console.error("test:e2e: installing Debian's chromium for the browser tests (apt-get install -y chromium)…");
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 try {
   execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });

@@ -24,7 +24,11 @@ const fs = require('fs');
 const LARGE = 1024 * 1024; // busbw figures from here on (the bench has 64 MiB and up); smaller ones (8 B) by time
 
 function fmtBytes(b) {
-  const units = [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]];
+  const units = [
+    ['GiB', 2 ** 30],
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ];
   for (const [u, v] of units) if (b >= v && b % v === 0) return `${b / v} ${u}`;
   return `${b} B`;
 }
@@ -43,9 +47,11 @@ function record(file) {
   const r = JSON.parse(fs.readFileSync(file, 'utf8'));
   const steps = Array.isArray(r.steps) ? r.steps : [];
   const wrong = steps.reduce((s, x) => s + (x.wrong || 0), 0);
-  const err = r.error ? (r.error.message || String(r.error)) : null;
+  const err = r.error ? r.error.message || String(r.error) : null;
   const backend = r.environment ? r.environment.backend : 'unknown';
-  console.log(`STATUS status=${r.status} backend=${backend} world=${r.world} steps=${steps.length} wrong=${wrong} error=${JSON.stringify(err)}`);
+  console.log(
+    `STATUS status=${r.status} backend=${backend} world=${r.world} steps=${steps.length} wrong=${wrong} error=${JSON.stringify(err)}`,
+  );
   for (const s of steps) {
     const a = s.action || {};
     if (!(s.bytes > 0) || !s.timing) continue;
@@ -64,7 +70,11 @@ function parseResults(files) {
   const runs = [];
   for (const f of files) {
     let text = '';
-    try { text = fs.readFileSync(f, 'utf8'); } catch { continue; }
+    try {
+      text = fs.readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
     const rows = [];
     for (const line of text.split('\n')) {
       if (!line.startsWith('RESULT ')) continue;
@@ -72,7 +82,17 @@ function parseResults(files) {
       for (const m of line.matchAll(/(\w+)=(\S+)/g)) kv[m[1]] = m[2];
       if (!kv.op || !kv.bytes) continue;
       const ok = kv.wrong === '0' && !['fail', 'error', 'not-run'].includes(kv.verdict) && Number.isFinite(Number(kv.busbw));
-      rows.push({ key: `${kv.op} ${kv.bytes}`, op: kv.op, bytes: Number(kv.bytes), busbw: Number(kv.busbw), us: Number(kv.time_us), evUs: kv.time_ev_us === undefined ? NaN : Number(kv.time_ev_us), eachUs: kv.time_each_us === undefined ? NaN : Number(kv.time_each_us), ok, wrong: kv.wrong });
+      rows.push({
+        key: `${kv.op} ${kv.bytes}`,
+        op: kv.op,
+        bytes: Number(kv.bytes),
+        busbw: Number(kv.busbw),
+        us: Number(kv.time_us),
+        evUs: kv.time_ev_us === undefined ? NaN : Number(kv.time_ev_us),
+        eachUs: kv.time_each_us === undefined ? NaN : Number(kv.time_each_us),
+        ok,
+        wrong: kv.wrong,
+      });
     }
     runs.push(rows);
   }
@@ -86,7 +106,10 @@ function table(clabFiles, torchFiles) {
   for (const side of ['clab', 'torch'])
     for (const run of sides[side])
       for (const row of run)
-        if (!info.has(row.key)) { info.set(row.key, { op: row.op, bytes: row.bytes }); keys.push(row.key); }
+        if (!info.has(row.key)) {
+          info.set(row.key, { op: row.op, bytes: row.bytes });
+          keys.push(row.key);
+        }
   const cell = (side, key) => {
     const per = sides[side].map((run) => run.find((r) => r.key === key));
     const counted = per.filter((r) => r && r.ok);
@@ -103,23 +126,34 @@ function table(clabFiles, torchFiles) {
   };
   const pad = (s, n) => String(s).padEnd(n);
   const lpad = (s, n) => String(s).padStart(n);
-  console.log(`   ${pad('op', 24)}${pad('size', 9)}${lpad('clab busbw', 11)}${lpad('torch busbw', 12)}${lpad('clab/torch', 11)}   per run (GB/s): clab | torch`);
+  console.log(
+    `   ${pad('op', 24)}${pad('size', 9)}${lpad('clab busbw', 11)}${lpad('torch busbw', 12)}${lpad('clab/torch', 11)}   per run (GB/s): clab | torch`,
+  );
   const big = [];
   const small = [];
   for (const key of keys) {
     const { op, bytes } = info.get(key);
     const c = cell('clab', key);
     const t = cell('torch', key);
-    if (bytes < LARGE) { small.push({ op, bytes, c, t }); continue; }
+    if (bytes < LARGE) {
+      small.push({ op, bytes, c, t });
+      continue;
+    }
     const q = ratio(c.busbw, t.busbw);
     big.push({ op, bytes, q, qEach: ratio(c.busbwEach, t.busbw) });
-    console.log(`   ${pad(op, 24)}${pad(fmtBytes(bytes), 9)}${lpad(f2(c.busbw), 11)}${lpad(f2(t.busbw), 12)}${lpad(f2(q), 11)}   ${c.runs} | ${t.runs}`);
+    console.log(
+      `   ${pad(op, 24)}${pad(fmtBytes(bytes), 9)}${lpad(f2(c.busbw), 11)}${lpad(f2(t.busbw), 12)}${lpad(f2(q), 11)}   ${c.runs} | ${t.runs}`,
+    );
   }
   for (const { op, bytes, c, t } of small) {
     const q = ratio(c.us, t.us);
-    console.log(`   ${pad(op, 24)}${pad(fmtBytes(bytes), 9)} mean time per op: clab ${f2(c.us)} us, torch ${f2(t.us)} us, clab/torch ${f2(q)}   per run (us): ${c.runsUs} | ${t.runsUs}`);
+    console.log(
+      `   ${pad(op, 24)}${pad(fmtBytes(bytes), 9)} mean time per op: clab ${f2(c.us)} us, torch ${f2(t.us)} us, clab/torch ${f2(q)}   per run (us): ${c.runsUs} | ${t.runsUs}`,
+    );
     if (t.evUs != null || c.evUs != null)
-      console.log(`   ${pad('', 33)} mean of each call's own event pair (GPU time, without launch gaps): clab ${f2(c.evUs)} us, torch ${f2(t.evUs)} us`);
+      console.log(
+        `   ${pad('', 33)} mean of each call's own event pair (GPU time, without launch gaps): clab ${f2(c.evUs)} us, torch ${f2(t.evUs)} us`,
+      );
   }
   // Summary lines, for run.sh's summary block.
   const qs = big.filter((b) => b.q != null);
@@ -131,7 +165,8 @@ function table(clabFiles, torchFiles) {
     console.log(
       `SUMMARY busbw clab/torch, ${qs.length} of ${big.length} figures >= ${from}: min ${lo.q.toFixed(2)} (${lo.op} ${fmtBytes(lo.bytes)}), ` +
         `median ${median(qs.map((b) => b.q)).toFixed(2)}, max ${sorted[sorted.length - 1].q.toFixed(2)}; ` +
-        `${qs.length - below.length} of ${qs.length} at or above 0.98 (target >= 0.98)` + (below.length ? `; below: ${below.join(', ')}` : ''),
+        `${qs.length - below.length} of ${qs.length} at or above 0.98 (target >= 0.98)` +
+        (below.length ? `; below: ${below.join(', ')}` : ''),
     );
     const each = big.filter((b) => b.qEach != null && b.q != null);
     if (each.length)

@@ -11,9 +11,15 @@ const [work, repeatsText] = process.argv.slice(2);
 const repeats = Number(repeatsText);
 // clab's collective → the nccl-tests binary that times it (same byte conventions: bench/gpu/README.md).
 const PEER = {
-  all_reduce: 'all_reduce_perf', all_gather_into_tensor: 'all_gather_perf', reduce_scatter_tensor: 'reduce_scatter_perf',
-  broadcast: 'broadcast_perf', reduce: 'reduce_perf', all_to_all_single: 'alltoall_perf', gather: 'gather_perf',
-  scatter: 'scatter_perf', p2p: 'sendrecv_perf',
+  all_reduce: 'all_reduce_perf',
+  all_gather_into_tensor: 'all_gather_perf',
+  reduce_scatter_tensor: 'reduce_scatter_perf',
+  broadcast: 'broadcast_perf',
+  reduce: 'reduce_perf',
+  all_to_all_single: 'alltoall_perf',
+  gather: 'gather_perf',
+  scatter: 'scatter_perf',
+  p2p: 'sendrecv_perf',
 };
 const MiB = 1 << 20;
 const median = (xs) => {
@@ -34,7 +40,7 @@ const figures = {};
 const at = (op, bytes) => ((figures[op] ??= {})[bytes] ??= { clabBus: [], clabUs: [], peerBus: [], peerUs: [], wrong: [] });
 const walls = { clab: [], peer: [] };
 const slowLoops = [];
-const issuing = { loops: 0, faulted: 0, faults: 0, blocked: 0, preempted: 0, slowestShare: 0 };  // every loop's issuing, over all runs
+const issuing = { loops: 0, faulted: 0, faults: 0, blocked: 0, preempted: 0, slowestShare: 0 }; // every loop's issuing, over all runs
 for (let k = 1; k <= repeats; k++) {
   walls.clab.push(Number(read(path.join(work, `clab-${k}.wall`)).trim()) || NaN);
   walls.peer.push(Number(read(path.join(work, `peer-${k}.wall`)).trim()) || NaN);
@@ -51,8 +57,16 @@ for (let k = 1; k <= repeats; k++) {
       // over 20 iterations) past its iterations, as src/shared/run/loop-host.ts has it.
       if (s.timing.perOp > 1.25 * s.timing.median && s.timing.perOp - s.timing.median >= 5 && s.bytes >= MiB) {
         // What each rank's host thread did while it issued the loop (the record's loopHost).
-        const host = s.ranks.filter((r) => r.loopHost).map((r) => `rank ${r.rank} issued it in ${r.loopHost.issueUs.toFixed(0)} of ${r.loopUs.toFixed(0)} µs, ${r.loopHost.faults} page faults, blocked ${r.loopHost.blocked ?? '?'}×, preempted ${r.loopHost.preempted}×`).join('; ');
-        slowLoops.push(`${op} ${s.bytes} B run ${k}: loop ${s.timing.perOp.toFixed(1)} µs/op, iterations median ${s.timing.median.toFixed(1)} µs${host ? ` (${host})` : ''}`);
+        const host = s.ranks
+          .filter((r) => r.loopHost)
+          .map(
+            (r) =>
+              `rank ${r.rank} issued it in ${r.loopHost.issueUs.toFixed(0)} of ${r.loopUs.toFixed(0)} µs, ${r.loopHost.faults} page faults, blocked ${r.loopHost.blocked ?? '?'}×, preempted ${r.loopHost.preempted}×`,
+          )
+          .join('; ');
+        slowLoops.push(
+          `${op} ${s.bytes} B run ${k}: loop ${s.timing.perOp.toFixed(1)} µs/op, iterations median ${s.timing.median.toFixed(1)} µs${host ? ` (${host})` : ''}`,
+        );
       }
       for (const r of s.ranks) {
         if (!r.loopHost) continue;
@@ -85,7 +99,9 @@ for (let k = 1; k <= repeats; k++) {
 const summary = { busLow: [], timeHigh: [], oneSided: [], smallRatios: [], spreads: [] };
 /** The first ten of a list, and how many more. */
 const some = (list) => list.slice(0, 10).join('; ') + (list.length > 10 ? `; … ${list.length - 10} more` : '');
-console.log(`${'op'.padEnd(24)} ${'bytes'.padStart(11)} ${'clab busbw'.padStart(10)} ${'nccl-tests'.padStart(10)} ${'ratio'.padStart(6)}  ${'clab µs'.padStart(9)} ${'nccl µs'.padStart(9)} ${'ratio'.padStart(6)}  spread clab/peer  wrong`);
+console.log(
+  `${'op'.padEnd(24)} ${'bytes'.padStart(11)} ${'clab busbw'.padStart(10)} ${'nccl-tests'.padStart(10)} ${'ratio'.padStart(6)}  ${'clab µs'.padStart(9)} ${'nccl µs'.padStart(9)} ${'ratio'.padStart(6)}  spread clab/peer  wrong`,
+);
 for (const [op, sizes] of Object.entries(figures)) {
   for (const [bytesText, c] of Object.entries(sizes).sort((a, b) => a[0] - b[0])) {
     const bytes = Number(bytesText);
@@ -96,22 +112,38 @@ for (const [op, sizes] of Object.entries(figures)) {
     const [sc, sp] = bytes >= MiB ? [spread(c.clabBus), spread(c.peerBus)] : [spread(c.clabUs), spread(c.peerUs)];
     summary.spreads.push({ what: `${op} ${bytes}`, clab: sc, peer: sp });
     // A size only one side timed (nccl-tests' 0 B all_gather, clab's 8 B one) has no ratio: said apart.
-    if (!Number.isFinite(us[0]) || !Number.isFinite(us[1])) summary.oneSided.push(`${op} ${bytes} B (${Number.isFinite(us[0]) ? 'clab' : 'nccl-tests'} only)`);
+    if (!Number.isFinite(us[0]) || !Number.isFinite(us[1]))
+      summary.oneSided.push(`${op} ${bytes} B (${Number.isFinite(us[0]) ? 'clab' : 'nccl-tests'} only)`);
     else if (bytes >= MiB && !(busRatio >= 0.98)) summary.busLow.push(`${op} ${bytes} B: ${f(busRatio, 3)}`);
     else if (bytes < MiB) {
       summary.smallRatios.push(usRatio);
       if (usRatio > 1.05) summary.timeHigh.push(`${op} ${bytes} B: ${f(usRatio, 3)}`);
     }
-    console.log(`${(op + (c.inPlace ? ' (in place)' : '')).padEnd(24)} ${String(bytes).padStart(11)} ${f(bus[0]).padStart(10)} ${f(bus[1]).padStart(10)} ${f(busRatio, 3).padStart(6)}  ${f(us[0]).padStart(9)} ${f(us[1]).padStart(9)} ${f(usRatio, 3).padStart(6)}  ${f(sc * 100, 1).padStart(6)}% ${f(sp * 100, 1).padStart(6)}%  ${c.wrong.join(',')}`);
+    console.log(
+      `${(op + (c.inPlace ? ' (in place)' : '')).padEnd(24)} ${String(bytes).padStart(11)} ${f(bus[0]).padStart(10)} ${f(bus[1]).padStart(10)} ${f(busRatio, 3).padStart(6)}  ${f(us[0]).padStart(9)} ${f(us[1]).padStart(9)} ${f(usRatio, 3).padStart(6)}  ${f(sc * 100, 1).padStart(6)}% ${f(sp * 100, 1).padStart(6)}%  ${c.wrong.join(',')}`,
+    );
   }
 }
 const wall = [median(walls.clab), median(walls.peer)];
-console.log(`\nwhole sweep, process start to exit (8 B … 1 GiB): clab ${f(wall[0])} s (runs ${walls.clab.map((x) => f(x)).join(', ')}), nccl-tests ${f(wall[1])} s summed over its processes (one per op) (runs ${walls.peer.map((x) => f(x)).join(', ')}); ratio ${f(wall[0] / wall[1], 3)} (target ≤ 1.0)`);
-console.log(`busbw ≥ 1 MiB: ${summary.busLow.length ? `${summary.busLow.length} below 0.98: ${some(summary.busLow)}` : 'every size ≥ 0.98 of nccl-tests'}`);
+console.log(
+  `\nwhole sweep, process start to exit (8 B … 1 GiB): clab ${f(wall[0])} s (runs ${walls.clab.map((x) => f(x)).join(', ')}), nccl-tests ${f(wall[1])} s summed over its processes (one per op) (runs ${walls.peer.map((x) => f(x)).join(', ')}); ratio ${f(wall[0] / wall[1], 3)} (target ≤ 1.0)`,
+);
+console.log(
+  `busbw ≥ 1 MiB: ${summary.busLow.length ? `${summary.busLow.length} below 0.98: ${some(summary.busLow)}` : 'every size ≥ 0.98 of nccl-tests'}`,
+);
 const small = summary.smallRatios.length;
-console.log(`time per op < 1 MiB: ${summary.timeHigh.length ? `${summary.timeHigh.length} of ${small} above 1.05: ${some(summary.timeHigh)}` : `every size of ${small} ≤ 1.05 × nccl-tests`}; median ratio ${f(median(summary.smallRatios), 3)}`);
+console.log(
+  `time per op < 1 MiB: ${summary.timeHigh.length ? `${summary.timeHigh.length} of ${small} above 1.05: ${some(summary.timeHigh)}` : `every size of ${small} ≤ 1.05 × nccl-tests`}; median ratio ${f(median(summary.smallRatios), 3)}`,
+);
 if (summary.oneSided.length) console.log(`sizes one side alone timed (no ratio): ${some(summary.oneSided)}`);
 const worst = summary.spreads.sort((a, b) => b.clab - a.clab).slice(0, 5);
-console.log(`spread over ${repeats} repeats (busbw ≥ 1 MiB, time below): clab's largest ${worst.map((w) => `${w.what} ${f(w.clab * 100, 1)}%`).join(', ')}; over 5 %: clab ${summary.spreads.filter((s) => s.clab > 0.05).length}, nccl-tests ${summary.spreads.filter((s) => s.peer > 0.05).length} of ${summary.spreads.length}`);
-console.log(`clab steps ≥ 1 MiB whose loop took over 1.25 × its iterations' median and 5 µs more per op: ${slowLoops.length ? some(slowLoops) : 'none'}`);
-if (issuing.loops) console.log(`clab's host issuing the loops: ${issuing.loops} loops (ranks × steps × runs), ${issuing.faulted} took page faults (${issuing.faults} in all), blocked ${issuing.blocked}×, preempted ${issuing.preempted}×; at ≥ 1 MiB issuing took at most ${(100 * issuing.slowestShare).toFixed(1)} % of its loop`);
+console.log(
+  `spread over ${repeats} repeats (busbw ≥ 1 MiB, time below): clab's largest ${worst.map((w) => `${w.what} ${f(w.clab * 100, 1)}%`).join(', ')}; over 5 %: clab ${summary.spreads.filter((s) => s.clab > 0.05).length}, nccl-tests ${summary.spreads.filter((s) => s.peer > 0.05).length} of ${summary.spreads.length}`,
+);
+console.log(
+  `clab steps ≥ 1 MiB whose loop took over 1.25 × its iterations' median and 5 µs more per op: ${slowLoops.length ? some(slowLoops) : 'none'}`,
+);
+if (issuing.loops)
+  console.log(
+    `clab's host issuing the loops: ${issuing.loops} loops (ranks × steps × runs), ${issuing.faulted} took page faults (${issuing.faults} in all), blocked ${issuing.blocked}×, preempted ${issuing.preempted}×; at ≥ 1 MiB issuing took at most ${(100 * issuing.slowestShare).toFixed(1)} % of its loop`,
+  );

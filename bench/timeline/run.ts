@@ -11,7 +11,11 @@ import { roundsFor, syntheticRecord } from './synthetic-record';
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const shape = { ranks: 8, warmup: 2, iters: 10 };
 
-interface Frame { at: number; ms: number; slices: number }
+interface Frame {
+  at: number;
+  ms: number;
+  slices: number;
+}
 type Timed = { t0: number; tResults: number; tTab: number };
 
 const percentile = (values: number[], q: number) => {
@@ -21,7 +25,10 @@ const percentile = (values: number[], q: number) => {
 const median = (values: number[]) => percentile(values, 0.5);
 
 const frames = (page: Page) => page.evaluate(() => (window as unknown as { __clabTimelineFrames?: Frame[] }).__clabTimelineFrames ?? []);
-const clearFrames = (page: Page) => page.evaluate(() => { (window as unknown as { __clabTimelineFrames?: Frame[] }).__clabTimelineFrames = []; });
+const clearFrames = (page: Page) =>
+  page.evaluate(() => {
+    (window as unknown as { __clabTimelineFrames?: Frame[] }).__clabTimelineFrames = [];
+  });
 const settle = (page: Page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 
 /** Clicks Open, then the Timeline tab as soon as the results show, all inside the page (no round trips in the figure). */
@@ -70,7 +77,9 @@ async function interact(page: Page): Promise<[number, number][]> {
     await settle(page);
     spans.push([from, await now(page)]);
   };
-  const wheel = (deltaY: number) => async () => { for (let i = 0; i < 12; i++) await page.mouse.wheel(0, deltaY); };
+  const wheel = (deltaY: number) => async () => {
+    for (let i = 0; i < 12; i++) await page.mouse.wheel(0, deltaY);
+  };
   for (const at of [0.2, 0.5, 0.8]) {
     await page.mouse.move(box.x + box.width * at, y);
     await gesture(wheel(-120));
@@ -124,7 +133,7 @@ try {
     ['open run → first timeline frame', '< 1000 ms', first.at + first.ms - opened.t0, 1000],
     ['  Open → results shown (lab: load, validate, Results view)', '', opened.tResults - opened.t0, null],
     ['  Timeline tab → first frame (timeline: load + draw)', '< 1000 ms', first.at + first.ms - opened.tTab, 1000],
-    ['    of which the first frame\'s drawing', '', first.ms, null],
+    ["    of which the first frame's drawing", '', first.ms, null],
     ['frame draw time while zooming/panning, median', '< 16 ms', median(ms), 16],
     ['frame draw time while zooming/panning, p95', '< 33 ms', percentile(ms, 0.95), 33],
     ['frame draw time, max', '', Math.max(...ms), null],
@@ -132,12 +141,18 @@ try {
     ['frame interval during gestures, p95', '', percentile(intervals, 0.95), null],
     ['frame interval of the idle page, median (reference)', '', median(idle), null],
   ];
-  console.log(`timeline bench: ${record.events.length} events, ${record.steps.length} steps, ${lanes} lanes; ${ms.length} frames while zooming/panning`);
-  console.log(`first frame drew ${first.slices} rectangles; frames while interacting drew ${Math.min(...drawn.map((f) => f.slices))}–${Math.max(...drawn.map((f) => f.slices))}`);
+  console.log(
+    `timeline bench: ${record.events.length} events, ${record.steps.length} steps, ${lanes} lanes; ${ms.length} frames while zooming/panning`,
+  );
+  console.log(
+    `first frame drew ${first.slices} rectangles; frames while interacting drew ${Math.min(...drawn.map((f) => f.slices))}–${Math.max(...drawn.map((f) => f.slices))}`,
+  );
   console.log('');
   console.log(`${'measure'.padEnd(60)}${'target'.padEnd(12)}${'measured'.padStart(12)}${'ratio'.padStart(8)}`);
   for (const [what, target, value, limit] of rows) {
-    console.log(`${what.padEnd(60)}${target.padEnd(12)}${`${value.toFixed(1)} ms`.padStart(12)}${(limit === null ? '' : (value / limit).toFixed(2)).padStart(8)}`);
+    console.log(
+      `${what.padEnd(60)}${target.padEnd(12)}${`${value.toFixed(1)} ms`.padStart(12)}${(limit === null ? '' : (value / limit).toFixed(2)).padStart(8)}`,
+    );
   }
   console.log('\nratio = measured / target: at or below 1.00 meets the target.');
 } finally {

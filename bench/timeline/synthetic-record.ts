@@ -23,10 +23,12 @@ const FILL_SLOT = 6 * US;
 const FILL_SLOTS = 2;
 
 /** Events of one round: three steps on every rank, one on two ranks, each fill + warm-up + timed + verify. */
-export const eventsPerRound = (o: Pick<SyntheticOptions, 'ranks' | 'warmup' | 'iters'>): number => (3 * o.ranks + 2) * (o.warmup + o.iters + 2);
+export const eventsPerRound = (o: Pick<SyntheticOptions, 'ranks' | 'warmup' | 'iters'>): number =>
+  (3 * o.ranks + 2) * (o.warmup + o.iters + 2);
 
 /** Rounds that give at least `events` events. */
-export const roundsFor = (events: number, o: Pick<SyntheticOptions, 'ranks' | 'warmup' | 'iters'>): number => Math.ceil(events / eventsPerRound(o));
+export const roundsFor = (events: number, o: Pick<SyntheticOptions, 'ranks' | 'warmup' | 'iters'>): number =>
+  Math.ceil(events / eventsPerRound(o));
 
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -67,7 +69,16 @@ export function syntheticRecord(o: SyntheticOptions): RunRecord {
     let done = at;
     const results = ranks.map((rank) => {
       const fillStart = at - (FILL_SLOTS - fillSlot) * FILL_SLOT;
-      events.push({ rank, stream: step.stream, step: step.index, name: `${step.label} (fill)`, phase: 'fill', startNs: fillStart, endNs: fillStart + 5 * US, bytes: 0 });
+      events.push({
+        rank,
+        stream: step.stream,
+        step: step.index,
+        name: `${step.label} (fill)`,
+        phase: 'fill',
+        startNs: fillStart,
+        endNs: fillStart + 5 * US,
+        bytes: 0,
+      });
       let t = at + random() * 2 * US;
       const timesUs: number[] = [];
       for (let i = 0; i < o.warmup + o.iters; i++) {
@@ -77,29 +88,81 @@ export function syntheticRecord(o: SyntheticOptions): RunRecord {
         if (phase === 'timed') timesUs.push(d / US);
         t += d + US;
       }
-      events.push({ rank, stream: step.stream, step: step.index, name: `${step.label} (verify)`, phase: 'verify', startNs: t, endNs: t + 3 * US, bytes: 0 });
+      events.push({
+        rank,
+        stream: step.stream,
+        step: step.index,
+        name: `${step.label} (verify)`,
+        phase: 'verify',
+        startNs: t,
+        endNs: t + 3 * US,
+        bytes: 0,
+      });
       done = Math.max(done, t + 3 * US);
-      return { step: step.index, rank, verdict: 'pass' as const, checked: bytes / 4, wrong: 0, mismatches: [], output: null, input: null, timesUs, note: null };
+      return {
+        step: step.index,
+        rank,
+        verdict: 'pass' as const,
+        checked: bytes / 4,
+        wrong: 0,
+        mismatches: [],
+        output: null,
+        input: null,
+        timesUs,
+        note: null,
+      };
     });
     const timing = stats(results.flatMap((r) => r.timesUs));
     const algbw = bytes > 0 ? bytes / (timing.mean * 1e3) : null;
     records.push({
-      index: step.index, path: step.path, label: step.label, origin: step.origin, action: step.action, verdict: 'pass', wrong: 0, ranks: results,
-      timing, bytes, algbw, busbw: algbw === null ? null : algbw * (step.action.kind === 'collective' ? (2 * (o.ranks - 1)) / o.ranks : 1), flops: null,
+      index: step.index,
+      path: step.path,
+      label: step.label,
+      origin: step.origin,
+      action: step.action,
+      verdict: 'pass',
+      wrong: 0,
+      ranks: results,
+      timing,
+      bytes,
+      algbw,
+      busbw: algbw === null ? null : algbw * (step.action.kind === 'collective' ? (2 * (o.ranks - 1)) / o.ranks : 1),
+      flops: null,
     });
     return done;
   };
   const planStep = (label: string, stream: number, action: PlanStep['action'], async = false): PlanStep => ({
-    index: steps.length, path: `steps[${steps.length % 4}]`, label, origin: { kind: 'step' }, action,
-    warmup: o.warmup, iters: o.iters, timeoutMs: 60_000, async, asyncId: async ? 'ar' : null, stream,
+    index: steps.length,
+    path: `steps[${steps.length % 4}]`,
+    label,
+    origin: { kind: 'step' },
+    action,
+    warmup: o.warmup,
+    iters: o.iters,
+    timeoutMs: 60_000,
+    async,
+    asyncId: async ? 'ar' : null,
+    stream,
   });
 
   const gap = FILL_SLOTS * FILL_SLOT + US;
   let at = start + gap;
   for (let round = 0; round < o.rounds; round++) {
-    const allReduce = planStep('all_reduce', 1, {
-      kind: 'collective', op: 'all_reduce', dtype: 'float32', redop: 'sum', root: 0, count: BYTES / 4, inPlace: true, data,
-    }, true);
+    const allReduce = planStep(
+      'all_reduce',
+      1,
+      {
+        kind: 'collective',
+        op: 'all_reduce',
+        dtype: 'float32',
+        redop: 'sum',
+        root: 0,
+        count: BYTES / 4,
+        inPlace: true,
+        data,
+      },
+      true,
+    );
     const a = runStep(allReduce, all, at, 20, BYTES, 0);
     const b = runStep(planStep('matmul', 2, { kind: 'compute', dtype: 'float16', m: 512, n: 512, k: 512, ranks: null }), all, at, 30, 0, 1);
     at = Math.max(a, b) + gap;
@@ -111,15 +174,33 @@ export function syntheticRecord(o: SyntheticOptions): RunRecord {
   }
 
   return runRecordSchema.parse({
-    format: 'clab.run', version: 1, id: `synthetic-${o.ranks}x${o.rounds}`, createdAt: new Date(0).toISOString(), finishedAt: new Date(0).toISOString(),
-    scenarioFile: null, scenario: { name: o.name ?? 'synthetic timeline' },
+    format: 'clab.run',
+    version: 1,
+    id: `synthetic-${o.ranks}x${o.rounds}`,
+    createdAt: new Date(0).toISOString(),
+    finishedAt: new Date(0).toISOString(),
+    scenarioFile: null,
+    scenario: { name: o.name ?? 'synthetic timeline' },
     plan: { world: o.ranks, devices: null, streams: STREAMS, steps, sweeps: [], pairs: [], compares: [] },
     world: o.ranks,
     environment: {
-      host: 'synthetic', platform: 'linux', cpus: 2, cpuModel: 'synthetic', memoryBytes: 0, node: process.version, backend: 'cpu', backendNote: null,
-      gpus: [], versions: {}, env: {},
+      host: 'synthetic',
+      platform: 'linux',
+      cpus: 2,
+      cpuModel: 'synthetic',
+      memoryBytes: 0,
+      node: process.version,
+      backend: 'cpu',
+      backendNote: null,
+      gpus: [],
+      versions: {},
+      env: {},
     },
-    status: 'passed', error: null, steps: records, compares: [], logs: [],
+    status: 'passed',
+    error: null,
+    steps: records,
+    compares: [],
+    logs: [],
     events: events.sort((x, y) => x.endNs - y.endNs),
   });
 }

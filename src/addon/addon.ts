@@ -21,7 +21,10 @@ export function findAddon(baseDir: string = __dirname): string {
   const candidates = addonCandidates(baseDir);
   const found = candidates.find((p) => existsSync(p));
   if (!found) {
-    throw Object.assign(new Error(`the native addon ${ADDON} was not found (looked in ${candidates.join(', ')}); build it with \`npm run build:native\``), { code: 'CLAB_NO_ADDON' });
+    throw Object.assign(
+      new Error(`the native addon ${ADDON} was not found (looked in ${candidates.join(', ')}); build it with \`npm run build:native\``),
+      { code: 'CLAB_NO_ADDON' },
+    );
   }
   return found;
 }

@@ -21,8 +21,10 @@ type Buf = ArrayBufferView;
  * `reduces` say. `count` is what the descriptor's buffers() calls nativeCount.
  */
 type CollectiveOp<D> = D extends { native: infer N; rooted: infer R; reduces: infer X }
-  ? { op: N; dtype: NativeDtype; count: number; send: Buf; recv: Buf; data?: NativeData }
-    & (X extends true ? { redop: NativeRedop } : unknown) & (R extends true ? { root: number } : unknown)
+  ? { op: N; dtype: NativeDtype; count: number; send: Buf; recv: Buf; data?: NativeData } & (X extends true
+      ? { redop: NativeRedop }
+      : unknown) &
+      (R extends true ? { root: number } : unknown)
   : never;
 export type NativeCollectiveOp = CollectiveOp<(typeof COLLECTIVE_DESCRIPTORS)[CollectiveName]>;
 
@@ -49,9 +51,10 @@ export type NativeOp = (
   | { op: 'group'; ops: NativeOp[] }
   /** Compute stand-in: C[m×n] = A[m×k]·B[k×n] on buffers the backend owns. */
   /** smCount: the SMs cuBLAS targets (cublasSetSmCountTarget; absent or 0: all); cpu ignores it. */
-  | { op: 'gemm'; dtype: NativeDtype; m: number; n: number; k: number; smCount?: number })
+  | { op: 'gemm'; dtype: NativeDtype; m: number; n: number; k: number; smCount?: number }
+) &
   /** nccl: the communicator it runs on, the i-th of commInit's `comms` (1-based; absent: the run's); cpu ignores it. */
-  & { comm?: number };
+  { comm?: number };
 
 /** Per-run wall clock of each repetition, CLOCK_MONOTONIC nanoseconds (same clock as process.hrtime). */
 export interface NativeTimes {
@@ -230,7 +233,13 @@ export interface NativeAddon {
    * moves data between them without its staging buffers. cpu ignores all three.
    */
   commInit(options: {
-    backend: BackendName; id: string; rank: number; world: number; device: number; commStreams?: number; registerBuffers?: boolean;
+    backend: BackendName;
+    id: string;
+    rank: number;
+    world: number;
+    device: number;
+    commStreams?: number;
+    registerBuffers?: boolean;
     /** nccl: communicators split off the run's at join, each with its NCCL settings; an op's `comm` i runs on the i-th (1-based). */
     comms?: { maxCTAs?: number; ctaPolicy?: 'default' | 'efficiency' | 'zero' }[];
   }): Promise<NativeComm>;
@@ -261,6 +270,13 @@ export interface NativeAddon {
    * between two host buffers (device and peer ignored). `checked`/`wrong`: bytes of the
    * destination read back and how many did not hold what was sent.
    */
-  peerCopy(options: { backend: BackendName; rank: number; device: number; peer: number; bytes: number; warmup: number; iters: number }):
-    Promise<NativeTimes & { checked: number; wrong: number; how: string }>;
+  peerCopy(options: {
+    backend: BackendName;
+    rank: number;
+    device: number;
+    peer: number;
+    bytes: number;
+    warmup: number;
+    iters: number;
+  }): Promise<NativeTimes & { checked: number; wrong: number; how: string }>;
 }

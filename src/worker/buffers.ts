@@ -13,7 +13,9 @@ import { previewTensor } from './output.js';
 const EMPTY = new Uint8Array(0);
 
 /** Whether the backend makes and checks this rank's data (data-program.ts): the communicator can, and the call is large. */
-export interface DataMode { backendMakesData: boolean }
+export interface DataMode {
+  backendMakesData: boolean;
+}
 
 export interface PreparedCall {
   op: NativeOp;
@@ -42,7 +44,7 @@ function backendData(dtype: Dtype, pattern: DataPattern, fillRank: number | null
     pattern: nativePattern(pattern, dtype),
     ...(fillRank !== null ? { fill: { rank: fillRank } } : {}),
     ...(expect ? { expect } : {}),
-    result: new Float64Array([-1, -1]),  // unset until the backend has checked
+    result: new Float64Array([-1, -1]), // unset until the backend has checked
   };
 }
 
@@ -51,17 +53,23 @@ function poison(t: Tensor): void {
   t.bytes.fill(0xff);
 }
 
-export function prepareCollective(a: CollectiveAction, rank: number, world: number, mode: DataMode = { backendMakesData: false }): PreparedCall {
+export function prepareCollective(
+  a: CollectiveAction,
+  rank: number,
+  world: number,
+  mode: DataMode = { backendMakesData: false },
+): PreparedCall {
   const desc = COLLECTIVE_DESCRIPTORS[a.op];
   const shape = { count: a.count, world, rank, root: a.root };
   const size = desc.buffers(shape);
-  const layout = a.inPlace ? desc.inPlace?.layout ?? null : null;
+  const layout = a.inPlace ? (desc.inPlace?.layout ?? null) : null;
   // From the patterns alone, never from buffers the call may have overwritten; computed a window
   // at a time while checking.
   const expected = () => expectedOutput(desc, shape, a);
-  const data = mode.backendMakesData && a.read !== 'rank-slice' && backendMakesData(a.dtype, a.count)
-    ? backendData(a.dtype, a.data, size.send > 0 ? rank : null, expected())
-    : null;
+  const data =
+    mode.backendMakesData && a.read !== 'rank-slice' && backendMakesData(a.dtype, a.count)
+      ? backendData(a.dtype, a.data, size.send > 0 ? rank : null, expected())
+      : null;
   // The learner's mistake (scenario `read`): an output buffer as large as the input, read at the
   // rank's slice; the op writes its first slice only, so ranks other than 0 read poison.
   const read = a.read === 'rank-slice' ? allocTensor(a.dtype, size.send) : null;
@@ -86,8 +94,13 @@ export function prepareCollective(a: CollectiveAction, rank: number, world: numb
   const inputPreview = send.length && !data ? previewTensor(send, null) : null;
   return {
     op: {
-      op: desc.native, dtype: a.dtype, redop: a.redop, root: a.root, count: size.nativeCount,
-      send: send.length ? send.bytes : EMPTY, recv: recv.length ? recv.bytes : EMPTY,
+      op: desc.native,
+      dtype: a.dtype,
+      redop: a.redop,
+      root: a.root,
+      count: size.nativeCount,
+      send: send.length ? send.bytes : EMPTY,
+      recv: recv.length ? recv.bytes : EMPTY,
       ...(data ? { data } : {}),
     } as NativeOp,
     output: read ? sliceTensor(read, rank * size.recv, size.recv) : recv,
@@ -111,7 +124,11 @@ export function prepareP2p(a: P2pAction, rank: number, mode: DataMode = { backen
     if (!data) fillTensor(send, a.data, rank);
     return {
       op: { op: 'send', dtype: a.dtype, peer: a.to, count: a.count, send: send.bytes, ...(data ? { data } : {}), ...transportOf(a) },
-      output: null, expected: () => null, listEntry: null, consumesInput: false, inputPreview: data ? null : previewTensor(send, null),
+      output: null,
+      expected: () => null,
+      listEntry: null,
+      consumesInput: false,
+      inputPreview: data ? null : previewTensor(send, null),
     };
   }
   const recv = allocTensor(a.dtype, a.count);

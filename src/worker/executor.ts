@@ -39,7 +39,6 @@ export interface ExecutorHost {
   ncclProfile?: NcclProfile | null;
 }
 
-
 const nowNs = () => Number(process.hrtime.bigint());
 /** Phases of work on a rank's streams (a compare block's span is theirs; host work and nested blocks are not). */
 const STREAM_PHASES = new Set<TimelineEvent['phase']>(['warmup', 'loop', 'timed', 'check']);
@@ -50,7 +49,12 @@ const nativeOp = (calls: PreparedCall[], step: PlanStep): NativeOp => {
   const op: NativeOp = calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) };
   return step.comm !== undefined ? { ...op, comm: step.comm } : op;
 };
-const loopHostOf = ({ issueNs, faults, blocked, preempted }: NonNullable<NativeTimes['loopHost']>) => ({ issueUs: issueNs / 1e3, faults, blocked, preempted });
+const loopHostOf = ({ issueNs, faults, blocked, preempted }: NonNullable<NativeTimes['loopHost']>) => ({
+  issueUs: issueNs / 1e3,
+  faults,
+  blocked,
+  preempted,
+});
 const durationsUs = (t: NativeTimes | null) => (t ? t.startNs.map((s, i) => (t.endNs[i] - s) / 1e3) : []);
 
 export class PlanExecutor {
@@ -67,7 +71,10 @@ export class PlanExecutor {
   private variantComm: NativeComm | null = null;
   readonly memory: HostMemory;
 
-  constructor(private readonly plan: Plan, private readonly host: ExecutorHost) {
+  constructor(
+    private readonly plan: Plan,
+    private readonly host: ExecutorHost,
+  ) {
     this.recorder = host.comm && new FlightRecorder(host.comm, (entry) => host.entered?.(entry));
     this.memory = host.memory ?? new HostMemory();
     this.variants = host.pairs ? new VariantComms(plan, host.pairs, host.ncclProfile ?? null) : null;
@@ -124,7 +131,7 @@ export class PlanExecutor {
         this.pending.set(step.index, { asyncId: step.asyncId, done });
         done.catch(() => undefined);
       } else if (chainable) {
-        done.catch(() => undefined);  // awaited by flush()
+        done.catch(() => undefined); // awaited by flush()
         chained ??= { stream: step.stream, done: [] };
         chained.done.push(done);
       } else {
@@ -189,7 +196,9 @@ export class PlanExecutor {
         output: previews.some((p) => p !== null) ? previews.filter((p) => p !== null).join(' | ') : null,
         input: inputs.length ? inputs.join(' | ') : null,
         timesUs: durationsUs(outcome.timed),
-        ...(outcome.timed?.startNs.length ? { spanUs: (outcome.timed.endNs[outcome.timed.endNs.length - 1] - outcome.timed.startNs[0]) / 1e3 } : {}),
+        ...(outcome.timed?.startNs.length
+          ? { spanUs: (outcome.timed.endNs[outcome.timed.endNs.length - 1] - outcome.timed.startNs[0]) / 1e3 }
+          : {}),
         ...(outcome.timed?.loopEndNs !== undefined ? { loopUs: (outcome.timed.loopEndNs - outcome.timed.loopStartNs!) / 1e3 } : {}),
         ...(outcome.timed?.loopHost ? { loopHost: loopHostOf(outcome.timed.loopHost) } : {}),
         note,
@@ -201,7 +210,16 @@ export class PlanExecutor {
 
   /** Work of this rank's host thread (the timeline's host lane): making buffers, checking outputs. */
   private hostEvent(step: PlanStep, phase: 'fill' | 'verify', startNs: number, endNs: number): TimelineEvent {
-    return { rank: this.host.rank, stream: step.stream, step: step.index, name: `${step.label} (${phase})`, phase, startNs, endNs, bytes: 0 };
+    return {
+      rank: this.host.rank,
+      stream: step.stream,
+      step: step.index,
+      name: `${step.label} (${phase})`,
+      phase,
+      startNs,
+      endNs,
+      bytes: 0,
+    };
   }
 
   /** Makes a step's buffers (a second set for the check run when the op eats its input), timed as a fill event. */
@@ -219,10 +237,23 @@ export class PlanExecutor {
   private events(step: PlanStep, times: NativeTimes | null, phase: TimelineEvent['phase'], bytes: number): TimelineEvent[] {
     if (!times) return [];
     const base = { rank: this.host.rank, stream: step.stream, step: step.index, name: step.label, bytes };
-    const loop: TimelineEvent[] = times.loopEndNs !== undefined
-      ? [{ ...base, name: `${step.label} ×${times.startNs.length} (loop)`, phase: 'loop', startNs: times.loopStartNs!, endNs: times.loopEndNs }]
-      : [];
-    return [...dataEvents(base, times), ...loop, ...times.startNs.map((startNs, i) => ({ ...base, phase, startNs, endNs: times.endNs[i] }))];
+    const loop: TimelineEvent[] =
+      times.loopEndNs !== undefined
+        ? [
+            {
+              ...base,
+              name: `${step.label} ×${times.startNs.length} (loop)`,
+              phase: 'loop',
+              startNs: times.loopStartNs!,
+              endNs: times.loopEndNs,
+            },
+          ]
+        : [];
+    return [
+      ...dataEvents(base, times),
+      ...loop,
+      ...times.startNs.map((startNs, i) => ({ ...base, phase, startNs, endNs: times.endNs[i] })),
+    ];
   }
 
   /** How a step's buffers are made (null: the step has none). */
@@ -237,8 +268,10 @@ export class PlanExecutor {
       case 'p2p':
         return () => [prepareP2p(a, rank, mode)];
       case 'group':
-        return () => a.items.filter((i) => i.kind === 'collective' || i.from === rank || i.to === rank)
-          .map((i) => (i.kind === 'collective' ? prepareCollective(i, rank, world, mode) : prepareP2p(i, rank, mode)));
+        return () =>
+          a.items
+            .filter((i) => i.kind === 'collective' || i.from === rank || i.to === rank)
+            .map((i) => (i.kind === 'collective' ? prepareCollective(i, rank, world, mode) : prepareP2p(i, rank, mode)));
       default:
         return null;
     }
@@ -283,7 +316,8 @@ export class PlanExecutor {
     // before any call, and the run goes on.
     const setting = step.comm !== undefined ? this.plan.comms?.[step.comm - 1] : undefined;
     const refused = setting && comm.ncclVersion !== undefined ? commSettingRefusal(setting, comm.ncclVersion) : null;
-    if (refused) return { checks: () => [], timed: null, events: [made.fill], note: null, error: { code: 'CLAB_UNSUPPORTED', message: refused } };
+    if (refused)
+      return { checks: () => [], timed: null, events: [made.fill], note: null, error: { code: 'CLAB_UNSUPPORTED', message: refused } };
     const needsFreshCheck = this.needsFreshCheck(step, calls);
     const checkCalls = needsFreshCheck ? made.sets[1] : calls;
     const checkOp = nativeOp(checkCalls, step);
@@ -307,12 +341,19 @@ export class PlanExecutor {
     const nccl = await this.ncclJoin(step, op, timedT, [warmT, checkT], bytes);
     return {
       ...(nccl ? { nccl: nccl.info } : {}),
-      checks: () => checkCalls.flatMap((c) => {
-        const expected = c.output && c.expected();
-        return expected ? [{ check: checkCall(c, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
-      }),
+      checks: () =>
+        checkCalls.flatMap((c) => {
+          const expected = c.output && c.expected();
+          return expected ? [{ check: checkCall(c, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
+        }),
       timed: timedT,
-      events: [made.fill, ...this.events(step, warmT, 'warmup', bytes), ...this.events(step, timedT, 'timed', bytes), ...this.events(step, checkT, 'check', bytes), ...(nccl?.events ?? [])],
+      events: [
+        made.fill,
+        ...this.events(step, warmT, 'warmup', bytes),
+        ...this.events(step, timedT, 'timed', bytes),
+        ...this.events(step, checkT, 'check', bytes),
+        ...(nccl?.events ?? []),
+      ],
       note: null,
       inputs: calls.map((c) => c.inputPreview),
     };
@@ -329,8 +370,15 @@ export class PlanExecutor {
     const joined = await this.host.ncclProfile.join(func, timed, others, step.origin.kind !== 'compare');
     if (!joined) return null;
     const events: TimelineEvent[] = joined.slices.map((s) => ({
-      rank: this.host.rank, stream: step.stream, step: step.index, name: `${step.label} ch ${s.channel}`, phase: 'channel',
-      startNs: s.startNs, endNs: s.endNs, bytes, channel: { id: s.channel, algo: s.algo, proto: s.proto, iteration: s.iteration },
+      rank: this.host.rank,
+      stream: step.stream,
+      step: step.index,
+      name: `${step.label} ch ${s.channel}`,
+      phase: 'channel',
+      startNs: s.startNs,
+      endNs: s.endNs,
+      bytes,
+      channel: { id: s.channel, algo: s.algo, proto: s.proto, iteration: s.iteration },
     }));
     return { info: joined.info, events };
   }
@@ -346,9 +394,15 @@ export class PlanExecutor {
       case 'collective':
       case 'p2p':
       case 'group':
-        throw new Error(`step ${step.index}: no buffers were made for ${a.kind}`);  // preparer() covers these
+        throw new Error(`step ${step.index}: no buffers were made for ${a.kind}`); // preparer() covers these
       case 'object':
-        return runObjectCollective(step, a, { enqueue: (stream, op, repeat) => this.flight.enqueue(step.index, stream, op, repeat) }, rank, world);
+        return runObjectCollective(
+          step,
+          a,
+          { enqueue: (stream, op, repeat) => this.flight.enqueue(step.index, stream, op, repeat) },
+          rank,
+          world,
+        );
       case 'barrier': {
         const t = await this.flight.enqueue(step.index, step.stream, { op: 'barrier' }, step.iters);
         return { ...none, timed: t, events: this.events(step, t, 'timed', 0) };
@@ -368,7 +422,12 @@ export class PlanExecutor {
       case 'wait': {
         const start = nowNs();
         await this.waitFor(a.id);
-        return { ...none, events: [{ rank, stream: step.stream, step: step.index, name: step.label, phase: 'block', startNs: start, endNs: nowNs(), bytes: 0 }] };
+        return {
+          ...none,
+          events: [
+            { rank, stream: step.stream, step: step.index, name: step.label, phase: 'block', startNs: start, endNs: nowNs(), bytes: 0 },
+          ],
+        };
       }
       case 'block-begin': {
         await this.flight.enqueue(step.index, step.stream, { op: 'barrier' }, 1);
@@ -378,12 +437,14 @@ export class PlanExecutor {
       case 'block-end': {
         await this.waitFor(null);
         const hostEnd = nowNs();
-        await this.comm.drain(step.stream);  // the outputs of the block's prestaged ops, for checking
+        await this.comm.drain(step.stream); // the outputs of the block's prestaged ops, for checking
         // The block's time is the span of its operations, from the first start to the last end on
         // any stream of this rank (backend clocks: CUDA events on nccl), so that staging data in
         // and out of a GPU between operations is not counted; the host clock when there are none.
         const ops = this.deferred.flatMap(([, o]) => o.events).filter((e) => STREAM_PHASES.has(e.phase));
-        const start = ops.length ? Math.min(...ops.map((e) => e.startNs)) : this.blockStart.get(`${a.compare}/${a.variant}/${a.repeat}`) ?? hostEnd;
+        const start = ops.length
+          ? Math.min(...ops.map((e) => e.startNs))
+          : (this.blockStart.get(`${a.compare}/${a.variant}/${a.repeat}`) ?? hostEnd);
         const t = { startNs: [start], endNs: [ops.length ? Math.max(...ops.map((e) => e.endNs)) : hostEnd] };
         for (const [inner, outcome] of this.deferred.splice(0)) this.report(inner, outcome);
         this.leaveVariant();

@@ -23,7 +23,10 @@ export class FlightRecorder {
   /** The last calls entered, oldest first. */
   readonly entries: FlightEntry[] = [];
 
-  constructor(private comm: NativeComm, private readonly report: (entry: FlightEntry) => void) {}
+  constructor(
+    private comm: NativeComm,
+    private readonly report: (entry: FlightEntry) => void,
+  ) {}
 
   /** Hands later calls to `comm` (a compare variant's own communicator), numbering on. */
   use(comm: NativeComm): void {

@@ -42,7 +42,10 @@ export class HostMemory {
   collections = 0;
   collectMs = 0;
 
-  constructor(private readonly collect: Collect | null = hostCollector(), private readonly threshold = COLLECT_AFTER_BYTES) {}
+  constructor(
+    private readonly collect: Collect | null = hostCollector(),
+    private readonly threshold = COLLECT_AFTER_BYTES,
+  ) {}
 
   /** A step made `bytes` of host memory that it writes (filled or checked by the host). */
   wrote(bytes: number): void {

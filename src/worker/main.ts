@@ -5,7 +5,14 @@ import { formatComputeCapability } from '../shared/ops/gpu-support.js';
 import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
 import { rankDevice } from '../shared/plan/per-rank.js';
-import { PROTOCOL_VERSION, coreToWorkerSchema, parseMessage, type BackendName, type CoreToWorker, type WorkerToCore } from '../shared/run/protocol.js';
+import {
+  PROTOCOL_VERSION,
+  coreToWorkerSchema,
+  parseMessage,
+  type BackendName,
+  type CoreToWorker,
+  type WorkerToCore,
+} from '../shared/run/protocol.js';
 import { findAddon, loadAddon } from '../addon/addon.js';
 import { pausesBefore } from '../shared/run/step-mode.js';
 import { PlanExecutor } from './executor.js';
@@ -38,7 +45,14 @@ function logLine(text: string): Promise<void> {
 async function fail(error: unknown, step: number | null): Promise<never> {
   const e = error as { code?: string; message?: string };
   comm?.abort(`rank ${rank} failed: ${e.message ?? String(error)}`);
-  await send({ type: 'failed', v, rank: Math.max(rank, 0), step, code: e.code ?? 'CLAB_WORKER_ERROR', message: e.message ?? String(error) });
+  await send({
+    type: 'failed',
+    v,
+    rank: Math.max(rank, 0),
+    step,
+    code: e.code ?? 'CLAB_WORKER_ERROR',
+    message: e.message ?? String(error),
+  });
   comm?.destroy();
   process.exit(1);
 }
@@ -48,7 +62,8 @@ const inbox: CoreToWorker[] = [];
 const waiters: (() => void)[] = [];
 
 async function nextMessage<T extends CoreToWorker['type']>(
-  type: T, match: (m: Extract<CoreToWorker, { type: T }>) => boolean = () => true,
+  type: T,
+  match: (m: Extract<CoreToWorker, { type: T }>) => boolean = () => true,
 ): Promise<Extract<CoreToWorker, { type: T }>> {
   for (;;) {
     const i = inbox.findIndex((m) => m.type === type && match(m as Extract<CoreToWorker, { type: T }>));
@@ -62,7 +77,8 @@ async function waitForNext(step: number, pauses: boolean): Promise<void> {
   if (!pauses) return;
   await send({ type: 'paused', v, rank, step });
   const next = await nextMessage('next');
-  if (next.step !== step) throw Object.assign(new Error(`told to run step ${next.step} while paused before step ${step}`), { code: 'CLAB_PROTOCOL' });
+  if (next.step !== step)
+    throw Object.assign(new Error(`told to run step ${next.step} while paused before step ${step}`), { code: 'CLAB_PROTOCOL' });
 }
 
 /** Rank 0 creates the communicator's id, the core relays it to the others, every rank joins. */
@@ -80,7 +96,13 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
   }
   await deviceReady;
   return addon.commInit({
-    backend, id, rank, world: plan.world, device, commStreams: communicationOnlyStreams(plan), registerBuffers: plan.registerBuffers,
+    backend,
+    id,
+    rank,
+    world: plan.world,
+    device,
+    commStreams: communicationOnlyStreams(plan),
+    registerBuffers: plan.registerBuffers,
     ...(plan.comms?.length ? { comms: plan.comms } : {}),
   });
 }
@@ -132,7 +154,10 @@ async function main(): Promise<void> {
   // making the CUDA context and the id says which library is missing, if one is.
   if (start.backend !== 'nccl') {
     const available = addon.backends()[start.backend];
-    if (!available.available) throw Object.assign(new Error(`backend ${start.backend} is not available: ${available.reason}`), { code: 'CLAB_BACKEND_UNAVAILABLE' });
+    if (!available.available)
+      throw Object.assign(new Error(`backend ${start.backend} is not available: ${available.reason}`), {
+        code: 'CLAB_BACKEND_UNAVAILABLE',
+      });
   }
 
   const joinStart = performance.now();
@@ -141,20 +166,26 @@ async function main(): Promise<void> {
   if (needsRunCommunicator(plan)) {
     comm = await joinCommunicator(addon, start.backend, plan);
     const cc = comm.computeCapability === undefined ? '' : `, compute capability ${formatComputeCapability(comm.computeCapability)}`;
-    const registered = start.backend === 'nccl' && plan.registerBuffers ? ', every buffer registered with it (ncclMemAlloc, ncclCommRegister)' : '';
+    const registered =
+      start.backend === 'nccl' && plan.registerBuffers ? ', every buffer registered with it (ncclMemAlloc, ncclCommRegister)' : '';
     const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}${cc}${registered}`;
     const data = comm.makesData
       ? `tensors of ${BACKEND_DATA_MIN_ELEMENTS} elements and more are filled and checked by the backend${comm.device === undefined ? '' : ' on the GPU'}`
       : `data is filled and checked on the host (${comm.makesDataWhyNot ?? 'the backend cannot'})`;
-    if (profiler?.library) ncclProfile = NcclProfile.attach(addon, profiler.library, rank, plan.world, rankDevice(plan, rank), (text) => void logLine(text));
+    if (profiler?.library)
+      ncclProfile = NcclProfile.attach(addon, profiler.library, rank, plan.world, rankDevice(plan, rank), (text) => void logLine(text));
     else if (profiler?.why) await logLine(`the lab's NCCL profiler plug-in is not used: ${profiler.why}`);
-    await logLine(`joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started; ${data}`);
+    await logLine(
+      `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started; ${data}`,
+    );
   } else {
     // Only pairs: each pair joins a communicator of its own, and no link outside a pair is touched
     // (a run-wide communicator over a broken link could fail before the first pair).
     const device = rankDevice(plan, rank);
     await addon.prepareDevice({ backend: start.backend, device, rank });
-    await logLine(`ready on the ${start.backend} backend without a run-wide communicator (only pairs, each on its own; pid ${process.pid}${start.backend === 'nccl' ? `, GPU ${device}` : ''}) in ${ms(joinStart)}, ${ms(0)} after the process started`);
+    await logLine(
+      `ready on the ${start.backend} backend without a run-wide communicator (only pairs, each on its own; pid ${process.pid}${start.backend === 'nccl' ? `, GPU ${device}` : ''}) in ${ms(joinStart)}, ${ms(0)} after the process started`,
+    );
   }
 
   const executor = new PlanExecutor(plan, {
@@ -186,7 +217,9 @@ async function main(): Promise<void> {
   await executor.run();
   const { collections, collectMs } = executor.memory;
   if (collections) {
-    await logLine(`gave host buffers the host had written back to the system between steps, ${collections} time${collections === 1 ? '' : 's'} in ${Math.round(collectMs)} ms (not while a step ran)`);
+    await logLine(
+      `gave host buffers the host had written back to the system between steps, ${collections} time${collections === 1 ? '' : 's'} in ${Math.round(collectMs)} ms (not while a step ran)`,
+    );
   }
   // The communicator is not destroyed: nccl's close is slow (native NcclComm::close), and a cpu
   // communicator's segment lost its name once every rank attached. Once every rank is done the

@@ -19,7 +19,8 @@ const SETTLE_MS = 50;
  */
 export function chooseProfiler(addonPath: string, env: NodeJS.ProcessEnv = process.env): { library: string | null; why: string | null } {
   if (env.CLAB_NCCL_PROFILER === '0') return { library: null, why: 'CLAB_NCCL_PROFILER=0' };
-  if (env.NCCL_PROFILER_PLUGIN !== undefined) return { library: null, why: `NCCL_PROFILER_PLUGIN is set (${env.NCCL_PROFILER_PLUGIN}): that plug-in is NCCL's, not the lab's` };
+  if (env.NCCL_PROFILER_PLUGIN !== undefined)
+    return { library: null, why: `NCCL_PROFILER_PLUGIN is set (${env.NCCL_PROFILER_PLUGIN}): that plug-in is NCCL's, not the lab's` };
   const library = join(dirname(addonPath), PROFILER_LIBRARY);
   if (!existsSync(library)) return { library: null, why: `${library} is missing (build it with npm run build:native)` };
   env.NCCL_PROFILER_PLUGIN = library;
@@ -36,8 +37,13 @@ export class NcclProfile {
   private joinedLast: string;
 
   private constructor(
-    private readonly addon: NativeAddon, private readonly library: string, readonly comm: string,
-    private readonly device: number, private readonly rank: number, private readonly world: number, private readonly log: (text: string) => void,
+    private readonly addon: NativeAddon,
+    private readonly library: string,
+    readonly comm: string,
+    private readonly device: number,
+    private readonly rank: number,
+    private readonly world: number,
+    private readonly log: (text: string) => void,
   ) {
     this.active = comm;
     this.joinedLast = comm;
@@ -58,18 +64,29 @@ export class NcclProfile {
    * After the communicator is joined: the profile of it, or null where NCCL did not load the
    * plug-in or it cannot be read (logged once, with why).
    */
-  static attach(addon: NativeAddon, library: string, rank: number, world: number, device: number, log: (text: string) => void): NcclProfile | null {
+  static attach(
+    addon: NativeAddon,
+    library: string,
+    rank: number,
+    world: number,
+    device: number,
+    log: (text: string) => void,
+  ): NcclProfile | null {
     try {
       const read = addon.ncclProfilerRead({ library });
       const comm = communicatorOf(read.records, rank, world);
       if (comm === null) {
-        log('NCCL did not load the profiler plug-in (it needs NCCL 2.28 or later, ncclProfiler_v5; set NCCL_DEBUG=INFO to see why): no algorithm, protocol or channels');
+        log(
+          'NCCL did not load the profiler plug-in (it needs NCCL 2.28 or later, ncclProfiler_v5; set NCCL_DEBUG=INFO to see why): no algorithm, protocol or channels',
+        );
         return null;
       }
       const profile = new NcclProfile(addon, library, comm, device, rank, world, log);
       profile.pool.add(read.records);
       profile.pool.addTuner(read.tuner);
-      log(`NCCL's profiler plug-in is loaded (interface v${read.interface}, communicator ${comm}): algorithm, protocol and channels per step`);
+      log(
+        `NCCL's profiler plug-in is loaded (interface v${read.interface}, communicator ${comm}): algorithm, protocol and channels per step`,
+      );
       return profile;
     } catch (e) {
       log(`the NCCL profiler plug-in cannot be read: ${(e as Error).message}`);
@@ -100,7 +117,12 @@ export class NcclProfile {
    * (its loop's calls first), `others` the step's other enqueues (warm-up, check), whose calls are
    * only taken out of the pool. Waits a little for channel ends the proxy thread has yet to record.
    */
-  async join(func: string, timed: NativeTimes, others: (NativeTimes | null)[], slices: boolean): Promise<{ info: NcclStepInfo; slices: ChannelSlice[] } | null> {
+  async join(
+    func: string,
+    timed: NativeTimes,
+    others: (NativeTimes | null)[],
+    slices: boolean,
+  ): Promise<{ info: NcclStepInfo; slices: ChannelSlice[] } | null> {
     const seqs = timed.ncclSeq;
     if (!seqs?.length) return null;
     // The loop's calls (first) are issued with the plug-ins paused (native NcclComm::timed): only

@@ -13,7 +13,10 @@ const decoder = new TextDecoder();
 export function canonicalJson(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -25,7 +28,13 @@ export function objectOf(action: ObjectAction): (rank: number) => Json {
 const int64s = (values: number[]) => new BigInt64Array(values.map((v) => BigInt(v)));
 
 /** One run of the object collective; returns what this rank holds afterwards. */
-async function runOnce(a: ObjectAction, comm: Pick<NativeComm, 'enqueue'>, stream: number, rank: number, world: number): Promise<Json | undefined> {
+async function runOnce(
+  a: ObjectAction,
+  comm: Pick<NativeComm, 'enqueue'>,
+  stream: number,
+  rank: number,
+  world: number,
+): Promise<Json | undefined> {
   const run = (op: NativeOp) => comm.enqueue(stream, op, 1);
   const bytesOf = (r: number) => encoder.encode(JSON.stringify(objectOf(a)(r)));
   const parse = (b: Uint8Array, length: number) => JSON.parse(decoder.decode(b.subarray(0, length))) as Json;
@@ -85,14 +94,31 @@ export async function runObjectCollective(step: PlanStep, a: ObjectAction, comm:
     }
   }
   const expected = OBJECT_DESCRIPTORS[a.op].expected(objectOf(a), world, rank, a.root);
-  const checks = expected === undefined ? [] : [{
-    check: canonicalJson(result ?? null) === canonicalJson(expected)
-      ? { checked: 1, wrong: 0, mismatches: [] }
-      : { checked: 1, wrong: 1, mismatches: [{ index: 0, expected: JSON.stringify(expected), actual: JSON.stringify(result ?? null) }] },
-    preview: JSON.stringify(result ?? null),
-  }];
+  const checks =
+    expected === undefined
+      ? []
+      : [
+          {
+            check:
+              canonicalJson(result ?? null) === canonicalJson(expected)
+                ? { checked: 1, wrong: 0, mismatches: [] }
+                : {
+                    checked: 1,
+                    wrong: 1,
+                    mismatches: [{ index: 0, expected: JSON.stringify(expected), actual: JSON.stringify(result ?? null) }],
+                  },
+            preview: JSON.stringify(result ?? null),
+          },
+        ];
   const events = times.startNs.map((startNs, i) => ({
-    rank, stream: step.stream, step: step.index, name: step.label, phase: 'timed' as const, startNs, endNs: times.endNs[i], bytes: 0,
+    rank,
+    stream: step.stream,
+    step: step.index,
+    name: step.label,
+    phase: 'timed' as const,
+    startNs,
+    endNs: times.endNs[i],
+    bytes: 0,
   }));
   return { checks: () => checks, timed: times, events, note: null };
 }

@@ -36,5 +36,7 @@ export function backendCheck(output: Tensor, expected: Lazy, result: Float64Arra
 const BACKEND_WINDOW = 1 << 16;
 
 /** A prepared call's check: the backend's where it made the data, else the host's, window by window. */
-export const checkCall = (c: { output: Tensor | null; expected: () => Lazy | null; data?: { result: Float64Array } }, expected: Lazy): CheckResult =>
-  c.data ? backendCheck(c.output!, expected, c.data.result) : checkOutput(c.output!, expected);
+export const checkCall = (
+  c: { output: Tensor | null; expected: () => Lazy | null; data?: { result: Float64Array } },
+  expected: Lazy,
+): CheckResult => (c.data ? backendCheck(c.output!, expected, c.data.result) : checkOutput(c.output!, expected));

@@ -36,7 +36,10 @@ const CLOSE_WAIT_MS = 10_000;
 type PairStep = PlanStep & { action: PairAction };
 
 class PairFailure extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -56,7 +59,10 @@ export class PairRunner {
    */
   private closing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly host: PairHost, private readonly memory: HostMemory | null = null) {}
+  constructor(
+    private readonly host: PairHost,
+    private readonly memory: HostMemory | null = null,
+  ) {}
 
   /** One step of a pair's unit, on this rank; never rejects for the pair's own failure. */
   async run(step: PairStep): Promise<Outcome> {
@@ -70,7 +76,8 @@ export class PairRunner {
     let outcome: Outcome;
     try {
       // A plain copy does not go through NCCL: it is still measured after NCCL failed on the pair.
-      if (this.failure && a.measure !== 'copy') throw new PairFailure('CLAB_PAIR_DOWN', `not measured: the pair failed earlier (${this.failure.code})`);
+      if (this.failure && a.measure !== 'copy')
+        throw new PairFailure('CLAB_PAIR_DOWN', `not measured: the pair failed earlier (${this.failure.code})`);
       outcome = await this.measure(step, deadline);
     } catch (e) {
       outcome = this.failed(e, a.measure !== 'copy');
@@ -106,8 +113,12 @@ export class PairRunner {
     let failure: PairFailure | null = null;
     if (step && !this.failure) {
       try {
-        await this.withTimeout(comm.enqueue(0, { op: 'barrier' }, 1), deadline, comm,
-          `${step.label}: the pair's closing barrier did not finish within the pair's timeout of ${step.timeoutMs} ms on rank ${this.host.rank}`);
+        await this.withTimeout(
+          comm.enqueue(0, { op: 'barrier' }, 1),
+          deadline,
+          comm,
+          `${step.label}: the pair's closing barrier did not finish within the pair's timeout of ${step.timeoutMs} ms on rank ${this.host.rank}`,
+        );
       } catch (e) {
         const err = e as { code?: string; message?: string };
         failure = e instanceof PairFailure ? e : new PairFailure(err.code ?? 'CLAB_WORKER_ERROR', err.message ?? String(e));
@@ -115,8 +126,11 @@ export class PairRunner {
         comm.abort(failure.message);
       }
     }
-    const closed = comm.destroyAsync().catch((e: unknown) =>
-      this.host.log(`rank ${this.host.rank}: closing a pair's communicator failed: ${(e as Error).message ?? String(e)}`));
+    const closed = comm
+      .destroyAsync()
+      .catch((e: unknown) =>
+        this.host.log(`rank ${this.host.rank}: closing a pair's communicator failed: ${(e as Error).message ?? String(e)}`),
+      );
     this.closing = Promise.all([this.closing, closed]).then(() => undefined);
     return failure;
   }
@@ -124,12 +138,20 @@ export class PairRunner {
   /** Resolves once the communicators this rank left are closed, or after CLOSE_WAIT_MS (said in the log). */
   async closed(): Promise<void> {
     const waited = await Promise.race([this.closing.then(() => 'closed' as const), sleep(CLOSE_WAIT_MS).then(() => 'late' as const)]);
-    if (waited === 'late') this.host.log(`rank ${this.host.rank}: a pair's communicator was still closing after ${CLOSE_WAIT_MS} ms; the rank ends without waiting for it`);
+    if (waited === 'late')
+      this.host.log(
+        `rank ${this.host.rank}: a pair's communicator was still closing after ${CLOSE_WAIT_MS} ms; the rank ends without waiting for it`,
+      );
   }
 
   /** Waits, within the step's deadline, for the communicators this rank left to be closed. */
   private async afterClosing(step: PairStep, deadline: number): Promise<void> {
-    await this.withTimeout(this.closing, deadline, null, `${step.label}: the previous pair's communicator was still closing on rank ${this.host.rank} when the pair's timeout of ${step.timeoutMs} ms ran out`);
+    await this.withTimeout(
+      this.closing,
+      deadline,
+      null,
+      `${step.label}: the previous pair's communicator was still closing on rank ${this.host.rank} when the pair's timeout of ${step.timeoutMs} ms ran out`,
+    );
   }
 
   private pairName(a: PairAction): string {
@@ -140,12 +162,15 @@ export class PairRunner {
     const a = step.action;
     const { rank } = this.host;
     if (a.measure === 'copy') return this.copy(step, deadline);
-    const comm = this.comm ?? await this.join(step, deadline);
+    const comm = this.comm ?? (await this.join(step, deadline));
     await this.afterClosing(step, deadline);
     if (a.fault === 'error') {
-      throw new PairFailure('CLAB_INJECTED_ERROR', `injected fault: the pair ${this.pairName(a)} fails as over a broken link (the scenario's faults list): its first operation failed on rank ${rank}`);
+      throw new PairFailure(
+        'CLAB_INJECTED_ERROR',
+        `injected fault: the pair ${this.pairName(a)} fails as over a broken link (the scenario's faults list): its first operation failed on rank ${rank}`,
+      );
     }
-    this.memory?.boundary();  // between pairs, as between steps (host-memory.ts)
+    this.memory?.boundary(); // between pairs, as between steps (host-memory.ts)
     const fillStart = nowNs();
     const calls = this.prepare(a, comm.makesData);
     const fillEnd = nowNs();
@@ -159,35 +184,64 @@ export class PairRunner {
     const run = async (): Promise<{ warm: NativeTimes | null; timed: NativeTimes }> => {
       if (silent) {
         await sleep(Math.max(0, deadline - Date.now()) + 1);
-        throw new PairFailure('CLAB_PAIR_TIMEOUT', `injected fault: the pair ${this.pairName(a)} hangs as over a broken link (the scenario's faults list); rank ${rank} sent nothing within its timeout of ${step.timeoutMs} ms`);
+        throw new PairFailure(
+          'CLAB_PAIR_TIMEOUT',
+          `injected fault: the pair ${this.pairName(a)} hangs as over a broken link (the scenario's faults list); rank ${rank} sent nothing within its timeout of ${step.timeoutMs} ms`,
+        );
       }
       const began = Date.now();
       const warm = step.warmup > 0 ? comm.enqueue(0, op, step.warmup) : null;
-      warm?.then(() => { warmedUpMs = Date.now() - began; }, () => undefined);
+      warm?.then(
+        () => {
+          warmedUpMs = Date.now() - began;
+        },
+        () => undefined,
+      );
       const timed = comm.enqueue(0, op, step.iters, { loop: step.iters > 1 });
       const [w, t] = await Promise.all([warm, timed]);
       return { warm: w, timed: t };
     };
-    const noData = step.warmup > 0 ? `: no data moved (not even its ${step.warmup} warm-up iteration${step.warmup === 1 ? '' : 's'} finished)` : '';
-    const { warm, timed } = await this.withTimeout(run(), deadline, comm, `${step.label}: the pair did not finish within its timeout of ${step.timeoutMs} ms on rank ${rank}${noData}`)
-      .catch((e: unknown) => {
-        if (!(e instanceof PairFailure) || e.code !== 'CLAB_PAIR_TIMEOUT' || warmedUpMs === null) throw e;
-        throw new PairFailure('CLAB_PAIR_SLOW', `${step.label}: the pair moved data (its ${step.warmup} warm-up iteration${step.warmup === 1 ? '' : 's'} finished in ${warmedUpMs} ms) but its ${step.iters} timed iteration${step.iters === 1 ? '' : 's'} did not finish within its timeout of ${step.timeoutMs} ms on rank ${rank}: too slow for the timeout, not hung`);
-      });
+    const noData =
+      step.warmup > 0 ? `: no data moved (not even its ${step.warmup} warm-up iteration${step.warmup === 1 ? '' : 's'} finished)` : '';
+    const { warm, timed } = await this.withTimeout(
+      run(),
+      deadline,
+      comm,
+      `${step.label}: the pair did not finish within its timeout of ${step.timeoutMs} ms on rank ${rank}${noData}`,
+    ).catch((e: unknown) => {
+      if (!(e instanceof PairFailure) || e.code !== 'CLAB_PAIR_TIMEOUT' || warmedUpMs === null) throw e;
+      throw new PairFailure(
+        'CLAB_PAIR_SLOW',
+        `${step.label}: the pair moved data (its ${step.warmup} warm-up iteration${step.warmup === 1 ? '' : 's'} finished in ${warmedUpMs} ms) but its ${step.iters} timed iteration${step.iters === 1 ? '' : 's'} did not finish within its timeout of ${step.timeoutMs} ms on rank ${rank}: too slow for the timeout, not hung`,
+      );
+    });
     const base = { rank, stream: 0, step: step.index, bytes: a.count * DTYPE_INFO[a.dtype].bytes };
     const events: TimelineEvent[] = [
       { ...base, name: `${step.label} (fill)`, phase: 'fill', startNs: fillStart, endNs: fillEnd },
       ...(warm ? dataEvents({ ...base, name: step.label }, warm) : []),
       ...dataEvents({ ...base, name: step.label }, timed),
-      ...(warm ? warm.startNs.map((s, i) => ({ ...base, name: step.label, phase: 'warmup' as const, startNs: s, endNs: warm.endNs[i] })) : []),
-      ...(timed.loopEndNs !== undefined ? [{ ...base, name: `${step.label} ×${timed.startNs.length} (loop)`, phase: 'loop' as const, startNs: timed.loopStartNs!, endNs: timed.loopEndNs }] : []),
+      ...(warm
+        ? warm.startNs.map((s, i) => ({ ...base, name: step.label, phase: 'warmup' as const, startNs: s, endNs: warm.endNs[i] }))
+        : []),
+      ...(timed.loopEndNs !== undefined
+        ? [
+            {
+              ...base,
+              name: `${step.label} ×${timed.startNs.length} (loop)`,
+              phase: 'loop' as const,
+              startNs: timed.loopStartNs!,
+              endNs: timed.loopEndNs,
+            },
+          ]
+        : []),
       ...timed.startNs.map((s, i) => ({ ...base, name: step.label, phase: 'timed' as const, startNs: s, endNs: timed.endNs[i] })),
     ];
     return {
-      checks: () => calls.flatMap((c) => {
-        const expected = c.output && c.expected();
-        return expected ? [{ check: checkCall(c, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
-      }),
+      checks: () =>
+        calls.flatMap((c) => {
+          const expected = c.output && c.expected();
+          return expected ? [{ check: checkCall(c, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
+        }),
       timed,
       events,
       note: null,
@@ -210,7 +264,12 @@ export class PairRunner {
       }
       return addon.commInit({ backend, id, rank: pairRank, world: 2, device: this.host.deviceOf(rank), commStreams: 1 });
     })();
-    const comm = await this.withTimeout(joining, deadline, null, `${step.label}: the pair's communicator did not come up within the pair's timeout of ${step.timeoutMs} ms on rank ${rank}`);
+    const comm = await this.withTimeout(
+      joining,
+      deadline,
+      null,
+      `${step.label}: the pair's communicator did not come up within the pair's timeout of ${step.timeoutMs} ms on rank ${rank}`,
+    );
     this.comm = comm;
     return comm;
   }
@@ -222,7 +281,9 @@ export class PairRunner {
    */
   private async withTimeout<T>(work: Promise<T>, deadline: number, comm: NativeComm | null, message: string): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<'expired'>((resolve) => { timer = setTimeout(() => resolve('expired'), Math.max(0, deadline - Date.now())); });
+    const expired = new Promise<'expired'>((resolve) => {
+      timer = setTimeout(() => resolve('expired'), Math.max(0, deadline - Date.now()));
+    });
     work.catch(() => undefined);
     try {
       const first = await Promise.race([work, expired]);
@@ -255,18 +316,31 @@ export class PairRunner {
   private async copy(step: PairStep, deadline: number): Promise<Outcome> {
     const a = step.action;
     const { rank, backend, addon } = this.host;
-    if (a.fault) throw new PairFailure('CLAB_PAIR_DOWN', `not measured: the link ${a.from}→${a.to} is broken on purpose (the scenario's faults list)`);
+    if (a.fault)
+      throw new PairFailure('CLAB_PAIR_DOWN', `not measured: the link ${a.from}→${a.to} is broken on purpose (the scenario's faults list)`);
     const bytes = a.count * DTYPE_INFO[a.dtype].bytes;
-    const copied = addon.peerCopy({ backend, rank, device: this.host.deviceOf(a.from), peer: this.host.deviceOf(a.to), bytes, warmup: step.warmup, iters: step.iters });
+    const copied = addon.peerCopy({
+      backend,
+      rank,
+      device: this.host.deviceOf(a.from),
+      peer: this.host.deviceOf(a.to),
+      bytes,
+      warmup: step.warmup,
+      iters: step.iters,
+    });
     // A copy engine cannot be told to stop: past the timeout the rank reports and goes on.
     const r = await this.withTimeout(copied, deadline, null, `${step.label}: the copy did not finish within ${step.timeoutMs} ms`);
     const base = { rank, stream: 0, step: step.index, bytes, name: step.label };
     return {
-      checks: () => [{ check: { checked: r.checked, wrong: r.wrong, mismatches: r.wrong ? [{ index: 0, expected: '0x5a', actual: 'other bytes' }] : [] }, preview: null }],
+      checks: () => [
+        {
+          check: { checked: r.checked, wrong: r.wrong, mismatches: r.wrong ? [{ index: 0, expected: '0x5a', actual: 'other bytes' }] : [] },
+          preview: null,
+        },
+      ],
       timed: r,
       events: r.startNs.map((s, i) => ({ ...base, phase: 'timed' as const, startNs: s, endNs: r.endNs[i] })),
       note: r.how,
     };
   }
 }
-

@@ -14,7 +14,11 @@ type BlockBegin = Extract<PlanStep['action'], { kind: 'block-begin' }>;
 export class VariantComms {
   private readonly made = new Map<string, { comm: NativeComm; hash: string | null }>();
 
-  constructor(private readonly plan: Plan, private readonly host: PairHost, private readonly profile: NcclProfile | null) {}
+  constructor(
+    private readonly plan: Plan,
+    private readonly host: PairHost,
+    private readonly profile: NcclProfile | null,
+  ) {}
 
   /** The communicator a block-begin step's variant runs on, made at its first use; null: the run's. */
   async enter(step: PlanStep): Promise<NativeComm | null> {
@@ -57,8 +61,13 @@ export class VariantComms {
     if (nccl.proto) put('NCCL_PROTO', nccl.proto);
     try {
       return await addon.commInit({
-        backend, id, rank, world: this.plan.world, device: this.host.deviceOf(rank),
-        commStreams: communicationOnlyStreams(this.plan), registerBuffers: this.plan.registerBuffers,
+        backend,
+        id,
+        rank,
+        world: this.plan.world,
+        device: this.host.deviceOf(rank),
+        commStreams: communicationOnlyStreams(this.plan),
+        registerBuffers: this.plan.registerBuffers,
       });
     } finally {
       put('NCCL_ALGO', saved.NCCL_ALGO);

@@ -5,8 +5,12 @@ import { API_VERSION, machineInfoSchema, wsServerMessageSchema } from '../../src
 import { startLabServer, type LabServerProcess } from './helpers';
 
 let server: LabServerProcess;
-beforeAll(async () => { server = await startLabServer(); });
-afterAll(async () => { await server?.stop(); });
+beforeAll(async () => {
+  server = await startLabServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
 
 /** Opens the API socket: the open socket, or the HTTP status the upgrade was refused with. */
 function openSocket(query: string, origin: string | null): Promise<WebSocket | number> {

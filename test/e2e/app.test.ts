@@ -9,7 +9,16 @@ import { resultLines } from '../../src/shared/export/format';
 import { learnerLines } from '../../src/shared/export/learner-lines';
 import { runRecordSchema, type RunRecord } from '../../src/shared/run/record';
 import {
-  descendants, editorMarkers, editorText, eventually, openLab, REPO_ROOT, screenshot, setEditorText, usesLabPage, type LabServerProcess,
+  descendants,
+  editorMarkers,
+  editorText,
+  eventually,
+  openLab,
+  REPO_ROOT,
+  screenshot,
+  setEditorText,
+  usesLabPage,
+  type LabServerProcess,
 } from './helpers';
 import { chooseTemplate, ranWorkers, runAndWait, selectRun, setRunOptions } from './lab-page';
 
@@ -33,7 +42,9 @@ async function startSweep(name: string, defaults: object, steps: number): Promis
   await setEditorText(page, JSON.stringify(sweep, null, 2));
   await setRunOptions(page, 'cpu', 2);
   await page.getByTestId('run-button').click();
-  await expect.poll(async () => ranWorkers(await page.getByTestId('progress-text').textContent()), { timeout: 30_000 }).toBeGreaterThanOrEqual(steps);
+  await expect
+    .poll(async () => ranWorkers(await page.getByTestId('progress-text').textContent()), { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(steps);
 }
 
 describe('the lab in a browser', () => {
@@ -102,12 +113,18 @@ describe('the lab in a browser', () => {
     await screenshot(page, '4-refused');
   });
 
-  it("marks a problem the JSON Schema cannot see (a root outside the world) from the shared validation, for the ranks chosen", async () => {
+  it('marks a problem the JSON Schema cannot see (a root outside the world) from the shared validation, for the ranks chosen', async () => {
     await chooseTemplate(page, 'all-in-one.scenario.json');
-    const text = readFileSync(join(REPO_ROOT, 'scenarios/all-in-one.scenario.json'), 'utf8')
-      .replace('"op": "broadcast", "count": 3, "root": 0', '"op": "broadcast", "count": 3, "root": 5');
+    const text = readFileSync(join(REPO_ROOT, 'scenarios/all-in-one.scenario.json'), 'utf8').replace(
+      '"op": "broadcast", "count": 3, "root": 0',
+      '"op": "broadcast", "count": 3, "root": 5',
+    );
     await setEditorText(page, text);
-    const marker = await eventually(async () => (await editorMarkers(page)).find((m) => m.owner === 'clab' && m.text.includes('root')), 10_000, 'a marker from the validation');
+    const marker = await eventually(
+      async () => (await editorMarkers(page)).find((m) => m.owner === 'clab' && m.text.includes('root')),
+      10_000,
+      'a marker from the validation',
+    );
     expect(marker.text).toBe('10:46 steps[0].root: rank 5 does not exist in a world of 2 ranks (expected 0…1)');
     const markers = await editorMarkers(page);
     expect(markers.filter((m) => m.owner === 'clab')).toHaveLength(1);
@@ -120,18 +137,28 @@ describe('the lab in a browser', () => {
     await chooseTemplate(page, 'all-in-one.scenario.json');
     await setRunOptions(page, 'auto', null);
     // No machine here has GPU 60: nccl is refused whether or not it is there at all.
-    const text = readFileSync(join(REPO_ROOT, 'scenarios/all-in-one.scenario.json'), 'utf8')
-      .replace('"world": { "ranks": 2 },\n  "backend": "auto"', '"world": { "devices": [0, 60] },\n  "backend": "nccl"');
+    const text = readFileSync(join(REPO_ROOT, 'scenarios/all-in-one.scenario.json'), 'utf8').replace(
+      '"world": { "ranks": 2 },\n  "backend": "auto"',
+      '"world": { "devices": [0, 60] },\n  "backend": "nccl"',
+    );
     await setEditorText(page, text);
-    const marker = await eventually(async () => (await editorMarkers(page)).find((m) => m.owner === 'clab'), 10_000, 'a marker from the machine check');
+    const marker = await eventually(
+      async () => (await editorMarkers(page)).find((m) => m.owner === 'clab'),
+      10_000,
+      'a marker from the machine check',
+    );
     expect(marker.text).toMatch(/^7:\d+ backend: the nccl backend is unavailable: /);
     expect((await editorMarkers(page)).filter((m) => m.owner === 'json')).toEqual([]);
     // The run panel's cpu overrides the scenario's nccl: asked again, the machine has no objection.
     await setRunOptions(page, 'cpu', null);
-    await eventually(async () => ((await editorMarkers(page)).some((m) => m.owner === 'clab') ? undefined : true), 10_000, 'the marker gone');
+    await eventually(
+      async () => ((await editorMarkers(page)).some((m) => m.owner === 'clab') ? undefined : true),
+      10_000,
+      'the marker gone',
+    );
   });
 
-  it("completes and explains the scenario format from its JSON Schema", async () => {
+  it('completes and explains the scenario format from its JSON Schema', async () => {
     await chooseTemplate(page, 'all-in-one.scenario.json');
     const stepLine = '  "steps": [ { "op": "all_reduce", "count": 3, "redop": "" } ]';
     await setEditorText(page, `{\n  "version": 1,\n  "name": "typed",\n  "world": { "ranks": 2 },\n${stepLine}\n}\n`);
@@ -143,7 +170,11 @@ describe('the lab in a browser', () => {
     await screenshot(page, '4c-completion');
     await page.keyboard.press('Escape');
     // An empty redop is not one of them: marked as an error from the schema.
-    await eventually(async () => (await editorMarkers(page)).find((m) => m.owner === 'json' && m.severity === 8 && m.text.startsWith('5:')), 10_000, 'a schema marker');
+    await eventually(
+      async () => (await editorMarkers(page)).find((m) => m.owner === 'json' && m.severity === 8 && m.text.startsWith('5:')),
+      10_000,
+      'a schema marker',
+    );
     await page.locator('[data-testid=editor] .view-line span', { hasText: '"world"' }).first().hover();
     const hover = page.locator('.monaco-hover-content');
     await hover.filter({ hasText: 'How many ranks' }).first().waitFor();
@@ -155,7 +186,10 @@ describe('the lab in a browser', () => {
 
   it('keeps unsaved text across a reload and forgets it once downloaded', async () => {
     await chooseTemplate(page, 'all-in-one.scenario.json');
-    const edited = readFileSync(join(REPO_ROOT, 'scenarios/all-in-one.scenario.json'), 'utf8').replace('"All-in-one collectives"', '"Edited before a restart"');
+    const edited = readFileSync(join(REPO_ROOT, 'scenarios/all-in-one.scenario.json'), 'utf8').replace(
+      '"All-in-one collectives"',
+      '"Edited before a restart"',
+    );
     await setEditorText(page, edited);
     await page.getByTestId('dirty-marker').waitFor();
     await page.reload();
@@ -179,7 +213,8 @@ describe('the lab in a browser', () => {
     await page.evaluate((content) => {
       const data = new DataTransfer();
       data.items.add(new File([content], 'dropped.scenario.json', { type: 'application/json' }));
-      for (const type of ['dragover', 'drop']) window.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+      for (const type of ['dragover', 'drop'])
+        window.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
     }, text);
     await page.getByTestId('file-name').filter({ hasText: 'dropped.scenario.json' }).waitFor();
     expect(await editorText(page)).toBe(text);
@@ -194,9 +229,9 @@ describe('the lab in a browser', () => {
     const sweep = page.getByTestId('sweep');
     const rows = sweep.getByTestId('result-row');
     expect(await rows.count()).toBe(24);
-    const first = (await rows.first().locator('td').allTextContents());
+    const first = await rows.first().locator('td').allTextContents();
     expect(first).toEqual(['8', '2', 'float32', 'sum', '-1', expect.any(String), expect.any(String), expect.any(String), '0', '✓']);
-    const last = (await rows.last().locator('td').allTextContents());
+    const last = await rows.last().locator('td').allTextContents();
     expect(last.slice(0, 5)).toEqual(['67108864', '16777216', 'float32', 'sum', '-1']);
     expect(Number(last[7])).toBeGreaterThan(0);
     const chart = sweep.getByTestId('bandwidth-chart');
@@ -233,11 +268,12 @@ describe('the lab in a browser', () => {
       };
     });
     await openLab(page, server);
-    const setOffline = (offline: boolean) => page.evaluate((off) => {
-      const g = globalThis as unknown as { clabSockets: WebSocket[]; clabOffline: boolean };
-      g.clabOffline = off;
-      if (off) for (const s of g.clabSockets) s.close();
-    }, offline);
+    const setOffline = (offline: boolean) =>
+      page.evaluate((off) => {
+        const g = globalThis as unknown as { clabSockets: WebSocket[]; clabOffline: boolean };
+        g.clabOffline = off;
+        if (off) for (const s of g.clabSockets) s.close();
+      }, offline);
     await startSweep('sweep across a lost connection', { dtype: 'float32', warmup: 2, iters: 40 }, 1);
     await setOffline(true);
     await expect.poll(async () => page.getByTestId('connection').textContent(), { timeout: 10_000 }).not.toBe('connected');
@@ -245,7 +281,15 @@ describe('the lab in a browser', () => {
     await eventually(() => (workers().length === 0 ? true : undefined), 60_000, 'the run to end on the server');
     await setOffline(false);
     await expect.poll(async () => page.getByTestId('connection').textContent(), { timeout: 20_000 }).toBe('connected');
-    await expect.poll(async () => page.getByTestId('run-status-line').textContent({ timeout: 1_000 }).catch(() => null), { timeout: 20_000 })
+    await expect
+      .poll(
+        async () =>
+          page
+            .getByTestId('run-status-line')
+            .textContent({ timeout: 1_000 })
+            .catch(() => null),
+        { timeout: 20_000 },
+      )
       .toMatch(/^PASSED: 24\/24 checked steps correct on 2 ranks/);
     await screenshot(page, '6b-caught-up');
     // The refused reconnections to the closed port are this test's own doing.
@@ -254,7 +298,11 @@ describe('the lab in a browser', () => {
 
   it('opens a saved run as a replay without starting a rank process', async () => {
     const recordPath = join(server.runsDir, 'replayed-p2p.run.json');
-    execFileSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/p2p-pairs.scenario.json', '--ranks', '3', '--backend', 'cpu', '--out', recordPath], { cwd: REPO_ROOT, stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      ['bin/clab.cjs', 'run', 'scenarios/p2p-pairs.scenario.json', '--ranks', '3', '--backend', 'cpu', '--out', recordPath],
+      { cwd: REPO_ROOT, stdio: 'ignore' },
+    );
     const record = readRecord(recordPath);
     await page.getByTestId('tab-runs').click();
     await selectRun(page, recordPath);
@@ -262,7 +310,9 @@ describe('the lab in a browser', () => {
     expect(await page.getByTestId('replay-banner').textContent()).toContain('replayed-p2p.run.json');
     const checked = record.steps.filter((s) => s.verdict === 'pass').length;
     expect(checked).toBe(6 * 3 + 2);
-    expect(await page.getByTestId('results-status').textContent()).toBe(`PASSED: ${checked}/${checked} checked steps correct on 3 ranks (cpu)`);
+    expect(await page.getByTestId('results-status').textContent()).toBe(
+      `PASSED: ${checked}/${checked} checked steps correct on 3 ranks (cpu)`,
+    );
     // Bandwidth, latency and copy heatmaps one way, bandwidth both ways; rows sending to columns.
     const matrices = await page.getByTestId('pairs-matrix').allTextContents();
     expect(matrices).toHaveLength(4);
@@ -274,12 +324,19 @@ describe('the lab in a browser', () => {
 
   it('opens a run file picked in the browser and shows a failed check with ✗ and its first mismatches', async () => {
     const recordPath = join(server.runsDir, '..', `clab-e2e-failed-${process.pid}.run.json`);
-    execFileSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/all-in-one.scenario.json', '--ranks', '2', '--backend', 'cpu', '--out', recordPath], { cwd: REPO_ROOT, stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      ['bin/clab.cjs', 'run', 'scenarios/all-in-one.scenario.json', '--ranks', '2', '--backend', 'cpu', '--out', recordPath],
+      { cwd: REPO_ROOT, stdio: 'ignore' },
+    );
     const record = withWrongElement(readRecord(recordPath), 'all_reduce', 1);
     writeFileSync(recordPath, JSON.stringify(record));
     try {
       await page.getByTestId('open-file-input').setInputFiles(recordPath);
-      await page.getByTestId('replay-banner').filter({ hasText: basename(recordPath) }).waitFor();
+      await page
+        .getByTestId('replay-banner')
+        .filter({ hasText: basename(recordPath) })
+        .waitFor();
       expect(await page.getByTestId('results-status').textContent()).toBe('FAILED: 23/24 checked steps correct on 2 ranks (cpu)');
       const failed = page.locator('[data-testid=result-row][data-verdict=fail]');
       expect(await failed.count()).toBe(1);
@@ -288,8 +345,9 @@ describe('the lab in a browser', () => {
       const mismatches = page.getByTestId('mismatches');
       expect(await mismatches.locator('tbody tr td').allTextContents()).toEqual(['1', '4', '5']);
       expect(await mismatches.textContent()).toContain('Rank 1: 1 of 3 wrong');
-      expect(await page.getByTestId('rank-line').allTextContents())
-        .toContain('[Rank 1] all_reduce sum (3 × float32): [1, 2, 3] → [2, 5, 6] 1 of 3 wrong: [1] expected 4 got 5 ✗');
+      expect(await page.getByTestId('rank-line').allTextContents()).toContain(
+        '[Rank 1] all_reduce sum (3 × float32): [1, 2, 3] → [2, 5, 6] 1 of 3 wrong: [1] expected 4 got 5 ✗',
+      );
       await mismatches.scrollIntoViewIfNeeded();
       await screenshot(page, '8-replay-failed-check');
     } finally {
@@ -309,13 +367,16 @@ function withWrongElement(record: RunRecord, op: string, rank: number): RunRecor
 
 /** Puts Monaco's cursor at a line and column and focuses the editor. */
 async function placeCursor(page: Page, lineNumber: number, column: number): Promise<void> {
-  await page.evaluate(([line, col]) => {
-    type Editor = { setPosition(p: object): void; focus(): void };
-    const m = (globalThis as unknown as { monaco: { editor: { getEditors(): Editor[] } } }).monaco;
-    const editor = m.editor.getEditors()[0];
-    editor.setPosition({ lineNumber: line, column: col });
-    editor.focus();
-  }, [lineNumber, column]);
+  await page.evaluate(
+    ([line, col]) => {
+      type Editor = { setPosition(p: object): void; focus(): void };
+      const m = (globalThis as unknown as { monaco: { editor: { getEditors(): Editor[] } } }).monaco;
+      const editor = m.editor.getEditors()[0];
+      editor.setPosition({ lineNumber: line, column: col });
+      editor.focus();
+    },
+    [lineNumber, column],
+  );
 }
 
 /** Whether the chart's canvas has anything drawn on it. */

@@ -13,8 +13,14 @@ export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = process.env.CLAB_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 export interface LabServerProcess {
@@ -32,7 +38,8 @@ function exited(child: ChildProcess): Promise<void> {
 
 /** Starts `node bin/clab.cjs serve --port 0` and waits for the line with its URL. */
 export async function startLabServer(): Promise<LabServerProcess> {
-  if (!existsSync(join(REPO_ROOT, 'out/renderer/index.html'))) throw new Error('the renderer is not built: run `npx electron-vite build` first');
+  if (!existsSync(join(REPO_ROOT, 'out/renderer/index.html')))
+    throw new Error('the renderer is not built: run `npx electron-vite build` first');
   if (!existsSync(join(REPO_ROOT, 'dist/worker.cjs'))) throw new Error('the CLI is not built: run `npm run build` first');
   const runsDir = mkdtempSync(join(tmpdir(), 'clab-e2e-runs-'));
   const child = spawn(process.execPath, ['bin/clab.cjs', 'serve', '--port', '0', '--runs', runsDir], {
@@ -40,7 +47,9 @@ export async function startLabServer(): Promise<LabServerProcess> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const url = await new Promise<string>((found, fail) => {
     const timer = setTimeout(() => fail(new Error(`clab serve printed no URL within 20 s; stderr: ${stderr}`)), 20_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -74,7 +83,11 @@ export async function startLabServer(): Promise<LabServerProcess> {
   };
 }
 
-export interface Browser { context: BrowserContext; page: Page; close(): Promise<void> }
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
 
 /** Chromium with a fresh, empty profile (so no drafts or session from an earlier run). */
 export async function launchBrowser(): Promise<Browser> {
@@ -154,7 +167,9 @@ export async function editorMarkers(page: Page): Promise<{ owner: string; severi
   return page.evaluate(() => {
     type Marker = { owner: string; severity: number; startLineNumber: number; startColumn: number; message: string };
     const m = (globalThis as unknown as { monaco: { editor: { getModelMarkers(f: object): Marker[] } } }).monaco;
-    return m.editor.getModelMarkers({}).map((x) => ({ owner: x.owner, severity: x.severity, text: `${x.startLineNumber}:${x.startColumn} ${x.message}` }));
+    return m.editor
+      .getModelMarkers({})
+      .map((x) => ({ owner: x.owner, severity: x.severity, text: `${x.startLineNumber}:${x.startColumn} ${x.message}` }));
   });
 }
 
@@ -186,7 +201,9 @@ export function usesLabPage(ready: (session: LabPageSession) => void, prepare?: 
     await prepare?.(server);
     browser = await launchBrowser();
     const { page } = browser;
-    page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text());
+    });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await openLab(page, server);
     ready({ server, page, pageErrors });

@@ -11,9 +11,19 @@ let page: Page;
 
 usesLabPage((session) => ({ server, page } = session));
 
-const scenario = (steps: unknown[]) => JSON.stringify({
-  version: 1, name: 'learn broadcast', world: { ranks: 4 }, backend: 'cpu', defaults: { warmup: 1, iters: 5 }, steps,
-}, null, 2);
+const scenario = (steps: unknown[]) =>
+  JSON.stringify(
+    {
+      version: 1,
+      name: 'learn broadcast',
+      world: { ranks: 4 },
+      backend: 'cpu',
+      defaults: { warmup: 1, iters: 5 },
+      steps,
+    },
+    null,
+    2,
+  );
 
 const broadcast = { op: 'broadcast', count: 4, root: 1, data: { kind: 'arange_rank', start: 1 } };
 const allReduce = { op: 'all_reduce', count: 8, data: { kind: 'arange_rank', start: 1 } };
@@ -32,13 +42,21 @@ describe('the Learn view', () => {
     expect(await page.getByTestId('learn-step-select').inputValue()).toBe('0');
     expect(await page.getByTestId('learn-column').count()).toBe(4);
     // Each rank's input as the run recorded it (arange_rank from 1: rank r holds r + 1 …).
-    expect(await page.getByTestId('learn-input').evaluateAll((els) => els.map((e) => e.getAttribute('data-values'))))
-      .toEqual(['1, 2, 3, 4', '2, 3, 4, 5', '3, 4, 5, 6', '4, 5, 6, 7']);
+    expect(await page.getByTestId('learn-input').evaluateAll((els) => els.map((e) => e.getAttribute('data-values')))).toEqual([
+      '1, 2, 3, 4',
+      '2, 3, 4, 5',
+      '3, 4, 5, 6',
+      '4, 5, 6, 7',
+    ]);
     expect(await page.getByTestId('learn-input-chunk').count()).toBe(16);
     expect(await stageOf()).toBe(0);
-    expect(await page.getByTestId('learn-stage-label').textContent()).toBe('stage 1 of 6: 1 chunk on the move, 1 of 4 sent by the first rank');
+    expect(await page.getByTestId('learn-stage-label').textContent()).toBe(
+      'stage 1 of 6: 1 chunk on the move, 1 of 4 sent by the first rank',
+    );
     expect(await texts('learn-output')).toEqual(Array(4).fill('will be [2, 3, 4, 5]'));
-    await expect.poll(async () => page.getByTestId('learn-pace').textContent()).toMatch(/Pace from the run: an iteration of this step took [\d.]+ µs \(median\); shown ×[\d ]+ slower/);
+    await expect
+      .poll(async () => page.getByTestId('learn-pace').textContent())
+      .toMatch(/Pace from the run: an iteration of this step took [\d.]+ µs \(median\); shown ×[\d ]+ slower/);
     const cursorAtStart = Number(await page.getByTestId('learn-time-cursor').getAttribute('x'));
 
     await page.getByTestId('learn-play').click();
@@ -51,7 +69,9 @@ describe('the Learn view', () => {
     while ((await stageOf()) < 6) await page.getByTestId('learn-forward').click();
     expect(await page.getByTestId('learn-stage-label').textContent()).toBe('done: all 6 stages');
     expect(await texts('learn-output')).toEqual(Array(4).fill('output [2, 3, 4, 5] ✓'));
-    expect(await page.getByTestId('learn-check').textContent()).toBe('✓ The moves end with exactly the outputs the run recorded, on 4 ranks.');
+    expect(await page.getByTestId('learn-check').textContent()).toBe(
+      '✓ The moves end with exactly the outputs the run recorded, on 4 ranks.',
+    );
     // After the last stage every rank's output buffer holds the root's values.
     const slots = await texts('learn-slot');
     expect(slots.slice(0, 16).map((s) => s.trim())).toEqual(Array(4).fill(['2', '3', '4', '5']).flat());
@@ -62,7 +82,9 @@ describe('the Learn view', () => {
     await page.getByTestId('learn-forward').click();
     await page.getByTestId('learn-forward').click();
     // After the reduce-scatter half, rank 0 holds chunk 1 reduced over all four ranks.
-    expect(await page.locator('[data-testid=learn-column][data-rank="0"] [data-testid=learn-slot]').nth(1).textContent()).toContain('r0+r1+r2+r3');
+    expect(await page.locator('[data-testid=learn-column][data-rank="0"] [data-testid=learn-slot]').nth(1).textContent()).toContain(
+      'r0+r1+r2+r3',
+    );
     await screenshot(page, 'learn-all-reduce-after-reduce-scatter');
   });
 
@@ -99,7 +121,11 @@ describe('the Learn view', () => {
     await page.getByTestId('stop-button').click();
     await page.getByTestId('run-status-line').waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('run-status-line').textContent()).toMatch(/^ABORTED/);
-    await eventually(() => (descendants(server.pid).some((p) => p.args.includes('worker.cjs')) ? undefined : true), 10_000, 'no rank process left');
+    await eventually(
+      () => (descendants(server.pid).some((p) => p.args.includes('worker.cjs')) ? undefined : true),
+      10_000,
+      'no rank process left',
+    );
     await page.getByTestId('step-mode').uncheck();
   });
 

@@ -23,43 +23,64 @@ function choiceAt(bytes: number, timed: number): NcclStepInfo {
   const proto = bytes > 1 << 20 ? 'SIMPLE' : 'LL';
   const nChannels = Math.min(24, Math.max(1, bytes / 8192));
   return {
-    calls: timed, seen: timed, algo: { RING: timed }, proto: { [proto]: timed }, nChannels: { [String(nChannels)]: timed },
-    kernelUs: Array.from({ length: timed }, () => 3), missingEnds: 0, zeroTimes: 0,
+    calls: timed,
+    seen: timed,
+    algo: { RING: timed },
+    proto: { [proto]: timed },
+    nChannels: { [String(nChannels)]: timed },
+    kernelUs: Array.from({ length: timed }, () => 3),
+    missingEnds: 0,
+    zeroTimes: 0,
     predicted: { bytes, us: { [`RING/${proto}`]: 8 + bytes / 1e4 } },
   };
 }
 
-usesLabPage((session) => ({ page } = session), (lab) => {
-  const sweep = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/allreduce-sweep.scenario.json'), 'utf8')) as { steps: Record<string, unknown>[]; $schema?: string };
-  sweep.steps[0].maxBytes = '64KiB';
-  delete sweep.$schema;
-  const scenario = join(lab.runsDir, 'nccl-sweep.scenario.json');
-  writeFileSync(scenario, JSON.stringify(sweep));
-  path = join(lab.runsDir, 'nccl.run.json');
-  execFileSync(process.execPath, ['bin/clab.cjs', 'run', scenario, '--backend', 'cpu', '--out', path], { cwd: REPO_ROOT, stdio: 'ignore' });
-  record = runRecordSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
-  const channels: TimelineEvent[] = [];
-  for (const step of record.steps) {
-    for (const r of step.ranks) r.nccl = choiceAt(step.bytes, r.timesUs.length);
-    const merged = mergeStepInfos(step.ranks.map((r) => r.nccl!));
-    if (merged) step.nccl = merged;
-    // Two channels' kernels inside each timed iteration, as the plug-in's slices sit inside the op's.
-    record.events.filter((e) => e.step === step.index && e.phase === 'timed').forEach((e, iteration) => {
-      for (const id of [0, 1]) {
-        const span = e.endNs - e.startNs;
-        channels.push({
-          ...e, name: `${step.label} ch ${id}`, phase: 'channel', startNs: e.startNs + span * 0.1 * (id + 1), endNs: e.endNs - span * 0.1,
-          channel: { id, algo: 'RING', proto: Object.keys(step.nccl!.proto)[0], iteration },
-        });
-      }
+usesLabPage(
+  (session) => ({ page } = session),
+  (lab) => {
+    const sweep = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/allreduce-sweep.scenario.json'), 'utf8')) as {
+      steps: Record<string, unknown>[];
+      $schema?: string;
+    };
+    sweep.steps[0].maxBytes = '64KiB';
+    delete sweep.$schema;
+    const scenario = join(lab.runsDir, 'nccl-sweep.scenario.json');
+    writeFileSync(scenario, JSON.stringify(sweep));
+    path = join(lab.runsDir, 'nccl.run.json');
+    execFileSync(process.execPath, ['bin/clab.cjs', 'run', scenario, '--backend', 'cpu', '--out', path], {
+      cwd: REPO_ROOT,
+      stdio: 'ignore',
     });
-  }
-  record.events.push(...channels);
-  writeFileSync(path, JSON.stringify(record));
-});
+    record = runRecordSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+    const channels: TimelineEvent[] = [];
+    for (const step of record.steps) {
+      for (const r of step.ranks) r.nccl = choiceAt(step.bytes, r.timesUs.length);
+      const merged = mergeStepInfos(step.ranks.map((r) => r.nccl!));
+      if (merged) step.nccl = merged;
+      // Two channels' kernels inside each timed iteration, as the plug-in's slices sit inside the op's.
+      record.events
+        .filter((e) => e.step === step.index && e.phase === 'timed')
+        .forEach((e, iteration) => {
+          for (const id of [0, 1]) {
+            const span = e.endNs - e.startNs;
+            channels.push({
+              ...e,
+              name: `${step.label} ch ${id}`,
+              phase: 'channel',
+              startNs: e.startNs + span * 0.1 * (id + 1),
+              endNs: e.endNs - span * 0.1,
+              channel: { id, algo: 'RING', proto: Object.keys(step.nccl!.proto)[0], iteration },
+            });
+          }
+        });
+    }
+    record.events.push(...channels);
+    writeFileSync(path, JSON.stringify(record));
+  },
+);
 
-describe('NCCL\'s choice in the browser', () => {
-  it('shows per step the algorithm, protocol and channels NCCL chose, and says so in the model\'s notes', async () => {
+describe("NCCL's choice in the browser", () => {
+  it("shows per step the algorithm, protocol and channels NCCL chose, and says so in the model's notes", async () => {
     await page.getByTestId('tab-runs').click();
     await selectRun(page, path);
     await page.getByTestId('results').waitFor();
@@ -67,7 +88,9 @@ describe('NCCL\'s choice in the browser', () => {
     const sweepSteps = record.steps.filter((s) => s.origin.kind === 'sweep');
     expect(cells).toEqual(sweepSteps.map((s) => shortChoice(s.nccl)));
     expect(cells[0]).toBe('RING LL 1ch');
-    expect(await page.getByTestId('nccl-choice').first().getAttribute('title')).toMatch(/^algorithm RING, protocol LL, channels 1; kernel 3\.0 µs/);
+    expect(await page.getByTestId('nccl-choice').first().getAttribute('title')).toMatch(
+      /^algorithm RING, protocol LL, channels 1; kernel 3\.0 µs/,
+    );
     const notes = sweepModel(record.plan, record.environment, record.steps, 0)!.notes;
     expect(notes.some((n) => n.startsWith('NCCL chose RING LL 1ch at 8 B'))).toBe(true);
     expect(await page.getByTestId('model-notes').locator('li').allTextContents()).toEqual(notes);
@@ -75,13 +98,16 @@ describe('NCCL\'s choice in the browser', () => {
     expect(await page.getByTestId('bandwidth-chart').first().getAttribute('data-nccl-predicted')).toBe('yes');
   });
 
-  it('gives each NCCL channel a lane under its rank\'s stream, holding its kernel slices', async () => {
+  it("gives each NCCL channel a lane under its rank's stream, holding its kernel slices", async () => {
     await page.getByTestId('tab-timeline').click();
     await page.locator('[data-testid=timeline][data-slices-drawn]').waitFor();
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    const lanes = await page.getByTestId('timeline-lane').evaluateAll((els) => els.map((e) => ({
-      lane: e.getAttribute('data-lane') ?? '', events: Number(e.getAttribute('data-events')),
-    })));
+    const lanes = await page.getByTestId('timeline-lane').evaluateAll((els) =>
+      els.map((e) => ({
+        lane: e.getAttribute('data-lane') ?? '',
+        events: Number(e.getAttribute('data-events')),
+      })),
+    );
     const perChannel = record.events.filter((e) => e.phase === 'channel' && e.rank === 0 && e.channel!.id === 1).length;
     expect(perChannel).toBeGreaterThan(0);
     const names = lanes.map((l) => l.lane);

@@ -26,13 +26,18 @@ const readRecord = (path: string): RunRecord => runRecordSchema.parse(JSON.parse
 /** `clab run` on the cpu backend, the record written to the server's runs folder. */
 function runCli(scenario: string, ranks: number, name: string): string {
   const out = join(server.runsDir, `${name}.run.json`);
-  execFileSync(process.execPath, ['bin/clab.cjs', 'run', scenario, '--ranks', String(ranks), '--backend', 'cpu', '--out', out], { cwd: REPO_ROOT, stdio: 'ignore' });
+  execFileSync(process.execPath, ['bin/clab.cjs', 'run', scenario, '--ranks', String(ranks), '--backend', 'cpu', '--out', out], {
+    cwd: REPO_ROOT,
+    stdio: 'ignore',
+  });
   return out;
 }
 
 /** The all_reduce sweep template cut to `maxBytes`, so that two runs of it take a second or two. */
 function shortSweep(maxBytes: string): string {
-  const sweep = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/allreduce-sweep.scenario.json'), 'utf8')) as { steps: Record<string, unknown>[] };
+  const sweep = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/allreduce-sweep.scenario.json'), 'utf8')) as {
+    steps: Record<string, unknown>[];
+  };
   sweep.steps[0].maxBytes = maxBytes;
   delete (sweep as { $schema?: string }).$schema;
   // Beside the records, so that it goes when the server's runs folder does (the list shows only *.run.json).
@@ -41,22 +46,28 @@ function shortSweep(maxBytes: string): string {
   return file;
 }
 
-usesLabPage((session) => ({ server, page } = session), (lab) => {
-  server = lab;
-  paths.pairs = runCli('scenarios/p2p-pairs.scenario.json', 3, 'pairs');
-  paths.allInOne = runCli('scenarios/all-in-one.scenario.json', 2, 'all-in-one');
-  paths.sweepA = runCli(shortSweep('1MiB'), 2, 'sweep-a');
-  // B runs one size more, and as if NCCL_ALGO had been set: the comparison must show both.
-  paths.sweepB = runCli(shortSweep('2MiB'), 2, 'sweep-b');
-  const b = readRecord(paths.sweepB);
-  b.environment.env.NCCL_ALGO = 'Ring';
-  writeFileSync(paths.sweepB, JSON.stringify(b));
-});
+usesLabPage(
+  (session) => ({ server, page } = session),
+  (lab) => {
+    server = lab;
+    paths.pairs = runCli('scenarios/p2p-pairs.scenario.json', 3, 'pairs');
+    paths.allInOne = runCli('scenarios/all-in-one.scenario.json', 2, 'all-in-one');
+    paths.sweepA = runCli(shortSweep('1MiB'), 2, 'sweep-a');
+    // B runs one size more, and as if NCCL_ALGO had been set: the comparison must show both.
+    paths.sweepB = runCli(shortSweep('2MiB'), 2, 'sweep-b');
+    const b = readRecord(paths.sweepB);
+    b.environment.env.NCCL_ALGO = 'Ring';
+    writeFileSync(paths.sweepB, JSON.stringify(b));
+  },
+);
 
 async function openSaved(path: string): Promise<void> {
   await page.getByTestId('tab-runs').click();
   await selectRun(page, path);
-  await page.getByTestId('replay-banner').filter({ hasText: path.split('/').pop()! }).waitFor();
+  await page
+    .getByTestId('replay-banner')
+    .filter({ hasText: path.split('/').pop()! })
+    .waitFor();
 }
 
 async function download(testId: string): Promise<{ download: Download; bytes: Buffer; text: string }> {
@@ -67,10 +78,19 @@ async function download(testId: string): Promise<{ download: Download; bytes: Bu
 
 /** The attributes of every pairs cell in the `nth` heatmap. */
 function heatmapCells(nth: number) {
-  return page.getByTestId('pairs-matrix').nth(nth).getByTestId('pairs-cell').evaluateAll((cells) => cells.map((c) => ({
-    from: Number(c.getAttribute('data-from')), to: Number(c.getAttribute('data-to')),
-    state: c.getAttribute('data-state'), value: c.getAttribute('data-value'), text: c.textContent,
-  })));
+  return page
+    .getByTestId('pairs-matrix')
+    .nth(nth)
+    .getByTestId('pairs-cell')
+    .evaluateAll((cells) =>
+      cells.map((c) => ({
+        from: Number(c.getAttribute('data-from')),
+        to: Number(c.getAttribute('data-to')),
+        state: c.getAttribute('data-state'),
+        value: c.getAttribute('data-value'),
+        text: c.textContent,
+      })),
+    );
 }
 
 /** Whether anything is drawn on the first chart, and a fingerprint of what. */
@@ -89,15 +109,34 @@ describe('results in a browser', () => {
     const record = readRecord(paths.pairs);
     await openSaved(paths.pairs);
     // One-way: bandwidth, latency and plain copy; both ways (latency off): bandwidth.
-    expect(await page.getByTestId('pairs-matrix').evaluateAll((m) => m.map((x) => x.getAttribute('data-metric')))).toEqual(['bandwidth', 'latency', 'copy', 'bandwidth']);
+    expect(await page.getByTestId('pairs-matrix').evaluateAll((m) => m.map((x) => x.getAttribute('data-metric')))).toEqual([
+      'bandwidth',
+      'latency',
+      'copy',
+      'bandwidth',
+    ]);
     expect(await page.getByTestId('pairs-matrix').first().locator('caption').textContent()).toBe('sender (row) → receiver (column)');
 
-    const find = (pairs: number, from: number, to: number, measure: string) => record.steps.find((s) =>
-      s.origin.kind === 'pairs' && s.origin.pairs === pairs && s.origin.from === from && s.origin.to === to && s.origin.measure === measure)!;
+    const find = (pairs: number, from: number, to: number, measure: string) =>
+      record.steps.find(
+        (s) =>
+          s.origin.kind === 'pairs' &&
+          s.origin.pairs === pairs &&
+          s.origin.from === from &&
+          s.origin.to === to &&
+          s.origin.measure === measure,
+      )!;
     const oneWay = await heatmapCells(0);
     expect(oneWay).toHaveLength(3 * 2);
     // Every ordered pair measured apart: 0→1 and 1→0 each hold their own step's figure.
-    for (const [from, to] of [[0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1]]) {
+    for (const [from, to] of [
+      [0, 1],
+      [1, 0],
+      [0, 2],
+      [2, 0],
+      [1, 2],
+      [2, 1],
+    ]) {
       const step = find(0, from, to, 'bandwidth');
       const cell = oneWay.find((c) => c.from === from && c.to === to)!;
       expect(cell.state).toBe('measured');
@@ -130,7 +169,14 @@ describe('results in a browser', () => {
   it('marks a pair that failed, says why beside the matrix and counts it', async () => {
     const record = readRecord(paths.pairs);
     const erred = record.steps.find((s) => s.origin.kind === 'pairs' && s.origin.pairs === 0 && s.origin.from === 1 && s.origin.to === 2)!;
-    const error = { rank: 2, code: 'NCCL_ERROR_INTERNAL_ERROR', message: 'rank 1: ncclSend failed', warnings: ['host:12:34 [1] NCCL WARN Cuda failure'], hints: ['check the link'], injected: false };
+    const error = {
+      rank: 2,
+      code: 'NCCL_ERROR_INTERNAL_ERROR',
+      message: 'rank 1: ncclSend failed',
+      warnings: ['host:12:34 [1] NCCL WARN Cuda failure'],
+      hints: ['check the link'],
+      injected: false,
+    };
     Object.assign(erred, { verdict: 'error', algbw: null, busbw: null, timing: null, pair: { transport: null, how: null, error } });
     const path = join(server.runsDir, 'pairs-erred.run.json');
     writeFileSync(path, JSON.stringify({ ...record, status: 'failed' }));
@@ -166,7 +212,9 @@ describe('results in a browser', () => {
     const path = join(server.runsDir, 'all-in-one-without-inputs.run.json');
     writeFileSync(path, JSON.stringify(record));
     await openSaved(path);
-    expect(await page.getByTestId('rank-line').allTextContents()).toEqual(record.steps.filter((s) => s.action.kind !== 'wait').flatMap(resultLines));
+    expect(await page.getByTestId('rank-line').allTextContents()).toEqual(
+      record.steps.filter((s) => s.action.kind !== 'wait').flatMap(resultLines),
+    );
     expect(await page.getByTestId('reduction-line').count()).toBe(0);
   });
 
@@ -194,10 +242,16 @@ describe('results in a browser', () => {
     const record = readRecord(paths.sweepA);
     const model = sweepModel(record.plan, record.environment, record.steps, 0)!;
     await page.locator('[data-testid=bandwidth-chart][data-model=ring]').waitFor();
-    expect(await page.getByTestId('busbw-explanation').textContent()).toContain('all_reduce on 2 ranks: busbw = algbw × 2(n−1)/n = × 1, because');
-    expect(await page.getByTestId('model-summary').textContent()).toContain(`β = ${record.environment.hostCopyGBps!.toFixed(2)} GB/s (host memory copy`);
+    expect(await page.getByTestId('busbw-explanation').textContent()).toContain(
+      'all_reduce on 2 ranks: busbw = algbw × 2(n−1)/n = × 1, because',
+    );
+    expect(await page.getByTestId('model-summary').textContent()).toContain(
+      `β = ${record.environment.hostCopyGBps!.toFixed(2)} GB/s (host memory copy`,
+    );
     expect(await page.getByTestId('model-notes').locator('li').allTextContents()).toEqual(model.notes);
-    expect(await page.getByTestId('model-summary').textContent()).toContain('The dotted line is the same α and β on NCCL\'s double binary tree: the same 2 hops, but each rank\'s link carries twice the buffer');
+    expect(await page.getByTestId('model-summary').textContent()).toContain(
+      "The dotted line is the same α and β on NCCL's double binary tree: the same 2 hops, but each rank's link carries twice the buffer",
+    );
     await page.getByTestId('model-note').scrollIntoViewIfNeeded();
     await screenshot(page, 'r5-model');
   });
@@ -217,7 +271,10 @@ describe('results in a browser', () => {
     const csv = await download('export-csv');
     expect(csv.download.suggestedFilename()).toBe('All-in-one-collectives.csv');
     expect(csv.text).toBe(resultsCsv(record));
-    const rows = csv.text.trimEnd().split('\r\n').map((line) => line.split(','));
+    const rows = csv.text
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(','));
     expect(rows[0].slice(0, 3)).toEqual(['step', 'label', 'op']);
     expect(rows[0]).toContain('busbw (GB/s)');
     expect(rows).toHaveLength(1 + record.steps.filter((s) => !['wait', 'block-begin', 'block-end'].includes(s.action.kind)).length);
@@ -233,14 +290,17 @@ describe('results in a browser', () => {
     await page.getByTestId('tab-runs').click();
     const compare = page.getByTestId('compare-runs');
     expect(await compare.isDisabled()).toBe(true);
-    for (const path of [paths.sweepA, paths.sweepB]) await page.locator(`[data-testid=saved-run]:has(td[title="${path}"]) [data-testid=compare-pick]`).check();
+    for (const path of [paths.sweepA, paths.sweepB])
+      await page.locator(`[data-testid=saved-run]:has(td[title="${path}"]) [data-testid=compare-pick]`).check();
     await compare.click();
     await page.getByTestId('run-comparison').waitFor();
 
     const rows = page.getByTestId('compare-row');
     expect(await rows.count()).toBe(18);
     expect(expected.steps).toHaveLength(18);
-    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-significant')))).toEqual(expected.steps.map((s) => String(s.significant)));
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-significant')))).toEqual(
+      expected.steps.map((s) => String(s.significant)),
+    );
     const first = await rows.first().locator('td').allTextContents();
     expect(first.slice(0, 3)).toEqual([expected.steps[0].label, 'all_reduce', '8 B']);
     expect(first[9]).toBe('pass / pass');

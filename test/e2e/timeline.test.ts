@@ -20,25 +20,58 @@ const small = syntheticRecord({ ranks: 2, rounds: 2, warmup: 1, iters: 2, name: 
 
 /** Large tensors made and checked by the backend (the path nccl takes with its data kernels; here cpu ranks with CLAB_DATA=backend). */
 const BACKEND_DATA_SCENARIO = {
-  version: 1, name: 'data on the stream', world: { ranks: 2 }, defaults: { warmup: 1, iters: 2 },
-  steps: [{ op: 'all_reduce', count: 262144, data: { kind: 'random', seed: 3 } }, { op: 'all_gather', count: 65536 }],
+  version: 1,
+  name: 'data on the stream',
+  world: { ranks: 2 },
+  defaults: { warmup: 1, iters: 2 },
+  steps: [
+    { op: 'all_reduce', count: 262144, data: { kind: 'random', seed: 3 } },
+    { op: 'all_gather', count: 65536 },
+  ],
 };
 
-usesLabPage((session) => ({ server, page } = session), (lab) => {
-  writeFileSync(join(lab.runsDir, 'small.run.json'), JSON.stringify(small));
-  const dataScenario = join(lab.runsDir, 'data-on-the-stream.scenario.json');
-  writeFileSync(dataScenario, JSON.stringify(BACKEND_DATA_SCENARIO));
-  execFileSync(process.execPath, ['bin/clab.cjs', 'run', dataScenario, '--backend', 'cpu', '--out', join(lab.runsDir, 'data-on-the-stream.run.json')], {
-    cwd: REPO_ROOT, stdio: 'ignore', env: { ...process.env, CLAB_DATA: 'backend' },
-  });
-  execFileSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/overlap.scenario.json', '--backend', 'cpu', '--out', join(lab.runsDir, 'overlap.run.json')], {
-    cwd: REPO_ROOT, stdio: 'ignore',
-  });
-  // Fails on purpose at its first step: no step ends, every rank's step is in flight.
-  execFileSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/mistakes/mismatched-collective.scenario.json', '--backend', 'cpu', '--out', join(lab.runsDir, 'mismatched.run.json')], {
-    cwd: REPO_ROOT, stdio: 'ignore',
-  });
-});
+usesLabPage(
+  (session) => ({ server, page } = session),
+  (lab) => {
+    writeFileSync(join(lab.runsDir, 'small.run.json'), JSON.stringify(small));
+    const dataScenario = join(lab.runsDir, 'data-on-the-stream.scenario.json');
+    writeFileSync(dataScenario, JSON.stringify(BACKEND_DATA_SCENARIO));
+    execFileSync(
+      process.execPath,
+      ['bin/clab.cjs', 'run', dataScenario, '--backend', 'cpu', '--out', join(lab.runsDir, 'data-on-the-stream.run.json')],
+      {
+        cwd: REPO_ROOT,
+        stdio: 'ignore',
+        env: { ...process.env, CLAB_DATA: 'backend' },
+      },
+    );
+    execFileSync(
+      process.execPath,
+      ['bin/clab.cjs', 'run', 'scenarios/overlap.scenario.json', '--backend', 'cpu', '--out', join(lab.runsDir, 'overlap.run.json')],
+      {
+        cwd: REPO_ROOT,
+        stdio: 'ignore',
+      },
+    );
+    // Fails on purpose at its first step: no step ends, every rank's step is in flight.
+    execFileSync(
+      process.execPath,
+      [
+        'bin/clab.cjs',
+        'run',
+        'scenarios/mistakes/mismatched-collective.scenario.json',
+        '--backend',
+        'cpu',
+        '--out',
+        join(lab.runsDir, 'mismatched.run.json'),
+      ],
+      {
+        cwd: REPO_ROOT,
+        stdio: 'ignore',
+      },
+    );
+  },
+);
 
 async function openTimeline(file: string): Promise<void> {
   await page.getByTestId('tab-runs').click();
@@ -48,7 +81,11 @@ async function openTimeline(file: string): Promise<void> {
   await page.locator('[data-testid=timeline][data-slices-drawn]').waitFor();
 }
 
-interface Window { start: number; end: number; drawn: number }
+interface Window {
+  start: number;
+  end: number;
+  drawn: number;
+}
 /** The window the last frame drew, read after the frames that input has asked for. */
 async function visible(): Promise<Window> {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
@@ -61,9 +98,13 @@ async function visible(): Promise<Window> {
 }
 
 async function lanes(): Promise<{ lane: string; drawn: number; events: number }[]> {
-  return page.getByTestId('timeline-lane').evaluateAll((els) => els.map((e) => ({
-    lane: e.getAttribute('data-lane') ?? '', drawn: Number(e.getAttribute('data-drawn')), events: Number(e.getAttribute('data-events')),
-  })));
+  return page.getByTestId('timeline-lane').evaluateAll((els) =>
+    els.map((e) => ({
+      lane: e.getAttribute('data-lane') ?? '',
+      drawn: Number(e.getAttribute('data-drawn')),
+      events: Number(e.getAttribute('data-events')),
+    })),
+  );
 }
 
 /** Each lane's name and how many events the record puts on it. */
@@ -82,7 +123,9 @@ async function pointAt(record: RunRecord, event: RunRecord['events'][number]): P
   const origin = Math.min(...record.events.map((e) => e.startNs));
   const { start, end } = await visible();
   const canvas = (await page.getByTestId('timeline-canvas').boundingBox())!;
-  const lane = (await page.locator(`[data-testid=timeline-lane][data-lane="rank ${event.rank} · ${record.plan.streams[event.stream]}"]`).boundingBox())!;
+  const lane = (await page
+    .locator(`[data-testid=timeline-lane][data-lane="rank ${event.rank} · ${record.plan.streams[event.stream]}"]`)
+    .boundingBox())!;
   const t = (event.startNs + event.endNs) / 2 - origin;
   return { x: canvas.x + ((t - start) / (end - start)) * canvas.width, y: lane.y + lane.height / 2 };
 }
@@ -159,7 +202,10 @@ describe('the timeline of a saved run', () => {
 
   it('opens a clicked step in the Learn view (what moved where)', async () => {
     const step = small.steps.find((s) => s.label === 'all_reduce')!;
-    const at = await pointAt(small, small.events.find((e) => e.step === step.index && e.rank === 1 && e.phase === 'timed')!);
+    const at = await pointAt(
+      small,
+      small.events.find((e) => e.step === step.index && e.rank === 1 && e.phase === 'timed')!,
+    );
     await page.mouse.click(at.x, at.y);
     await page.getByTestId('timeline-learn').click();
     expect(await page.getByTestId('learn-step-select').inputValue()).toBe(String(step.index));
@@ -168,10 +214,10 @@ describe('the timeline of a saved run', () => {
     await page.locator('[data-testid=timeline][data-slices-drawn]').waitFor();
   });
 
-  it('draws the backend\'s making and checking of data on the stream lanes, with their legend', async () => {
+  it("draws the backend's making and checking of data on the stream lanes, with their legend", async () => {
     const record = JSON.parse(readFileSync(join(server.runsDir, 'data-on-the-stream.run.json'), 'utf8')) as RunRecord;
     const onStream = record.events.filter((e) => e.phase === 'data-fill' || e.phase === 'data-check');
-    expect(onStream.length).toBeGreaterThanOrEqual(8);  // each of 2 ranks fills and checks in each run of each step
+    expect(onStream.length).toBeGreaterThanOrEqual(8); // each of 2 ranks fills and checks in each run of each step
     await openTimeline('data-on-the-stream.run.json');
     const expected = eventsPerLane(record);
     for (const l of await lanes()) expect(l.events, l.lane).toBe(expected.get(l.lane));
@@ -185,19 +231,32 @@ describe('the timeline of a saved run', () => {
     await screenshot(page, 'timeline-data-on-the-stream');
   });
 
-  it('draws a failed run\'s steps in flight as open slices, each rank\'s call in its tooltip', async () => {
+  it("draws a failed run's steps in flight as open slices, each rank's call in its tooltip", async () => {
     const record = JSON.parse(readFileSync(join(server.runsDir, 'mismatched.run.json'), 'utf8')) as RunRecord;
     expect(record.status).toBe('error');
     const open = record.events.filter((e) => e.phase === 'unfinished');
     expect(open.map((e) => e.rank).sort()).toEqual([0, 1]);
     await openTimeline('mismatched.run.json');
     const drawn = await lanes();
-    expect(drawn.map((l) => [l.lane, l.events])).toEqual([['rank 0 · default', 1], ['rank 1 · default', 1]]);
+    expect(drawn.map((l) => [l.lane, l.events])).toEqual([
+      ['rank 0 · default', 1],
+      ['rank 1 · default', 1],
+    ]);
     for (const l of drawn) expect(l.drawn, l.lane).toBe(1);
     expect(await page.getByTestId('timeline-legend').textContent()).toContain('in flight when the run ended');
-    const at = await pointAt(record, open.find((e) => e.rank === 1)!);
+    const at = await pointAt(
+      record,
+      open.find((e) => e.rank === 1)!,
+    );
     await page.mouse.move(at.x, at.y);
-    await expect.poll(async () => page.getByTestId('timeline-tooltip').textContent().catch(() => '')).toContain('unfinished: in all_reduce(sum, 3 × float32 = 12 B, #2)');
+    await expect
+      .poll(async () =>
+        page
+          .getByTestId('timeline-tooltip')
+          .textContent()
+          .catch(() => ''),
+      )
+      .toContain('unfinished: in all_reduce(sum, 3 × float32 = 12 B, #2)');
     await screenshot(page, 'timeline-failed-run-in-flight');
   });
 
@@ -218,7 +277,12 @@ describe('the timeline of a saved run', () => {
 
     await page.getByTestId('timeline-mode-compare').click();
     const headers = await page.locator('.timeline-group-header').allTextContents();
-    expect(headers.map((h) => h.split(' · ')[0])).toEqual(['overlap off', 'overlap off, copy engine', 'overlap on', 'overlap on, copy engine']);
+    expect(headers.map((h) => h.split(' · ')[0])).toEqual([
+      'overlap off',
+      'overlap off, copy engine',
+      'overlap on',
+      'overlap on, copy engine',
+    ]);
     const compared = await lanes();
     // "off" receives on the compute stream; "on" on comm, beside the matmul on compute.
     expect(compared.map((l) => l.lane)).toContain('rank 1 · comm');
@@ -234,12 +298,15 @@ describe('the timeline of a saved run', () => {
     writeFileSync(join(server.runsDir, file), JSON.stringify(gpu));
     // In the record: rank 1's receive (comm stream) and GEMM (compute stream) of a timed "on" repeat overlap in time.
     const on = gpu.steps.filter((s) => s.origin.kind === 'compare' && s.origin.variant === 'overlap on' && s.origin.repeat === 0);
-    const onRank1 = (label: string) => gpu.events.find((e) => e.rank === 1 && e.phase === 'timed' && on.some((s) => s.index === e.step && s.label.endsWith(label)))!;
+    const onRank1 = (label: string) =>
+      gpu.events.find((e) => e.rank === 1 && e.phase === 'timed' && on.some((s) => s.index === e.step && s.label.endsWith(label)))!;
     const receive = onRank1('receive');
     const gemm = onRank1('matmul');
     expect(gpu.plan.streams[receive.stream]).toBe('comm');
     expect(gpu.plan.streams[gemm.stream]).toBe('compute');
-    expect(Math.min(receive.endNs, gemm.endNs) - Math.max(receive.startNs, gemm.startNs)).toBeGreaterThan(0.5 * (receive.endNs - receive.startNs));
+    expect(Math.min(receive.endNs, gemm.endNs) - Math.max(receive.startNs, gemm.startNs)).toBeGreaterThan(
+      0.5 * (receive.endNs - receive.startNs),
+    );
 
     await openTimeline(file);
     await page.getByTestId('timeline-mode-compare').click();
@@ -251,12 +318,14 @@ describe('the timeline of a saved run', () => {
     await screenshot(page, 'timeline-8-overlap-gpu-h200x2');
   });
 
-  it('stacks overlap-gpu\'s variants on one time scale: the copy engine\'s receive under the GEMM (docs/records, 2 H200s)', async () => {
+  it("stacks overlap-gpu's variants on one time scale: the copy engine's receive under the GEMM (docs/records, 2 H200s)", async () => {
     const file = 'overlap-gpu-variants-h200x2.run.json';
     const gpu = JSON.parse(readFileSync(join(REPO_ROOT, 'docs/records', file), 'utf8')) as RunRecord;
     writeFileSync(join(server.runsDir, file), JSON.stringify(gpu));
     // In the record: the copy engine's receive is drawn as a transfer like NCCL's, on rank 1's comm stream.
-    const copies = gpu.steps.filter((s) => s.origin.kind === 'compare' && s.origin.variant === 'overlap on, copy engine' && s.action.kind === 'group');
+    const copies = gpu.steps.filter(
+      (s) => s.origin.kind === 'compare' && s.origin.variant === 'overlap on, copy engine' && s.action.kind === 'group',
+    );
     expect(copies.every((s) => s.verdict === 'pass' && s.label.endsWith('receive'))).toBe(true);
 
     await openTimeline(file);
@@ -283,8 +352,15 @@ describe('the timeline of a saved run', () => {
     const visibleEnds: number[] = [];
     const ended = page.getByTestId('run-status-line');
     while (!(await ended.count())) {
-      const events = await lanes().then((ls) => ls.reduce((n, l) => n + l.events, 0)).catch(() => 0);
-      const end = Number(await page.getByTestId('timeline').getAttribute('data-visible-end-ns').catch(() => null));
+      const events = await lanes()
+        .then((ls) => ls.reduce((n, l) => n + l.events, 0))
+        .catch(() => 0);
+      const end = Number(
+        await page
+          .getByTestId('timeline')
+          .getAttribute('data-visible-end-ns')
+          .catch(() => null),
+      );
       if (events > 0 && !(await ended.count())) {
         shownDuringRun.add(events);
         visibleEnds.push(end);
@@ -298,4 +374,3 @@ describe('the timeline of a saved run', () => {
     await screenshot(page, 'timeline-7-after-live-run');
   });
 });
-

@@ -25,7 +25,11 @@ const BACKEND = process.env.CLAB_TEST_BACKEND || 'nccl';
 
 function clab(args, options = {}) {
   const r = spawnSync(process.execPath, [path.join(root, 'bin/clab.cjs'), ...args], {
-    cwd: root, encoding: 'utf8', timeout: options.timeoutMs ?? 540_000, env: { ...process.env, ...options.env }, maxBuffer: 1 << 28,
+    cwd: root,
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 540_000,
+    env: { ...process.env, ...options.env },
+    maxBuffer: 1 << 28,
   });
   return { code: r.status, out: r.stdout ?? '', err: r.stderr ?? '' };
 }
@@ -38,7 +42,12 @@ function gpuCount() {
 /** Processes holding a GPU (nvidia-smi --query-compute-apps), as "pid name" lines. */
 function gpuProcesses() {
   const r = spawnSync('nvidia-smi', ['--query-compute-apps=pid,process_name', '--format=csv,noheader'], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.split('\n').map((l) => l.trim()).filter(Boolean) : [];
+  return r.status === 0
+    ? r.stdout
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+    : [];
 }
 
 function record(name, ok, detail, skipped = false) {
@@ -76,10 +85,17 @@ function expectPassed(name, file, ranks, extra = () => null, options = {}) {
   const problems = [];
   if (rec.environment.backend !== BACKEND) problems.push(`ran on ${rec.environment.backend}`);
   if (rec.status !== 'passed') problems.push(`status ${rec.status}${rec.error ? `: ${rec.error.message}` : ''}`);
-  if (bad.length) problems.push(`${bad.length} steps not passed, first: ${bad[0].label} (${bad[0].verdict}, ${bad[0].wrong} wrong${bad[0].ranks[0]?.mismatches?.[0] ? `, e.g. [${bad[0].ranks[0].mismatches[0].index}] expected ${bad[0].ranks[0].mismatches[0].expected} got ${bad[0].ranks[0].mismatches[0].actual}` : ''})`);
+  if (bad.length)
+    problems.push(
+      `${bad.length} steps not passed, first: ${bad[0].label} (${bad[0].verdict}, ${bad[0].wrong} wrong${bad[0].ranks[0]?.mismatches?.[0] ? `, e.g. [${bad[0].ranks[0].mismatches[0].index}] expected ${bad[0].ranks[0].mismatches[0].expected} got ${bad[0].ranks[0].mismatches[0].actual}` : ''})`,
+    );
   const more = extra(rec);
   if (more) problems.push(more);
-  record(name, problems.length === 0, problems.length ? problems.join('; ') : `${rec.steps.length} steps, ${checked} checked, #wrong ${wrong}, ${seconds.toFixed(1)} s`);
+  record(
+    name,
+    problems.length === 0,
+    problems.length ? problems.join('; ') : `${rec.steps.length} steps, ${checked} checked, #wrong ${wrong}, ${seconds.toFixed(1)} s`,
+  );
 }
 
 /** Runs a scenario file with 1 and 2 ranks (as many as there are GPUs), skipping worlds it cannot have. */
@@ -91,7 +107,9 @@ function shippedScenario(file, ranks) {
   expectPassed(name.replace(/ /g, '_'), file, ranks, (rec) => {
     for (const c of rec.compares ?? []) {
       const parts = c.variants.map((v) => `${v.name} ${v.durationUs?.toFixed(0)} µs (×${v.speedup?.toFixed(2)})`);
-      console.log(`    ${c.label}: ${parts.join(', ')}; comm ${c.commUs?.toFixed(0)} µs + compute ${c.computeUs?.toFixed(0)} µs, ideal ×${c.idealSpeedup?.toFixed(2)}`);
+      console.log(
+        `    ${c.label}: ${parts.join(', ')}; comm ${c.commUs?.toFixed(0)} µs + compute ${c.computeUs?.toFixed(0)} µs, ideal ×${c.idealSpeedup?.toFixed(2)}`,
+      );
       if (!c.variants.every((v) => v.refused || v.durationUs > 0)) return `compare ${c.label} has no durations`;
     }
     return null;
@@ -100,11 +118,45 @@ function shippedScenario(file, ranks) {
 
 // ---- scenarios made here ---------------------------------------------------------------------
 
-const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'float8_e4m3', 'float8_e5m2', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64'];
+const DTYPES = [
+  'float32',
+  'float64',
+  'float16',
+  'bfloat16',
+  'float8_e4m3',
+  'float8_e5m2',
+  'int8',
+  'uint8',
+  'int32',
+  'uint32',
+  'int64',
+  'uint64',
+];
 const REDOPS = ['sum', 'prod', 'min', 'max', 'avg'];
-const COLLECTIVES = ['broadcast', 'all_reduce', 'reduce', 'all_gather', 'all_gather_into_tensor', 'gather', 'scatter',
-  'reduce_scatter', 'reduce_scatter_tensor', 'all_to_all', 'all_to_all_single'];
-const IN_PLACE = new Set(['broadcast', 'all_reduce', 'reduce', 'all_gather', 'all_gather_into_tensor', 'gather', 'scatter', 'reduce_scatter', 'reduce_scatter_tensor']);
+const COLLECTIVES = [
+  'broadcast',
+  'all_reduce',
+  'reduce',
+  'all_gather',
+  'all_gather_into_tensor',
+  'gather',
+  'scatter',
+  'reduce_scatter',
+  'reduce_scatter_tensor',
+  'all_to_all',
+  'all_to_all_single',
+];
+const IN_PLACE = new Set([
+  'broadcast',
+  'all_reduce',
+  'reduce',
+  'all_gather',
+  'all_gather_into_tensor',
+  'gather',
+  'scatter',
+  'reduce_scatter',
+  'reduce_scatter_tensor',
+]);
 const randomFor = (dtype, seed) => ({ kind: 'random', seed, min: 0, max: dtype.includes('int') ? 3 : 4 });
 
 function dtypesAndRedops() {
@@ -115,7 +167,8 @@ function dtypesAndRedops() {
         steps.push({ op, dtype, redop, count: 4800, root: 1, data: randomFor(dtype, steps.length) });
       }
     }
-    for (const op of ['broadcast', 'all_gather_into_tensor', 'all_to_all_single', 'gather', 'scatter']) steps.push({ op, dtype, count: 4800, root: 1, data: randomFor(dtype, steps.length) });
+    for (const op of ['broadcast', 'all_gather_into_tensor', 'all_to_all_single', 'gather', 'scatter'])
+      steps.push({ op, dtype, count: 4800, root: 1, data: randomFor(dtype, steps.length) });
     steps.push({ op: 'send', from: 1, to: 0, dtype, count: 4801, data: randomFor(dtype, steps.length) });
   }
   return { world: { ranks: 2 }, defaults: { warmup: 1, iters: 2 }, steps };
@@ -125,7 +178,14 @@ function everyForm() {
   const steps = [];
   for (const op of COLLECTIVES) {
     for (const inPlace of IN_PLACE.has(op) ? [false, true] : [false]) {
-      steps.push({ op, inPlace, count: 12 * 4096, root: 1, dtype: steps.length % 2 ? 'bfloat16' : 'float32', data: { kind: 'arange_rank', start: 1, rankStride: 100 } });
+      steps.push({
+        op,
+        inPlace,
+        count: 12 * 4096,
+        root: 1,
+        dtype: steps.length % 2 ? 'bfloat16' : 'float32',
+        data: { kind: 'arange_rank', start: 1, rankStride: 100 },
+      });
     }
   }
   steps.push(
@@ -135,11 +195,15 @@ function everyForm() {
     { op: 'compute', label: 'matmul meanwhile', m: 1024, n: 1024, k: 1024, dtype: 'float16', stream: 'compute' },
     { op: 'wait', id: 'p2p' },
     { op: 'wait', id: 'ar' },
-    { op: 'group', label: 'exchange + all_reduce in one group', steps: [
-      { op: 'send', from: 0, to: 1, count: 5000, data: { kind: 'constant', value: 5 } },
-      { op: 'send', from: 1, to: 0, count: 5000, data: { kind: 'constant', value: 6 } },
-      { op: 'all_reduce', count: 5000, inPlace: false },
-    ] },
+    {
+      op: 'group',
+      label: 'exchange + all_reduce in one group',
+      steps: [
+        { op: 'send', from: 0, to: 1, count: 5000, data: { kind: 'constant', value: 5 } },
+        { op: 'send', from: 1, to: 0, count: 5000, data: { kind: 'constant', value: 6 } },
+        { op: 'all_reduce', count: 5000, inPlace: false },
+      ],
+    },
     { op: 'barrier', iters: 10 },
     { op: 'compute', m: 2048, n: 2048, k: 2048, dtype: 'float16', iters: 5 },
     { op: 'compute', m: 2048, n: 2048, k: 2048, dtype: 'bfloat16', iters: 5 },
@@ -173,7 +237,15 @@ function dataOnGpu(rec) {
  * collective (and, on 2 GPUs, sends both ways, in a group and async beside a GEMM) still checks.
  */
 function registeredBuffers(ranks) {
-  const steps = COLLECTIVES.flatMap((op, i) => [4096, 1 << 22].map((count) => ({ op, count, root: ranks - 1, dtype: i % 2 ? 'bfloat16' : 'float32', data: { kind: 'random', seed: i, min: 0, max: 4 } })));
+  const steps = COLLECTIVES.flatMap((op, i) =>
+    [4096, 1 << 22].map((count) => ({
+      op,
+      count,
+      root: ranks - 1,
+      dtype: i % 2 ? 'bfloat16' : 'float32',
+      data: { kind: 'random', seed: i, min: 0, max: 4 },
+    })),
+  );
   if (ranks > 1) {
     steps.push(
       { op: 'send', from: 0, to: 1, count: 1 << 24, data: { kind: 'random', seed: 9 } },
@@ -181,15 +253,29 @@ function registeredBuffers(ranks) {
       { op: 'send', label: 'isend 0→1 beside a GEMM', from: 0, to: 1, count: 1 << 24, async: true, id: 'p2p', stream: 'comm' },
       { op: 'compute', m: 4096, n: 4096, k: 4096, dtype: 'float16', ranks: [1] },
       { op: 'wait', id: 'p2p' },
-      { op: 'group', label: 'exchange', steps: [{ op: 'send', from: 0, to: 1, count: 5000 }, { op: 'send', from: 1, to: 0, count: 5000 }] },
+      {
+        op: 'group',
+        label: 'exchange',
+        steps: [
+          { op: 'send', from: 0, to: 1, count: 5000 },
+          { op: 'send', from: 1, to: 0, count: 5000 },
+        ],
+      },
     );
   }
   const name = `registered_buffers_on_${ranks}_GPU${ranks > 1 ? 's' : ''}`;
-  expectPassed(name, writeScenario(`registered-${ranks}`, { world: { ranks }, registerBuffers: true, defaults: { warmup: 1, iters: 3 }, steps }), ranks, (rec) => {
-    if (BACKEND === 'cpu') return null;  // cpu ranks ignore registerBuffers
-    const joins = rec.logs.filter((l) => l.text.includes('joined the nccl communicator'));
-    return joins.length === ranks && joins.every((l) => l.text.includes('registered with it')) ? dataOnGpu(rec) : `not every rank says its buffers are registered: ${joins.map((l) => l.text).join(' | ')}`;
-  });
+  expectPassed(
+    name,
+    writeScenario(`registered-${ranks}`, { world: { ranks }, registerBuffers: true, defaults: { warmup: 1, iters: 3 }, steps }),
+    ranks,
+    (rec) => {
+      if (BACKEND === 'cpu') return null; // cpu ranks ignore registerBuffers
+      const joins = rec.logs.filter((l) => l.text.includes('joined the nccl communicator'));
+      return joins.length === ranks && joins.every((l) => l.text.includes('registered with it'))
+        ? dataOnGpu(rec)
+        : `not every rank says its buffers are registered: ${joins.map((l) => l.text).join(' | ')}`;
+    },
+  );
 }
 
 /**
@@ -206,7 +292,11 @@ function gemmSmCount() {
   if (!rec) return record(name, false, `no run record (exit ${r.code})`);
   const us = rec.steps.map((s) => s.timing?.median ?? NaN);
   const ok = rec.status === 'passed' && us[1] / us[0] > 1.5 && us[2] / us[0] < 1.1 && rec.steps[1].label.endsWith('on 33 SMs');
-  record(name, ok, `median ${us.map((x) => x.toFixed(0)).join(' / ')} µs (all SMs, 33 SMs, all again): ×${(us[1] / us[0]).toFixed(2)}, ×${(us[2] / us[0]).toFixed(2)}`);
+  record(
+    name,
+    ok,
+    `median ${us.map((x) => x.toFixed(0)).join(' / ')} µs (all SMs, 33 SMs, all again): ×${(us[1] / us[0]).toFixed(2)}, ×${(us[2] / us[0]).toFixed(2)}`,
+  );
 }
 
 /**
@@ -217,41 +307,87 @@ function wrongElementsFound() {
   const name = 'wrong_elements_found_on_the_GPU';
   if (!selected(name)) return;
   const file = writeScenario('mixed-redops', {
-    world: { ranks: 2 }, defaults: { warmup: 0, iters: 1 },
-    steps: [{ op: 'all_reduce', label: 'rank 1 takes max', count: 1 << 20, redop: 'sum', data: { kind: 'arange_rank', start: 1 }, perRank: { 1: { redop: 'max' } }, expect: 'failure' }],
+    world: { ranks: 2 },
+    defaults: { warmup: 0, iters: 1 },
+    steps: [
+      {
+        op: 'all_reduce',
+        label: 'rank 1 takes max',
+        count: 1 << 20,
+        redop: 'sum',
+        data: { kind: 'arange_rank', start: 1 },
+        perRank: { 1: { redop: 'max' } },
+        expect: 'failure',
+      },
+    ],
   });
   const { rec, r } = run(name, file, 2);
   if (!rec) return record(name, false, `no run record (exit ${r.code})`);
   const step = rec.steps[0];
   const shown = step?.ranks.flatMap((x) => x.mismatches ?? []) ?? [];
-  const ok = step?.verdict === 'fail' && step.wrong > 0 && shown.length > 0 && shown.every((m) => m.expected !== m.actual) && !dataOnGpu(rec);
-  record(name, ok, step ? `verdict ${step.verdict}, ${step.wrong} wrong of ${step.ranks.reduce((a, x) => a + x.checked, 0)}, first: ${shown.slice(0, 2).map((m) => `[${m.index}] expected ${m.expected} got ${m.actual}`).join(', ')}${dataOnGpu(rec) ? `; ${dataOnGpu(rec)}` : ''}` : 'no step');
+  const ok =
+    step?.verdict === 'fail' && step.wrong > 0 && shown.length > 0 && shown.every((m) => m.expected !== m.actual) && !dataOnGpu(rec);
+  record(
+    name,
+    ok,
+    step
+      ? `verdict ${step.verdict}, ${step.wrong} wrong of ${step.ranks.reduce((a, x) => a + x.checked, 0)}, first: ${shown
+          .slice(0, 2)
+          .map((m) => `[${m.index}] expected ${m.expected} got ${m.actual}`)
+          .join(', ')}${dataOnGpu(rec) ? `; ${dataOnGpu(rec)}` : ''}`
+      : 'no step',
+  );
 }
 
 // ---- failure modes -------------------------------------------------------------------------------
 
-function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
 
 /** Another process takes all but ~1.5 GiB of GPU 0; a 2 GiB all_reduce must be refused up front. */
 async function outOfMemory() {
   const name = 'too little GPU memory';
   if (!selected(name)) return;
-  const hog = spawn('python3', ['-c', [
-    'import torch, sys, time',
-    'free, total = torch.cuda.mem_get_info(0)',
-    'x = torch.empty(free - (3 << 29), dtype=torch.uint8, device="cuda:0")',
-    'print("READY", flush=True)',
-    'time.sleep(600)',
-  ].join('\n')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const hog = spawn(
+    'python3',
+    [
+      '-c',
+      [
+        'import torch, sys, time',
+        'free, total = torch.cuda.mem_get_info(0)',
+        'x = torch.empty(free - (3 << 29), dtype=torch.uint8, device="cuda:0")',
+        'print("READY", flush=True)',
+        'time.sleep(600)',
+      ].join('\n'),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let ready = false;
-  hog.stdout.on('data', (d) => { if (String(d).includes('READY')) ready = true; });
+  hog.stdout.on('data', (d) => {
+    if (String(d).includes('READY')) ready = true;
+  });
   for (let i = 0; i < 600 && !ready && hog.exitCode === null; i++) await sleep(100);
-  if (!ready) { hog.kill('SIGKILL'); return record(name, false, 'the memory hog (python3 + torch) did not start'); }
+  if (!ready) {
+    hog.kill('SIGKILL');
+    return record(name, false, 'the memory hog (python3 + torch) did not start');
+  }
   try {
-    const file = writeScenario('oom', { world: { ranks: 1 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'all_reduce', count: 536870912, data: { kind: 'constant', value: 1 } }] });
+    const file = writeScenario('oom', {
+      world: { ranks: 1 },
+      steps: [
+        { op: 'all_reduce', count: 3 },
+        { op: 'all_reduce', count: 536870912, data: { kind: 'constant', value: 1 } },
+      ],
+    });
     const { rec } = run('oom', file, 1);
     const e = rec?.error;
-    const ok = e && e.code === 'CLAB_OUT_OF_MEMORY' && e.step === 1 && /cannot allocate 2147483648 bytes .* GPU 0 \(rank 0\): \d+ bytes .* free/.test(e.message) && rec.steps[0].verdict === 'pass';
+    const ok =
+      e &&
+      e.code === 'CLAB_OUT_OF_MEMORY' &&
+      e.step === 1 &&
+      /cannot allocate 2147483648 bytes .* GPU 0 \(rank 0\): \d+ bytes .* free/.test(e.message) &&
+      rec.steps[0].verdict === 'pass';
     record(name, Boolean(ok), e ? `${e.code}: ${e.message}` : 'no error recorded');
   } finally {
     hog.kill('SIGKILL');
@@ -263,14 +399,24 @@ async function outOfMemory() {
 function hangIsEnded() {
   const name = 'timeout ends the ranks and frees the GPUs';
   if (!selected(name)) return;
-  const file = writeScenario('hang', { world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'all_reduce', count: 64 * 1024 * 1024, warmup: 0, iters: 100000, timeoutMs: 2000 }] });
+  const file = writeScenario('hang', {
+    world: { ranks: 2 },
+    steps: [
+      { op: 'all_reduce', count: 3 },
+      { op: 'all_reduce', count: 64 * 1024 * 1024, warmup: 0, iters: 100000, timeoutMs: 2000 },
+    ],
+  });
   const t0 = Date.now();
   const { rec } = run('hang', file, 2);
   const seconds = (Date.now() - t0) / 1000;
   const left = gpuProcesses();
   const e = rec?.error;
   const ok = e && e.code === 'CLAB_TIMEOUT' && e.step === 1 && left.length === 0 && rec.steps[0].verdict === 'pass';
-  record(name, Boolean(ok), `${e ? `${e.code}: ${e.message}` : 'no error recorded'}; ended after ${seconds.toFixed(1)} s; GPU processes left: ${left.length ? left.join(', ') : 'none'}`);
+  record(
+    name,
+    Boolean(ok),
+    `${e ? `${e.code}: ${e.message}` : 'no error recorded'}; ended after ${seconds.toFixed(1)} s; GPU processes left: ${left.length ? left.join(', ') : 'none'}`,
+  );
 }
 
 function ncclDebugCaptured() {
@@ -280,7 +426,11 @@ function ncclDebugCaptured() {
   const { rec } = run('debug', file, 2, { env: { NCCL_DEBUG: 'INFO' } });
   const lines = (rec?.logs ?? []).filter((l) => l.rank !== null && /NCCL INFO/.test(l.text));
   const ranks = new Set(lines.map((l) => l.rank));
-  record(name, rec?.status === 'passed' && ranks.size === 2, `${lines.length} NCCL INFO lines from ranks ${[...ranks].join(', ')}, e.g. "${lines[0]?.text.slice(0, 100) ?? ''}"`);
+  record(
+    name,
+    rec?.status === 'passed' && ranks.size === 2,
+    `${lines.length} NCCL INFO lines from ranks ${[...ranks].join(', ')}, e.g. "${lines[0]?.text.slice(0, 100) ?? ''}"`,
+  );
 }
 
 /**
@@ -288,7 +438,7 @@ function ncclDebugCaptured() {
  * result's name, NCCL's own words (ncclGetLastError), the rank's NCCL WARN lines and a hint.
  */
 function ncclErrorExplained() {
-  const name = 'an NCCL error carries its name, NCCL\'s words, the WARN lines and a hint';
+  const name = "an NCCL error carries its name, NCCL's words, the WARN lines and a hint";
   if (!selected(name)) return;
   const file = writeScenario('nccl-error', { world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 1024 }] });
   const { rec } = run('nccl-error', file, 2, { env: { NCCL_NET: 'clab-no-such-network' } });
@@ -298,7 +448,10 @@ function ncclErrorExplained() {
   if (!e) problems.push('no error recorded');
   else {
     if (e.code !== 'NCCL_ERROR_INVALID_USAGE' || e.step !== null) problems.push(`code ${e.code}, step ${e.step}`);
-    if (!/^rank \d failed while starting: ncclCommInitRank failed: NCCL_ERROR_INVALID_USAGE \(.+\); NCCL's last warning: \S/.test(e.message)) problems.push('no result name and last warning in the first line');
+    if (
+      !/^rank \d failed while starting: ncclCommInitRank failed: NCCL_ERROR_INVALID_USAGE \(.+\); NCCL's last warning: \S/.test(e.message)
+    )
+      problems.push('no result name and last warning in the first line');
     if (!/\n {2}rank \d's last NCCL WARN lines?:\n {4}.* NCCL WARN /.test(e.message)) problems.push('no NCCL WARN lines');
     if (!/\n {2}hint: the usual causes/.test(e.message)) problems.push('no hint');
   }
@@ -316,17 +469,28 @@ function pairsIsolated() {
   const name = 'pairs: a hung and a failed pair are marked and the other directions measured';
   if (!selected(name)) return;
   const common = { op: 'pairs', bytes: '64MiB', timeoutMs: 4000, warmup: 2, iters: 10 };
-  const file = writeScenario('pairs-faults', { world: { ranks: 2 }, steps: [
-    { ...common, faults: [{ from: 1, to: 0, kind: 'hang' }] },
-    { ...common, faults: [{ from: 0, to: 1, kind: 'error' }] },
-  ] });
+  const file = writeScenario('pairs-faults', {
+    world: { ranks: 2 },
+    steps: [
+      { ...common, faults: [{ from: 1, to: 0, kind: 'hang' }] },
+      { ...common, faults: [{ from: 0, to: 1, kind: 'error' }] },
+    ],
+  });
   const t0 = Date.now();
   const { rec, r } = run('pairs-faults', file, 2);
   const seconds = (Date.now() - t0) / 1000;
   for (const line of r.out.split('\n').filter((l) => l.startsWith('#') || l.startsWith(' '))) console.log(`    ${line}`);
   const left = gpuProcesses();
   const problems = [];
-  const cell = (pairs, from, to, measure) => rec?.steps.find((s) => s.origin.kind === 'pairs' && s.origin.pairs === pairs && s.origin.from === from && s.origin.to === to && (s.origin.measure ?? 'bandwidth') === measure);
+  const cell = (pairs, from, to, measure) =>
+    rec?.steps.find(
+      (s) =>
+        s.origin.kind === 'pairs' &&
+        s.origin.pairs === pairs &&
+        s.origin.from === from &&
+        s.origin.to === to &&
+        (s.origin.measure ?? 'bandwidth') === measure,
+    );
   if (!rec) problems.push(`no run record (exit ${r.code})`);
   else {
     if (rec.error) problems.push(`the run failed: ${rec.error.message}`);
@@ -334,30 +498,49 @@ function pairsIsolated() {
     const failed = cell(1, 0, 1, 'bandwidth');
     if (hung?.pair?.error?.code !== 'CLAB_PAIR_TIMEOUT') problems.push(`1→0 (hang): ${hung?.verdict} ${hung?.pair?.error?.code}`);
     if (failed?.pair?.error?.code !== 'CLAB_INJECTED_ERROR') problems.push(`0→1 (error): ${failed?.verdict} ${failed?.pair?.error?.code}`);
-    for (const [p, from, to] of [[0, 0, 1], [1, 1, 0]]) {
+    for (const [p, from, to] of [
+      [0, 0, 1],
+      [1, 1, 0],
+    ]) {
       const bw = cell(p, from, to, 'bandwidth');
       const lat = cell(p, from, to, 'latency');
       const copy = cell(p, from, to, 'copy');
       if (bw?.verdict !== 'pass' || !(bw.algbw > 0)) problems.push(`${from}→${to} in step ${p}: ${bw?.verdict}`);
       if (lat?.verdict !== 'pass') problems.push(`latency ${from}→${to}: ${lat?.verdict}`);
-      if (copy?.verdict !== 'pass' || !/cudaMemcpyPeerAsync/.test(copy?.pair?.how ?? '')) problems.push(`copy ${from}→${to}: ${copy?.verdict} ${copy?.pair?.how}`);
+      if (copy?.verdict !== 'pass' || !/cudaMemcpyPeerAsync/.test(copy?.pair?.how ?? ''))
+        problems.push(`copy ${from}→${to}: ${copy?.verdict} ${copy?.pair?.how}`);
       if (!bw?.pair?.transport) problems.push(`${from}→${to}: no transport read from NCCL's INFO lines`);
-      console.log(`    ${from}→${to}: ${bw?.algbw?.toFixed(1)} GB/s over ${bw?.pair?.transport}, latency ${lat?.timing?.perOp?.toFixed(2) ?? lat?.timing?.mean?.toFixed(2)} µs, copy ${copy?.algbw?.toFixed(1)} GB/s (${copy?.pair?.how})`);
+      console.log(
+        `    ${from}→${to}: ${bw?.algbw?.toFixed(1)} GB/s over ${bw?.pair?.transport}, latency ${lat?.timing?.perOp?.toFixed(2) ?? lat?.timing?.mean?.toFixed(2)} µs, copy ${copy?.algbw?.toFixed(1)} GB/s (${copy?.pair?.how})`,
+      );
     }
     if (!(rec.environment.links ?? []).some((l) => l.nvlinks > 0 || l.pcie)) problems.push('no link between the GPUs in the record');
   }
   if (left.length) problems.push(`GPU processes left: ${left.join(', ')}`);
-  record(name, problems.length === 0, `${problems.join('; ') || `status ${rec.status}, links ${JSON.stringify(rec.environment.links)}`}; ${seconds.toFixed(1)} s`);
+  record(
+    name,
+    problems.length === 0,
+    `${problems.join('; ') || `status ${rec.status}, links ${JSON.stringify(rec.environment.links)}`}; ${seconds.toFixed(1)} s`,
+  );
 }
 
 // ---- main ----------------------------------------------------------------------------------------
 
 async function main() {
-  const gpus = BACKEND === 'cpu' ? 2 : gpuCount();  // cpu ranks stand in for two GPUs
+  const gpus = BACKEND === 'cpu' ? 2 : gpuCount(); // cpu ranks stand in for two GPUs
   console.log(`# clab GPU tests, ${new Date().toISOString()}, ${gpus} GPU(s); work dir ${work}`);
   const doctor = clab(['doctor']);
-  console.log(doctor.out.trim().split('\n').map((l) => `#   ${l}`).join('\n'));
-  const shipped = fs.readdirSync(path.join(root, 'scenarios')).filter((f) => f.endsWith('.scenario.json')).sort();
+  console.log(
+    doctor.out
+      .trim()
+      .split('\n')
+      .map((l) => `#   ${l}`)
+      .join('\n'),
+  );
+  const shipped = fs
+    .readdirSync(path.join(root, 'scenarios'))
+    .filter((f) => f.endsWith('.scenario.json'))
+    .sort();
   for (const ranks of [1, 2]) {
     for (const f of shipped) {
       if (ranks > gpus) record(`${f} on ${ranks} GPUs`, true, `only ${gpus} GPU(s) here`, true);
@@ -368,8 +551,12 @@ async function main() {
     // NCCL reduces float8 only on compute capability 9.0 and later; below it clab stops at the first such step (unit-tested on cpu).
     expectPassed('every_dtype_and_redop', writeScenario('dtypes', dtypesAndRedops()), 2, (rec) => {
       const caps = rec.environment.gpus.map((g) => g.computeCapability);
-      console.log(`    compute capability of the GPUs in the record: ${caps.map((c) => (c === undefined ? '?' : (c / 10).toFixed(1))).join(', ')}`);
-      return caps.length && caps.every((c) => c >= 90) ? null : `float8 reductions need compute capability 9.0 on every GPU (the record says ${caps.join(', ')})`;
+      console.log(
+        `    compute capability of the GPUs in the record: ${caps.map((c) => (c === undefined ? '?' : (c / 10).toFixed(1))).join(', ')}`,
+      );
+      return caps.length && caps.every((c) => c >= 90)
+        ? null
+        : `float8 reductions need compute capability 9.0 on every GPU (the record says ${caps.join(', ')})`;
     });
     expectPassed('every_form_streams_groups_gemm_objects', writeScenario('forms', everyForm()), 2, dataOnGpu);
     wrongElementsFound();
@@ -381,7 +568,9 @@ async function main() {
       for (const sp of rec.plan.sweeps) {
         const top = rec.steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sp.index && s.bytes >= 64 * 2 ** 20);
         const wrong = rec.steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sp.index).reduce((a, s) => a + s.wrong, 0);
-        console.log(`    ${sp.label.padEnd(28)} #wrong ${wrong}  busbw ≥64 MiB: ${top.map((s) => `${(s.bytes / 2 ** 20).toFixed(0)}M ${s.busbw?.toFixed(1)}`).join(', ')} GB/s`);
+        console.log(
+          `    ${sp.label.padEnd(28)} #wrong ${wrong}  busbw ≥64 MiB: ${top.map((s) => `${(s.bytes / 2 ** 20).toFixed(0)}M ${s.busbw?.toFixed(1)}`).join(', ')} GB/s`,
+        );
       }
       return max >= GiB && sweepsDone === COLLECTIVES.length + 1 ? null : `largest size ${max} B, ${sweepsDone} sweeps`;
     });
@@ -395,7 +584,9 @@ async function main() {
   const failed = results.filter((r) => !r.ok).length;
   const skipped = results.filter((r) => r.skipped).length;
   const left = gpuProcesses();
-  console.log(`test:gpu: ${passed} passed, ${failed} failed, ${skipped} skipped on ${gpus} GPU(s); GPU processes left: ${left.length || 'none'}`);
+  console.log(
+    `test:gpu: ${passed} passed, ${failed} failed, ${skipped} skipped on ${gpus} GPU(s); GPU processes left: ${left.length || 'none'}`,
+  );
   process.exit(failed ? 1 : 0);
 }
 

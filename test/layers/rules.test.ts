@@ -11,7 +11,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = join(__dirname, '../..');
 const FLOORS = ['data', 'ops', 'scenario', 'plan', 'run', 'results', 'learn', 'export'];
 
-interface Violation { rule: { name: string }; from: string; to: string }
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
 
 const tree = mkdtempSync(join(tmpdir(), 'clab-layers-'));
 afterAll(() => rmSync(tree, { recursive: true, force: true }));
@@ -25,7 +29,18 @@ function violations(): Violation[] {
   write('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true } }));
   let out: string;
   try {
-    out = execFileSync(process.execPath, [join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'src', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'], { cwd: tree, encoding: 'utf8' });
+    out = execFileSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+        'src',
+        '--config',
+        join(ROOT, '.dependency-cruiser.cjs'),
+        '--output-type',
+        'json',
+      ],
+      { cwd: tree, encoding: 'utf8' },
+    );
   } catch (e) {
     out = (e as { stdout: string }).stdout; // depcruise exits non-zero when it finds errors
   }
@@ -36,7 +51,10 @@ describe('the layer rules, each broken on purpose', () => {
   // Every floor imports the one above it; the top floor stands alone.
   FLOORS.forEach((floor, i) => {
     const above = FLOORS[i + 1];
-    write(`src/shared/${floor}/${floor}-thing.ts`, above ? `import { x } from '../${above}/${above}-thing.js';\nexport const y = x;\n` : 'export const x = 1;\n');
+    write(
+      `src/shared/${floor}/${floor}-thing.ts`,
+      above ? `import { x } from '../${above}/${above}-thing.js';\nexport const y = x;\n` : 'export const x = 1;\n',
+    );
   });
   write('src/shared/loose.ts', 'export const loose = 1;\n');
   write('src/main/core/uses-loose.ts', "import { loose } from '../../shared/loose.js';\nexport const z = loose;\n");
@@ -45,7 +63,10 @@ describe('the layer rules, each broken on purpose', () => {
   // The renderer: a view may use the client, ui/, its own folder and shared; the list may import views.
   write('src/renderer/src/client/index.ts', 'export const client = 1;\n');
   write('src/renderer/src/ui/units.ts', "import { x } from '../../../shared/export/export-thing.js';\nexport const units = x;\n");
-  write('src/renderer/src/learn/model.ts', "import { client } from '../client/index.js';\nimport { units } from '../ui/units.js';\nexport const learnable = client + units;\n");
+  write(
+    'src/renderer/src/learn/model.ts',
+    "import { client } from '../client/index.js';\nimport { units } from '../ui/units.js';\nexport const learnable = client + units;\n",
+  );
   write('src/renderer/src/learn/index.ts', "import { learnable } from './model.js';\nexport const learnView = learnable;\n");
   write('src/renderer/src/timeline/ticks.ts', 'export const ticks = 1;\n');
   write('src/renderer/src/timeline/step-details.ts', "import { learnable } from '../learn/model.js';\nexport const details = learnable;\n");
@@ -55,9 +76,12 @@ describe('the layer rules, each broken on purpose', () => {
   const found = violations();
   const named = (rule: string) => found.filter((v) => v.rule.name === rule).map((v) => `${v.from} → ${v.to}`);
 
-  it.each(FLOORS.slice(0, -1).map((floor, i) => [floor, FLOORS[i + 1]]))('a file of shared/%s importing shared/%s breaks its floor rule', (floor, above) => {
-    expect(named(`shared-floor-${floor}`)).toEqual([`src/shared/${floor}/${floor}-thing.ts → src/shared/${above}/${above}-thing.ts`]);
-  });
+  it.each(FLOORS.slice(0, -1).map((floor, i) => [floor, FLOORS[i + 1]]))(
+    'a file of shared/%s importing shared/%s breaks its floor rule',
+    (floor, above) => {
+      expect(named(`shared-floor-${floor}`)).toEqual([`src/shared/${floor}/${floor}-thing.ts → src/shared/${above}/${above}-thing.ts`]);
+    },
+  );
 
   it('a file loose at the top of src/shared breaks shared-in-rooms', () => {
     expect(named('shared-in-rooms')).toEqual(['src/main/core/uses-loose.ts → src/shared/loose.ts']);
@@ -70,7 +94,9 @@ describe('the layer rules, each broken on purpose', () => {
   });
 
   it('a view importing another view breaks view-imports-only-client-ui-shared', () => {
-    expect(named('view-imports-only-client-ui-shared')).toEqual(['src/renderer/src/timeline/step-details.ts → src/renderer/src/learn/model.ts']);
+    expect(named('view-imports-only-client-ui-shared')).toEqual([
+      'src/renderer/src/timeline/step-details.ts → src/renderer/src/learn/model.ts',
+    ]);
   });
 
   it('ui/ importing a view breaks ui-imports-no-view', () => {
@@ -87,6 +113,8 @@ describe('the layer rules, each broken on purpose', () => {
 
   it('the floors in the test are the floors of the config', () => {
     const config = createRequire(__filename)(join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: { name: string }[] };
-    expect(config.forbidden.filter((r) => r.name.startsWith('shared-floor-')).map((r) => r.name)).toEqual(FLOORS.slice(0, -1).map((f) => `shared-floor-${f}`));
+    expect(config.forbidden.filter((r) => r.name.startsWith('shared-floor-')).map((r) => r.name)).toEqual(
+      FLOORS.slice(0, -1).map((f) => `shared-floor-${f}`),
+    );
   });
 });

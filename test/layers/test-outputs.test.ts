@@ -9,10 +9,13 @@ const ROOT = join(__dirname, '../..');
 
 function testSources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? testSources(join(dir, e.name)) : /\.(ts|cjs|mjs)$/.test(e.name) ? [join(dir, e.name)] : []);
+    e.isDirectory() ? testSources(join(dir, e.name)) : /\.(ts|cjs|mjs)$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
-const sources = testSources(join(ROOT, 'test')).filter((f) => !f.endsWith('test-outputs.test.ts')).map((f) => ({ file: relative(ROOT, f), text: readFileSync(f, 'utf8') }));
+const sources = testSources(join(ROOT, 'test'))
+  .filter((f) => !f.endsWith('test-outputs.test.ts'))
+  .map((f) => ({ file: relative(ROOT, f), text: readFileSync(f, 'utf8') }));
 
 describe('what the tests write', () => {
   it('screenshots are taken in one place, the e2e helpers', () => {

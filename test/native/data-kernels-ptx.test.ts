@@ -7,9 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { dataKernelSourcesHash, PTX_FILE } from '../../scripts/ptx-sources.mjs';
 import { addon } from './ranks';
 
-describe('the data kernels\' PTX', () => {
+describe("the data kernels' PTX", () => {
   it('was made from the current data_kernels.cu and data_program.h (else: node scripts/build-ptx.mjs)', () => {
-    const header = readFileSync(PTX_FILE as string, 'utf8').split('\n').slice(0, 3).join('\n');
+    const header = readFileSync(PTX_FILE as string, 'utf8')
+      .split('\n')
+      .slice(0, 3)
+      .join('\n');
     expect(header).toContain(`sources sha256 ${(dataKernelSourcesHash as () => string)()}`);
   });
 

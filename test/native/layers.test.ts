@@ -29,11 +29,18 @@ const SOURCE = /\.(cc|h|cu)$/;
 const top = readdirSync(NATIVE);
 const folders = top.filter((f) => statSync(join(NATIVE, f)).isDirectory());
 /** Every C++/CUDA source under native/, as "folder/file". */
-const sources = folders.flatMap((d) => readdirSync(join(NATIVE, d)).filter((f) => SOURCE.test(f)).map((f) => `${d}/${f}`));
+const sources = folders.flatMap((d) =>
+  readdirSync(join(NATIVE, d))
+    .filter((f) => SOURCE.test(f))
+    .map((f) => `${d}/${f}`),
+);
 const folderOf = (path: string) => path.split('/')[0];
 const includeLines = (file: string) => [...readFileSync(join(NATIVE, file), 'utf8').matchAll(/^\s*#\s*include\s*([<"])([^>"]+)[>"]/gm)];
 /** Our headers a file includes ("..." includes), as written. */
-const ours = (file: string) => includeLines(file).filter((m) => m[1] === '"').map((m) => m[2]);
+const ours = (file: string) =>
+  includeLines(file)
+    .filter((m) => m[1] === '"')
+    .map((m) => m[2]);
 /** Every header of ours a file reaches, through the headers it includes. */
 function reached(file: string, seen = new Set<string>()): Set<string> {
   for (const h of ours(file)) {
@@ -53,7 +60,11 @@ describe('the native layers', () => {
   });
 
   it('includes our headers by their path from native/ (folder/file.h), each of which exists', () => {
-    const unresolved = sources.flatMap((f) => ours(f).filter((h) => !sources.includes(h)).map((h) => `${f} → ${h}`));
+    const unresolved = sources.flatMap((f) =>
+      ours(f)
+        .filter((h) => !sources.includes(h))
+        .map((h) => `${f} → ${h}`),
+    );
     expect(unresolved).toEqual([]);
   });
 

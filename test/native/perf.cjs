@@ -52,13 +52,19 @@ async function runOne(args, world, slot) {
   else delete process.env.CLAB_CPU_SLOT_BYTES;
   const id = addon.createUniqueId({ backend: 'cpu', world });
   const results = await Promise.all(
-    Array.from({ length: world }, (_, rank) => new Promise((resolve, reject) => {
-      const cfg = { id, rank, world, bytes: args.bytes, iters: args.iters, warmup: args.warmup, dtype: args.dtype, redop: args.redop };
-      const p = fork(__filename, ['--child', JSON.stringify(cfg)], { stdio: 'inherit' });
-      let got = null;
-      p.on('message', (m) => { got = m; });
-      p.on('exit', (code) => (got ? resolve(got) : reject(new Error(`rank ${rank} exited with ${code}`))));
-    })),
+    Array.from(
+      { length: world },
+      (_, rank) =>
+        new Promise((resolve, reject) => {
+          const cfg = { id, rank, world, bytes: args.bytes, iters: args.iters, warmup: args.warmup, dtype: args.dtype, redop: args.redop };
+          const p = fork(__filename, ['--child', JSON.stringify(cfg)], { stdio: 'inherit' });
+          let got = null;
+          p.on('message', (m) => {
+            got = m;
+          });
+          p.on('exit', (code) => (got ? resolve(got) : reject(new Error(`rank ${rank} exited with ${code}`))));
+        }),
+    ),
   );
   const per = Math.max(...results.map((r) => r.per));
   const algbw = args.bytes / per; // bytes per ns = GB/s
@@ -79,5 +85,13 @@ async function main() {
   }
 }
 
-if (process.argv[2] === '--child') child().catch((e) => { console.error(e); process.exit(1); });
-else main().catch((e) => { console.error(e); process.exit(1); });
+if (process.argv[2] === '--child')
+  child().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+else
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -12,17 +12,36 @@ const hooks = createRequire(import.meta.url)(path.resolve('build/native/Release/
   profilerPlay(library: string, symbol: string, calls: object[]): number[];
   tunerPlay(library: string, calls: object[]): number[][];
 };
-const COLL = 2, P2P = 4, PROXY_OP = 8, PROXY_STEP = 16, KERNEL_CH = 64;
+const COLL = 2,
+  P2P = 4,
+  PROXY_OP = 8,
+  PROXY_STEP = 16,
+  KERNEL_CH = 64;
 const KERNEL_CH_STOP = 22;
-const T0 = 1_764_000_000_000_000_000n;  // %globaltimer counts from the epoch
+const T0 = 1_764_000_000_000_000_000n; // %globaltimer counts from the epoch
 
 /** NCCL's calls for one all_reduce of `seq` with `channels` kernel channels, each `us` long. */
 function allReduce(context: string, seq: number, channels: number, us: number, zeroChannel = -1): object[] {
   const coll = `coll${seq}`;
-  const calls: object[] = [{
-    call: 'start', context, handle: coll, type: 'coll', rank: 0, seq, func: 'AllReduce', count: 1 << 20, datatype: 'ncclFloat32',
-    root: 0, nChannels: channels, nWarps: 16, algo: 'RING', proto: 'SIMPLE',
-  }, { call: 'stop', handle: coll }];
+  const calls: object[] = [
+    {
+      call: 'start',
+      context,
+      handle: coll,
+      type: 'coll',
+      rank: 0,
+      seq,
+      func: 'AllReduce',
+      count: 1 << 20,
+      datatype: 'ncclFloat32',
+      root: 0,
+      nChannels: channels,
+      nWarps: 16,
+      algo: 'RING',
+      proto: 'SIMPLE',
+    },
+    { call: 'stop', handle: coll },
+  ];
   for (let c = 0; c < channels; c++) {
     const start = T0 + BigInt(seq * 100_000 + c * 10);
     const zero = c === zeroChannel;
@@ -53,14 +72,17 @@ describe('the NCCL profiler plug-in', () => {
     ]);
   });
 
-  it('pauses every event in the mask NCCL reads per operation, and the tuner\'s records, and resumes them (the addon does so around a timed loop)', () => {
+  it("pauses every event in the mask NCCL reads per operation, and the tuner's records, and resumes them (the addon does so around a timed loop)", () => {
     addon.ncclProfilerRead({ library: LIBRARY });
     const table = [[1, 2, 3]];
     const masks = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [
       { call: 'init', context: 'k', comm: 0x77n, rank: 0, nRanks: 2 },
       { call: 'pause', paused: true },
     ]);
-    hooks.tunerPlay(LIBRARY, [{ call: 'init', context: 'p', comm: 0x77n }, { call: 'coll', context: 'p', collType: 4, bytes: 8, table }]);
+    hooks.tunerPlay(LIBRARY, [
+      { call: 'init', context: 'p', comm: 0x77n },
+      { call: 'coll', context: 'p', collType: 4, bytes: 8, table },
+    ]);
     const resumed = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [{ call: 'pause', paused: false }]);
     hooks.tunerPlay(LIBRARY, [{ call: 'coll', context: 'p', collType: 4, bytes: 16, table }]);
     expect([...masks, ...resumed]).toEqual([COLL | P2P | KERNEL_CH, 0, COLL | P2P | KERNEL_CH]);
@@ -80,12 +102,28 @@ describe('the NCCL profiler plug-in', () => {
     const { records, dropped } = addon.ncclProfilerRead({ library: LIBRARY });
     expect(dropped).toBe(0);
     const coll = records.find((r) => r.kind === 'coll' && r.point === 'start')!;
-    expect(coll).toMatchObject({ comm: '0000000000001234', seq: 7, func: 'AllReduce', count: 1 << 20, datatype: 'ncclFloat32', nChannels: 2, nWarps: 16, algo: 'RING', proto: 'SIMPLE' });
+    expect(coll).toMatchObject({
+      comm: '0000000000001234',
+      seq: 7,
+      func: 'AllReduce',
+      count: 1 << 20,
+      datatype: 'ncclFloat32',
+      nChannels: 2,
+      nWarps: 16,
+      algo: 'RING',
+      proto: 'SIMPLE',
+    });
     const channels = records.filter((r) => r.kind === 'kernel-ch' && r.point === 'start');
-    expect(channels.map((r) => [r.parent, r.channel, r.gpuNs])).toEqual([[coll.id, 0, T0 + 700_000n], [coll.id, 1, T0 + 700_010n]]);
+    expect(channels.map((r) => [r.parent, r.channel, r.gpuNs])).toEqual([
+      [coll.id, 0, T0 + 700_000n],
+      [coll.id, 1, T0 + 700_010n],
+    ]);
     const ends = records.filter((r) => r.point === 'channel-end');
     expect(ends.map((r) => r.gpuNs - T0)).toEqual([725_000n, 725_010n]);
-    expect(records.filter((r) => r.kind === 'p2p').map((r) => [r.point, r.func, r.peer])).toEqual([['start', 'Send', 1], ['stop', '', 0]]);
+    expect(records.filter((r) => r.kind === 'p2p').map((r) => [r.point, r.func, r.peer])).toEqual([
+      ['start', 'Send', 1],
+      ['stop', '', 0],
+    ]);
     expect(records.some((r) => r.kind === ('group' as string))).toBe(false);
     expect(addon.ncclProfilerRead({ library: LIBRARY }).records).toEqual([]);
 
@@ -98,7 +136,10 @@ describe('the NCCL profiler plug-in', () => {
 
   it('counts a channel NCCL stamped with zero (NCCL #1961) rather than timing it', () => {
     addon.ncclProfilerRead({ library: LIBRARY });
-    hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [{ call: 'init', context: 'd', comm: 0x99n, rank: 0, nRanks: 2 }, ...allReduce('d', 3, 4, 10, 2)]);
+    hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [
+      { call: 'init', context: 'd', comm: 0x99n, rank: 0, nRanks: 2 },
+      ...allReduce('d', 3, 4, 10, 2),
+    ]);
     const pool = new NcclEventPool();
     pool.add(addon.ncclProfilerRead({ library: LIBRARY }).records);
     const { info } = joinStep(pool.take('0000000000000099', 'AllReduce', [3]), 1, null);
@@ -106,9 +147,17 @@ describe('the NCCL profiler plug-in', () => {
     expect(info.kernelUs).toEqual([10.03]);
   });
 
-  it('records NCCL\'s cost table per call through ncclTunerPlugin_v5 and leaves it as it was', () => {
+  it("records NCCL's cost table per call through ncclTunerPlugin_v5 and leaves it as it was", () => {
     addon.ncclProfilerRead({ library: LIBRARY });
-    const table = [[10.5, 20, -1], [8.25, 16, 30], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1]];
+    const table = [
+      [10.5, 20, -1],
+      [8.25, 16, 30],
+      [-1, -1, -1],
+      [-1, -1, -1],
+      [-1, -1, -1],
+      [-1, -1, -1],
+      [-1, -1, -1],
+    ];
     const after = hooks.tunerPlay(LIBRARY, [
       { call: 'init', context: 't', comm: 0x5an },
       { call: 'coll', context: 't', collType: 4, bytes: 1 << 20, table },

@@ -33,8 +33,10 @@ export function createId(world: number, env: { slot?: number; mailbox?: number }
     createdIds.push(id);
     return id;
   } finally {
-    if (saved[0] === undefined) delete process.env.CLAB_CPU_SLOT_BYTES; else process.env.CLAB_CPU_SLOT_BYTES = saved[0];
-    if (saved[1] === undefined) delete process.env.CLAB_CPU_MAILBOX_BYTES; else process.env.CLAB_CPU_MAILBOX_BYTES = saved[1];
+    if (saved[0] === undefined) delete process.env.CLAB_CPU_SLOT_BYTES;
+    else process.env.CLAB_CPU_SLOT_BYTES = saved[0];
+    if (saved[1] === undefined) delete process.env.CLAB_CPU_MAILBOX_BYTES;
+    else process.env.CLAB_CPU_MAILBOX_BYTES = saved[1];
   }
 }
 
@@ -42,16 +44,36 @@ export const shmExists = (id: string) => fs.existsSync('/dev/shm' + id);
 
 // ---- rank processes -------------------------------------------------------------------------
 
-export interface BufRef { buf: string; offset?: number; bytes?: number; as?: 'dataview' | 'float64' }
+export interface BufRef {
+  buf: string;
+  offset?: number;
+  bytes?: number;
+  as?: 'dataview' | 'float64';
+}
 export type OpSpec = Record<string, unknown>;
-export interface Item { stream?: number; repeat?: number; op: OpSpec }
+export interface Item {
+  stream?: number;
+  repeat?: number;
+  op: OpSpec;
+}
 export type OpResult =
-  | { ok: true; times: { startNs: number[]; endNs: number[] } }
-  | { ok: false; code: string; rank: number; message: string; atNs: number };
-export interface RunReply { results: OpResult[]; buffers: Record<string, Uint8Array> }
-export interface RunRequest { buffers?: Record<string, Uint8Array>; items: Item[]; delayMs?: number; destroyAfterMs?: number }
+  { ok: true; times: { startNs: number[]; endNs: number[] } } | { ok: false; code: string; rank: number; message: string; atNs: number };
+export interface RunReply {
+  results: OpResult[];
+  buffers: Record<string, Uint8Array>;
+}
+export interface RunRequest {
+  buffers?: Record<string, Uint8Array>;
+  items: Item[];
+  delayMs?: number;
+  destroyAfterMs?: number;
+}
 
-interface Reply { seq: number; ok: boolean; error?: { message: string; code?: string; rank?: number } }
+interface Reply {
+  seq: number;
+  ok: boolean;
+  error?: { message: string; code?: string; rank?: number };
+}
 
 export class RankProc {
   readonly proc: ChildProcess;
@@ -95,8 +117,13 @@ export class RankProc {
 
 /** A communicator over some rank processes (a process may belong to several teams). */
 export class Team {
-  constructor(readonly procs: RankProc[], readonly id: string) {}
-  get world() { return this.procs.length; }
+  constructor(
+    readonly procs: RankProc[],
+    readonly id: string,
+  ) {}
+  get world() {
+    return this.procs.length;
+  }
 
   static async create(procs: RankProc[], env: { slot?: number; mailbox?: number } = {}): Promise<Team> {
     const id = createId(procs.length, env);
@@ -130,16 +157,24 @@ export class Team {
 export function inputValue(dtype: Dtype, rank: number, i: number, salt: number): Scalar {
   const k = i * 7 + rank * 13 + salt;
   switch (dtype) {
-    case 'int8': return ((i * 37 + rank * 59 + salt) % 256) - 128;
-    case 'uint8': return (i * 37 + rank * 59 + salt) % 256;
-    case 'int32': return Math.imul(i + 1 + salt, 0x9e3779b1) ^ Math.imul(rank + 1, 40503);
+    case 'int8':
+      return ((i * 37 + rank * 59 + salt) % 256) - 128;
+    case 'uint8':
+      return (i * 37 + rank * 59 + salt) % 256;
+    case 'int32':
+      return Math.imul(i + 1 + salt, 0x9e3779b1) ^ Math.imul(rank + 1, 40503);
     // Large values (sums saturate at e4m3's 448) and subnormal ones, so both rounding paths run.
     case 'float8_e4m3':
-    case 'float8_e5m2': return ((k % 41) - 20) * (k % 3 === 0 ? 0.003 : 23.1);
-    case 'uint32': return (Math.imul(i + 1 + salt, 0x9e3779b1) ^ Math.imul(rank + 1, 40503)) >>> 0;
-    case 'int64': return BigInt.asIntN(64, BigInt(i + 1 + salt) * 0x9e3779b97f4a7c15n + BigInt(rank) * 0x1234567n);
-    case 'uint64': return BigInt.asUintN(64, BigInt(i + 1 + salt) * 0x9e3779b97f4a7c15n + BigInt(rank) * 0x1234567n);
-    default: return ((k % 19) - 9) * 0.1 + rank * 0.013;
+    case 'float8_e5m2':
+      return ((k % 41) - 20) * (k % 3 === 0 ? 0.003 : 23.1);
+    case 'uint32':
+      return (Math.imul(i + 1 + salt, 0x9e3779b1) ^ Math.imul(rank + 1, 40503)) >>> 0;
+    case 'int64':
+      return BigInt.asIntN(64, BigInt(i + 1 + salt) * 0x9e3779b97f4a7c15n + BigInt(rank) * 0x1234567n);
+    case 'uint64':
+      return BigInt.asUintN(64, BigInt(i + 1 + salt) * 0x9e3779b97f4a7c15n + BigInt(rank) * 0x1234567n);
+    default:
+      return ((k % 19) - 9) * 0.1 + rank * 0.013;
   }
 }
 
@@ -166,7 +201,15 @@ export function mismatches(actual: Tensor, expected: (i: number) => Scalar, coun
 
 // ---- collective calls ---------------------------------------------------------------------------
 
-export interface Call { op: string; dtype: Dtype; redop?: Redop; root?: number; count: number; inPlace: boolean; salt: number }
+export interface Call {
+  op: string;
+  dtype: Dtype;
+  redop?: Redop;
+  root?: number;
+  count: number;
+  inPlace: boolean;
+  salt: number;
+}
 
 const W_SEND = new Set(['reduce_scatter', 'all_to_all', 'scatter']);
 const W_RECV = new Set(['all_gather', 'all_to_all', 'gather']);
@@ -188,7 +231,8 @@ export function buildCall(c: Call, rank: number, world: number, prefix: string) 
   let recv: BufRef | null;
   const recvUsed = !ROOTED_RECV.has(c.op) || rank === root;
   const sendUsed = !ROOTED_SEND.has(c.op) || rank === root;
-  const s = `${prefix}s`, r = `${prefix}r`;
+  const s = `${prefix}s`,
+    r = `${prefix}r`;
   if (c.inPlace && SAME.has(c.op)) {
     buffers[s] = input;
     send = recv = { buf: s };
@@ -222,14 +266,21 @@ export function expectedOf(c: Call, rank: number, world: number): (i: number) =>
   const n = c.count;
   switch (c.op) {
     case 'all_reduce':
-    case 'reduce': return (i) => red(inputs.map((t) => t.get(i)));
-    case 'broadcast': return (i) => inputs[root].get(i);
+    case 'reduce':
+      return (i) => red(inputs.map((t) => t.get(i)));
+    case 'broadcast':
+      return (i) => inputs[root].get(i);
     case 'all_gather':
-    case 'gather': return (i) => inputs[Math.floor(i / n)].get(i % n);
-    case 'reduce_scatter': return (i) => red(inputs.map((t) => t.get(rank * n + i)));
-    case 'all_to_all': return (i) => inputs[Math.floor(i / n)].get(rank * n + (i % n));
-    case 'scatter': return (i) => inputs[root].get(rank * n + i);
-    default: throw new Error(`no expectation for ${c.op}`);
+    case 'gather':
+      return (i) => inputs[Math.floor(i / n)].get(i % n);
+    case 'reduce_scatter':
+      return (i) => red(inputs.map((t) => t.get(rank * n + i)));
+    case 'all_to_all':
+      return (i) => inputs[Math.floor(i / n)].get(rank * n + (i % n));
+    case 'scatter':
+      return (i) => inputs[root].get(rank * n + i);
+    default:
+      throw new Error(`no expectation for ${c.op}`);
   }
 }
 

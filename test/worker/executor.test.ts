@@ -19,9 +19,11 @@ async function loopingComm(): Promise<{ comm: NativeComm; asked: { op: string; r
   const real = await cpuCommInit(createId(1), 0, 1);
   comms.push(real);
   const asked: { op: string; repeat: number; loop: boolean }[] = [];
-  const seen: string[] = [];  // "enqueue OP" and "done OP", in the order they happened
+  const seen: string[] = []; // "enqueue OP" and "done OP", in the order they happened
   const comm: NativeComm = {
-    rank: 0, world: 1, makesData: false,
+    rank: 0,
+    world: 1,
+    makesData: false,
     async enqueue(stream: number, op: NativeOp, repeat = 1, options?: { loop?: boolean }): Promise<NativeTimes> {
       asked.push({ op: op.op, repeat, loop: options?.loop ?? false });
       seen.push(`enqueue ${op.op}`);
@@ -30,7 +32,12 @@ async function loopingComm(): Promise<{ comm: NativeComm; asked: { op: string; r
       const each = await real.enqueue(stream, op, repeat);
       seen.push(`done ${op.op}`);
       // As nccl reports the host thread that issued the loop.
-      return { ...each, loopStartNs: loop.startNs[0], loopEndNs: loop.endNs[repeat - 1], loopHost: { issueNs: 1500, faults: 2, blocked: 3, preempted: 1 } };
+      return {
+        ...each,
+        loopStartNs: loop.startNs[0],
+        loopEndNs: loop.endNs[repeat - 1],
+        loopHost: { issueNs: 1500, faults: 2, blocked: 3, preempted: 1 },
+      };
     },
     prestage: (stream, op) => real.prestage(stream, op),
     drain: (stream) => real.drain(stream),
@@ -43,24 +50,43 @@ async function loopingComm(): Promise<{ comm: NativeComm; asked: { op: string; r
 
 describe('executor: the loop timed as a whole', () => {
   it('is asked for outside compare blocks when there is more than one iteration, and feeds busbw', async () => {
-    const plan = compilePlan(scenarioSchema.parse({
-      version: 1, name: 'loop', world: { ranks: 1 }, defaults: { iters: 4, warmup: 1 },
-      steps: [
-        { op: 'all_reduce', count: 1024 },
-        { op: 'broadcast', count: 8, iters: 1 },
-        { op: 'compare', label: 'c', repeat: 1, warmup: 0, variants: [{ name: 'a', steps: [{ op: 'all_gather', count: 16 }] }, { name: 'b', steps: [{ op: 'all_gather', count: 16 }] }] },
-      ],
-    }));
+    const plan = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'loop',
+        world: { ranks: 1 },
+        defaults: { iters: 4, warmup: 1 },
+        steps: [
+          { op: 'all_reduce', count: 1024 },
+          { op: 'broadcast', count: 8, iters: 1 },
+          {
+            op: 'compare',
+            label: 'c',
+            repeat: 1,
+            warmup: 0,
+            variants: [
+              { name: 'a', steps: [{ op: 'all_gather', count: 16 }] },
+              { name: 'b', steps: [{ op: 'all_gather', count: 16 }] },
+            ],
+          },
+        ],
+      }),
+    );
     const { comm, asked } = await loopingComm();
     const results: RankStepResult[] = [];
     const events: TimelineEvent[] = [];
     await new PlanExecutor(plan, {
-      rank: 0, comm, stepBegin: () => undefined,
-      stepEnd: (r, e) => { results.push(r); events.push(...e); },
+      rank: 0,
+      comm,
+      stepBegin: () => undefined,
+      stepEnd: (r, e) => {
+        results.push(r);
+        events.push(...e);
+      },
     }).run();
 
     expect(asked.filter((a) => a.loop)).toEqual([{ op: 'all_reduce', repeat: 4, loop: true }]);
-    expect(asked.find((a) => a.op === 'broadcast' && a.repeat === 1)?.loop).toBe(false);  // one iteration: nothing to gain
+    expect(asked.find((a) => a.op === 'broadcast' && a.repeat === 1)?.loop).toBe(false); // one iteration: nothing to gain
     // Inside a compare block, whose time is the span of its ops as they overlap: no extra loop.
     const timedInBlock = { op: 'all_gather', repeat: 4, loop: false };
     expect(asked.filter((a) => a.op === 'all_gather' && a.repeat === 4)).toEqual([timedInBlock, timedInBlock]);
@@ -75,32 +101,50 @@ describe('executor: the loop timed as a whole', () => {
     expect(loopEvents[0]).toMatchObject({ step: 0, name: 'all_reduce ×4 (loop)' });
     expect((loopEvents[0].endNs - loopEvents[0].startNs) / 1e3).toBeCloseTo(allReduce.loopUs!, 6);
     // The loop ran before the per-iteration events.
-    expect(loopEvents[0].endNs).toBeLessThanOrEqual(Math.min(...events.filter((e) => e.step === 0 && e.phase === 'timed').map((e) => e.startNs)));
+    expect(loopEvents[0].endNs).toBeLessThanOrEqual(
+      Math.min(...events.filter((e) => e.step === 0 && e.phase === 'timed').map((e) => e.startNs)),
+    );
     expect(results.find((r) => r.step === 1)!.loopUs).toBeUndefined();
 
     const step = plan.steps[0] as PlanStep;
     expect(summarizeStep(step, [allReduce], 1).timing!.perOp).toBeCloseTo(allReduce.loopUs! / 4, 6);
   });
 
-  it('enqueues a compare block\'s sync steps on one stream back to back, and waits before another stream', async () => {
-    const plan = compilePlan(scenarioSchema.parse({
-      version: 1, name: 'chain', world: { ranks: 1 }, defaults: { iters: 1, warmup: 0 },
-      steps: [{
-        op: 'compare', label: 'c', repeat: 1, warmup: 0, variants: [
-          { name: 'a', steps: [
-            { op: 'all_reduce', count: 4096, stream: 'x' }, { op: 'all_gather', count: 16, stream: 'x' }, { op: 'broadcast', count: 8, stream: 'y' },
-          ] },
-          { name: 'b', steps: [{ op: 'barrier' }] },
+  it("enqueues a compare block's sync steps on one stream back to back, and waits before another stream", async () => {
+    const plan = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'chain',
+        world: { ranks: 1 },
+        defaults: { iters: 1, warmup: 0 },
+        steps: [
+          {
+            op: 'compare',
+            label: 'c',
+            repeat: 1,
+            warmup: 0,
+            variants: [
+              {
+                name: 'a',
+                steps: [
+                  { op: 'all_reduce', count: 4096, stream: 'x' },
+                  { op: 'all_gather', count: 16, stream: 'x' },
+                  { op: 'broadcast', count: 8, stream: 'y' },
+                ],
+              },
+              { name: 'b', steps: [{ op: 'barrier' }] },
+            ],
+          },
         ],
-      }],
-    }));
+      }),
+    );
     const { comm, seen } = await loopingComm();
     const results: RankStepResult[] = [];
     await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
     const at = (what: string) => seen.indexOf(what);
     expect(at('enqueue all_gather')).toBeGreaterThan(-1);
-    expect(at('enqueue all_gather')).toBeLessThan(at('done all_reduce'));  // same stream: no round trip between them
-    expect(at('enqueue broadcast')).toBeGreaterThan(at('done all_gather'));  // another stream: after the chain ended
+    expect(at('enqueue all_gather')).toBeLessThan(at('done all_reduce')); // same stream: no round trip between them
+    expect(at('enqueue broadcast')).toBeGreaterThan(at('done all_gather')); // another stream: after the chain ended
     expect(results.filter((r) => r.verdict === 'fail')).toEqual([]);
     expect(results.filter((r) => r.verdict === 'pass')).toHaveLength(3);
   });
@@ -108,32 +152,49 @@ describe('executor: the loop timed as a whole', () => {
 
 describe('executor: what NCCL refuses on older GPUs', () => {
   it('refuses a float8 reduction on a GPU below compute capability 9.0 before enqueuing it, after the steps before it ran', async () => {
-    const plan = compilePlan(scenarioSchema.parse({
-      version: 1, name: 'fp8', world: { ranks: 1 }, defaults: { dtype: 'float8_e4m3', warmup: 0, iters: 1 },
-      steps: [
-        { op: 'all_gather', count: 64 },
-        { op: 'all_reduce', label: 'fp8 sum', count: 64 },
-        { op: 'broadcast', count: 64 },
-      ],
-    }));
+    const plan = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'fp8',
+        world: { ranks: 1 },
+        defaults: { dtype: 'float8_e4m3', warmup: 0, iters: 1 },
+        steps: [
+          { op: 'all_gather', count: 64 },
+          { op: 'all_reduce', label: 'fp8 sum', count: 64 },
+          { op: 'broadcast', count: 64 },
+        ],
+      }),
+    );
     const { comm: inner, asked } = await loopingComm();
     const comm: NativeComm = Object.assign(Object.create(null), inner, { device: 3, busId: '0000:41:00.0', computeCapability: 86 });
     const results: RankStepResult[] = [];
     const run = new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
-    const error = await run.then(() => null, (e: Error & { code?: string }) => e);
+    const error = await run.then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
     expect(error?.code).toBe('CLAB_UNSUPPORTED');
     expect(error?.message).toBe(
-      'all_reduce of float8_e4m3 needs GPUs of compute capability 9.0 or later (NCCL reduces float8 only there), and GPU 3 (bus 0000:41:00.0) is 8.6; '
-      + 'expected float16 or bfloat16 for this step, or the cpu backend (gathers, broadcast, scatter, all_to_all and send/recv take float8 on any GPU)');
-    expect(results.map((r) => [r.step, r.verdict])).toEqual([[0, 'pass']]);  // the gather before it ran and was checked
-    expect(asked.map((a) => a.op)).not.toContain('all_reduce');  // never handed to the backend
+      'all_reduce of float8_e4m3 needs GPUs of compute capability 9.0 or later (NCCL reduces float8 only there), and GPU 3 (bus 0000:41:00.0) is 8.6; ' +
+        'expected float16 or bfloat16 for this step, or the cpu backend (gathers, broadcast, scatter, all_to_all and send/recv take float8 on any GPU)',
+    );
+    expect(results.map((r) => [r.step, r.verdict])).toEqual([[0, 'pass']]); // the gather before it ran and was checked
+    expect(asked.map((a) => a.op)).not.toContain('all_reduce'); // never handed to the backend
   });
 
   it('runs float8 reductions at compute capability 9.0 and anything on the cpu backend', async () => {
-    const plan = compilePlan(scenarioSchema.parse({
-      version: 1, name: 'fp8', world: { ranks: 1 }, defaults: { dtype: 'float8_e5m2', warmup: 0, iters: 1 },
-      steps: [{ op: 'all_reduce', count: 64 }, { op: 'reduce_scatter_tensor', count: 64 }],
-    }));
+    const plan = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'fp8',
+        world: { ranks: 1 },
+        defaults: { dtype: 'float8_e5m2', warmup: 0, iters: 1 },
+        steps: [
+          { op: 'all_reduce', count: 64 },
+          { op: 'reduce_scatter_tensor', count: 64 },
+        ],
+      }),
+    );
     for (const computeCapability of [90, undefined]) {
       const { comm: inner } = await loopingComm();
       const comm: NativeComm = Object.assign(Object.create(null), inner, { computeCapability });
@@ -145,17 +206,38 @@ describe('executor: what NCCL refuses on older GPUs', () => {
 });
 
 describe('executor: what the timeline and the learner see', () => {
-  it('puts making buffers and checking outputs on the host lane, outside a compare block\'s span', async () => {
-    const plan = compilePlan(scenarioSchema.parse({
-      version: 1, name: 'host', world: { ranks: 1 }, defaults: { iters: 2, warmup: 1 },
-      steps: [
-        { op: 'all_reduce', count: 4096 },
-        { op: 'compare', label: 'c', repeat: 1, warmup: 0, variants: [{ name: 'a', steps: [{ op: 'all_gather', count: 4096 }] }, { name: 'b', steps: [{ op: 'all_gather', count: 4096 }] }] },
-      ],
-    }));
+  it("puts making buffers and checking outputs on the host lane, outside a compare block's span", async () => {
+    const plan = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'host',
+        world: { ranks: 1 },
+        defaults: { iters: 2, warmup: 1 },
+        steps: [
+          { op: 'all_reduce', count: 4096 },
+          {
+            op: 'compare',
+            label: 'c',
+            repeat: 1,
+            warmup: 0,
+            variants: [
+              { name: 'a', steps: [{ op: 'all_gather', count: 4096 }] },
+              { name: 'b', steps: [{ op: 'all_gather', count: 4096 }] },
+            ],
+          },
+        ],
+      }),
+    );
     const { comm } = await loopingComm();
     const events: TimelineEvent[] = [];
-    await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (_, e) => { events.push(...e); } }).run();
+    await new PlanExecutor(plan, {
+      rank: 0,
+      comm,
+      stepBegin: () => undefined,
+      stepEnd: (_, e) => {
+        events.push(...e);
+      },
+    }).run();
 
     const allReduce = events.filter((e) => e.step === 0);
     const fill = allReduce.find((e) => e.phase === 'fill')!;
@@ -178,48 +260,90 @@ describe('executor: what the timeline and the learner see', () => {
   });
 
   it("reports each rank's small input beside its output, taken before an in-place op overwrites it", async () => {
-    const plan = compilePlan(scenarioSchema.parse({
-      version: 1, name: 'inputs', world: { ranks: 1 },
-      steps: [
-        { op: 'all_reduce', count: 3, redop: 'prod', inPlace: true, data: { kind: 'arange', start: 2 } },
-        { op: 'all_reduce', count: 1000 },
-      ],
-    }));
+    const plan = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'inputs',
+        world: { ranks: 1 },
+        steps: [
+          { op: 'all_reduce', count: 3, redop: 'prod', inPlace: true, data: { kind: 'arange', start: 2 } },
+          { op: 'all_reduce', count: 1000 },
+        ],
+      }),
+    );
     const { comm } = await loopingComm();
     const results: RankStepResult[] = [];
-    await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => { results.push(r); } }).run();
+    await new PlanExecutor(plan, {
+      rank: 0,
+      comm,
+      stepBegin: () => undefined,
+      stepEnd: (r) => {
+        results.push(r);
+      },
+    }).run();
     expect(results[0].input).toBe('[2, 3, 4]');
-    expect(results[0].output).toBe('[2, 3, 4]');  // one rank: the product of one input is itself
-    expect(results[1].input).toBeNull();  // too large to read
+    expect(results[0].output).toBe('[2, 3, 4]'); // one rank: the product of one input is itself
+    expect(results[1].input).toBeNull(); // too large to read
   });
 });
 
-describe('executor: a compare variant\'s NCCL settings', () => {
-  const plan = compilePlan(scenarioSchema.parse({
-    version: 1, name: 'settings', world: { ranks: 1 }, registerBuffers: true,
-    steps: [{ op: 'compare', label: 'c', repeat: 1, warmup: 0, variants: [
-      { name: 'defaults', steps: [{ op: 'all_reduce', count: 16 }] },
-      { name: '4 CTAs', nccl: { maxCTAs: 4 }, steps: [{ op: 'all_reduce', count: 16 }, { op: 'compute', m: 8, n: 8, k: 8 }] },
-      { name: 'zero SM', nccl: { ctaPolicy: 'zero' }, steps: [{ op: 'all_reduce', count: 16 }] },
-    ] }],
-  }));
+describe("executor: a compare variant's NCCL settings", () => {
+  const plan = compilePlan(
+    scenarioSchema.parse({
+      version: 1,
+      name: 'settings',
+      world: { ranks: 1 },
+      registerBuffers: true,
+      steps: [
+        {
+          op: 'compare',
+          label: 'c',
+          repeat: 1,
+          warmup: 0,
+          variants: [
+            { name: 'defaults', steps: [{ op: 'all_reduce', count: 16 }] },
+            {
+              name: '4 CTAs',
+              nccl: { maxCTAs: 4 },
+              steps: [
+                { op: 'all_reduce', count: 16 },
+                { op: 'compute', m: 8, n: 8, k: 8 },
+              ],
+            },
+            { name: 'zero SM', nccl: { ctaPolicy: 'zero' }, steps: [{ op: 'all_reduce', count: 16 }] },
+          ],
+        },
+      ],
+    }),
+  );
 
-  it('runs each variant\'s communication on its own communicator, and refuses alike what the loaded NCCL cannot run', async () => {
+  it("runs each variant's communication on its own communicator, and refuses alike what the loaded NCCL cannot run", async () => {
     expect(plan.comms).toEqual([{ maxCTAs: 4 }, { ctaPolicy: 'zero' }]);
     const { comm: inner } = await loopingComm();
     const ops: NativeOp[] = [];
     // As an nccl communicator that loaded NCCL 2.28.3 says.
-    const comm: NativeComm = { ...inner, ncclVersion: 22803, enqueue: (stream, op, repeat, options) => { ops.push(op); return inner.enqueue(stream, op, repeat, options); } };
+    const comm: NativeComm = {
+      ...inner,
+      ncclVersion: 22803,
+      enqueue: (stream, op, repeat, options) => {
+        ops.push(op);
+        return inner.enqueue(stream, op, repeat, options);
+      },
+    };
     const results: RankStepResult[] = [];
     await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
 
     const reduces = ops.filter((o) => o.op === 'all_reduce');
-    expect(reduces.map((o) => o.comm)).toEqual([undefined, 1]);  // the zero-SM one never reached the backend
+    expect(reduces.map((o) => o.comm)).toEqual([undefined, 1]); // the zero-SM one never reached the backend
     expect(ops.find((o) => o.op === 'gemm')?.comm).toBeUndefined();
     const zero = plan.steps.find((s) => s.origin.kind === 'compare' && s.origin.variant === 'zero SM' && s.action.kind === 'collective')!;
     expect(results.find((r) => r.step === zero.index)).toMatchObject({
       verdict: 'error',
-      error: { code: 'CLAB_UNSUPPORTED', message: 'NCCL\'s zero-SM policy (CTA policy zero, on window-registered buffers) needs NCCL 2.29.0 or later; this rank loaded NCCL 2.28.3' },
+      error: {
+        code: 'CLAB_UNSUPPORTED',
+        message:
+          "NCCL's zero-SM policy (CTA policy zero, on window-registered buffers) needs NCCL 2.29.0 or later; this rank loaded NCCL 2.28.3",
+      },
     });
   });
 });

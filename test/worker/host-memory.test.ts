@@ -10,14 +10,14 @@ import { cpuCommInit, createId } from '../native/ranks';
 const MiB = 2 ** 20;
 
 describe('host memory between steps', () => {
-  it('gives a dropped buffer\'s memory back to the system during the collection, not later on another thread', () => {
+  it("gives a dropped buffer's memory back to the system during the collection, not later on another thread", () => {
     const collect = hostCollector();
     expect(collect).not.toBeNull();
     collect!();
     // Without the collector's own sweeping, about 1 in 20 of these was still mapped after gc() returned.
     for (let i = 0; i < 20; i++) {
       let big: Uint8Array | null = new Uint8Array(48 * MiB);
-      big.fill(1);  // written, as the host path writes its buffers
+      big.fill(1); // written, as the host path writes its buffers
       const held = process.memoryUsage().rss;
       // eslint-disable-next-line no-useless-assignment -- dropping the only reference is what lets V8 free it
       big = null;
@@ -28,21 +28,32 @@ describe('host memory between steps', () => {
 
   it('collects only once the written bytes reach the threshold', () => {
     let calls = 0;
-    const m = new HostMemory(() => { calls++; }, 64 * MiB);
+    const m = new HostMemory(() => {
+      calls++;
+    }, 64 * MiB);
     m.wrote(40 * MiB);
     expect(m.boundary()).toBe(false);
     m.wrote(30 * MiB);
     expect(m.boundary()).toBe(true);
-    expect(m.boundary()).toBe(false);  // counted afresh
+    expect(m.boundary()).toBe(false); // counted afresh
     expect([calls, m.collections]).toEqual([1, 1]);
   });
 
   it('is driven by the executor: host-made steps count, backend-made ones do not', async () => {
-    const plan = compilePlan(scenarioSchema.parse({
-      version: 1, name: 'mem', world: { ranks: 1 }, defaults: { iters: 1, warmup: 0, dtype: 'float32' },
-      // 8 Mi float32 on one rank: 32 MiB in and 32 MiB out per all_gather.
-      steps: [{ op: 'all_gather', count: 8388608 }, { op: 'all_gather', count: 8388608 }, { op: 'all_gather', count: 8388608 }],
-    }));
+    const plan = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'mem',
+        world: { ranks: 1 },
+        defaults: { iters: 1, warmup: 0, dtype: 'float32' },
+        // 8 Mi float32 on one rank: 32 MiB in and 32 MiB out per all_gather.
+        steps: [
+          { op: 'all_gather', count: 8388608 },
+          { op: 'all_gather', count: 8388608 },
+          { op: 'all_gather', count: 8388608 },
+        ],
+      }),
+    );
     const collections = async (dataOnBackend: boolean) => {
       const before = process.env.CLAB_DATA;
       if (dataOnBackend) process.env.CLAB_DATA = 'backend';
@@ -52,7 +63,9 @@ describe('host memory between steps', () => {
       try {
         expect(comm.makesData).toBe(dataOnBackend);
         let calls = 0;
-        const memory = new HostMemory(() => { calls++; }, 64 * MiB);
+        const memory = new HostMemory(() => {
+          calls++;
+        }, 64 * MiB);
         await new PlanExecutor(plan, { rank: 0, comm, memory, stepBegin: () => undefined, stepEnd: () => undefined }).run();
         return calls;
       } finally {
@@ -66,21 +79,36 @@ describe('host memory between steps', () => {
   }, 30_000);
 
   it('does not collect while an async step is in flight (its loop may be being issued)', async () => {
-    const plan = compilePlan(scenarioSchema.parse({
-      version: 1, name: 'mem-async', world: { ranks: 1 }, defaults: { iters: 1, warmup: 0, dtype: 'float32' },
-      steps: [
-        { op: 'all_gather', count: 8388608, async: true, id: 'a' },
-        { op: 'all_gather', count: 8388608 },
-        { op: 'wait', id: 'a' },
-        { op: 'all_gather', count: 8388608 },
-      ],
-    }));
+    const plan = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'mem-async',
+        world: { ranks: 1 },
+        defaults: { iters: 1, warmup: 0, dtype: 'float32' },
+        steps: [
+          { op: 'all_gather', count: 8388608, async: true, id: 'a' },
+          { op: 'all_gather', count: 8388608 },
+          { op: 'wait', id: 'a' },
+          { op: 'all_gather', count: 8388608 },
+        ],
+      }),
+    );
     const comm = await cpuCommInit(createId(1), 0, 1);
     try {
       const boundaries: number[] = [];
       let step = -1;
-      const memory = new HostMemory(() => { boundaries.push(step); }, 64 * MiB);
-      await new PlanExecutor(plan, { rank: 0, comm, memory, stepBegin: (s) => { step = s.index; }, stepEnd: () => undefined }).run();
+      const memory = new HostMemory(() => {
+        boundaries.push(step);
+      }, 64 * MiB);
+      await new PlanExecutor(plan, {
+        rank: 0,
+        comm,
+        memory,
+        stepBegin: (s) => {
+          step = s.index;
+        },
+        stepEnd: () => undefined,
+      }).run();
       // Not when step 1 makes its buffers (step 0 still pending), but when step 3 does, once the wait let step 0 go.
       expect(boundaries).toEqual([3]);
     } finally {

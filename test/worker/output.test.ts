@@ -5,8 +5,8 @@ import { lazyPattern } from '../../src/shared/data/lazy';
 import { backendCheck, checkOutput, previewTensor } from '../../src/worker/output';
 
 describe('checkOutput', () => {
-  it('gives checkLazy\'s verdict, through memcmp where windows match', () => {
-    const expected = lazyPattern({ kind: 'arange', start: 1 }, 0, 'float32', 600_000);  // more than two windows
+  it("gives checkLazy's verdict, through memcmp where windows match", () => {
+    const expected = lazyPattern({ kind: 'arange', start: 1 }, 0, 'float32', 600_000); // more than two windows
     const out = allocTensor('float32', 600_000);
     out.bytes.set(expected.read(0, expected.length).bytes);
     expect(checkOutput(out, expected)).toEqual({ checked: 600_000, wrong: 0, mismatches: [] });
@@ -24,7 +24,7 @@ describe('checkOutput', () => {
     expect(previewTensor(t, 2)).toBe('[[1, 2], [3, 4]]');
     expect(previewTensor(allocTensor('int32', 33), null)).toBeNull();
   });
-  it('takes the backend\'s count of wrong elements and shows the first ones from the stretch it copied back', () => {
+  it("takes the backend's count of wrong elements and shows the first ones from the stretch it copied back", () => {
     const expected = lazyPattern({ kind: 'arange', start: 1 }, 0, 'float32', 200_000);
     // What the host buffer holds after the nccl backend's check: nothing but the stretch from the first wrong element.
     const out = allocTensor('float32', 200_000);
@@ -33,8 +33,11 @@ describe('checkOutput', () => {
     out.set(150_002, -7);
     const r = backendCheck(out, expected, Float64Array.from([12, 150_000]));
     expect(r.checked).toBe(200_000);
-    expect(r.wrong).toBe(12);  // the backend's count, over the whole output
-    expect(r.mismatches).toEqual([{ index: 150_000, expected: '150001', actual: '0' }, { index: 150_002, expected: '150003', actual: '-7' }]);
+    expect(r.wrong).toBe(12); // the backend's count, over the whole output
+    expect(r.mismatches).toEqual([
+      { index: 150_000, expected: '150001', actual: '0' },
+      { index: 150_002, expected: '150003', actual: '-7' },
+    ]);
     expect(backendCheck(out, expected, Float64Array.from([0, -1]))).toEqual({ checked: 200_000, wrong: 0, mismatches: [] });
     expect(() => backendCheck(out, expected, Float64Array.from([-1, -1]))).toThrow('did not');
   });

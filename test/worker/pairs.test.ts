@@ -11,10 +11,19 @@ import type { NativeAddon, NativeComm, NativeTimes } from '../../src/addon/nativ
 
 const TIMEOUT_MS = 200;
 const never = <T>() => new Promise<T>(() => undefined);
-const times = (n: number): NativeTimes => ({ startNs: Array.from({ length: n }, (_, i) => i * 1000), endNs: Array.from({ length: n }, (_, i) => i * 1000 + 500) });
+const times = (n: number): NativeTimes => ({
+  startNs: Array.from({ length: n }, (_, i) => i * 1000),
+  endNs: Array.from({ length: n }, (_, i) => i * 1000 + 500),
+});
 
 function steps(warmup = 0): (PlanStep & { action: PairAction })[] {
-  const scenario = scenarioSchema.parse({ version: 1, name: 'p', world: { ranks: 2 }, defaults: { iters: 2, warmup }, steps: [{ op: 'pairs', bytes: 64, timeoutMs: TIMEOUT_MS }] });
+  const scenario = scenarioSchema.parse({
+    version: 1,
+    name: 'p',
+    world: { ranks: 2 },
+    defaults: { iters: 2, warmup },
+    steps: [{ op: 'pairs', bytes: 64, timeoutMs: TIMEOUT_MS }],
+  });
   return compilePlan(scenario).steps as (PlanStep & { action: PairAction })[];
 }
 
@@ -30,12 +39,16 @@ function standIn(how: { init: 'ok' | 'hang'; enqueue: 'ok' | 'hang-until-abort' 
     const id = ++made;
     let abort: ((e: Error) => void) | null = null;
     return {
-      rank: 0, world: 2, makesData: false,
+      rank: 0,
+      world: 2,
+      makesData: false,
       enqueue: (_s, op, repeat = 1, _opts?: unknown) => {
         log.push(`enqueue ${op.op} on comm ${id}`);
         // warm-up-only: the untimed warm-up (no options) moves its data; the timed loop never ends.
         if (how.enqueue === 'ok' || (how.enqueue === 'warm-up-only' && _opts === undefined)) return Promise.resolve(times(repeat));
-        return new Promise((_, reject) => { abort = reject; });
+        return new Promise((_, reject) => {
+          abort = reject;
+        });
       },
       prestage: async () => times(0),
       drain: async () => times(0),
@@ -54,20 +67,33 @@ function standIn(how: { init: 'ok' | 'hang'; enqueue: 'ok' | 'hang-until-abort' 
   };
   const addon = {
     createUniqueId: () => 'id',
-    commInit: () => { log.push('commInit'); return how.init === 'ok' ? Promise.resolve(comm()) : never<NativeComm>(); },
-    peerCopy: async ({ iters }: { iters: number }) => { log.push('peerCopy'); return { ...times(iters), checked: 64, wrong: 0, how: 'memcpy between two host buffers' }; },
+    commInit: () => {
+      log.push('commInit');
+      return how.init === 'ok' ? Promise.resolve(comm()) : never<NativeComm>();
+    },
+    peerCopy: async ({ iters }: { iters: number }) => {
+      log.push('peerCopy');
+      return { ...times(iters), checked: 64, wrong: 0, how: 'memcpy between two host buffers' };
+    },
   } as unknown as NativeAddon;
   const lines: string[] = [];
   const host: PairHost = {
-    rank: 0, backend: 'cpu', addon, deviceOf: (r) => r, sendPairId: () => log.push('sent id'),
-    pairId: async () => { log.push('got id'); return 'id'; },
+    rank: 0,
+    backend: 'cpu',
+    addon,
+    deviceOf: (r) => r,
+    sendPairId: () => log.push('sent id'),
+    pairId: async () => {
+      log.push('got id');
+      return 'id';
+    },
     log: (text) => lines.push(text),
   };
   return { runner: new PairRunner(host), log, lines };
 }
 
 describe('the pair runner', () => {
-  it('measures a pair on a communicator of its own, joined at the unit\'s first step and left at its last', async () => {
+  it("measures a pair on a communicator of its own, joined at the unit's first step and left at its last", async () => {
     const { runner, log } = standIn({ init: 'ok', enqueue: 'ok' });
     const [bandwidth, latency, copy] = steps();
     expect((await runner.run(bandwidth)).error).toBeUndefined();
@@ -76,10 +102,19 @@ describe('the pair runner', () => {
     expect(copied.note).toBe('memcpy between two host buffers');
     // No warm-up asked: one timed enqueue each for bandwidth and latency.
     // Both ranks meet in a barrier on the pair's communicator before leaving it; the copy comes after.
-    expect(log).toEqual(['sent id', 'commInit', 'enqueue send on comm 1', 'enqueue send on comm 1', 'enqueue barrier on comm 1', 'close comm 1', 'closed comm 1', 'peerCopy']);
+    expect(log).toEqual([
+      'sent id',
+      'commInit',
+      'enqueue send on comm 1',
+      'enqueue send on comm 1',
+      'enqueue barrier on comm 1',
+      'close comm 1',
+      'closed comm 1',
+      'peerCopy',
+    ]);
   });
 
-  it('gives up on a communicator that never comes up, at the pair\'s timeout', async () => {
+  it("gives up on a communicator that never comes up, at the pair's timeout", async () => {
     const { runner } = standIn({ init: 'hang', enqueue: 'ok' });
     const t0 = Date.now();
     const out = await runner.run(steps()[0]);
@@ -91,13 +126,17 @@ describe('the pair runner', () => {
   it('tells a pair slower than its timeout (its warm-up moved data) from one that moved none', async () => {
     const slow = await standIn({ init: 'ok', enqueue: 'warm-up-only' }).runner.run(steps(1)[0]);
     expect(slow.error).toMatchObject({ code: 'CLAB_PAIR_SLOW' });
-    expect(slow.error!.message).toMatch(/the pair moved data \(its 1 warm-up iteration finished in \d+ ms\) but its 2 timed iterations did not finish within its timeout of 200 ms on rank 0: too slow for the timeout, not hung$/);
+    expect(slow.error!.message).toMatch(
+      /the pair moved data \(its 1 warm-up iteration finished in \d+ ms\) but its 2 timed iterations did not finish within its timeout of 200 ms on rank 0: too slow for the timeout, not hung$/,
+    );
     const hung = await standIn({ init: 'ok', enqueue: 'hang-until-abort' }).runner.run(steps(1)[0]);
     expect(hung.error).toMatchObject({ code: 'CLAB_PAIR_TIMEOUT' });
-    expect(hung.error!.message).toMatch(/within its timeout of 200 ms on rank 0: no data moved \(not even its 1 warm-up iteration finished\)$/);
+    expect(hung.error!.message).toMatch(
+      /within its timeout of 200 ms on rank 0: no data moved \(not even its 1 warm-up iteration finished\)$/,
+    );
   });
 
-  it('aborts the pair\'s communicator when a call never returns, then skips its other measurements but still copies', async () => {
+  it("aborts the pair's communicator when a call never returns, then skips its other measurements but still copies", async () => {
     const { runner, log } = standIn({ init: 'ok', enqueue: 'hang-until-abort' });
     const [bandwidth, latency, copy] = steps();
     const out = await runner.run(bandwidth);
@@ -114,12 +153,12 @@ describe('the pair runner', () => {
     expect(next.action).toMatchObject({ from: 1, to: 0, opens: true });
   });
 
-  it('joins the next pair while the last one\'s communicator closes, and measures only once it is closed', async () => {
+  it("joins the next pair while the last one's communicator closes, and measures only once it is closed", async () => {
     const { runner, log } = standIn({ init: 'ok', enqueue: 'ok', close: 'slow' });
     const all = steps();
     const [bandwidth, latency, copy, nextBandwidth, nextLatency] = all;
     for (const step of [bandwidth, latency]) expect((await runner.run(step)).error).toBeUndefined();
-    expect(log.at(-1)).toBe('close comm 1');  // the unit closed; its communicator is still closing
+    expect(log.at(-1)).toBe('close comm 1'); // the unit closed; its communicator is still closing
     // The copy goes through no communicator: it does not wait.
     expect((await runner.run(copy)).error).toBeUndefined();
     expect(log.slice(-2)).toEqual(['close comm 1', 'peerCopy']);
@@ -129,12 +168,19 @@ describe('the pair runner', () => {
     expect(lastClose).toBeGreaterThan(0);
     expect(log.at(-1)).toBe('close comm 2');
     // Joined while the first closed; measured once it had.
-    expect(log.slice(log.indexOf('peerCopy') + 1, lastClose)).toEqual(['got id', 'commInit', 'closed comm 1', 'enqueue recv on comm 2', 'enqueue recv on comm 2', 'enqueue barrier on comm 2']);
+    expect(log.slice(log.indexOf('peerCopy') + 1, lastClose)).toEqual([
+      'got id',
+      'commInit',
+      'closed comm 1',
+      'enqueue recv on comm 2',
+      'enqueue recv on comm 2',
+      'enqueue barrier on comm 2',
+    ]);
     await runner.closed();
     expect(log.at(-1)).toBe('closed comm 2');
   });
 
-  it('says in the rank\'s log when a communicator fails to close, and goes on', async () => {
+  it("says in the rank's log when a communicator fails to close, and goes on", async () => {
     const { runner, log, lines } = standIn({ init: 'ok', enqueue: 'ok', close: 'fail' });
     const [bandwidth, latency, copy] = steps();
     for (const step of [bandwidth, latency, copy]) expect((await runner.run(step)).error).toBeUndefined();

@@ -11,14 +11,18 @@ import { scenarioSchema } from '../../src/shared/scenario/schema';
 const plan = compilePlan(scenarioSchema.parse({ version: 1, name: 'two', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4 }] }));
 
 const made: string[] = [];
-afterEach(() => { for (const id of made.splice(0)) rmSync(`/dev/shm${id}`, { force: true }); });
+afterEach(() => {
+  for (const id of made.splice(0)) rmSync(`/dev/shm${id}`, { force: true });
+});
 
 /** Rank 0 of a two-rank run whose rank 1 never comes; resolves with it and its segment's id once it has made one. */
 async function rankZeroAlone() {
   const child = fork('dist/worker.cjs', [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: { ...process.env, CLAB_RANK: '0' } });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const id = await new Promise<string>((resolve, reject) => {
-    child.on('message', (m: { type: string; id?: string }) => { if (m.type === 'unique-id') resolve(m.id!); });
+    child.on('message', (m: { type: string; id?: string }) => {
+      if (m.type === 'unique-id') resolve(m.id!);
+    });
     child.on('exit', () => reject(new Error('rank 0 exited before making its id')));
     child.send({ type: 'start', v: PROTOCOL_VERSION, runId: 'segments', rank: 0, backend: 'cpu', plan });
   });

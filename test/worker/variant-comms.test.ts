@@ -7,19 +7,34 @@ import { scenarioSchema } from '../../src/shared/scenario/schema';
 import type { NativeAddon, NativeComm } from '../../src/addon/native-api';
 import type { PairHost } from '../../src/worker/pairs';
 
-const plan = compilePlan(scenarioSchema.parse({
-  version: 1, name: 'v', world: { ranks: 2 }, defaults: { warmup: 0, iters: 1 },
-  steps: [
-    { op: 'compare', repeat: 2, warmup: 0, variants: [
-      { name: 'ring LL', nccl: { algo: 'Ring', proto: 'LL' }, steps: [{ op: 'all_reduce', count: 4 }] },
-      { name: 'default', steps: [{ op: 'all_reduce', count: 4 }] },
-    ] },
-    { op: 'compare', repeat: 1, warmup: 0, variants: [
-      { name: 'again', nccl: { algo: 'Ring', proto: 'LL' }, steps: [{ op: 'all_reduce', count: 8 }] },
-      { name: 'tree', nccl: { algo: 'Tree' }, steps: [{ op: 'all_reduce', count: 8 }] },
-    ] },
-  ],
-}));
+const plan = compilePlan(
+  scenarioSchema.parse({
+    version: 1,
+    name: 'v',
+    world: { ranks: 2 },
+    defaults: { warmup: 0, iters: 1 },
+    steps: [
+      {
+        op: 'compare',
+        repeat: 2,
+        warmup: 0,
+        variants: [
+          { name: 'ring LL', nccl: { algo: 'Ring', proto: 'LL' }, steps: [{ op: 'all_reduce', count: 4 }] },
+          { name: 'default', steps: [{ op: 'all_reduce', count: 4 }] },
+        ],
+      },
+      {
+        op: 'compare',
+        repeat: 1,
+        warmup: 0,
+        variants: [
+          { name: 'again', nccl: { algo: 'Ring', proto: 'LL' }, steps: [{ op: 'all_reduce', count: 8 }] },
+          { name: 'tree', nccl: { algo: 'Tree' }, steps: [{ op: 'all_reduce', count: 8 }] },
+        ],
+      },
+    ],
+  }),
+);
 const begins = plan.steps.filter((s) => s.action.kind === 'block-begin');
 
 function host(rank: number) {
@@ -33,7 +48,11 @@ function host(rank: number) {
     },
   } as unknown as NativeAddon;
   const h: PairHost = {
-    rank, backend: 'nccl', addon, deviceOf: (r) => r, log: () => undefined,
+    rank,
+    backend: 'nccl',
+    addon,
+    deviceOf: (r) => r,
+    log: () => undefined,
     sendPairId: (step, id) => void sent.push([step, id]),
     pairId: async (step) => `relayed-${step}`,
   };
@@ -41,9 +60,14 @@ function host(rank: number) {
 }
 
 describe('compare variants on communicators of their own', () => {
-  it('compiles a variant\'s NCCL settings onto its block-begin steps only', () => {
+  it("compiles a variant's NCCL settings onto its block-begin steps only", () => {
     expect(begins.map((s) => (s.action as { nccl?: object }).nccl ?? null)).toEqual([
-      { algo: 'Ring', proto: 'LL' }, null, { algo: 'Ring', proto: 'LL' }, null, { algo: 'Ring', proto: 'LL' }, { algo: 'Tree' },
+      { algo: 'Ring', proto: 'LL' },
+      null,
+      { algo: 'Ring', proto: 'LL' },
+      null,
+      { algo: 'Ring', proto: 'LL' },
+      { algo: 'Tree' },
     ]);
   });
 
@@ -57,7 +81,10 @@ describe('compare variants on communicators of their own', () => {
     expect(comms.map((c) => c !== null)).toEqual([true, false, true, false, true, true]);
     expect(comms[0]).toBe(comms[2]);
     expect(comms[0]).toBe(comms[4]);
-    expect(inits).toEqual([{ id: 'id-0', algo: 'Ring', proto: 'LL' }, { id: 'id-1', algo: 'Tree', proto: undefined }]);
+    expect(inits).toEqual([
+      { id: 'id-0', algo: 'Ring', proto: 'LL' },
+      { id: 'id-1', algo: 'Tree', proto: undefined },
+    ]);
     expect(sent.map(([step]) => step)).toEqual([begins[0].index, begins[5].index]);
     expect(process.env.NCCL_ALGO).toBe('users-own');
     expect(process.env.NCCL_PROTO).toBeUndefined();

@@ -12,7 +12,17 @@ import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
 import { registerWorker } from './commands/worker.js';
 
-const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerReplay, registerExport, registerCompare, registerExplain, registerServe, registerDoctor, registerWorker];
+const COMMANDS: RegisterCommand[] = [
+  registerRun,
+  registerValidate,
+  registerReplay,
+  registerExport,
+  registerCompare,
+  registerExplain,
+  registerServe,
+  registerDoctor,
+  registerWorker,
+];
 
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('clab')
@@ -33,7 +43,9 @@ export { visibleControls } from '../../shared/data/control-chars.js';
 export async function main(argv = process.argv): Promise<void> {
   let code = EXIT_OK;
   tolerateClosedPipes();
-  const program = buildProgram((c) => { code = c; });
+  const program = buildProgram((c) => {
+    code = c;
+  });
   try {
     await program.parseAsync(argv);
   } catch (e) {

@@ -16,8 +16,14 @@ let stderrClosed = false;
  * EPIPE.
  */
 export function tolerateClosedPipes(): void {
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') stdoutClosed = true; else throw e; });
-  process.stderr.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') stderrClosed = true; else throw e; });
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') stdoutClosed = true;
+    else throw e;
+  });
+  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') stderrClosed = true;
+    else throw e;
+  });
 }
 
 /**
@@ -25,10 +31,16 @@ export function tolerateClosedPipes(): void {
  * keys, labels, lessons, log lines, paths in messages), and no control character in them reaches
  * the terminal (shared/data/control-chars.ts).
  */
-export const out = (line: string) => { if (!stdoutClosed) process.stdout.write(`${visibleControls(line)}\n`); };
-export const err = (line: string) => { if (!stderrClosed) process.stderr.write(`${visibleControls(line)}\n`); };
+export const out = (line: string) => {
+  if (!stdoutClosed) process.stdout.write(`${visibleControls(line)}\n`);
+};
+export const err = (line: string) => {
+  if (!stderrClosed) process.stderr.write(`${visibleControls(line)}\n`);
+};
 /** JSON on stdout, its control characters as \u escapes (still the same JSON). */
-export const outJson = (json: string) => { if (!stdoutClosed) process.stdout.write(`${inertJson(json)}\n`); };
+export const outJson = (json: string) => {
+  if (!stdoutClosed) process.stdout.write(`${inertJson(json)}\n`);
+};
 
 export const rankCount = (v: string) => {
   const n = Number(v);

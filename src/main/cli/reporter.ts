@@ -1,7 +1,20 @@
 // Prints a run as it happens: result lines for plain steps, nccl-tests rows for sweeps (a
 // progress bar instead when stdout is a terminal), and the summaries at the end.
 import { SingleBar, Presets } from 'cli-progress';
-import { compareSummary, loopStallLines, sweepLoopStallNotes, pairsMatrix, resultLines, statusLine, SWEEP_HEADER, sweepTitle, sweepModelTable, sweepRow, sweepTable, timingLine } from '../../shared/export/format.js';
+import {
+  compareSummary,
+  loopStallLines,
+  sweepLoopStallNotes,
+  pairsMatrix,
+  resultLines,
+  statusLine,
+  SWEEP_HEADER,
+  sweepTitle,
+  sweepModelTable,
+  sweepRow,
+  sweepTable,
+  timingLine,
+} from '../../shared/export/format.js';
 import { hostLines } from '../../shared/results/hosts.js';
 import { visibleControls } from '../../shared/data/control-chars.js';
 import type { Plan } from '../../shared/plan/types.js';
@@ -20,7 +33,10 @@ export class LiveReporter {
   private readonly sweepSteps: number;
   private sweepDone = 0;
 
-  constructor(private readonly plan: Plan, private readonly o: ReporterOptions) {
+  constructor(
+    private readonly plan: Plan,
+    private readonly o: ReporterOptions,
+  ) {
     this.sweepSteps = plan.steps.filter((s) => s.origin.kind === 'sweep').length;
   }
 
@@ -52,7 +68,10 @@ export class LiveReporter {
   private sweepStep(step: StepRecord, sweep: number): void {
     if (this.o.tty) {
       if (!this.bar) {
-        this.bar = new SingleBar({ format: 'sweep {bar} {value}/{total} sizes | {label}', hideCursor: true, clearOnComplete: true }, Presets.shades_classic);
+        this.bar = new SingleBar(
+          { format: 'sweep {bar} {value}/{total} sizes | {label}', hideCursor: true, clearOnComplete: true },
+          Presets.shades_classic,
+        );
         this.bar.start(this.sweepSteps, 0, { label: '' });
       }
       this.bar.update(++this.sweepDone, { label: step.label });
@@ -81,9 +100,10 @@ export class LiveReporter {
       const table = this.o.tty
         ? sweepTable(this.plan, record.steps, i, record.environment)
         : [
-          ...sweepTable(this.plan, record.steps, i).filter((l) => l.startsWith('# Out') || l.startsWith('# busbw')),
-          ...sweepLoopStallNotes(record.steps, i),
-          ...sweepModelTable(this.plan, record.steps, i, record.environment)];
+            ...sweepTable(this.plan, record.steps, i).filter((l) => l.startsWith('# Out') || l.startsWith('# busbw')),
+            ...sweepLoopStallNotes(record.steps, i),
+            ...sweepModelTable(this.plan, record.steps, i, record.environment),
+          ];
       for (const line of table) this.out(line);
     }
     for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(record, i)) this.out(line);

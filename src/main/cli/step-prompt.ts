@@ -44,7 +44,9 @@ function pipedLines(input: Readable, line: () => void, ended: () => void): LineS
   input.on('data', onData).on('end', end).on('close', end).on('error', end);
   return {
     pause: () => input.pause(),
-    resume: () => { if (!done) input.resume(); },
+    resume: () => {
+      if (!done) input.resume();
+    },
     close: () => {
       input.off('data', onData);
       input.pause();
@@ -95,7 +97,7 @@ export function promptSteps(run: LabRun, o: StepPromptOptions): () => void {
       return run.next();
     }
     if (ended) return unpaused();
-    o.write(o.terminal ? '  predict each rank\'s result, then press Enter to run it' : '  waiting for a line on stdin to run it');
+    o.write(o.terminal ? "  predict each rank's result, then press Enter to run it" : '  waiting for a line on stdin to run it');
     waiting = true;
   });
   return () => {

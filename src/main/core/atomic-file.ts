@@ -1,7 +1,21 @@
 // Writes a whole file or nothing: a reader (or a crash) never sees half of it. Only regular files
 // are written: a device node, a symlink, a FIFO or a directory at the path is refused, never
 // replaced (as root, `--out /dev/null` would otherwise replace the machine's own node).
-import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 
@@ -38,7 +52,10 @@ function refuseNonRegular(file: string): void {
   } catch {
     return; // not there yet: a new file
   }
-  if (!s.isFile()) throw new Error(`${file} is ${fileKind(s)}; expected a file to write (clab writes only regular files, or a new one, and leaves what stands there as it is)`);
+  if (!s.isFile())
+    throw new Error(
+      `${file} is ${fileKind(s)}; expected a file to write (clab writes only regular files, or a new one, and leaves what stands there as it is)`,
+    );
 }
 
 /** `.<pid>.<ms>.tmp`: the temp files writeFileAtomic makes beside their target. */

@@ -38,7 +38,7 @@ export function chooseBackend(
 ): BackendChoice {
   const available = addon.backends();
   const nccl = available.nccl;
-  const whyNotNccl = !nccl.available ? nccl.reason ?? 'no reason given' : plan ? gpuShortfall(nccl, plan) : null;
+  const whyNotNccl = !nccl.available ? (nccl.reason ?? 'no reason given') : plan ? gpuShortfall(nccl, plan) : null;
   if (request === 'auto') {
     if (whyNotNccl === null) return { backend: 'nccl', note: null };
     return { backend: 'cpu', note: `auto chose cpu: nccl is unavailable (${whyNotNccl})` };

@@ -18,7 +18,8 @@ function describeIssues(issues: z.core.$ZodIssue[]): string {
 function parseCall(raw: unknown): ApiCall {
   const method = typeof raw === 'object' && raw !== null ? (raw as { method?: unknown }).method : undefined;
   if (typeof method !== 'string') throw new ApiCallError('invalid call: expected { method, params } with a method name');
-  if (!(API_METHODS as string[]).includes(method)) throw new ApiCallError(`unknown method "${method}"; the lab offers ${API_METHODS.join(', ')}`);
+  if (!(API_METHODS as string[]).includes(method))
+    throw new ApiCallError(`unknown method "${method}"; the lab offers ${API_METHODS.join(', ')}`);
   const parsed = apiCallSchema.safeParse(raw);
   if (!parsed.success) throw new ApiCallError(`invalid call to ${method}: ${describeIssues(parsed.error.issues)}`);
   return parsed.data;
@@ -29,6 +30,7 @@ export async function dispatch(service: LabHandlers, raw: unknown): Promise<unkn
   const handler = service[call.method] as (params: unknown) => Promise<unknown>;
   const value = await handler.call(service, call.params);
   const checked = apiResultSchemas[call.method].safeParse(value);
-  if (!checked.success) throw new Error(`${call.method}: the lab's answer breaks the API contract: ${describeIssues(checked.error.issues)}`);
+  if (!checked.success)
+    throw new Error(`${call.method}: the lab's answer breaks the API contract: ${describeIssues(checked.error.issues)}`);
   return checked.data;
 }

@@ -15,7 +15,7 @@ async function readTopology(): Promise<Topology | null> {
   try {
     return await loadAddon().topologyAsync();
   } catch {
-    return null;  // the record is still written; the GPUs just go unnamed
+    return null; // the record is still written; the GPUs just go unnamed
   }
 }
 
@@ -42,11 +42,24 @@ export async function collectEnvironment(
     node: process.version,
     backend,
     backendNote,
-    gpus: gpu ? gpu.gpus.map(({ index, name, memoryBytes, busId, computeCapability, pcieGen, pcieWidth, nvlinkGbpsPerLink }) =>
-      ({ index, name, memoryBytes, busId, computeCapability, pcieGen, pcieWidth, nvlinkGbpsPerLink })) : [],
+    gpus: gpu
+      ? gpu.gpus.map(({ index, name, memoryBytes, busId, computeCapability, pcieGen, pcieWidth, nvlinkGbpsPerLink }) => ({
+          index,
+          name,
+          memoryBytes,
+          busId,
+          computeCapability,
+          pcieGen,
+          pcieWidth,
+          nvlinkGbpsPerLink,
+        }))
+      : [],
     ...(backend === 'cpu' ? { hostCopyGBps: hostCopyGBps() } : {}),
     ...(gpu ? { links: linksOf(gpu) } : {}),
     versions: { node: process.versions.node, v8: process.versions.v8, napi: process.versions.napi ?? '', ...gpu?.versions },
-    env: Object.fromEntries(Object.entries(rankEnv).filter(([k, val]) => RELEVANT_ENV.test(k) && val !== undefined)) as Record<string, string>,
+    env: Object.fromEntries(Object.entries(rankEnv).filter(([k, val]) => RELEVANT_ENV.test(k) && val !== undefined)) as Record<
+      string,
+      string
+    >,
   };
 }

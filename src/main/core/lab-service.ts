@@ -142,9 +142,17 @@ export class LabService implements LabHandlers {
     try {
       const loaded = parseScenarioText(text, file ?? UNSAVED);
       prepared = prepareRun({
-        loaded, scenarioFile: file, ranks: ranks ?? undefined, backend: runPanelBackend(backend, loaded.scenario),
-        recordsDir: this.runsDir, loadAddon: this.loadAddon, workerEntry: remote ? undefined : this.workerEntry ?? resolveWorkerEntry(), stepMode, remote,
-        onCheckpointError: (e) => forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be kept current: ${e.message}`) }),
+        loaded,
+        scenarioFile: file,
+        ranks: ranks ?? undefined,
+        backend: runPanelBackend(backend, loaded.scenario),
+        recordsDir: this.runsDir,
+        loadAddon: this.loadAddon,
+        workerEntry: remote ? undefined : (this.workerEntry ?? resolveWorkerEntry()),
+        stepMode,
+        remote,
+        onCheckpointError: (e) =>
+          forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be kept current: ${e.message}`) }),
       });
     } catch (e) {
       if (e instanceof ScenarioFileError) return { ok: false, problems: e.problems };
@@ -162,11 +170,13 @@ export class LabService implements LabHandlers {
       forward({ type: 'run-step', runId: run.id, step, events, done, total });
     });
     // Forgotten before run-end goes out: a stopRun answering that event finds nothing to stop.
-    const ended = prepared.start()
+    const ended = prepared
+      .start()
       .finally(() => this.runs.delete(run.id))
       .then(
         ({ record, savedTo, saveError }) => {
-          if (saveError) forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be saved: ${saveError.message}`) });
+          if (saveError)
+            forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be saved: ${saveError.message}`) });
           this.remember(run.id, record, savedTo);
           forward({ type: 'run-end', runId: run.id, record, savedTo });
         },
@@ -221,7 +231,9 @@ export class LabService implements LabHandlers {
   private runFile(path: string): string {
     const file = resolve(this.runsDir, path);
     if (!this.userFiles.has(file) && !isInside(realPathOf(file), realPathOf(this.runsDir))) {
-      throw new Error(`openRun: ${path} is outside the runs directory ${this.runsDir}; only runs saved there${this.files ? ' or files opened through the app' : ''} can be opened`);
+      throw new Error(
+        `openRun: ${path} is outside the runs directory ${this.runsDir}; only runs saved there${this.files ? ' or files opened through the app' : ''} can be opened`,
+      );
     }
     return file;
   }

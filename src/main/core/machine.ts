@@ -20,7 +20,13 @@ export async function describeMachine(loadAddon: () => MachineAddon, fileDialogs
     // The GPUs are listed only where nccl can use them; reading them (NVML, CUDA) runs off the JS thread.
     if (backends.nccl.available && addon.topologyAsync) {
       const t = await addon.topologyAsync();
-      gpus = t.gpus.map(({ index, name, memoryBytes, busId, computeCapability }) => ({ index, name, memoryBytes, busId, ...(computeCapability === undefined ? {} : { computeCapability }) }));
+      gpus = t.gpus.map(({ index, name, memoryBytes, busId, computeCapability }) => ({
+        index,
+        name,
+        memoryBytes,
+        busId,
+        ...(computeCapability === undefined ? {} : { computeCapability }),
+      }));
       links = linksOf(t);
     }
   } catch (e) {

@@ -75,10 +75,14 @@ export function memoryShortfall(need: MemoryNeed, machine: MachineMemory, device
   const problems: string[] = [];
   if (machine.hostAvailableBytes !== null && hostTotal > machine.hostAvailableBytes) {
     const shared = `, with ${formatBytes(RANK_PROCESS_BYTES)} for each rank process itself${need.sharedBytes ? ` and the ${formatBytes(need.sharedBytes)} shared segment` : ''}`;
-    problems.push(`needs ${formatBytes(peak.hostBytes)} per rank${at} (${ranks(world)}: ${formatBytes(hostTotal)}${shared}); this host has ${formatBytes(machine.hostAvailableBytes)} available`);
+    problems.push(
+      `needs ${formatBytes(peak.hostBytes)} per rank${at} (${ranks(world)}: ${formatBytes(hostTotal)}${shared}); this host has ${formatBytes(machine.hostAvailableBytes)} available`,
+    );
   }
   if (machine.shmFreeBytes !== null && need.sharedBytes > machine.shmFreeBytes) {
-    problems.push(`the cpu backend's shared segment for ${ranks(world)} needs ${formatBytes(need.sharedBytes)} in /dev/shm; ${formatBytes(machine.shmFreeBytes)} is free there`);
+    problems.push(
+      `the cpu backend's shared segment for ${ranks(world)} needs ${formatBytes(need.sharedBytes)} in /dev/shm; ${formatBytes(machine.shmFreeBytes)} is free there`,
+    );
   }
   if (need.backend === 'nccl' && machine.gpus) {
     for (const r of need.ranks) {
@@ -88,7 +92,9 @@ export function memoryShortfall(need: MemoryNeed, machine: MachineMemory, device
       const room = gpu.freeBytes ?? gpu.totalBytes;
       if (r.deviceBytes > room) {
         const where = r.peakStep ? ` at "${r.peakStep}"` : '';
-        problems.push(`rank ${r.rank} needs ${formatBytes(r.deviceBytes)} on its GPU${where}; rank ${r.rank}'s GPU (${device}) has ${formatBytes(room)} ${gpu.freeBytes === null ? 'in all' : 'free'}`);
+        problems.push(
+          `rank ${r.rank} needs ${formatBytes(r.deviceBytes)} on its GPU${where}; rank ${r.rank}'s GPU (${device}) has ${formatBytes(room)} ${gpu.freeBytes === null ? 'in all' : 'free'}`,
+        );
       }
     }
   }
@@ -107,7 +113,7 @@ export function readMachineMemory(backend: BackendName, gpus?: GpuMemory[]): Mac
   return {
     hostAvailableBytes: readMemAvailable(),
     shmFreeBytes: backend === 'cpu' ? readShmFree() : null,
-    gpus: backend === 'nccl' ? gpus ?? null : null,
+    gpus: backend === 'nccl' ? (gpus ?? null) : null,
   };
 }
 

@@ -73,8 +73,12 @@ const consequence = (code: string) => (code === 'CLAB_PAIR_DOWN' ? 2 : code === 
 
 /** What a pair past its timeout suggests: no data moved (a hang), or data moved too slowly for the timeout. */
 const PAIR_TIMEOUT_HINTS: Record<string, string[]> = {
-  CLAB_PAIR_TIMEOUT: ['a pair that hangs: the link, or one GPU of the pair, is not passing data; try the pair alone, and NCCL_P2P_DISABLE=1 or NCCL_SHM_DISABLE=1 to see whether another transport works'],
-  CLAB_PAIR_SLOW: ['a pair slower than its timeout: data moved (its warm-up finished), but the timed iterations did not finish in time; raise the pair\'s timeoutMs, or lower its bytes or iters, to measure it'],
+  CLAB_PAIR_TIMEOUT: [
+    'a pair that hangs: the link, or one GPU of the pair, is not passing data; try the pair alone, and NCCL_P2P_DISABLE=1 or NCCL_SHM_DISABLE=1 to see whether another transport works',
+  ],
+  CLAB_PAIR_SLOW: [
+    "a pair slower than its timeout: data moved (its warm-up finished), but the timed iterations did not finish in time; raise the pair's timeoutMs, or lower its bytes or iters, to measure it",
+  ],
 };
 
 /**
@@ -106,7 +110,13 @@ export function pairCells(
       unitLines = (lines.get(planStep.index) ?? []).filter((l) => l.rank === a.from || l.rank === a.to);
       // A process says which NICs its network transport uses once, at its first communicator: look in all its lines.
       const nics = new Map([...nicsOf(a.to), ...nicsOf(a.from)]);
-      transport = backend === 'cpu' ? 'shared memory (cpu backend)' : transportsIn(unitLines.map((l) => l.text), nics);
+      transport =
+        backend === 'cpu'
+          ? 'shared memory (cpu backend)'
+          : transportsIn(
+              unitLines.map((l) => l.text),
+              nics,
+            );
     }
     const step = byIndex.get(planStep.index);
     if (!step) continue;
@@ -114,15 +124,19 @@ export function pairCells(
     const first = failed[0];
     let error: PairCell['error'] = null;
     if (first?.error) {
-      const warnings = unitLines.filter((l) => l.rank === first.rank && isNcclWarnLine(l.text)).slice(-WARN_LINES_SHOWN).map((l) => l.text.trim());
+      const warnings = unitLines
+        .filter((l) => l.rank === first.rank && isNcclWarnLine(l.text))
+        .slice(-WARN_LINES_SHOWN)
+        .map((l) => l.text.trim());
       const injected = a.fault !== null;
       const hints = injected
-        ? [`this failure was injected by the scenario's faults list (${a.fault}); a real broken link shows here the same way, with NCCL's own error and WARN lines`]
-        : [...ncclHints(first.error.code, [first.error.message, ...warnings]),
-          ...(PAIR_TIMEOUT_HINTS[first.error.code] ?? [])];
+        ? [
+            `this failure was injected by the scenario's faults list (${a.fault}); a real broken link shows here the same way, with NCCL's own error and WARN lines`,
+          ]
+        : [...ncclHints(first.error.code, [first.error.message, ...warnings]), ...(PAIR_TIMEOUT_HINTS[first.error.code] ?? [])];
       error = { rank: first.rank, code: first.error.code, message: first.error.message, warnings, hints, injected };
     }
-    const how = a.measure === 'copy' ? step.ranks.find((r) => r.rank === a.from)?.note ?? null : null;
+    const how = a.measure === 'copy' ? (step.ranks.find((r) => r.rank === a.from)?.note ?? null) : null;
     cells.set(planStep.index, { transport: a.measure === 'copy' ? null : transport, how, error });
   }
   return cells;

@@ -18,7 +18,10 @@ export interface RankFailure {
 
 /** The rank's NCCL WARN lines in `logs`, the last `WARN_LINES_SHOWN`, trimmed. */
 export function lastNcclWarnings(logs: readonly LogLine[], rank: number): string[] {
-  return logs.filter((l) => l.rank === rank && isNcclWarnLine(l.text)).slice(-WARN_LINES_SHOWN).map((l) => l.text.trim());
+  return logs
+    .filter((l) => l.rank === rank && isNcclWarnLine(l.text))
+    .slice(-WARN_LINES_SHOWN)
+    .map((l) => l.text.trim());
 }
 
 /**

@@ -7,8 +7,15 @@ import { fileKind } from './atomic-file.js';
 
 export class FileTooLargeError extends Error {
   readonly code = 'CLAB_FILE_TOO_LARGE';
-  constructor(readonly file: string, readonly bytes: number, readonly maxBytes: number, readonly exact: boolean) {
-    super(`${file}: ${exact ? `${bytes} bytes is` : `more than ${maxBytes} bytes were read; that is`} larger than the ${maxBytes} bytes (${formatMiB(maxBytes)}) clab reads here`);
+  constructor(
+    readonly file: string,
+    readonly bytes: number,
+    readonly maxBytes: number,
+    readonly exact: boolean,
+  ) {
+    super(
+      `${file}: ${exact ? `${bytes} bytes is` : `more than ${maxBytes} bytes were read; that is`} larger than the ${maxBytes} bytes (${formatMiB(maxBytes)}) clab reads here`,
+    );
   }
 }
 
@@ -28,7 +35,8 @@ export function readCapped(file: string, o: ReadCappedOptions): Buffer {
   const fd = openSync(file, constants.O_RDONLY | (o.regularOnly ? constants.O_NONBLOCK : 0));
   try {
     const s = fstatSync(fd);
-    if (o.regularOnly && !s.isFile()) throw Object.assign(new Error(`${file} is ${fileKind(s)}, not a regular file`), { code: 'CLAB_NOT_REGULAR' });
+    if (o.regularOnly && !s.isFile())
+      throw Object.assign(new Error(`${file} is ${fileKind(s)}, not a regular file`), { code: 'CLAB_NOT_REGULAR' });
     if (s.isFile() && s.size > o.maxBytes && !o.head) throw new FileTooLargeError(file, s.size, o.maxBytes, true);
     const limit = o.head ? o.maxBytes : o.maxBytes + 1;
     const chunks: Buffer[] = [];

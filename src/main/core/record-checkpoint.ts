@@ -16,8 +16,12 @@ export class RecordCheckpoint {
   private timer: NodeJS.Timeout | null = null;
   private readonly onStep = () => this.schedule();
 
-  constructor(private readonly run: Checkpointed, private readonly path: string, private readonly intervalMs = 1000,
-    private readonly onError: (e: Error) => void = () => undefined) {
+  constructor(
+    private readonly run: Checkpointed,
+    private readonly path: string,
+    private readonly intervalMs = 1000,
+    private readonly onError: (e: Error) => void = () => undefined,
+  ) {
     run.on('step', this.onStep);
   }
 

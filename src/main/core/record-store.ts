@@ -46,7 +46,12 @@ const handedOut = new Set<string>();
  * another run: runs started in the same millisecond (serve's clients) never share a record.
  */
 export function defaultRecordPath(scenarioName: string, createdAt: Date, dir = 'runs'): string {
-  const slug = scenarioName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'run';
+  const slug =
+    scenarioName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 80) || 'run';
   const stamp = createdAt.toISOString().replace(/[:.]/g, '-');
   for (let attempt = 0; ; attempt++) {
     const path = join(dir, `${slug}-${stamp}-${randomBytes(3).toString('hex')}.run.json`);

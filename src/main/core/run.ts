@@ -9,8 +9,22 @@ import { describeEntry } from '../../shared/run/flight.js';
 import { unfinishedEvents, type InFlight } from '../../shared/run/unfinished.js';
 import { takesPart } from '../../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../../shared/plan/types.js';
-import { PROTOCOL_VERSION, type BackendName, type RankStepResult, type TimelineEvent, type WorkerToCore } from '../../shared/run/protocol.js';
-import { RECORD_FORMAT, RECORD_VERSION, type Environment, type LogLine, type RunError, type RunRecord, type StepRecord } from '../../shared/run/record.js';
+import {
+  PROTOCOL_VERSION,
+  type BackendName,
+  type RankStepResult,
+  type TimelineEvent,
+  type WorkerToCore,
+} from '../../shared/run/protocol.js';
+import {
+  RECORD_FORMAT,
+  RECORD_VERSION,
+  type Environment,
+  type LogLine,
+  type RunError,
+  type RunRecord,
+  type StepRecord,
+} from '../../shared/run/record.js';
 import { nowNs } from './clock.js';
 import { collectEnvironment } from './environment.js';
 import { StepGates } from './step-gates.js';
@@ -53,7 +67,9 @@ export interface RunEvents {
 }
 
 /** CLAB_TRACE: the core's own moments on stderr, milliseconds since the process started. */
-const trace = (text: string) => { if (process.env.CLAB_TRACE) process.stderr.write(`[trace] core ${performance.now().toFixed(1)} ms: ${text}\n`); };
+const trace = (text: string) => {
+  if (process.env.CLAB_TRACE) process.stderr.write(`[trace] core ${performance.now().toFixed(1)} ms: ${text}\n`);
+};
 const WATCHDOG_INTERVAL_MS = 100;
 /** Beyond a pair's timeout, what the ranks left out of a gate get to reach it once no step runs anywhere. */
 const GATE_GRACE_MS = 2_000;
@@ -132,30 +148,41 @@ export class LabRun extends EventEmitter<RunEvents> {
 
   /** Runs to the end (or failure) and resolves with the run record; never rejects for a rank's failure. */
   async run(): Promise<RunRecord> {
-    this.finished = new Promise((resolve) => { this.finish = resolve; });
+    this.finished = new Promise((resolve) => {
+      this.finish = resolve;
+    });
     this.source = this.options.ranks ?? forkedRanks(this.options.workerEntry ?? resolveWorkerEntry(), this.plan.world);
     this.startedAtMs = Date.now();
-    this.log(null, `run ${this.id}: ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'} on the ${this.options.backend} backend, ${this.plan.steps.length} steps`);
+    this.log(
+      null,
+      `run ${this.id}: ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'} on the ${this.options.backend} backend, ${this.plan.steps.length} steps`,
+    );
     // The scenario's NCCL settings over the environment clab was started in.
     const env = { ...(this.options.env ?? process.env), ...this.plan.env };
     trace(`starting ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'}`);
-    const opened = this.source.open({
-      message: (r, m) => this.onMessage(r, m),
-      output: (r, line) => this.log(r, line),
-      exit: (r, code, signal, lost) => this.onExit(r, code, signal, lost),
-      invalid: (r, e) => this.fail(r, null, 'CLAB_PROTOCOL', e.message),
-    }, { runId: this.id, env });
+    const opened = this.source.open(
+      {
+        message: (r, m) => this.onMessage(r, m),
+        output: (r, line) => this.log(r, line),
+        exit: (r, code, signal, lost) => this.onExit(r, code, signal, lost),
+        invalid: (r, e) => this.fail(r, null, 'CLAB_PROTOCOL', e.message),
+      },
+      { runId: this.id, env },
+    );
     // Forked ranks: read while they start up (NVML and the CUDA runtime take a moment), not after
     // they end. Ranks from a launcher bring their hosts' environments; the core's stands in only
     // when they never came.
     const local = this.options.ranks ? null : collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env);
-    if (local) void local.then((e) => { this.environment = e; });
+    if (local)
+      void local.then((e) => {
+        this.environment = e;
+      });
     try {
       this.rankSet = await opened;
     } catch (e) {
       this.environment = await (local ?? collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env));
       const error = e as Error & { code?: string };
-      this.fail(null, null, this.stopped ? 'CLAB_STOPPED' : error.code ?? 'CLAB_START_TIMEOUT', error.message);
+      this.fail(null, null, this.stopped ? 'CLAB_STOPPED' : (error.code ?? 'CLAB_START_TIMEOUT'), error.message);
       this.end();
       return this.record();
     }
@@ -165,7 +192,15 @@ export class LabRun extends EventEmitter<RunEvents> {
     if (this.rankSet.hosts) this.environment = this.remoteEnvironment(this.rankSet);
     this.startedAtMs = Date.now();
     for (const w of this.workers) {
-      w.send({ type: 'start', v: PROTOCOL_VERSION, runId: this.id, rank: w.rank, backend: this.options.backend, plan: this.sentPlan, stepMode: this.options.stepMode });
+      w.send({
+        type: 'start',
+        v: PROTOCOL_VERSION,
+        runId: this.id,
+        rank: w.rank,
+        backend: this.options.backend,
+        plan: this.sentPlan,
+        stepMode: this.options.stepMode,
+      });
     }
     this.watchdog = setInterval(() => this.checkProgress(), WATCHDOG_INTERVAL_MS);
     await this.finished;
@@ -235,7 +270,9 @@ export class LabRun extends EventEmitter<RunEvents> {
           return;
         }
         // A compare variant's own communicator (its block-begin step) goes to every rank too, with its step.
-        for (const w of this.workers) if (w.rank !== rank) w.send({ type: 'comm-id', v: PROTOCOL_VERSION, id: m.id, ...(m.step !== undefined ? { step: m.step } : {}) });
+        for (const w of this.workers)
+          if (w.rank !== rank)
+            w.send({ type: 'comm-id', v: PROTOCOL_VERSION, id: m.id, ...(m.step !== undefined ? { step: m.step } : {}) });
         return;
       }
       case 'gate': {
@@ -257,8 +294,13 @@ export class LabRun extends EventEmitter<RunEvents> {
       case 'step-end':
         return this.onStepEnd(rank, m.result, m.events);
       case 'failed': {
-        const stepLabel = m.step === null ? null : this.step(m.step)?.label ?? null;
-        return this.failRank(rank, m.step, m.code, rankFailureMessage({ rank, step: m.step, stepLabel, code: m.code, message: m.message }, this.logs));
+        const stepLabel = m.step === null ? null : (this.step(m.step)?.label ?? null);
+        return this.failRank(
+          rank,
+          m.step,
+          m.code,
+          rankFailureMessage({ rank, step: m.step, stepLabel, code: m.code, message: m.message }, this.logs),
+        );
       }
       case 'done':
         this.done.add(rank);
@@ -296,7 +338,13 @@ export class LabRun extends EventEmitter<RunEvents> {
     if (!this.done.has(rank) && !this.error) {
       const { step, where } = this.whereIs(rank);
       if (lost) this.failRank(rank, step, 'CLAB_HOST_LOST', `${this.where(rank)} was lost${where || ' before its first step'}: ${lost}`);
-      else this.failRank(rank, step, 'CLAB_RANK_EXITED', `${this.where(rank)} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${where}`);
+      else
+        this.failRank(
+          rank,
+          step,
+          'CLAB_RANK_EXITED',
+          `${this.where(rank)} exited${signal ? ` on signal ${signal}` : ` with code ${code}`}${where}`,
+        );
     }
     if (this.exited.size === this.plan.world) this.end();
   }
@@ -332,12 +380,18 @@ export class LabRun extends EventEmitter<RunEvents> {
     if (!missing.length) return;
     const last = (r: number) => {
       const entry = this.positions.flightOf(r).at(-1);
-      return entry ? `, its last call ${describeEntry(entry)} of ${entry.step === null ? 'the line-up before the first step' : `step ${entry.step} (${this.step(entry.step).label})`}` : '';
+      return entry
+        ? `, its last call ${describeEntry(entry)} of ${entry.step === null ? 'the line-up before the first step' : `step ${entry.step} (${this.step(entry.step).label})`}`
+        : '';
     };
     const waiting = [...atGate.keys()].sort((a, b) => a - b);
-    this.fail(missing[0], gate, 'CLAB_GATE_TIMEOUT',
-      `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} never reached the gate of step ${gate} (${this.step(gate).label}) within ${allowedMs} ms, `
-      + `while rank${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')} waited there and no step ran (${missing.map((r) => `rank ${r}${last(r)}`).join('; ')})`);
+    this.fail(
+      missing[0],
+      gate,
+      'CLAB_GATE_TIMEOUT',
+      `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} never reached the gate of step ${gate} (${this.step(gate).label}) within ${allowedMs} ms, ` +
+        `while rank${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')} waited there and no step ran (${missing.map((r) => `rank ${r}${last(r)}`).join('; ')})`,
+    );
   }
 
   private checkProgress(): void {
@@ -345,8 +399,11 @@ export class LabRun extends EventEmitter<RunEvents> {
     if (this.error || this.gates.pausedAt() !== null) return;
     this.checkGate(Date.now());
     if (this.error) return;
-    const overdue = this.positions.check(this.startedAtMs, (index) => this.stepRecords.has(index),
-      (index, rank) => (this.results.get(index) ?? []).some((x) => x.rank === rank));
+    const overdue = this.positions.check(
+      this.startedAtMs,
+      (index) => this.stepRecords.has(index),
+      (index, rank) => (this.results.get(index) ?? []).some((x) => x.rank === rank),
+    );
     if (overdue) this.fail(overdue.rank, overdue.step, overdue.code, overdue.message);
   }
 
@@ -360,7 +417,7 @@ export class LabRun extends EventEmitter<RunEvents> {
   private fail(rank: number | null, step: number | null, code: string, message: string): void {
     if (this.error) return;
     this.failedAtNs = nowNs();
-    this.error = { rank, step, stepLabel: step === null ? null : this.step(step)?.label ?? null, code, message };
+    this.error = { rank, step, stepLabel: step === null ? null : (this.step(step)?.label ?? null), code, message };
     this.log(rank, `error: ${message}`);
     this.emit('failure', this.error);
     for (const w of this.workers) w.send({ type: 'abort', v: PROTOCOL_VERSION, reason: message });
@@ -390,8 +447,9 @@ export class LabRun extends EventEmitter<RunEvents> {
   /** A failed or stopped run's steps still in flight on each rank, as open slices up to the failure. */
   private unfinished(ended: boolean): TimelineEvent[] {
     if (!ended || this.failedAtNs === null) return [];
-    const inFlight: InFlight[] = this.positions.stepsInFlight().map(({ rank, step }) =>
-      ({ rank, step, beganNs: this.beganNs.get(`${rank}/${step}`) ?? this.failedAtNs! }));
+    const inFlight: InFlight[] = this.positions
+      .stepsInFlight()
+      .map(({ rank, step }) => ({ rank, step, beganNs: this.beganNs.get(`${rank}/${step}`) ?? this.failedAtNs! }));
     return unfinishedEvents(this.plan, inFlight, this.positions.flightRecords(), this.failedAtNs);
   }
 
@@ -420,7 +478,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       scenarioFile: this.options.scenarioFile,
       world: this.plan.world,
       status,
-      environment: this.environment!,  // set in run() before record() is called
+      environment: this.environment!, // set in run() before record() is called
       error: this.error,
       scenario: this.options.scenario,
       plan: this.sentPlan,

@@ -96,7 +96,14 @@ function headSummary(head: string, fileName: string): Summary | null {
   if (!r || typeof r !== 'object' || r.format !== RECORD_FORMAT) return null;
   const backend = (r.environment as { backend?: unknown } | undefined)?.backend;
   const name = 'scenario' in r ? scenarioName(r.scenario, fileName) : null;
-  if (typeof r.createdAt !== 'string' || typeof r.status !== 'string' || !Number.isInteger(r.world) || typeof backend !== 'string' || name === null) return null;
+  if (
+    typeof r.createdAt !== 'string' ||
+    typeof r.status !== 'string' ||
+    !Number.isInteger(r.world) ||
+    typeof backend !== 'string' ||
+    name === null
+  )
+    return null;
   return { name, createdAt: r.createdAt, status: r.status, world: r.world as number, backend };
 }
 

@@ -86,10 +86,19 @@ export function prepareRun(request: RunRequest): PreparedRun {
   const createdAt = new Date();
   const recordPath = request.recordPath ?? defaultRecordPath(loaded.scenario.name, createdAt, request.recordsDir);
   checkWritable(recordPath);
-  const remote: RemoteRun | null = request.remote ? remoteRanks(request.remote, plan.world, backend.backend, (line) => run.notice(line)) : null;
+  const remote: RemoteRun | null = request.remote
+    ? remoteRanks(request.remote, plan.world, backend.backend, (line) => run.notice(line))
+    : null;
   const run = new LabRun({
-    plan, backend: backend.backend, backendNote: backend.note, scenario: loaded.raw, scenarioFile: request.scenarioFile, createdAt,
-    workerEntry: request.workerEntry, stepMode: request.stepMode, ranks: remote?.ranks,
+    plan,
+    backend: backend.backend,
+    backendNote: backend.note,
+    scenario: loaded.raw,
+    scenarioFile: request.scenarioFile,
+    createdAt,
+    workerEntry: request.workerEntry,
+    stepMode: request.stepMode,
+    ranks: remote?.ranks,
   });
   const start = () => runAndSave(run, recordPath, request, backend.backend);
   return { run, plan, backend, recordPath, start: remote ? () => remote.around(start) : start };
@@ -125,7 +134,14 @@ function gpuMemory(addon: Partial<Pick<NativeAddon, 'topology' | 'gpuMemoryTotal
  * the one turn before it.
  */
 const beforeFork = (backend: BackendChoice['backend']): Promise<void> =>
-  (backend === 'cpu' ? new Promise((resolve) => setImmediate(() => { hostCopyGBps(); resolve(); })) : Promise.resolve());
+  backend === 'cpu'
+    ? new Promise((resolve) =>
+        setImmediate(() => {
+          hostCopyGBps();
+          resolve();
+        }),
+      )
+    : Promise.resolve();
 
 async function runAndSave(run: LabRun, recordPath: string, request: RunRequest, backend: BackendChoice['backend']): Promise<RunOutcome> {
   // Kept current as steps end, so a run that is killed keeps what it had measured.

@@ -32,7 +32,12 @@ export function readTemplates(dir: string): Template[] {
   const folders = entries.filter((e) => statSync(join(dir, e)).isDirectory());
   const ids = [
     ...entries.filter((f) => f.endsWith(SCENARIO_SUFFIX)),
-    ...folders.flatMap((folder) => readdirSync(join(dir, folder)).filter((f) => f.endsWith(SCENARIO_SUFFIX)).sort().map((f) => `${folder}/${f}`)),
+    ...folders.flatMap((folder) =>
+      readdirSync(join(dir, folder))
+        .filter((f) => f.endsWith(SCENARIO_SUFFIX))
+        .sort()
+        .map((f) => `${folder}/${f}`),
+    ),
   ];
   return ids.map((id) => template(dir, id)).filter((t): t is Template => t !== null);
 }

@@ -9,7 +9,12 @@ import type { Plan, PlanStep } from '../../shared/plan/types.js';
 const PAIR_GRACE_MS = 10_000;
 
 /** What the watchdog found wrong: the rank (if one) and step to name, a code and the message. */
-export interface Overdue { rank: number | null; step: number | null; code: string; message: string }
+export interface Overdue {
+  rank: number | null;
+  step: number | null;
+  code: string;
+  message: string;
+}
 
 export class Watchdog {
   /** When each step began (on the core's clock, ms) and on which ranks. */
@@ -20,7 +25,10 @@ export class Watchdog {
   private readonly flight = new Map<number, FlightEntry[]>();
   private readonly joined = new Set<number>();
 
-  constructor(private readonly plan: Plan, private readonly startTimeoutMs: number) {}
+  constructor(
+    private readonly plan: Plan,
+    private readonly startTimeoutMs: number,
+  ) {}
 
   private ranks(): number[] {
     return Array.from({ length: this.plan.world }, (_, r) => r);
@@ -98,14 +106,24 @@ export class Watchdog {
     const now = Date.now();
     if (this.joined.size < this.plan.world && now - startedAtMs > this.startTimeoutMs) {
       const missing = this.ranks().filter((r) => !this.joined.has(r));
-      return { rank: missing[0], step: null, code: 'CLAB_START_TIMEOUT', message: `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not join the communicator within ${this.startTimeoutMs} ms` };
+      return {
+        rank: missing[0],
+        step: null,
+        code: 'CLAB_START_TIMEOUT',
+        message: `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not join the communicator within ${this.startTimeoutMs} ms`,
+      };
     }
     const overdue = [...this.began].filter(([index, b]) => !finished(index) && now - b.atMs > this.allowedMs(index));
     if (!overdue.length) return null;
     const index = Math.min(...overdue.map(([i]) => i));
     const step = this.step(index);
     const states = this.ranks().map((r) => this.position(r, index, finishedOn));
-    return { rank: null, step: index, code: 'CLAB_TIMEOUT', message: `step ${index} (${step.label}) did not finish on every rank within ${step.timeoutMs} ms: ${states.join('; ')}` };
+    return {
+      rank: null,
+      step: index,
+      code: 'CLAB_TIMEOUT',
+      message: `step ${index} (${step.label}) did not finish on every rank within ${step.timeoutMs} ms: ${states.join('; ')}`,
+    };
   }
 
   /**
@@ -130,7 +148,8 @@ export class Watchdog {
   private position(rank: number, index: number, finishedOn: (step: number, rank: number) => boolean): string {
     const entries = this.flight.get(rank) ?? [];
     const waiting = entries.find((e) => this.inFlight(rank, e));
-    if (waiting) return `rank ${rank} waits in ${describeEntry(waiting)}${waiting.step === index ? '' : ` of ${this.stepName(waiting.step)}`}`;
+    if (waiting)
+      return `rank ${rank} waits in ${describeEntry(waiting)}${waiting.step === index ? '' : ` of ${this.stepName(waiting.step)}`}`;
     const cur = [...(this.current.get(rank) ?? [])];
     if (cur.length) return `rank ${rank} waits in ${this.stepName(cur[0])}`;
     const last = entries.at(-1);

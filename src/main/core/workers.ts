@@ -92,7 +92,9 @@ export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers
     held = [message];
     holdTimer = setTimeout(release, FAILED_WAITS_FOR_OUTPUT_MS);
   });
-  child.on('exit', () => { exited = true; });
+  child.on('exit', () => {
+    exited = true;
+  });
   // Reported once every pipe has closed, the IPC channel included: every message and log line the
   // rank sent has been handled by then, so a rank that said `done` and exited is never taken for
   // one that died, whichever arrived first.
@@ -103,8 +105,12 @@ export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers
   child.on('error', (e) => handlers.invalid(rank, e));
   return {
     rank,
-    get pid() { return child.pid; },
-    get exited() { return exited; },
+    get pid() {
+      return child.pid;
+    },
+    get exited() {
+      return exited;
+    },
     send(message) {
       // A rank that has just exited or disconnected cannot be told anything (EPIPE): its close
       // says what became of it, so the failed write is not an error of its own.

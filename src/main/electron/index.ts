@@ -35,7 +35,7 @@ const files: FileDoor = {
   },
   async chooseOpenPath() {
     const r = await showOpen({ properties: ['openFile'], filters: LAB_FILES });
-    return r.canceled ? null : r.filePaths[0] ?? null;
+    return r.canceled ? null : (r.filePaths[0] ?? null);
   },
   fileUsed(path) {
     recent.add(path);
@@ -58,10 +58,14 @@ async function openInEditor(open: () => Promise<OpenedFile | null>, onError?: ()
 const menuHandlers: MenuHandlers = {
   editorAction: (action, templateId) => send({ type: 'menu', action, ...(templateId ? { templateId } : {}) }),
   open: () => void openInEditor(() => service.openFile()),
-  openRecent: (path) => void openInEditor(() => service.openPath({ path }), () => {
-    recent.remove(path);
-    refreshMenu();
-  }),
+  openRecent: (path) =>
+    void openInEditor(
+      () => service.openPath({ path }),
+      () => {
+        recent.remove(path);
+        refreshMenu();
+      },
+    ),
   clearRecent: () => {
     recent.clear();
     refreshMenu();
@@ -69,12 +73,16 @@ const menuHandlers: MenuHandlers = {
 };
 
 function refreshMenu(): void {
-  Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate({ templates, recent: recent.list(), platform: process.platform }, menuHandlers)));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(buildMenuTemplate({ templates, recent: recent.list(), platform: process.platform }, menuHandlers)),
+  );
 }
 
 function createWindow(): void {
   window = new BrowserWindow(windowOptions(join(__dirname, '../preload/index.cjs')));
-  window.on('closed', () => { window = null; });
+  window.on('closed', () => {
+    window = null;
+  });
   if (DEV_SERVER_URL) void window.loadURL(DEV_SERVER_URL);
   else void window.loadFile(RENDERER_INDEX);
 }
@@ -86,7 +94,9 @@ function secureSession(): void {
   // The dev server's page brings its own meta policy; a build gets the same policy as a header.
   if (!DEV_SERVER_URL) {
     const policy = contentSecurityPolicy(existsSync(RENDERER_INDEX) ? readFileSync(RENDERER_INDEX, 'utf8') : null);
-    ses.webRequest.onHeadersReceived((details, callback) => callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } }));
+    ses.webRequest.onHeadersReceived((details, callback) =>
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } }),
+    );
   }
 }
 
@@ -99,7 +109,9 @@ app.on('web-contents-created', (_event, contents) => {
   });
 });
 
-ipcMain.handle(LAB_CALL_CHANNEL, (event, raw: unknown) => answerCall(service, isFromLabWindow(event, window?.webContents, RENDERER_URL), raw));
+ipcMain.handle(LAB_CALL_CHANNEL, (event, raw: unknown) =>
+  answerCall(service, isFromLabWindow(event, window?.webContents, RENDERER_URL), raw),
+);
 service.onEvent(send);
 
 void app.whenReady().then(async () => {

@@ -50,12 +50,5 @@ export function buildMenuTemplate(model: MenuModel, handlers: MenuHandlers): Men
       { label: 'Stop', accelerator: 'CmdOrCtrl+.', click: () => handlers.editorAction('stop') },
     ],
   };
-  return [
-    ...(mac ? [{ role: 'appMenu' as const }] : []),
-    file,
-    { role: 'editMenu' },
-    run,
-    { role: 'viewMenu' },
-    { role: 'windowMenu' },
-  ];
+  return [...(mac ? [{ role: 'appMenu' as const }] : []), file, { role: 'editMenu' }, run, { role: 'viewMenu' }, { role: 'windowMenu' }];
 }

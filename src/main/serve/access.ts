@@ -48,7 +48,11 @@ export class AccessPolicy {
   /** Cookies are shared by every port of a host, so the name carries the port. */
   readonly cookieName: string;
 
-  constructor(readonly token: string, hostNames: string[], readonly port: number) {
+  constructor(
+    readonly token: string,
+    hostNames: string[],
+    readonly port: number,
+  ) {
     this.origins = new Set(hostNames.map((h) => `http://${urlHost(h)}:${port}`));
     this.cookieName = `clab_token_${port}`;
   }
@@ -59,13 +63,15 @@ export class AccessPolicy {
   }
 
   private addressedHere(req: IncomingMessage): Refusal | null {
-    if (!this.origins.has(`http://${req.headers.host ?? ''}`)) return { status: 403, reason: `this server does not answer to host "${req.headers.host ?? ''}"` };
+    if (!this.origins.has(`http://${req.headers.host ?? ''}`))
+      return { status: 403, reason: `this server does not answer to host "${req.headers.host ?? ''}"` };
     return null;
   }
 
   /** A page or asset request: GET only, no foreign Origin, the token in the query or the cookie. */
   checkPage(req: IncomingMessage, url: URL): Refusal | null {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 403, reason: `${req.method} is not accepted; the API is on the WebSocket at /api` };
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return { status: 403, reason: `${req.method} is not accepted; the API is on the WebSocket at /api` };
     const elsewhere = this.addressedHere(req);
     if (elsewhere) return elsewhere;
     const origin = req.headers.origin;
@@ -83,7 +89,8 @@ export class AccessPolicy {
     if (elsewhere) return elsewhere;
     if (!sameSecret(url.searchParams.get('token') ?? undefined, this.token)) return { status: 401, reason: 'the API socket needs ?token=' };
     const origin = req.headers.origin;
-    if (origin === undefined || !this.origins.has(origin)) return { status: 403, reason: `the API socket is refused to origin ${origin ?? '(none)'}` };
+    if (origin === undefined || !this.origins.has(origin))
+      return { status: 403, reason: `the API socket is refused to origin ${origin ?? '(none)'}` };
     return null;
   }
 

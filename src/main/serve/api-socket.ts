@@ -47,7 +47,12 @@ function onFrame(send: Send, ws: WebSocket, service: LabService, data: RawData, 
   if (!envelope.success) {
     const id = (frame as { id?: unknown } | null)?.id;
     const issue = envelope.error.issues[0];
-    return answerError(send, ws, Number.isInteger(id) ? (id as number) : NO_ID, `invalid frame: ${issue.path.map(String).join('.') || '(frame)'}: ${issue.message}`);
+    return answerError(
+      send,
+      ws,
+      Number.isInteger(id) ? (id as number) : NO_ID,
+      `invalid frame: ${issue.path.map(String).join('.') || '(frame)'}: ${issue.message}`,
+    );
   }
   const { id, call } = envelope.data;
   dispatch(service, call).then(

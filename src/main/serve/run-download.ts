@@ -8,7 +8,12 @@ import type { LabService } from '../core/lab-service.js';
 
 export { RUN_DOWNLOAD_PATH } from '../../shared/run/api.js';
 
-export function sendRun(res: ServerResponse, service: Pick<LabService, 'openRunText'>, path: string | null, headers: Record<string, string>): void {
+export function sendRun(
+  res: ServerResponse,
+  service: Pick<LabService, 'openRunText'>,
+  path: string | null,
+  headers: Record<string, string>,
+): void {
   const json = { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
   const params = openRunParamsSchema.safeParse({ path });
   try {

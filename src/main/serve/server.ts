@@ -88,7 +88,8 @@ export async function startLabServer(service: LabService, options: ServeOptions)
     answer(req, res).catch((e: NodeJS.ErrnoException) => {
       if (res.headersSent) return res.destroy();
       const path = requestUrl(req).pathname;
-      if (e.code === 'EMFILE' || e.code === 'ENFILE') refuse(res, { status: 503, reason: 'the server has too many files open; try again shortly' });
+      if (e.code === 'EMFILE' || e.code === 'ENFILE')
+        refuse(res, { status: 503, reason: 'the server has too many files open; try again shortly' });
       else if (e.code === 'ENOENT') refuse(res, { status: 404, reason: `${path} not found` });
       else refuse(res, { status: 500, reason: `cannot send ${path}: ${e.code ?? e.message}` });
     });
@@ -99,7 +100,9 @@ export async function startLabServer(service: LabService, options: ServeOptions)
     const refusal = access.checkSocket(req, requestUrl(req));
     if (refusal) {
       socket.once('finish', () => socket.destroy());
-      socket.end(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal.reason}\n`);
+      socket.end(
+        `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal.reason}\n`,
+      );
       return;
     }
     api.sockets.handleUpgrade(req, socket, head, (ws) => api.sockets.emit('connection', ws, req));
@@ -114,10 +117,11 @@ export async function startLabServer(service: LabService, options: ServeOptions)
     token: access.token,
     rendererBuilt: files.built,
     loopback: isLoopback(host),
-    close: () => new Promise<void>((resolve) => {
-      api.stop();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        api.stop();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -12,7 +12,15 @@ import { useViewTabs } from './app/useViewTabs';
 import { VIEWS } from './app/views';
 import { useLabClient } from './client';
 import {
-  EditorStatus, EditorTitle, EditorToolbar, ScenarioEditor, recordDocument, scenarioWorld, templateDocument, useScenarioValidation, useFileActions,
+  EditorStatus,
+  EditorTitle,
+  EditorToolbar,
+  ScenarioEditor,
+  recordDocument,
+  scenarioWorld,
+  templateDocument,
+  useScenarioValidation,
+  useFileActions,
   useScenarioDocument,
   type MarkerSummary,
 } from './editor';
@@ -42,29 +50,45 @@ export function App() {
 
   const { open: openDocument } = scenario;
   const { bring, forgetRequest } = tabs;
-  const showReplay = useCallback((record: RunRecord, from: string) => {
-    setShown({ record, source: { kind: 'replay', from } });
-    // What ran, in the editor: a new document, so the saved run's scenario can be changed and run again.
-    if (record.scenario !== null && typeof record.scenario === 'object') openDocument(recordDocument(record.scenario, from));
-    bring('record');
-  }, [bring, openDocument]);
+  const showReplay = useCallback(
+    (record: RunRecord, from: string) => {
+      setShown({ record, source: { kind: 'replay', from } });
+      // What ran, in the editor: a new document, so the saved run's scenario can be changed and run again.
+      if (record.scenario !== null && typeof record.scenario === 'object') openDocument(recordDocument(record.scenario, from));
+      bring('record');
+    },
+    [bring, openDocument],
+  );
 
   const files = useFileActions(client, scenario, showReplay, setNotice);
-  const problems = useScenarioValidation(client, scenario.text, scenario.doc?.path ?? null, settings.ranks, settings.backend, connection === 'open');
+  const problems = useScenarioValidation(
+    client,
+    scenario.text,
+    scenario.doc?.path ?? null,
+    settings.ranks,
+    settings.backend,
+    connection === 'open',
+  );
   const world = useMemo(() => scenarioWorld(scenario.text), [scenario.text]);
 
   const { forgetRefusal, catchUp } = run;
   // A run may have moved on, or ended, while the connection was down.
-  useEffect(() => { if (connection === 'open') void catchUp(); }, [connection, catchUp]);
+  useEffect(() => {
+    if (connection === 'open') void catchUp();
+  }, [connection, catchUp]);
   useEffect(() => forgetRefusal(), [scenario.generation, forgetRefusal]);
 
-  const openTemplate = useCallback((id: string) => {
-    const template = templates.find((t) => t.id === id);
-    if (template) scenario.open(templateDocument(template));
-  }, [templates, scenario.open]);
+  const openTemplate = useCallback(
+    (id: string) => {
+      const template = templates.find((t) => t.id === id);
+      if (template) scenario.open(templateDocument(template));
+    },
+    [templates, scenario.open],
+  );
 
   useEffect(() => {
-    if (!scenario.doc && templates.length) openTemplate(templates.some((t) => t.id === DEFAULT_TEMPLATE) ? DEFAULT_TEMPLATE : templates[0].id);
+    if (!scenario.doc && templates.length)
+      openTemplate(templates.some((t) => t.id === DEFAULT_TEMPLATE) ? DEFAULT_TEMPLATE : templates[0].id);
   }, [scenario.doc, templates, openTemplate]);
 
   const { live } = run.state;
@@ -72,11 +96,23 @@ export function App() {
   const shownBase = useMemo(() => {
     if (run.busy && live) {
       const source = { plan: live.plan, world: live.plan.world, steps: live.steps, events: live.events, compares: [] };
-      return { key: `live:${live.runId}`, source, live: true, name: scenario.doc?.name.replace(/\.scenario\.json$/, '') ?? 'run', version: live.version };
+      return {
+        key: `live:${live.runId}`,
+        source,
+        live: true,
+        name: scenario.doc?.name.replace(/\.scenario\.json$/, '') ?? 'run',
+        version: live.version,
+      };
     }
     if (!shown) return null;
     const name = (shown.record.scenario as { name?: unknown } | null)?.name;
-    return { key: `${shown.source.kind}:${shown.record.id}`, source: shown.record, live: false, name: typeof name === 'string' ? name : 'run', version: 0 };
+    return {
+      key: `${shown.source.kind}:${shown.record.id}`,
+      source: shown.record,
+      live: false,
+      name: typeof name === 'string' ? name : 'run',
+      version: 0,
+    };
   }, [run.busy, live, shown, scenario.doc]);
   // Apart, so that typing in the editor while a run goes leaves the run's source as it is.
   const liveText = shownBase?.live ? scenario.text : null;
@@ -91,16 +127,25 @@ export function App() {
     // In step mode the run waits before its first step: show it where the learner predicts it.
     bring(settings.stepMode ? 'step-run-started' : 'run-started');
     forgetRequest();
-    void start({ text: scenario.text, file: scenario.doc.path, backend: settings.backend, ranks: settings.ranks, stepMode: settings.stepMode });
+    void start({
+      text: scenario.text,
+      file: scenario.doc.path,
+      backend: settings.backend,
+      ranks: settings.ranks,
+      stepMode: settings.stepMode,
+    });
   }, [scenario.doc, scenario.text, settings.backend, settings.ranks, settings.stepMode, busy, start, bring, forgetRequest]);
 
-  const openRun = useCallback(async (path: string) => {
-    try {
-      showReplay(await client.call('openRun', { path }), path);
-    } catch (e) {
-      setNotice((e as Error).message);
-    }
-  }, [client, showReplay]);
+  const openRun = useCallback(
+    async (path: string) => {
+      try {
+        showReplay(await client.call('openRun', { path }), path);
+      } catch (e) {
+        setNotice((e as Error).message);
+      }
+    },
+    [client, showReplay],
+  );
 
   const onEvent = useRef<(event: ApiEvent) => void>(() => undefined);
   onEvent.current = (event) => {
@@ -160,7 +205,11 @@ export function App() {
       {(notice || error) && (
         <div className="notice" role="alert" data-testid="notice">
           {notice ?? error}
-          {notice && <button type="button" className="link" onClick={() => setNotice(null)}>dismiss</button>}
+          {notice && (
+            <button type="button" className="link" onClick={() => setNotice(null)}>
+              dismiss
+            </button>
+          )}
         </div>
       )}
       <main className="workspace">

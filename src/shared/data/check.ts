@@ -2,7 +2,11 @@
 import { DTYPE_INFO, sliceTensor, type Dtype, type Scalar, type Tensor } from './dtypes.js';
 import type { Lazy } from './lazy.js';
 
-export interface Mismatch { index: number; expected: string; actual: string }
+export interface Mismatch {
+  index: number;
+  expected: string;
+  actual: string;
+}
 
 export interface CheckResult {
   checked: number;
@@ -16,14 +20,21 @@ export const MAX_MISMATCHES_SHOWN = 5;
 /** Tolerance per dtype, relative to max(1, |expected|): exact for integers. */
 export function tolerance(dtype: Dtype): number {
   switch (dtype) {
-    case 'float16': return 1e-3;
-    case 'bfloat16': return 1e-2;
+    case 'float16':
+      return 1e-3;
+    case 'bfloat16':
+      return 1e-2;
     // A rounding step of 3 (e4m3) or 2 (e5m2) mantissa bits; reduction orders differ between backends.
-    case 'float8_e4m3': return 0.125;
-    case 'float8_e5m2': return 0.25;
-    case 'float32': return 1e-6;
-    case 'float64': return 1e-12;
-    default: return 0;
+    case 'float8_e4m3':
+      return 0.125;
+    case 'float8_e5m2':
+      return 0.25;
+    case 'float32':
+      return 1e-6;
+    case 'float64':
+      return 1e-12;
+    default:
+      return 0;
   }
 }
 
@@ -49,10 +60,14 @@ type Words = Uint8Array | Uint16Array | Uint32Array;
 function words(t: Tensor): { w: Words; per: number } {
   const { buffer, byteOffset, byteLength } = t.bytes;
   switch (DTYPE_INFO[t.dtype].bytes) {
-    case 1: return { w: new Uint8Array(buffer, byteOffset, byteLength), per: 1 };
-    case 2: return { w: new Uint16Array(buffer, byteOffset, byteLength / 2), per: 1 };
-    case 4: return { w: new Uint32Array(buffer, byteOffset, byteLength / 4), per: 1 };
-    default: return { w: new Uint32Array(buffer, byteOffset, byteLength / 4), per: 2 };
+    case 1:
+      return { w: new Uint8Array(buffer, byteOffset, byteLength), per: 1 };
+    case 2:
+      return { w: new Uint16Array(buffer, byteOffset, byteLength / 2), per: 1 };
+    case 4:
+      return { w: new Uint32Array(buffer, byteOffset, byteLength / 4), per: 1 };
+    default:
+      return { w: new Uint32Array(buffer, byteOffset, byteLength / 4), per: 2 };
   }
 }
 

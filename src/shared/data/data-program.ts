@@ -20,7 +20,15 @@ export const BACKEND_DATA_MIN_ELEMENTS = 4096;
  * A pattern as data_program.h's Pattern, in patterns.ts' order of operations: kind 0 constant a0;
  * 1 rank a1·rank + a0; 2 arange (a0 + a1·rank) + b·i; 3 random, the seeded hash into [min, max].
  */
-export interface NativePattern { kind: 0 | 1 | 2 | 3; seed: number; a0: number; a1: number; b: number; min: number; max: number }
+export interface NativePattern {
+  kind: 0 | 1 | 2 | 3;
+  seed: number;
+  a0: number;
+  a1: number;
+  b: number;
+  min: number;
+  max: number;
+}
 
 /** What a NativeOp's `data` holds (native/binding/binding_comm.cc parses it). */
 export interface NativeData {
@@ -37,8 +45,10 @@ export interface NativeData {
 export function nativePattern(p: DataPattern, dtype: Dtype): NativePattern {
   const none = { seed: 0, a0: 0, a1: 0, b: 0, min: 0, max: 0 };
   switch (p.kind) {
-    case 'constant': return { ...none, kind: 0, a0: p.value };
-    case 'rank': return { ...none, kind: 1, a0: p.offset ?? 0, a1: p.scale ?? 1 };
+    case 'constant':
+      return { ...none, kind: 0, a0: p.value };
+    case 'rank':
+      return { ...none, kind: 1, a0: p.offset ?? 0, a1: p.scale ?? 1 };
     case 'arange':
     case 'arange_rank':
       return { ...none, kind: 2, a0: p.start ?? 0, a1: p.rankStride ?? (p.kind === 'arange_rank' ? 1 : 0), b: p.step ?? 1 };

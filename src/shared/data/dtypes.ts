@@ -2,7 +2,18 @@
 // host-side expected values are computed exactly as the backends compute them.
 
 export const DTYPES = [
-  'float32', 'float64', 'float16', 'bfloat16', 'float8_e4m3', 'float8_e5m2', 'int8', 'uint8', 'int32', 'uint32', 'int64', 'uint64',
+  'float32',
+  'float64',
+  'float16',
+  'bfloat16',
+  'float8_e4m3',
+  'float8_e5m2',
+  'int8',
+  'uint8',
+  'int32',
+  'uint32',
+  'int64',
+  'uint64',
 ] as const;
 export type Dtype = (typeof DTYPES)[number];
 
@@ -50,12 +61,12 @@ export function float32ToFloat16Bits(x: number): number {
     let half = mant >>> shift;
     const rem = mant & ((1 << shift) - 1);
     const halfway = 1 << (shift - 1);
-    if (rem > halfway || (rem === halfway && (half & 1))) half++;
+    if (rem > halfway || (rem === halfway && half & 1)) half++;
     return sign | half;
   }
   let half = (e << 10) | (mant >>> 13);
   const rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && (half & 1))) half++;
+  if (rem > 0x1000 || (rem === 0x1000 && half & 1)) half++;
   return sign | half;
 }
 
@@ -94,8 +105,8 @@ export function float32ToFloat8Bits(format: Float8Format, x: number): number {
   const sign = (u32[0] >>> 24) & 0x80;
   const a = Math.abs(f32[0]);
   const exp = ((u32[0] >>> 23) & 0xff) - 127;
-  if (a === 0 || exp < -bias - mant - 1) return sign;  // below half the smallest subnormal
-  const e = Math.max(exp, 1 - bias);  // subnormals share the smallest normal's quantum
+  if (a === 0 || exp < -bias - mant - 1) return sign; // below half the smallest subnormal
+  const e = Math.max(exp, 1 - bias); // subnormals share the smallest normal's quantum
   const n = roundHalfEven(a / 2 ** (e - mant));
   const code = exp < 1 - bias ? n : ((e + bias) << mant) + n - (1 << mant);
   return sign | Math.min(code, maxCode);
@@ -122,22 +133,34 @@ export function float8Table(format: Float8Format): Float32Array {
   return t;
 }
 
-const wrapInt = (bits: number, signed: boolean) => (x: number): number => {
-  const t = Math.trunc(x);
-  if (!Number.isFinite(t)) return 0;
-  const m = 2 ** bits;
-  let r = ((t % m) + m) % m;
-  if (signed && r >= m / 2) r -= m;
-  return r;
-};
+const wrapInt =
+  (bits: number, signed: boolean) =>
+  (x: number): number => {
+    const t = Math.trunc(x);
+    if (!Number.isFinite(t)) return 0;
+    const m = 2 ** bits;
+    let r = ((t % m) + m) % m;
+    if (signed && r >= m / 2) r -= m;
+    return r;
+  };
 
 export const DTYPE_INFO: Record<Dtype, DtypeInfo> = {
   float32: { name: 'float32', bytes: 4, float: true, cast: (x) => Math.fround(x) },
   float64: { name: 'float64', bytes: 8, float: true, cast: (x) => x },
   float16: { name: 'float16', bytes: 2, float: true, cast: (x) => float16BitsToFloat32(float32ToFloat16Bits(Math.fround(x))) },
   bfloat16: { name: 'bfloat16', bytes: 2, float: true, cast: (x) => bfloat16BitsToFloat32(float32ToBfloat16Bits(Math.fround(x))) },
-  float8_e4m3: { name: 'float8_e4m3', bytes: 1, float: true, cast: (x) => float8Table('float8_e4m3')[float32ToFloat8Bits('float8_e4m3', Math.fround(x))] },
-  float8_e5m2: { name: 'float8_e5m2', bytes: 1, float: true, cast: (x) => float8Table('float8_e5m2')[float32ToFloat8Bits('float8_e5m2', Math.fround(x))] },
+  float8_e4m3: {
+    name: 'float8_e4m3',
+    bytes: 1,
+    float: true,
+    cast: (x) => float8Table('float8_e4m3')[float32ToFloat8Bits('float8_e4m3', Math.fround(x))],
+  },
+  float8_e5m2: {
+    name: 'float8_e5m2',
+    bytes: 1,
+    float: true,
+    cast: (x) => float8Table('float8_e5m2')[float32ToFloat8Bits('float8_e5m2', Math.fround(x))],
+  },
   int8: { name: 'int8', bytes: 1, float: false, cast: wrapInt(8, true) },
   uint8: { name: 'uint8', bytes: 1, float: false, cast: wrapInt(8, false) },
   int32: { name: 'int32', bytes: 4, float: false, cast: wrapInt(32, true) },
@@ -150,7 +173,8 @@ export const DTYPE_INFO: Record<Dtype, DtypeInfo> = {
 export const isBigIntDtype = (d: Dtype): d is 'int64' | 'uint64' => d === 'int64' || d === 'uint64';
 
 /** A typed view over raw bytes that reads and writes decoded values. */
-export type RawArray = Float32Array | Float64Array | Uint16Array | Int8Array | Uint8Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array;
+export type RawArray =
+  Float32Array | Float64Array | Uint16Array | Int8Array | Uint8Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array;
 
 export interface Tensor {
   dtype: Dtype;
@@ -169,27 +193,128 @@ export function tensorView(dtype: Dtype, bytes: Uint8Array): Tensor {
   const make = <T>(C: new (b: ArrayBufferLike, o: number, l: number) => T) => new C(buffer, byteOffset, length);
   const base = { dtype, length, bytes };
   switch (dtype) {
-    case 'float32': { const a = make(Float32Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
-    case 'float64': { const a = make(Float64Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
-    case 'int8': { const a = make(Int8Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
-    case 'uint8': { const a = make(Uint8Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
-    case 'int32': { const a = make(Int32Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
-    case 'uint32': { const a = make(Uint32Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = Number(v); } }; }
-    case 'int64': { const a = make(BigInt64Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = BigInt(v); } }; }
-    case 'uint64': { const a = make(BigUint64Array); return { ...base, raw: a, get: (i) => a[i], set: (i, v) => { a[i] = BigInt(v); } }; }
+    case 'float32': {
+      const a = make(Float32Array);
+      return {
+        ...base,
+        raw: a,
+        get: (i) => a[i],
+        set: (i, v) => {
+          a[i] = Number(v);
+        },
+      };
+    }
+    case 'float64': {
+      const a = make(Float64Array);
+      return {
+        ...base,
+        raw: a,
+        get: (i) => a[i],
+        set: (i, v) => {
+          a[i] = Number(v);
+        },
+      };
+    }
+    case 'int8': {
+      const a = make(Int8Array);
+      return {
+        ...base,
+        raw: a,
+        get: (i) => a[i],
+        set: (i, v) => {
+          a[i] = Number(v);
+        },
+      };
+    }
+    case 'uint8': {
+      const a = make(Uint8Array);
+      return {
+        ...base,
+        raw: a,
+        get: (i) => a[i],
+        set: (i, v) => {
+          a[i] = Number(v);
+        },
+      };
+    }
+    case 'int32': {
+      const a = make(Int32Array);
+      return {
+        ...base,
+        raw: a,
+        get: (i) => a[i],
+        set: (i, v) => {
+          a[i] = Number(v);
+        },
+      };
+    }
+    case 'uint32': {
+      const a = make(Uint32Array);
+      return {
+        ...base,
+        raw: a,
+        get: (i) => a[i],
+        set: (i, v) => {
+          a[i] = Number(v);
+        },
+      };
+    }
+    case 'int64': {
+      const a = make(BigInt64Array);
+      return {
+        ...base,
+        raw: a,
+        get: (i) => a[i],
+        set: (i, v) => {
+          a[i] = BigInt(v);
+        },
+      };
+    }
+    case 'uint64': {
+      const a = make(BigUint64Array);
+      return {
+        ...base,
+        raw: a,
+        get: (i) => a[i],
+        set: (i, v) => {
+          a[i] = BigInt(v);
+        },
+      };
+    }
     case 'float16': {
       const a = make(Uint16Array);
-      return { ...base, raw: a, get: (i) => float16BitsToFloat32(a[i]), set: (i, v) => { a[i] = float32ToFloat16Bits(Number(v)); } };
+      return {
+        ...base,
+        raw: a,
+        get: (i) => float16BitsToFloat32(a[i]),
+        set: (i, v) => {
+          a[i] = float32ToFloat16Bits(Number(v));
+        },
+      };
     }
     case 'bfloat16': {
       const a = make(Uint16Array);
-      return { ...base, raw: a, get: (i) => bfloat16BitsToFloat32(a[i]), set: (i, v) => { a[i] = float32ToBfloat16Bits(Number(v)); } };
+      return {
+        ...base,
+        raw: a,
+        get: (i) => bfloat16BitsToFloat32(a[i]),
+        set: (i, v) => {
+          a[i] = float32ToBfloat16Bits(Number(v));
+        },
+      };
     }
     case 'float8_e4m3':
     case 'float8_e5m2': {
       const a = make(Uint8Array);
       const table = float8Table(dtype);
-      return { ...base, raw: a, get: (i) => table[a[i]], set: (i, v) => { a[i] = float32ToFloat8Bits(dtype, Math.fround(Number(v))); } };
+      return {
+        ...base,
+        raw: a,
+        get: (i) => table[a[i]],
+        set: (i, v) => {
+          a[i] = float32ToFloat8Bits(dtype, Math.fround(Number(v)));
+        },
+      };
     }
   }
 }
@@ -202,7 +327,10 @@ export function sliceTensor(t: Tensor, offset: number, count: number): Tensor {
 
 /** The tensors one after the other, in a new tensor. */
 export function concatTensors(dtype: Dtype, parts: Tensor[]): Tensor {
-  const out = allocTensor(dtype, parts.reduce((s, p) => s + p.length, 0));
+  const out = allocTensor(
+    dtype,
+    parts.reduce((s, p) => s + p.length, 0),
+  );
   let at = 0;
   for (const p of parts) {
     out.bytes.set(p.bytes, at);
@@ -217,6 +345,8 @@ export function allocTensor(dtype: Dtype, count: number): Tensor {
   try {
     return tensorView(dtype, new Uint8Array(new ArrayBuffer(bytes)));
   } catch (e) {
-    throw Object.assign(new Error(`cannot allocate ${bytes} bytes of host memory for ${count} × ${dtype} (${(e as Error).message})`), { code: 'CLAB_OUT_OF_MEMORY' });
+    throw Object.assign(new Error(`cannot allocate ${bytes} bytes of host memory for ${count} × ${dtype} (${(e as Error).message})`), {
+      code: 'CLAB_OUT_OF_MEMORY',
+    });
   }
 }

@@ -18,16 +18,28 @@ export interface Lazy {
 }
 
 /** One element of one rank's input: `rank`'s pattern element `from` (+ j for the segment's j-th). */
-export interface LazyTerm { pattern: DataPattern; rank: number; from: number }
+export interface LazyTerm {
+  pattern: DataPattern;
+  rank: number;
+  from: number;
+}
 /** `length` elements, each one term's, or the reduction of several terms' (`reduced`). */
-export interface LazySegment { length: number; terms: LazyTerm[]; reduced: boolean }
+export interface LazySegment {
+  length: number;
+  terms: LazyTerm[];
+  reduced: boolean;
+}
 
 /** A tensor that exists already. */
 export const lazyTensor = (t: Tensor): Lazy => ({ dtype: t.dtype, length: t.length, read: (from, count) => sliceTensor(t, from, count) });
 
 /** `rank`'s input of `length` elements from `pattern`, as stored in `dtype`. */
-export const lazyPattern = (pattern: DataPattern, rank: number, dtype: Dtype, length: number): Lazy =>
-  ({ dtype, length, read: (from, count) => patternTensor(pattern, rank, dtype, count, from), segments: length ? [{ length, terms: [{ pattern, rank, from: 0 }], reduced: false }] : [] });
+export const lazyPattern = (pattern: DataPattern, rank: number, dtype: Dtype, length: number): Lazy => ({
+  dtype,
+  length,
+  read: (from, count) => patternTensor(pattern, rank, dtype, count, from),
+  segments: length ? [{ length, terms: [{ pattern, rank, from: 0 }], reduced: false }] : [],
+});
 
 /** Segments [offset, offset + count) of a run of segments. */
 function sliceSegments(segments: readonly LazySegment[], offset: number, count: number): LazySegment[] {
@@ -44,8 +56,12 @@ function sliceSegments(segments: readonly LazySegment[], offset: number, count: 
 }
 
 /** Elements [offset, offset + count) of `e`. */
-export const lazySlice = (e: Lazy, offset: number, count: number): Lazy =>
-  ({ dtype: e.dtype, length: count, read: (from, n) => e.read(offset + from, n), ...(e.segments ? { segments: sliceSegments(e.segments, offset, count) } : {}) });
+export const lazySlice = (e: Lazy, offset: number, count: number): Lazy => ({
+  dtype: e.dtype,
+  length: count,
+  read: (from, n) => e.read(offset + from, n),
+  ...(e.segments ? { segments: sliceSegments(e.segments, offset, count) } : {}),
+});
 
 /** The parts one after the other. */
 export function lazyConcat(dtype: Dtype, parts: Lazy[]): Lazy {
@@ -84,7 +100,7 @@ export function lazyReduce(parts: Lazy[], reduce: (windows: Tensor[]) => Tensor)
   const cuts = new Set<number>([length]);
   for (const p of parts) {
     let at = 0;
-    for (const s of p.segments!) cuts.add(at += s.length);
+    for (const s of p.segments!) cuts.add((at += s.length));
   }
   const segments: LazySegment[] = [];
   let lo = 0;

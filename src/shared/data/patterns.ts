@@ -1,7 +1,14 @@
 // Named data patterns: every rank's input is a pure function of (rank, index), so the host can
 // compute the value any output element must have without running anything.
 import {
-  allocTensor, DTYPE_INFO, float32ToBfloat16Bits, float32ToFloat16Bits, float32ToFloat8Bits, type Dtype, type Scalar, type Tensor,
+  allocTensor,
+  DTYPE_INFO,
+  float32ToBfloat16Bits,
+  float32ToFloat16Bits,
+  float32ToFloat8Bits,
+  type Dtype,
+  type Scalar,
+  type Tensor,
 } from './dtypes.js';
 
 export type DataPattern =
@@ -100,7 +107,16 @@ export function fillTensor(tensor: Tensor, pattern: DataPattern, rank: number, o
  * a 1 GiB input is not filled through a call per element. Stores convert exactly as `value(i)`
  * stored one at a time would (fill() and element stores share the typed array's conversion).
  */
-function fillNumbers(a: Float32Array, pattern: DataPattern, rank: number, dtype: Dtype, offset: number, count: number, from: number, value: (i: number) => number): void {
+function fillNumbers(
+  a: Float32Array,
+  pattern: DataPattern,
+  rank: number,
+  dtype: Dtype,
+  offset: number,
+  count: number,
+  from: number,
+  value: (i: number) => number,
+): void {
   switch (pattern.kind) {
     case 'rank':
     case 'constant':

@@ -2,8 +2,18 @@
 // order, each step rounded to the element type (half types via float32, float8 types via float16
 // as NCCL computes them), integers wrapping.
 import {
-  allocTensor, bfloat16BitsToFloat32, DTYPE_INFO, float16BitsToFloat32, float32ToBfloat16Bits, float32ToFloat16Bits,
-  float32ToFloat8Bits, float8Table, isBigIntDtype, type Dtype, type Scalar, type Tensor,
+  allocTensor,
+  bfloat16BitsToFloat32,
+  DTYPE_INFO,
+  float16BitsToFloat32,
+  float32ToBfloat16Bits,
+  float32ToFloat16Bits,
+  float32ToFloat8Bits,
+  float8Table,
+  isBigIntDtype,
+  type Dtype,
+  type Scalar,
+  type Tensor,
 } from './dtypes.js';
 
 export const REDOPS = ['sum', 'prod', 'min', 'max', 'avg'] as const;
@@ -28,22 +38,29 @@ function binaryFor(dtype: Dtype, redop: Exclude<Redop, 'avg'>): Binary {
   if (isBigIntDtype(dtype)) {
     const w = dtype === 'int64' ? (x: bigint) => BigInt.asIntN(64, x) : (x: bigint) => BigInt.asUintN(64, x);
     switch (redop) {
-      case 'sum': return (a, b) => w((a as bigint) + (b as bigint));
-      case 'prod': return (a, b) => w((a as bigint) * (b as bigint));
-      case 'min': return (a, b) => ((a as bigint) < (b as bigint) ? a : b);
-      case 'max': return (a, b) => ((a as bigint) > (b as bigint) ? a : b);
+      case 'sum':
+        return (a, b) => w((a as bigint) + (b as bigint));
+      case 'prod':
+        return (a, b) => w((a as bigint) * (b as bigint));
+      case 'min':
+        return (a, b) => ((a as bigint) < (b as bigint) ? a : b);
+      case 'max':
+        return (a, b) => ((a as bigint) > (b as bigint) ? a : b);
     }
   }
   const cast = stepCast(dtype);
   switch (redop) {
-    case 'sum': return (a, b) => cast((a as number) + (b as number));
+    case 'sum':
+      return (a, b) => cast((a as number) + (b as number));
     case 'prod':
       // 32-bit products exceed 2^53; Math.imul wraps exactly like the native unsigned multiply.
       if (dtype === 'int32') return (a, b) => Math.imul(a as number, b as number);
       if (dtype === 'uint32') return (a, b) => Math.imul(a as number, b as number) >>> 0;
       return (a, b) => cast((a as number) * (b as number));
-    case 'min': return (a, b) => ((a as number) < (b as number) ? a : b);
-    case 'max': return (a, b) => ((a as number) > (b as number) ? a : b);
+    case 'min':
+      return (a, b) => ((a as number) < (b as number) ? a : b);
+    case 'max':
+      return (a, b) => ((a as number) > (b as number) ? a : b);
   }
 }
 
@@ -77,11 +94,15 @@ function halfDecoder(dtype: 'float16' | 'bfloat16'): (bits: number) => number {
 
 function combineNumbers(redop: Exclude<Redop, 'avg'>, int32: boolean): Combine {
   switch (redop) {
-    case 'sum': return (a, b) => a + b;
+    case 'sum':
+      return (a, b) => a + b;
     // Math.imul's 32 bits stored into an Int32Array or Uint32Array wrap as the native multiply does.
-    case 'prod': return int32 ? Math.imul : (a, b) => a * b;
-    case 'min': return (a, b) => (a < b ? a : b);
-    case 'max': return (a, b) => (a > b ? a : b);
+    case 'prod':
+      return int32 ? Math.imul : (a, b) => a * b;
+    case 'min':
+      return (a, b) => (a < b ? a : b);
+    case 'max':
+      return (a, b) => (a > b ? a : b);
   }
 }
 
@@ -99,8 +120,14 @@ export function reduceTensors(dtype: Dtype, redop: Redop, parts: Tensor[]): Tens
     // Stores into BigInt64Array / BigUint64Array wrap modulo 2^64, like the native kernels.
     const acc = out.raw as BigInt64Array;
     acc.set(parts[0].raw as BigInt64Array);
-    const f = op === 'sum' ? (a: bigint, b: bigint) => a + b : op === 'prod' ? (a: bigint, b: bigint) => a * b
-      : op === 'min' ? (a: bigint, b: bigint) => (a < b ? a : b) : (a: bigint, b: bigint) => (a > b ? a : b);
+    const f =
+      op === 'sum'
+        ? (a: bigint, b: bigint) => a + b
+        : op === 'prod'
+          ? (a: bigint, b: bigint) => a * b
+          : op === 'min'
+            ? (a: bigint, b: bigint) => (a < b ? a : b)
+            : (a: bigint, b: bigint) => (a > b ? a : b);
     for (let p = 1; p < world; p++) {
       const x = parts[p].raw as BigInt64Array;
       for (let i = 0; i < n; i++) acc[i] = f(acc[i], x[i]);

@@ -93,7 +93,7 @@ function threadName(plan: Plan, tid: number): string {
   if (tid >= CHANNEL_TID) return `NCCL channel ${tid - CHANNEL_TID}`;
   const base = tid % LANE_STRIDE;
   const lane = Math.floor(tid / LANE_STRIDE);
-  const name = base === HOST_TID ? 'host' : plan.streams[base - 1] ?? `stream ${base - 1}`;
+  const name = base === HOST_TID ? 'host' : (plan.streams[base - 1] ?? `stream ${base - 1}`);
   return lane ? `${name} (overlap ${lane})` : name;
 }
 
@@ -104,7 +104,7 @@ function assignLanes(slices: CompleteEvent[]): void {
   // Per thread, each lane's open slices, innermost last.
   const lanes = new Map<string, CompleteEvent[][]>();
   for (const s of slices) {
-    if (s.tid >= CHANNEL_TID) continue;  // one channel's kernels follow each other on its stream
+    if (s.tid >= CHANNEL_TID) continue; // one channel's kernels follow each other on its stream
     const key = `${s.pid}/${s.tid}`;
     const stacks = lanes.get(key) ?? [];
     lanes.set(key, stacks);
@@ -133,7 +133,8 @@ function metadata(record: RunRecord, threads: Map<number, Set<number>>): Metadat
     out.push({ name: 'process_sort_index', ph: 'M', pid: rank, tid: 0, args: { sort_index: rank } });
     for (const tid of [...tids].sort((a, b) => a - b)) {
       // Each lane right below the thread it relieves.
-      const sortIndex = tid >= CHANNEL_TID ? LANE_STRIDE * LANE_STRIDE + tid : (tid % LANE_STRIDE) * LANE_STRIDE + Math.floor(tid / LANE_STRIDE);
+      const sortIndex =
+        tid >= CHANNEL_TID ? LANE_STRIDE * LANE_STRIDE + tid : (tid % LANE_STRIDE) * LANE_STRIDE + Math.floor(tid / LANE_STRIDE);
       out.push({ name: 'thread_name', ph: 'M', pid: rank, tid, args: { name: threadName(plan, tid) } });
       out.push({ name: 'thread_sort_index', ph: 'M', pid: rank, tid, args: { sort_index: sortIndex } });
     }
@@ -158,10 +159,16 @@ function iterations(events: TimelineEvent[]): Map<TimelineEvent, number> {
 function transfers(plan: Plan, step: number): { from: number; to: number }[] {
   const action = plan.steps[step]?.action;
   if (action?.kind === 'pair') {
-    if (action.measure === 'copy') return [];  // made by the sender alone
-    return action.both ? [{ from: action.from, to: action.to }, { from: action.to, to: action.from }] : [{ from: action.from, to: action.to }];
+    if (action.measure === 'copy') return []; // made by the sender alone
+    return action.both
+      ? [
+          { from: action.from, to: action.to },
+          { from: action.to, to: action.from },
+        ]
+      : [{ from: action.from, to: action.to }];
   }
-  const items: P2pAction[] = action?.kind === 'p2p' ? [action] : action?.kind === 'group' ? action.items.filter((i): i is P2pAction => i.kind === 'p2p') : [];
+  const items: P2pAction[] =
+    action?.kind === 'p2p' ? [action] : action?.kind === 'group' ? action.items.filter((i): i is P2pAction => i.kind === 'p2p') : [];
   const pairs = new Map(items.map((i) => [`${i.from}→${i.to}`, { from: i.from, to: i.to }]));
   return [...pairs.values()];
 }
@@ -194,13 +201,32 @@ function pairArgs(step: StepRecord, links: Map<string, PairLink>): NonNullable<C
 /** A pairs step's matrices as numbers (rows send, columns receive; an error cell holds its code), for otherData. */
 function pairsSummary(v: PairsView) {
   return {
-    label: v.spec.label, path: v.spec.path, bytes: v.spec.bytes, direction: v.spec.direction,
-    pairsMeasured: v.pairsMeasured, pairsFailed: v.failures.length,
-    matrices: Object.fromEntries(v.matrices.map((m) => [m.measure, {
-      unit: m.unit,
-      rows: m.rows.map((row) => row.map((c) => (c.kind === 'measured' ? c.value : c.kind === 'error' ? c.error?.code ?? 'error' : null))),
-    }])),
-    links: v.links.map((l) => ({ from: l.from, to: l.to, link: l.link?.text ?? null, peakGBps: l.link?.peakGBps ?? null, transport: l.transport, share: l.share, copyShare: l.copyShare })),
+    label: v.spec.label,
+    path: v.spec.path,
+    bytes: v.spec.bytes,
+    direction: v.spec.direction,
+    pairsMeasured: v.pairsMeasured,
+    pairsFailed: v.failures.length,
+    matrices: Object.fromEntries(
+      v.matrices.map((m) => [
+        m.measure,
+        {
+          unit: m.unit,
+          rows: m.rows.map((row) =>
+            row.map((c) => (c.kind === 'measured' ? c.value : c.kind === 'error' ? (c.error?.code ?? 'error') : null)),
+          ),
+        },
+      ]),
+    ),
+    links: v.links.map((l) => ({
+      from: l.from,
+      to: l.to,
+      link: l.link?.text ?? null,
+      peakGBps: l.link?.peakGBps ?? null,
+      transport: l.transport,
+      share: l.share,
+      copyShare: l.copyShare,
+    })),
     failures: v.failures.map((f) => ({ from: f.from, to: f.to, ...f.error })),
   };
 }
@@ -225,7 +251,16 @@ function flows(plan: Plan, slices: CompleteEvent[]): FlowEvent[] {
       // The arrow leaves the send's middle and lands in the receive no earlier than that (a receive
       // posted first waits), so it never points back in time.
       out.push({ name: send.args.label, cat: FLOW_CATEGORY, ph: 's', id, pid: send.pid, tid: send.tid, ts: middle(send) });
-      out.push({ name: send.args.label, cat: FLOW_CATEGORY, ph: 'f', bp: 'e', id, pid: recv.pid, tid: recv.tid, ts: Math.max(middle(recv), Math.min(middle(send), recv.ts + 0.999 * recv.dur)) });
+      out.push({
+        name: send.args.label,
+        cat: FLOW_CATEGORY,
+        ph: 'f',
+        bp: 'e',
+        id,
+        pid: recv.pid,
+        tid: recv.tid,
+        ts: Math.max(middle(recv), Math.min(middle(send), recv.ts + 0.999 * recv.dur)),
+      });
       id++;
     }
   }
@@ -272,8 +307,8 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
         label: step?.label ?? planStep?.label ?? e.name,
         bytes: e.bytes,
         iteration: e.channel?.iteration ?? iteration.get(e)!,
-        algbw: ownBandwidth ? step?.algbw ?? null : null,
-        busbw: ownBandwidth ? step?.busbw ?? null : null,
+        algbw: ownBandwidth ? (step?.algbw ?? null) : null,
+        busbw: ownBandwidth ? (step?.busbw ?? null) : null,
         verdict: step?.verdict ?? null,
         ...(step?.origin.kind === 'pairs' ? { pair: pairArgs(step, pairLinks) } : {}),
         ...(e.phase === 'loop' ? hostStallArgs(step, e.rank) : {}),
@@ -308,7 +343,19 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
       env: env.env,
       ...(env.links ? { links: env.links } : {}),
       ...(views.length ? { pairs: views.map(pairsSummary) } : {}),
-      ...(record.hosts ? { hosts: record.hosts.map((h) => ({ name: h.name, address: h.address, ranks: h.ranks, versions: h.environment.versions, gpus: h.environment.gpus })), clock: clockNote(record), hostWarnings: record.hostWarnings ?? [] } : {}),
+      ...(record.hosts
+        ? {
+            hosts: record.hosts.map((h) => ({
+              name: h.name,
+              address: h.address,
+              ranks: h.ranks,
+              versions: h.environment.versions,
+              gpus: h.environment.gpus,
+            })),
+            clock: clockNote(record),
+            hostWarnings: record.hostWarnings ?? [],
+          }
+        : {}),
     },
   };
 }

@@ -63,9 +63,15 @@ export function resultLines(step: StepRecord): string[] {
 export function timingLine(step: StepRecord): string | null {
   if (!step.timing || isBookkeeping(step)) return null;
   const t = step.timing;
-  const bw = step.algbw !== null && step.bytes > 0 ? `, ${formatBytes(step.bytes)}: algbw ${step.algbw.toFixed(2)} GB/s, busbw ${step.busbw!.toFixed(2)} GB/s` : '';
+  const bw =
+    step.algbw !== null && step.bytes > 0
+      ? `, ${formatBytes(step.bytes)}: algbw ${step.algbw.toFixed(2)} GB/s, busbw ${step.busbw!.toFixed(2)} GB/s`
+      : '';
   const fl = step.flops ? `, ${(step.flops / (bandwidthTime(t) * 1e3)).toFixed(2)} GFLOP/s` : '';
-  const loop = t.perOp !== undefined && Math.abs(t.perOp - t.mean) > 0.05 * t.mean ? `; ${us(t.perOp)} µs per op over the loop, as nccl-tests times` : '';
+  const loop =
+    t.perOp !== undefined && Math.abs(t.perOp - t.mean) > 0.05 * t.mean
+      ? `; ${us(t.perOp)} µs per op over the loop, as nccl-tests times`
+      : '';
   return `    time ${us(t.mean)} µs mean (min ${us(t.min)}, median ${us(t.median)}, max ${us(t.max)}, n=${t.samples}${loop})${bw}${fl}`;
 }
 
@@ -76,7 +82,8 @@ export function loopStallLines(step: StepRecord): string[] {
 
 /** The same as `#` notes of a sweep table, each naming its row's size. */
 function loopStallNotes(rows: readonly StepRecord[]): string[] {
-  return rows.flatMap((r) => loopStalls(r.ranks).map((s) => `at ${formatBytes(r.bytes)}, ${describeLoopStall(s)}.`))
+  return rows
+    .flatMap((r) => loopStalls(r.ranks).map((s) => `at ${formatBytes(r.bytes)}, ${describeLoopStall(s)}.`))
     .flatMap((note) => wrapWords(note, 100, '# ', '#   '));
 }
 
@@ -106,10 +113,9 @@ const modelCells = (row: SweepModelRow | undefined) =>
 
 /** What the model assumed and what it says about the measurement, as `#` lines of at most 100 columns. */
 function modelNotes(model: SweepModel): string[] {
-  return [
-    `model is the busbw predicted for a ${modelSummary(model)}. %peak is the measured busbw over β.`,
-    ...model.notes,
-  ].flatMap((note) => wrapWords(note, 100, '# ', '#   '));
+  return [`model is the busbw predicted for a ${modelSummary(model)}. %peak is the measured busbw over β.`, ...model.notes].flatMap(
+    (note) => wrapWords(note, 100, '# ', '#   '),
+  );
 }
 
 /**
@@ -160,9 +166,12 @@ function ncclNotes(rows: readonly StepRecord[]): string[] {
 export function sweepTitle(plan: Plan, sweep: number): string {
   const spec = plan.sweeps[sweep];
   const first = plan.steps.find((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep)?.action;
-  const half = first?.kind !== 'collective' ? ''
-    : first.inPlace ? ', in-place: nccl-tests\' right half ("inPlace": false for its left)'
-    : ', out-of-place: nccl-tests\' left half ("inPlace": true for its right, where the op has one)';
+  const half =
+    first?.kind !== 'collective'
+      ? ''
+      : first.inPlace
+        ? ', in-place: nccl-tests\' right half ("inPlace": false for its left)'
+        : ', out-of-place: nccl-tests\' left half ("inPlace": true for its right, where the op has one)';
   return `# ${spec.label} (${spec.path}), ${plan.world} ranks${half}`;
 }
 
@@ -215,11 +224,16 @@ export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environm
   const label = (r: number) => (several ? `${r} ${hostOfRank(record, r)}`.slice(0, width - 1) : String(r));
   const cell = (m: PairsMatrix, c: PairsCell): string => {
     switch (c.kind) {
-      case 'self': return '-';
-      case 'not-measured': return '';
-      case 'unfinished': return c.step.verdict === 'stopped' ? 'stopped' : 'not run';
-      case 'error': return pairErrorWord(c.error?.code);
-      case 'measured': return c.value === null ? 'n/a' : m.unit === 'µs' ? us(c.value) : c.value >= 0.01 ? c.value.toFixed(2) : c.value.toPrecision(2);
+      case 'self':
+        return '-';
+      case 'not-measured':
+        return '';
+      case 'unfinished':
+        return c.step.verdict === 'stopped' ? 'stopped' : 'not run';
+      case 'error':
+        return pairErrorWord(c.error?.code);
+      case 'measured':
+        return c.value === null ? 'n/a' : m.unit === 'µs' ? us(c.value) : c.value >= 0.01 ? c.value.toFixed(2) : c.value.toPrecision(2);
     }
   };
   const table = (m: PairsMatrix) => [
@@ -237,13 +251,15 @@ export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environm
   if (how) lines.push(`# plain copy: ${how}`);
   const links = view.links.filter((l) => l.link || l.transport);
   if (links.length) {
-    lines.push('# each pair: link, NCCL transport, share of the link\'s one-way peak');
+    lines.push("# each pair: link, NCCL transport, share of the link's one-way peak");
     for (const l of links) {
       const peak = l.link?.peakGBps ? ` of ${+l.link.peakGBps.toFixed(1)} GB/s (${l.link.peakFrom})` : '';
       const share = l.share !== null ? `send/recv ${(100 * l.share).toFixed(0)} %${peak}` : '';
       const copyShare = l.copyShare !== null ? `, copy ${(100 * l.copyShare).toFixed(0)} %` : '';
       const between = hostOfRank(record, l.from) !== hostOfRank(record, l.to) ? 'hosts' : null;
-      lines.push(`#   ${l.from}${view.both ? '⇄' : '→'}${l.to}  ${(l.link?.text ?? between ?? (record.environment.backend === 'cpu' ? 'host' : '?')).padEnd(5)} ${(l.transport ?? 'transport unknown').padEnd(18)} ${share}${copyShare}`.trimEnd());
+      lines.push(
+        `#   ${l.from}${view.both ? '⇄' : '→'}${l.to}  ${(l.link?.text ?? between ?? (record.environment.backend === 'cpu' ? 'host' : '?')).padEnd(5)} ${(l.transport ?? 'transport unknown').padEnd(18)} ${share}${copyShare}`.trimEnd(),
+      );
     }
   }
   for (const f of view.failures) {
@@ -253,7 +269,8 @@ export function pairsMatrix(record: Pick<RunRecord, 'plan' | 'steps' | 'environm
     for (const h of e?.hints ?? []) lines.push(`#   hint: ${h}`);
   }
   for (const m of view.matrices) {
-    for (const c of m.rows.flat()) if (c.kind === 'measured' && c.step.verdict === 'fail') lines.push(`# ${c.step.label}: ${c.step.wrong} wrong`);
+    for (const c of m.rows.flat())
+      if (c.kind === 'measured' && c.step.verdict === 'fail') lines.push(`# ${c.step.label}: ${c.step.wrong} wrong`);
   }
   return lines;
 }
@@ -263,8 +280,10 @@ type CompareVariant = CompareRecord['variants'][number];
 /** A later variant's comm and compute times against the first's: what running them together cost each. */
 function sharingLine(v: CompareVariant, first: CompareVariant): string[] {
   const part = (label: string, x: number | null | undefined, base: number | null | undefined) =>
-    (x && base ? `${label} ${us(x)} µs (×${(x / base).toFixed(2)})` : null);
-  const parts = [part('comm', v.commUs, first.commUs), part('compute', v.computeUs, first.computeUs)].filter((p): p is string => p !== null);
+    x && base ? `${label} ${us(x)} µs (×${(x / base).toFixed(2)})` : null;
+  const parts = [part('comm', v.commUs, first.commUs), part('compute', v.computeUs, first.computeUs)].filter(
+    (p): p is string => p !== null,
+  );
   return parts.length ? [`  ${''.padEnd(12)} ${parts.join(', ')} against ${first.name}`] : [];
 }
 
@@ -310,10 +329,13 @@ export function compareSummary(c: CompareRecord, backend?: BackendName): string[
     }
     const spread = v === first ? null : speedupSpread(first.repeatsUs, v.repeatsUs);
     if (spread && !spread.readable) noisy.push(spread);
-    const repeats = v.repeatsUs.length > 1
-      ? `  (${v.repeatsUs.length} repeats: ${us(Math.min(...v.repeatsUs))}–${us(Math.max(...v.repeatsUs))} µs${spread ? `; speed-up ${speedupRange(spread)}` : ''})`
-      : '';
-    lines.push(`  ${v.name.padEnd(width)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}${against}${v.nccl ? `  NCCL: ${v.nccl}` : ''}${repeats}`);
+    const repeats =
+      v.repeatsUs.length > 1
+        ? `  (${v.repeatsUs.length} repeats: ${us(Math.min(...v.repeatsUs))}–${us(Math.max(...v.repeatsUs))} µs${spread ? `; speed-up ${speedupRange(spread)}` : ''})`
+        : '';
+    lines.push(
+      `  ${v.name.padEnd(width)} ${v.durationUs === null ? 'n/a' : `${us(v.durationUs)} µs`}${v.speedup !== null ? `  speed-up ×${v.speedup.toFixed(2)}` : ''}${against}${v.nccl ? `  NCCL: ${v.nccl}` : ''}${repeats}`,
+    );
     if (ideal) {
       if (!v.serial) lines.push(...costLine(v, c.variants, ideal, width));
     } else if (v !== first) {
@@ -322,19 +344,27 @@ export function compareSummary(c: CompareRecord, backend?: BackendName): string[
     const base = ideal ? ideal.computeUs : v === first ? null : first.computeUs;
     const slower = v.computeUs && base ? v.computeUs / base : 0;
     if (backend === 'nccl' && slower >= SLOWER_COMPUTE && v.transport !== 'copy-engine') {
-      lines.push(`  ${''.padEnd(width)} the multiply took ×${slower.toFixed(2)} beside the communication: a GEMM's time goes as the SMs it gets, and NCCL's kernels held some (fewer with "registerBuffers" and NCCL_MAX_P2P_NCHANNELS; none with "transport": "copy-engine")`);
+      lines.push(
+        `  ${''.padEnd(width)} the multiply took ×${slower.toFixed(2)} beside the communication: a GEMM's time goes as the SMs it gets, and NCCL's kernels held some (fewer with "registerBuffers" and NCCL_MAX_P2P_NCHANNELS; none with "transport": "copy-engine")`,
+      );
     }
   }
   if (ideal) {
-    lines.push(`  ideal ${us(ideal.us)} µs: the longer of the fastest transfer alone (${us(ideal.commUs)} µs, ${ideal.commFrom}) and the GEMM alone${backend === 'nccl' ? ' on all SMs' : ''} (${us(ideal.computeUs)} µs, ${ideal.computeFrom}), measured in this run`);
+    lines.push(
+      `  ideal ${us(ideal.us)} µs: the longer of the fastest transfer alone (${us(ideal.commUs)} µs, ${ideal.commFrom}) and the GEMM alone${backend === 'nccl' ? ' on all SMs' : ''} (${us(ideal.computeUs)} µs, ${ideal.computeFrom}), measured in this run`,
+    );
   }
   if (c.commUs !== null && c.computeUs !== null) {
-    lines.push(`  comm ${us(c.commUs)} µs + compute ${us(c.computeUs)} µs; ideal overlap speed-up ×${c.idealSpeedup?.toFixed(2) ?? 'n/a'} (comm + compute vs max(comm, compute))`);
+    lines.push(
+      `  comm ${us(c.commUs)} µs + compute ${us(c.computeUs)} µs; ideal overlap speed-up ×${c.idealSpeedup?.toFixed(2) ?? 'n/a'} (comm + compute vs max(comm, compute))`,
+    );
   }
   if (noisy.length) {
     const widest = noisy.reduce((a, b) => (b.high / b.low > a.high / a.low ? b : a));
-    lines.push(`  ⚠ too noisy to read: the speed-up ranges ${speedupRange(widest)} over the repeats (its ends more than ×${READABLE_SPREAD} apart), so the median says little; ` +
-      `more "repeat", or a machine with fewer other jobs${backend === 'cpu' ? ' (cpu ranks share its cores)' : ''}, narrows it`);
+    lines.push(
+      `  ⚠ too noisy to read: the speed-up ranges ${speedupRange(widest)} over the repeats (its ends more than ×${READABLE_SPREAD} apart), so the median says little; ` +
+        `more "repeat", or a machine with fewer other jobs${backend === 'cpu' ? ' (cpu ranks share its cores)' : ''}, narrows it`,
+    );
   }
   return lines;
 }
@@ -350,11 +380,17 @@ export function runReport(record: RunRecord): string[] {
   for (const step of record.steps) {
     const o = step.origin;
     if (o.kind === 'sweep') {
-      if (!printedSweeps.has(o.sweep)) { printedSweeps.add(o.sweep); out.push(...sweepTable(plan, record.steps, o.sweep, record.environment)); }
+      if (!printedSweeps.has(o.sweep)) {
+        printedSweeps.add(o.sweep);
+        out.push(...sweepTable(plan, record.steps, o.sweep, record.environment));
+      }
       continue;
     }
     if (o.kind === 'pairs') {
-      if (!printedPairs.has(o.pairs)) { printedPairs.add(o.pairs); out.push(...pairsMatrix(record, o.pairs)); }
+      if (!printedPairs.has(o.pairs)) {
+        printedPairs.add(o.pairs);
+        out.push(...pairsMatrix(record, o.pairs));
+      }
       continue;
     }
     if (o.kind === 'compare' || step.action.kind === 'wait') continue;

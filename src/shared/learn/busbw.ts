@@ -12,15 +12,19 @@ export interface BusFactorFormula {
 
 const FORMULAS: { formula: string; of: (n: number) => number; because: string }[] = [
   {
-    formula: '2(n−1)/n', of: (n) => (2 * (n - 1)) / n,
-    because: 'a ring all_reduce is a reduce-scatter then an all-gather, and in each half every rank sends and receives (n−1)/n of the buffer',
+    formula: '2(n−1)/n',
+    of: (n) => (2 * (n - 1)) / n,
+    because:
+      'a ring all_reduce is a reduce-scatter then an all-gather, and in each half every rank sends and receives (n−1)/n of the buffer',
   },
   {
-    formula: '(n−1)/n', of: (n) => (n - 1) / n,
-    because: 'every rank needs the other n−1 ranks\' parts of the buffer; its own part never crosses a link',
+    formula: '(n−1)/n',
+    of: (n) => (n - 1) / n,
+    because: "every rank needs the other n−1 ranks' parts of the buffer; its own part never crosses a link",
   },
   {
-    formula: '1', of: () => 1,
+    formula: '1',
+    of: () => 1,
     because: 'each byte crosses each link once, so what the link carries is what the call moves',
   },
 ];
@@ -41,11 +45,13 @@ const factorText = (x: number) => String(Math.round(x * 1000) / 1000);
  * two sentences a learner reads beside a sweep.
  */
 export function busBandwidthExplanation(op: ModelledOp, world: number): string {
-  const algbw = 'algbw is the size a call moves over its time (nccl-tests\' size: one rank\'s buffer, or the whole gathered buffer).';
+  const algbw = "algbw is the size a call moves over its time (nccl-tests' size: one rank's buffer, or the whole gathered buffer).";
   if (world < 2) return `${algbw} On 1 rank nothing crosses a link, so busbw is 0.`;
   const f = busFactorFormula(op);
   const factor = factorText(busFactorOf(op, world));
   const formula = f && f.formula !== '1' ? `${f.formula} = × ${factor}` : factor;
-  return `${algbw} ${op} on ${world} ranks: busbw = algbw × ${formula}${f ? `, because ${f.because}` : ''}. ` +
-    'busbw is what each rank\'s link carried, so it can be held against the link\'s peak and compared across world sizes.';
+  return (
+    `${algbw} ${op} on ${world} ranks: busbw = algbw × ${formula}${f ? `, because ${f.because}` : ''}. ` +
+    "busbw is what each rank's link carried, so it can be held against the link's peak and compared across world sizes."
+  );
 }

@@ -71,7 +71,14 @@ export function predictBusBandwidth(op: ModelledOp, algorithm: Algorithm, world:
  * α from one measured call, as `timeUs` = hops × α + link bytes / β solves for it: the smallest
  * size of a sweep, where the bytes hardly count. Never below 0 (a call faster than β allows).
  */
-export function latencyFromMeasurement(op: ModelledOp, algorithm: Algorithm, world: number, bytes: number, timeUs: number, peakGBps: number): number {
+export function latencyFromMeasurement(
+  op: ModelledOp,
+  algorithm: Algorithm,
+  world: number,
+  bytes: number,
+  timeUs: number,
+  peakGBps: number,
+): number {
   const hops = modelHops(op, algorithm, world);
   if (hops === 0) return 0;
   return Math.max(0, timeUs - linkBytes(op, algorithm, world, bytes) / (peakGBps * 1e3)) / hops;

@@ -7,7 +7,10 @@
 import { COLLECTIVE_DESCRIPTORS, type CollectiveName } from '../ops/index.js';
 
 /** Chunk `chunk` of rank `rank`'s input. */
-export interface Piece { rank: number; chunk: number }
+export interface Piece {
+  rank: number;
+  chunk: number;
+}
 /** What a slot holds: the pieces reduced together there (one: a copy; none: nothing written yet). */
 export type SlotContent = Piece[];
 
@@ -22,7 +25,10 @@ export interface Transfer {
   combine: 'copy' | 'reduce';
 }
 
-export interface MoveStage { label: string; transfers: Transfer[] }
+export interface MoveStage {
+  label: string;
+  transfers: Transfer[];
+}
 
 export type Algorithm = 'ring' | 'chain' | 'direct' | 'pairwise';
 
@@ -58,9 +64,13 @@ function chainStages(order: number[], chunks: number, combine: Transfer['combine
     const transfers: Transfer[] = [];
     for (let p = 0; p < links; p++) {
       const chunk = t - p;
-      if (chunk >= 0 && chunk < chunks) transfers.push({ from: order[p], to: order[p + 1], source: 'work', fromSlot: chunk, toSlot: chunk, combine });
+      if (chunk >= 0 && chunk < chunks)
+        transfers.push({ from: order[p], to: order[p + 1], source: 'work', fromSlot: chunk, toSlot: chunk, combine });
     }
-    stages.push({ label: `${transfers.length} chunk${transfers.length > 1 ? 's' : ''} on the move, ${Math.min(t + 1, chunks)} of ${chunks} sent by the first rank`, transfers });
+    stages.push({
+      label: `${transfers.length} chunk${transfers.length > 1 ? 's' : ''} on the move, ${Math.min(t + 1, chunks)} of ${chunks} sent by the first rank`,
+      transfers,
+    });
   }
   return stages;
 }
@@ -136,7 +146,17 @@ const BUILDERS: Record<string, Builder> = {
     inputChunks: same(n, 1),
     workSlots: fill(n, (r) => (r === root ? n : 0)),
     initial: fill(n, (r) => (r === root ? identity(n).map((j) => (j === root ? 0 : null)) : [])),
-    stages: n > 1 ? [{ label: 'sends to the root', transfers: ranksOf(n).filter((r) => r !== root).map((r) => ({ from: r, to: root, source: 'input' as const, fromSlot: 0, toSlot: r, combine: 'copy' as const })) }] : [],
+    stages:
+      n > 1
+        ? [
+            {
+              label: 'sends to the root',
+              transfers: ranksOf(n)
+                .filter((r) => r !== root)
+                .map((r) => ({ from: r, to: root, source: 'input' as const, fromSlot: 0, toSlot: r, combine: 'copy' as const })),
+            },
+          ]
+        : [],
     output: fill(n, (r) => (r === root ? identity(n) : [])),
   }),
   scatter: (n, root) => ({
@@ -145,7 +165,17 @@ const BUILDERS: Record<string, Builder> = {
     inputChunks: fill(n, (r) => (r === root ? n : 0)),
     workSlots: same(n, 1),
     initial: fill(n, (r) => [r === root ? root : null]),
-    stages: n > 1 ? [{ label: 'sends from the root', transfers: ranksOf(n).filter((r) => r !== root).map((r) => ({ from: root, to: r, source: 'input' as const, fromSlot: r, toSlot: 0, combine: 'copy' as const })) }] : [],
+    stages:
+      n > 1
+        ? [
+            {
+              label: 'sends from the root',
+              transfers: ranksOf(n)
+                .filter((r) => r !== root)
+                .map((r) => ({ from: root, to: r, source: 'input' as const, fromSlot: r, toSlot: 0, combine: 'copy' as const })),
+            },
+          ]
+        : [],
     output: fill(n, () => [0]),
   }),
   all_to_all: (n) => ({
@@ -185,10 +215,20 @@ export function p2pMoves(world: number, from: number, to: number): MoveSchedule 
 export function sendMoves(world: number, sends: { from: number; to: number }[], summary = sendsSummary(sends)): MoveSchedule {
   const sent = fill(world, () => 0);
   const received = fill(world, () => 0);
-  const transfers: Transfer[] = sends.map(({ from, to }) => ({ from, to, source: 'input', fromSlot: sent[from]++, toSlot: received[to]++, combine: 'copy' }));
+  const transfers: Transfer[] = sends.map(({ from, to }) => ({
+    from,
+    to,
+    source: 'input',
+    fromSlot: sent[from]++,
+    toSlot: received[to]++,
+    combine: 'copy',
+  }));
   const moving = transfers.filter((t) => t.from !== t.to);
   return {
-    op: 'send/recv', algorithm: 'direct', world, summary,
+    op: 'send/recv',
+    algorithm: 'direct',
+    world,
+    summary,
     inputChunks: sent,
     workSlots: received,
     initial: received.map((n) => Array<null>(n).fill(null)),
@@ -199,7 +239,8 @@ export function sendMoves(world: number, sends: { from: number; to: number }[], 
 
 function sendsSummary(sends: { from: number; to: number }[]): string {
   const [a, b] = sends;
-  if (sends.length === 2 && a.from === b.to && a.to === b.from) return `Ranks ${a.from} and ${a.to} send each other their buffer at once; no other rank takes part.`;
+  if (sends.length === 2 && a.from === b.to && a.to === b.from)
+    return `Ranks ${a.from} and ${a.to} send each other their buffer at once; no other rank takes part.`;
   return `${sends.length} sends issued together (${sends.map((s) => `${s.from}→${s.to}`).join(', ')}): they all move at once; ranks that send or receive none take no part.`;
 }
 

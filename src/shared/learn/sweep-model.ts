@@ -10,8 +10,15 @@ import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
 import { shortChoice } from '../run/nccl-events.js';
 import {
-  algorithmsOf, isModelledOp, latencyFromMeasurement, linkBytes, modelHops, predictBusBandwidth, predictTimeUs,
-  type Algorithm, type ModelledOp,
+  algorithmsOf,
+  isModelledOp,
+  latencyFromMeasurement,
+  linkBytes,
+  modelHops,
+  predictBusBandwidth,
+  predictTimeUs,
+  type Algorithm,
+  type ModelledOp,
 } from './model.js';
 import { linkPeak, type LinkPeak } from './peak.js';
 
@@ -56,7 +63,6 @@ const LATENCY_ROWS = 4;
 /** Only rows whose bytes took at most this share of their time at β say much about α. */
 const LATENCY_BOUND = 0.1;
 
-
 /** The ranks whose links carry the sweep: all of them, or a send's two. */
 function ranksOf(steps: StepRecord[], world: number): number[] {
   const a = steps[0]?.action;
@@ -86,20 +92,30 @@ function rangesWhere(rows: SweepModelRow[], keep: (row: SweepModelRow) => boolea
 
 const percent = (x: number) => `${x.toFixed(0)} %`;
 
-export function sweepModel(plan: Pick<Plan, 'sweeps' | 'devices' | 'world'>, environment: Environment, steps: StepRecord[], sweep: number): SweepModel | null {
+export function sweepModel(
+  plan: Pick<Plan, 'sweeps' | 'devices' | 'world'>,
+  environment: Environment,
+  steps: StepRecord[],
+  sweep: number,
+): SweepModel | null {
   const op = plan.sweeps[sweep]?.op;
   const world = plan.world;
   const rows = steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep);
   if (op === undefined || !isModelledOp(op) || world < 2) return null;
-  const peak = linkPeak(environment, ranksOf(rows, world).map((r) => rankDevice(plan, r)));
+  const peak = linkPeak(
+    environment,
+    ranksOf(rows, world).map((r) => rankDevice(plan, r)),
+  );
   const timed = rows.filter(measured);
   if (!peak || timed.length === 0) return null;
   const algorithm = algorithmsOf(op)[0];
   const smallest = [...timed].sort((a, b) => a.bytes - b.bytes).slice(0, LATENCY_ROWS);
   const bytesUs = (s: StepRecord) => linkBytes(op, algorithm, world, s.bytes) / (peak.gbps * 1e3);
   const latencyRows = smallest.filter((s) => bytesUs(s) <= LATENCY_BOUND * bandwidthTime(s.timing!));
-  const solved = (latencyRows.length ? latencyRows : smallest.slice(0, 1))
-    .map((s) => ({ bytes: s.bytes, latencyUs: latencyFromMeasurement(op, algorithm, world, s.bytes, bandwidthTime(s.timing!), peak.gbps) }));
+  const solved = (latencyRows.length ? latencyRows : smallest.slice(0, 1)).map((s) => ({
+    bytes: s.bytes,
+    latencyUs: latencyFromMeasurement(op, algorithm, world, s.bytes, bandwidthTime(s.timing!), peak.gbps),
+  }));
   const { bytes: latencyBytes, latencyUs } = solved.reduce((a, b) => (b.latencyUs < a.latencyUs ? b : a));
   const link = { latencyUs, peakGBps: peak.gbps };
   const modelRows = timed.map((s) => ({
@@ -110,25 +126,38 @@ export function sweepModel(plan: Pick<Plan, 'sweeps' | 'devices' | 'world'>, env
     percentOfPeak: (s.busbw! / peak.gbps) * 100,
   }));
   const model: SweepModel = {
-    op, world, algorithm, latencyUs, latencyBytes, hops: modelHops(op, algorithm, world), peak, rows: modelRows, notes: [],
-    alternatives: algorithmsOf(op).slice(1).map((other) => ({
-      algorithm: other,
-      hops: modelHops(op, other, world),
-      rows: timed.map((s) => ({ bytes: s.bytes, busbw: predictBusBandwidth(op, other, world, s.bytes, link) })),
-    })),
+    op,
+    world,
+    algorithm,
+    latencyUs,
+    latencyBytes,
+    hops: modelHops(op, algorithm, world),
+    peak,
+    rows: modelRows,
+    notes: [],
+    alternatives: algorithmsOf(op)
+      .slice(1)
+      .map((other) => ({
+        algorithm: other,
+        hops: modelHops(op, other, world),
+        rows: timed.map((s) => ({ bytes: s.bytes, busbw: predictBusBandwidth(op, other, world, s.bytes, link) })),
+      })),
   };
-  model.notes = [...sweepNotes(model, new Map(timed.map((s) => [s.index, s.busbw!])), environment.backend), ...ncclChoiceNotes(model, timed)];
+  model.notes = [
+    ...sweepNotes(model, new Map(timed.map((s) => [s.index, s.busbw!])), environment.backend),
+    ...ncclChoiceNotes(model, timed),
+  ];
   return model;
 }
 
 /** Why busbw's factor holds for what NCCL ran, per algorithm in its profiler's names. */
 const WHY_FACTOR: Record<string, string> = {
-  RING: 'a ring moves the (n−1)/n per pass over each rank\'s link that busbw\'s factor counts, so busbw compares with the link\'s peak',
-  TREE: 'a tree sends each rank\'s data up and the result down, about as many bytes per link as a ring at large sizes (busbw\'s factor holds there), with fewer, longer hops',
-  NVLS: 'NVLS reduces inside the NVSwitch, so each rank sends its data once and busbw can pass the link\'s peak',
-  NVLS_TREE: 'NVLS reduces inside the NVSwitch, so each rank sends its data once and busbw can pass the link\'s peak',
-  COLLNET_DIRECT: 'CollNet reduces in the network\'s switches, so fewer bytes cross each link than busbw\'s factor assumes',
-  COLLNET_CHAIN: 'CollNet reduces in the network\'s switches, so fewer bytes cross each link than busbw\'s factor assumes',
+  RING: "a ring moves the (n−1)/n per pass over each rank's link that busbw's factor counts, so busbw compares with the link's peak",
+  TREE: "a tree sends each rank's data up and the result down, about as many bytes per link as a ring at large sizes (busbw's factor holds there), with fewer, longer hops",
+  NVLS: "NVLS reduces inside the NVSwitch, so each rank sends its data once and busbw can pass the link's peak",
+  NVLS_TREE: "NVLS reduces inside the NVSwitch, so each rank sends its data once and busbw can pass the link's peak",
+  COLLNET_DIRECT: "CollNet reduces in the network's switches, so fewer bytes cross each link than busbw's factor assumes",
+  COLLNET_CHAIN: "CollNet reduces in the network's switches, so fewer bytes cross each link than busbw's factor assumes",
   PAT: 'PAT (parallel aggregated trees) moves the same bytes per rank as a ring in fewer, larger steps',
 };
 
@@ -156,11 +185,13 @@ function sweepNotes(model: SweepModel, busbwOf: Map<number, number>, backend: En
   const latencyShare = (r: SweepModelRow) => (model.hops * model.latencyUs) / r.timeUs;
   const aboveLatency = rangesWhere(model.rows, (r) => isAbove(r) && latencyShare(r) >= 0.5);
   const aboveBandwidth = rangesWhere(model.rows, (r) => isAbove(r) && latencyShare(r) < 0.5);
-  const nccl = model.algorithm === 'ring' && algorithmsOf(model.op).includes('tree')
-    ? 'NCCL likely used the tree or NVLS algorithm there, or its low-latency protocols (LL, LL128), which a plain ring does not describe'
-    : 'NCCL\'s low-latency protocols (LL, LL128) there take less per hop than the α solved from the smallest sizes';
+  const nccl =
+    model.algorithm === 'ring' && algorithmsOf(model.op).includes('tree')
+      ? 'NCCL likely used the tree or NVLS algorithm there, or its low-latency protocols (LL, LL128), which a plain ring does not describe'
+      : "NCCL's low-latency protocols (LL, LL128) there take less per hop than the α solved from the smallest sizes";
   if (aboveLatency) {
-    const why = backend === 'cpu' ? 'those calls took less than α per hop: a small call\'s time varies by more than the model\'s 15 % margin' : nccl;
+    const why =
+      backend === 'cpu' ? "those calls took less than α per hop: a small call's time varies by more than the model's 15 % margin" : nccl;
     notes.push(`above the ${model.algorithm} model at ${aboveLatency}: ${why}.`);
   }
   if (aboveBandwidth) {
@@ -169,7 +200,9 @@ function sweepNotes(model: SweepModel, busbwOf: Map<number, number>, backend: En
   }
   const overPeak = model.rows.filter((r) => measuredOf(r) > model.peak.gbps);
   if (overPeak.length && backend !== 'cpu') {
-    notes.push(`above the link's peak at ${rangesWhere(model.rows, (r) => measuredOf(r) > model.peak.gbps)}: fewer bytes crossed each link than busbw assumes (NVLS reduces inside the NVSwitch, or the GPUs share memory over another path).`);
+    notes.push(
+      `above the link's peak at ${rangesWhere(model.rows, (r) => measuredOf(r) > model.peak.gbps)}: fewer bytes crossed each link than busbw assumes (NVLS reduces inside the NVSwitch, or the GPUs share memory over another path).`,
+    );
   }
   const farBelowModel = (r: SweepModelRow) => measuredOf(r) < FAR_SHORT * r.busbw;
   // Below half the peak where the model says so too: latency, as expected, not a problem.
@@ -178,31 +211,37 @@ function sweepNotes(model: SweepModel, busbwOf: Map<number, number>, backend: En
   if (bound) {
     notes.push(
       `below 50 % of peak at ${bound}: small messages are latency-bound — each of the ${model.hops} hops costs α = ${formatMicroseconds(model.latencyUs)} µs ` +
-      'however few bytes it carries, and the model predicts this too.',
+        'however few bytes it carries, and the model predicts this too.',
     );
   }
   const short = (r: SweepModelRow) => farBelowModel(r) || (r.percentOfPeak! < FAR_SHORT * 100 && modelShare(r) >= FAR_SHORT);
   const shortLatency = rangesWhere(model.rows, (r) => short(r) && latencyShare(r) >= 0.5);
   if (shortLatency) {
-    const why = backend === 'cpu'
-      ? 'those calls waited far longer than their hops explain: a rank was not running when its peer was ready (more busy processes than cores, or another program took them)'
-      : 'those calls waited far longer than their hops explain (a kernel launch held up, another process on the GPU, or a slow first call)';
+    const why =
+      backend === 'cpu'
+        ? 'those calls waited far longer than their hops explain: a rank was not running when its peer was ready (more busy processes than cores, or another program took them)'
+        : 'those calls waited far longer than their hops explain (a kernel launch held up, another process on the GPU, or a slow first call)';
     notes.push(`far short of the model at ${shortLatency}: ${why}.`);
   }
   const shortBandwidth = rangesWhere(model.rows, (r) => short(r) && latencyShare(r) < 0.5);
   if (shortBandwidth) {
-    const why = backend === 'cpu'
-      ? 'the cpu backend moves each byte through shared memory with more than one copy, and reduces on the CPU'
-      : 'the path between the GPUs is slower than the link the peak was read from (PCIe through a CPU, another process on the link), or NCCL used fewer channels than the link has';
+    const why =
+      backend === 'cpu'
+        ? 'the cpu backend moves each byte through shared memory with more than one copy, and reduces on the CPU'
+        : 'the path between the GPUs is slower than the link the peak was read from (PCIe through a CPU, another process on the link), or NCCL used fewer channels than the link has';
     notes.push(`far short of the model at ${shortBandwidth}, where bandwidth, not latency, should rule: ${why}.`);
   }
   const largest = model.rows[model.rows.length - 1];
-  notes.push(`at the largest size, ${formatBytes(largest.bytes)}: ${percent(largest.percentOfPeak!)} of peak measured, ${percent(modelShare(largest) * 100)} predicted.`);
+  notes.push(
+    `at the largest size, ${formatBytes(largest.bytes)}: ${percent(largest.percentOfPeak!)} of peak measured, ${percent(modelShare(largest) * 100)} predicted.`,
+  );
   return notes;
 }
 
 /** One line that says what the model assumed: "ring all_reduce on 4 ranks: α = 9.10 µs a hop (from 8 B), β = 6.71 GB/s (…)". */
 export function modelSummary(model: SweepModel): string {
-  return `${model.algorithm} ${model.op} on ${model.world} ranks: ${model.hops} hop${model.hops === 1 ? '' : 's'} of α = ${formatMicroseconds(model.latencyUs)} µs ` +
-    `(the fastest per hop of the smallest sizes: ${formatBytes(model.latencyBytes)}), β = ${model.peak.gbps.toFixed(2)} GB/s (${model.peak.from})`;
+  return (
+    `${model.algorithm} ${model.op} on ${model.world} ranks: ${model.hops} hop${model.hops === 1 ? '' : 's'} of α = ${formatMicroseconds(model.latencyUs)} µs ` +
+    `(the fastest per hop of the smallest sizes: ${formatBytes(model.latencyBytes)}), β = ${model.peak.gbps.toFixed(2)} GB/s (${model.peak.from})`
+  );
 }

@@ -23,7 +23,12 @@ export function pieceValues(s: MoveSchedule, inputs: (Scalar[] | null)[], rank: 
 }
 
 /** What a slot holds, element by element; null where a piece's input is unknown. */
-export function slotValues(s: MoveSchedule, inputs: (Scalar[] | null)[], content: SlotContent, reduce: (values: Scalar[]) => Scalar): Scalar[] | null {
+export function slotValues(
+  s: MoveSchedule,
+  inputs: (Scalar[] | null)[],
+  content: SlotContent,
+  reduce: (values: Scalar[]) => Scalar,
+): Scalar[] | null {
   const parts = content.map((p) => pieceValues(s, inputs, p.rank, p.chunk));
   if (parts.length === 0 || parts.some((p) => p === null)) return null;
   const known = parts as Scalar[][];
@@ -32,7 +37,12 @@ export function slotValues(s: MoveSchedule, inputs: (Scalar[] | null)[], content
 }
 
 /** Each rank's output as the schedule computes it (its output slots one after the other); null where unknown or absent. */
-export function outputValues(s: MoveSchedule, inputs: (Scalar[] | null)[], final: SlotContent[][], reduce: (values: Scalar[]) => Scalar): (Scalar[] | null)[] {
+export function outputValues(
+  s: MoveSchedule,
+  inputs: (Scalar[] | null)[],
+  final: SlotContent[][],
+  reduce: (values: Scalar[]) => Scalar,
+): (Scalar[] | null)[] {
   return s.output.map((slots, rank) => {
     if (slots.length === 0) return null;
     const parts = slots.map((j) => slotValues(s, inputs, final[rank][j], reduce));
@@ -48,7 +58,11 @@ const SCALAR = /^-?(?:\d+(?:\.\d*)?(?:e[-+]?\d+)?|inf|nan)$/i;
  */
 export function parsePreview(text: string | null | undefined, dtype: Dtype): Scalar[] | null {
   if (!text || !text.startsWith('[') || text.includes('|')) return null;
-  const tokens = text.replace(/[[\]]/g, ' ').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const tokens = text
+    .replace(/[[\]]/g, ' ')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   if (!tokens.every((t) => SCALAR.test(t))) return null;
   return tokens.map((t) => {
     const lower = t.toLowerCase();

@@ -4,7 +4,15 @@
 // what a run on these numbers must produce.
 import { lazyPattern, materialize, type Lazy } from '../data/lazy.js';
 import { expectedOutput, inputOf, type CallData } from '../ops/expected.js';
-import { COLLECTIVE_DESCRIPTORS, COLLECTIVES, OBJECT_COLLECTIVES, OBJECT_DESCRIPTORS, type CollectiveName, type Json, type ObjectCollectiveName } from '../ops/index.js';
+import {
+  COLLECTIVE_DESCRIPTORS,
+  COLLECTIVES,
+  OBJECT_COLLECTIVES,
+  OBJECT_DESCRIPTORS,
+  type CollectiveName,
+  type Json,
+  type ObjectCollectiveName,
+} from '../ops/index.js';
 
 export const EXAMPLE_MAX_RANKS = 64;
 /** Elements of the largest buffer any rank holds: more would not be read, only scrolled past. */
@@ -64,7 +72,8 @@ const rankStrideFor = (length: number) => 10 ** Math.max(1, Math.ceil(Math.log10
 
 function rootFor(op: string, rooted: boolean, world: number, root: number | undefined): number | null {
   if (!rooted) {
-    if (root !== undefined) throw new ExampleError(`--root ${root}: ${op} has no root; only broadcast, reduce, gather, scatter and their object forms take one`);
+    if (root !== undefined)
+      throw new ExampleError(`--root ${root}: ${op} has no root; only broadcast, reduce, gather, scatter and their object forms take one`);
     return null;
   }
   return root === undefined ? 0 : whole('--root', root, 0, world - 1, ` (a rank of the ${world}-rank world)`);
@@ -90,7 +99,10 @@ function tensorExample(op: CollectiveName, world: number, count: number | undefi
   const call: CallData = { data: { kind: 'arange_rank', rankStride: stride }, dtype: 'float32', redop: 'sum' };
   const listEntry = desc.listOutput ? n : null;
   return {
-    op, world, count: n, root: theRoot,
+    op,
+    world,
+    count: n,
+    root: theRoot,
     data: `float32, rank r's element i is ${stride}·r + i (arange_rank, rankStride ${stride})${desc.reduces ? '; reduced with sum' : ''}`,
     ranks: ranksOf(world).map((rank) => {
       const at = { ...shape, rank };
@@ -113,7 +125,10 @@ function sendExample(world: number, count: number | undefined, root: number | un
   // Rank 1's recv must hold rank 0's pattern, as the rank process checks it (worker/buffers.ts).
   const sent = values(lazyPattern({ kind: 'arange_rank', rankStride: stride }, 0, 'float32', n), null);
   return {
-    op: 'send/recv', world, count: n, root: null,
+    op: 'send/recv',
+    world,
+    count: n,
+    root: null,
     data: `float32, rank r's element i is ${stride}·r + i (arange_rank, rankStride ${stride}); rank 0 sends to rank 1`,
     ranks: ranksOf(world).map((rank) => ({ rank, input: rank === 0 ? sent : null, output: rank === 1 ? sent : null })),
   };
@@ -127,7 +142,10 @@ function objectExample(op: ObjectCollectiveName, world: number, count: number | 
   const objectOf = (rank: number): Json => ({ rank });
   const everyRank = ranksOf(world).map(objectOf);
   return {
-    op, world, count: null, root: theRoot,
+    op,
+    world,
+    count: null,
+    root: theRoot,
     data: 'rank r holds the JSON value {"rank": r}' + (op === 'scatter_object' ? '; the root holds one value per rank' : ''),
     ranks: ranksOf(world).map((rank) => ({
       rank,
@@ -150,14 +168,22 @@ export function workedExample(request: ExampleRequest): WorkedExample {
 /** A value as a learner reads it: `[0, 1, 2]`, `[[0, 1], [10, 11]]`, `{"rank": 1}`. */
 export function showValue(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(showValue).join(', ')}]`;
-  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${showValue(v)}`).join(', ')}}`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${showValue(v)}`)
+      .join(', ')}}`;
   return JSON.stringify(value);
 }
 
 /** The example's heading and, per rank, what goes in and what comes out, as [label, text] pairs to lay out. */
 export function exampleRows(example: WorkedExample): { heading: string; rows: [string, string][] } {
-  const shape = [`${example.world} rank${example.world === 1 ? '' : 's'}`, example.count !== null && `count ${example.count}`, example.root !== null && `root ${example.root}`]
-    .filter(Boolean).join(', ');
+  const shape = [
+    `${example.world} rank${example.world === 1 ? '' : 's'}`,
+    example.count !== null && `count ${example.count}`,
+    example.root !== null && `root ${example.root}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   return {
     heading: `${example.op} on ${shape}: ${example.data}`,
     rows: example.ranks.flatMap(({ rank, input, output }): [string, string][] => [

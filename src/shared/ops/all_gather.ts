@@ -16,7 +16,7 @@ const common = {
 const allGather = defineCollective({
   ...common,
   name: 'all_gather',
-  summary: 'Every rank receives a list with every rank\'s tensor.',
+  summary: "Every rank receives a list with every rank's tensor.",
   teaching:
     'all_gather collects one tensor from each rank and gives every rank the whole list, ordered by rank. ' +
     'Each rank receives (n−1)/n of the output from others: that is the busbw factor.',
@@ -27,7 +27,7 @@ const allGather = defineCollective({
 const allGatherIntoTensor = defineCollective({
   ...common,
   name: 'all_gather_into_tensor',
-  summary: 'Every rank receives one tensor: all ranks\' tensors concatenated in rank order.',
+  summary: "Every rank receives one tensor: all ranks' tensors concatenated in rank order.",
   teaching:
     'all_gather_into_tensor is all_gather with one flat output of world × count elements instead of a list — the form NCCL itself implements (ncclAllGather).',
   countMeans: 'elements of the tensor each rank contributes (the output has world × count)',

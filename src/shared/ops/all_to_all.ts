@@ -11,7 +11,7 @@ const common = {
 const allToAll = defineCollective({
   ...common,
   name: 'all_to_all',
-  summary: 'Rank r sends its j-th tensor to rank j and receives rank j\'s r-th tensor.',
+  summary: "Rank r sends its j-th tensor to rank j and receives rank j's r-th tensor.",
   teaching:
     'all_to_all is a transpose across ranks: input list entry j goes to rank j, and output list entry j came from rank j. ' +
     'NCCL has no all_to_all kernel; torch issues one send and one recv per peer inside a group.',

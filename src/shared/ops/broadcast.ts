@@ -3,9 +3,9 @@ import { defineCollective } from './types.js';
 const broadcast = defineCollective({
   name: 'broadcast',
   native: 'broadcast',
-  summary: 'The root\'s tensor is copied to every rank.',
+  summary: "The root's tensor is copied to every rank.",
   teaching:
-    'broadcast sends the root rank\'s tensor to all ranks; whatever the others held is overwritten. ' +
+    "broadcast sends the root rank's tensor to all ranks; whatever the others held is overwritten. " +
     'Each byte crosses each link once, so busbw equals algbw.',
   countMeans: 'elements of the tensor every rank passes',
   rooted: true,

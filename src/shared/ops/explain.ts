@@ -56,9 +56,14 @@ export function explanationMarkdown(e: OpExplanation): string {
     e.countMeans && `*count:* ${e.countMeans}.`,
     e.busFactors && `*busbw* = algbw × ${busFactorText(e.busFactors)}.`,
     e.teaching,
-  ].filter(Boolean).join('\n\n');
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 /** Each op's explanation in the order given, for a JSON Schema enum's markdownEnumDescriptions. */
 export const markdownEnumDescriptions = (ops: readonly string[]): string[] =>
-  ops.map((op) => { const e = explainOp(op); return e ? explanationMarkdown(e) : op; });
+  ops.map((op) => {
+    const e = explainOp(op);
+    return e ? explanationMarkdown(e) : op;
+  });

@@ -4,9 +4,9 @@ import { defineCollective, gatheredSlices, ringFactor } from './types.js';
 const gather = defineCollective({
   name: 'gather',
   native: 'gather',
-  summary: 'The root receives a list with every rank\'s tensor.',
+  summary: "The root receives a list with every rank's tensor.",
   teaching:
-    'gather is all_gather with a single destination: the root ends with every rank\'s tensor, in rank order; the others receive nothing.',
+    "gather is all_gather with a single destination: the root ends with every rank's tensor, in rank order; the others receive nothing.",
   countMeans: 'elements of the tensor each rank sends',
   rooted: true,
   reduces: false,
@@ -24,9 +24,8 @@ const scatter = defineCollective({
   name: 'scatter',
   native: 'scatter',
   summary: 'The root sends tensor j of its list to rank j.',
-  teaching:
-    'scatter is the inverse of gather: the root holds a list of world tensors and rank j receives entry j.',
-  countMeans: 'elements of the tensor each rank receives (the root\'s list has world of them)',
+  teaching: 'scatter is the inverse of gather: the root holds a list of world tensors and rank j receives entry j.',
+  countMeans: "elements of the tensor each rank receives (the root's list has world of them)",
   rooted: true,
   reduces: false,
   inPlace: { layout: 'recv-in-send', byDefault: false },

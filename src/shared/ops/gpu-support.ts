@@ -10,7 +10,11 @@ export const FLOAT8_REDUCTION_MIN_CC = 90;
 
 const FLOAT8 = new Set(['float8_e4m3', 'float8_e5m2']);
 
-interface OpLike { op: string; dtype?: string; ops?: OpLike[] }
+interface OpLike {
+  op: string;
+  dtype?: string;
+  ops?: OpLike[];
+}
 
 /**
  * Why NCCL would refuse `op` (a native op, or a group of them) on a GPU of compute capability
@@ -27,7 +31,9 @@ export function gpuRefusal(op: OpLike, cc: number | undefined, where: string): s
     return null;
   }
   if (!REDUCING_NATIVE_OPS.has(op.op) || !FLOAT8.has(op.dtype ?? '')) return null;
-  return `${op.op} of ${op.dtype} needs GPUs of compute capability ${formatComputeCapability(FLOAT8_REDUCTION_MIN_CC)} or later ` +
+  return (
+    `${op.op} of ${op.dtype} needs GPUs of compute capability ${formatComputeCapability(FLOAT8_REDUCTION_MIN_CC)} or later ` +
     `(NCCL reduces float8 only there), and ${where} is ${formatComputeCapability(cc)}; ` +
-    'expected float16 or bfloat16 for this step, or the cpu backend (gathers, broadcast, scatter, all_to_all and send/recv take float8 on any GPU)';
+    'expected float16 or bfloat16 for this step, or the cpu backend (gathers, broadcast, scatter, all_to_all and send/recv take float8 on any GPU)'
+  );
 }

@@ -13,7 +13,13 @@ export * from './p2p.js';
 
 /** Every tensor collective, by name, in the order tables and completion list them. */
 export const COLLECTIVE_DESCRIPTORS = {
-  ...broadcastOps, ...allReduceOps, ...reduceOps, ...allGatherOps, ...gatherScatterOps, ...reduceScatterOps, ...allToAllOps,
+  ...broadcastOps,
+  ...allReduceOps,
+  ...reduceOps,
+  ...allGatherOps,
+  ...gatherScatterOps,
+  ...reduceScatterOps,
+  ...allToAllOps,
 } satisfies Record<string, CollectiveDescriptor>;
 export type CollectiveName = keyof typeof COLLECTIVE_DESCRIPTORS;
 export const COLLECTIVES = Object.keys(COLLECTIVE_DESCRIPTORS) as [CollectiveName, ...CollectiveName[]];

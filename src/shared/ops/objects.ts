@@ -20,21 +20,22 @@ const everyRank = (objectOf: (rank: number) => Json, world: number) => Array.fro
 export const OBJECT_DESCRIPTORS: Record<ObjectCollectiveName, ObjectDescriptor> = {
   broadcast_object: {
     name: 'broadcast_object',
-    summary: 'The root\'s JSON value is copied to every rank.',
-    teaching: 'broadcast_object_list serialises the root\'s objects, broadcasts their sizes, then the bytes; every rank deserialises.',
+    summary: "The root's JSON value is copied to every rank.",
+    teaching: "broadcast_object_list serialises the root's objects, broadcasts their sizes, then the bytes; every rank deserialises.",
     rooted: true,
     expected: (objectOf, _world, _rank, root) => objectOf(root),
   },
   all_gather_object: {
     name: 'all_gather_object',
-    summary: 'Every rank receives the list of every rank\'s JSON value.',
-    teaching: 'all_gather_object exchanges the serialised sizes first (an all_gather of one integer), pads to the largest, then all_gathers the bytes.',
+    summary: "Every rank receives the list of every rank's JSON value.",
+    teaching:
+      'all_gather_object exchanges the serialised sizes first (an all_gather of one integer), pads to the largest, then all_gathers the bytes.',
     rooted: false,
     expected: (objectOf, world) => everyRank(objectOf, world),
   },
   gather_object: {
     name: 'gather_object',
-    summary: 'The root receives the list of every rank\'s JSON value.',
+    summary: "The root receives the list of every rank's JSON value.",
     teaching: 'gather_object is all_gather_object with one destination; the other ranks receive nothing.',
     rooted: true,
     expected: (objectOf, world, rank, root) => (rank === root ? everyRank(objectOf, world) : undefined),
@@ -53,4 +54,4 @@ export const OBJECT_DESCRIPTORS: Record<ObjectCollectiveName, ObjectDescriptor> 
  * refuses any other length, so no rank is handed another rank's value); default {"rank": r}.
  */
 export const objectOfRank = (objects: readonly Json[] | null, rank: number): Json =>
-  (objects ? objects[objects.length === 1 ? 0 : rank] : { rank });
+  objects ? objects[objects.length === 1 ? 0 : rank] : { rank };

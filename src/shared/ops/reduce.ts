@@ -3,10 +3,10 @@ import { defineCollective, reducedSlice } from './types.js';
 const reduce = defineCollective({
   name: 'reduce',
   native: 'reduce',
-  summary: 'The reduction of all ranks\' tensors lands on the root only.',
+  summary: "The reduction of all ranks' tensors lands on the root only.",
   teaching:
     'reduce is all_reduce with a single destination: only the root receives the combined tensor; ' +
-    'the other ranks\' output is left undefined (torch leaves their tensor as it was in practice, but do not rely on it).',
+    "the other ranks' output is left undefined (torch leaves their tensor as it was in practice, but do not rely on it).",
   countMeans: 'elements of the tensor every rank passes',
   rooted: true,
   reduces: true,

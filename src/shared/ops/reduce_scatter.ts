@@ -13,7 +13,7 @@ const common = {
 const reduceScatter = defineCollective({
   ...common,
   name: 'reduce_scatter',
-  summary: 'Rank r receives the reduction of slice r of every rank\'s input list.',
+  summary: "Rank r receives the reduction of slice r of every rank's input list.",
   teaching:
     'reduce_scatter reduces element-wise across ranks like all_reduce, but each rank keeps only its own slice of the result. ' +
     'It is the first half of a ring all_reduce.',
@@ -29,7 +29,7 @@ const reduceScatter = defineCollective({
 const reduceScatterTensor = defineCollective({
   ...common,
   name: 'reduce_scatter_tensor',
-  summary: 'Rank r receives the reduction of the r-th 1/world of every rank\'s input tensor.',
+  summary: "Rank r receives the reduction of the r-th 1/world of every rank's input tensor.",
   teaching:
     'reduce_scatter_tensor takes one flat input of count elements per rank and leaves count/world reduced elements on each rank — the form NCCL implements (ncclReduceScatter).',
   countMeans: 'elements of the input tensor (must divide by world; each rank gets count/world)',

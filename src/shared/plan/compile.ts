@@ -8,9 +8,23 @@ import { formatPath, type JsonPath } from '../scenario/json-path.js';
 import { LIMITS } from '../scenario/limits.js';
 import type { BasicStep, Scenario, Step } from '../scenario/schema.js';
 import { formatBytes } from '../data/units.js';
-import type { CollectiveAction, CommSetting, P2pAction, PairAction, PairMeasure, Plan, PlanAction, PlanStep, StepOrigin, Transport } from './types.js';
+import type {
+  CollectiveAction,
+  CommSetting,
+  P2pAction,
+  PairAction,
+  PairMeasure,
+  Plan,
+  PlanAction,
+  PlanStep,
+  StepOrigin,
+  Transport,
+} from './types.js';
 
-export interface PlanIssue { path: JsonPath; message: string }
+export interface PlanIssue {
+  path: JsonPath;
+  message: string;
+}
 
 export class PlanError extends Error {
   constructor(readonly issues: PlanIssue[]) {
@@ -18,7 +32,6 @@ export class PlanError extends Error {
     this.name = 'PlanError';
   }
 }
-
 
 export const MAX_STREAMS = 8;
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -44,10 +57,14 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
   const steps: PlanStep[] = [];
   const plan: Plan = {
     world,
-    devices: options.ranks === undefined ? scenario.world.devices ?? null : null,
+    devices: options.ranks === undefined ? (scenario.world.devices ?? null) : null,
     ...(scenario.env && Object.keys(scenario.env).length ? { env: { ...scenario.env } } : {}),
     ...(scenario.registerBuffers ? { registerBuffers: true } : {}),
-    streams, steps, sweeps: [], pairs: [], compares: [],
+    streams,
+    steps,
+    sweeps: [],
+    pairs: [],
+    compares: [],
   };
   // Async ids are scoped: each run of a compare variant starts a fresh scope.
   let asyncIds = new Set<string>();
@@ -63,25 +80,46 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
 
   const rankAt = (path: JsonPath, value: number | undefined, fallback: number): number => {
     const r = value ?? fallback;
-    if (r >= world) issues.push({ path, message: `rank ${r} does not exist in a world of ${world} rank${world === 1 ? '' : 's'} (expected 0…${world - 1})` });
+    if (r >= world)
+      issues.push({
+        path,
+        message: `rank ${r} does not exist in a world of ${world} rank${world === 1 ? '' : 's'} (expected 0…${world - 1})`,
+      });
     return r;
   };
   const streamOf = (path: JsonPath, name: string | undefined): number => {
     const n = name ?? 'default';
     let i = streams.indexOf(n);
     if (i < 0) {
-      if (streams.length >= MAX_STREAMS) issues.push({ path, message: `at most ${MAX_STREAMS} streams may be named; "${n}" would be one more` });
+      if (streams.length >= MAX_STREAMS)
+        issues.push({ path, message: `at most ${MAX_STREAMS} streams may be named; "${n}" would be one more` });
       i = streams.push(n) - 1;
     }
     return Math.min(i, MAX_STREAMS - 1);
   };
 
-  type Common = { label?: string; dtype?: Dtype; warmup?: number; iters?: number; timeoutMs?: number; async?: boolean; id?: string; stream?: string; expect?: 'success' | 'failure' };
+  type Common = {
+    label?: string;
+    dtype?: Dtype;
+    warmup?: number;
+    iters?: number;
+    timeoutMs?: number;
+    async?: boolean;
+    id?: string;
+    stream?: string;
+    expect?: 'success' | 'failure';
+  };
   type PerRank = PlanStep['perRank'];
   const push = (path: JsonPath, s: Common, label: string, origin: StepOrigin, action: PlanAction, forceSync = false, perRank?: PerRank) => {
     // Checked as the plan grows, so that no scenario expands into more than the bound first.
     if (steps.length >= LIMITS.planSteps) {
-      throw new PlanError([...issues, { path, message: `the scenario expands into more than ${LIMITS.planSteps} steps (sweeps, pairs and compare repeats × variants × steps); expected fewer` }]);
+      throw new PlanError([
+        ...issues,
+        {
+          path,
+          message: `the scenario expands into more than ${LIMITS.planSteps} steps (sweeps, pairs and compare repeats × variants × steps); expected fewer`,
+        },
+      ]);
     }
     if (s.async && s.id) {
       if (asyncIds.has(s.id)) issues.push({ path: [...path, 'id'], message: `async id "${s.id}" is already used by an earlier step` });
@@ -107,7 +145,10 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
 
   /** What the ranks named in `perRank` run instead of the step, each checked like a step of its own. */
   const perRankActions = <S extends object, A extends CollectiveAction | P2pAction>(
-    path: JsonPath, s: S, overrides: Record<string, Partial<S> & { skip?: boolean }> | undefined, make: (path: JsonPath, s: S) => A,
+    path: JsonPath,
+    s: S,
+    overrides: Record<string, Partial<S> & { skip?: boolean }> | undefined,
+    make: (path: JsonPath, s: S) => A,
   ): PerRank => {
     if (!overrides) return undefined;
     return Object.entries(overrides).map(([key, { skip, ...override }]) => {
@@ -116,14 +157,20 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     });
   };
 
-  const collective = (path: JsonPath, s: Extract<BasicStep, { count: number; op: keyof typeof COLLECTIVE_DESCRIPTORS }>): CollectiveAction => {
+  const collective = (
+    path: JsonPath,
+    s: Extract<BasicStep, { count: number; op: keyof typeof COLLECTIVE_DESCRIPTORS }>,
+  ): CollectiveAction => {
     const desc = COLLECTIVE_DESCRIPTORS[s.op];
     const err = desc.countError(s.count, world);
     if (err) issues.push({ path: [...path, 'count'], message: err });
     if (s.inPlace && !desc.inPlace) issues.push({ path: [...path, 'inPlace'], message: `${s.op} has no in-place form` });
     const read = 'read' in s ? s.read : undefined;
     if (read === 'rank-slice' && (desc.inPlace?.layout !== 'recv-in-send' || s.inPlace)) {
-      issues.push({ path: [...path, 'read'], message: `"rank-slice" reads one slice of an output as large as the input: it applies to reduce_scatter and scatter, out of place` });
+      issues.push({
+        path: [...path, 'read'],
+        message: `"rank-slice" reads one slice of an output as large as the input: it applies to reduce_scatter and scatter, out of place`,
+      });
     }
     return {
       kind: 'collective',
@@ -137,13 +184,22 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       ...(read === 'rank-slice' ? { read } : {}),
     };
   };
-  const p2p = (path: JsonPath, s: { from: number; to: number; count: number; dtype?: Dtype; data?: DataPattern; transport?: Transport }, groupTransport?: Transport): P2pAction => {
+  const p2p = (
+    path: JsonPath,
+    s: { from: number; to: number; count: number; dtype?: Dtype; data?: DataPattern; transport?: Transport },
+    groupTransport?: Transport,
+  ): P2pAction => {
     rankAt([...path, 'from'], s.from, 0);
     rankAt([...path, 'to'], s.to, 0);
     if (s.from === s.to) issues.push({ path: [...path, 'to'], message: `a rank cannot send to itself (from and to are both ${s.from})` });
     const transport = s.transport ?? groupTransport;
     return {
-      kind: 'p2p', from: s.from, to: s.to, dtype: s.dtype ?? d.dtype ?? 'float32', count: s.count, data: s.data ?? d.data ?? DEFAULT_PATTERN,
+      kind: 'p2p',
+      from: s.from,
+      to: s.to,
+      dtype: s.dtype ?? d.dtype ?? 'float32',
+      count: s.count,
+      data: s.data ?? d.data ?? DEFAULT_PATTERN,
       ...(transport === 'copy-engine' ? { transport } : {}),
     };
   };
@@ -154,20 +210,36 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     switch (s.op) {
       case 'send':
       case 'recv':
-        return push(path, s, `${labelPrefix}${p2pLabel(s)}`, origin, p2p(path, s), false, perRankActions(path, s, s.perRank, (at, o) => p2p(at, o)));
+        return push(
+          path,
+          s,
+          `${labelPrefix}${p2pLabel(s)}`,
+          origin,
+          p2p(path, s),
+          false,
+          perRankActions(path, s, s.perRank, (at, o) => p2p(at, o)),
+        );
       case 'barrier':
         return push(path, s, `${labelPrefix}barrier`, origin, { kind: 'barrier' });
       case 'wait':
-        if (s.id !== undefined && !asyncIds.has(s.id)) issues.push({ path: [...path, 'id'], message: `no earlier async step has id "${s.id}"` });
+        if (s.id !== undefined && !asyncIds.has(s.id))
+          issues.push({ path: [...path, 'id'], message: `no earlier async step has id "${s.id}"` });
         return push(path, {}, `${labelPrefix}wait${s.id ? ` ${s.id}` : ''}`, origin, { kind: 'wait', id: s.id ?? null }, true);
       case 'compute':
         s.ranks?.forEach((r, i) => rankAt([...path, 'ranks', i], r, 0));
         return push(path, s, `${labelPrefix}compute ${s.m}×${s.n}×${s.k}${s.smCount ? ` on ${s.smCount} SMs` : ''}`, origin, {
-          kind: 'compute', dtype: s.dtype ?? 'float16', m: s.m, n: s.n, k: s.k, ranks: s.ranks ?? null, ...(s.smCount ? { smCount: s.smCount } : {}),
+          kind: 'compute',
+          dtype: s.dtype ?? 'float16',
+          m: s.m,
+          n: s.n,
+          k: s.k,
+          ranks: s.ranks ?? null,
+          ...(s.smCount ? { smCount: s.smCount } : {}),
         });
       case 'group': {
         const items = s.steps.map((item, i) =>
-          'from' in item ? p2p([...path, 'steps', i], item, s.transport) : collective([...path, 'steps', i], item));
+          'from' in item ? p2p([...path, 'steps', i], item, s.transport) : collective([...path, 'steps', i], item),
+        );
         const copies = items.filter((i) => i.kind === 'p2p' && i.transport === 'copy-engine').length;
         const how = copies === 0 ? '' : copies === items.length ? ', copy engine' : `, ${copies} by copy engine`;
         return push(path, s, `${labelPrefix}group(${items.length}${how})`, origin, { kind: 'group', items });
@@ -177,11 +249,24 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       case 'gather_object':
       case 'scatter_object':
         if (s.objects && s.objects.length !== 1 && s.objects.length !== world) {
-          issues.push({ path: [...path, 'objects'], message: `objects has ${s.objects.length} values for ${world} ranks: give one value for every rank, or one per rank (${world})` });
+          issues.push({
+            path: [...path, 'objects'],
+            message: `objects has ${s.objects.length} values for ${world} ranks: give one value for every rank, or one per rank (${world})`,
+          });
         }
-        return push(path, s, `${labelPrefix}${s.op}`, origin, {
-          kind: 'object', op: s.op, root: rankAt([...path, 'root'], s.root, 0), objects: (s.objects as Json[] | undefined) ?? null,
-        }, true); // object sizes decide the second call, so they are always waited for (as in torch)
+        return push(
+          path,
+          s,
+          `${labelPrefix}${s.op}`,
+          origin,
+          {
+            kind: 'object',
+            op: s.op,
+            root: rankAt([...path, 'root'], s.root, 0),
+            objects: (s.objects as Json[] | undefined) ?? null,
+          },
+          true,
+        ); // object sizes decide the second call, so they are always waited for (as in torch)
       default:
         return push(path, s, `${labelPrefix}${s.op}`, origin, collective(path, s), false, perRankActions(path, s, s.perRank, collective));
     }
@@ -205,7 +290,8 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     const dtype = s.dtype ?? d.dtype ?? 'float32';
     const redop: Redop = s.redop ?? d.redop ?? 'sum';
     const factor = s.factor ?? 2;
-    if (s.minBytes > s.maxBytes) issues.push({ path: [...path, 'maxBytes'], message: `maxBytes (${s.maxBytes}) is smaller than minBytes (${s.minBytes})` });
+    if (s.minBytes > s.maxBytes)
+      issues.push({ path: [...path, 'maxBytes'], message: `maxBytes (${s.maxBytes}) is smaller than minBytes (${s.minBytes})` });
     if (s.minBytes < 1) issues.push({ path: [...path, 'minBytes'], message: 'expected at least 1 byte' });
     const label = s.label ?? `${s.collective} sweep`;
     plan.sweeps.push({ index, path: formatPath(path), label, op: s.collective, dtype, redop, root: s.root ?? 0 });
@@ -217,17 +303,26 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
         const count = Math.max(1, Math.floor(bytes / elementBytes));
         if (seen.has(count)) continue;
         seen.add(count);
-        push(path, common, `${label} ${formatBytes(count * elementBytes)}`, { kind: 'sweep', sweep: index, size: count * elementBytes },
-          p2p(path, { from: s.from ?? 0, to: s.to ?? 1, count, dtype, data: s.data }));
+        push(
+          path,
+          common,
+          `${label} ${formatBytes(count * elementBytes)}`,
+          { kind: 'sweep', sweep: index, size: count * elementBytes },
+          p2p(path, { from: s.from ?? 0, to: s.to ?? 1, count, dtype, data: s.data }),
+        );
         continue;
       }
       const desc = COLLECTIVE_DESCRIPTORS[s.collective];
       const count = desc.countForBytes(bytes, elementBytes, world);
       if (seen.has(count)) continue;
       seen.add(count);
-      push(path, common, `${label} ${formatBytes(desc.algBytes(count, elementBytes, world))}`,
+      push(
+        path,
+        common,
+        `${label} ${formatBytes(desc.algBytes(count, elementBytes, world))}`,
         { kind: 'sweep', sweep: index, size: desc.algBytes(count, elementBytes, world) },
-        collective(path, { ...s, op: s.collective, count } as never));
+        collective(path, { ...s, op: s.collective, count } as never),
+      );
     }
   }
 
@@ -261,16 +356,34 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       const measured = units.some(([i, j]) => (i === f.from && j === f.to) || (both && i === f.to && j === f.from));
       if (f.from === f.to) issues.push({ path: at, message: `a fault joins two different ranks (from and to are both ${f.from})` });
       else if (f.from < world && f.to < world && !measured) {
-        issues.push({ path: at, message: `this step does not measure the pair ${f.from}${both ? '⇄' : '→'}${f.to} (mode "${mode}"${mode === 'adjacent' ? ': only neighbours i and i+1' : ''}); expected one of its pairs` });
+        issues.push({
+          path: at,
+          message: `this step does not measure the pair ${f.from}${both ? '⇄' : '→'}${f.to} (mode "${mode}"${mode === 'adjacent' ? ': only neighbours i and i+1' : ''}); expected one of its pairs`,
+        });
       }
       const key = both ? `${Math.min(f.from, f.to)},${Math.max(f.from, f.to)}` : `${f.from},${f.to}`;
       const earlier = faultAt.get(key);
-      if (earlier !== undefined) issues.push({ path: at, message: `the pair ${f.from}${both ? '⇄' : '→'}${f.to} already has a fault (faults[${earlier}]); expected one fault per pair` });
+      if (earlier !== undefined)
+        issues.push({
+          path: at,
+          message: `the pair ${f.from}${both ? '⇄' : '→'}${f.to} already has a fault (faults[${earlier}]); expected one fault per pair`,
+        });
       faultAt.set(key, fi);
       faults.set(key, f.kind);
     });
     const timeoutMs = s.timeoutMs ?? d.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    plan.pairs.push({ index, path: formatPath(path), label, mode, direction, bytes: s.bytes, latency, copy, faults: s.faults ?? [], timeoutMs });
+    plan.pairs.push({
+      index,
+      path: formatPath(path),
+      label,
+      mode,
+      direction,
+      bytes: s.bytes,
+      latency,
+      copy,
+      faults: s.faults ?? [],
+      timeoutMs,
+    });
     const common = { ...s, label: undefined };
     const arrow = both ? '⇄' : '→';
     for (const [i, j] of units) {
@@ -285,8 +398,17 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       measures.forEach((m, k) => {
         const origin: StepOrigin = { kind: 'pairs', pairs: index, from: i, to: j, both, measure: m.measure };
         const action: PairAction = {
-          kind: 'pair', from: i, to: j, both, measure: m.measure, dtype, count: m.count, data: s.data ?? DEFAULT_PATTERN,
-          fault, opens: k === 0, closes: k === last,
+          kind: 'pair',
+          from: i,
+          to: j,
+          both,
+          measure: m.measure,
+          dtype,
+          count: m.count,
+          data: s.data ?? DEFAULT_PATTERN,
+          fault,
+          opens: k === 0,
+          closes: k === last,
         };
         push(path, common, m.name, origin, action, true);
       });
@@ -306,22 +428,45 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
         // NCCL_ALGO/NCCL_PROTO: a communicator the worker makes with them set (its block-begin says so);
         // maxCTAs/ctaPolicy: a communicator split from the run's (plan.comms, each step's `comm`).
         const { algo, proto, ...setting } = v.nccl ?? {};
-        const choice = algo !== undefined || proto !== undefined ? { ...(algo !== undefined ? { algo } : {}), ...(proto !== undefined ? { proto } : {}) } : null;
+        const choice =
+          algo !== undefined || proto !== undefined
+            ? { ...(algo !== undefined ? { algo } : {}), ...(proto !== undefined ? { proto } : {}) }
+            : null;
         const split = Object.keys(setting).length ? setting : null;
         if (r === -warmup && choice && split) {
-          issues.push({ path: [...path, 'variants', vi, 'nccl'], message: 'expected either "algo"/"proto" or "maxCTAs"/"ctaPolicy": each makes a communicator of its own (use two variants)' });
+          issues.push({
+            path: [...path, 'variants', vi, 'nccl'],
+            message: 'expected either "algo"/"proto" or "maxCTAs"/"ctaPolicy": each makes a communicator of its own (use two variants)',
+          });
         }
-        push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} begin`, origin, { kind: 'block-begin', compare: index, variant: v.name, repeat: r, ...(choice ? { nccl: choice } : {}) }, true);
+        push(
+          [...path, 'variants', vi],
+          {},
+          `${label}: ${v.name}${tag} begin`,
+          origin,
+          { kind: 'block-begin', compare: index, variant: v.name, repeat: r, ...(choice ? { nccl: choice } : {}) },
+          true,
+        );
         const outer = asyncIds;
         asyncIds = new Set();
         if (r === -warmup && split?.ctaPolicy === 'zero' && !scenario.registerBuffers) {
-          issues.push({ path: [...path, 'variants', vi, 'nccl', 'ctaPolicy'], message: 'the zero-SM policy works on window-registered buffers, which come from ncclMemAlloc: set "registerBuffers": true' });
+          issues.push({
+            path: [...path, 'variants', vi, 'nccl', 'ctaPolicy'],
+            message: 'the zero-SM policy works on window-registered buffers, which come from ncclMemAlloc: set "registerBuffers": true',
+          });
         }
         comm = split ? commOf(split) : undefined;
         v.steps.forEach((step, si) => basic([...path, 'variants', vi, 'steps', si], step, origin, `${v.name}: `));
         comm = undefined;
         asyncIds = outer;
-        push([...path, 'variants', vi], {}, `${label}: ${v.name}${tag} end`, origin, { kind: 'block-end', compare: index, variant: v.name, repeat: r }, true);
+        push(
+          [...path, 'variants', vi],
+          {},
+          `${label}: ${v.name}${tag} end`,
+          origin,
+          { kind: 'block-end', compare: index, variant: v.name, repeat: r },
+          true,
+        );
       });
     }
   }

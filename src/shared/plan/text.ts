@@ -54,10 +54,16 @@ export function lineColumns(text: string): (offset: number) => { line: number; c
 }
 
 /** The problem of a scenario over LIMITS.fileBytes, found before reading it through. */
-export const scenarioTooLarge = (file: string, size: number): ScenarioFileError => new ScenarioFileError([{
-  file, path: '', line: 1, column: 1,
-  message: `the file is ${size} bytes; expected a scenario of at most ${LIMITS.fileBytes} bytes (${LIMITS.fileBytes / 1024 / 1024} MiB)`,
-}]);
+export const scenarioTooLarge = (file: string, size: number): ScenarioFileError =>
+  new ScenarioFileError([
+    {
+      file,
+      path: '',
+      line: 1,
+      column: 1,
+      message: `the file is ${size} bytes; expected a scenario of at most ${LIMITS.fileBytes} bytes (${LIMITS.fileBytes / 1024 / 1024} MiB)`,
+    },
+  ]);
 
 /** A property's value; of a key given twice, the last one (the one JSON.parse keeps). */
 function child(node: Node, key: string | number): Node | undefined {
@@ -94,7 +100,10 @@ function duplicateKeys(root: Node, file: string, at: ReturnType<typeof lineColum
       if (earlier) {
         const first = at(earlier.offset);
         found.push({
-          file, path: formatPath([...path, name]), ...at(key.offset), severity: 'warning',
+          file,
+          path: formatPath([...path, name]),
+          ...at(key.offset),
+          severity: 'warning',
           message: `"${name}" is given twice in this object: this value is used, the one at line ${first.line}, column ${first.column} is ignored`,
         });
       }
@@ -136,7 +145,11 @@ function jsonProblems(errors: ParseError[], json: string, file: string, at: Retu
     seen.add(`${e.offset}:${message}`);
     shown.push({ file, path: '', ...at(e.offset), message });
   }
-  if (i < errors.length) shown.push({ ...shown[shown.length - 1], message: `invalid JSON: ${errors.length - i} more reports after this one, most likely caused by the ones above` });
+  if (i < errors.length)
+    shown.push({
+      ...shown[shown.length - 1],
+      message: `invalid JSON: ${errors.length - i} more reports after this one, most likely caused by the ones above`,
+    });
   return shown;
 }
 
@@ -150,7 +163,8 @@ function tooDeep(json: string, max: number): number {
   const open: number[] = [];
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
-    if (c === 0x22) { // a string: skip to its closing quote or the end of its line
+    if (c === 0x22) {
+      // a string: skip to its closing quote or the end of its line
       for (i++; i < json.length; i++) {
         const d = json.charCodeAt(i);
         if (d === 0x22 || d === 0x0a || d === 0x0d) break;
@@ -176,12 +190,20 @@ export function parseScenarioText(text: string, file: string): LoadedScenario {
   // The JSON parser and the schema recurse once per level: a deep enough file would overflow the stack.
   const deep = tooDeep(json, LIMITS.nesting);
   if (deep >= 0) {
-    throw new ScenarioFileError([{ file, path: '', ...lineColumns(text)(deep), message: `objects and lists are nested more than ${LIMITS.nesting} deep here; a scenario needs about 10 levels` }]);
+    throw new ScenarioFileError([
+      {
+        file,
+        path: '',
+        ...lineColumns(text)(deep),
+        message: `objects and lists are nested more than ${LIMITS.nesting} deep here; a scenario needs about 10 levels`,
+      },
+    ]);
   }
   const errors: ParseError[] = [];
   const root = parseTree(json, errors, { allowTrailingComma: false, disallowComments: true });
   const at = lineColumns(text);
-  if (json.trim() === '') throw new ScenarioFileError([{ file, path: '', line: 1, column: 1, message: 'the file is empty; expected a JSON object' }]);
+  if (json.trim() === '')
+    throw new ScenarioFileError([{ file, path: '', line: 1, column: 1, message: 'the file is empty; expected a JSON object' }]);
   if (errors.length || !root) {
     throw new ScenarioFileError(jsonProblems(errors, json, file, at));
   }
@@ -217,13 +239,14 @@ export function compileLoaded(loaded: LoadedScenario, options: CompileOptions = 
     if (!(e instanceof PlanError)) throw e;
     const root = parseTree(jsonText(loaded.text));
     const at = lineColumns(loaded.text);
-    throw new ScenarioFileError(
-      [
-        ...e.issues.map((issue) => ({
-          file: loaded.file, path: formatPath(issue.path), ...at(nodeFor(root, issue.path)?.offset ?? 0), message: issue.message,
-        })),
-        ...loaded.warnings,
-      ],
-    );
+    throw new ScenarioFileError([
+      ...e.issues.map((issue) => ({
+        file: loaded.file,
+        path: formatPath(issue.path),
+        ...at(nodeFor(root, issue.path)?.offset ?? 0),
+        message: issue.message,
+      })),
+      ...loaded.warnings,
+    ]);
   }
 }

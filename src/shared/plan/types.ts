@@ -27,7 +27,12 @@ export const collectiveActionSchema = z.object({
 export const transportSchema = z.enum(['nccl', 'copy-engine']);
 
 export const p2pActionSchema = z.object({
-  kind: z.literal('p2p'), from: rank, to: rank, dtype: z.enum(DTYPES), count, data: patternSchema,
+  kind: z.literal('p2p'),
+  from: rank,
+  to: rank,
+  dtype: z.enum(DTYPES),
+  count,
+  data: patternSchema,
   /** copy-engine: cudaMemcpyPeerAsync into the receiver's buffer (nccl ranks), a plain copy (cpu); absent: NCCL. */
   transport: transportSchema.optional(),
 });
@@ -69,7 +74,12 @@ export const planActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('barrier') }),
   z.object({ kind: z.literal('wait'), id: z.string().nullable() }),
   z.object({
-    kind: z.literal('compute'), dtype: z.enum(DTYPES), m: z.number().int().min(1), n: z.number().int().min(1), k: z.number().int().min(1), ranks: z.array(rank).nullable(),
+    kind: z.literal('compute'),
+    dtype: z.enum(DTYPES),
+    m: z.number().int().min(1),
+    n: z.number().int().min(1),
+    k: z.number().int().min(1),
+    ranks: z.array(rank).nullable(),
     /** nccl: the SMs cuBLAS targets (newer plans; absent: all). */
     smCount: z.number().int().min(1).optional(),
   }),
@@ -77,7 +87,11 @@ export const planActionSchema = z.discriminatedUnion('kind', [
    * Start of one run of a compare variant: all ranks line up, then the block is timed. nccl: the
    * variant runs on a communicator of its own made with NCCL_ALGO/NCCL_PROTO set (scenario `nccl`).
    */
-  z.object({ kind: z.literal('block-begin'), ...blockMarker, nccl: z.object({ algo: z.string().optional(), proto: z.string().optional() }).optional() }),
+  z.object({
+    kind: z.literal('block-begin'),
+    ...blockMarker,
+    nccl: z.object({ algo: z.string().optional(), proto: z.string().optional() }).optional(),
+  }),
   z.object({ kind: z.literal('block-end'), ...blockMarker }),
 ]);
 
@@ -85,7 +99,14 @@ export const planActionSchema = z.discriminatedUnion('kind', [
 export const stepOriginSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('step') }),
   z.object({ kind: z.literal('sweep'), sweep: z.number().int(), size: z.number() }),
-  z.object({ kind: z.literal('pairs'), pairs: z.number().int(), from: rank, to: rank, both: z.boolean(), measure: pairMeasureSchema.optional() }),
+  z.object({
+    kind: z.literal('pairs'),
+    pairs: z.number().int(),
+    from: rank,
+    to: rank,
+    both: z.boolean(),
+    measure: pairMeasureSchema.optional(),
+  }),
   z.object({ kind: z.literal('compare'), ...blockMarker }),
 ]);
 
@@ -111,7 +132,9 @@ export const planStepSchema = z.object({
    * Ranks that do something else than `action` in this step (a deliberate mistake): their own
    * action, or null where the rank skips the step. Each rank runs its own (plan/per-rank.ts).
    */
-  perRank: z.array(z.object({ rank, action: z.discriminatedUnion('kind', [collectiveActionSchema, p2pActionSchema]).nullable() })).optional(),
+  perRank: z
+    .array(z.object({ rank, action: z.discriminatedUnion('kind', [collectiveActionSchema, p2pActionSchema]).nullable() }))
+    .optional(),
 });
 
 export const planSchema = z.object({
@@ -125,21 +148,41 @@ export const planSchema = z.object({
   devices: z.array(z.number().int()).nullable(),
   streams: z.array(z.string()),
   steps: z.array(planStepSchema),
-  sweeps: z.array(z.object({
-    index: z.number().int(), path: z.string(), label: z.string(), op: z.string(),
-    dtype: z.enum(DTYPES), redop: z.enum(REDOPS), root: rank,
-  })),
-  pairs: z.array(z.object({
-    index: z.number().int(), path: z.string(), label: z.string(),
-    mode: z.enum(['all', 'adjacent']), direction: z.enum(['one', 'both']), bytes: z.number(),
-    /** Newer plans: which matrices the step measures, and the faults it injects. */
-    latency: z.boolean().optional(), copy: z.boolean().optional(),
-    faults: z.array(z.object({ from: rank, to: rank, kind: z.enum(['error', 'hang']) })).optional(),
-    timeoutMs: z.number().int().optional(),
-  })),
-  compares: z.array(z.object({
-    index: z.number().int(), path: z.string(), label: z.string(), variants: z.array(z.string()), repeat: z.number().int(),
-  })),
+  sweeps: z.array(
+    z.object({
+      index: z.number().int(),
+      path: z.string(),
+      label: z.string(),
+      op: z.string(),
+      dtype: z.enum(DTYPES),
+      redop: z.enum(REDOPS),
+      root: rank,
+    }),
+  ),
+  pairs: z.array(
+    z.object({
+      index: z.number().int(),
+      path: z.string(),
+      label: z.string(),
+      mode: z.enum(['all', 'adjacent']),
+      direction: z.enum(['one', 'both']),
+      bytes: z.number(),
+      /** Newer plans: which matrices the step measures, and the faults it injects. */
+      latency: z.boolean().optional(),
+      copy: z.boolean().optional(),
+      faults: z.array(z.object({ from: rank, to: rank, kind: z.enum(['error', 'hang']) })).optional(),
+      timeoutMs: z.number().int().optional(),
+    }),
+  ),
+  compares: z.array(
+    z.object({
+      index: z.number().int(),
+      path: z.string(),
+      label: z.string(),
+      variants: z.array(z.string()),
+      repeat: z.number().int(),
+    }),
+  ),
 });
 
 export type CollectiveAction = z.infer<typeof collectiveActionSchema>;

@@ -188,7 +188,10 @@ function compareBlocks(a: RunRecord, b: RunRecord): BlockComparison[] {
 
 /** Flat "field → value" view of what makes two environments comparable. */
 function environmentFields(e: Environment): Map<string, string> {
-  const fields = new Map<string, string>([['host', e.host], ['backend', e.backend]]);
+  const fields = new Map<string, string>([
+    ['host', e.host],
+    ['backend', e.backend],
+  ]);
   for (const [i, g] of e.gpus.entries()) {
     fields.set(`gpu[${i}].name`, g.name);
     fields.set(`gpu[${i}].busId`, g.busId);
@@ -212,7 +215,12 @@ export function environmentChanges(a: Environment, b: Environment): EnvironmentC
 }
 
 const summary = (r: RunRecord): RunSummary => ({
-  id: r.id, createdAt: r.createdAt, scenarioFile: r.scenarioFile, status: r.status, world: r.world, backend: r.environment.backend,
+  id: r.id,
+  createdAt: r.createdAt,
+  scenarioFile: r.scenarioFile,
+  status: r.status,
+  world: r.world,
+  backend: r.environment.backend,
 });
 
 export function compareRuns(a: RunRecord, b: RunRecord): RunComparison {
@@ -233,38 +241,62 @@ const pct = (x: number | null) => (x === null ? 'n/a' : `${x >= 0 ? '+' : ''}${x
 const time = (x: number | null) => (x === null ? 'n/a' : formatMicroseconds(x));
 const gbs = (x: number | null) => (x === null ? 'n/a' : x.toFixed(2));
 const keyText = (k: StepKey) => `${k.label} (${k.op}, ${k.bytes} B${k.occurrence ? `, #${k.occurrence + 1}` : ''})`;
-const runText = (s: RunSummary) => `${s.id} ${s.scenarioFile ?? '(no scenario file)'} ${s.createdAt} — ${s.status}, ${s.world} ranks, ${s.backend}`;
+const runText = (s: RunSummary) =>
+  `${s.id} ${s.scenarioFile ?? '(no scenario file)'} ${s.createdAt} — ${s.status}, ${s.world} ranks, ${s.backend}`;
 
 /** The comparison as `clab compare` prints it. */
 export function comparisonReport(c: RunComparison): string[] {
   const lines = [`# A: ${runText(c.a)}`, `# B: ${runText(c.b)}`];
   if (c.steps.length) {
     const labelWidth = Math.max(4, ...c.steps.map((s) => keyText(s).length));
-    const cols = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(labelWidth) : x.padStart(i === 1 || i === 2 ? 11 : 9))).join(' ');
+    const cols = (cells: string[]) =>
+      cells.map((x, i) => (i === 0 ? x.padEnd(labelWidth) : x.padStart(i === 1 || i === 2 ? 11 : 9))).join(' ');
     // NCCL's choice on either side (the profiler plug-in's), with a mark where the two differ.
     const nccl = c.steps.some((s) => s.a.nccl || s.b.nccl);
-    const choice = (s: StepComparison) => (nccl ? `  ${(s.a.nccl ?? 'n/a').padEnd(18)} ${s.b.nccl ?? 'n/a'}${(s.a.nccl ?? null) !== (s.b.nccl ?? null) ? ' ≠' : ''}` : '');
-    lines.push('', cols(['step', 'A time(us)', 'B time(us)', 'Δtime', 'A busbw', 'B busbw', 'Δbusbw', 'A', 'B']).replace(/^/, '# ') + (nccl ? `  ${'A NCCL'.padEnd(18)} B NCCL` : ''));
+    const choice = (s: StepComparison) =>
+      nccl ? `  ${(s.a.nccl ?? 'n/a').padEnd(18)} ${s.b.nccl ?? 'n/a'}${(s.a.nccl ?? null) !== (s.b.nccl ?? null) ? ' ≠' : ''}` : '';
+    lines.push(
+      '',
+      cols(['step', 'A time(us)', 'B time(us)', 'Δtime', 'A busbw', 'B busbw', 'Δbusbw', 'A', 'B']).replace(/^/, '# ') +
+        (nccl ? `  ${'A NCCL'.padEnd(18)} B NCCL` : ''),
+    );
     for (const s of c.steps) {
-      const row = cols([keyText(s), time(s.a.timeUs), time(s.b.timeUs), pct(s.timeChangePct), gbs(s.a.busbw), gbs(s.b.busbw), pct(s.busbwChangePct), s.a.verdict, s.b.verdict]);
+      const row = cols([
+        keyText(s),
+        time(s.a.timeUs),
+        time(s.b.timeUs),
+        pct(s.timeChangePct),
+        gbs(s.a.busbw),
+        gbs(s.b.busbw),
+        pct(s.busbwChangePct),
+        s.a.verdict,
+        s.b.verdict,
+      ]);
       lines.push(`${s.significant ? '* ' : '  '}${row}${choice(s)}`);
     }
     lines.push("# * the change lies outside both runs' own spread (each median outside the other run's min..max)");
     if (nccl) lines.push("# NCCL: the algorithm, protocol and channels NCCL chose (its profiler's events); ≠ where A and B differ");
   }
-  for (const [side, keys] of [['A', c.onlyInA], ['B', c.onlyInB]] as const) {
+  for (const [side, keys] of [
+    ['A', c.onlyInA],
+    ['B', c.onlyInB],
+  ] as const) {
     if (keys.length) lines.push('', `# only in ${side}:`, ...keys.map((k) => `  ${keyText(k)}`));
   }
   if (c.blocks.length) {
     lines.push('', '# compare blocks');
     for (const b of c.blocks) {
       const speedups = `speed-up ×${b.a.speedup?.toFixed(2) ?? 'n/a'} → ×${b.b.speedup?.toFixed(2) ?? 'n/a'}`;
-      lines.push(`${b.significant ? '* ' : '  '}${b.label}: ${b.variant}: ${time(b.a.durationUs)} → ${time(b.b.durationUs)} µs (${pct(b.durationChangePct)}), ${speedups}`);
+      lines.push(
+        `${b.significant ? '* ' : '  '}${b.label}: ${b.variant}: ${time(b.a.durationUs)} → ${time(b.b.durationUs)} µs (${pct(b.durationChangePct)}), ${speedups}`,
+      );
     }
   }
   lines.push('', c.environment.length ? '# environment differences' : '# same environment');
   for (const e of c.environment) {
-    lines.push(`  ${e.field}: ${e.kind === 'added' ? `only in B: ${e.b}` : e.kind === 'removed' ? `only in A: ${e.a}` : `${e.a} → ${e.b}`}`);
+    lines.push(
+      `  ${e.field}: ${e.kind === 'added' ? `only in B: ${e.b}` : e.kind === 'removed' ? `only in A: ${e.a}` : `${e.a} → ${e.b}`}`,
+    );
   }
   return lines;
 }

@@ -25,11 +25,12 @@ const result = (steps: number[], met: boolean, note: string): Expectation => ({ 
 function markedExpectation(plan: Plan, run: Outcome, steps: number[]): Expectation {
   const name = (i: number) => stepName(plan, i);
   const first = steps[0];
-  if (run.status === 'aborted' || run.status === 'incomplete') return result(steps, false, `the run was stopped before the deliberate mistake in ${name(first)} could show`);
+  if (run.status === 'aborted' || run.status === 'incomplete')
+    return result(steps, false, `the run was stopped before the deliberate mistake in ${name(first)} could show`);
   const passed = steps.find((i) => run.steps.find((s) => s.index === i)?.verdict === 'pass');
   if (passed !== undefined) return result(steps, false, `${name(passed)} should have failed, but it passed`);
   if (run.status === 'passed') return result(steps, false, `${name(first)} should have failed, but the run passed`);
-  const at = run.status === 'error' ? run.error?.step ?? null : run.steps.find((s) => s.verdict === 'fail')?.index ?? null;
+  const at = run.status === 'error' ? (run.error?.step ?? null) : (run.steps.find((s) => s.verdict === 'fail')?.index ?? null);
   if (at === null) return result(steps, false, 'the run failed before its steps ran');
   if (at < first) return result(steps, false, `the run failed in ${name(at)}, before the deliberate mistake in ${name(first)}`);
   return result(steps, true, `the deliberate mistake in ${name(first)} made the run fail${at === first ? '' : ` (in ${name(at)})`}`);
@@ -37,16 +38,26 @@ function markedExpectation(plan: Plan, run: Outcome, steps: number[]): Expectati
 
 type PairStep = PlanStep & { action: Extract<PlanStep['action'], { kind: 'pair' }> };
 const pairName = (s: PairStep) => `${s.action.from}${s.action.both ? '⇄' : '→'}${s.action.to}`;
-const names = (pairs: string[]) => (pairs.length > 1 ? `s ${pairs.slice(0, -1).join(', ')} and ${pairs[pairs.length - 1]}` : ` ${pairs[0]}`);
+const names = (pairs: string[]) =>
+  pairs.length > 1 ? `s ${pairs.slice(0, -1).join(', ')} and ${pairs[pairs.length - 1]}` : ` ${pairs[0]}`;
 
 /** Injected faults: every faulted pair failed by its fault, and nothing else failed. */
 function faultExpectation(plan: Plan, run: Outcome, faulted: PairStep[]): Expectation {
   const steps = faulted.map((s) => s.index);
-  if (run.status === 'aborted' || run.status === 'incomplete') return result(steps, false, 'the run was stopped before its injected faults could show');
-  if (run.status === 'error') return result(steps, false, `the run failed${run.error?.step != null ? ` in ${stepName(plan, run.error.step)}` : ''}, not by an injected fault`);
+  if (run.status === 'aborted' || run.status === 'incomplete')
+    return result(steps, false, 'the run was stopped before its injected faults could show');
+  if (run.status === 'error')
+    return result(
+      steps,
+      false,
+      `the run failed${run.error?.step != null ? ` in ${stepName(plan, run.error.step)}` : ''}, not by an injected fault`,
+    );
   const record = (i: number): StepRecord | undefined => run.steps.find((s) => s.index === i);
   const pairSteps = plan.steps.filter((s): s is PairStep => s.action.kind === 'pair');
-  const realFailure = pairSteps.find((s) => { const r = record(s.index); return r?.verdict === 'error' && !r.pair?.error?.injected; });
+  const realFailure = pairSteps.find((s) => {
+    const r = record(s.index);
+    return r?.verdict === 'error' && !r.pair?.error?.injected;
+  });
   if (realFailure) return result(steps, false, `the pair ${pairName(realFailure)} failed without an injected fault`);
   const wrong = run.steps.find((s) => s.verdict === 'fail');
   if (wrong) return result(steps, false, `${stepName(plan, wrong.index)} found wrong values`);

@@ -38,15 +38,22 @@ export function hostLines(record: Pick<RunRecord, 'hosts' | 'hostWarnings'>): st
   for (const h of ranksByHost(record.hosts).map((g) => record.hosts!.find((x) => x.name === g.name && x.ranks.includes(g.ranks[0]))!)) {
     const e = h.environment;
     const gpus = e.gpus.length ? `${e.gpus.length} × ${e.gpus[0].name}` : 'no GPU';
-    const versions = ['driver', 'cuda', 'nccl'].filter((k) => e.versions[k]).map((k) => `${k} ${e.versions[k]}`).join(', ');
-    lines.push(`  ${h.name} (${h.address}): rank${h.ranks.length === 1 ? '' : 's'} ${rankList(h.ranks)}; ${gpus}${versions ? `; ${versions}` : ''}; clock ${h.clock.offsetNs >= 0 ? '+' : '−'}${ms(Math.abs(h.clock.offsetNs))} ± ${ms(h.clock.errorNs)}`);
+    const versions = ['driver', 'cuda', 'nccl']
+      .filter((k) => e.versions[k])
+      .map((k) => `${k} ${e.versions[k]}`)
+      .join(', ');
+    lines.push(
+      `  ${h.name} (${h.address}): rank${h.ranks.length === 1 ? '' : 's'} ${rankList(h.ranks)}; ${gpus}${versions ? `; ${versions}` : ''}; clock ${h.clock.offsetNs >= 0 ? '+' : '−'}${ms(Math.abs(h.clock.offsetNs))} ± ${ms(h.clock.errorNs)}`,
+    );
   }
   for (const w of record.hostWarnings ?? []) lines.push(`  warning: ${w}`);
   return lines;
 }
 
 /** What the trace says of the clocks: each host's offset and the bound within which its events line up. */
-export function clockNote(record: Pick<RunRecord, 'hosts'>): { note: string; hosts: { name: string; ranks: number[]; offsetNs: number; errorNs: number }[] } | null {
+export function clockNote(
+  record: Pick<RunRecord, 'hosts'>,
+): { note: string; hosts: { name: string; ranks: number[]; offsetNs: number; errorNs: number }[] } | null {
   if (!record.hosts?.length) return null;
   const worst = Math.max(...record.hosts.map((h) => h.clock.errorNs));
   return {

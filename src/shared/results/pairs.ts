@@ -25,10 +25,14 @@ export type PairsCell =
  */
 export function pairErrorWord(code: string | undefined): 'HANG' | 'SLOW' | 'down' | 'ERR' {
   switch (code) {
-    case 'CLAB_PAIR_TIMEOUT': return 'HANG';
-    case 'CLAB_PAIR_SLOW': return 'SLOW';
-    case 'CLAB_PAIR_DOWN': return 'down';
-    default: return 'ERR';
+    case 'CLAB_PAIR_TIMEOUT':
+      return 'HANG';
+    case 'CLAB_PAIR_SLOW':
+      return 'SLOW';
+    case 'CLAB_PAIR_DOWN':
+      return 'down';
+    default:
+      return 'ERR';
   }
 }
 
@@ -75,7 +79,7 @@ const TITLES: Record<PairMeasure, { title: (bytes: string) => string; unit: 'GB/
 };
 
 const valueOf = (measure: PairMeasure, s: StepRecord): number | null =>
-  (measure === 'latency' ? (s.timing ? bandwidthTime(s.timing) : null) : s.algbw);
+  measure === 'latency' ? (s.timing ? bandwidthTime(s.timing) : null) : s.algbw;
 
 /** A record's steps of pairs step `pairs`, by measure and "from,to" (old records: bandwidth only). */
 function cellsOf(steps: StepRecord[], pairs: number): Map<PairMeasure, Map<string, StepRecord>> {
@@ -94,14 +98,16 @@ function cellsOf(steps: StepRecord[], pairs: number): Map<PairMeasure, Map<strin
 }
 
 function matrix(measure: PairMeasure, bytes: string, world: number, steps: Map<string, StepRecord>): PairsMatrix {
-  const rows = Array.from({ length: world }, (_, from) => Array.from({ length: world }, (_, to): PairsCell => {
-    if (from === to) return { kind: 'self' };
-    const step = steps.get(`${from},${to}`);
-    if (!step) return { kind: 'not-measured' };
-    if (step.verdict === 'error') return { kind: 'error', step, error: step.pair?.error ?? null };
-    if (step.verdict === 'not-run' || step.verdict === 'stopped') return { kind: 'unfinished', step };
-    return { kind: 'measured', step, value: valueOf(measure, step) };
-  }));
+  const rows = Array.from({ length: world }, (_, from) =>
+    Array.from({ length: world }, (_, to): PairsCell => {
+      if (from === to) return { kind: 'self' };
+      const step = steps.get(`${from},${to}`);
+      if (!step) return { kind: 'not-measured' };
+      if (step.verdict === 'error') return { kind: 'error', step, error: step.pair?.error ?? null };
+      if (step.verdict === 'not-run' || step.verdict === 'stopped') return { kind: 'unfinished', step };
+      return { kind: 'measured', step, value: valueOf(measure, step) };
+    }),
+  );
   const values = rows.flat().flatMap((c) => (c.kind === 'measured' && c.value !== null ? [c.value] : []));
   return {
     measure,
@@ -132,12 +138,23 @@ export function pairsView(
     const [from, to] = key.split(',').map(Number);
     // Between hosts the GPUs' link inside a host says nothing: NCCL's transport (NET/…) is the link.
     const sameHost = hostOfRank(record, from) === hostOfRank(record, to);
-    const hostEnvironment = record.hosts ? environmentOfRank({ hosts: record.hosts, environment: environment as Environment }, from) : environment;
-    const link = environment.backend === 'nccl' && sameHost ? linkBetween(hostEnvironment, rankDevice(plan, from), rankDevice(plan, to)) : null;
+    const hostEnvironment = record.hosts
+      ? environmentOfRank({ hosts: record.hosts, environment: environment as Environment }, from)
+      : environment;
+    const link =
+      environment.backend === 'nccl' && sameHost ? linkBetween(hostEnvironment, rankDevice(plan, from), rankDevice(plan, to)) : null;
     const peak = link?.peakGBps ?? null;
     const copyStep = copy?.get(key);
     const share = (s: StepRecord | undefined) => (peak && s && s.verdict !== 'error' && s.algbw !== null ? s.algbw / peak : null);
-    links.push({ from, to, link, transport: step.pair?.transport ?? null, how: copyStep?.pair?.how ?? null, share: share(step), copyShare: share(copyStep) });
+    links.push({
+      from,
+      to,
+      link,
+      transport: step.pair?.transport ?? null,
+      how: copyStep?.pair?.how ?? null,
+      share: share(step),
+      copyShare: share(copyStep),
+    });
   }
   // A pair failed where any of its measurements did; its first failure says why.
   const units = new Set<string>();

@@ -203,10 +203,16 @@ const csvField = (v: string | number | null): string => {
 };
 
 const CSV_HEADER = [
-  'step', 'label', 'op',
+  'step',
+  'label',
+  'op',
   ...RESULT_COLUMNS.map((c) => (c.unit ? `${c.title} ${c.unit}` : c.title)),
   'verdict',
-  'nccl algo', 'nccl proto', 'nccl channels', 'kernel (us)', 'nccl predicted (us)',
+  'nccl algo',
+  'nccl proto',
+  'nccl channels',
+  'kernel (us)',
+  'nccl predicted (us)',
 ];
 
 /** Decimals the CSV keeps: time to the nanosecond (the clocks' unit), bandwidth to 0.1 MB/s. */
@@ -214,12 +220,21 @@ const CSV_DECIMALS: Partial<Record<ResultColumnId, number>> = { time: 3, algbw: 
 
 /** A number as the CSV gives it: rounded to its column's decimals, without trailing zeros. */
 const csvNumber = (id: ResultColumnId, v: string | number | null) =>
-  (typeof v === 'number' && CSV_DECIMALS[id] !== undefined ? Number(v.toFixed(CSV_DECIMALS[id])) : v);
+  typeof v === 'number' && CSV_DECIMALS[id] !== undefined ? Number(v.toFixed(CSV_DECIMALS[id])) : v;
 
 /** The table as CSV: numbers to what was measured (µs to the ns, GB/s), empty cells where nothing applies. */
 export function resultsCsv(record: RunRecord): string {
   const rows = resultsJson(record).map((r) => [
-    r.step, r.label, r.op, ...RESULT_COLUMNS.map((c) => csvNumber(c.id, r[c.id])), r.verdict, r.ncclAlgo, r.ncclProto, r.ncclChannels, r.kernelUs, r.ncclPredictedUs,
+    r.step,
+    r.label,
+    r.op,
+    ...RESULT_COLUMNS.map((c) => csvNumber(c.id, r[c.id])),
+    r.verdict,
+    r.ncclAlgo,
+    r.ncclProto,
+    r.ncclChannels,
+    r.kernelUs,
+    r.ncclPredictedUs,
   ]);
   return [CSV_HEADER, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }

@@ -36,16 +36,34 @@ export function actionBandwidthBasis(action: PlanAction, world: number): { bytes
 /** Why a step was left unfinished: the run failed, or the user stopped it, while it was in flight. */
 export type UnfinishedVerdict = Extract<StepRecord['verdict'], 'error' | 'stopped'>;
 
-export function summarizeStep(step: PlanStep, results: RankStepResult[], world: number, unfinished: UnfinishedVerdict | null = null): StepRecord {
+export function summarizeStep(
+  step: PlanStep,
+  results: RankStepResult[],
+  world: number,
+  unfinished: UnfinishedVerdict | null = null,
+): StepRecord {
   const ranks = [...results].sort((a, b) => a.rank - b.rank);
   const wrong = ranks.reduce((s, r) => s + r.wrong, 0);
   const checkedAny = ranks.some((r) => r.verdict === 'pass' || r.verdict === 'fail');
-  const verdict: StepRecord['verdict'] = unfinished ?? (ranks.length === 0 ? 'not-run'
-    : ranks.some((r) => r.verdict === 'error') ? 'error'
-    : wrong > 0 || ranks.some((r) => r.verdict === 'fail') ? 'fail' : checkedAny ? 'pass' : 'none');
+  const verdict: StepRecord['verdict'] =
+    unfinished ??
+    (ranks.length === 0
+      ? 'not-run'
+      : ranks.some((r) => r.verdict === 'error')
+        ? 'error'
+        : wrong > 0 || ranks.some((r) => r.verdict === 'fail')
+          ? 'fail'
+          : checkedAny
+            ? 'pass'
+            : 'none');
   const timing = timingStats(iterationTimesAcrossRanks(ranks.map((r) => r.timesUs)));
   const timedRanks = ranks.filter((r) => r.timesUs.length > 0);
-  const perOp = timing ? perOpTime(timedRanks.map((r) => r.loopUs ?? r.spanUs), timing.samples) : undefined;
+  const perOp = timing
+    ? perOpTime(
+        timedRanks.map((r) => r.loopUs ?? r.spanUs),
+        timing.samples,
+      )
+    : undefined;
   if (timing && perOp !== undefined) timing.perOp = perOp;
   const basis = actionBandwidthBasis(step.action, world);
   const algbw = basis && timing ? algBandwidth(basis.bytes, bandwidthTime(timing)) : null;
@@ -78,9 +96,20 @@ const maxOverRanks = (r: StepRecord) => (r.ranks.length ? Math.max(...r.ranks.ma
 
 /** A variant's own steps (its first run), without the block's markers. */
 function variantSteps(plan: Plan, compare: number, variant: string): PlanStep[] {
-  const first = Math.min(...plan.steps.filter((s) => s.origin.kind === 'compare' && s.origin.compare === compare && s.origin.variant === variant).map((s) => (s.origin as { repeat: number }).repeat));
-  return plan.steps.filter((s) => s.origin.kind === 'compare' && s.origin.compare === compare && s.origin.variant === variant && s.origin.repeat === first
-    && s.action.kind !== 'block-begin' && s.action.kind !== 'block-end');
+  const first = Math.min(
+    ...plan.steps
+      .filter((s) => s.origin.kind === 'compare' && s.origin.compare === compare && s.origin.variant === variant)
+      .map((s) => (s.origin as { repeat: number }).repeat),
+  );
+  return plan.steps.filter(
+    (s) =>
+      s.origin.kind === 'compare' &&
+      s.origin.compare === compare &&
+      s.origin.variant === variant &&
+      s.origin.repeat === first &&
+      s.action.kind !== 'block-begin' &&
+      s.action.kind !== 'block-end',
+  );
 }
 
 /** How a variant's transfers move: "nccl", "copy-engine", or "nccl+copy-engine". */
@@ -105,27 +134,49 @@ export function summarizeCompares(plan: Plan, steps: StepRecord[]): CompareRecor
     const inCompare = steps.filter((s) => s.origin.kind === 'compare' && s.origin.compare === spec.index);
     // A variant's communication or compute time: its steps of that kind summed per repeat that
     // ran (none: null, not 0), the median over those repeats.
-    const timeOf = (variant: string, kind: 'comm' | 'compute') => median(
-      Array.from({ length: spec.repeat }, (_, r) =>
-        inCompare
-          .filter((s) => s.origin.kind === 'compare' && s.origin.variant === variant && s.origin.repeat === r)
-          .filter((s) => (kind === 'compute' ? s.action.kind === 'compute' : actionBandwidthBasis(s.action, plan.world) !== null || s.action.kind === 'object'))
-          .filter((s) => s.ranks.length > 0))
-        .filter((ran) => ran.length > 0)
-        .map((ran) => ran.reduce((sum, s) => sum + maxOverRanks(s), 0)));
+    const timeOf = (variant: string, kind: 'comm' | 'compute') =>
+      median(
+        Array.from({ length: spec.repeat }, (_, r) =>
+          inCompare
+            .filter((s) => s.origin.kind === 'compare' && s.origin.variant === variant && s.origin.repeat === r)
+            .filter((s) =>
+              kind === 'compute'
+                ? s.action.kind === 'compute'
+                : actionBandwidthBasis(s.action, plan.world) !== null || s.action.kind === 'object',
+            )
+            .filter((s) => s.ranks.length > 0),
+        )
+          .filter((ran) => ran.length > 0)
+          .map((ran) => ran.reduce((sum, s) => sum + maxOverRanks(s), 0)),
+      );
     const variants = spec.variants.map((name) => {
-      const ends = inCompare.filter((s) => s.action.kind === 'block-end' && s.action.variant === name && s.action.repeat >= 0 && s.ranks.length > 0);
+      const ends = inCompare.filter(
+        (s) => s.action.kind === 'block-end' && s.action.variant === name && s.action.repeat >= 0 && s.ranks.length > 0,
+      );
       const own = variantSteps(plan, spec.index, name);
-      const refused = inCompare.flatMap((s) => (s.origin.kind === 'compare' && s.origin.variant === name ? s.ranks : [])).find((r) => r.error)?.error?.message;
+      const refused = inCompare
+        .flatMap((s) => (s.origin.kind === 'compare' && s.origin.variant === name ? s.ranks : []))
+        .find((r) => r.error)?.error?.message;
       // A refused variant ran only its other steps (the multiply alone): no duration to compare.
       const repeatsUs = refused ? [] : ends.map(maxOverRanks);
       // What NCCL chose for the variant's calls (its own communicator where it set NCCL_ALGO/NCCL_PROTO).
-      const nccl = shortChoice(mergeStepInfos(inCompare.filter((s) => s.origin.kind === 'compare' && s.origin.variant === name)
-        .flatMap((s) => s.ranks.flatMap((r) => (r.nccl ? [r.nccl] : [])))) ?? undefined);
+      const nccl = shortChoice(
+        mergeStepInfos(
+          inCompare
+            .filter((s) => s.origin.kind === 'compare' && s.origin.variant === name)
+            .flatMap((s) => s.ranks.flatMap((r) => (r.nccl ? [r.nccl] : []))),
+        ) ?? undefined,
+      );
       return {
-        name, durationUs: median(repeatsUs), repeatsUs, speedup: null as number | null,
-        commUs: refused ? null : timeOf(name, 'comm'), computeUs: refused ? null : timeOf(name, 'compute'),
-        transport: variantTransport(own), serial: variantSerial(own), ...(refused ? { refused } : {}),
+        name,
+        durationUs: median(repeatsUs),
+        repeatsUs,
+        speedup: null as number | null,
+        commUs: refused ? null : timeOf(name, 'comm'),
+        computeUs: refused ? null : timeOf(name, 'compute'),
+        transport: variantTransport(own),
+        serial: variantSerial(own),
+        ...(refused ? { refused } : {}),
         ...(nccl ? { nccl } : {}),
       };
     });

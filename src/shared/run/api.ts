@@ -14,11 +14,28 @@ export const machineInfoSchema = z.object({
   host: z.string(),
   cpus: z.number().int(),
   backends: z.object({ cpu: backendAvailabilitySchema, nccl: backendAvailabilitySchema }),
-  gpus: z.array(z.object({ index: z.number().int(), name: z.string(), memoryBytes: z.number(), busId: z.string(), computeCapability: z.number().int().optional() })),
+  gpus: z.array(
+    z.object({
+      index: z.number().int(),
+      name: z.string(),
+      memoryBytes: z.number(),
+      busId: z.string(),
+      computeCapability: z.number().int().optional(),
+    }),
+  ),
   /** What joins each pair of those GPUs (CUDA indices a < b): NVLinks, PCIe distance, one-way NVLink peak. */
-  links: z.array(z.object({
-    a: z.number().int(), b: z.number().int(), nvlinks: z.number().int(), via: z.string(), pcie: z.string(), peakGBps: z.number().nullable(),
-  })).optional(),
+  links: z
+    .array(
+      z.object({
+        a: z.number().int(),
+        b: z.number().int(),
+        nvlinks: z.number().int(),
+        via: z.string(),
+        pcie: z.string(),
+        peakGBps: z.number().nullable(),
+      }),
+    )
+    .optional(),
   /** Largest world the cpu backend offers in the run panel. */
   maxCpuRanks: z.number().int(),
   /** Whether this door can show native open/save dialogs (Electron) or not (browser). */
@@ -34,7 +51,11 @@ export const templateSchema = z.object({
 });
 
 export const fileProblemSchema = z.object({
-  file: z.string(), path: z.string(), line: z.number().int(), column: z.number().int(), message: z.string(),
+  file: z.string(),
+  path: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  message: z.string(),
   /** Absent means 'error' (what older windows and cores send); a warning refuses nothing. */
   severity: z.enum(['error', 'warning']).optional(),
 });
@@ -52,17 +73,20 @@ export const runRequestSchema = z.object({
    * Ranks from a launcher (absent: forked here): the core listens at `listen` ("[HOST:]PORT", loopback
    * unless a host is named) for `clab worker`s, started by `launch` when given (e.g. "mpirun -np 8 -H a,b").
    */
-  remote: z.object({
-    listen: z.string().regex(/^(?:(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):)?\d{1,5}$/, 'expected [HOST:]PORT'),
-    tokenFile: z.string().min(1).max(4096).optional(),
-    launch: z.string().min(1).max(4096).optional(),
-    joinTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
-  }).strict().optional(),
+  remote: z
+    .object({
+      listen: z.string().regex(/^(?:(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):)?\d{1,5}$/, 'expected [HOST:]PORT'),
+      tokenFile: z.string().min(1).max(4096).optional(),
+      launch: z.string().min(1).max(4096).optional(),
+      joinTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
+    })
+    .strict()
+    .optional(),
 });
 
 /** The backend a run panel's choice asks for: its "auto" defers to a backend the scenario names. */
 export function runPanelBackend(panel: RunRequest['backend'], scenario: { backend?: RunRequest['backend'] }): RunRequest['backend'] {
-  return panel === 'auto' ? scenario.backend ?? 'auto' : panel;
+  return panel === 'auto' ? (scenario.backend ?? 'auto') : panel;
 }
 
 export const backendCheckSchema = z.object({
@@ -73,7 +97,12 @@ export const backendCheckSchema = z.object({
 });
 
 export const savedRunSchema = z.object({
-  path: z.string(), name: z.string(), createdAt: z.string(), status: z.string(), world: z.number().int(), backend: z.string(),
+  path: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  status: z.string(),
+  world: z.number().int(),
+  backend: z.string(),
 });
 
 /** Calls: method + params; each has a result schema below. */
@@ -94,7 +123,10 @@ export const apiCallSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('runStatus'), params: z.object({ runId: z.string().min(1).max(100) }).strict() }),
   z.object({ method: z.literal('openRun'), params: z.lazy(() => openRunParamsSchema) }),
   /** Saves scenario text. path null = ask where (Save As); returns null when the user cancels. Electron only. */
-  z.object({ method: z.literal('saveScenario'), params: z.object({ path: z.string().max(4096).nullable(), text: z.string().max(8 * 1024 * 1024) }).strict() }),
+  z.object({
+    method: z.literal('saveScenario'),
+    params: z.object({ path: z.string().max(4096).nullable(), text: z.string().max(8 * 1024 * 1024) }).strict(),
+  }),
   /** Shows an open dialog for a scenario or run file. Electron only; returns null when cancelled. */
   z.object({ method: z.literal('openFile'), params: z.object({}).strict() }),
   /** Opens a file by path (drag and drop, Open Recent). Electron only. */
@@ -120,7 +152,12 @@ export const apiResultSchemas = {
   listRuns: z.array(savedRunSchema),
   runStatus: z.discriminatedUnion('state', [
     /** paused: the step a run in step mode waits before (absent or null: not paused). */
-    z.object({ state: z.literal('running'), done: z.number().int(), total: z.number().int(), paused: z.number().int().nullable().optional() }),
+    z.object({
+      state: z.literal('running'),
+      done: z.number().int(),
+      total: z.number().int(),
+      paused: z.number().int().nullable().optional(),
+    }),
     z.object({ state: z.literal('ended'), record: runRecordSchema, savedTo: z.string().nullable() }),
     /** Never started here, or ended too long ago to be remembered (see Saved runs). */
     z.object({ state: z.literal('unknown') }),
@@ -140,13 +177,24 @@ export const openedFileSchema = z.discriminatedUnion('kind', [
 export const apiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run-log'), runId: z.string(), line: logLineSchema }),
   /** A step ended on every rank: its record and its timeline events (every rank's), so the timeline fills in live. */
-  z.object({ type: z.literal('run-step'), runId: z.string(), step: stepRecordSchema, events: z.array(timelineEventSchema), done: z.number().int(), total: z.number().int() }),
+  z.object({
+    type: z.literal('run-step'),
+    runId: z.string(),
+    step: stepRecordSchema,
+    events: z.array(timelineEventSchema),
+    done: z.number().int(),
+    total: z.number().int(),
+  }),
   z.object({ type: z.literal('run-end'), runId: z.string(), record: runRecordSchema, savedTo: z.string().nullable() }),
   /** Step mode: every rank waits; plan step `step` runs on nextStep. */
   z.object({ type: z.literal('run-paused'), runId: z.string(), step: z.number().int() }),
   /** Application menu and drag and drop (Electron): a file to open, or an editor action. */
   z.object({ type: z.literal('open-file'), file: openedFileSchema }),
-  z.object({ type: z.literal('menu'), action: z.enum(['new-from-template', 'save', 'save-as', 'run', 'stop']), templateId: z.string().optional() }),
+  z.object({
+    type: z.literal('menu'),
+    action: z.enum(['new-from-template', 'save', 'save-as', 'run', 'stop']),
+    templateId: z.string().optional(),
+  }),
 ]);
 
 export type MachineInfo = z.infer<typeof machineInfoSchema>;
@@ -176,7 +224,12 @@ export const RUN_DOWNLOAD_PATH = '/api/run';
 export const openRunParamsSchema = z.object({ path: z.string().min(1).max(4096) }).strict();
 
 /** Wire format of `clab serve`'s WebSocket (JSON text frames). */
-export const wsClientMessageSchema = z.object({ type: z.literal('call'), v: z.literal(API_VERSION), id: z.number().int(), call: apiCallSchema });
+export const wsClientMessageSchema = z.object({
+  type: z.literal('call'),
+  v: z.literal(API_VERSION),
+  id: z.number().int(),
+  call: apiCallSchema,
+});
 export const wsServerMessageSchema = z.union([
   z.object({ type: z.literal('result'), v: z.literal(API_VERSION), id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
   z.object({ type: z.literal('result'), v: z.literal(API_VERSION), id: z.number().int(), ok: z.literal(false), error: z.string() }),

@@ -9,19 +9,30 @@ export const ZERO_SM_SINCE = 22900;
 
 /** NCCL's version code as text: 22803 → "2.28.3" (codes from 2.9 on: major × 10000 + minor × 100 + patch). */
 export function ncclVersionText(code: number): string {
-  return code >= 20900 ? `${Math.floor(code / 10000)}.${Math.floor((code % 10000) / 100)}.${code % 100}` : `${Math.floor(code / 1000)}.${Math.floor((code % 1000) / 100)}.${code % 100}`;
+  return code >= 20900
+    ? `${Math.floor(code / 10000)}.${Math.floor((code % 10000) / 100)}.${code % 100}`
+    : `${Math.floor(code / 1000)}.${Math.floor((code % 1000) / 100)}.${code % 100}`;
 }
 
 /** The setting as a learner reads it: "at most 4 CTAs, CTA policy zero". */
 export function describeCommSetting(s: CommSetting): string {
-  return [s.maxCTAs !== undefined ? `at most ${s.maxCTAs} CTA${s.maxCTAs === 1 ? '' : 's'}` : null, s.ctaPolicy ? `CTA policy ${s.ctaPolicy}` : null]
-    .filter((p) => p !== null).join(', ') || 'NCCL defaults';
+  return (
+    [
+      s.maxCTAs !== undefined ? `at most ${s.maxCTAs} CTA${s.maxCTAs === 1 ? '' : 's'}` : null,
+      s.ctaPolicy ? `CTA policy ${s.ctaPolicy}` : null,
+    ]
+      .filter((p) => p !== null)
+      .join(', ') || 'NCCL defaults'
+  );
 }
 
 /** Why the loaded NCCL (`ncclVersion`, its code) cannot run with `setting`, or null where it can. */
 export function commSettingRefusal(setting: CommSetting, ncclVersion: number): string | null {
   const needs = setting.ctaPolicy === 'zero' ? ZERO_SM_SINCE : SPLIT_SINCE;
   if (ncclVersion >= needs) return null;
-  const what = setting.ctaPolicy === 'zero' ? 'NCCL\'s zero-SM policy (CTA policy zero, on window-registered buffers)' : `NCCL settings per variant (${describeCommSetting(setting)}, by ncclCommSplit)`;
+  const what =
+    setting.ctaPolicy === 'zero'
+      ? "NCCL's zero-SM policy (CTA policy zero, on window-registered buffers)"
+      : `NCCL settings per variant (${describeCommSetting(setting)}, by ncclCommSplit)`;
   return `${what} needs NCCL ${ncclVersionText(needs)} or later; this rank loaded NCCL ${ncclVersionText(ncclVersion)}`;
 }

@@ -29,7 +29,8 @@ export function cpuStepSeconds(step: PlanStep, world: number, rates: CpuRates = 
 function whatItDoes(step: PlanStep, world: number): string {
   const a = step.action;
   const n = calls(step);
-  if (a.kind === 'compute') return `${n} GEMM${n === 1 ? '' : 's'} of ${a.m}×${a.n}×${a.k} (${((2 * a.m * a.n * a.k) / 1e12).toPrecision(2)} TFLOP each)`;
+  if (a.kind === 'compute')
+    return `${n} GEMM${n === 1 ? '' : 's'} of ${a.m}×${a.n}×${a.k} (${((2 * a.m * a.n * a.k) / 1e12).toPrecision(2)} TFLOP each)`;
   const bytes = actionBandwidthBasis(a, world)?.bytes ?? 0;
   return `${n} call${n === 1 ? '' : 's'} of ${formatBytes(bytes)}`;
 }
@@ -45,11 +46,18 @@ export function cpuTooSlow(plan: Plan, rates: CpuRates = CPU_RATES): string | nu
     .map((step) => ({ step, s: cpuStepSeconds(step, plan.world, rates) }))
     .filter(({ step, s }) => s * 1000 > step.timeoutMs);
   if (!slow.length) return null;
-  const shown = slow.slice(0, 3).map(({ step, s }) =>
-    `${step.path} "${step.label}": ${whatItDoes(step, plan.world)} take about ${seconds(s)} on a cpu rank, against its timeout of ${seconds(step.timeoutMs / 1000)}`);
+  const shown = slow
+    .slice(0, 3)
+    .map(
+      ({ step, s }) =>
+        `${step.path} "${step.label}": ${whatItDoes(step, plan.world)} take about ${seconds(s)} on a cpu rank, against its timeout of ${seconds(step.timeoutMs / 1000)}`,
+    );
   const more = slow.length > 3 ? `; and ${slow.length - 3} more step${slow.length - 3 === 1 ? '' : 's'}` : '';
   const gemm = slow.some(({ step }) => step.action.kind === 'compute')
-    ? ` (a cpu rank multiplies at about ${rates.gemmGflops} GFLOP/s, a GPU at hundreds of TFLOP/s)` : '';
-  return `this scenario is sized for GPUs, too much for cpu ranks: ${shown.join('; ')}${more}${gemm}. ` +
-    'Run it on GPUs (--backend nccl), make its sizes smaller (overlap.scenario.json is overlap sized for cpu ranks), or raise the steps\' timeoutMs';
+    ? ` (a cpu rank multiplies at about ${rates.gemmGflops} GFLOP/s, a GPU at hundreds of TFLOP/s)`
+    : '';
+  return (
+    `this scenario is sized for GPUs, too much for cpu ranks: ${shown.join('; ')}${more}${gemm}. ` +
+    "Run it on GPUs (--backend nccl), make its sizes smaller (overlap.scenario.json is overlap sized for cpu ranks), or raise the steps' timeoutMs"
+  );
 }

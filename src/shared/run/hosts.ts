@@ -17,7 +17,10 @@ export const LINK_FRAME_BYTES = 256 * 1024 * 1024;
 export const hostIdentitySchema = z.object({ id: z.string().min(1).max(256), name: z.string().max(256), bootId: z.string().max(64) });
 export type HostIdentity = z.infer<typeof hostIdentitySchema>;
 
-const hex = z.string().regex(/^[0-9a-f]+$/).max(256);
+const hex = z
+  .string()
+  .regex(/^[0-9a-f]+$/)
+  .max(256);
 
 /** Worker → core, first: who it is (no proof yet). */
 export const helloSchema = z.object({
@@ -52,7 +55,11 @@ export const beatSchema = z.object({ type: z.literal('beat') });
 export const coreLinkSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('m'), m: coreToWorkerSchema }),
   z.object({ type: z.literal('kill') }),
-  pingSchema, beatSchema, welcomeSchema, challengeSchema, refusedSchema,
+  pingSchema,
+  beatSchema,
+  welcomeSchema,
+  challengeSchema,
+  refusedSchema,
 ]);
 
 /** After the join, worker → core: the rank's messages, its output lines, and how it ended. */
@@ -62,7 +69,12 @@ export const workerLinkSchema = z.discriminatedUnion('type', [
   /** The rank sent something the rank protocol does not allow (seen by its worker). */
   z.object({ type: z.literal('invalid'), message: z.string() }),
   z.object({ type: z.literal('exit'), code: z.number().int().nullable(), signal: z.string().nullable() }),
-  helloSchema, proofSchema, pongSchema, hostEnvironmentSchema, beatSchema, refusedSchema,
+  helloSchema,
+  proofSchema,
+  pongSchema,
+  hostEnvironmentSchema,
+  beatSchema,
+  refusedSchema,
 ]);
 
 export type CoreLinkMessage = z.infer<typeof coreLinkSchema>;
@@ -76,12 +88,16 @@ export function proofText(nonce: string, hello: Hello): string {
 
 /** The version the core and the worker must share: the link's and the rank protocol's. */
 export const versionMismatch = (hello: Pick<Hello, 'link' | 'protocol'>): string | null =>
-  (hello.link !== LINK_VERSION || hello.protocol !== PROTOCOL_VERSION
+  hello.link !== LINK_VERSION || hello.protocol !== PROTOCOL_VERSION
     ? `protocol version mismatch: the worker speaks link ${hello.link} / rank protocol ${hello.protocol}, the core link ${LINK_VERSION} / rank protocol ${PROTOCOL_VERSION}; use the same clab on both`
-    : null);
+    : null;
 
 /** One ping: when the core sent it and heard the answer (its clock), and the worker's clock between. */
-export interface ClockSample { sentNs: number; workerNs: number; receivedNs: number }
+export interface ClockSample {
+  sentNs: number;
+  workerNs: number;
+  receivedNs: number;
+}
 
 /**
  * NTP's estimate from the sample of smallest round trip: the worker read its clock halfway through

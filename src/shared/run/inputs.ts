@@ -15,11 +15,16 @@ type SendBuffer = { data: DataPattern; dtype: Dtype; count: number };
 /** The buffers `rank` sends from in this step, one after the other (a group's sends, in order). */
 function sendBuffers(a: PlanAction | null, rank: number, world: number): SendBuffer[] {
   switch (a?.kind) {
-    case 'collective': return [{ ...a, count: COLLECTIVE_DESCRIPTORS[a.op].buffers({ count: a.count, world, rank, root: a.root }).send }];
-    case 'p2p': return a.from === rank ? [a] : [];
-    case 'pair': return a.from === rank || (a.both && a.to === rank) ? [a] : [];
-    case 'group': return a.items.flatMap((item) => sendBuffers(item, rank, world));
-    default: return [];
+    case 'collective':
+      return [{ ...a, count: COLLECTIVE_DESCRIPTORS[a.op].buffers({ count: a.count, world, rank, root: a.root }).send }];
+    case 'p2p':
+      return a.from === rank ? [a] : [];
+    case 'pair':
+      return a.from === rank || (a.both && a.to === rank) ? [a] : [];
+    case 'group':
+      return a.items.flatMap((item) => sendBuffers(item, rank, world));
+    default:
+      return [];
   }
 }
 

@@ -13,7 +13,11 @@ export interface RankPlace {
   source: string;
 }
 
-export interface PlaceFlags { rank?: number; world?: number; localRank?: number }
+export interface PlaceFlags {
+  rank?: number;
+  world?: number;
+  localRank?: number;
+}
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -44,13 +48,20 @@ export function rankPlace(env: Env, flags: PlaceFlags = {}): RankPlace {
   const rank = flags.rank ?? (launcher ? whole(env[launcher.rank], launcher.rank) : undefined);
   const world = flags.world ?? (launcher ? whole(env[launcher.world], launcher.world) : undefined);
   if (rank === undefined) {
-    throw new PlaceError(`no rank: pass --rank, or start the worker with a launcher that sets one (${LAUNCHERS.map((l) => `${l.name} ${l.rank}`).join(', ')})`);
+    throw new PlaceError(
+      `no rank: pass --rank, or start the worker with a launcher that sets one (${LAUNCHERS.map((l) => `${l.name} ${l.rank}`).join(', ')})`,
+    );
   }
-  if (world === undefined) throw new PlaceError(`no world size: pass --world${launcher ? ` (${launcher.name} did not set ${launcher.world})` : ''}`);
+  if (world === undefined)
+    throw new PlaceError(`no world size: pass --world${launcher ? ` (${launcher.name} did not set ${launcher.world})` : ''}`);
   if (world < 1) throw new PlaceError(`the world size is ${world}; it must be 1 or more`);
   if (rank >= world) throw new PlaceError(`rank ${rank} is outside a world of ${world} (ranks 0 to ${world - 1})`);
   const localRank = flags.localRank ?? (launcher?.local ? whole(env[launcher.local], launcher.local) : undefined) ?? 0;
-  const parts = [flags.rank !== undefined && '--rank', flags.world !== undefined && '--world', flags.localRank !== undefined && '--local-rank'].filter(Boolean);
+  const parts = [
+    flags.rank !== undefined && '--rank',
+    flags.world !== undefined && '--world',
+    flags.localRank !== undefined && '--local-rank',
+  ].filter(Boolean);
   const from = launcher ? `${launcher.name} (${[launcher.rank, launcher.world, launcher.local].filter(Boolean).join(', ')})` : null;
   const source = [parts.length ? parts.join(', ') : null, from].filter(Boolean).join(' over ') || 'flags';
   return { rank, world, localRank, device: deviceOf(env, localRank), source };
@@ -64,7 +75,10 @@ export function deviceOf(env: Env, localRank: number): number {
   const visible = env.CUDA_VISIBLE_DEVICES?.split(',').filter((d) => d.trim() !== '');
   if (!visible || visible.length === 0) return localRank;
   if (visible.length === 1) return 0;
-  if (localRank >= visible.length) throw new PlaceError(`local rank ${localRank} has no GPU of its own: CUDA_VISIBLE_DEVICES names ${visible.length} (${visible.join(',')})`);
+  if (localRank >= visible.length)
+    throw new PlaceError(
+      `local rank ${localRank} has no GPU of its own: CUDA_VISIBLE_DEVICES names ${visible.length} (${visible.join(',')})`,
+    );
   return localRank;
 }
 
@@ -72,6 +86,7 @@ export function deviceOf(env: Env, localRank: number): number {
 export function parseAddress(text: string, defaultHost: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(text) ?? /^()()(\d+)$/.exec(text);
   const port = m ? Number(m[3]) : NaN;
-  if (!m || !Number.isInteger(port) || port < 0 || port > 65535) throw new PlaceError(`"${text}" is not [HOST:]PORT (a port from 0 to 65535)`);
+  if (!m || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new PlaceError(`"${text}" is not [HOST:]PORT (a port from 0 to 65535)`);
   return { host: m[1] || m[2] || defaultHost, port };
 }

@@ -37,8 +37,14 @@ export function linkBetween(env: Pick<Environment, 'gpus' | 'links'>, a: number,
   if (l.nvlinks > 0) {
     const perLink = l.peakGBps === null ? null : l.peakGBps / l.nvlinks;
     return {
-      text: `NV${l.nvlinks}`, nvlinks: l.nvlinks, pcie: l.pcie, peakGBps: l.peakGBps,
-      peakFrom: perLink === null ? null : `${l.nvlinks} NVLink${l.nvlinks === 1 ? '' : 's'}${l.via === 'NVSwitch' ? ' (NVSwitch)' : ''} × ${+perLink.toFixed(2)} GB/s`,
+      text: `NV${l.nvlinks}`,
+      nvlinks: l.nvlinks,
+      pcie: l.pcie,
+      peakGBps: l.peakGBps,
+      peakFrom:
+        perLink === null
+          ? null
+          : `${l.nvlinks} NVLink${l.nvlinks === 1 ? '' : 's'}${l.via === 'NVSwitch' ? ' (NVSwitch)' : ''} × ${+perLink.toFixed(2)} GB/s`,
     };
   }
   const ga = env.gpus.find((g) => g.index === a);
@@ -47,7 +53,10 @@ export function linkBetween(env: Pick<Environment, 'gpus' | 'links'>, a: number,
   const slower = peaks.some((p) => p === null) ? null : Math.min(...(peaks as number[]));
   const g = slower === null ? null : peaks[0] === slower ? ga : gb;
   return {
-    text: l.pcie || '?', nvlinks: 0, pcie: l.pcie, peakGBps: slower,
+    text: l.pcie || '?',
+    nvlinks: 0,
+    pcie: l.pcie,
+    peakGBps: slower,
     peakFrom: slower === null || !g ? null : `PCIe gen ${g.pcieGen} ×${g.pcieWidth}`,
   };
 }

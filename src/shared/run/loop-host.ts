@@ -50,7 +50,11 @@ export function describeLoopStall(s: LoopStall): string {
     s.faults ? `${s.faults} page fault${s.faults === 1 ? '' : 's'}` : '',
     s.blocked ? `blocked ${s.blocked} time${s.blocked === 1 ? '' : 's'}` : '',
     s.preempted ? `preempted ${s.preempted} time${s.preempted === 1 ? '' : 's'}` : '',
-  ].filter(Boolean).join(', ');
-  return `rank ${s.rank}'s loop waited for the host: issuing its ${s.calls} calls took ${us(s.issueUs)} of the loop's ${us(s.loopUs)}` +
-    ` (the same iterations took ${us(s.iterationsUs)} one by one${why ? `; while issuing, the thread took ${why}` : ''}), so time and bandwidth from this loop measure the host`;
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    `rank ${s.rank}'s loop waited for the host: issuing its ${s.calls} calls took ${us(s.issueUs)} of the loop's ${us(s.loopUs)}` +
+    ` (the same iterations took ${us(s.iterationsUs)} one by one${why ? `; while issuing, the thread took ${why}` : ''}), so time and bandwidth from this loop measure the host`
+  );
 }

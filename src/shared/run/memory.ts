@@ -31,18 +31,21 @@ export interface SegmentTuning {
   mailboxBytes?: number;
 }
 
-interface CallBytes { bytes: number; consumesInput: boolean }
+interface CallBytes {
+  bytes: number;
+  consumesInput: boolean;
+}
 
 /** One collective call's host buffers on `rank`, aliased as buffers.ts aliases them. */
 function collectiveBytes(a: CollectiveAction, rank: number, world: number): CallBytes {
   const desc = COLLECTIVE_DESCRIPTORS[a.op];
   const size = desc.buffers({ count: a.count, world, rank, root: a.root });
-  const layout = a.inPlace ? desc.inPlace?.layout ?? null : null;
+  const layout = a.inPlace ? (desc.inPlace?.layout ?? null) : null;
   let elements = size.send + size.recv;
   if (layout === 'same') elements = Math.max(size.send, size.recv);
   else if (layout === 'send-in-recv' && size.recv > 0) elements = size.recv;
   else if (layout === 'recv-in-send' && size.send > 0) elements = size.send;
-  else if (a.read === 'rank-slice') elements = 2 * size.send;  // the output buffer is as large as the input
+  else if (a.read === 'rank-slice') elements = 2 * size.send; // the output buffer is as large as the input
   return { bytes: elements * DTYPE_INFO[a.dtype].bytes, consumesInput: layout === 'same' || layout === 'recv-in-send' };
 }
 
@@ -98,8 +101,7 @@ function rankMemory(plan: Plan, rank: number, backend: BackendName): RankMemory 
   const gemm = new Map<number, { host: number; device: number }>();
   let block: { host: number; device: number; label: string; marker: PlanStep['action'] } | null = null;
   let peak = { host: 0, device: 0, label: '' };
-  const sum = (pick: 'host' | 'device') =>
-    [...inFlight.values(), ...gemm.values()].reduce((s, b) => s + b[pick], 0);
+  const sum = (pick: 'host' | 'device') => [...inFlight.values(), ...gemm.values()].reduce((s, b) => s + b[pick], 0);
   const consider = (host: number, device: number, label: string) => {
     const now = { host: host + sum('host'), device: device + sum('device') };
     if (now.host > peak.host || (now.host === peak.host && now.device > peak.device)) peak = { ...now, label };
@@ -112,8 +114,13 @@ function rankMemory(plan: Plan, rank: number, backend: BackendName): RankMemory 
       block = { host: 0, device: 0, label: step.label, marker: a };
       continue;
     }
-    if (a.kind === 'block-end' && block?.marker.kind === 'block-begin'
-      && a.compare === block.marker.compare && a.variant === block.marker.variant && a.repeat === block.marker.repeat) {
+    if (
+      a.kind === 'block-end' &&
+      block?.marker.kind === 'block-begin' &&
+      a.compare === block.marker.compare &&
+      a.variant === block.marker.variant &&
+      a.repeat === block.marker.repeat
+    ) {
       consider(block.host, block.device, block.label);
       block = null;
       continue;

@@ -61,9 +61,11 @@ const NO_COMM = '0000000000000000';
 /** A cost table as "ALGO/PROTO" → µs, leaving out what NCCL ruled out. */
 export function predictionTable(t: NcclTunerRecord): Record<string, number> {
   const out: Record<string, number> = {};
-  t.costUs.forEach((row, a) => row.forEach((us, p) => {
-    if (us >= 0 && TUNER_ALGORITHMS[a] && TUNER_PROTOCOLS[p]) out[`${TUNER_ALGORITHMS[a]}/${TUNER_PROTOCOLS[p]}`] = us;
-  }));
+  t.costUs.forEach((row, a) =>
+    row.forEach((us, p) => {
+      if (us >= 0 && TUNER_ALGORITHMS[a] && TUNER_PROTOCOLS[p]) out[`${TUNER_ALGORITHMS[a]}/${TUNER_PROTOCOLS[p]}`] = us;
+    }),
+  );
   return out;
 }
 
@@ -183,8 +185,19 @@ export class NcclEventPool {
   private addColl(r: NcclProfileRecord): void {
     if (r.point === 'start') {
       const c: NcclColl = {
-        id: r.id, comm: r.comm, seq: r.seq, func: r.func, count: r.count, datatype: r.datatype, algo: r.algo, proto: r.proto,
-        nChannels: r.nChannels, nWarps: r.nWarps, startNs: r.hostNs, stopNs: null, channels: [],
+        id: r.id,
+        comm: r.comm,
+        seq: r.seq,
+        func: r.func,
+        count: r.count,
+        datatype: r.datatype,
+        algo: r.algo,
+        proto: r.proto,
+        nChannels: r.nChannels,
+        nWarps: r.nWarps,
+        startNs: r.hostNs,
+        stopNs: null,
+        channels: [],
       };
       this.byId.set(r.id, c);
       this.bySeq.set(key(r.comm, r.func, r.seq), c);
@@ -330,7 +343,10 @@ export function kernelSpanNs(c: NcclColl): { start: bigint; end: bigint } | null
  * Slices are given for at most `maxSliceIterations` timed iterations, on the host clock by `clock`.
  */
 export function joinStep(
-  calls: (NcclColl | null)[], timed: number, clock: GpuClockSample | null, maxSliceIterations = 16,
+  calls: (NcclColl | null)[],
+  timed: number,
+  clock: GpuClockSample | null,
+  maxSliceIterations = 16,
   prediction: (c: NcclColl) => NcclTunerRecord | undefined = () => undefined,
 ): { info: NcclStepInfo; slices: ChannelSlice[] } {
   const info: NcclStepInfo = { calls: calls.length, seen: 0, algo: {}, proto: {}, nChannels: {}, missingEnds: 0, zeroTimes: 0 };
@@ -359,8 +375,12 @@ export function joinStep(
     for (const ch of c.channels) {
       if (ch.startGpuNs === null || ch.endGpuNs === null) continue;
       slices.push({
-        iteration, channel: ch.channel, algo: c.algo, proto: c.proto,
-        startNs: gpuToHostNs(clock, ch.startGpuNs), endNs: gpuToHostNs(clock, ch.endGpuNs),
+        iteration,
+        channel: ch.channel,
+        algo: c.algo,
+        proto: c.proto,
+        startNs: gpuToHostNs(clock, ch.startGpuNs),
+        endNs: gpuToHostNs(clock, ch.endGpuNs),
       });
     }
   });
@@ -388,7 +408,16 @@ const medianOf = (xs: number[]): number | null => {
 /** Sums several ranks' infos: counts add up, and the kernel spans give one median. null for none. */
 export function mergeStepInfos(infos: NcclStepInfo[]): NcclStepSummary | null {
   if (!infos.length) return null;
-  const out: NcclStepSummary = { calls: 0, seen: 0, algo: {}, proto: {}, nChannels: {}, missingEnds: 0, zeroTimes: 0, kernelMedianUs: null };
+  const out: NcclStepSummary = {
+    calls: 0,
+    seen: 0,
+    algo: {},
+    proto: {},
+    nChannels: {},
+    missingEnds: 0,
+    zeroTimes: 0,
+    kernelMedianUs: null,
+  };
   for (const i of infos) {
     out.calls += i.calls;
     out.seen += i.seen;
@@ -402,7 +431,7 @@ export function mergeStepInfos(infos: NcclStepInfo[]): NcclStepSummary | null {
     out.predicted = predicted;
     const algo = Object.keys(out.algo);
     const proto = Object.keys(out.proto);
-    out.predictedChosenUs = algo.length === 1 && proto.length === 1 ? predicted.us[`${algo[0]}/${proto[0]}`] ?? null : null;
+    out.predictedChosenUs = algo.length === 1 && proto.length === 1 ? (predicted.us[`${algo[0]}/${proto[0]}`] ?? null) : null;
   }
   return out;
 }

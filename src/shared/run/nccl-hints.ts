@@ -33,22 +33,25 @@ const HINTS: readonly NcclHint[] = [
   },
   {
     mentions: TRANSPORT_WORDS,
-    text: 'a transport between GPUs failed; run again with one turned off to see which: NCCL_P2P_DISABLE=1 (no direct GPU-to-GPU copies), ' +
+    text:
+      'a transport between GPUs failed; run again with one turned off to see which: NCCL_P2P_DISABLE=1 (no direct GPU-to-GPU copies), ' +
       'NCCL_P2P_LEVEL=NVL (direct copies over NVLink only; LOC: none), NCCL_SHM_DISABLE=1 (no copies through host shared memory)',
   },
   {
     codes: ['NCCL_ERROR_INVALID_USAGE', 'NCCL_ERROR_INVALID_ARGUMENT'],
-    text: 'the usual causes: ranks that disagree on a call (a different count, dtype, reduce op or root on one rank, a send whose recv names ' +
+    text:
+      'the usual causes: ranks that disagree on a call (a different count, dtype, reduce op or root on one rank, a send whose recv names ' +
       'another peer or count), two ranks on one GPU, or an NCCL_* setting NCCL rejects; the NCCL WARN lines name what it refused',
   },
   {
     codes: ['NCCL_ERROR_SYSTEM_ERROR'],
-    text: 'a system call inside NCCL failed (sockets, shared memory, pinned memory): run again with NCCL_DEBUG=INFO to see which; in a ' +
+    text:
+      'a system call inside NCCL failed (sockets, shared memory, pinned memory): run again with NCCL_DEBUG=INFO to see which; in a ' +
       'container /dev/shm is often too small for NCCL (docker run --shm-size=1g or --ipc=host), and ulimit -l (locked memory) and ulimit -n (open files) can be too low',
   },
   {
     codes: ['NCCL_ERROR_UNHANDLED_CUDA_ERROR'],
-    text: 'a CUDA call inside NCCL failed: the NCCL WARN lines name the call and CUDA\'s error (out of memory and peer access are the usual ones)',
+    text: "a CUDA call inside NCCL failed: the NCCL WARN lines name the call and CUDA's error (out of memory and peer access are the usual ones)",
   },
 ];
 
@@ -58,5 +61,7 @@ const HINTS: readonly NcclHint[] = [
  */
 export function ncclHints(code: string, texts: readonly string[]): string[] {
   if (!isGpuLibraryCode(code)) return [];
-  return HINTS.filter((h) => (!h.codes || h.codes.includes(code)) && (!h.mentions || texts.some((t) => h.mentions!.test(t)))).map((h) => h.text);
+  return HINTS.filter((h) => (!h.codes || h.codes.includes(code)) && (!h.mentions || texts.some((t) => h.mentions!.test(t)))).map(
+    (h) => h.text,
+  );
 }

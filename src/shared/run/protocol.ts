@@ -37,12 +37,14 @@ export const rankStepResultSchema = z.object({
    * and the page faults it took, the times it blocked in the kernel and the times it was preempted
    * meanwhile. A loop that lasted about as long as its issuing waited for the host (loop-host.ts).
    */
-  loopHost: z.object({
-    issueUs: z.number().nonnegative(),
-    faults: z.number().int().nonnegative(),
-    blocked: z.number().int().nonnegative(),
-    preempted: z.number().int().nonnegative(),
-  }).optional(),
+  loopHost: z
+    .object({
+      issueUs: z.number().nonnegative(),
+      faults: z.number().int().nonnegative(),
+      blocked: z.number().int().nonnegative(),
+      preempted: z.number().int().nonnegative(),
+    })
+    .optional(),
   note: z.string().nullable(),
   /** Why the step failed on this rank while the run went on (verdict error): the code and the backend's message. */
   error: z.object({ code: z.string(), message: z.string() }).optional(),
@@ -76,7 +78,15 @@ export const backendNameSchema = z.enum(['cpu', 'nccl']);
 
 export const coreToWorkerSchema = z.discriminatedUnion('type', [
   /** stepMode: wait for `next` before each step that pauses (learn/step-mode.ts), having sent `paused`. */
-  z.object({ type: z.literal('start'), v, runId: z.string(), rank, backend: backendNameSchema, plan: planSchema, stepMode: z.boolean().optional() }),
+  z.object({
+    type: z.literal('start'),
+    v,
+    runId: z.string(),
+    rank,
+    backend: backendNameSchema,
+    plan: planSchema,
+    stepMode: z.boolean().optional(),
+  }),
   /** Step mode: run plan step `step` (the one this rank said it is paused before). */
   z.object({ type: z.literal('next'), v, step: z.number().int() }),
   /** A communicator's id from its rank 0: the run's (no step), or a pair's (the step that opens the pair). */

@@ -11,7 +11,12 @@ export const RECORD_FORMAT = 'clab.run';
 export const RECORD_VERSION = 1;
 
 const statsSchema = z.object({
-  min: z.number(), median: z.number(), max: z.number(), p99: z.number(), mean: z.number(), samples: z.number().int(),
+  min: z.number(),
+  median: z.number(),
+  max: z.number(),
+  p99: z.number(),
+  mean: z.number(),
+  samples: z.number().int(),
   /**
    * nccl-tests' time per op: the timed loop's duration over the iterations, averaged over ranks.
    * The loop is the one timed as a whole where the backend ran it (nccl: loopUs, no events between
@@ -29,11 +34,17 @@ export const pairCellSchema = z.object({
   /** The copy's method (measure copy), e.g. "cudaMemcpyPeerAsync (copy engine, peer access)". */
   how: z.string().nullable(),
   /** Where the pair failed: the first rank's error, NCCL's WARN lines that rank printed meanwhile, and what to try. */
-  error: z.object({
-    rank: z.number().int(), code: z.string(), message: z.string(), warnings: z.array(z.string()), hints: z.array(z.string()),
-    /** The failure was injected (scenario `faults`). */
-    injected: z.boolean(),
-  }).nullable(),
+  error: z
+    .object({
+      rank: z.number().int(),
+      code: z.string(),
+      message: z.string(),
+      warnings: z.array(z.string()),
+      hints: z.array(z.string()),
+      /** The failure was injected (scenario `faults`). */
+      injected: z.boolean(),
+    })
+    .nullable(),
 });
 
 export const stepRecordSchema = z.object({
@@ -64,41 +75,46 @@ export const stepRecordSchema = z.object({
 export const compareRecordSchema = z.object({
   index: z.number().int(),
   label: z.string(),
-  variants: z.array(z.object({
-    name: z.string(),
-    /** Median over repeats of the block's duration (max over ranks), microseconds. */
-    durationUs: z.number().nullable(),
-    repeatsUs: z.array(z.number()),
-    speedup: z.number().nullable(),
-    /**
-     * This variant's communication and compute time, each summed over a repeat's steps and the
-     * median taken, as commUs and computeUs are for the first variant (newer records). Beside the
-     * first variant's they show what running together cost each: a GEMM that shares the SMs with
-     * NCCL's kernels takes longer.
-     */
-    commUs: z.number().nullable().optional(),
-    computeUs: z.number().nullable().optional(),
-    /** How its transfers move ("nccl", "copy-engine", or both as "nccl+copy-engine"; newer records). */
-    transport: z.string().optional(),
-    /** Its steps run one after another on one stream: its comm and compute times are each alone. */
-    serial: z.boolean().optional(),
-    /** Why it was not run (e.g. NCCL settings the loaded NCCL cannot run); its duration is then null. */
-    refused: z.string().optional(),
-    /** nccl with the profiler plug-in: what NCCL chose for the variant's communication, e.g. "RING LL 24ch" (newer records). */
-    nccl: z.string().optional(),
-  })),
+  variants: z.array(
+    z.object({
+      name: z.string(),
+      /** Median over repeats of the block's duration (max over ranks), microseconds. */
+      durationUs: z.number().nullable(),
+      repeatsUs: z.array(z.number()),
+      speedup: z.number().nullable(),
+      /**
+       * This variant's communication and compute time, each summed over a repeat's steps and the
+       * median taken, as commUs and computeUs are for the first variant (newer records). Beside the
+       * first variant's they show what running together cost each: a GEMM that shares the SMs with
+       * NCCL's kernels takes longer.
+       */
+      commUs: z.number().nullable().optional(),
+      computeUs: z.number().nullable().optional(),
+      /** How its transfers move ("nccl", "copy-engine", or both as "nccl+copy-engine"; newer records). */
+      transport: z.string().optional(),
+      /** Its steps run one after another on one stream: its comm and compute times are each alone. */
+      serial: z.boolean().optional(),
+      /** Why it was not run (e.g. NCCL settings the loaded NCCL cannot run); its duration is then null. */
+      refused: z.string().optional(),
+      /** nccl with the profiler plug-in: what NCCL chose for the variant's communication, e.g. "RING LL 24ch" (newer records). */
+      nccl: z.string().optional(),
+    }),
+  ),
   /**
    * The best the block could take, measured in the same run (newer records): the fastest transfer
    * alone and the multiply alone (on all SMs), each from a serial variant; the ideal block is the
    * longer of the two. null where no serial variant measured both.
    */
-  ideal: z.object({
-    us: z.number(),
-    commUs: z.number(),
-    commFrom: z.string(),
-    computeUs: z.number(),
-    computeFrom: z.string(),
-  }).nullable().optional(),
+  ideal: z
+    .object({
+      us: z.number(),
+      commUs: z.number(),
+      commFrom: z.string(),
+      computeUs: z.number(),
+      computeFrom: z.string(),
+    })
+    .nullable()
+    .optional(),
   /** From the first variant: total communication and compute time, and the best speed-up overlap could give. */
   commUs: z.number().nullable(),
   computeUs: z.number().nullable(),
@@ -116,19 +132,36 @@ export const environmentSchema = z.object({
   node: z.string(),
   backend: backendNameSchema,
   backendNote: z.string().nullable(),
-  gpus: z.array(z.object({
-    index: z.number().int(), name: z.string(), memoryBytes: z.number(), busId: z.string(), computeCapability: z.number().int().optional(),
-    /** The PCIe link at its most, and one direction of one NVLink in GB/s (newer records; absent where NVML could not say). */
-    pcieGen: z.number().int().optional(), pcieWidth: z.number().int().optional(), nvlinkGbpsPerLink: z.number().optional(),
-  })),
+  gpus: z.array(
+    z.object({
+      index: z.number().int(),
+      name: z.string(),
+      memoryBytes: z.number(),
+      busId: z.string(),
+      computeCapability: z.number().int().optional(),
+      /** The PCIe link at its most, and one direction of one NVLink in GB/s (newer records; absent where NVML could not say). */
+      pcieGen: z.number().int().optional(),
+      pcieWidth: z.number().int().optional(),
+      nvlinkGbpsPerLink: z.number().optional(),
+    }),
+  ),
   /**
    * What joins each pair of GPUs (CUDA indices a < b; newer nccl records): active NVLinks (through
    * NVSwitch: the fewer of the two sides'), the PCIe distance in nvidia-smi's words, and one
    * direction's NVLink peak in GB/s (null: no NVLink, or its rate unknown).
    */
-  links: z.array(z.object({
-    a: z.number().int(), b: z.number().int(), nvlinks: z.number().int(), via: z.string(), pcie: z.string(), peakGBps: z.number().nullable(),
-  })).optional(),
+  links: z
+    .array(
+      z.object({
+        a: z.number().int(),
+        b: z.number().int(),
+        nvlinks: z.number().int(),
+        via: z.string(),
+        pcie: z.string(),
+        peakGBps: z.number().nullable(),
+      }),
+    )
+    .optional(),
   /** cpu runs (newer records): the best of a few 64 MiB host memory copies, GB/s; the α-β model's peak there. */
   hostCopyGBps: z.number().optional(),
   versions: z.record(z.string(), z.string()),
@@ -149,44 +182,48 @@ export const hostRecordSchema = z.object({
   environment: environmentSchema,
 });
 
-export const runRecordSchema = z.object({
-  format: z.literal(RECORD_FORMAT),
-  version: z.literal(RECORD_VERSION),
-  id: z.string(),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
-  scenarioFile: z.string().nullable(),
-  scenario: z.unknown(),
-  plan: planSchema,
-  /** The plan's world (a replayed record's tables and matrices are as large as it). */
-  world: z.number().int().min(1).max(LIMITS.ranks),
-  environment: environmentSchema,
-  /** incomplete: written while the run went (see `clab run --out`); the run did not finish writing its record. */
-  status: z.enum(['passed', 'failed', 'error', 'aborted', 'incomplete']),
-  error: z.object({
-    rank: z.number().int().nullable(),
-    step: z.number().int().nullable(),
-    stepLabel: z.string().nullable(),
-    code: z.string(),
-    message: z.string(),
-  }).nullable(),
-  steps: z.array(stepRecordSchema),
-  /** Where the scenario shows a deliberate mistake ("expect": "failure"): whether the run failed there (shared/results/expectation.ts). */
-  expectation: z.object({ steps: z.array(z.number().int()), met: z.boolean(), note: z.string() }).optional(),
-  compares: z.array(compareRecordSchema),
-  logs: z.array(logLineSchema),
-  events: z.array(timelineEventSchema),
-  /**
-   * Ranks that joined from a launcher (`clab run --listen`; newer records): each host, its ranks,
-   * environment and clock offset to the core's (applied to its events), and where hosts differ.
-   */
-  hosts: z.array(hostRecordSchema).optional(),
-  hostWarnings: z.array(z.string()).optional(),
-}).superRefine((r, ctx) => {
-  // Each part valid alone, and all of them about the same plan and world (replay indexes by them).
-  const problem = recordInconsistency(r);
-  if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
-});
+export const runRecordSchema = z
+  .object({
+    format: z.literal(RECORD_FORMAT),
+    version: z.literal(RECORD_VERSION),
+    id: z.string(),
+    createdAt: z.string(),
+    finishedAt: z.string().nullable(),
+    scenarioFile: z.string().nullable(),
+    scenario: z.unknown(),
+    plan: planSchema,
+    /** The plan's world (a replayed record's tables and matrices are as large as it). */
+    world: z.number().int().min(1).max(LIMITS.ranks),
+    environment: environmentSchema,
+    /** incomplete: written while the run went (see `clab run --out`); the run did not finish writing its record. */
+    status: z.enum(['passed', 'failed', 'error', 'aborted', 'incomplete']),
+    error: z
+      .object({
+        rank: z.number().int().nullable(),
+        step: z.number().int().nullable(),
+        stepLabel: z.string().nullable(),
+        code: z.string(),
+        message: z.string(),
+      })
+      .nullable(),
+    steps: z.array(stepRecordSchema),
+    /** Where the scenario shows a deliberate mistake ("expect": "failure"): whether the run failed there (shared/results/expectation.ts). */
+    expectation: z.object({ steps: z.array(z.number().int()), met: z.boolean(), note: z.string() }).optional(),
+    compares: z.array(compareRecordSchema),
+    logs: z.array(logLineSchema),
+    events: z.array(timelineEventSchema),
+    /**
+     * Ranks that joined from a launcher (`clab run --listen`; newer records): each host, its ranks,
+     * environment and clock offset to the core's (applied to its events), and where hosts differ.
+     */
+    hosts: z.array(hostRecordSchema).optional(),
+    hostWarnings: z.array(z.string()).optional(),
+  })
+  .superRefine((r, ctx) => {
+    // Each part valid alone, and all of them about the same plan and world (replay indexes by them).
+    const problem = recordInconsistency(r);
+    if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+  });
 
 export type StepRecord = z.infer<typeof stepRecordSchema>;
 export type PairCell = z.infer<typeof pairCellSchema>;

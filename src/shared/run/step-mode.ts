@@ -19,13 +19,19 @@ export const pausesBefore = (step: PlanStep): boolean => step.origin.kind !== 'c
 export function pauseDescription(step: PlanStep, world: number, steps: number): string {
   const a = step.action;
   const d = a.kind === 'collective' ? COLLECTIVE_DESCRIPTORS[a.op] : null;
-  const detail = a.kind === 'collective' ? [d!.reduces ? a.redop : null, d!.rooted ? `root ${a.root}` : null, `${a.count} × ${a.dtype}`]
-    : a.kind === 'p2p' ? [`rank ${a.from} → rank ${a.to}`, `${a.count} × ${a.dtype}`] : [];
+  const detail =
+    a.kind === 'collective'
+      ? [d!.reduces ? a.redop : null, d!.rooted ? `root ${a.root}` : null, `${a.count} × ${a.dtype}`]
+      : a.kind === 'p2p'
+        ? [`rank ${a.from} → rank ${a.to}`, `${a.count} × ${a.dtype}`]
+        : [];
   const shown = detail.filter((x) => x !== null);
   const what = shown.length ? `${step.label} (${shown.join(', ')})` : step.label;
-  const inputs = Array.from({ length: world }, (_, r) => r).filter((r) => takesPart(step, r) && inputLength(step, r, world) > 0).map((r) => {
-    const values = rankInput(step, r, world);
-    return `rank ${r} ${values ? formatValues(values) : `${inputLength(step, r, world)} elements`}`;
-  });
+  const inputs = Array.from({ length: world }, (_, r) => r)
+    .filter((r) => takesPart(step, r) && inputLength(step, r, world) > 0)
+    .map((r) => {
+      const values = rankInput(step, r, world);
+      return `rank ${r} ${values ? formatValues(values) : `${inputLength(step, r, world)} elements`}`;
+    });
   return [`step ${step.index + 1} of ${steps}: ${what}`, ...inputs].join(' · ');
 }

@@ -17,12 +17,23 @@ export interface InFlight {
  * One `unfinished` event per step in flight on a rank, up to `endNs`; its name is the step's label
  * and, where the rank's flight recorder has a call of that step, the call it was in.
  */
-export function unfinishedEvents(plan: Plan, inFlight: InFlight[], flight: ReadonlyMap<number, readonly FlightEntry[]>, endNs: number): TimelineEvent[] {
+export function unfinishedEvents(
+  plan: Plan,
+  inFlight: InFlight[],
+  flight: ReadonlyMap<number, readonly FlightEntry[]>,
+  endNs: number,
+): TimelineEvent[] {
   return inFlight.map(({ rank, step, beganNs }) => {
     const planStep = plan.steps[step];
     const call = [...(flight.get(rank) ?? [])].reverse().find((e) => e.step === step);
     return {
-      rank, stream: planStep.stream, step, phase: 'unfinished', startNs: beganNs, endNs: Math.max(beganNs, endNs), bytes: 0,
+      rank,
+      stream: planStep.stream,
+      step,
+      phase: 'unfinished',
+      startNs: beganNs,
+      endNs: Math.max(beganNs, endNs),
+      bytes: 0,
       name: `${planStep.label} (unfinished${call ? `: in ${describeEntry(call)}` : ''})`,
     };
   });

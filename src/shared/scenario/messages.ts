@@ -78,7 +78,8 @@ function inner(schema: Schema): Schema {
   let s = schema;
   for (;;) {
     const def = s._zod.def as { type: string; innerType?: Schema; in?: Schema };
-    if (def.innerType && ['optional', 'nullable', 'default', 'readonly', 'nonoptional', 'catch', 'prefault'].includes(def.type)) s = def.innerType;
+    if (def.innerType && ['optional', 'nullable', 'default', 'readonly', 'nonoptional', 'catch', 'prefault'].includes(def.type))
+      s = def.innerType;
     else if (def.type === 'pipe' && def.in) s = def.in;
     else return s;
   }
@@ -88,7 +89,13 @@ function inner(schema: Schema): Schema {
 export function schemaAt(root: Schema, path: readonly PropertyKey[], raw: unknown): Schema | null {
   let s: Schema | null = inner(root);
   for (let i = 0; i <= path.length && s; i++) {
-    const def = s._zod.def as { type: string; options?: Schema[]; discriminator?: string; shape?: Record<string, Schema>; element?: Schema };
+    const def = s._zod.def as {
+      type: string;
+      options?: Schema[];
+      discriminator?: string;
+      shape?: Record<string, Schema>;
+      element?: Schema;
+    };
     if (def.type === 'union') {
       const here = valueAt(raw, path.slice(0, i));
       const tag = def.discriminator ? valueAt(here, [def.discriminator]) : undefined;
@@ -124,27 +131,43 @@ export function expectation(schema: Schema | null): string | null {
       const min = n.minValue !== null && Math.abs(n.minValue) < SAFE ? ` ≥ ${n.minValue}` : '';
       return `${n.isInt ? 'a whole number' : 'a number'}${min}`;
     }
-    case 'string': return 'a string';
-    case 'boolean': return 'true or false';
-    case 'array': return 'a list';
-    case 'object': return 'an object';
-    case 'literal': return quoteList(def.values!);
-    case 'enum': return `one of ${quoteList(Object.values(def.entries!))}`;
+    case 'string':
+      return 'a string';
+    case 'boolean':
+      return 'true or false';
+    case 'array':
+      return 'a list';
+    case 'object':
+      return 'an object';
+    case 'literal':
+      return quoteList(def.values!);
+    case 'enum':
+      return `one of ${quoteList(Object.values(def.entries!))}`;
     case 'union': {
       const each = def.options!.map(expectation);
       return each.every((e) => e !== null) ? [...new Set(each)].join(' or ') : null;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
 const TYPE_WORDS: Record<string, string> = {
-  number: 'a number', int: 'a whole number', string: 'a string', boolean: 'true or false', array: 'a list', object: 'an object',
-  null: 'null', bigint: 'a whole number',
+  number: 'a number',
+  int: 'a whole number',
+  string: 'a string',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  null: 'null',
+  bigint: 'a whole number',
 };
 
 /** One issue's message, and the path it is best shown at (an unknown key at the key itself). */
-export interface LabIssue { path: Path; message: string }
+export interface LabIssue {
+  path: Path;
+  message: string;
+}
 
 export function issueMessage(issue: Issue, root: Schema, raw: unknown): LabIssue {
   const path = issue.path as Path;
@@ -170,9 +193,12 @@ export function issueMessage(issue: Issue, root: Schema, raw: unknown): LabIssue
       }
       if (issue.origin === 'string') {
         const n = typeof got === 'string' ? got.length : 0;
-        return { path, message: `expected ${small ? 'at least' : 'at most'} ${plural(bound, 'character')}, got ${n === 0 ? 'an empty string' : plural(n, 'character')}` };
+        return {
+          path,
+          message: `expected ${small ? 'at least' : 'at most'} ${plural(bound, 'character')}, got ${n === 0 ? 'an empty string' : plural(n, 'character')}`,
+        };
       }
-      const word = small ? (inclusive ? 'at least' : 'more than') : (inclusive ? 'at most' : 'less than');
+      const word = small ? (inclusive ? 'at least' : 'more than') : inclusive ? 'at most' : 'less than';
       return { path, message: `expected ${word} ${bound}, got ${gotText(got)}` };
     }
     case 'invalid_value': {
@@ -184,7 +210,9 @@ export function issueMessage(issue: Issue, root: Schema, raw: unknown): LabIssue
       const shape = (schemaAt(root, path, raw)?._zod.def as { shape?: Record<string, unknown> } | undefined)?.shape;
       const known = Object.keys(shape ?? {});
       const [first, ...rest] = issue.keys;
-      const key = rest.length ? `unknown keys ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` : `unknown key ${JSON.stringify(first)}`;
+      const key = rest.length
+        ? `unknown keys ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+        : `unknown key ${JSON.stringify(first)}`;
       const meant = rest.length ? null : nearestName(first, known);
       const hint = meant ? `: did you mean "${meant}"?` : known.length ? ` (expected ${quoteList(known)})` : '';
       return { path: rest.length ? path : [...path, first], message: `${key}${hint}` };
@@ -203,7 +231,10 @@ export function issueMessage(issue: Issue, root: Schema, raw: unknown): LabIssue
       return { path, message: expected ? `expected ${expected}, got ${gotText(got)}` : issue.message };
     }
     case 'invalid_format':
-      return { path, message: own ? `${issue.message}, got ${gotText(got)}` : `expected a string in the ${issue.format} format, got ${gotText(got)}` };
+      return {
+        path,
+        message: own ? `${issue.message}, got ${gotText(got)}` : `expected a string in the ${issue.format} format, got ${gotText(got)}`,
+      };
     case 'not_multiple_of':
       return { path, message: `expected a multiple of ${String(issue.divisor)}, got ${gotText(got)}` };
     default:
@@ -226,7 +257,13 @@ function nearestBranch(branches: Issue[][]): Issue | null {
 }
 
 function withSuggestion(message: string, got: unknown, options: readonly unknown[]): string {
-  const meant = typeof got === 'string' ? nearestName(got, options.filter((o): o is string => typeof o === 'string')) : null;
+  const meant =
+    typeof got === 'string'
+      ? nearestName(
+          got,
+          options.filter((o): o is string => typeof o === 'string'),
+        )
+      : null;
   return meant ? `${message}: did you mean ${meant}?` : message;
 }
 
@@ -258,7 +295,7 @@ export function jsonErrorMessage(error: ParseError, text: string): string {
       return `expected ${expected}, found ${JSON.stringify(found)}`;
     }
     case 'UnexpectedEndOfString':
-      return 'a string is not closed: expected \'"\' before the end of the line';
+      return "a string is not closed: expected '\"' before the end of the line";
     case 'UnexpectedEndOfNumber':
       return `a number is cut short: ${JSON.stringify(found)}`;
     case 'InvalidNumberFormat':

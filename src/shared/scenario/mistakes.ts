@@ -4,7 +4,10 @@
 import type { JsonPath } from './json-path.js';
 import type { BasicStep, Scenario } from './schema.js';
 
-export interface ScenarioWarning { path: JsonPath; message: string }
+export interface ScenarioWarning {
+  path: JsonPath;
+  message: string;
+}
 
 const show = (v: unknown) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
 
@@ -15,12 +18,15 @@ function stepWarnings(step: BasicStep, path: JsonPath): ScenarioWarning[] {
     const what = Object.entries(step.perRank).map(([rank, override]) => {
       const { skip, ...fields } = override as Record<string, unknown> & { skip?: boolean };
       if (skip) return `rank ${rank} skips it`;
-      const changes = Object.entries(fields).map(([k, v]) => `${k} ${show(v)}${base[k] === undefined ? '' : ` instead of ${show(base[k])}`}`);
+      const changes = Object.entries(fields).map(
+        ([k, v]) => `${k} ${show(v)}${base[k] === undefined ? '' : ` instead of ${show(base[k])}`}`,
+      );
       return `rank ${rank} uses ${changes.join(', ') || 'the same values'}`;
     });
-    const expectation = 'expect' in step && step.expect === 'failure'
-      ? 'the step is expected to fail'
-      : 'its result cannot be checked: add "expect": "failure"';
+    const expectation =
+      'expect' in step && step.expect === 'failure'
+        ? 'the step is expected to fail'
+        : 'its result cannot be checked: add "expect": "failure"';
     found.push({ path: [...path, 'perRank'], message: `the ranks disagree on purpose: ${what.join('; ')}; ${expectation}` });
   }
   if ('read' in step && step.read === 'rank-slice') {

@@ -31,7 +31,10 @@ describe('clab', () => {
 
   it('validate reports file:line:column, path and expectation, and exits 2', () => {
     const file = join(dir, 'broken.scenario.json');
-    writeFileSync(file, '{\n  "version": 1,\n  "name": "b",\n  "world": { "ranks": 2 },\n  "steps": [\n    { "op": "all_reduce", "count": "three" }\n  ]\n}\n');
+    writeFileSync(
+      file,
+      '{\n  "version": 1,\n  "name": "b",\n  "world": { "ranks": 2 },\n  "steps": [\n    { "op": "all_reduce", "count": "three" }\n  ]\n}\n',
+    );
     const r = clab('validate', file);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${file}:6:36: error: steps[0].count: expected a whole number ≥ 0, got "three"`);
@@ -55,7 +58,15 @@ describe('clab', () => {
 
   it('prints an nccl-tests style table for a sweep', () => {
     const file = join(dir, 'sweep.scenario.json');
-    writeFileSync(file, JSON.stringify({ version: 1, name: 's', world: { ranks: 2 }, steps: [{ op: 'sweep', collective: 'all_gather', minBytes: 64, maxBytes: 4096, factor: 4 }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        name: 's',
+        world: { ranks: 2 },
+        steps: [{ op: 'sweep', collective: 'all_gather', minBytes: 64, maxBytes: 4096, factor: 4 }],
+      }),
+    );
     const r = clab('run', file, '--backend', 'cpu', '--out', join(dir, 's.run.json'));
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/#\s+size\s+count\s+type\s+redop\s+root\s+time\s+algbw\s+busbw\s+#wrong/);

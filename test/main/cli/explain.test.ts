@@ -7,7 +7,7 @@ import { reference } from '../../shared/learn/reference.js';
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 
 describe('clab explain', () => {
-  it('prints an op\'s summary, what count means, its busbw factor and its teaching text', () => {
+  it("prints an op's summary, what count means, its busbw factor and its teaching text", () => {
     const r = clab('explain', 'all_gather');
     expect(r.status).toBe(0);
     const d = COLLECTIVE_DESCRIPTORS.all_gather;
@@ -16,7 +16,14 @@ describe('clab explain', () => {
     expect(r.stdout).toContain('  busbw   algbw × 0.5 at 2 ranks, 0.75 at 4, 0.875 at 8');
     // The teaching text, wrapped: every word of it, in order, and no line past 96 columns.
     expect(r.stdout.split('\n\n')[2].split(/\s+/).filter(Boolean).join(' ')).toBe(d.teaching.split(/\s+/).join(' '));
-    expect(Math.max(...r.stdout.split('\n').slice(4).map((l) => l.length))).toBeLessThanOrEqual(96);
+    expect(
+      Math.max(
+        ...r.stdout
+          .split('\n')
+          .slice(4)
+          .map((l) => l.length),
+      ),
+    ).toBeLessThanOrEqual(96);
   });
 
   it('lists every op with its summary when none is named, and prints JSON with --json', () => {
@@ -35,25 +42,38 @@ describe('clab explain', () => {
     expect(clab('explain', 'frobnicate').stderr).toContain('clab: unknown operation "frobnicate"; expected one of broadcast, all_reduce,');
   });
 
-  it('prints a worked example: every rank\'s input and output, wrapped to 96 columns', () => {
+  it("prints a worked example: every rank's input and output, wrapped to 96 columns", () => {
     const r = clab('explain', 'reduce', '--ranks', '3', '--count', '2', '--root', '2');
     expect(r.status).toBe(0);
     const example = r.stdout.split('\n\n').slice(3).join('\n\n');
-    expect(example).toBe([
-      '  Worked example, reduce on 3 ranks, count 2, root 2: float32, rank r\'s element i is 10·r + i',
-      '  (arange_rank, rankStride 10); reduced with sum.',
-      '',
-      '    rank 0  in   [0, 1]',
-      '            out  nothing',
-      '    rank 1  in   [10, 11]',
-      '            out  nothing',
-      '    rank 2  in   [20, 21]',
-      '            out  [30, 33]',
-      '',
-    ].join('\n'));
+    expect(example).toBe(
+      [
+        "  Worked example, reduce on 3 ranks, count 2, root 2: float32, rank r's element i is 10·r + i",
+        '  (arange_rank, rankStride 10); reduced with sum.',
+        '',
+        '    rank 0  in   [0, 1]',
+        '            out  nothing',
+        '    rank 1  in   [10, 11]',
+        '            out  nothing',
+        '    rank 2  in   [20, 21]',
+        '            out  [30, 33]',
+        '',
+      ].join('\n'),
+    );
     const wide = clab('explain', 'all_gather', '--ranks', '8');
-    expect(Math.max(...wide.stdout.split('\n\n').slice(3).join('\n').split('\n').map((l) => l.length))).toBeLessThanOrEqual(96);
-    expect(wide.stdout).toContain('            out  [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33], [40, 41,\n                 42, 43], [50, 51');
+    expect(
+      Math.max(
+        ...wide.stdout
+          .split('\n\n')
+          .slice(3)
+          .join('\n')
+          .split('\n')
+          .map((l) => l.length),
+      ),
+    ).toBeLessThanOrEqual(96);
+    expect(wide.stdout).toContain(
+      '            out  [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33], [40, 41,\n                 42, 43], [50, 51',
+    );
   });
 
   for (const op of COLLECTIVES) {
@@ -76,8 +96,14 @@ describe('clab explain', () => {
     const cases: [string[], string][] = [
       [['broadcast', '--ranks', '4', '--root', '4'], 'clab: --root 4: expected a whole number from 0 to 3 (a rank of the 4-rank world)'],
       [['all_reduce', '--root', '1'], 'clab: --root 1: all_reduce has no root'],
-      [['all_gather', '--ranks', '64', '--count', '16'], 'clab: --count 16 on 64 ranks: all_gather would give a rank a buffer of 1024 elements'],
-      [['all_reduce', '--ranks', '65'], "error: option '--ranks <n>' argument '65' is invalid. expected a whole number of ranks from 1 to 64"],
+      [
+        ['all_gather', '--ranks', '64', '--count', '16'],
+        'clab: --count 16 on 64 ranks: all_gather would give a rank a buffer of 1024 elements',
+      ],
+      [
+        ['all_reduce', '--ranks', '65'],
+        "error: option '--ranks <n>' argument '65' is invalid. expected a whole number of ranks from 1 to 64",
+      ],
       [['all_reduce', '--count', 'x'], "error: option '--count <c>' argument 'x' is invalid. expected a whole number"],
     ];
     for (const [args, message] of cases) {

@@ -14,15 +14,27 @@ const dir = mkdtempSync(join(tmpdir(), 'clab-export-'));
 const readRun = (file: string): RunRecord => runRecordSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
 
 const scenario = join(dir, 'small.scenario.json');
-writeFileSync(scenario, JSON.stringify({
-  version: 1, name: 'small', world: { ranks: 2 },
-  steps: [
-    { op: 'all_reduce', count: 1024, iters: 5 },
-    { op: 'send', label: 'send 0→1', from: 0, to: 1, count: 256, iters: 3 },
-    { op: 'group', label: 'exchange', steps: [{ op: 'send', from: 0, to: 1, count: 2 }, { op: 'send', from: 1, to: 0, count: 2 }] },
-    { op: 'barrier' },
-  ],
-}));
+writeFileSync(
+  scenario,
+  JSON.stringify({
+    version: 1,
+    name: 'small',
+    world: { ranks: 2 },
+    steps: [
+      { op: 'all_reduce', count: 1024, iters: 5 },
+      { op: 'send', label: 'send 0→1', from: 0, to: 1, count: 256, iters: 3 },
+      {
+        op: 'group',
+        label: 'exchange',
+        steps: [
+          { op: 'send', from: 0, to: 1, count: 2 },
+          { op: 'send', from: 1, to: 0, count: 2 },
+        ],
+      },
+      { op: 'barrier' },
+    ],
+  }),
+);
 
 const runScenario = (out: string) => {
   const r = clab('run', scenario, '--backend', 'cpu', '--out', out);
@@ -34,9 +46,11 @@ const runScenario = (out: string) => {
 describe('clab export', () => {
   const file = join(dir, 'small.run.json');
   let record: RunRecord;
-  beforeAll(() => { record = runScenario(file); });
+  beforeAll(() => {
+    record = runScenario(file);
+  });
 
-  it('writes the results table as CSV with the record\'s numbers, one row per result step', () => {
+  it("writes the results table as CSV with the record's numbers, one row per result step", () => {
     const r = clab('export', file, '--format', 'csv');
     expect(r.status).toBe(0);
     const rows = csvObjects(r.stdout);
@@ -44,7 +58,7 @@ describe('clab export', () => {
     expect(rows[0]).toMatchObject({ op: 'all_reduce', 'size (B)': '4096', 'count (elements)': '1024', type: 'float32', verdict: 'pass' });
     // Rounded to 0.1 MB/s (four decimals of GB/s).
     expect(Number(rows[0]['busbw (GB/s)'])).toBe(Number(record.steps[0].busbw!.toFixed(4)));
-    expect(rows[2]).toMatchObject({ op: 'send/recv', 'count (elements)': '4' });  // a group of sends reads as send/recv
+    expect(rows[2]).toMatchObject({ op: 'send/recv', 'count (elements)': '4' }); // a group of sends reads as send/recv
   });
 
   it('writes the same table as JSON', () => {
@@ -91,7 +105,10 @@ describe('clab export', () => {
 describe('clab compare', () => {
   const a = join(dir, 'a.run.json');
   const b = join(dir, 'b.run.json');
-  beforeAll(() => { runScenario(a); runScenario(b); });
+  beforeAll(() => {
+    runScenario(a);
+    runScenario(b);
+  });
 
   it('prints both runs and every step they share', () => {
     const r = clab('compare', a, b);
@@ -122,15 +139,28 @@ describe('a stopped run', () => {
   it('marks the step in flight "stopped", not an error, in the record, the status line and the export', async () => {
     const file = join(dir, 'long.scenario.json');
     const out = join(dir, 'long.run.json');
-    writeFileSync(file, JSON.stringify({ version: 1, name: 'long', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'all_reduce', label: 'long', count: 4194304, iters: 2000 }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        name: 'long',
+        world: { ranks: 2 },
+        steps: [
+          { op: 'all_reduce', count: 3 },
+          { op: 'all_reduce', label: 'long', count: 4194304, iters: 2000 },
+        ],
+      }),
+    );
     const child = spawn(process.execPath, ['bin/clab.cjs', 'run', file, '--backend', 'cpu', '--out', out]);
     let stdout = '';
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    await new Promise<void>((resolve) => child.stdout.on('data', (d) => {
-      stdout += d;
-      // The first step has printed its results: the ranks are in the long one.
-      if (stdout.includes('[Rank 1] all_reduce')) resolve();
-    }));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        // The first step has printed its results: the ranks are in the long one.
+        if (stdout.includes('[Rank 1] all_reduce')) resolve();
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     child.kill('SIGINT');
     expect(await exited).toBe(1);

@@ -19,11 +19,16 @@ const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 describe('clab validate', () => {
   it('says what world.ranks must be and suggests the operation meant', () => {
-    const file = write('words.scenario.json', '{\n  "version": 1, "name": "w",\n  "world": { "ranks": "two" },\n  "steps": [{ "op": "allgather", "count": 4 }]\n}\n');
+    const file = write(
+      'words.scenario.json',
+      '{\n  "version": 1, "name": "w",\n  "world": { "ranks": "two" },\n  "steps": [{ "op": "allgather", "count": 4 }]\n}\n',
+    );
     const r = clab('validate', file);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${file}:3:23: error: world.ranks: expected a whole number ≥ 1, got "two"\n`);
-    expect(r.stderr).toMatch(new RegExp(`${file}:4:21: error: steps\\[0\\]\\.op: expected one of broadcast, .*, got "allgather": did you mean all_gather\\?\n`));
+    expect(r.stderr).toMatch(
+      new RegExp(`${file}:4:21: error: steps\\[0\\]\\.op: expected one of broadcast, .*, got "allgather": did you mean all_gather\\?\n`),
+    );
     expect(r.stderr).toContain('2 problems found');
   });
 
@@ -44,10 +49,15 @@ describe('clab validate', () => {
   });
 
   it('warns at the duplicate key that counts, and still validates', () => {
-    const file = write('twice.scenario.json', '{"version": 1, "name": "t", "world": {"ranks": 2},\n "steps": [{"op": "all_reduce", "count": 4, "count": 8}]}\n');
+    const file = write(
+      'twice.scenario.json',
+      '{"version": 1, "name": "t", "world": {"ranks": 2},\n "steps": [{"op": "all_reduce", "count": 4, "count": 8}]}\n',
+    );
     const r = clab('validate', file);
     expect(r.status).toBe(0);
-    expect(r.stderr).toBe(`${file}:2:45: warning: steps[0].count: "count" is given twice in this object: this value is used, the one at line 2, column 33 is ignored\n`);
+    expect(r.stderr).toBe(
+      `${file}:2:45: warning: steps[0].count: "count" is given twice in this object: this value is used, the one at line 2, column 33 is ignored\n`,
+    );
     expect(r.stdout).toBe(`${file}: OK — "t", 1 steps on 2 ranks (1 warning)\n`);
   });
 
@@ -62,9 +72,15 @@ describe('clab validate', () => {
 describe('clab replay', () => {
   it('prints labels, outputs and names from a record with their control characters made visible', () => {
     const hostile = 'evil\u001b[2J\u001b]0;owned\u0007\rX\u009b\u202e';
-    const scenario = write('hostile.scenario.json', JSON.stringify({
-      version: 1, name: `n\u001b[31m`, world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3, label: hostile }],
-    }));
+    const scenario = write(
+      'hostile.scenario.json',
+      JSON.stringify({
+        version: 1,
+        name: `n\u001b[31m`,
+        world: { ranks: 2 },
+        steps: [{ op: 'all_reduce', count: 3, label: hostile }],
+      }),
+    );
     const record = join(dir, 'hostile.run.json');
     expect(clab('run', scenario, '--out', record).status).toBe(0);
     const r = clab('replay', record);

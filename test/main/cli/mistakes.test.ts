@@ -7,12 +7,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
-const gallery = readdirSync('scenarios/mistakes').filter((f) => f.endsWith('.scenario.json')).map((f) => `scenarios/mistakes/${f}`);
+const gallery = readdirSync('scenarios/mistakes')
+  .filter((f) => f.endsWith('.scenario.json'))
+  .map((f) => `scenarios/mistakes/${f}`);
 
 describe('clab and the mistakes gallery', () => {
   it('has the seven mistakes', () => {
     expect(gallery.map((f) => f.split('/').pop()!.replace('.scenario.json', '')).sort()).toEqual([
-      'mismatched-collective', 'mismatched-count', 'mismatched-dtype', 'recv-wrong-peer', 'reduce-scatter-unwritten', 'send-without-recv', 'wrong-root',
+      'mismatched-collective',
+      'mismatched-count',
+      'mismatched-dtype',
+      'recv-wrong-peer',
+      'reduce-scatter-unwritten',
+      'send-without-recv',
+      'wrong-root',
     ]);
   });
 

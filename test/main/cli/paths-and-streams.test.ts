@@ -2,7 +2,18 @@
 // user meets them through the built `clab`: refused before anything runs, read up to a bound,
 // shown inert. Runs on the cpu backend.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +23,8 @@ const dir = mkdtempSync(join(tmpdir(), 'clab-paths-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ESC = '\u001b';
-const small = (extra: object = {}) => JSON.stringify({ version: 1, name: 'small', world: { ranks: 2 }, backend: 'cpu', steps: [{ op: 'all_reduce', count: 4 }], ...extra });
+const small = (extra: object = {}) =>
+  JSON.stringify({ version: 1, name: 'small', world: { ranks: 2 }, backend: 'cpu', steps: [{ op: 'all_reduce', count: 4 }], ...extra });
 const scenario = (name: string, text: string) => {
   const file = join(dir, name);
   writeFileSync(file, text);
@@ -92,10 +104,16 @@ describe('files that never end', () => {
 
 describe('a record that cannot be saved after the run', () => {
   it('still gets its verdict printed, and says where the record could not go', async () => {
-    const file = scenario('sweep.scenario.json', JSON.stringify({
-      version: 1, name: 'sweep', world: { ranks: 2 }, backend: 'cpu',
-      steps: [{ op: 'sweep', collective: 'all_reduce', minBytes: 64, maxBytes: 32 * 1024 * 1024, factor: 2 }],
-    }));
+    const file = scenario(
+      'sweep.scenario.json',
+      JSON.stringify({
+        version: 1,
+        name: 'sweep',
+        world: { ranks: 2 },
+        backend: 'cpu',
+        steps: [{ op: 'sweep', collective: 'all_reduce', minBytes: 64, maxBytes: 32 * 1024 * 1024, factor: 2 }],
+      }),
+    );
     const out = join(dir, 'gone', 'sweep.run.json');
     const child = spawn(process.execPath, ['bin/clab.cjs', 'run', file, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -111,7 +129,9 @@ describe('a record that cannot be saved after the run', () => {
         writeFileSync(join(out, 'occupied'), '');
       }
     });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(blocked).toBe(true);
     expect(stdout).toMatch(/PASSED: .* on 2 ranks \(cpu\)/);
@@ -134,10 +154,13 @@ describe('text from files printed inert', () => {
   });
 
   it('run, compare, export csv and error messages print no control character from a file', () => {
-    const file = scenario('lesson.scenario.json', small({
-      lesson: { see: `see ${evil}`, why: 'why', fix: 'fix' },
-      steps: [{ op: 'all_reduce', count: 4, label: `sum ${evil}` }],
-    }));
+    const file = scenario(
+      'lesson.scenario.json',
+      small({
+        lesson: { see: `see ${evil}`, why: 'why', fix: 'fix' },
+        steps: [{ op: 'all_reduce', count: 4, label: `sum ${evil}` }],
+      }),
+    );
     const record = join(dir, 'lesson.run.json');
     const run = clab(['run', file, '--out', record]);
     expect(run.status, run.stderr).toBe(0);

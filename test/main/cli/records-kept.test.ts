@@ -11,19 +11,26 @@ import { runRecordSchema } from '../../../src/shared/run/record';
 const dir = mkdtempSync(join(tmpdir(), 'clab-kept-'));
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 /** Live processes whose parent is `parent`. */
-const childrenOf = (parent: number): number[] => readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
-  } catch {
-    return false;
-  }
-});
+const childrenOf = (parent: number): number[] =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+      } catch {
+        return false;
+      }
+    });
 const readRecord = (file: string) => runRecordSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
 
 /** Runs `clab ARGS | head -1` in a shell: stdout closes after the first line. */
 function throughHead(args: string): { status: number; stderr: string; firstLine: string } {
-  const r = spawnSync('bash', ['-c', `set -o pipefail; ${JSON.stringify(process.execPath)} bin/clab.cjs ${args} | head -1`], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('bash', ['-c', `set -o pipefail; ${JSON.stringify(process.execPath)} bin/clab.cjs ${args} | head -1`], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: r.status!, stderr: r.stderr, firstLine: r.stdout };
 }
 
@@ -51,7 +58,7 @@ describe('records are kept', () => {
     const r = clab('run', 'scenarios/all-in-one.scenario.json', '--ranks', '2', '--backend', 'cpu', '--out', target);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${target} is a directory; expected a file to write`);
-    expect(r.stdout).not.toContain('[Rank');  // nothing ran
+    expect(r.stdout).not.toContain('[Rank'); // nothing ran
     expect(readdirSync(target)).toEqual([]);
     const blocked = join(dir, 'a-file');
     writeFileSync(blocked, '');
@@ -63,10 +70,16 @@ describe('records are kept', () => {
 
   it('names the signal that stopped it: SIGTERM ends the run as interrupted (SIGTERM), record saved', async () => {
     const out = join(dir, 'terminated.run.json');
-    const child = spawn(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/allreduce-sweep.scenario.json', '--backend', 'cpu', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['bin/clab.cjs', 'run', 'scenarios/allreduce-sweep.scenario.json', '--backend', 'cpu', '--out', out],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let printed = '';
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     await new Promise<void>((done) => {
       child.stdout!.on('data', (chunk: Buffer) => {
         printed += chunk.toString();
@@ -87,16 +100,24 @@ describe('records are kept', () => {
     // Long enough (some seconds on cpu ranks) that clab is still running when the record on disk
     // shows three steps: the record is rewritten at most once a second as steps end.
     const scenario = join(dir, 'long-sweep.scenario.json');
-    writeFileSync(scenario, JSON.stringify({
-      version: 1, name: 'long sweep', world: { ranks: 2 }, defaults: { dtype: 'float32', warmup: 2, iters: 100 },
-      steps: [{ op: 'sweep', collective: 'all_reduce', redop: 'sum', minBytes: 8, maxBytes: '64MiB', factor: 2 }],
-    }));
-    const child = spawn(process.execPath, ['bin/clab.cjs', 'run', scenario, '--backend', 'cpu', '--out', out], { stdio: ['ignore', 'ignore', 'ignore'] });
+    writeFileSync(
+      scenario,
+      JSON.stringify({
+        version: 1,
+        name: 'long sweep',
+        world: { ranks: 2 },
+        defaults: { dtype: 'float32', warmup: 2, iters: 100 },
+        steps: [{ op: 'sweep', collective: 'all_reduce', redop: 'sum', minBytes: 8, maxBytes: '64MiB', factor: 2 }],
+      }),
+    );
+    const child = spawn(process.execPath, ['bin/clab.cjs', 'run', scenario, '--backend', 'cpu', '--out', out], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
     const stepsOnDisk = () => {
       try {
         return (JSON.parse(readFileSync(out, 'utf8')) as { steps: unknown[] }).steps.length;
       } catch {
-        return 0;  // not written yet, or caught between rename and read
+        return 0; // not written yet, or caught between rename and read
       }
     };
     const deadline = Date.now() + 30_000;
@@ -119,7 +140,7 @@ describe('records are kept', () => {
       try {
         return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
       } catch {
-        return false;  // gone
+        return false; // gone
       }
     };
     expect(rankPids.filter(running)).toEqual([]);

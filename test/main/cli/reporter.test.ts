@@ -10,8 +10,19 @@ describe('clab run output', () => {
   it("shows a label's escape sequence as \\e instead of clearing the screen", () => {
     const dir = mkdtempSync(join(tmpdir(), 'clab-reporter-'));
     const file = join(dir, 'esc.scenario.json');
-    writeFileSync(file, JSON.stringify({ version: 1, name: 'esc', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3, label: 'sum\u001b[2J\rover' }] }));
-    const r = spawnSync(process.execPath, ['bin/clab.cjs', 'run', file, '--backend', 'cpu', '--out', join(dir, 'esc.run.json')], { encoding: 'utf8', timeout: 60_000 });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        name: 'esc',
+        world: { ranks: 2 },
+        steps: [{ op: 'all_reduce', count: 3, label: 'sum\u001b[2J\rover' }],
+      }),
+    );
+    const r = spawnSync(process.execPath, ['bin/clab.cjs', 'run', file, '--backend', 'cpu', '--out', join(dir, 'esc.run.json')], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('[Rank 0] sum\\e[2J\\rover');
     expect(r.stdout).not.toMatch(/[\u001b\r]/);

@@ -7,22 +7,36 @@ import { describe, expect, it } from 'vitest';
 
 const dir = mkdtempSync(join(tmpdir(), 'clab-step-'));
 const scenario = join(dir, 'two-steps.scenario.json');
-writeFileSync(scenario, JSON.stringify({
-  version: 1, name: 'two steps', world: { ranks: 2 }, backend: 'cpu', defaults: { warmup: 0, iters: 1 },
-  steps: [
-    { op: 'broadcast', count: 3, root: 1, data: { kind: 'arange_rank', start: 1 } },
-    { op: 'all_reduce', count: 3, data: { kind: 'arange_rank', start: 1 } },
-  ],
-}));
+writeFileSync(
+  scenario,
+  JSON.stringify({
+    version: 1,
+    name: 'two steps',
+    world: { ranks: 2 },
+    backend: 'cpu',
+    defaults: { warmup: 0, iters: 1 },
+    steps: [
+      { op: 'broadcast', count: 3, root: 1, data: { kind: 'arange_rank', start: 1 } },
+      { op: 'all_reduce', count: 3, data: { kind: 'arange_rank', start: 1 } },
+    ],
+  }),
+);
 
 const alive = (pid: number) => {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 function startStepRun(out: string) {
   const child = spawn(process.execPath, ['bin/clab.cjs', 'run', scenario, '--step', '--out', out], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
   child.stderr.resume();
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   /** Resolves once stdout holds `text`. */
@@ -34,7 +48,7 @@ function startStepRun(out: string) {
 }
 
 describe('clab run --step', () => {
-  it('prints each step with every rank\'s input and runs it only when a line arrives', async () => {
+  it("prints each step with every rank's input and runs it only when a line arrives", async () => {
     const run = startStepRun(join(dir, 'a.run.json'));
     await run.waitFor('⏸ step 1 of 2: broadcast (root 1, 3 × float32) · rank 0 [1, 2, 3] · rank 1 [2, 3, 4]');
     await new Promise((r) => setTimeout(r, 500));

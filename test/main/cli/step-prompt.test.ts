@@ -11,9 +11,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A run of `steps` barriers that pauses when told to, counting next(). */
 function fakeRun(steps: number) {
   const run = Object.assign(new EventEmitter(), {
-    plan: { world: 2, steps: Array.from({ length: steps }, (_, index) => ({ index, label: 'barrier', action: { kind: 'barrier' }, origin: { kind: 'step', path: `steps[${index}]` } })) },
+    plan: {
+      world: 2,
+      steps: Array.from({ length: steps }, (_, index) => ({
+        index,
+        label: 'barrier',
+        action: { kind: 'barrier' },
+        origin: { kind: 'step', path: `steps[${index}]` },
+      })),
+    },
     nexts: 0,
-    next() { run.nexts++; return true; },
+    next() {
+      run.nexts++;
+      return true;
+    },
     stop() {},
   });
   return run;
@@ -22,7 +33,12 @@ function fakeRun(steps: number) {
 describe('clab run --step input', () => {
   it('stops reading an endless stream of lines once more wait than steps remain, and uses them in order', async () => {
     let produced = 0;
-    const endless = new Readable({ read() { produced += 65536; this.push(Buffer.alloc(65536, 10)); } });
+    const endless = new Readable({
+      read() {
+        produced += 65536;
+        this.push(Buffer.alloc(65536, 10));
+      },
+    });
     const run = fakeRun(3);
     const written: string[] = [];
     const release = promptSteps(run as unknown as LabRun, { input: endless, terminal: false, write: (l) => written.push(l) });

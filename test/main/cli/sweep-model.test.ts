@@ -14,10 +14,16 @@ describe('the α-β model in the CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'clab-model-'));
     const scenario = join(dir, 'sweep.scenario.json');
     const record = join(dir, 'sweep.run.json');
-    writeFileSync(scenario, JSON.stringify({
-      version: 1, name: 'sweep', world: { ranks: 2 }, defaults: { warmup: 1, iters: 3 },
-      steps: [{ op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: '64KiB', factor: 8 }],
-    }));
+    writeFileSync(
+      scenario,
+      JSON.stringify({
+        version: 1,
+        name: 'sweep',
+        world: { ranks: 2 },
+        defaults: { warmup: 1, iters: 3 },
+        steps: [{ op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: '64KiB', factor: 8 }],
+      }),
+    );
     const run = clab('run', scenario, '--backend', 'cpu', '--out', record);
     expect(run.status, run.stderr).toBe(0);
     const lines = run.stdout.split('\n');
@@ -39,10 +45,13 @@ describe('the α-β model in the CLI', () => {
 });
 
 describe('the model figure of README.md', () => {
-  const LINE = /^ranks (\d+), run (\d+): at 64 MiB busbw [\d.]+ GB\/s = \d+ % of β = [\d.]+ GB\/s \(host copy\); the ring model predicts 100 %$/;
+  const LINE =
+    /^ranks (\d+), run (\d+): at 64 MiB busbw [\d.]+ GB\/s = \d+ % of β = [\d.]+ GB\/s \(host copy\); the ring model predicts 100 %$/;
 
   it('comes from a command anyone can rerun, which prints it in the words the README quotes', () => {
-    const row = readFileSync('README.md', 'utf8').split('\n').find((l) => l.startsWith('| `bash bench/cpu/model.sh`'));
+    const row = readFileSync('README.md', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('| `bash bench/cpu/model.sh`'));
     expect(row, 'a Figures row for bench/cpu/model.sh').toBeDefined();
     const [, , device, date, figure] = row!.split('|').map((c) => c.trim());
     expect(device).toMatch(/CPU cores/);
@@ -50,7 +59,9 @@ describe('the model figure of README.md', () => {
     expect(figure).toMatch(/% of β/);
 
     const out = spawnSync('bash', ['bench/cpu/model.sh'], {
-      encoding: 'utf8', timeout: 60_000, env: { ...process.env, RANKS: '2', RUNS: '1', BENCH_OUT: mkdtempSync(join(tmpdir(), 'clab-model-bench-')) },
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, RANKS: '2', RUNS: '1', BENCH_OUT: mkdtempSync(join(tmpdir(), 'clab-model-bench-')) },
     });
     expect(out.status, out.stderr).toBe(0);
     const lines = out.stdout.trim().split('\n');

@@ -18,7 +18,7 @@ describe('writeFileAtomic', () => {
     const dead = deadPid();
     const stale = [`.${dead}.1732500000000.tmp`, `.${dead}.1732500000001.ab12.tmp`];
     for (const name of stale) writeFileSync(join(dir, name), 'x'.repeat(1024));
-    const living = `.${process.ppid}.1732500000000.tmp`;  // the test runner's parent is alive
+    const living = `.${process.ppid}.1732500000000.tmp`; // the test runner's parent is alive
     writeFileSync(join(dir, living), 'x');
     writeFileSync(join(dir, '.notes.tmp'), 'not ours');
     writeFileAtomic(join(dir, 'record.run.json'), '{}');

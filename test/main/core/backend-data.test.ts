@@ -12,10 +12,13 @@ import { compileLoaded } from '../../../src/shared/plan/text';
 import { chromeTrace } from '../../../src/shared/export/chrome-trace';
 import { traceRuleViolations } from '../../shared/export/trace-rules';
 
-const COUNT = 6144;  // ≥ BACKEND_DATA_MIN_ELEMENTS, and divides by 3 ranks
+const COUNT = 6144; // ≥ BACKEND_DATA_MIN_ELEMENTS, and divides by 3 ranks
 const big = (extra: object) => ({ count: COUNT, ...extra });
 const scenario = scenarioSchema.parse({
-  version: 1, name: 'large tensors', world: { ranks: 3 }, defaults: { dtype: 'float32', warmup: 1, iters: 2 },
+  version: 1,
+  name: 'large tensors',
+  world: { ranks: 3 },
+  defaults: { dtype: 'float32', warmup: 1, iters: 2 },
   steps: [
     { op: 'broadcast', ...big({ root: 1, data: { kind: 'arange_rank', start: 1 } }) },
     { op: 'all_reduce', ...big({ redop: 'sum', inPlace: false, data: { kind: 'random', seed: 7 } }) },
@@ -37,10 +40,14 @@ const scenario = scenarioSchema.parse({
     { op: 'all_to_all', ...big({ dtype: 'uint32', data: { kind: 'arange_rank', rankStride: 100 } }) },
     { op: 'all_to_all_single', ...big({ data: { kind: 'arange_rank', rankStride: 100 } }) },
     { op: 'send', ...big({ from: 0, to: 2, data: { kind: 'arange', start: 7 } }) },
-    { op: 'group', label: 'exchange 0⇄1', steps: [
-      { op: 'send', ...big({ from: 0, to: 1, data: { kind: 'constant', value: 5 } }) },
-      { op: 'send', ...big({ from: 1, to: 0, data: { kind: 'constant', value: 6 } }) },
-    ] },
+    {
+      op: 'group',
+      label: 'exchange 0⇄1',
+      steps: [
+        { op: 'send', ...big({ from: 0, to: 1, data: { kind: 'constant', value: 5 } }) },
+        { op: 'send', ...big({ from: 1, to: 0, data: { kind: 'constant', value: 6 } }) },
+      ],
+    },
   ],
 });
 
@@ -69,7 +76,8 @@ describe('data made and checked by the backend', () => {
     for (const line of joined(onBackend)) expect(line).toContain('tensors of 4096 elements and more are filled and checked by the backend');
     const onHost = await run(false, make);
     expect(onHost.status).toBe('passed');
-    for (const line of joined(onHost)) expect(line).toContain('data is filled and checked on the host (the cpu backend leaves data to the host');
+    for (const line of joined(onHost))
+      expect(line).toContain('data is filled and checked on the host (the cpu backend leaves data to the host');
     expect(checkedBy(onBackend)).toEqual(checkedBy(onHost));
     expect(onBackend.steps.find((s) => s.label.startsWith('all_gather'))!.ranks[0].checked).toBe(3 * COUNT);
     // The backend's making and checking shows on the stream lanes of the timeline, and in the trace.
@@ -85,7 +93,10 @@ describe('data made and checked by the backend', () => {
   it('runs a compare block on prestaged buffers, checked when the block drains', async () => {
     const file = 'scenarios/overlap.scenario.json';
     const loaded = loadScenarioFile(file);
-    const record = await run(true, () => new LabRun({ plan: compileLoaded(loaded), backend: 'cpu', scenario: loaded.raw, scenarioFile: file }));
+    const record = await run(
+      true,
+      () => new LabRun({ plan: compileLoaded(loaded), backend: 'cpu', scenario: loaded.raw, scenarioFile: file }),
+    );
     expect(record.status).toBe('passed');
     const received = record.steps.filter((s) => s.label.includes('receive'));
     expect(received.length).toBeGreaterThan(0);

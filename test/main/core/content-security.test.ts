@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from '../../../src/main/core/content-security';
 
 describe('content security policy header', () => {
-  it('is the renderer page\'s own policy plus frame-ancestors', () => {
+  it("is the renderer page's own policy plus frame-ancestors", () => {
     const html = readFileSync('src/renderer/index.html', 'utf8');
     const declared = html.match(/Content-Security-Policy" content="([^"]+)"/)![1];
     expect(contentSecurityPolicy(html)).toBe(`${declared.replace(/;\s*$/, '')}; frame-ancestors 'none'`);
@@ -11,7 +11,9 @@ describe('content security policy header', () => {
   });
 
   it('falls back to same-origin only when the page declares none', () => {
-    expect(contentSecurityPolicy('<html><head></head></html>')).toBe("default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(contentSecurityPolicy('<html><head></head></html>')).toBe(
+      "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     expect(contentSecurityPolicy(null)).toMatch(/^default-src 'self'/);
   });
 });

@@ -16,7 +16,11 @@ describe('overlap-gpu on the cpu backend', () => {
   it('clab run refuses it at once, exit 2, saying which step and why', () => {
     const out = join(dir, 'gpu.run.json');
     const started = Date.now();
-    const r = spawnSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/overlap-gpu.scenario.json', '--backend', 'cpu', '--out', out], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(
+      process.execPath,
+      ['bin/clab.cjs', 'run', 'scenarios/overlap-gpu.scenario.json', '--backend', 'cpu', '--out', out],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/too much for cpu ranks: steps\[0\] "warm-up matmul"/);

@@ -14,15 +14,18 @@ const allInOne = readFileSync('scenarios/all-in-one.scenario.json', 'utf8');
 
 /** Rank processes this test process has forked and that are still alive. */
 function rankProcesses(): number[] {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker.cjs');
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker.cjs');
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** Collects one run's events until its run-end. */
@@ -53,7 +56,10 @@ describe('startRun', () => {
     expect(steps.length).toBe(end.record.plan.steps.length);
     expect(steps.at(-1)).toMatchObject({ done: steps.length, total: steps.length });
     // The run's first line comes after the answer that names the run, so the caller does not miss it.
-    expect(events[0]).toMatchObject({ type: 'run-log', line: { rank: null, text: expect.stringMatching(/^run \S+: 2 ranks on the cpu backend/) } });
+    expect(events[0]).toMatchObject({
+      type: 'run-log',
+      line: { rank: null, text: expect.stringMatching(/^run \S+: 2 ranks on the cpu backend/) },
+    });
     expect(end.record.status).toBe('passed');
     expect(end.record.world).toBe(2);
     expect(end.savedTo).not.toBeNull();
@@ -62,7 +68,16 @@ describe('startRun', () => {
   });
 
   it('step mode: run-paused before each step, nextStep runs one, runStatus says where it waits', async () => {
-    const text = JSON.stringify({ version: 1, name: 'steps', world: { ranks: 2 }, defaults: { warmup: 0, iters: 1 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'broadcast', count: 3 }] });
+    const text = JSON.stringify({
+      version: 1,
+      name: 'steps',
+      world: { ranks: 2 },
+      defaults: { warmup: 0, iters: 1 },
+      steps: [
+        { op: 'all_reduce', count: 3 },
+        { op: 'broadcast', count: 3 },
+      ],
+    });
     let runId: string | null = null;
     const { events, ended } = eventsOf(service, () => runId);
     const resumed: boolean[] = [];
@@ -79,7 +94,9 @@ describe('startRun', () => {
     const end = await ended;
     off();
     expect(end.record.status).toBe('passed');
-    const order = events.flatMap((e) => (e.type === 'run-paused' ? [`paused before ${e.step}`] : e.type === 'run-step' ? [`step ${e.step.index} ended`] : []));
+    const order = events.flatMap((e) =>
+      e.type === 'run-paused' ? [`paused before ${e.step}`] : e.type === 'run-step' ? [`step ${e.step.index} ended`] : [],
+    );
     expect(order).toEqual(['paused before 0', 'step 0 ended', 'paused before 1', 'step 1 ended']);
     // Once per pause: a second nextStep finds the run no longer waiting.
     expect(resumed).toEqual([true, false, true, false]);
@@ -87,9 +104,13 @@ describe('startRun', () => {
   });
 
   it('answers broken text with every problem at its line and column, and starts nothing', async () => {
-    const text = '{\n  "version": 1,\n  "name": "b",\n  "world": { "ranks": 2 },\n  "steps": [\n    { "op": "all_reduce", "count": "three" }\n  ]\n}\n';
+    const text =
+      '{\n  "version": 1,\n  "name": "b",\n  "world": { "ranks": 2 },\n  "steps": [\n    { "op": "all_reduce", "count": "three" }\n  ]\n}\n';
     const result = await service.startRun({ text, file: 'broken.scenario.json', backend: 'cpu', ranks: null });
-    expect(result).toEqual({ ok: false, problems: [expect.objectContaining({ file: 'broken.scenario.json', path: 'steps[0].count', line: 6, column: 36 })] });
+    expect(result).toEqual({
+      ok: false,
+      problems: [expect.objectContaining({ file: 'broken.scenario.json', path: 'steps[0].count', line: 6, column: 36 })],
+    });
     expect(rankProcesses()).toEqual([]);
   });
 
@@ -99,7 +120,13 @@ describe('startRun', () => {
   });
 
   it('stopRun ends a long sweep and its rank processes promptly', async () => {
-    const text = JSON.stringify({ version: 1, name: 'long sweep', world: { ranks: 2 }, defaults: { iters: 500 }, steps: [{ op: 'sweep', collective: 'all_reduce', minBytes: '1MiB', maxBytes: '64MiB', factor: 2 }] });
+    const text = JSON.stringify({
+      version: 1,
+      name: 'long sweep',
+      world: { ranks: 2 },
+      defaults: { iters: 500 },
+      steps: [{ op: 'sweep', collective: 'all_reduce', minBytes: '1MiB', maxBytes: '64MiB', factor: 2 }],
+    });
     let runId: string | null = null;
     const { ended } = eventsOf(service, () => runId);
     const joined = new Promise<void>((resolve) => {
@@ -130,7 +157,12 @@ describe('startRun', () => {
 
   it('dispose stops every run before it resolves', async () => {
     const lab = new LabService({ runsDir });
-    const text = JSON.stringify({ version: 1, name: 'disposed', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4194304, iters: 2000 }] });
+    const text = JSON.stringify({
+      version: 1,
+      name: 'disposed',
+      world: { ranks: 2 },
+      steps: [{ op: 'all_reduce', count: 4194304, iters: 2000 }],
+    });
     const started = await lab.startRun({ text, file: null, backend: 'cpu', ranks: null });
     expect(started.ok).toBe(true);
     await lab.dispose();
@@ -145,22 +177,38 @@ describe('checkBackend', () => {
   it('says which backend a world gets on this machine, and why when it is not the one asked for', async () => {
     const lab = new LabService({ runsDir, loadAddon: oneGpu });
     expect(await lab.checkBackend({ backend: 'nccl', world: 1, devices: null })).toEqual({ ok: true, backend: 'nccl', note: null });
-    expect(await lab.checkBackend({ backend: 'auto', world: 2, devices: null }))
-      .toEqual({ ok: true, backend: 'cpu', note: 'auto chose cpu: nccl is unavailable (2 ranks need 2 GPUs, but 1 GPU is visible)' });
-    expect(await lab.checkBackend({ backend: 'nccl', world: 2, devices: [0, 3] }))
-      .toEqual({ ok: false, reason: 'the nccl backend is unavailable: the scenario puts ranks on GPU 3, but 1 GPU is visible' });
+    expect(await lab.checkBackend({ backend: 'auto', world: 2, devices: null })).toEqual({
+      ok: true,
+      backend: 'cpu',
+      note: 'auto chose cpu: nccl is unavailable (2 ranks need 2 GPUs, but 1 GPU is visible)',
+    });
+    expect(await lab.checkBackend({ backend: 'nccl', world: 2, devices: [0, 3] })).toEqual({
+      ok: false,
+      reason: 'the nccl backend is unavailable: the scenario puts ranks on GPU 3, but 1 GPU is visible',
+    });
   });
 
   it('answers that nothing runs when the addon is missing', async () => {
-    const lab = new LabService({ runsDir, loadAddon: () => { throw new Error('the native addon was not found'); } });
-    expect(await lab.checkBackend({ backend: 'cpu', world: 2, devices: null })).toEqual({ ok: false, reason: 'the native addon was not found' });
+    const lab = new LabService({
+      runsDir,
+      loadAddon: () => {
+        throw new Error('the native addon was not found');
+      },
+    });
+    expect(await lab.checkBackend({ backend: 'cpu', world: 2, devices: null })).toEqual({
+      ok: false,
+      reason: 'the native addon was not found',
+    });
   });
 });
 
 describe('templates and machine', () => {
   it('offers every shipped scenario with its name, description and text', async () => {
     const templates = await service.templates();
-    const shipped = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.scenario.json')).sort();
+    const shipped = (dir: string) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.scenario.json'))
+        .sort();
     // Top-level scenarios first, then the mistakes gallery one folder down.
     expect(templates.map((t) => t.id)).toEqual([...shipped('scenarios'), ...shipped('scenarios/mistakes').map((f) => `mistakes/${f}`)]);
     expect(templates.find((t) => t.id === 'mistakes/wrong-root.scenario.json')?.name).toBe('Mistake: ranks disagree on the root');
@@ -177,28 +225,57 @@ describe('templates and machine', () => {
     expect(machine.cpus).toBeGreaterThan(0);
   });
 
-  it("lists the GPUs where nccl can run, so the run panel offers one rank per GPU", async () => {
-    const gpu = (index: number) => ({ index, name: 'NVIDIA H200', memoryBytes: 150754820096, busId: `0000:00:0${6 + index}.0`, computeCapability: 90 });
+  it('lists the GPUs where nccl can run, so the run panel offers one rank per GPU', async () => {
+    const gpu = (index: number) => ({
+      index,
+      name: 'NVIDIA H200',
+      memoryBytes: 150754820096,
+      busId: `0000:00:0${6 + index}.0`,
+      computeCapability: 90,
+    });
     const lab = new LabService({
       runsDir,
       loadAddon: () => ({
         backends: () => ({ cpu: { available: true }, nccl: { available: true, devices: 2 } }),
         topologyAsync: async () => ({
-          gpus: [gpu(0), gpu(1)], versions: {}, problems: [],
+          gpus: [gpu(0), gpu(1)],
+          versions: {},
+          problems: [],
           links: [{ a: 0, b: 1, nvlinks: 18, via: 'direct', pcie: 'SYS', peakGBps: 450, p2p: null }],
         }),
       }),
     });
     const machine = await lab.machine();
-    expect(machine.gpus).toEqual([0, 1].map((i) => ({ index: i, name: 'NVIDIA H200', memoryBytes: 150754820096, busId: `0000:00:0${6 + i}.0`, computeCapability: 90 })));
+    expect(machine.gpus).toEqual(
+      [0, 1].map((i) => ({
+        index: i,
+        name: 'NVIDIA H200',
+        memoryBytes: 150754820096,
+        busId: `0000:00:0${6 + i}.0`,
+        computeCapability: 90,
+      })),
+    );
     expect(machine.links).toEqual([{ a: 0, b: 1, nvlinks: 18, via: 'direct', pcie: 'SYS', peakGBps: 450 }]);
     // Without nccl, no GPU is offered even where one is present.
-    const cpuOnly = new LabService({ runsDir, loadAddon: () => ({ backends: () => ({ cpu: { available: true }, nccl: { available: false, reason: 'no libnccl' } }), topologyAsync: async () => { throw new Error('not asked'); } }) });
+    const cpuOnly = new LabService({
+      runsDir,
+      loadAddon: () => ({
+        backends: () => ({ cpu: { available: true }, nccl: { available: false, reason: 'no libnccl' } }),
+        topologyAsync: async () => {
+          throw new Error('not asked');
+        },
+      }),
+    });
     expect((await cpuOnly.machine()).gpus).toEqual([]);
   });
 
   it('reports why nothing can run when the addon is missing', async () => {
-    const lab = new LabService({ runsDir, loadAddon: () => { throw new Error('the native addon was not found'); } });
+    const lab = new LabService({
+      runsDir,
+      loadAddon: () => {
+        throw new Error('the native addon was not found');
+      },
+    });
     const machine = await lab.machine();
     expect(machine.backends.cpu).toEqual({ available: false, reason: 'the native addon was not found' });
   });
@@ -211,7 +288,13 @@ describe('saved runs', () => {
     writeFileSync(join(runsDir, 'later.run.json'), JSON.stringify({ ...record, id: 'later', createdAt: '2999-01-01T00:00:00.000Z' }));
     writeFileSync(join(runsDir, 'damaged.run.json'), '{"format": "clab.run"');
     const runs = await service.listRuns();
-    expect(runs[0]).toMatchObject({ path: join(runsDir, 'later.run.json'), name: 'All-in-one collectives', status: 'passed', world: 2, backend: 'cpu' });
+    expect(runs[0]).toMatchObject({
+      path: join(runsDir, 'later.run.json'),
+      name: 'All-in-one collectives',
+      status: 'passed',
+      world: 2,
+      backend: 'cpu',
+    });
     expect(runs.map((r) => r.createdAt)).toEqual([...runs.map((r) => r.createdAt)].sort().reverse());
     expect(runs.some((r) => r.path.endsWith('damaged.run.json'))).toBe(false);
     expect((await service.openRun({ path: runs[0].path })).id).toBe('later');
@@ -233,7 +316,9 @@ describe('saved runs', () => {
 
 describe('file doors', () => {
   it('the browser door refuses dialogs and paths with a clear message', async () => {
-    await expect(service.saveScenario({ path: null, text: '{}' })).rejects.toThrow('saveScenario is not available in the browser; use download/upload');
+    await expect(service.saveScenario({ path: null, text: '{}' })).rejects.toThrow(
+      'saveScenario is not available in the browser; use download/upload',
+    );
     await expect(service.openFile()).rejects.toThrow(/not available in the browser/);
     await expect(service.openPath({ path: '/etc/passwd' })).rejects.toThrow(/not available in the browser/);
   });
@@ -251,7 +336,9 @@ describe('file doors', () => {
     await expect(lab.saveScenario({ path: join(dir, 'elsewhere.scenario.json'), text: '{}' })).rejects.toThrow(/use Save As/);
     expect(await lab.saveScenario({ path: null, text: allInOne })).toEqual({ path: join(dir, 'mine.scenario.json') });
     expect(readFileSync(join(dir, 'mine.scenario.json'), 'utf8')).toBe(allInOne);
-    expect(await lab.saveScenario({ path: join(dir, 'mine.scenario.json'), text: '{ }' })).toEqual({ path: join(dir, 'mine.scenario.json') });
+    expect(await lab.saveScenario({ path: join(dir, 'mine.scenario.json'), text: '{ }' })).toEqual({
+      path: join(dir, 'mine.scenario.json'),
+    });
     expect(await lab.openFile()).toBeNull();
 
     const [saved] = await service.listRuns();
@@ -261,7 +348,11 @@ describe('file doors', () => {
     expect(opened.kind).toBe('run');
     // Outside the runs directory, but the user opened it through the door.
     expect((await lab.openRun({ path: dropped })).id).toBe(JSON.parse(readFileSync(saved.path, 'utf8')).id);
-    expect(await lab.openPath({ path: join(dir, 'mine.scenario.json') })).toEqual({ kind: 'scenario', path: join(dir, 'mine.scenario.json'), text: '{ }' });
+    expect(await lab.openPath({ path: join(dir, 'mine.scenario.json') })).toEqual({
+      kind: 'scenario',
+      path: join(dir, 'mine.scenario.json'),
+      text: '{ }',
+    });
     await expect(lab.openPath({ path: '/etc/passwd' })).rejects.toThrow(/not a scenario/);
     expect(used).toEqual([join(dir, 'mine.scenario.json'), join(dir, 'mine.scenario.json'), dropped, join(dir, 'mine.scenario.json')]);
   });

@@ -19,15 +19,22 @@ describe('a scenario larger than the machine', () => {
     const file = join(dir, 'huge.scenario.json');
     writeFileSync(file, huge);
     const out = join(dir, 'huge.run.json');
-    const r = spawnSync(process.execPath, ['bin/clab.cjs', 'run', file, '--backend', 'cpu', '--out', out], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['bin/clab.cjs', 'run', file, '--backend', 'cpu', '--out', out], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/the scenario does not fit in memory: needs 64 GiB per rank at "all_reduce" \(2 ranks: 128\.\d GiB.*\); this host has [\d.]+ [GM]iB available/);
+    expect(r.stderr).toMatch(
+      /the scenario does not fit in memory: needs 64 GiB per rank at "all_reduce" \(2 ranks: 128\.\d GiB.*\); this host has [\d.]+ [GM]iB available/,
+    );
     expect(r.stdout).not.toContain('[Rank');
     expect(existsSync(out)).toBe(false);
   });
 
   it('the lab service refuses to start it, saying the same', async () => {
-    await expect(service.startRun({ text: huge, file: null, backend: 'cpu', ranks: null })).rejects.toThrow(/does not fit in memory: needs 64 GiB per rank/);
+    await expect(service.startRun({ text: huge, file: null, backend: 'cpu', ranks: null })).rejects.toThrow(
+      /does not fit in memory: needs 64 GiB per rank/,
+    );
     expect(existsSync(join(dir, 'runs')) ? readdirSync(join(dir, 'runs')) : []).toEqual([]);
   });
 });

@@ -24,7 +24,6 @@ function openSlices(record: RunRecord): string[] {
   return open.map((e) => `rank ${e.rank} step ${e.step}: ${e.name}`).sort();
 }
 
-
 const TIMEOUT_MS = 3000;
 /** Starting the ranks and ending them after an abort come on top of the step's timeout. */
 const SLACK_MS = 5000;
@@ -49,11 +48,15 @@ async function runMistake(name: string) {
 const B12 = '3 × float32 = 12 B';
 
 describe('the mistakes gallery on cpu ranks', () => {
-  it('mismatched collective: the backend stops at once and both ranks\' calls #2 are named', async () => {
+  it("mismatched collective: the backend stops at once and both ranks' calls #2 are named", async () => {
     const record = await runMistake('mismatched-collective');
     expect(record.error).toMatchObject({ code: 'CLAB_INVALID_ARGUMENT', step: 0 });
-    expect(record.error!.message).toContain('collective mismatch: rank 0 called broadcast(float32, root 0, count 3) as its collective #2 but rank 1 called all_reduce(float32, sum, count 3)');
-    expect(record.error!.message).toContain(`[last calls entered: rank 0 broadcast(root 0, ${B12}, #2) in step 0; rank 1 all_reduce(sum, ${B12}, #2) in step 0]`);
+    expect(record.error!.message).toContain(
+      'collective mismatch: rank 0 called broadcast(float32, root 0, count 3) as its collective #2 but rank 1 called all_reduce(float32, sum, count 3)',
+    );
+    expect(record.error!.message).toContain(
+      `[last calls entered: rank 0 broadcast(root 0, ${B12}, #2) in step 0; rank 1 all_reduce(sum, ${B12}, #2) in step 0]`,
+    );
     expect(openSlices(record)).toEqual([
       `rank 0 step 0: broadcast on rank 0, all_reduce on rank 1 (unfinished: in broadcast(root 0, ${B12}, #2))`,
       `rank 1 step 0: broadcast on rank 0, all_reduce on rank 1 (unfinished: in all_reduce(sum, ${B12}, #2))`,
@@ -63,26 +66,32 @@ describe('the mistakes gallery on cpu ranks', () => {
   it('mismatched count: 12 B against 16 B at the same call', async () => {
     const record = await runMistake('mismatched-count');
     expect(record.error!.message).toContain('collective mismatch');
-    expect(record.error!.message).toContain(`rank 0 all_reduce(sum, ${B12}, #2) in step 0; rank 1 all_reduce(sum, 4 × float32 = 16 B, #2) in step 0`);
+    expect(record.error!.message).toContain(
+      `rank 0 all_reduce(sum, ${B12}, #2) in step 0; rank 1 all_reduce(sum, 4 × float32 = 16 B, #2) in step 0`,
+    );
   });
 
   it('mismatched dtype: float32 against float16 at the same call', async () => {
     const record = await runMistake('mismatched-dtype');
-    expect(record.error!.message).toContain(`rank 0 all_reduce(sum, ${B12}, #2) in step 0; rank 1 all_reduce(sum, 3 × float16 = 6 B, #2) in step 0`);
+    expect(record.error!.message).toContain(
+      `rank 0 all_reduce(sum, ${B12}, #2) in step 0; rank 1 all_reduce(sum, 3 × float16 = 6 B, #2) in step 0`,
+    );
   });
 
   it('wrong root: each rank names the other as root', async () => {
     const record = await runMistake('wrong-root');
-    expect(record.error!.message).toContain(`rank 0 broadcast(root 1, ${B12}, #2) in step 0; rank 1 broadcast(root 0, ${B12}, #2) in step 0`);
+    expect(record.error!.message).toContain(
+      `rank 0 broadcast(root 1, ${B12}, #2) in step 0; rank 1 broadcast(root 0, ${B12}, #2) in step 0`,
+    );
   });
 
-  it('send without recv: a hang ended by the timeout, each rank\'s call from the flight recorder', async () => {
+  it("send without recv: a hang ended by the timeout, each rank's call from the flight recorder", async () => {
     const record = await runMistake('send-without-recv');
     expect(record.error).toMatchObject({ code: 'CLAB_TIMEOUT', step: 0 });
     expect(record.error!.message).toBe(
-      `step 0 (rank 0 sends 16 MiB; rank 1 does not receive) did not finish on every rank within ${TIMEOUT_MS} ms: `
-      + 'rank 0 waits in send(to 1, 4194304 × float32 = 16 MiB, #2); '
-      + `rank 1 waits in all_reduce(sum, ${B12}, #2) of step 1 (all_reduce)`,
+      `step 0 (rank 0 sends 16 MiB; rank 1 does not receive) did not finish on every rank within ${TIMEOUT_MS} ms: ` +
+        'rank 0 waits in send(to 1, 4194304 × float32 = 16 MiB, #2); ' +
+        `rank 1 waits in all_reduce(sum, ${B12}, #2) of step 1 (all_reduce)`,
     );
     expect(openSlices(record)).toEqual([
       'rank 0 step 0: rank 0 sends 16 MiB; rank 1 does not receive (unfinished: in send(to 1, 4194304 × float32 = 16 MiB, #2))',
@@ -94,8 +103,8 @@ describe('the mistakes gallery on cpu ranks', () => {
     const record = await runMistake('recv-wrong-peer');
     expect(record.error).toMatchObject({ code: 'CLAB_TIMEOUT', step: 0 });
     expect(record.error!.message).toContain(
-      'rank 0 waits in send(to 1, 4194304 × float32 = 16 MiB, #2); rank 1 waits in recv(from 2, 4194304 × float32 = 16 MiB, #2); '
-      + `rank 2 waits in all_reduce(sum, ${B12}, #2) of step 1 (all_reduce)`,
+      'rank 0 waits in send(to 1, 4194304 × float32 = 16 MiB, #2); rank 1 waits in recv(from 2, 4194304 × float32 = 16 MiB, #2); ' +
+        `rank 2 waits in all_reduce(sum, ${B12}, #2) of step 1 (all_reduce)`,
     );
   });
 

@@ -11,7 +11,13 @@ const PAIR_TIMEOUT_MS = 1500;
 
 /** A pairs run of 4 ranks that calls `act` with rank 3's pid once the pair 0→1, which rank 3 takes no part in, has run a step. */
 async function pairsRunWithRank3(act: (pid: number) => void) {
-  const scenario = scenarioSchema.parse({ version: 1, name: 'gates', world: { ranks: 4 }, defaults: { warmup: 0, iters: 1 }, steps: [{ op: 'pairs', bytes: 64, timeoutMs: PAIR_TIMEOUT_MS, copy: false }] });
+  const scenario = scenarioSchema.parse({
+    version: 1,
+    name: 'gates',
+    world: { ranks: 4 },
+    defaults: { warmup: 0, iters: 1 },
+    steps: [{ op: 'pairs', bytes: 64, timeoutMs: PAIR_TIMEOUT_MS, copy: false }],
+  });
   const run = new LabRun({ plan: compilePlan(scenario), backend: 'cpu', scenario, scenarioFile: null });
   let pid = 0;
   run.on('step', (s: StepRecord) => {
@@ -35,7 +41,9 @@ describe('gates between pairs', () => {
     const { record, ms, run, pid } = await pairsRunWithRank3((p) => process.kill(p, 'SIGSTOP'));
     expect(pid).toBeGreaterThan(0);
     expect(record.error).toMatchObject({ code: 'CLAB_GATE_TIMEOUT', rank: 3, step: expect.any(Number) });
-    expect(record.error!.message).toMatch(/^rank 3 never reached the gate of step \d+ \(.+\) within 3500 ms, while ranks 0, 1, 2 waited there and no step ran/);
+    expect(record.error!.message).toMatch(
+      /^rank 3 never reached the gate of step \d+ \(.+\) within 3500 ms, while ranks 0, 1, 2 waited there and no step ran/,
+    );
     expect(ms).toBeLessThan(20_000);
     for (const p of run.workerPids()) expect(alive(p)).toBe(false);
     expect(shmSegments().filter((f) => run.workerPids().some((p) => f.includes(`-${p}-`)))).toEqual([]);

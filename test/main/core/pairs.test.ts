@@ -13,30 +13,44 @@ import { formatBytes } from '../../../src/shared/data/units';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import { alive, shmSegments } from './leftovers';
 
-
 const PAIR_TIMEOUT_MS = 1500;
 /** Starting four ranks, and each of 12 pairs joining a communicator of its own. */
 const SLACK_MS = 8000;
 
-async function runPairs(step: object, ranks = 4, stepMode = false): Promise<{ record: RunRecord; ms: number; run: LabRun; paused: number[] }> {
+async function runPairs(
+  step: object,
+  ranks = 4,
+  stepMode = false,
+): Promise<{ record: RunRecord; ms: number; run: LabRun; paused: number[] }> {
   const scenario = scenarioSchema.parse({ version: 1, name: 'pairs', world: { ranks }, defaults: { warmup: 1, iters: 2 }, steps: [step] });
   const run = new LabRun({ plan: compilePlan(scenario), backend: 'cpu', scenario, scenarioFile: null, stepMode });
   const paused: number[] = [];
-  run.on('paused', ({ step: at }) => { paused.push(at); run.next(); });
+  run.on('paused', ({ step: at }) => {
+    paused.push(at);
+    run.next();
+  });
   const started = Date.now();
   const record = await run.run();
   return { record, ms: Date.now() - started, run, paused };
 }
 
-const byCell = (record: RunRecord, measure: string) => new Map(record.steps
-  .filter((s) => s.origin.kind === 'pairs' && (s.origin.measure ?? 'bandwidth') === measure)
-  .map((s) => [`${(s.origin as { from: number }).from}→${(s.origin as { to: number }).to}`, s] as [string, StepRecord]));
+const byCell = (record: RunRecord, measure: string) =>
+  new Map(
+    record.steps
+      .filter((s) => s.origin.kind === 'pairs' && (s.origin.measure ?? 'bandwidth') === measure)
+      .map((s) => [`${(s.origin as { from: number }).from}→${(s.origin as { to: number }).to}`, s] as [string, StepRecord]),
+  );
 
 describe('pairs on cpu ranks', () => {
-  it('goes on past an injected error pair and an injected hang pair, within both pairs\' timeouts, leaving nothing behind', async () => {
+  it("goes on past an injected error pair and an injected hang pair, within both pairs' timeouts, leaving nothing behind", async () => {
     const { record, ms, run } = await runPairs({
-      op: 'pairs', bytes: '64KiB', timeoutMs: PAIR_TIMEOUT_MS,
-      faults: [{ from: 1, to: 2, kind: 'error' }, { from: 3, to: 0, kind: 'hang' }],
+      op: 'pairs',
+      bytes: '64KiB',
+      timeoutMs: PAIR_TIMEOUT_MS,
+      faults: [
+        { from: 1, to: 2, kind: 'error' },
+        { from: 3, to: 0, kind: 'hang' },
+      ],
     });
     expect(ms).toBeLessThan(2 * PAIR_TIMEOUT_MS + SLACK_MS);
     for (const pid of run.workerPids()) expect(alive(pid)).toBe(false);
@@ -86,7 +100,10 @@ describe('pairs on cpu ranks', () => {
     expect(view.matrices[0].rows[2][1].kind).toBe('measured');
     expect(statusLine(record)).toContain('2 of 12 pairs failed in steps[0] (injected)');
     // Faults injected on purpose that broke just their pairs: a pass, as the mistakes gallery's are.
-    expect(record.expectation).toMatchObject({ met: true, note: 'expected failure seen: the injected faults broke the pairs 3→0 and 1→2, and nothing else failed' });
+    expect(record.expectation).toMatchObject({
+      met: true,
+      note: 'expected failure seen: the injected faults broke the pairs 3→0 and 1→2, and nothing else failed',
+    });
     expect(runSucceeded(record)).toBe(true);
     expect(statusLine(record)).toMatch(/^PASSED: expected failure seen: /);
     const text = pairsMatrix(record, 0).join('\n');
@@ -107,7 +124,7 @@ describe('pairs on cpu ranks', () => {
     expect(flow.pid).toBe(2);
   });
 
-  it('pauses before each pair in step mode, the ranks outside the pair waiting at the next pair\'s gate', async () => {
+  it("pauses before each pair in step mode, the ranks outside the pair waiting at the next pair's gate", async () => {
     const { record, paused } = await runPairs({ op: 'pairs', bytes: 64, latency: false, copy: false }, 3, true);
     expect(record.status).toBe('passed');
     expect(paused).toEqual([0, 1, 2, 3, 4, 5]);

@@ -21,7 +21,9 @@ describe('readCapped', () => {
   it('refuses a FIFO at once where only regular files are read', () => {
     const fifo = join(dir, 'pipe.run.json');
     execFileSync('mkfifo', [fifo]);
-    expect(() => readCapped(fifo, { maxBytes: 1024, regularOnly: true })).toThrow(/pipe\.run\.json is a FIFO \(named pipe\), not a regular file/);
+    expect(() => readCapped(fifo, { maxBytes: 1024, regularOnly: true })).toThrow(
+      /pipe\.run\.json is a FIFO \(named pipe\), not a regular file/,
+    );
     expect(() => readCapped('/dev/null', { maxBytes: 1024, regularOnly: true })).toThrow(/is a character device/);
   });
 

@@ -8,7 +8,6 @@ import { DTYPES } from '../../../src/shared/data/dtypes';
 import type { RunRecord } from '../../../src/shared/run/record';
 import { alive, shmSegments } from './leftovers';
 
-
 function runText(text: string, ranks?: number) {
   const loaded = parseScenarioText(text, 'inline.scenario.json');
   return new LabRun({ plan: compileLoaded(loaded, { ranks }), backend: 'cpu', scenario: loaded.raw, scenarioFile: null });
@@ -55,7 +54,12 @@ describe('all-in-one scenario on cpu ranks', () => {
 describe('sweeps', () => {
   it('all_reduce sweep has #wrong = 0 for every dtype', async () => {
     const steps = DTYPES.map((dtype) => ({
-      op: 'sweep', collective: 'all_reduce', dtype, minBytes: 8, maxBytes: '256KiB', factor: 8,
+      op: 'sweep',
+      collective: 'all_reduce',
+      dtype,
+      minBytes: 8,
+      maxBytes: '256KiB',
+      factor: 8,
       data: { kind: 'random', seed: 7, min: 0, max: dtype.startsWith('int') || dtype === 'uint8' ? 3 : 4 },
     }));
     const text = JSON.stringify({ version: 1, name: 'dtypes', world: { ranks: 3 }, defaults: { warmup: 1, iters: 2 }, steps });
@@ -74,7 +78,10 @@ describe('sweeps', () => {
 describe('failures', () => {
   it('a rank killed mid-run ends the run naming the rank, keeps finished steps and leaves no process', async () => {
     const text = JSON.stringify({
-      version: 1, name: 'kill', world: { ranks: 3 }, defaults: { warmup: 0, iters: 1 },
+      version: 1,
+      name: 'kill',
+      world: { ranks: 3 },
+      defaults: { warmup: 0, iters: 1 },
       steps: [
         { op: 'all_reduce', count: 3 },
         { op: 'broadcast', count: 3 },
@@ -101,18 +108,30 @@ describe('failures', () => {
 
   it('a step that overruns its timeout is diagnosed per rank and the ranks are ended', async () => {
     const text = JSON.stringify({
-      version: 1, name: 'slow', world: { ranks: 2 },
+      version: 1,
+      name: 'slow',
+      world: { ranks: 2 },
       steps: [{ op: 'all_reduce', count: 4194304, warmup: 0, iters: 2000, timeoutMs: 300 }],
     });
     const run = runText(text);
     const record = await run.run();
     expect(record.error).toMatchObject({ code: 'CLAB_TIMEOUT', step: 0 });
-    expect(record.error!.message).toMatch(/rank 0 waits in all_reduce\(sum, 4194304 × float32 = 16 MiB, #2–#2001\); rank 1 waits in all_reduce/);
+    expect(record.error!.message).toMatch(
+      /rank 0 waits in all_reduce\(sum, 4194304 × float32 = 16 MiB, #2–#2001\); rank 1 waits in all_reduce/,
+    );
     for (const pid of run.workerPids()) expect(alive(pid)).toBe(false);
   });
 
   it('a step asking for more memory than can be had fails naming the rank, the step and the bytes', async () => {
-    const text = JSON.stringify({ version: 1, name: 'huge', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'all_reduce', count: 2000000000, dtype: 'float64' }] });
+    const text = JSON.stringify({
+      version: 1,
+      name: 'huge',
+      world: { ranks: 2 },
+      steps: [
+        { op: 'all_reduce', count: 3 },
+        { op: 'all_reduce', count: 2000000000, dtype: 'float64' },
+      ],
+    });
     const run = runText(text);
     const record = await run.run();
     expect(record.error).toMatchObject({ step: 1, code: 'CLAB_OUT_OF_MEMORY' });
@@ -122,9 +141,16 @@ describe('failures', () => {
   });
 
   it('stop ends the workers promptly and marks the run aborted', async () => {
-    const text = JSON.stringify({ version: 1, name: 'stop', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4194304, iters: 2000 }] });
+    const text = JSON.stringify({
+      version: 1,
+      name: 'stop',
+      world: { ranks: 2 },
+      steps: [{ op: 'all_reduce', count: 4194304, iters: 2000 }],
+    });
     const run = runText(text);
-    run.on('log', (l) => { if (l.text.startsWith('joined')) setTimeout(() => run.stop(), 200); });
+    run.on('log', (l) => {
+      if (l.text.startsWith('joined')) setTimeout(() => run.stop(), 200);
+    });
     const started = Date.now();
     const record = await run.run();
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -143,7 +169,20 @@ describe('shipped experiment scenarios', () => {
     const record = await runFile('scenarios/p2p-pairs.scenario.json');
     expect(record.status).toBe('passed');
     const oneWay = record.steps.filter((s) => s.origin.kind === 'pairs' && s.origin.pairs === 0 && s.origin.measure === 'bandwidth');
-    expect(oneWay.map((s) => s.origin.kind === 'pairs' && `${s.origin.from}-${s.origin.to}`)).toEqual(['0-1', '1-0', '0-2', '2-0', '0-3', '3-0', '1-2', '2-1', '1-3', '3-1', '2-3', '3-2']);
+    expect(oneWay.map((s) => s.origin.kind === 'pairs' && `${s.origin.from}-${s.origin.to}`)).toEqual([
+      '0-1',
+      '1-0',
+      '0-2',
+      '2-0',
+      '0-3',
+      '3-0',
+      '1-2',
+      '2-1',
+      '1-3',
+      '3-1',
+      '2-3',
+      '3-2',
+    ]);
     for (const s of oneWay) {
       expect(s.verdict).toBe('pass');
       expect(s.algbw).toBeGreaterThan(0);
@@ -158,11 +197,18 @@ describe('shipped experiment scenarios', () => {
     // The warm-up run of each variant ran and was checked, but is not among the timed repeats.
     expect(record.steps.filter((s) => s.action.kind === 'block-end' && s.action.repeat < 0)).toHaveLength(4);
     // The copy-engine transfers (a plain copy on cpu ranks) arrived and were checked like any receive.
-    const copies = record.steps.filter((s) => s.origin.kind === 'compare' && s.origin.variant.endsWith('copy engine') && s.action.kind === 'group');
+    const copies = record.steps.filter(
+      (s) => s.origin.kind === 'compare' && s.origin.variant.endsWith('copy engine') && s.action.kind === 'group',
+    );
     expect(copies.length).toBeGreaterThan(0);
     expect(copies.every((s) => s.verdict === 'pass' && s.label.endsWith('receive'))).toBe(true);
     // Against the true ideal: the fastest transfer alone and the multiply alone, from the serial variants.
-    expect(c.variants.map((v) => [v.serial, v.transport])).toEqual([[true, 'nccl'], [true, 'copy-engine'], [false, 'nccl'], [false, 'copy-engine']]);
+    expect(c.variants.map((v) => [v.serial, v.transport])).toEqual([
+      [true, 'nccl'],
+      [true, 'copy-engine'],
+      [false, 'nccl'],
+      [false, 'copy-engine'],
+    ]);
     expect(c.ideal!.us).toBe(Math.max(c.ideal!.commUs, c.ideal!.computeUs));
     expect(['overlap off', 'overlap off, copy engine']).toContain(c.ideal!.commFrom);
     expect(c.variants.every((v) => v.repeatsUs.length === 3 && v.durationUs! > 0)).toBe(true);

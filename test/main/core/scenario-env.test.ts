@@ -11,7 +11,7 @@ const problems = (env: unknown) => {
   return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 };
 
-describe('a scenario\'s NCCL settings', () => {
+describe("a scenario's NCCL settings", () => {
   it('takes NCCL_* names with printable values, and names what is wrong otherwise', () => {
     expect(problems({ NCCL_ALGO: 'Tree', NCCL_PROTO: 'Simple' })).toEqual([]);
     expect(problems({ LD_PRELOAD: '/tmp/x.so' })[0]).toMatch(/^env\.LD_PRELOAD: expected an NCCL setting/);
@@ -24,7 +24,13 @@ describe('a scenario\'s NCCL settings', () => {
     const scenario = scenarioSchema.parse({ ...base, env: { NCCL_ALGO: 'Ring', NCCL_DEBUG_SUBSYS: 'INIT' } });
     const plan = compilePlan(scenario);
     expect(plan.env).toEqual({ NCCL_ALGO: 'Ring', NCCL_DEBUG_SUBSYS: 'INIT' });
-    const record = await new LabRun({ plan, backend: 'cpu', scenario, scenarioFile: null, env: { ...process.env, NCCL_ALGO: 'Tree' } }).run();
+    const record = await new LabRun({
+      plan,
+      backend: 'cpu',
+      scenario,
+      scenarioFile: null,
+      env: { ...process.env, NCCL_ALGO: 'Tree' },
+    }).run();
     expect(record.status).toBe('passed');
     // The scenario's value wins over the environment clab was started in.
     expect(record.environment.env).toMatchObject({ NCCL_ALGO: 'Ring', NCCL_DEBUG_SUBSYS: 'INIT' });

@@ -11,7 +11,6 @@ import { lineColumns, ScenarioFileError } from '../../../src/shared/plan/text';
 import { LIMITS } from '../../../src/shared/scenario/limits';
 import { problems } from '../../shared/scenario/problems';
 
-
 const scenario = (steps: unknown[], world: unknown = { ranks: 2 }) => JSON.stringify({ version: 1, name: 'x', world, steps });
 
 describe('bounds on scenario numbers', () => {
@@ -48,7 +47,11 @@ describe('bounds on scenario numbers', () => {
       [{ op: 'compute', m: 1e7, n: 4, k: 4 }, 'steps[0].m'],
       [{ op: 'pairs', bytes: '2TiB' }, 'steps[0].bytes'],
     ];
-    for (const [step, path] of cases) expect(problems(scenario([step])).map((p) => p.path), path).toContain(path);
+    for (const [step, path] of cases)
+      expect(
+        problems(scenario([step])).map((p) => p.path),
+        path,
+      ).toContain(path);
   });
 
   it('refuses a file over the size limit before parsing it, naming the file and both sizes', () => {
@@ -57,8 +60,13 @@ describe('bounds on scenario numbers', () => {
     writeFileSync(file, `{${','.repeat(LIMITS.fileBytes + 1)}`);
     try {
       expect(() => loadScenarioFile(file)).toThrow(ScenarioFileError);
-      try { loadScenarioFile(file); } catch (e) {
-        expect((e as ScenarioFileError).problems[0]).toMatchObject({ file, message: expect.stringMatching(/is 2097154 bytes; expected a scenario of at most 2097152 bytes/) });
+      try {
+        loadScenarioFile(file);
+      } catch (e) {
+        expect((e as ScenarioFileError).problems[0]).toMatchObject({
+          file,
+          message: expect.stringMatching(/is 2097154 bytes; expected a scenario of at most 2097152 bytes/),
+        });
       }
       expect(problems(`{${','.repeat(LIMITS.fileBytes)}`)[0].message).toMatch(/at most 2097152 bytes/);
     } finally {
@@ -71,20 +79,24 @@ describe('nesting', () => {
   it('is refused however the text around it is broken: a string left open on its line, closing brackets that close nothing', () => {
     const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
     for (const text of [`{"name": "open string\n"steps": ${deep}}`, `{"a": 1}]]]]]]]]]]}}}}}}}}}}\n{"steps": ${deep}}`]) {
-      expect(problems(text).map((p) => p.message)).toContain('objects and lists are nested more than 64 deep here; a scenario needs about 10 levels');
+      expect(problems(text).map((p) => p.message)).toContain(
+        'objects and lists are nested more than 64 deep here; a scenario needs about 10 levels',
+      );
     }
   });
 });
 
 describe('positions of problems', () => {
   it('gives the same line and column as counting newlines, at every offset', () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', '\n', ' ', '{') }), fc.nat(), (text, n) => {
-      const offset = text.length ? n % (text.length + 1) : 0;
-      const before = text.slice(0, offset);
-      const line = before.split('\n').length;
-      const column = offset - (before.lastIndexOf('\n') + 1) + 1;
-      expect(lineColumns(text)(offset)).toEqual({ line, column });
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', '\n', ' ', '{') }), fc.nat(), (text, n) => {
+        const offset = text.length ? n % (text.length + 1) : 0;
+        const before = text.slice(0, offset);
+        const line = before.split('\n').length;
+        const column = offset - (before.lastIndexOf('\n') + 1) + 1;
+        expect(lineColumns(text)(offset)).toEqual({ line, column });
+      }),
+    );
   });
 
   it('places each of 9 000 problems of a 400 KB file on its own line', () => {
@@ -98,13 +110,17 @@ describe('positions of problems', () => {
 
 describe('any input gives problems or a plan', () => {
   it('for any JSON value', () => {
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
-      const p = problems(JSON.stringify(value));
-      for (const x of p) expect(x.message.length).toBeGreaterThan(0);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
+        const p = problems(JSON.stringify(value));
+        for (const x of p) expect(x.message.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 300 },
+    );
   });
 
-  const shipped = readdirSync('scenarios').filter((f) => f.endsWith('.scenario.json'))
+  const shipped = readdirSync('scenarios')
+    .filter((f) => f.endsWith('.scenario.json'))
     .map((f) => JSON.parse(readFileSync(join('scenarios', f), 'utf8')) as unknown);
 
   /** Every path into a JSON value, so a mutation can land anywhere in a scenario. */
@@ -127,23 +143,29 @@ describe('any input gives problems or a plan', () => {
   );
 
   it('for a shipped scenario with any value put anywhere, on 1 to 8 ranks', () => {
-    fc.assert(fc.property(
-      fc.constantFrom(...shipped), fc.nat(), hostileNumbers, fc.integer({ min: 1, max: 8 }),
-      (base, pick, value, ranks) => {
+    fc.assert(
+      fc.property(fc.constantFrom(...shipped), fc.nat(), hostileNumbers, fc.integer({ min: 1, max: 8 }), (base, pick, value, ranks) => {
         const all = paths(base);
         const mutated = replaced(base, all[pick % all.length], value);
         problems(JSON.stringify(mutated, null, 2), ranks);
-      },
-    ), { numRuns: 400 });
+      }),
+      { numRuns: 400 },
+    );
   });
 
-  const shippedTexts = readdirSync('scenarios').filter((f) => f.endsWith('.scenario.json')).map((f) => readFileSync(join('scenarios', f), 'utf8'));
+  const shippedTexts = readdirSync('scenarios')
+    .filter((f) => f.endsWith('.scenario.json'))
+    .map((f) => readFileSync(join('scenarios', f), 'utf8'));
 
   it('for a shipped scenario cut short, with a key given twice, a byte order mark, stray text or lists nested 200 000 deep put anywhere', () => {
     const edit = fc.oneof(
       fc.nat().map((at) => (t: string) => t.slice(0, at % (t.length + 1))),
       fc.nat().map((at) => (t: string) => `\uFEFF${t.slice(0, at % (t.length + 1))}\uFEFF${t.slice(at % (t.length + 1))}`),
-      fc.tuple(fc.nat(), fc.string({ maxLength: 6 })).map(([at, s]) => (t: string) => t.slice(0, at % (t.length + 1)) + s + t.slice(at % (t.length + 1))),
+      fc.tuple(fc.nat(), fc.string({ maxLength: 6 })).map(
+        ([at, s]) =>
+          (t: string) =>
+            t.slice(0, at % (t.length + 1)) + s + t.slice(at % (t.length + 1)),
+      ),
       fc.nat().map((n) => (t: string) => {
         // A property given again right after itself: a duplicate key (a warning), else a problem.
         const props = [...t.matchAll(/"\w+": [^,\n{[]+,/g)];
@@ -162,9 +184,12 @@ describe('any input gives problems or a plan', () => {
         return `${t.slice(0, start)}${'['.repeat(depth)}${']'.repeat(depth)}${t.slice(start + v[1].length)}`;
       }),
     );
-    fc.assert(fc.property(fc.constantFrom(...shippedTexts), fc.array(edit, { minLength: 1, maxLength: 3 }), (text, edits) => {
-      const p = problems(edits.reduce((t, e) => e(t), text));
-      for (const x of p) expect(x.message).not.toMatch(/\b(Invalid[A-Z]\w+|[A-Z]\w+Expected|UnexpectedEndOf\w+)\b/); // no parser code names
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(fc.constantFrom(...shippedTexts), fc.array(edit, { minLength: 1, maxLength: 3 }), (text, edits) => {
+        const p = problems(edits.reduce((t, e) => e(t), text));
+        for (const x of p) expect(x.message).not.toMatch(/\b(Invalid[A-Z]\w+|[A-Z]\w+Expected|UnexpectedEndOf\w+)\b/); // no parser code names
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -5,17 +5,52 @@ import type { LabHandlers } from '../../../src/main/core/lab-service';
 import { answerCall, isFromLabWindow } from '../../../src/main/electron/ipc';
 
 const record = {
-  format: 'clab.run', version: 1, id: 'r1', createdAt: '2026-01-01T00:00:00.000Z', finishedAt: null, scenarioFile: null, scenario: {},
-  plan: { world: 2, devices: null, streams: [], steps: [], sweeps: [], pairs: [], compares: [] }, world: 2,
-  environment: { host: 'h', platform: 'linux', cpus: 2, cpuModel: 'cpu', memoryBytes: 1, node: 'v20', backend: 'cpu', backendNote: null, gpus: [], versions: {}, env: {} },
-  status: 'passed', error: null, steps: [], compares: [], logs: [], events: [],
+  format: 'clab.run',
+  version: 1,
+  id: 'r1',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: null,
+  scenarioFile: null,
+  scenario: {},
+  plan: { world: 2, devices: null, streams: [], steps: [], sweeps: [], pairs: [], compares: [] },
+  world: 2,
+  environment: {
+    host: 'h',
+    platform: 'linux',
+    cpus: 2,
+    cpuModel: 'cpu',
+    memoryBytes: 1,
+    node: 'v20',
+    backend: 'cpu',
+    backendNote: null,
+    gpus: [],
+    versions: {},
+    env: {},
+  },
+  status: 'passed',
+  error: null,
+  steps: [],
+  compares: [],
+  logs: [],
+  events: [],
 };
 
 const fakeLab: LabHandlers = {
-  machine: async () => ({ host: 'h', cpus: 2, backends: { cpu: { available: true }, nccl: { available: false, reason: 'no GPU' } }, gpus: [], maxCpuRanks: 8, fileDialogs: true }),
+  machine: async () => ({
+    host: 'h',
+    cpus: 2,
+    backends: { cpu: { available: true }, nccl: { available: false, reason: 'no GPU' } },
+    gpus: [],
+    maxCpuRanks: 8,
+    fileDialogs: true,
+  }),
   templates: async () => [],
   checkBackend: async () => ({ ok: true, backend: 'cpu', note: null }),
-  startRun: async () => ({ ok: true, runId: 'r1', plan: { world: 1, devices: null, streams: ['default'], steps: [], sweeps: [], pairs: [], compares: [] } }),
+  startRun: async () => ({
+    ok: true,
+    runId: 'r1',
+    plan: { world: 1, devices: null, streams: ['default'], steps: [], sweeps: [], pairs: [], compares: [] },
+  }),
   stopRun: async () => ({ stopped: true }),
   nextStep: async () => ({ resumed: true }),
   listRuns: async () => [],
@@ -30,8 +65,16 @@ const fakeLab: LabHandlers = {
 const CASES: Record<ApiMethod, { valid: unknown; invalid: unknown; param: string }> = {
   machine: { valid: {}, invalid: { verbose: true }, param: 'verbose' },
   templates: { valid: {}, invalid: { filter: 'x' }, param: 'filter' },
-  checkBackend: { valid: { backend: 'nccl', world: 2, devices: [0, 1] }, invalid: { backend: 'nccl', world: 0, devices: null }, param: 'params.world' },
-  startRun: { valid: { text: '{}', file: 'a.scenario.json', backend: 'cpu', ranks: 2 }, invalid: { text: '{}', file: null, backend: 'gpu', ranks: 2 }, param: 'params.backend' },
+  checkBackend: {
+    valid: { backend: 'nccl', world: 2, devices: [0, 1] },
+    invalid: { backend: 'nccl', world: 0, devices: null },
+    param: 'params.world',
+  },
+  startRun: {
+    valid: { text: '{}', file: 'a.scenario.json', backend: 'cpu', ranks: 2 },
+    invalid: { text: '{}', file: null, backend: 'gpu', ranks: 2 },
+    param: 'params.backend',
+  },
   stopRun: { valid: { runId: 'r1' }, invalid: { runId: '' }, param: 'params.runId' },
   nextStep: { valid: { runId: 'r1' }, invalid: { runId: 'r1', step: 2 }, param: 'step' },
   listRuns: { valid: {}, invalid: { all: true }, param: 'all' },
@@ -62,24 +105,47 @@ describe('IPC calls', () => {
 
   it('refuses a message that is not a call', async () => {
     expect(await answerCall(fakeLab, true, 'machine')).toMatchObject({ ok: false, error: expect.stringMatching(/method name/) });
-    expect(await answerCall(fakeLab, true, { method: 'machine' })).toMatchObject({ ok: false, error: expect.stringMatching(/invalid call to machine: params/) });
+    expect(await answerCall(fakeLab, true, { method: 'machine' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/invalid call to machine: params/),
+    });
   });
 
   it('refuses every call from a sender that is not the lab window', async () => {
     let served = false;
-    const lab = { ...fakeLab, machine: async () => { served = true; return fakeLab.machine({}); } };
-    expect(await answerCall(lab, false, { method: 'machine', params: {} })).toEqual({ ok: false, error: 'refused: the call did not come from the lab window' });
+    const lab = {
+      ...fakeLab,
+      machine: async () => {
+        served = true;
+        return fakeLab.machine({});
+      },
+    };
+    expect(await answerCall(lab, false, { method: 'machine', params: {} })).toEqual({
+      ok: false,
+      error: 'refused: the call did not come from the lab window',
+    });
     expect(served).toBe(false);
   });
 
   it('refuses to pass on an answer that breaks the contract', async () => {
     const lab = { ...fakeLab, stopRun: async () => ({ stopped: 'yes' }) as never };
-    expect(await answerCall(lab, true, { method: 'stopRun', params: { runId: 'r1' } })).toMatchObject({ ok: false, error: expect.stringMatching(/^stopRun: the lab's answer breaks the API contract: stopped/) });
+    expect(await answerCall(lab, true, { method: 'stopRun', params: { runId: 'r1' } })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^stopRun: the lab's answer breaks the API contract: stopped/),
+    });
   });
 
   it('an error inside the lab comes back as its message', async () => {
-    const lab = { ...fakeLab, openRun: async () => { throw new Error('openRun: /etc/x.run.json is outside the runs directory'); } };
-    expect(await answerCall(lab, true, { method: 'openRun', params: { path: '/etc/x.run.json' } })).toEqual({ ok: false, error: 'openRun: /etc/x.run.json is outside the runs directory' });
+    const lab = {
+      ...fakeLab,
+      openRun: async () => {
+        throw new Error('openRun: /etc/x.run.json is outside the runs directory');
+      },
+    };
+    expect(await answerCall(lab, true, { method: 'openRun', params: { path: '/etc/x.run.json' } })).toEqual({
+      ok: false,
+      error: 'openRun: /etc/x.run.json is outside the runs directory',
+    });
   });
 });
 
@@ -88,7 +154,7 @@ describe('who may call', () => {
   const page = 'file:///app/out/renderer/index.html';
   const top = (url: string) => ({ sender: contents, senderFrame: { url, parent: null } });
 
-  it('accepts the lab window\'s top frame showing the lab page', () => {
+  it("accepts the lab window's top frame showing the lab page", () => {
     expect(isFromLabWindow(top(page), contents, page)).toBe(true);
     expect(isFromLabWindow(top(`${page}#/runs`), contents, page)).toBe(true);
     expect(isFromLabWindow(top('http://localhost:5173/editor'), contents, 'http://localhost:5173')).toBe(true);

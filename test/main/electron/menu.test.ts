@@ -3,7 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { buildMenuTemplate, type MenuHandlers } from '../../../src/main/electron/menu';
 
 const handlers = (): MenuHandlers => ({ editorAction: vi.fn(), open: vi.fn(), openRecent: vi.fn(), clearRecent: vi.fn() });
-const templates = [{ id: 'all-in-one.scenario.json', name: 'All-in-one collectives' }, { id: 'overlap.scenario.json', name: 'Overlap on/off' }];
+const templates = [
+  { id: 'all-in-one.scenario.json', name: 'All-in-one collectives' },
+  { id: 'overlap.scenario.json', name: 'Overlap on/off' },
+];
 
 const submenu = (item: MenuItemConstructorOptions | undefined) => (item?.submenu ?? []) as MenuItemConstructorOptions[];
 const named = (items: MenuItemConstructorOptions[], label: string) => items.find((i) => i.label === label);
@@ -13,7 +16,15 @@ describe('application menu', () => {
   it('File offers templates, Open, Open Recent, Save, Save As and Quit with their shortcuts', () => {
     const h = handlers();
     const file = submenu(named(buildMenuTemplate({ templates, recent: [], platform: 'linux' }, h), 'File'));
-    expect(file.map((i) => i.label ?? i.type)).toEqual(['New from Template', 'Open…', 'Open Recent', 'Save', 'Save As…', 'separator', 'Quit']);
+    expect(file.map((i) => i.label ?? i.type)).toEqual([
+      'New from Template',
+      'Open…',
+      'Open Recent',
+      'Save',
+      'Save As…',
+      'separator',
+      'Quit',
+    ]);
     expect(named(file, 'Open…')!.accelerator).toBe('CmdOrCtrl+O');
     expect(named(file, 'Save')!.accelerator).toBe('CmdOrCtrl+S');
     expect(named(file, 'Save As…')!.accelerator).toBe('CmdOrCtrl+Shift+S');
@@ -37,7 +48,8 @@ describe('application menu', () => {
 
   it('Open Recent lists the recent files and can be cleared; Clear is disabled when empty', () => {
     const h = handlers();
-    const recentOf = (recent: string[]) => submenu(named(submenu(named(buildMenuTemplate({ templates, recent, platform: 'linux' }, h), 'File')), 'Open Recent'));
+    const recentOf = (recent: string[]) =>
+      submenu(named(submenu(named(buildMenuTemplate({ templates, recent, platform: 'linux' }, h), 'File')), 'Open Recent'));
     const full = recentOf(['/a.scenario.json', '/b.run.json']);
     expect(full.map((i) => i.label ?? i.type)).toEqual(['/a.scenario.json', '/b.run.json', 'separator', 'Clear Recent']);
     click(full[1]);
@@ -59,7 +71,8 @@ describe('application menu', () => {
   });
 
   it('has the usual Edit, View and Window menus, and the app menu on macOS', () => {
-    const roles = (platform: NodeJS.Platform) => buildMenuTemplate({ templates, recent: [], platform }, handlers()).map((m) => m.role ?? m.label);
+    const roles = (platform: NodeJS.Platform) =>
+      buildMenuTemplate({ templates, recent: [], platform }, handlers()).map((m) => m.role ?? m.label);
     expect(roles('linux')).toEqual(['File', 'editMenu', 'Run', 'viewMenu', 'windowMenu']);
     expect(roles('darwin')).toEqual(['appMenu', 'File', 'editMenu', 'Run', 'viewMenu', 'windowMenu']);
     const macFile = submenu(buildMenuTemplate({ templates, recent: [], platform: 'darwin' }, handlers())[1]);

@@ -15,7 +15,11 @@ writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><body><div 
 // Larger than the socket buffers on both sides, so a download is cut off mid-way.
 writeFileSync(join(rendererDir, 'assets', 'big.js'), Buffer.alloc(BIG_ASSET_BYTES, 0x20));
 
-interface Served { child: ChildProcess; port: number; cookie: string }
+interface Served {
+  child: ChildProcess;
+  port: number;
+  cookie: string;
+}
 let served: Served | null = null;
 afterEach(() => {
   served?.child.kill('SIGTERM');
@@ -41,11 +45,23 @@ const REFUSED_AFTER_MS = 3_000;
 
 /** A request on a connection of its own (no keep-alive pool holding sockets open). */
 function download(server: Served, path: string): { req: ClientRequest; response: Promise<IncomingMessage> } {
-  const req = request({ host: '127.0.0.1', port: server.port, path, agent: false, headers: { cookie: server.cookie, connection: 'close' } });
+  const req = request({
+    host: '127.0.0.1',
+    port: server.port,
+    path,
+    agent: false,
+    headers: { cookie: server.cookie, connection: 'close' },
+  });
   const response = new Promise<IncomingMessage>((resolve, reject) => {
     const timer = setTimeout(() => req.destroy(new Error(`no answer to GET ${path} within ${ANSWER_MS} ms`)), ANSWER_MS);
-    req.on('response', (res) => { clearTimeout(timer); resolve(res); });
-    req.on('error', (e) => { clearTimeout(timer); reject(e); });
+    req.on('response', (res) => {
+      clearTimeout(timer);
+      resolve(res);
+    });
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
   });
   req.end();
   return { req, response };
@@ -74,13 +90,15 @@ describe('static files and descriptors', () => {
     const pid = server.child.pid!;
     expect(await fullGet(server, '/assets/big.js')).toEqual({ status: 200, bytes: BIG_ASSET_BYTES });
     const baseline = await settles(() => openDescriptors(pid), 0, 500);
-    await Promise.all(Array.from({ length: 50 }, async () => {
-      const { req, response } = download(server, '/assets/big.js');
-      const res = await response;
-      expect(res.statusCode).toBe(200);
-      await new Promise((resolve) => res.once('data', resolve));
-      req.destroy();
-    }));
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const { req, response } = download(server, '/assets/big.js');
+        const res = await response;
+        expect(res.statusCode).toBe(200);
+        await new Promise((resolve) => res.once('data', resolve));
+        req.destroy();
+      }),
+    );
     expect(await settles(() => openDescriptors(pid), baseline, 2000)).toBeLessThanOrEqual(baseline);
     expect(await fullGet(server, '/')).toMatchObject({ status: 200 });
   });
@@ -97,7 +115,16 @@ describe('static files and descriptors', () => {
       const { req, response } = download(server, '/assets/big.js');
       held.push(req);
       const unanswered = new Promise<number>((r) => setTimeout(() => r(0), REFUSED_AFTER_MS));
-      const status = await Promise.race([response.then((res) => { res.pause(); return res.statusCode!; }, () => 0), unanswered]);
+      const status = await Promise.race([
+        response.then(
+          (res) => {
+            res.pause();
+            return res.statusCode!;
+          },
+          () => 0,
+        ),
+        unanswered,
+      ]);
       if (status !== 200) break;
     }
     expect(held.length).toBeGreaterThan(5);
@@ -117,7 +144,12 @@ describe('static files and descriptors', () => {
       request({ host: '127.0.0.1', port: server.port, path: '/missing.js', agent, headers: { cookie: server.cookie } }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode!));
-      }).on('error', reject).setTimeout(ANSWER_MS, function (this: ClientRequest) { this.destroy(new Error('no answer to the kept-alive request')); }).end();
+      })
+        .on('error', reject)
+        .setTimeout(ANSWER_MS, function (this: ClientRequest) {
+          this.destroy(new Error('no answer to the kept-alive request'));
+        })
+        .end();
     });
     expect(kept).toBe(404);
     const starved = await fullGet(server, '/assets/big.js');

@@ -20,7 +20,9 @@ const server = createServer();
 server.on('upgrade', (req, socket, head) => api.sockets.handleUpgrade(req, socket, head, (ws) => api.sockets.emit('connection', ws, req)));
 let ws: WebSocket;
 const started: string[] = [];
-service.onEvent((e) => { if (e.type === 'run-log') started.push(e.runId); });
+service.onEvent((e) => {
+  if (e.type === 'run-log') started.push(e.runId);
+});
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -31,7 +33,10 @@ afterAll(async () => {
   ws.close();
   api.stop();
   await service.dispose();
-  await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
   rmSync(runsDir, { recursive: true, force: true });
 });
 
@@ -42,7 +47,11 @@ afterAll(async () => {
 function exchange(frame: string | Buffer): Promise<unknown[]> {
   return new Promise((resolve) => {
     const got: unknown[] = [];
-    const done = () => { ws.off('message', onMessage); clearTimeout(timer); resolve(got); };
+    const done = () => {
+      ws.off('message', onMessage);
+      clearTimeout(timer);
+      resolve(got);
+    };
     const onMessage = (data: WebSocket.RawData) => {
       got.push(wsServerMessageSchema.parse(JSON.parse(data.toString())));
       if (got.length === 1) setTimeout(done, 50);
@@ -53,27 +62,57 @@ function exchange(frame: string | Buffer): Promise<unknown[]> {
   });
 }
 
-const METHODS = ['machine', 'templates', 'checkBackend', 'startRun', 'stopRun', 'nextStep', 'listRuns', 'runStatus', 'openRun', 'saveScenario', 'openFile', 'openPath', 'constructor', '__proto__', 'toString', 'dispose'];
+const METHODS = [
+  'machine',
+  'templates',
+  'checkBackend',
+  'startRun',
+  'stopRun',
+  'nextStep',
+  'listRuns',
+  'runStatus',
+  'openRun',
+  'saveScenario',
+  'openFile',
+  'openPath',
+  'constructor',
+  '__proto__',
+  'toString',
+  'dispose',
+];
 const hostile = fc.oneof(
   fc.constantFrom(null, -1, 0, 1e300, '', '../../etc/passwd', '/dev/zero', '\u001b[2J', '__proto__', [], {}, 'x'.repeat(10_000)),
   fc.jsonValue({ maxDepth: 3 }),
 );
 // startRun's text is never a valid scenario here (the sweep starts no rank process).
-const params = fc.oneof(hostile, fc.dictionary(fc.constantFrom('text', 'file', 'backend', 'ranks', 'stepMode', 'path', 'runId', 'world', 'devices', 'x'), hostile));
+const params = fc.oneof(
+  hostile,
+  fc.dictionary(fc.constantFrom('text', 'file', 'backend', 'ranks', 'stepMode', 'path', 'runId', 'world', 'devices', 'x'), hostile),
+);
 const frames = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
-  fc.record({ type: fc.constantFrom('call', 'result', 'event', 'x'), v: fc.constantFrom(API_VERSION, 0, 2, '1'), id: fc.oneof(fc.integer(), fc.constant(1.5), fc.string()), call: fc.record({ method: fc.constantFrom(...METHODS), params }) }).map((v) => JSON.stringify(v)),
+  fc
+    .record({
+      type: fc.constantFrom('call', 'result', 'event', 'x'),
+      v: fc.constantFrom(API_VERSION, 0, 2, '1'),
+      id: fc.oneof(fc.integer(), fc.constant(1.5), fc.string()),
+      call: fc.record({ method: fc.constantFrom(...METHODS), params }),
+    })
+    .map((v) => JSON.stringify(v)),
   fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
 );
 
 describe('hostile frames on the API socket', () => {
   it('each get exactly one result, and the socket keeps serving', async () => {
-    await fc.assert(fc.asyncProperty(frames, async (frame) => {
-      const got = await exchange(frame);
-      expect(got).toHaveLength(1);
-      expect(got[0]).toMatchObject({ type: 'result' });
-    }), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(frames, async (frame) => {
+        const got = await exchange(frame);
+        expect(got).toHaveLength(1);
+        expect(got[0]).toMatchObject({ type: 'result' });
+      }),
+      { numRuns: 150 },
+    );
     const [answer] = await exchange(JSON.stringify({ type: 'call', v: API_VERSION, id: 1, call: { method: 'machine', params: {} } }));
     expect(answer).toMatchObject({ type: 'result', id: 1, ok: true });
     expect(started).toEqual([]);

@@ -38,7 +38,7 @@ describe('the runs folder of clab serve', () => {
   it('refuses to load a record past the bound, by its size, without reading it', async () => {
     const big = join(runsDir, 'huge.run.json');
     closeSync(openSync(big, 'w'));
-    truncateSync(big, MAX_OPENED_RECORD_BYTES + 1);  // sparse: nothing to read but zeros
+    truncateSync(big, MAX_OPENED_RECORD_BYTES + 1); // sparse: nothing to read but zeros
     await expect(service.openRun({ path: big })).rejects.toThrow(/huge\.run\.json: \d+ bytes is larger than the 67108864 bytes \(64 MiB\)/);
     expect((await service.listRuns()).map((r) => r.name)).toEqual(['good']);
     rmSync(big);
@@ -58,7 +58,12 @@ describe('the runs folder of clab serve', () => {
     utimesSync(file, atime, mtime);
     const listed = await service.listRuns();
     expect(listed.find((r) => r.name === 'headed')).toEqual({
-      path: file, name: 'headed', createdAt: '2026-11-25T00:00:00.000Z', status: record.status, world: 4, backend: record.environment.backend,
+      path: file,
+      name: 'headed',
+      createdAt: '2026-11-25T00:00:00.000Z',
+      status: record.status,
+      world: 4,
+      backend: record.environment.backend,
     });
     await expect(service.openRun({ path: file })).rejects.toThrow(/cannot read the run record/);
   });

@@ -10,4 +10,11 @@ import { startLabServer } from '../../../src/main/serve/server';
 const service = new LabService({ runsDir: mkdtempSync(join(tmpdir(), 'clab-serve-fd-runs-')), templatesDir: 'scenarios' });
 const server = await startLabServer(service, { port: 0, rendererDir: process.argv[2] });
 process.stdout.write(`${JSON.stringify({ port: server.port, token: server.token })}\n`);
-process.on('SIGTERM', () => void service.dispose().then(() => server.close()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void service
+      .dispose()
+      .then(() => server.close())
+      .then(() => process.exit(0)),
+);

@@ -16,26 +16,37 @@ import { runRecordSchema } from '../../../src/shared/run/record';
 const PAGE_CSP = "default-src 'self'; script-src 'self'; connect-src 'self' ws://127.0.0.1:*; object-src 'none'";
 const rendererDir = mkdtempSync(join(tmpdir(), 'clab-renderer-'));
 mkdirSync(join(rendererDir, 'assets'));
-writeFileSync(join(rendererDir, 'index.html'), `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}" /></head><body><div id="root"></div><script type="module" src="./assets/app.js"></script></body></html>`);
+writeFileSync(
+  join(rendererDir, 'index.html'),
+  `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}" /></head><body><div id="root"></div><script type="module" src="./assets/app.js"></script></body></html>`,
+);
 writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log("lab");');
 writeFileSync(join(tmpdir(), 'clab-secret.txt'), 'secret');
 
 const service = new LabService({ runsDir: mkdtempSync(join(tmpdir(), 'clab-serve-runs-')) });
 let server: LabServer;
-beforeAll(async () => { server = await startLabServer(service, { port: 0, rendererDir }); });
+beforeAll(async () => {
+  server = await startLabServer(service, { port: 0, rendererDir });
+});
 afterAll(async () => {
   await service.dispose();
   await server.close();
 });
 
-interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: server.port, path, method, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (c: string) => { body += c; });
+      res.on('data', (c: string) => {
+        body += c;
+      });
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     });
     req.on('error', reject);
@@ -89,7 +100,7 @@ describe('pages', () => {
     expect(r.headers['content-type']).toMatch(/^text\/plain/);
   });
 
-  it('serves the page with the token, with the page\'s CSP, nosniff, no caching and an HttpOnly SameSite cookie', async () => {
+  it("serves the page with the token, with the page's CSP, nosniff, no caching and an HttpOnly SameSite cookie", async () => {
     const r = await get(`/?token=${server.token}`);
     expect(r.status).toBe(200);
     expect(r.body).toContain('<div id="root">');
@@ -102,7 +113,7 @@ describe('pages', () => {
     expect(cookie).toBe(`clab_token_${server.port}=${server.token}; HttpOnly; SameSite=Strict; Path=/`);
   });
 
-  it('serves the page\'s assets to the cookie the page set, and not without it', async () => {
+  it("serves the page's assets to the cookie the page set, and not without it", async () => {
     const cookie = `clab_token_${server.port}=${server.token}`;
     const asset = await get('/assets/app.js', { cookie });
     expect(asset.status).toBe(200);
@@ -135,7 +146,9 @@ describe('pages', () => {
       const r = await new Promise<Reply>((resolve) => {
         request(`${bare.url}`, (res) => {
           let body = '';
-          res.on('data', (c: Buffer) => { body += c.toString(); });
+          res.on('data', (c: Buffer) => {
+            body += c.toString();
+          });
           res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
         }).end();
       });
@@ -159,7 +172,7 @@ describe('the API socket', () => {
     expect(await connect(`?token=${server.token}`, undefined)).toBe(403);
   });
 
-  it('answers calls from the page\'s origin: machine and templates', async () => {
+  it("answers calls from the page's origin: machine and templates", async () => {
     const ws = await openApi();
     const machine = await call(ws, 'machine', {});
     expect(machine).toMatchObject({ ok: true, value: { fileDialogs: false, backends: { cpu: { available: true } } } });
@@ -176,9 +189,15 @@ describe('the API socket', () => {
     const wrongVersion = nextFrame(ws, (f) => f.type === 'result');
     ws.send(JSON.stringify({ type: 'call', v: 99, id: 7, call: { method: 'machine', params: {} } }));
     expect(await wrongVersion).toMatchObject({ ok: false, id: 7, error: expect.stringMatching(/^invalid frame: v:/) });
-    expect(await call(ws, 'startRun', { text: '{}', file: null, backend: 'cpu', ranks: 0 })).toMatchObject({ ok: false, error: expect.stringMatching(/startRun.*params\.ranks/) });
+    expect(await call(ws, 'startRun', { text: '{}', file: null, backend: 'cpu', ranks: 0 })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/startRun.*params\.ranks/),
+    });
     expect(await call(ws, 'reboot', {})).toMatchObject({ ok: false, error: expect.stringMatching(/unknown method "reboot"/) });
-    expect(await call(ws, 'openPath', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: 'openPath is not available in the browser; use download/upload' });
+    expect(await call(ws, 'openPath', { path: '/etc/passwd' })).toMatchObject({
+      ok: false,
+      error: 'openPath is not available in the browser; use download/upload',
+    });
     expect(await call(ws, 'machine', {})).toMatchObject({ ok: true });
     ws.close();
   });
@@ -219,16 +238,28 @@ describe('a saved run over HTTP', () => {
 describe('runs at once', () => {
   it('five runs started together from one page all pass, each with its every step', async () => {
     const ws = await openApi();
-    const text = JSON.stringify({ version: 1, name: 'together', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }, { op: 'broadcast', count: 3 }, { op: 'barrier' }] });
+    const text = JSON.stringify({
+      version: 1,
+      name: 'together',
+      world: { ranks: 2 },
+      steps: [{ op: 'all_reduce', count: 3 }, { op: 'broadcast', count: 3 }, { op: 'barrier' }],
+    });
     const runIds: string[] = [];
     const ended = new Map<string, { status: string; error: unknown; steps: unknown[] }>();
-    const allEnded = new Promise<void>((done) => ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as { type: string; event?: { type: string; runId: string; record: { status: string; error: unknown; steps: unknown[] } } };
-      if (frame.type !== 'event' || frame.event?.type !== 'run-end') return;
-      ended.set(frame.event.runId, frame.event.record);
-      if (ended.size === 5) done();
-    }));
-    const started = await Promise.all(Array.from({ length: 5 }, () => call(ws, 'startRun', { text, file: null, backend: 'cpu', ranks: null })));
+    const allEnded = new Promise<void>((done) =>
+      ws.on('message', (data) => {
+        const frame = JSON.parse(String(data)) as {
+          type: string;
+          event?: { type: string; runId: string; record: { status: string; error: unknown; steps: unknown[] } };
+        };
+        if (frame.type !== 'event' || frame.event?.type !== 'run-end') return;
+        ended.set(frame.event.runId, frame.event.record);
+        if (ended.size === 5) done();
+      }),
+    );
+    const started = await Promise.all(
+      Array.from({ length: 5 }, () => call(ws, 'startRun', { text, file: null, backend: 'cpu', ranks: null })),
+    );
     for (const s of started) runIds.push((s.value as { runId: string }).runId);
     await allEnded;
     for (const id of runIds) {
@@ -255,26 +286,38 @@ describe('ports', () => {
 
 /** Live processes whose parent is `parent`. */
 function childrenOf(parent: number): number[] {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+      } catch {
+        return false;
+      }
+    });
 }
 
 describe('clab serve', () => {
   it('prints its URL on one line; SIGTERM stops the runs, leaves no rank process and exits 0', async () => {
-    const child = spawn(process.execPath, ['bin/clab.cjs', 'serve', '--port', '0', '--runs', mkdtempSync(join(tmpdir(), 'clab-serve-cli-'))], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['bin/clab.cjs', 'serve', '--port', '0', '--runs', mkdtempSync(join(tmpdir(), 'clab-serve-cli-'))],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
     expect(line).toMatch(/^Collective Lab serving at http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
     const url = new URL(line.slice(line.indexOf('http')));
     const ws = new WebSocket(`ws://${url.host}/api?token=${url.searchParams.get('token')}`, { origin: url.origin });
     await new Promise((resolve) => ws.on('open', resolve));
-    const joined = nextFrame(ws, (f) => f.type === 'event' && /^joined/.test(((f.event as { line?: { text: string } }).line?.text ?? '')));
-    const text = JSON.stringify({ version: 1, name: 'long', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4194304, iters: 5000 }] });
+    const joined = nextFrame(ws, (f) => f.type === 'event' && /^joined/.test((f.event as { line?: { text: string } }).line?.text ?? ''));
+    const text = JSON.stringify({
+      version: 1,
+      name: 'long',
+      world: { ranks: 2 },
+      steps: [{ op: 'all_reduce', count: 4194304, iters: 5000 }],
+    });
     await call(ws, 'startRun', { text, file: null, backend: 'cpu', ranks: null });
     await joined;
     const ranks = childrenOf(child.pid!);

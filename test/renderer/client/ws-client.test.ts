@@ -41,13 +41,13 @@ describe('WebSocketLabClient', () => {
     const client = new WebSocketLabClient('ws://127.0.0.1:1/api');
     const first = FakeSocket.made[0];
     first.open();
-    first.readyState = FakeSocket.CLOSING;  // closed by the other side; the close event is still to come
+    first.readyState = FakeSocket.CLOSING; // closed by the other side; the close event is still to come
     const answer = client.call('machine', {} as never);
     answer.catch(() => undefined);
     expect(first.sent).toEqual([]);
     first.readyState = FakeSocket.CLOSED;
     first.onclose?.();
-    await vi.advanceTimersByTimeAsync(1000);  // the first retry comes after 0.5 s ± 25 %
+    await vi.advanceTimersByTimeAsync(1000); // the first retry comes after 0.5 s ± 25 %
     const second = FakeSocket.made[1];
     expect(second).toBeDefined();
     second.open();

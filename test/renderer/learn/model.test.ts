@@ -10,39 +10,82 @@ import { formatValues, rankInput } from '../../../src/shared/run/inputs';
 import { reduceTensors } from '../../../src/shared/data/reduce';
 import { allocTensor } from '../../../src/shared/data/dtypes';
 
-const plan = compileLoaded(parseScenarioText(JSON.stringify({
-  version: 1, name: 'learn', world: { ranks: 4 },
-  steps: [
-    { op: 'broadcast', count: 4, root: 2, data: { kind: 'arange_rank', start: 1 } },
-    { op: 'all_reduce', count: 4096 },
-    { op: 'barrier' },
-  ],
-}), 'learn.scenario.json'));
+const plan = compileLoaded(
+  parseScenarioText(
+    JSON.stringify({
+      version: 1,
+      name: 'learn',
+      world: { ranks: 4 },
+      steps: [
+        { op: 'broadcast', count: 4, root: 2, data: { kind: 'arange_rank', start: 1 } },
+        { op: 'all_reduce', count: 4096 },
+        { op: 'barrier' },
+      ],
+    }),
+    'learn.scenario.json',
+  ),
+);
 
-function recordOf(index: number, outputs: (string | null)[], inputs: (string | null)[], medianUs: number | null, failing: number[] = []): StepRecord {
+function recordOf(
+  index: number,
+  outputs: (string | null)[],
+  inputs: (string | null)[],
+  medianUs: number | null,
+  failing: number[] = [],
+): StepRecord {
   const step = plan.steps[index];
   return {
-    index, path: step.path, label: step.label, origin: step.origin, action: step.action, verdict: 'pass', wrong: 0, bytes: 16, algbw: null, busbw: null, flops: null,
+    index,
+    path: step.path,
+    label: step.label,
+    origin: step.origin,
+    action: step.action,
+    verdict: 'pass',
+    wrong: 0,
+    bytes: 16,
+    algbw: null,
+    busbw: null,
+    flops: null,
     timing: medianUs === null ? null : { min: medianUs, median: medianUs, max: medianUs, p99: medianUs, mean: medianUs, samples: 1 },
-    ranks: outputs.map((output, rank) => ({ step: index, rank, verdict: failing.includes(rank) ? 'fail' : 'pass', checked: 4, wrong: failing.includes(rank) ? 4 : 0, mismatches: [], output, input: inputs[rank], timesUs: [], note: null })),
+    ranks: outputs.map((output, rank) => ({
+      step: index,
+      rank,
+      verdict: failing.includes(rank) ? 'fail' : 'pass',
+      checked: 4,
+      wrong: failing.includes(rank) ? 4 : 0,
+      mismatches: [],
+      output,
+      input: inputs[rank],
+      timesUs: [],
+      note: null,
+    })),
   };
 }
 
 describe('learn model', () => {
-  it('a broadcast on 4 ranks: four columns, the recorded inputs, every output the root\'s, agreeing with the record', () => {
+  it("a broadcast on 4 ranks: four columns, the recorded inputs, every output the root's, agreeing with the record", () => {
     const inputs = ['[1, 2, 3, 4]', '[2, 3, 4, 5]', '[3, 4, 5, 6]', '[4, 5, 6, 7]'];
     const subject = learnSubject(plan.steps[0], recordOf(0, Array(4).fill('[3, 4, 5, 6]'), inputs, 40), 4);
     if (subject.kind !== 'model') throw new Error(subject.reason);
     const m = subject.model;
     expect(m.inputsFrom).toBe('record');
-    expect(m.inputs).toEqual([[1, 2, 3, 4], [2, 3, 4, 5], [3, 4, 5, 6], [4, 5, 6, 7]]);
+    expect(m.inputs).toEqual([
+      [1, 2, 3, 4],
+      [2, 3, 4, 5],
+      [3, 4, 5, 6],
+      [4, 5, 6, 7],
+    ]);
     expect(m.computed).toEqual(Array(4).fill([3, 4, 5, 6]));
     expect(m.agrees).toEqual([true, true, true, true]);
     expect(m.schedule.stages).toHaveLength(6);
   });
 
   it('a rank whose recorded output is not what the moves give is flagged', () => {
-    const subject = learnSubject(plan.steps[0], recordOf(0, ['[3, 4, 5, 6]', '[nan, nan, nan, nan]', '[3, 4, 5, 6]', '[3, 4, 5, 6]'], [null, null, null, null], 40, [1]), 4);
+    const subject = learnSubject(
+      plan.steps[0],
+      recordOf(0, ['[3, 4, 5, 6]', '[nan, nan, nan, nan]', '[3, 4, 5, 6]', '[3, 4, 5, 6]'], [null, null, null, null], 40, [1]),
+      4,
+    );
     if (subject.kind !== 'model') throw new Error(subject.reason);
     expect(subject.model.inputsFrom).toBe('pattern');
     expect(subject.model.agrees).toEqual([true, false, true, true]);
@@ -91,18 +134,55 @@ describe('learn pace', () => {
 });
 
 describe('learn model on rounded previews', () => {
-  const randomPlan = compileLoaded(parseScenarioText(JSON.stringify({
-    version: 1, name: 'random', world: { ranks: 2 },
-    steps: [{ op: 'all_reduce', count: 8, dtype: 'float32', data: { kind: 'random', seed: 7, min: 0, max: 10 } }],
-  }), 'random.scenario.json'));
+  const randomPlan = compileLoaded(
+    parseScenarioText(
+      JSON.stringify({
+        version: 1,
+        name: 'random',
+        world: { ranks: 2 },
+        steps: [{ op: 'all_reduce', count: 8, dtype: 'float32', data: { kind: 'random', seed: 7, min: 0, max: 10 } }],
+      }),
+      'random.scenario.json',
+    ),
+  );
   const step = randomPlan.steps[0];
   // What the rank processes record: their real inputs and the real float32 sum, each shown to 6 digits.
   const real = [0, 1].map((r) => rankInput(step, r, 2)!);
-  const sum = reduceTensors('float32', 'sum', real.map((values) => { const t = allocTensor('float32', values.length); values.forEach((v, i) => t.set(i, v)); return t; }));
+  const sum = reduceTensors(
+    'float32',
+    'sum',
+    real.map((values) => {
+      const t = allocTensor('float32', values.length);
+      values.forEach((v, i) => t.set(i, v));
+      return t;
+    }),
+  );
   const output = formatValues(Array.from({ length: sum.length }, (_, i) => sum.get(i)));
   const record = (verdicts: ('pass' | 'fail')[], outputs: string[]): StepRecord => ({
-    index: 0, path: step.path, label: step.label, origin: step.origin, action: step.action, verdict: verdicts.every((v) => v === 'pass') ? 'pass' : 'fail', wrong: 0, bytes: 32, algbw: null, busbw: null, flops: null, timing: null,
-    ranks: verdicts.map((verdict, rank) => ({ step: 0, rank, verdict, checked: 8, wrong: verdict === 'pass' ? 0 : 1, mismatches: [], output: outputs[rank], input: formatValues(real[rank]), timesUs: [], note: null })),
+    index: 0,
+    path: step.path,
+    label: step.label,
+    origin: step.origin,
+    action: step.action,
+    verdict: verdicts.every((v) => v === 'pass') ? 'pass' : 'fail',
+    wrong: 0,
+    bytes: 32,
+    algbw: null,
+    busbw: null,
+    flops: null,
+    timing: null,
+    ranks: verdicts.map((verdict, rank) => ({
+      step: 0,
+      rank,
+      verdict,
+      checked: 8,
+      wrong: verdict === 'pass' ? 0 : 1,
+      mismatches: [],
+      output: outputs[rank],
+      input: formatValues(real[rank]),
+      timesUs: [],
+      note: null,
+    })),
   });
 
   it('random float data that the run found right agrees on every rank (the moves use the real inputs, not their 6-digit previews)', () => {
@@ -119,7 +199,7 @@ describe('learn model on rounded previews', () => {
     expect(subject.model.agrees).not.toContain(false);
   });
 
-  it('a rank whose check failed and whose output is not the moves\' is flagged', () => {
+  it("a rank whose check failed and whose output is not the moves' is flagged", () => {
     const subject = learnSubject(step, record(['pass', 'fail'], [output, '[0, 0, 0, 0, 0, 0, 0, 0]']), 2);
     if (subject.kind !== 'model') throw new Error(subject.reason);
     expect(subject.model.agrees).toEqual([true, false]);
@@ -129,7 +209,7 @@ describe('learn model on rounded previews', () => {
 describe('learn model of runs made of sends', () => {
   const shippedPlan = (name: string) => compileLoaded(parseScenarioText(readFileSync(`scenarios/${name}`, 'utf8'), name));
 
-  it('p2p-pairs: every pair\'s steps are learnable, each a send from one rank of the pair to the other', () => {
+  it("p2p-pairs: every pair's steps are learnable, each a send from one rank of the pair to the other", () => {
     const plan = shippedPlan('p2p-pairs.scenario.json');
     const steps = plan.steps.filter(learnable);
     expect(steps.length).toBe(plan.steps.filter((s) => s.action.kind === 'pair').length);
@@ -143,8 +223,18 @@ describe('learn model of runs made of sends', () => {
     }
   });
 
-  it('a pair exchanged both ways moves each rank\'s buffer to the other at once', () => {
-    const plan = compileLoaded(parseScenarioText(JSON.stringify({ version: 1, name: 'both', world: { ranks: 2 }, steps: [{ op: 'pairs', bytes: 16, direction: 'both', latency: false, copy: false }] }), 'both.scenario.json'));
+  it("a pair exchanged both ways moves each rank's buffer to the other at once", () => {
+    const plan = compileLoaded(
+      parseScenarioText(
+        JSON.stringify({
+          version: 1,
+          name: 'both',
+          world: { ranks: 2 },
+          steps: [{ op: 'pairs', bytes: 16, direction: 'both', latency: false, copy: false }],
+        }),
+        'both.scenario.json',
+      ),
+    );
     const subject = learnSubject(plan.steps[0], null, 2);
     if (subject.kind !== 'model') throw new Error(subject.reason);
     expect(subject.model.schedule.stages).toHaveLength(1);
@@ -152,11 +242,16 @@ describe('learn model of runs made of sends', () => {
     expect(subject.model.computed).toEqual([subject.model.inputs[1], subject.model.inputs[0]]);
   });
 
-  it('overlap: the group of sends of each variant\'s first timed repeat is learnable, three buffers 0 → 1', () => {
+  it("overlap: the group of sends of each variant's first timed repeat is learnable, three buffers 0 → 1", () => {
     const plan = shippedPlan('overlap.scenario.json');
     const steps = plan.steps.filter(learnable);
-    expect(steps.map((s) => `${s.label} (${(s.origin as { variant?: string }).variant}, ${(s.origin as { repeat?: number }).repeat})`)).toEqual([
-      'receive (overlap off, 0)', 'receive (overlap off, copy engine, 0)', 'receive (overlap on, 0)', 'receive (overlap on, copy engine, 0)',
+    expect(
+      steps.map((s) => `${s.label} (${(s.origin as { variant?: string }).variant}, ${(s.origin as { repeat?: number }).repeat})`),
+    ).toEqual([
+      'receive (overlap off, 0)',
+      'receive (overlap off, copy engine, 0)',
+      'receive (overlap on, 0)',
+      'receive (overlap on, copy engine, 0)',
     ]);
     const subject = learnSubject(steps[0], null, plan.world);
     if (subject.kind !== 'model') throw new Error(subject.reason);
@@ -166,15 +261,22 @@ describe('learn model of runs made of sends', () => {
 });
 
 describe('learn wording', () => {
-  const twoRanks = compileLoaded(parseScenarioText(JSON.stringify({
-    version: 1, name: 'wording', world: { ranks: 2 },
-    steps: [
-      { op: 'all_reduce', count: 4, redop: 'max' },
-      { op: 'all_reduce', label: 'max of the losses', count: 4, redop: 'max' },
-      { op: 'broadcast', count: 3, root: 0 },
-      { op: 'broadcast', count: 1, root: 0 },
-    ],
-  }), 'wording.scenario.json'));
+  const twoRanks = compileLoaded(
+    parseScenarioText(
+      JSON.stringify({
+        version: 1,
+        name: 'wording',
+        world: { ranks: 2 },
+        steps: [
+          { op: 'all_reduce', count: 4, redop: 'max' },
+          { op: 'all_reduce', label: 'max of the losses', count: 4, redop: 'max' },
+          { op: 'broadcast', count: 3, root: 0 },
+          { op: 'broadcast', count: 1, root: 0 },
+        ],
+      }),
+      'wording.scenario.json',
+    ),
+  );
 
   it('a stage count reads "1 stage", not "1 stages"', () => {
     const subject = learnSubject(twoRanks.steps[0], null, 2);
@@ -183,7 +285,7 @@ describe('learn wording', () => {
     expect(subject.model.schedule.summary).toContain('(1 stage,');
   });
 
-  it('a step\'s name says its reduce op, unless its label does already', () => {
+  it("a step's name says its reduce op, unless its label does already", () => {
     expect(learnTitle(twoRanks.steps[0])).toBe('all_reduce (max)');
     expect(learnTitle(twoRanks.steps[1])).toBe('max of the losses');
     expect(learnTitle(twoRanks.steps[2])).toBe('broadcast');

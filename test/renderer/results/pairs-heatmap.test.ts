@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { PairMeasure, Plan } from '../../../src/shared/plan/types.js';
 import type { Environment, PairCell as RecordPairCell, StepRecord } from '../../../src/shared/run/record.js';
-import { formatPairValue, heatColour, linkText, pairsHeatmaps, rangePosition, type PairCell } from '../../../src/renderer/src/results/pairs-heatmap.js';
+import {
+  formatPairValue,
+  heatColour,
+  linkText,
+  pairsHeatmaps,
+  rangePosition,
+  type PairCell,
+} from '../../../src/renderer/src/results/pairs-heatmap.js';
 
 const plan = (direction: 'one' | 'both', devices: number[] | null = null): Plan => ({
-  world: 3, devices, streams: ['default'], steps: [], sweeps: [], compares: [],
+  world: 3,
+  devices,
+  streams: ['default'],
+  steps: [],
+  sweeps: [],
+  compares: [],
   pairs: [{ index: 0, path: 'steps[0]', label: 'pairs', mode: 'all', direction, bytes: 1024 }],
 });
 
@@ -19,23 +31,58 @@ const gpuEnv: Pick<Environment, 'gpus' | 'links' | 'backend'> = {
 };
 const cpuEnv: Pick<Environment, 'gpus' | 'links' | 'backend'> = { backend: 'cpu', gpus: [] };
 
-function pairStep(from: number, to: number, both: boolean, algbw: number | null, meanUs: number, verdict: StepRecord['verdict'] = 'pass',
-  measure: PairMeasure = 'bandwidth', pair?: RecordPairCell): StepRecord {
+function pairStep(
+  from: number,
+  to: number,
+  both: boolean,
+  algbw: number | null,
+  meanUs: number,
+  verdict: StepRecord['verdict'] = 'pass',
+  measure: PairMeasure = 'bandwidth',
+  pair?: RecordPairCell,
+): StepRecord {
   return {
-    index: from * 3 + to, path: 'steps[0]', label: `pairs ${from}${both ? '⇄' : '→'}${to}`, origin: { kind: 'pairs', pairs: 0, from, to, both, measure },
-    action: { kind: 'pair', from, to, both, measure, dtype: 'float32', count: 256, data: { kind: 'rank' }, fault: null, opens: true, closes: true },
-    verdict, wrong: verdict === 'fail' ? 2 : 0, ranks: [],
+    index: from * 3 + to,
+    path: 'steps[0]',
+    label: `pairs ${from}${both ? '⇄' : '→'}${to}`,
+    origin: { kind: 'pairs', pairs: 0, from, to, both, measure },
+    action: {
+      kind: 'pair',
+      from,
+      to,
+      both,
+      measure,
+      dtype: 'float32',
+      count: 256,
+      data: { kind: 'rank' },
+      fault: null,
+      opens: true,
+      closes: true,
+    },
+    verdict,
+    wrong: verdict === 'fail' ? 2 : 0,
+    ranks: [],
     timing: { min: meanUs, median: meanUs, max: meanUs, p99: meanUs, mean: meanUs, samples: 10 },
-    bytes: 1024, algbw, busbw: algbw, flops: null, ...(pair ? { pair } : {}),
+    bytes: 1024,
+    algbw,
+    busbw: algbw,
+    flops: null,
+    ...(pair ? { pair } : {}),
   };
 }
 
 const valueOf = (c: PairCell) => (c.kind === 'measured' ? c.value : c.kind);
-const view = (p: Plan, steps: StepRecord[], environment = cpuEnv) => pairsHeatmaps({ plan: p, steps, environment: environment as Environment }, 0);
+const view = (p: Plan, steps: StepRecord[], environment = cpuEnv) =>
+  pairsHeatmaps({ plan: p, steps, environment: environment as Environment }, 0);
 
 describe('pairs heatmaps', () => {
   it('put a one-way measurement in its sender row and receiver column only', () => {
-    const h = view(plan('one'), [pairStep(0, 1, false, 4, 250), pairStep(0, 2, false, 2, 500), pairStep(1, 2, false, 3, 333), pairStep(2, 1, false, 7, 100)]);
+    const h = view(plan('one'), [
+      pairStep(0, 1, false, 4, 250),
+      pairStep(0, 2, false, 2, 500),
+      pairStep(1, 2, false, 3, 333),
+      pairStep(2, 1, false, 7, 100),
+    ]);
     expect(h.matrices[0].rows.map((row) => row.map(valueOf))).toEqual([
       ['self', 4, 2],
       ['not-measured', 'self', 3],
@@ -46,8 +93,16 @@ describe('pairs heatmaps', () => {
   });
 
   it('has a latency matrix (time per op) and a copy matrix where the steps measured them', () => {
-    const h = view(plan('one'), [pairStep(0, 1, false, 4, 250), pairStep(0, 1, false, 0.001, 8.5, 'pass', 'latency'), pairStep(0, 1, false, 9, 100, 'pass', 'copy')]);
-    expect(h.matrices.map((m) => [m.measure, m.unit, m.higherIsBetter])).toEqual([['bandwidth', 'GB/s', true], ['latency', 'µs', false], ['copy', 'GB/s', true]]);
+    const h = view(plan('one'), [
+      pairStep(0, 1, false, 4, 250),
+      pairStep(0, 1, false, 0.001, 8.5, 'pass', 'latency'),
+      pairStep(0, 1, false, 9, 100, 'pass', 'copy'),
+    ]);
+    expect(h.matrices.map((m) => [m.measure, m.unit, m.higherIsBetter])).toEqual([
+      ['bandwidth', 'GB/s', true],
+      ['latency', 'µs', false],
+      ['copy', 'GB/s', true],
+    ]);
     expect(valueOf(h.matrices[1].rows[0][1])).toBe(8.5);
     expect(valueOf(h.matrices[2].rows[0][1])).toBe(9);
   });
@@ -60,8 +115,19 @@ describe('pairs heatmaps', () => {
   });
 
   it('mark a pair that failed with its error, keep it out of the colour range, and count it', () => {
-    const error = { rank: 2, code: 'CLAB_PAIR_TIMEOUT', message: 'did not finish', warnings: ['host:1:2 NCCL WARN x'], hints: ['try'], injected: false };
-    const h = view(plan('one'), [pairStep(0, 1, false, 4, 250), pairStep(0, 2, false, null, 0, 'error', 'bandwidth', { transport: null, how: null, error }), pairStep(1, 2, false, null, 0, 'not-run')]);
+    const error = {
+      rank: 2,
+      code: 'CLAB_PAIR_TIMEOUT',
+      message: 'did not finish',
+      warnings: ['host:1:2 NCCL WARN x'],
+      hints: ['try'],
+      injected: false,
+    };
+    const h = view(plan('one'), [
+      pairStep(0, 1, false, 4, 250),
+      pairStep(0, 2, false, null, 0, 'error', 'bandwidth', { transport: null, how: null, error }),
+      pairStep(1, 2, false, null, 0, 'not-run'),
+    ]);
     const cell = h.matrices[0].rows[0][2];
     expect(cell.kind === 'error' && cell.error).toEqual(error);
     expect(h.matrices[0].rows[1][2].kind).toBe('unfinished');
@@ -70,19 +136,26 @@ describe('pairs heatmaps', () => {
     expect(h.pairsMeasured).toBe(3);
   });
 
-  it('says the link, the transport and the share of the link\'s peak beside each pair, on the devices the plan gave the ranks', () => {
+  it("says the link, the transport and the share of the link's peak beside each pair, on the devices the plan gave the ranks", () => {
     const transport = { transport: 'P2P/CUMEM/read', how: null, error: null };
     const copied = { transport: null, how: 'cudaMemcpyPeerAsync (copy engine, peer access)', error: null };
-    const h = view(plan('one'), [
-      pairStep(0, 1, false, 360, 100, 'pass', 'bandwidth', transport), pairStep(0, 1, false, 390, 100, 'pass', 'copy', copied),
-      pairStep(0, 2, false, 20, 100, 'pass', 'bandwidth', transport),
-    ], gpuEnv);
+    const h = view(
+      plan('one'),
+      [
+        pairStep(0, 1, false, 360, 100, 'pass', 'bandwidth', transport),
+        pairStep(0, 1, false, 390, 100, 'pass', 'copy', copied),
+        pairStep(0, 2, false, 20, 100, 'pass', 'bandwidth', transport),
+      ],
+      gpuEnv,
+    );
     const l01 = h.links.find((l) => l.from === 0 && l.to === 1)!;
     expect(l01.link).toMatchObject({ text: 'NV18', peakGBps: 450 });
     expect(l01.share).toBeCloseTo(0.8, 6);
     expect(l01.copyShare).toBeCloseTo(390 / 450, 6);
-    expect(linkText(l01, 'bandwidth')).toBe('link NV18 (18 NVLinks × 25 GB/s), transport P2P/CUMEM/read, 80 % of the link\'s 450 GB/s peak');
-    expect(linkText(l01, 'copy')).toBe('link NV18 (18 NVLinks × 25 GB/s), cudaMemcpyPeerAsync (copy engine, peer access), 87 % of the link\'s 450 GB/s peak');
+    expect(linkText(l01, 'bandwidth')).toBe("link NV18 (18 NVLinks × 25 GB/s), transport P2P/CUMEM/read, 80 % of the link's 450 GB/s peak");
+    expect(linkText(l01, 'copy')).toBe(
+      "link NV18 (18 NVLinks × 25 GB/s), cudaMemcpyPeerAsync (copy engine, peer access), 87 % of the link's 450 GB/s peak",
+    );
     const l02 = h.links.find((l) => l.from === 0 && l.to === 2)!;
     expect(l02.link).toMatchObject({ text: 'PXB' });
     expect(l02.link!.peakGBps).toBeCloseTo(16 * 3.938, 6);

@@ -12,18 +12,20 @@ import { allReduce, buildRecord } from '../../shared/export/records';
 describe('time units in the results views', () => {
   const record = buildRecord({ world: 2, steps: [{ label: 'all_reduce', action: allReduce(4), timesUs: [[10], [12]] }] });
 
-  it('the step table\'s header says µs', () => {
+  it("the step table's header says µs", () => {
     const html = renderToStaticMarkup(createElement(StepTable, { steps: record.steps, showStep: true }));
     expect(html).toContain('(µs)');
     expect(html).not.toContain('(us)');
   });
 
   it('the comparison of two runs says µs', () => {
-    const html = renderToStaticMarkup(createElement(RunComparisonView, { comparison: compareRuns(record, { ...record, id: 'run-2' }), names: ['a', 'b'] }));
+    const html = renderToStaticMarkup(
+      createElement(RunComparisonView, { comparison: compareRuns(record, { ...record, id: 'run-2' }), names: ['a', 'b'] }),
+    );
     expect(html).not.toContain('(us)');
   });
 
-  it('the terminal table keeps nccl-tests\' header', () => {
+  it("the terminal table keeps nccl-tests' header", () => {
     expect(SWEEP_HEADER.join('\n')).toContain('(us)');
   });
 });

@@ -22,9 +22,14 @@ function overlapSource() {
   // Repeat 0: "off" (steps 8..11) runs from 10 000, serialised; "on" (12..15) from 50 000, overlapped.
   const events = [
     event(1, 9, 'fill', 9_000, 9_900, 1),
-    event(1, 11, 'block', 10_000, 13_000), event(1, 9, 'timed', 10_000, 11_000, 1), event(1, 10, 'timed', 11_000, 13_000, 1),
-    event(1, 15, 'block', 50_100, 52_100), event(1, 13, 'timed', 50_100, 51_100, 2), event(1, 14, 'timed', 50_100, 52_100, 1),
-    event(0, 15, 'block', 50_000, 51_000), event(0, 13, 'timed', 50_000, 51_000, 2),
+    event(1, 11, 'block', 10_000, 13_000),
+    event(1, 9, 'timed', 10_000, 11_000, 1),
+    event(1, 10, 'timed', 11_000, 13_000, 1),
+    event(1, 15, 'block', 50_100, 52_100),
+    event(1, 13, 'timed', 50_100, 51_100, 2),
+    event(1, 14, 'timed', 50_100, 52_100, 1),
+    event(0, 15, 'block', 50_000, 51_000),
+    event(0, 13, 'timed', 50_000, 51_000, 2),
     event(1, 1, 'timed', 0, 1_000, 1),
   ];
   return source(steps, events, {

@@ -6,12 +6,19 @@ import { allReduce, event, send, source } from './fixtures';
 
 describe('send → receive arrows', () => {
   it('pair the k-th iteration of the sender with the k-th of the receiver, per phase', () => {
-    const src = source([{ action: send(0, 1) }], [
-      event(0, 0, 'warmup', 0, 10), event(1, 0, 'warmup', 2, 12),
-      event(0, 0, 'timed', 20, 30), event(1, 0, 'timed', 22, 33),
-      event(0, 0, 'timed', 40, 50), event(1, 0, 'timed', 42, 55),
-      event(0, 0, 'fill', 60, 70), event(1, 0, 'verify', 60, 70),
-    ]);
+    const src = source(
+      [{ action: send(0, 1) }],
+      [
+        event(0, 0, 'warmup', 0, 10),
+        event(1, 0, 'warmup', 2, 12),
+        event(0, 0, 'timed', 20, 30),
+        event(1, 0, 'timed', 22, 33),
+        event(0, 0, 'timed', 40, 50),
+        event(1, 0, 'timed', 42, 55),
+        event(0, 0, 'fill', 60, 70),
+        event(1, 0, 'verify', 60, 70),
+      ],
+    );
     const model = loadTimeline(src);
     const flows = p2pFlows(model, src.plan);
     const lane = (name: string) => model.lanes.findIndex((l) => l.name === name);
@@ -24,12 +31,19 @@ describe('send → receive arrows', () => {
 
   it('find the transfers inside a group, both ways, and none in a collective', () => {
     const exchange: PlanAction = { kind: 'group', items: [send(0, 1), send(1, 0)] };
-    expect(p2pPairs(exchange)).toEqual([{ from: 0, to: 1 }, { from: 1, to: 0 }]);
-    expect(p2pPairs(allReduce())).toEqual([]);
-    const src = source([{ action: exchange }, { action: allReduce() }], [
-      event(0, 0, 'timed', 0, 10), event(1, 0, 'timed', 1, 11), event(0, 1, 'timed', 20, 30), event(1, 1, 'timed', 20, 30),
+    expect(p2pPairs(exchange)).toEqual([
+      { from: 0, to: 1 },
+      { from: 1, to: 0 },
     ]);
+    expect(p2pPairs(allReduce())).toEqual([]);
+    const src = source(
+      [{ action: exchange }, { action: allReduce() }],
+      [event(0, 0, 'timed', 0, 10), event(1, 0, 'timed', 1, 11), event(0, 1, 'timed', 20, 30), event(1, 1, 'timed', 20, 30)],
+    );
     const flows = p2pFlows(loadTimeline(src), src.plan);
-    expect(flows.map((f) => [f.fromT, f.toT])).toEqual([[0, 11], [1, 10]]);
+    expect(flows.map((f) => [f.fromT, f.toT])).toEqual([
+      [0, 11],
+      [1, 10],
+    ]);
   });
 });

@@ -8,13 +8,20 @@ const names = (src: ReturnType<typeof source>) => loadTimeline(src).lanes.map((l
 
 describe('timeline loader', () => {
   it('makes a lane per rank and stream with events, named as in the scenario, and a host lane for fill and verify', () => {
-    const src = source([{ action: allReduce(), stream: 2 }, { action: compute(), stream: 1 }], [
-      event(1, 0, 'timed', 100, 200, 2),
-      event(0, 0, 'fill', 0, 50, 2),
-      event(0, 0, 'timed', 110, 190, 2),
-      event(0, 1, 'timed', 200, 300, 1),
-      event(1, 0, 'verify', 210, 220, 2),
-    ], { streams: ['default', 'compute', 'comm'] });
+    const src = source(
+      [
+        { action: allReduce(), stream: 2 },
+        { action: compute(), stream: 1 },
+      ],
+      [
+        event(1, 0, 'timed', 100, 200, 2),
+        event(0, 0, 'fill', 0, 50, 2),
+        event(0, 0, 'timed', 110, 190, 2),
+        event(0, 1, 'timed', 200, 300, 1),
+        event(1, 0, 'verify', 210, 220, 2),
+      ],
+      { streams: ['default', 'compute', 'comm'] },
+    );
     expect(names(src)).toEqual(['rank 0 · compute', 'rank 0 · comm', 'rank 0 · host', 'rank 1 · comm', 'rank 1 · host']);
   });
 
@@ -40,7 +47,7 @@ describe('timeline loader', () => {
     expect(OP_COLOURS).toHaveLength(OPS.length);
   });
 
-  it('appends a live run\'s new events to the same model, moving the origin back for an earlier one', () => {
+  it("appends a live run's new events to the same model, moving the origin back for an earlier one", () => {
     const events = [event(0, 0, 'timed', 1_000, 2_000)];
     const src = source([{ action: allReduce() }, { action: compute(), stream: 1 }], events, { streams: ['default', 'comm'] });
     const model = loadTimeline(src);

@@ -12,9 +12,20 @@ function draws(spans: [number, number, number?][], t0: number, t1: number, pxPer
 
 describe('drawing a lane over a window', () => {
   it('draws each slice a pixel wide or more as its own rectangle, in px from the window start', () => {
-    const { shown, rects } = draws([[0, 100], [200, 300]], 0, 1_000, 0.1);
+    const { shown, rects } = draws(
+      [
+        [0, 100],
+        [200, 300],
+      ],
+      0,
+      1_000,
+      0.1,
+    );
     expect(shown).toBe(2);
-    expect(rects).toEqual([[0, 0, 10, 1], [1, 20, 30, 1]]);
+    expect(rects).toEqual([
+      [0, 0, 10, 1],
+      [1, 20, 30, 1],
+    ]);
   });
 
   it('merges thin neighbours of one op into one rectangle and counts them', () => {
@@ -26,18 +37,54 @@ describe('drawing a lane over a window', () => {
   });
 
   it('does not merge thin slices of different ops a pixel or more apart', () => {
-    const { rects } = draws([[0, 0.5, 0], [2, 2.5, 1], [4, 4.5, 0]], 0, 100, 1);
-    expect(rects.map((r) => [r[0], r[3]])).toEqual([[0, 1], [1, 1], [2, 1]]);
+    const { rects } = draws(
+      [
+        [0, 0.5, 0],
+        [2, 2.5, 1],
+        [4, 4.5, 0],
+      ],
+      0,
+      100,
+      1,
+    );
+    expect(rects.map((r) => [r[0], r[3]])).toEqual([
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ]);
   });
 
-  it('counts a thin slice of another op inside the run\'s last pixel column into the run', () => {
-    const { shown, rects } = draws([[0, 0.3, 0], [0.5, 0.7, 1], [0.8, 0.9, 0], [3, 3.2, 1]], 0, 100, 1);
+  it("counts a thin slice of another op inside the run's last pixel column into the run", () => {
+    const { shown, rects } = draws(
+      [
+        [0, 0.3, 0],
+        [0.5, 0.7, 1],
+        [0.8, 0.9, 0],
+        [3, 3.2, 1],
+      ],
+      0,
+      100,
+      1,
+    );
     expect(shown).toBe(4);
-    expect(rects.map((r) => [r[0], r[3]])).toEqual([[0, 3], [3, 1]]);
+    expect(rects.map((r) => [r[0], r[3]])).toEqual([
+      [0, 3],
+      [3, 1],
+    ]);
   });
 
   it('leaves out slices outside the window but keeps one that spans it', () => {
-    const { shown, rects } = draws([[0, 10], [20, 10_000], [50, 60], [5_000, 5_010]], 40, 100, 1);
+    const { shown, rects } = draws(
+      [
+        [0, 10],
+        [20, 10_000],
+        [50, 60],
+        [5_000, 5_010],
+      ],
+      40,
+      100,
+      1,
+    );
     expect(shown).toBe(2);
     expect(rects.map((r) => r[0])).toEqual([1, 2]);
   });

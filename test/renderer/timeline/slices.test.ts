@@ -15,14 +15,22 @@ describe('lane slices', () => {
   });
 
   it('find the first slice reaching a time, even behind a long slice that overlaps later ones', () => {
-    const s = lane([[0, 1_000], [10, 20], [30, 40], [1_100, 1_200]]);
+    const s = lane([
+      [0, 1_000],
+      [10, 20],
+      [30, 40],
+      [1_100, 1_200],
+    ]);
     expect(firstEndingFrom(s, 35)).toBe(0);
     expect(firstEndingFrom(s, 1_050)).toBe(3);
     expect(firstEndingFrom(s, 5_000)).toBe(4);
   });
 
   it('re-sort after an append out of order, with every column moved together', () => {
-    const s = lane([[100, 110], [300, 310]]);
+    const s = lane([
+      [100, 110],
+      [300, 310],
+    ]);
     pushSlice(s, 200, 250, 3, 1, 7, 9);
     sortFrom(s, 2);
     expect(Array.from(s.start.subarray(0, 3))).toEqual([100, 200, 300]);
@@ -31,7 +39,11 @@ describe('lane slices', () => {
   });
 
   it('point at the innermost slice under a time, or a thin one within the tolerance', () => {
-    const s = lane([[0, 1_000], [100, 200], [500, 501]]);
+    const s = lane([
+      [0, 1_000],
+      [100, 200],
+      [500, 501],
+    ]);
     expect(sliceAt(s, 150, 0)).toBe(1);
     expect(sliceAt(s, 300, 0)).toBe(0);
     expect(sliceAt(s, 503, 5)).toBe(2);

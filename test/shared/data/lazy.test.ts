@@ -6,8 +6,11 @@ import { reduceTensors } from '../../../src/shared/data/reduce';
 
 const values = (t: Tensor) => Array.from({ length: t.length }, (_, i) => t.get(i));
 const PATTERNS: DataPattern[] = [
-  { kind: 'rank', scale: 2, offset: 1 }, { kind: 'arange', start: -3, step: 0.7 }, { kind: 'arange_rank', start: 1 },
-  { kind: 'constant', value: 5 }, { kind: 'random', seed: 7 },
+  { kind: 'rank', scale: 2, offset: 1 },
+  { kind: 'arange', start: -3, step: 0.7 },
+  { kind: 'arange_rank', start: 1 },
+  { kind: 'constant', value: 5 },
+  { kind: 'random', seed: 7 },
 ];
 
 /** Every window [from, from + n) of `e` reads as the same window of the whole. */
@@ -30,7 +33,10 @@ describe('lazy expected outputs', () => {
 
   it('slices, concatenations and reductions read any window as the whole would', () => {
     const parts = [0, 1, 2].map((r) => lazyPattern({ kind: 'arange_rank', start: 1, rankStride: 100 }, r, 'float32', 6));
-    const cat = lazyConcat('float32', parts.map((p, r) => lazySlice(p, r, 4)));
+    const cat = lazyConcat(
+      'float32',
+      parts.map((p, r) => lazySlice(p, r, 4)),
+    );
     expect(values(materialize(cat))).toEqual([1, 2, 3, 4, 102, 103, 104, 105, 203, 204, 205, 206]);
     expectWindowsMatch(cat);
     const sum = lazyReduce(parts, (w) => reduceTensors('float32', 'sum', w));

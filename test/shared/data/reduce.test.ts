@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { reducer } from '../../../src/shared/data/reduce';
 import {
-  DTYPE_INFO, float16BitsToFloat32, float32ToFloat16Bits, float32ToBfloat16Bits, bfloat16BitsToFloat32, float32ToFloat8Bits, float8Table,
+  DTYPE_INFO,
+  float16BitsToFloat32,
+  float32ToFloat16Bits,
+  float32ToBfloat16Bits,
+  bfloat16BitsToFloat32,
+  float32ToFloat8Bits,
+  float8Table,
 } from '../../../src/shared/data/dtypes';
 
 describe('reductions', () => {
-  it('int8 sum wraps like two\'s complement hardware', () => {
+  it("int8 sum wraps like two's complement hardware", () => {
     expect(reducer('int8', 'sum')([100, 100])).toBe(-56);
   });
   it('uint8 prod wraps modulo 256', () => {
@@ -22,7 +28,7 @@ describe('reductions', () => {
     expect(reducer('uint32', 'sum')([4294967295, 2])).toBe(1);
     expect(reducer('uint32', 'prod')([65537, 65537])).toBe(131073);
     expect(reducer('uint32', 'max')([4294967295, 1])).toBe(4294967295);
-    expect(reducer('uint32', 'avg')([4294967294, 4294967294])).toBe(2147483646);  // the sum wraps first: (2^32 - 4) / 2
+    expect(reducer('uint32', 'avg')([4294967294, 4294967294])).toBe(2147483646); // the sum wraps first: (2^32 - 4) / 2
     expect(reducer('uint64', 'sum')([18446744073709551615n, 1n])).toBe(0n);
     expect(reducer('uint64', 'min')([18446744073709551615n, 7n])).toBe(7n);
     expect(DTYPE_INFO.uint32.cast(-1)).toBe(4294967295);
@@ -91,7 +97,8 @@ describe('bulk reductions', () => {
           for (let i = 0; i < 257; i++) {
             const want = one(parts.map((t) => t.get(i)));
             const got = bulk.get(i);
-            if (!(Number.isNaN(want as number) && Number.isNaN(got as number))) expect(got, `${dtype} ${redop} world ${world} [${i}]`).toBe(want);
+            if (!(Number.isNaN(want as number) && Number.isNaN(got as number)))
+              expect(got, `${dtype} ${redop} world ${world} [${i}]`).toBe(want);
           }
         }
       }
@@ -99,7 +106,7 @@ describe('bulk reductions', () => {
   });
 });
 
-describe('float8 (NCCL\'s ncclFloat8e4m3 and ncclFloat8e5m2)', () => {
+describe("float8 (NCCL's ncclFloat8e4m3 and ncclFloat8e5m2)", () => {
   it('every finite code decodes to a value that encodes back to it', () => {
     for (const format of ['float8_e4m3', 'float8_e5m2'] as const) {
       const table = float8Table(format);
@@ -110,19 +117,19 @@ describe('float8 (NCCL\'s ncclFloat8e4m3 and ncclFloat8e5m2)', () => {
     }
   });
   it('rounds to nearest even and saturates to the largest finite value', () => {
-    expect(DTYPE_INFO.float8_e4m3.cast(17)).toBe(16);  // tie between 16 and 18: the even mantissa
+    expect(DTYPE_INFO.float8_e4m3.cast(17)).toBe(16); // tie between 16 and 18: the even mantissa
     expect(DTYPE_INFO.float8_e4m3.cast(19)).toBe(20);
     expect(DTYPE_INFO.float8_e4m3.cast(1000)).toBe(448);
     expect(DTYPE_INFO.float8_e4m3.cast(-Infinity)).toBe(-448);
     expect(DTYPE_INFO.float8_e5m2.cast(1e9)).toBe(57344);
-    expect(DTYPE_INFO.float8_e4m3.cast(2 ** -10)).toBe(0);  // half the smallest subnormal: ties to 0
+    expect(DTYPE_INFO.float8_e4m3.cast(2 ** -10)).toBe(0); // half the smallest subnormal: ties to 0
     expect(DTYPE_INFO.float8_e4m3.cast(3 * 2 ** -10)).toBe(2 ** -8);
     expect(Number.isNaN(DTYPE_INFO.float8_e5m2.cast(NaN))).toBe(true);
     expect(float8Table('float8_e4m3')[0x7f]).toBeNaN();
     expect(float8Table('float8_e5m2')[0x7c]).toBe(Infinity);
   });
   it('sums round after every step, through float16 as NCCL computes them', () => {
-    expect(reducer('float8_e5m2', 'sum')([8, 1, 1])).toBe(8);  // 9 ties to 8, and 8 + 1 again
+    expect(reducer('float8_e5m2', 'sum')([8, 1, 1])).toBe(8); // 9 ties to 8, and 8 + 1 again
     expect(reducer('float8_e5m2', 'sum')([1, 1, 8])).toBe(10);
     expect(reducer('float8_e4m3', 'sum')([448, 448])).toBe(448);
     expect(reducer('float8_e4m3', 'prod')([0.5, 0.375])).toBe(0.1875);

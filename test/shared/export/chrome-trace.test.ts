@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chromeTrace, type CompleteEvent, type CounterEvent, type FlowEvent, type MetadataEvent, type TraceEvent } from '../../../src/shared/export/chrome-trace.js';
+import {
+  chromeTrace,
+  type CompleteEvent,
+  type CounterEvent,
+  type FlowEvent,
+  type MetadataEvent,
+  type TraceEvent,
+} from '../../../src/shared/export/chrome-trace.js';
 import type { Environment } from '../../../src/shared/run/record.js';
 import { allReduce, buildRecord, CPU_ENVIRONMENT, event, sendRecv } from './records.js';
 import { traceRuleViolations } from './trace-rules.js';
@@ -16,40 +23,57 @@ const NCCL_ENVIRONMENT: Environment = {
 
 // Times in µs; the earliest event (rank 0's fill) starts at 100.
 const EVENTS = [
-  event(0, 0, 'fill', 100, 110, 1), event(1, 0, 'fill', 102, 112, 1),
-  event(0, 0, 'timed', 120, 130, 1), event(1, 0, 'timed', 121, 133, 1),
-  event(0, 0, 'timed', 131, 141, 1), event(1, 0, 'timed', 134, 142, 1),
+  event(0, 0, 'fill', 100, 110, 1),
+  event(1, 0, 'fill', 102, 112, 1),
+  event(0, 0, 'timed', 120, 130, 1),
+  event(1, 0, 'timed', 121, 133, 1),
+  event(0, 0, 'timed', 131, 141, 1),
+  event(1, 0, 'timed', 134, 142, 1),
   event(1, 0, 'verify', 150, 155, 1),
-  event(0, 1, 'timed', 200, 210), event(1, 1, 'timed', 201, 212),
-  event(0, 2, 'timed', 300, 340), event(1, 2, 'timed', 300, 338),
+  event(0, 1, 'timed', 200, 210),
+  event(1, 1, 'timed', 201, 212),
+  event(0, 2, 'timed', 300, 340),
+  event(1, 2, 'timed', 300, 338),
   // The wait for the async all_reduce starts while it is still running.
-  event(0, 3, 'block', 330, 360), event(1, 3, 'block', 335, 345),
+  event(0, 3, 'block', 330, 360),
+  event(1, 3, 'block', 335, 345),
 ];
 
-const record = (environment = NCCL_ENVIRONMENT) => buildRecord({
-  world: 2,
-  environment,
-  devices: [1, 0],
-  streams: ['default', 'comm'],
-  steps: [
-    { label: 'send 0→1', action: sendRecv(0, 1, 1024), stream: 1, timesUs: [[10, 10], [12, 8]] },
-    { label: 'exchange', action: { kind: 'group', items: [sendRecv(0, 1, 4), sendRecv(1, 0, 4)] }, timesUs: [[10], [11]] },
-    { label: 'all_reduce async', action: allReduce(1024), timesUs: [[40], [38]] },
-    { label: 'wait', action: { kind: 'wait', id: 'ar' }, timesUs: [[], []] },
-  ],
-  events: EVENTS,
-});
+const record = (environment = NCCL_ENVIRONMENT) =>
+  buildRecord({
+    world: 2,
+    environment,
+    devices: [1, 0],
+    streams: ['default', 'comm'],
+    steps: [
+      {
+        label: 'send 0→1',
+        action: sendRecv(0, 1, 1024),
+        stream: 1,
+        timesUs: [
+          [10, 10],
+          [12, 8],
+        ],
+      },
+      { label: 'exchange', action: { kind: 'group', items: [sendRecv(0, 1, 4), sendRecv(1, 0, 4)] }, timesUs: [[10], [11]] },
+      { label: 'all_reduce async', action: allReduce(1024), timesUs: [[40], [38]] },
+      { label: 'wait', action: { kind: 'wait', id: 'ar' }, timesUs: [[], []] },
+    ],
+    events: EVENTS,
+  });
 
-const ofPhase = <P extends TraceEvent['ph']>(events: TraceEvent[], ph: P) => events.filter((e): e is Extract<TraceEvent, { ph: P }> => e.ph === ph);
+const ofPhase = <P extends TraceEvent['ph']>(events: TraceEvent[], ph: P) =>
+  events.filter((e): e is Extract<TraceEvent, { ph: P }> => e.ph === ph);
 const metadata = (events: TraceEvent[], name: MetadataEvent['name'], pid: number, tid = 0) =>
   ofPhase(events, 'M').find((e) => e.name === name && e.pid === pid && (name.startsWith('process') || e.tid === tid))?.args;
-const slices = (events: TraceEvent[], pid: number, step: number) => ofPhase(events, 'X').filter((e) => e.pid === pid && e.args.step === step);
+const slices = (events: TraceEvent[], pid: number, step: number) =>
+  ofPhase(events, 'X').filter((e) => e.pid === pid && e.args.step === step);
 
 describe('a run as a Chrome trace', () => {
   const trace = chromeTrace(record());
   const events = trace.traceEvents;
 
-  it('names each rank\'s process after the GPU its plan puts it on', () => {
+  it("names each rank's process after the GPU its plan puts it on", () => {
     expect(metadata(events, 'process_name', 0)).toEqual({ name: 'rank 0 · NVIDIA H200 · 0000:19:00.0' });
     expect(metadata(events, 'process_name', 1)).toEqual({ name: 'rank 1 · NVIDIA H200 · 0000:18:00.0' });
     expect(metadata(events, 'process_sort_index', 1)).toEqual({ sort_index: 1 });
@@ -59,7 +83,7 @@ describe('a run as a Chrome trace', () => {
     expect(metadata(chromeTrace(record(CPU_ENVIRONMENT)).traceEvents, 'process_name', 1)).toEqual({ name: 'rank 1 · cpu' });
   });
 
-  it('puts host work on the host thread and stream work on its stream\'s thread, named as in the plan', () => {
+  it("puts host work on the host thread and stream work on its stream's thread, named as in the plan", () => {
     const [fill, timed] = slices(events, 0, 0);
     expect([fill.cat, fill.tid]).toEqual(['fill', 0]);
     expect([timed.cat, timed.tid]).toEqual(['timed', 2]);
@@ -68,7 +92,7 @@ describe('a run as a Chrome trace', () => {
     expect(metadata(events, 'thread_name', 0, 2)).toEqual({ name: 'comm' });
   });
 
-  it('times every slice in µs from the run\'s earliest event', () => {
+  it("times every slice in µs from the run's earliest event", () => {
     const [fill, first, second] = slices(events, 0, 0);
     expect([fill.ts, fill.dur]).toEqual([0, 10]);
     expect([first.ts, first.dur]).toEqual([20, 10]);
@@ -76,11 +100,18 @@ describe('a run as a Chrome trace', () => {
     expect(ofPhase(events, 'X')).toHaveLength(EVENTS.length);
   });
 
-  it('numbers the iterations of a step and phase on each rank, and carries the step record\'s results', () => {
+  it("numbers the iterations of a step and phase on each rank, and carries the step record's results", () => {
     const timed = slices(events, 1, 0).filter((e) => e.cat === 'timed');
     expect(timed.map((e) => e.args.iteration)).toEqual([0, 1]);
     const step = record().steps[0];
-    expect(timed[0].args).toMatchObject({ step: 0, op: 'send/recv', label: 'send 0→1', algbw: step.algbw, busbw: step.busbw, verdict: 'pass' });
+    expect(timed[0].args).toMatchObject({
+      step: 0,
+      op: 'send/recv',
+      label: 'send 0→1',
+      algbw: step.algbw,
+      busbw: step.busbw,
+      verdict: 'pass',
+    });
     expect(step.busbw).toBeGreaterThan(0);
   });
 
@@ -91,10 +122,11 @@ describe('a run as a Chrome trace', () => {
     const arrows = [...byId.values()].map((pair) => {
       const start = pair.find((f) => f.ph === 's')!;
       const end = pair.find((f) => f.ph === 'f')!;
-      const inside = (f: FlowEvent) => ofPhase(events, 'X').find((x) => x.pid === f.pid && x.tid === f.tid && x.ts < f.ts && f.ts < x.ts + x.dur)!;
+      const inside = (f: FlowEvent) =>
+        ofPhase(events, 'X').find((x) => x.pid === f.pid && x.tid === f.tid && x.ts < f.ts && f.ts < x.ts + x.dur)!;
       const [from, to] = [inside(start), inside(end)];
       expect(end.bp).toBe('e');
-      expect(end.ts).toBeGreaterThanOrEqual(start.ts);  // never back in time
+      expect(end.ts).toBeGreaterThanOrEqual(start.ts); // never back in time
       expect(from.args.iteration).toBe(to.args.iteration);
       return `${from.args.step}: ${start.pid}→${end.pid} #${from.args.iteration}`;
     });
@@ -110,7 +142,7 @@ describe('a run as a Chrome trace', () => {
     expect(metadata(events, 'thread_name', 0, wait.tid)).toEqual({ name: 'default (overlap 1)' });
   });
 
-  it('samples each rank\'s busbw where a measured step\'s first timed iteration starts', () => {
+  it("samples each rank's busbw where a measured step's first timed iteration starts", () => {
     const counters = ofPhase(events, 'C').filter((c: CounterEvent) => c.pid === 1);
     const steps = record().steps;
     expect(counters.map((c) => [c.name, c.ts, c.args.busbw])).toEqual([
@@ -120,9 +152,15 @@ describe('a run as a Chrome trace', () => {
     ]);
   });
 
-  it('keeps the run\'s identity and environment in otherData', () => {
+  it("keeps the run's identity and environment in otherData", () => {
     expect(trace.otherData).toMatchObject({
-      runId: 'run-1', status: 'passed', backend: 'nccl', host: 'lab-1', gpus: NCCL_ENVIRONMENT.gpus, versions: { nccl: '2.21.5' }, env: {},
+      runId: 'run-1',
+      status: 'passed',
+      backend: 'nccl',
+      host: 'lab-1',
+      gpus: NCCL_ENVIRONMENT.gpus,
+      versions: { nccl: '2.21.5' },
+      env: {},
     });
   });
 
@@ -140,7 +178,10 @@ describe('the trace rule checker', () => {
 
   it('finds a flow without its end', () => {
     const t = good();
-    t.traceEvents.splice(firstIndex(t, (e) => e.ph === 'f'), 1);
+    t.traceEvents.splice(
+      firstIndex(t, (e) => e.ph === 'f'),
+      1,
+    );
     expect(traceRuleViolations(t).join('\n')).toMatch(/flow .*1 start\(s\) and 0 end\(s\)/);
   });
 
@@ -172,23 +213,49 @@ describe('the trace rule checker', () => {
 });
 
 describe('a loop held up by its host, in the trace', () => {
-  it('carries on that rank\'s loop slice what the host did and the sentence the app shows; other slices carry nothing', () => {
+  it("carries on that rank's loop slice what the host did and the sentence the app shows; other slices carry nothing", () => {
     const rec = buildRecord({
-      world: 2, environment: NCCL_ENVIRONMENT,
-      steps: [{ label: 'all_reduce', action: allReduce(1024), timesUs: [[26, 26, 26, 26], [26, 26, 26, 26]] }],
+      world: 2,
+      environment: NCCL_ENVIRONMENT,
+      steps: [
+        {
+          label: 'all_reduce',
+          action: allReduce(1024),
+          timesUs: [
+            [26, 26, 26, 26],
+            [26, 26, 26, 26],
+          ],
+        },
+      ],
       events: [
-        event(0, 0, 'loop', 0, 110), event(1, 0, 'loop', 0, 50_000),
+        event(0, 0, 'loop', 0, 110),
+        event(1, 0, 'loop', 0, 50_000),
         ...[0, 1].flatMap((r) => [0, 1, 2, 3].map((i) => event(r, 0, 'timed', 50_000 + 30 * i, 50_026 + 30 * i))),
       ],
     });
     rec.steps[0].ranks[0] = { ...rec.steps[0].ranks[0], loopUs: 110, loopHost: { issueUs: 20, faults: 1, blocked: 0, preempted: 0 } };
-    rec.steps[0].ranks[1] = { ...rec.steps[0].ranks[1], loopUs: 50_000, loopHost: { issueUs: 49_990, faults: 1, blocked: 1, preempted: 0 } };
+    rec.steps[0].ranks[1] = {
+      ...rec.steps[0].ranks[1],
+      loopUs: 50_000,
+      loopHost: { issueUs: 49_990, faults: 1, blocked: 1, preempted: 0 },
+    };
     const events = chromeTrace(rec).traceEvents;
     const loopOf = (pid: number) => slices(events, pid, 0).find((s) => s.cat === 'loop')!;
     expect(loopOf(0).args.hostStall).toBeUndefined();
-    expect(loopOf(1).args.hostStall).toMatchObject({ issueUs: 49_990, loopUs: 50_000, iterationsUs: 104, faults: 1, blocked: 1, preempted: 0 });
+    expect(loopOf(1).args.hostStall).toMatchObject({
+      issueUs: 49_990,
+      loopUs: 50_000,
+      iterationsUs: 104,
+      faults: 1,
+      blocked: 1,
+      preempted: 0,
+    });
     expect(loopOf(1).args.hostStall!.note).toMatch(/^rank 1's loop waited for the host: issuing its 4 calls took 49\.99 ms/);
-    expect(slices(events, 1, 0).filter((s) => s.cat !== 'loop').every((s) => s.args.hostStall === undefined)).toBe(true);
+    expect(
+      slices(events, 1, 0)
+        .filter((s) => s.cat !== 'loop')
+        .every((s) => s.args.hostStall === undefined),
+    ).toBe(true);
     expect(traceRuleViolations(chromeTrace(rec))).toEqual([]);
   });
 });
@@ -196,14 +263,31 @@ describe('a loop held up by its host, in the trace', () => {
 describe('NCCL channels in the trace', () => {
   it('puts each channel kernel on a thread of its own under its rank, after the streams, with channel, algorithm, protocol and bytes', () => {
     const channel = (rank: number, id: number, iteration: number, startUs: number, endUs: number) => ({
-      ...event(rank, 0, 'channel', startUs, endUs, 0, `all_reduce ch ${id}`), bytes: 4096, channel: { id, algo: 'RING', proto: 'LL', iteration },
+      ...event(rank, 0, 'channel', startUs, endUs, 0, `all_reduce ch ${id}`),
+      bytes: 4096,
+      channel: { id, algo: 'RING', proto: 'LL', iteration },
     });
     const rec = buildRecord({
-      world: 2, environment: NCCL_ENVIRONMENT,
-      steps: [{ label: 'all_reduce', action: allReduce(1024), timesUs: [[10, 10], [10, 10]] }],
+      world: 2,
+      environment: NCCL_ENVIRONMENT,
+      steps: [
+        {
+          label: 'all_reduce',
+          action: allReduce(1024),
+          timesUs: [
+            [10, 10],
+            [10, 10],
+          ],
+        },
+      ],
       events: [
         ...[0, 1].flatMap((r) => [event(r, 0, 'timed', 0, 10), event(r, 0, 'timed', 12, 22)]),
-        ...[0, 1].flatMap((r) => [channel(r, 0, 0, 1, 9), channel(r, 1, 0, 1.5, 9.5), channel(r, 0, 1, 13, 21), channel(r, 1, 1, 13.2, 21.5)]),
+        ...[0, 1].flatMap((r) => [
+          channel(r, 0, 0, 1, 9),
+          channel(r, 1, 0, 1.5, 9.5),
+          channel(r, 0, 1, 13, 21),
+          channel(r, 1, 1, 13.2, 21.5),
+        ]),
       ],
     });
     const trace = chromeTrace(rec);

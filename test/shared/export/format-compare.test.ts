@@ -9,7 +9,11 @@ import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 
 const overlap = (on: { commUs?: number | null; computeUs?: number | null }): CompareRecord => ({
-  index: 0, label: '3 × 64 MiB 0 → 1 + fp16 GEMM', commUs: 700, computeUs: 720, idealSpeedup: 1420 / 720,
+  index: 0,
+  label: '3 × 64 MiB 0 → 1 + fp16 GEMM',
+  commUs: 700,
+  computeUs: 720,
+  idealSpeedup: 1420 / 720,
   variants: [
     { name: 'overlap off', durationUs: 1420, repeatsUs: [1420], speedup: 1, commUs: 700, computeUs: 720 },
     { name: 'overlap on', durationUs: 850, repeatsUs: [850], speedup: 1420 / 850, ...on },
@@ -39,20 +43,44 @@ describe('compare summary', () => {
 
   it('leaves the line out for records from before variants had them, and a part where one side has none', () => {
     expect(compareSummary(overlap({})).some((l) => l.includes('against'))).toBe(false);
-    expect(compareSummary(overlap({ commUs: 728, computeUs: null })).find((l) => l.includes('against'))).toBe('               comm 728.0 µs (×1.04) against overlap off');
+    expect(compareSummary(overlap({ commUs: 728, computeUs: null })).find((l) => l.includes('against'))).toBe(
+      '               comm 728.0 µs (×1.04) against overlap off',
+    );
   });
 
   it('holds every variant against the true ideal: the fastest transfer alone and the GEMM alone, each from a serial variant', () => {
-    const v = (name: string, durationUs: number, commUs: number, computeUs: number, transport: string, serial: boolean) =>
-      ({ name, durationUs, repeatsUs: [durationUs], speedup: 1500 / durationUs, commUs, computeUs, transport, serial });
+    const v = (name: string, durationUs: number, commUs: number, computeUs: number, transport: string, serial: boolean) => ({
+      name,
+      durationUs,
+      repeatsUs: [durationUs],
+      speedup: 1500 / durationUs,
+      commUs,
+      computeUs,
+      transport,
+      serial,
+    });
     const record: CompareRecord = {
-      index: 0, label: 'overlap', commUs: 590, computeUs: 700, idealSpeedup: 1290 / 700,
+      index: 0,
+      label: 'overlap',
+      commUs: 590,
+      computeUs: 700,
+      idealSpeedup: 1290 / 700,
       variants: [
         v('off', 1290, 590, 700, 'nccl', true),
         v('off, copy engine', 1230, 530, 700, 'copy-engine', true),
         v('on', 850, 600, 800, 'nccl', false),
         v('on, copy engine', 721, 540, 714, 'copy-engine', false),
-        { name: 'on, zero SM', durationUs: null, repeatsUs: [], speedup: null, commUs: null, computeUs: null, transport: 'nccl', serial: false, refused: 'NCCL\'s zero-SM policy needs NCCL 2.29.0 or later' },
+        {
+          name: 'on, zero SM',
+          durationUs: null,
+          repeatsUs: [],
+          speedup: null,
+          commUs: null,
+          computeUs: null,
+          transport: 'nccl',
+          serial: false,
+          refused: "NCCL's zero-SM policy needs NCCL 2.29.0 or later",
+        },
       ],
       ideal: { us: 700, commUs: 530, commFrom: 'off, copy engine', computeUs: 700, computeFrom: 'off' },
     };
@@ -60,7 +88,9 @@ describe('compare summary', () => {
     expect(lines).toContain('  on, copy engine  721.0 µs  speed-up ×2.08  ×1.03 the ideal');
     expect(lines).toContain('                   transfer 540.0 µs (×1.02 against off, copy engine), GEMM 714.0 µs (×1.02 against alone)');
     expect(lines).toContain('                   transfer 600.0 µs (×1.02 against off), GEMM 800.0 µs (×1.14 against alone)');
-    expect(lines).toContain('  ideal 700.0 µs: the longer of the fastest transfer alone (530.0 µs, off, copy engine) and the GEMM alone on all SMs (700.0 µs, off), measured in this run');
+    expect(lines).toContain(
+      '  ideal 700.0 µs: the longer of the fastest transfer alone (530.0 µs, off, copy engine) and the GEMM alone on all SMs (700.0 µs, off), measured in this run',
+    );
     expect(lines).toContain(`  ${'on, zero SM'.padEnd(16)} refused: NCCL's zero-SM policy needs NCCL 2.29.0 or later`);
     // The copy engine holds no SM: its multiply is not explained by NCCL's kernels.
     expect(lines.filter((l) => l.includes('SMs it gets'))).toHaveLength(1);
@@ -78,14 +108,18 @@ describe('compare summary of a block that did not run, or ran noisily', () => {
   });
 
   const noisy: CompareRecord = {
-    index: 0, label: '3 chunks 0 → 1 + fp16 matmul', commUs: 2493, computeUs: 2905, idealSpeedup: 1.86,
+    index: 0,
+    label: '3 chunks 0 → 1 + fp16 matmul',
+    commUs: 2493,
+    computeUs: 2905,
+    idealSpeedup: 1.86,
     variants: [
       { name: 'overlap off', durationUs: 6500, repeatsUs: [9487, 5887, 6500], speedup: 1, commUs: 2493, computeUs: 2905 },
       { name: 'overlap on', durationUs: 4734, repeatsUs: [6322, 4734, 4042], speedup: 6500 / 4734, commUs: 1867, computeUs: 2605 },
     ],
   };
 
-  it('shows each variant\'s spread over its repeats and the speed-up\'s range', () => {
+  it("shows each variant's spread over its repeats and the speed-up's range", () => {
     const lines = compareSummary(noisy, 'cpu');
     expect(lines[1]).toBe('  overlap off  6500 µs  speed-up ×1.00  (3 repeats: 5887–9487 µs)');
     expect(lines[2]).toBe('  overlap on   4734 µs  speed-up ×1.37  (3 repeats: 4042–6322 µs; speed-up ×0.93–×2.35)');

@@ -9,25 +9,54 @@ import type { RankStepResult } from '../../../src/shared/run/protocol';
 import type { NcclStepInfo } from '../../../src/shared/run/nccl-events';
 
 const info = (algo: Record<string, number>, kernelUs: number[], over: Partial<NcclStepInfo> = {}): NcclStepInfo => ({
-  calls: 4, seen: 4, algo, proto: { SIMPLE: 4 }, nChannels: { '2': 4 }, kernelUs, missingEnds: 0, zeroTimes: 0, ...over,
+  calls: 4,
+  seen: 4,
+  algo,
+  proto: { SIMPLE: 4 },
+  nChannels: { '2': 4 },
+  kernelUs,
+  missingEnds: 0,
+  zeroTimes: 0,
+  ...over,
 });
 const rank = (r: number, nccl?: NcclStepInfo): RankStepResult => ({
-  step: 0, rank: r, verdict: 'pass', checked: 1, wrong: 0, mismatches: [], output: null, timesUs: [10, 10], note: null, ...(nccl ? { nccl } : {}),
+  step: 0,
+  rank: r,
+  verdict: 'pass',
+  checked: 1,
+  wrong: 0,
+  mismatches: [],
+  output: null,
+  timesUs: [10, 10],
+  note: null,
+  ...(nccl ? { nccl } : {}),
 });
 
-const plan = compilePlan(scenarioSchema.parse({
-  version: 1, name: 's', world: { ranks: 2 },
-  steps: [{ op: 'sweep', label: 'ar', collective: 'all_reduce', minBytes: '1KiB', maxBytes: '2KiB', dtype: 'float32' }],
-}));
+const plan = compilePlan(
+  scenarioSchema.parse({
+    version: 1,
+    name: 's',
+    world: { ranks: 2 },
+    steps: [{ op: 'sweep', label: 'ar', collective: 'all_reduce', minBytes: '1KiB', maxBytes: '2KiB', dtype: 'float32' }],
+  }),
+);
 
-describe('the sweep table with NCCL\'s choice', () => {
-  it('adds algo, proto, nCh and the kernel span after nccl-tests\' columns, merged over ranks', () => {
+describe("the sweep table with NCCL's choice", () => {
+  it("adds algo, proto, nCh and the kernel span after nccl-tests' columns, merged over ranks", () => {
     const steps = [
-      summarizeStep(plan.steps[0], [
-        rank(0, info({ RING: 4 }, [8, 9], { predicted: { bytes: 1024, us: { 'RING/SIMPLE': 7.5, 'RING/LL': 5 } } })),
-        rank(1, info({ RING: 4 }, [9, 10])),
-      ], 2),
-      summarizeStep(plan.steps[1], [rank(0, info({ RING: 3, TREE: 1 }, [12])), rank(1, info({ RING: 4 }, [12], { seen: 3, missingEnds: 1 }))], 2),
+      summarizeStep(
+        plan.steps[0],
+        [
+          rank(0, info({ RING: 4 }, [8, 9], { predicted: { bytes: 1024, us: { 'RING/SIMPLE': 7.5, 'RING/LL': 5 } } })),
+          rank(1, info({ RING: 4 }, [9, 10])),
+        ],
+        2,
+      ),
+      summarizeStep(
+        plan.steps[1],
+        [rank(0, info({ RING: 3, TREE: 1 }, [12])), rank(1, info({ RING: 4 }, [12], { seen: 3, missingEnds: 1 }))],
+        2,
+      ),
     ];
     expect(steps[0].nccl).toMatchObject({ algo: { RING: 8 }, proto: { SIMPLE: 8 }, nChannels: { '2': 8 }, kernelMedianUs: 9 });
     const lines = sweepTable(plan, steps, 0);

@@ -7,15 +7,43 @@ import type { StepRecord } from '../../../src/shared/run/record.js';
 type Rank = StepRecord['ranks'][number];
 
 const rank = (r: number, input: string | null | undefined, output: string | null, extra: Partial<Rank> = {}): Rank => ({
-  step: 0, rank: r, verdict: output === null ? 'none' : 'pass', checked: 3, wrong: 0, mismatches: [], output,
-  ...(input === undefined ? {} : { input }), timesUs: [], note: output === null ? 'no output on this rank' : null, ...extra,
+  step: 0,
+  rank: r,
+  verdict: output === null ? 'none' : 'pass',
+  checked: 3,
+  wrong: 0,
+  mismatches: [],
+  output,
+  ...(input === undefined ? {} : { input }),
+  timesUs: [],
+  note: output === null ? 'no output on this rank' : null,
+  ...extra,
 });
 
 function collective(op: CollectiveAction['op'], redop: CollectiveAction['redop'], ranks: Rank[]): StepRecord {
   return {
-    index: 0, path: 'steps[0]', label: op, origin: { kind: 'step' },
-    action: { kind: 'collective', op, dtype: 'float32', redop, root: 0, count: 3, inPlace: true, data: { kind: 'rank' } } as CollectiveAction,
-    verdict: 'pass', wrong: 0, ranks, timing: null, bytes: 12, algbw: null, busbw: null, flops: null,
+    index: 0,
+    path: 'steps[0]',
+    label: op,
+    origin: { kind: 'step' },
+    action: {
+      kind: 'collective',
+      op,
+      dtype: 'float32',
+      redop,
+      root: 0,
+      count: 3,
+      inPlace: true,
+      data: { kind: 'rank' },
+    } as CollectiveAction,
+    verdict: 'pass',
+    wrong: 0,
+    ranks,
+    timing: null,
+    bytes: 12,
+    algbw: null,
+    busbw: null,
+    flops: null,
   };
 }
 
@@ -53,29 +81,34 @@ describe('learner lines', () => {
 describe('the reduction line', () => {
   it('writes sum and prod as infix operators', () => {
     expect(combination('sum', ['[1]', '[2]', '[3]'])).toBe('[1] + [2] + [3]');
-    expect(reductionLine(collective('all_reduce', 'prod', [rank(0, '[1, 2, 3]', '[2, 6, 12]'), rank(1, '[2, 3, 4]', '[2, 6, 12]')])))
-      .toBe('prod: [1, 2, 3] × [2, 3, 4] → [2, 6, 12]');
+    expect(reductionLine(collective('all_reduce', 'prod', [rank(0, '[1, 2, 3]', '[2, 6, 12]'), rank(1, '[2, 3, 4]', '[2, 6, 12]')]))).toBe(
+      'prod: [1, 2, 3] × [2, 3, 4] → [2, 6, 12]',
+    );
   });
 
   it('writes min, max and avg as functions of the inputs', () => {
-    expect(reductionLine(collective('all_reduce', 'avg', [rank(0, '[1, 2]', '[1.5, 2.5]'), rank(1, '[2, 3]', '[1.5, 2.5]')])))
-      .toBe('avg: avg([1, 2], [2, 3]) → [1.5, 2.5]');
+    expect(reductionLine(collective('all_reduce', 'avg', [rank(0, '[1, 2]', '[1.5, 2.5]'), rank(1, '[2, 3]', '[1.5, 2.5]')]))).toBe(
+      'avg: avg([1, 2], [2, 3]) → [1.5, 2.5]',
+    );
     expect(combination('min', ['[1]', '[2]'])).toBe('min([1], [2])');
   });
 
   it("takes reduce's result from the root, the only rank with an output", () => {
-    expect(reductionLine(collective('reduce', 'sum', [rank(0, '[1, 2, 3]', '[2, 4, 6]'), rank(1, '[1, 2, 3]', null)])))
-      .toBe('sum: [1, 2, 3] + [1, 2, 3] → [2, 4, 6]');
+    expect(reductionLine(collective('reduce', 'sum', [rank(0, '[1, 2, 3]', '[2, 4, 6]'), rank(1, '[1, 2, 3]', null)]))).toBe(
+      'sum: [1, 2, 3] + [1, 2, 3] → [2, 4, 6]',
+    );
   });
 
   it("lists reduce_scatter's parts in rank order", () => {
-    expect(reductionLine(collective('reduce_scatter', 'sum', [rank(0, '[1, 2, 3, 4]', '[2, 4]'), rank(1, '[1, 2, 3, 4]', '[6, 8]')])))
-      .toBe('sum: [1, 2, 3, 4] + [1, 2, 3, 4] → [2, 4] | [6, 8], one part per rank');
+    expect(reductionLine(collective('reduce_scatter', 'sum', [rank(0, '[1, 2, 3, 4]', '[2, 4]'), rank(1, '[1, 2, 3, 4]', '[6, 8]')]))).toBe(
+      'sum: [1, 2, 3, 4] + [1, 2, 3, 4] → [2, 4] | [6, 8], one part per rank',
+    );
   });
 
   it('says when the ranks disagree', () => {
-    expect(reductionLine(collective('all_reduce', 'sum', [rank(0, '[1]', '[2]'), rank(1, '[1]', '[3]')])))
-      .toBe('sum: [1] + [1] → [2] | [3] (the ranks disagree)');
+    expect(reductionLine(collective('all_reduce', 'sum', [rank(0, '[1]', '[2]'), rank(1, '[1]', '[3]')]))).toBe(
+      'sum: [1] + [1] → [2] | [3] (the ranks disagree)',
+    );
   });
 
   it('is absent where an input is unknown or the step does not reduce', () => {

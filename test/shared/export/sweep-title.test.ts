@@ -5,16 +5,21 @@ import { sweepTable, sweepTitle } from '../../../src/shared/export/format';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 
-const plan = compilePlan(scenarioSchema.parse({
-  version: 1, name: 't', world: { ranks: 2 }, steps: [
-    { op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: 64 },
-    { op: 'sweep', collective: 'all_gather', minBytes: 8, maxBytes: 64 },
-    { op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: 64, inPlace: false },
-    { op: 'sweep', collective: 'send', minBytes: 8, maxBytes: 64 },
-  ],
-}));
+const plan = compilePlan(
+  scenarioSchema.parse({
+    version: 1,
+    name: 't',
+    world: { ranks: 2 },
+    steps: [
+      { op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: 64 },
+      { op: 'sweep', collective: 'all_gather', minBytes: 8, maxBytes: 64 },
+      { op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: 64, inPlace: false },
+      { op: 'sweep', collective: 'send', minBytes: 8, maxBytes: 64 },
+    ],
+  }),
+);
 
-describe('a sweep table says which half of nccl-tests\' table it is', () => {
+describe("a sweep table says which half of nccl-tests' table it is", () => {
   it('in-place or out-of-place, as the sweep ran, and nothing for sends', () => {
     expect(sweepTitle(plan, 0)).toMatch(/^# all_reduce sweep \(steps\[0\]\), 2 ranks, in-place: nccl-tests' right half/);
     expect(sweepTitle(plan, 1)).toMatch(/, out-of-place: nccl-tests' left half/);

@@ -26,7 +26,8 @@ function fieldProblems(e: Json): string[] {
       need('name', (x) => METADATA_NAMES.has(x as string), [...METADATA_NAMES].join(' or '));
       const args = e.args;
       const sorting = String(e.name).endsWith('sort_index');
-      if (!isObject(args) || (sorting ? !isInt(args.sort_index) : typeof args.name !== 'string')) out.push(`args must hold ${sorting ? 'an integer sort_index' : 'a string name'}`);
+      if (!isObject(args) || (sorting ? !isInt(args.sort_index) : typeof args.name !== 'string'))
+        out.push(`args must hold ${sorting ? 'an integer sort_index' : 'a string name'}`);
       if (String(e.name).startsWith('thread_')) need('tid', isInt, 'an integer');
       break;
     }
@@ -58,7 +59,8 @@ const threadKey = (e: Json) => `${e.pid}/${e.tid}`;
 export function traceRuleViolations(trace: unknown): string[] {
   if (!isObject(trace) || !Array.isArray(trace.traceEvents)) return ['the trace must be an object with a traceEvents array'];
   const problems: string[] = [];
-  if (trace.displayTimeUnit !== undefined && trace.displayTimeUnit !== 'ms' && trace.displayTimeUnit !== 'ns') problems.push('displayTimeUnit must be "ms" or "ns"');
+  if (trace.displayTimeUnit !== undefined && trace.displayTimeUnit !== 'ms' && trace.displayTimeUnit !== 'ns')
+    problems.push('displayTimeUnit must be "ms" or "ns"');
   const events = trace.traceEvents as unknown[];
   const valid: { i: number; e: Json }[] = [];
   for (const [i, e] of events.entries()) {
@@ -97,10 +99,12 @@ export function traceRuleViolations(trace: unknown): string[] {
     const ts = e.ts as number;
     const end = ts + (e.dur as number);
     const previous = list[list.length - 1];
-    if (previous && ts < previous.ts) problems.push(`event ${i}: slice starts at ${ts}, before the previous slice on its thread (${previous.ts})`);
+    if (previous && ts < previous.ts)
+      problems.push(`event ${i}: slice starts at ${ts}, before the previous slice on its thread (${previous.ts})`);
     const open = list.filter((s) => s.ts <= ts && ts < s.end);
     const parent = open[open.length - 1];
-    if (parent && end > parent.end) problems.push(`event ${i}: slice [${ts}, ${end}] overlaps slice ${parent.i} [${parent.ts}, ${parent.end}] without nesting in it`);
+    if (parent && end > parent.end)
+      problems.push(`event ${i}: slice [${ts}, ${end}] overlaps slice ${parent.i} [${parent.ts}, ${parent.end}] without nesting in it`);
     list.push({ i, ts, end });
     slices.set(threadKey(e), list);
   }
@@ -122,7 +126,10 @@ export function traceRuleViolations(trace: unknown): string[] {
     }
     if (s[0].name !== f[0].name) problems.push(`flow ${key}: start and end are named differently`);
     for (const end of [s[0], f[0]]) {
-      if (!enclosed(end)) problems.push(`flow ${key}: its ${end.ph === 's' ? 'start' : 'end'} at ${end.ts} lies in no slice of pid ${end.pid} tid ${end.tid}`);
+      if (!enclosed(end))
+        problems.push(
+          `flow ${key}: its ${end.ph === 's' ? 'start' : 'end'} at ${end.ts} lies in no slice of pid ${end.pid} tid ${end.tid}`,
+        );
     }
   }
   return problems;

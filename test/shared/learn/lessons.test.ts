@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { lessonLines, lessonOf } from '../../../src/shared/learn/lessons';
 import { parseScenarioText } from '../../../src/shared/plan/text';
 
-const gallery = readdirSync('scenarios/mistakes').filter((f) => f.endsWith('.scenario.json')).map((f) => `scenarios/mistakes/${f}`);
+const gallery = readdirSync('scenarios/mistakes')
+  .filter((f) => f.endsWith('.scenario.json'))
+  .map((f) => `scenarios/mistakes/${f}`);
 
 describe('lessons', () => {
   it('every scenario of the mistakes gallery has a lesson: what you see, why, the fix', () => {
@@ -26,7 +28,13 @@ describe('lessons', () => {
   });
 
   it('a lesson with a key it does not know is a problem in the scenario, with its path', () => {
-    const text = JSON.stringify({ version: 1, name: 'x', world: { ranks: 2 }, lesson: { see: 'a', why: 'b', fix: 'c', hint: 'd' }, steps: [] });
+    const text = JSON.stringify({
+      version: 1,
+      name: 'x',
+      world: { ranks: 2 },
+      lesson: { see: 'a', why: 'b', fix: 'c', hint: 'd' },
+      steps: [],
+    });
     expect(() => parseScenarioText(text, 'x.scenario.json')).toThrow(/lesson/);
   });
 

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { COLLECTIVES } from '../../../src/shared/ops/index.js';
 import {
-  algorithmsOf, busFactorOf, latencyFromMeasurement, linkBytes, modelHops, predictBusBandwidth, predictTimeUs, type ModelledOp,
+  algorithmsOf,
+  busFactorOf,
+  latencyFromMeasurement,
+  linkBytes,
+  modelHops,
+  predictBusBandwidth,
+  predictTimeUs,
+  type ModelledOp,
 } from '../../../src/shared/learn/model.js';
 import { busBandwidthExplanation, busFactorFormula } from '../../../src/shared/learn/busbw.js';
 
@@ -43,7 +50,7 @@ describe('the α-β model', () => {
     expect(predictBusBandwidth('all_reduce', 'ring', 4, 1e6, link)).toBeCloseTo(20, 9);
   });
 
-  it('times a tree all_reduce as 2⌈log₂n⌉ hops and 2S through each rank\'s link', () => {
+  it("times a tree all_reduce as 2⌈log₂n⌉ hops and 2S through each rank's link", () => {
     // 8 ranks, 8 MB, α = 5 µs, β = 200 GB/s: 6 × 5 µs + 16 MB / (200 GB/s) = 30 + 80 µs.
     const link = { latencyUs: 5, peakGBps: 200 };
     expect(modelHops('all_reduce', 'tree', 8)).toBe(6);
@@ -105,9 +112,13 @@ describe('algbw against busbw in words', () => {
   });
 
   it('gives the factor for the op and world at hand', () => {
-    expect(busBandwidthExplanation('all_reduce', 4)).toContain('all_reduce on 4 ranks: busbw = algbw × 2(n−1)/n = × 1.5, because a ring all_reduce');
+    expect(busBandwidthExplanation('all_reduce', 4)).toContain(
+      'all_reduce on 4 ranks: busbw = algbw × 2(n−1)/n = × 1.5, because a ring all_reduce',
+    );
     expect(busBandwidthExplanation('all_gather', 8)).toContain('all_gather on 8 ranks: busbw = algbw × (n−1)/n = × 0.875, because');
-    expect(busBandwidthExplanation('broadcast', 3)).toContain('broadcast on 3 ranks: busbw = algbw × 1, because each byte crosses each link once');
+    expect(busBandwidthExplanation('broadcast', 3)).toContain(
+      'broadcast on 3 ranks: busbw = algbw × 1, because each byte crosses each link once',
+    );
     expect(busBandwidthExplanation('all_reduce', 1)).toContain('On 1 rank nothing crosses a link, so busbw is 0.');
   });
 });

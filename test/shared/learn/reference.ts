@@ -4,9 +4,12 @@
 import type { CollectiveName } from '../../../src/shared/ops/index.js';
 
 type Values = number[] | number[][];
-export interface Reference { input: Values | null; output: Values | null }
+export interface Reference {
+  input: Values | null;
+  output: Values | null;
+}
 
-const range = <T,>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+const range = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
 /**
  * Rank r's element i is stride·r + i. `count` is the op's count as a scenario gives it: for the
@@ -19,16 +22,27 @@ export function reference(op: CollectiveName, world: number, count: number, root
   const list = (n: number, f: (j: number) => number[]) => range(n, f);
   const chunk = count / world;
   switch (op) {
-    case 'broadcast': return { input: xs(rank, 0, count), output: xs(root, 0, count) };
-    case 'all_reduce': return { input: xs(rank, 0, count), output: sum(0, count) };
-    case 'reduce': return { input: xs(rank, 0, count), output: rank === root ? sum(0, count) : null };
-    case 'all_gather': return { input: xs(rank, 0, count), output: list(world, (p) => xs(p, 0, count)) };
-    case 'all_gather_into_tensor': return { input: xs(rank, 0, count), output: list(world, (p) => xs(p, 0, count)).flat() };
-    case 'gather': return { input: xs(rank, 0, count), output: rank === root ? list(world, (p) => xs(p, 0, count)) : null };
-    case 'scatter': return { input: rank === root ? list(world, (j) => xs(root, j * count, count)) : null, output: xs(root, rank * count, count) };
-    case 'reduce_scatter': return { input: list(world, (j) => xs(rank, j * count, count)), output: sum(rank * count, count) };
-    case 'reduce_scatter_tensor': return { input: xs(rank, 0, count), output: sum(rank * chunk, chunk) };
-    case 'all_to_all': return { input: list(world, (j) => xs(rank, j * count, count)), output: list(world, (p) => xs(p, rank * count, count)) };
-    case 'all_to_all_single': return { input: xs(rank, 0, count), output: list(world, (p) => xs(p, rank * chunk, chunk)).flat() };
+    case 'broadcast':
+      return { input: xs(rank, 0, count), output: xs(root, 0, count) };
+    case 'all_reduce':
+      return { input: xs(rank, 0, count), output: sum(0, count) };
+    case 'reduce':
+      return { input: xs(rank, 0, count), output: rank === root ? sum(0, count) : null };
+    case 'all_gather':
+      return { input: xs(rank, 0, count), output: list(world, (p) => xs(p, 0, count)) };
+    case 'all_gather_into_tensor':
+      return { input: xs(rank, 0, count), output: list(world, (p) => xs(p, 0, count)).flat() };
+    case 'gather':
+      return { input: xs(rank, 0, count), output: rank === root ? list(world, (p) => xs(p, 0, count)) : null };
+    case 'scatter':
+      return { input: rank === root ? list(world, (j) => xs(root, j * count, count)) : null, output: xs(root, rank * count, count) };
+    case 'reduce_scatter':
+      return { input: list(world, (j) => xs(rank, j * count, count)), output: sum(rank * count, count) };
+    case 'reduce_scatter_tensor':
+      return { input: xs(rank, 0, count), output: sum(rank * chunk, chunk) };
+    case 'all_to_all':
+      return { input: list(world, (j) => xs(rank, j * count, count)), output: list(world, (p) => xs(p, rank * count, count)) };
+    case 'all_to_all_single':
+      return { input: xs(rank, 0, count), output: list(world, (p) => xs(p, rank * chunk, chunk)).flat() };
   }
 }

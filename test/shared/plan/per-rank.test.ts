@@ -26,10 +26,12 @@ describe('per-rank actions (deliberate mistakes)', () => {
   });
 
   it('overrides count, root and dtype for one rank only', () => {
-    const plan = compilePlan(scenario([
-      { op: 'all_reduce', count: 3, perRank: { 1: { count: 4, dtype: 'float16' } } },
-      { op: 'broadcast', count: 3, perRank: { 0: { root: 1 } } },
-    ]));
+    const plan = compilePlan(
+      scenario([
+        { op: 'all_reduce', count: 3, perRank: { 1: { count: 4, dtype: 'float16' } } },
+        { op: 'broadcast', count: 3, perRank: { 0: { root: 1 } } },
+      ]),
+    );
     expect(rankAction(plan.steps[0], 1)).toMatchObject({ count: 4, dtype: 'float16' });
     expect(rankAction(plan.steps[0], 0)).toMatchObject({ count: 3, dtype: 'float32' });
     expect(rankAction(plan.steps[1], 0)).toMatchObject({ root: 1 });
@@ -37,10 +39,15 @@ describe('per-rank actions (deliberate mistakes)', () => {
   });
 
   it('a skipping rank takes no part; a recv from another peer moves who takes part', () => {
-    const plan = compilePlan(scenario([
-      { op: 'send', from: 0, to: 1, count: 8, perRank: { 1: { skip: true } } },
-      { op: 'send', from: 0, to: 1, count: 8, perRank: { 1: { from: 2 } } },
-    ], 3));
+    const plan = compilePlan(
+      scenario(
+        [
+          { op: 'send', from: 0, to: 1, count: 8, perRank: { 1: { skip: true } } },
+          { op: 'send', from: 0, to: 1, count: 8, perRank: { 1: { from: 2 } } },
+        ],
+        3,
+      ),
+    );
     expect(rankAction(plan.steps[0], 1)).toBeNull();
     expect([0, 1, 2].map((r) => takesPart(plan.steps[0], r))).toEqual([true, false, false]);
     expect(rankAction(plan.steps[1], 1)).toMatchObject({ kind: 'p2p', from: 2, to: 1 });
@@ -58,7 +65,9 @@ describe('per-rank actions (deliberate mistakes)', () => {
     expect(problems([{ op: 'all_reduce', count: 3, perRank: { 5: { count: 4 } } }])).toEqual([
       'steps.0.perRank.5: rank 5 does not exist in a world of 2 ranks (expected 0…1)',
     ]);
-    expect(problems([{ op: 'reduce_scatter', count: 4, perRank: { 1: { op: 'all_to_all_single', count: 3 } } }])[0]).toMatch(/^steps\.0\.perRank\.1\.count: /);
+    expect(problems([{ op: 'reduce_scatter', count: 4, perRank: { 1: { op: 'all_to_all_single', count: 3 } } }])[0]).toMatch(
+      /^steps\.0\.perRank\.1\.count: /,
+    );
     expect(problems([{ op: 'send', from: 0, to: 1, count: 2, perRank: { 1: { from: 1 } } }])).toEqual([
       'steps.0.perRank.1.to: a rank cannot send to itself (from and to are both 1)',
     ]);
@@ -74,7 +83,21 @@ describe('per-rank actions (deliberate mistakes)', () => {
   });
 
   it('refuses override keys that are not rank numbers or not overridable', () => {
-    expect(scenarioSchema.safeParse({ version: 1, name: 't', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3, perRank: { one: { count: 4 } } }] }).success).toBe(false);
-    expect(scenarioSchema.safeParse({ version: 1, name: 't', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3, perRank: { 1: { iters: 4 } } }] }).success).toBe(false);
+    expect(
+      scenarioSchema.safeParse({
+        version: 1,
+        name: 't',
+        world: { ranks: 2 },
+        steps: [{ op: 'all_reduce', count: 3, perRank: { one: { count: 4 } } }],
+      }).success,
+    ).toBe(false);
+    expect(
+      scenarioSchema.safeParse({
+        version: 1,
+        name: 't',
+        world: { ranks: 2 },
+        steps: [{ op: 'all_reduce', count: 3, perRank: { 1: { iters: 4 } } }],
+      }).success,
+    ).toBe(false);
   });
 });

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { compileLoaded, parseScenarioText, problemAt } from '../../../src/shared/plan/text';
 import { problems } from '../scenario/problems';
 
-
 const base = (steps: unknown[]) => JSON.stringify({ version: 1, name: 'x', world: { ranks: 2 }, steps }, null, 2);
 
 describe('scenario files', () => {
@@ -46,7 +45,14 @@ describe('scenario files', () => {
   });
 
   it('reports every problem, not just the first', () => {
-    expect(problems(base([{ op: 'all_reduce', count: -1 }, { op: 'broadcast', count: 3, dtype: 'float8' }]))).toHaveLength(2);
+    expect(
+      problems(
+        base([
+          { op: 'all_reduce', count: -1 },
+          { op: 'broadcast', count: 3, dtype: 'float8' },
+        ]),
+      ),
+    ).toHaveLength(2);
   });
 
   it('reports a root outside the world with the world size', () => {
@@ -67,14 +73,23 @@ describe('scenario files', () => {
   });
 
   it('refuses a send to oneself and a wait for an unknown id', () => {
-    const p = problems(base([{ op: 'send', from: 1, to: 1, count: 3 }, { op: 'wait', id: 'nope' }]));
+    const p = problems(
+      base([
+        { op: 'send', from: 1, to: 1, count: 3 },
+        { op: 'wait', id: 'nope' },
+      ]),
+    );
     expect(p.map((x) => x.path)).toEqual(['steps[0].to', 'steps[1].id']);
   });
 
   it('places a problem found beside the text at the path it concerns, or the deepest part of it there is', () => {
     const text = base([{ op: 'barrier' }]);
     expect(problemAt(text, 'x.scenario.json', ['world'], 'no GPUs here')).toEqual({
-      file: 'x.scenario.json', path: 'world', line: 4, column: 12, message: 'no GPUs here',
+      file: 'x.scenario.json',
+      path: 'world',
+      line: 4,
+      column: 12,
+      message: 'no GPUs here',
     });
     expect(problemAt(text, 'x.scenario.json', ['backend'], 'b')).toMatchObject({ path: 'backend', line: 1, column: 1 });
   });

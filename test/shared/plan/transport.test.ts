@@ -19,11 +19,13 @@ describe('copy-engine transport', () => {
     expect(plan.steps[2].action).not.toHaveProperty('transport');
   });
 
-  it('applies a group\'s transport to each send that names none, and says so in the label', () => {
-    const plan = compilePlan(scenario([
-      { op: 'group', transport: 'copy-engine', steps: [send(), send()] },
-      { op: 'group', transport: 'copy-engine', steps: [send(), send({ transport: 'nccl' })] },
-    ]));
+  it("applies a group's transport to each send that names none, and says so in the label", () => {
+    const plan = compilePlan(
+      scenario([
+        { op: 'group', transport: 'copy-engine', steps: [send(), send()] },
+        { op: 'group', transport: 'copy-engine', steps: [send(), send({ transport: 'nccl' })] },
+      ]),
+    );
     expect(plan.steps.map((s) => s.label)).toEqual(['group(2, copy engine)', 'group(2, 1 by copy engine)']);
     const items = (i: number) => (plan.steps[i].action as Extract<PlanStep['action'], { kind: 'group' }>).items;
     expect(items(0).map((a) => (a.kind === 'p2p' ? a.transport : null))).toEqual(['copy-engine', 'copy-engine']);
@@ -46,29 +48,62 @@ describe('a compare block against the true ideal', () => {
       ...(serial ? [] : [{ op: 'wait', id: 'r' }]),
     ],
   });
-  const plan = compilePlan(scenario([{ op: 'compare', repeat: 1, warmup: 0, variants: [
-    variant('off', 'nccl', true), variant('off, copy engine', 'copy-engine', true), variant('on', 'nccl', false), variant('on, copy engine', 'copy-engine', false),
-  ] }]));
-  const own = (name: string) => plan.steps.filter((s) => s.origin.kind === 'compare' && s.origin.variant === name && s.action.kind !== 'block-begin' && s.action.kind !== 'block-end');
+  const plan = compilePlan(
+    scenario([
+      {
+        op: 'compare',
+        repeat: 1,
+        warmup: 0,
+        variants: [
+          variant('off', 'nccl', true),
+          variant('off, copy engine', 'copy-engine', true),
+          variant('on', 'nccl', false),
+          variant('on, copy engine', 'copy-engine', false),
+        ],
+      },
+    ]),
+  );
+  const own = (name: string) =>
+    plan.steps.filter(
+      (s) => s.origin.kind === 'compare' && s.origin.variant === name && s.action.kind !== 'block-begin' && s.action.kind !== 'block-end',
+    );
 
-  it('tells serial variants from overlapped ones, and each variant\'s transport', () => {
+  it("tells serial variants from overlapped ones, and each variant's transport", () => {
     expect(['off', 'off, copy engine', 'on', 'on, copy engine'].map((n) => [variantSerial(own(n)), variantTransport(own(n))])).toEqual([
-      [true, 'nccl'], [true, 'copy-engine'], [false, 'nccl'], [false, 'copy-engine'],
+      [true, 'nccl'],
+      [true, 'copy-engine'],
+      [false, 'nccl'],
+      [false, 'copy-engine'],
     ]);
   });
 
   it('takes the fastest transfer alone and the multiply alone from the serial variants', () => {
     // Times per variant: [transfer, multiply, block].
     const times: Record<string, [number, number, number]> = {
-      off: [590, 700, 1290], 'off, copy engine': [530, 710, 1240], on: [600, 800, 850], 'on, copy engine': [520, 715, 720],
+      off: [590, 700, 1290],
+      'off, copy engine': [530, 710, 1240],
+      on: [600, 800, 850],
+      'on, copy engine': [520, 715, 720],
     };
     const records: StepRecord[] = plan.steps.map((s) => {
       const [comm, compute, block] = times[(s.origin as { variant: string }).variant];
       const us = s.action.kind === 'group' ? comm : s.action.kind === 'compute' ? compute : s.action.kind === 'block-end' ? block : 0;
       return {
-        index: s.index, path: s.path, label: s.label, origin: s.origin, action: s.action, verdict: 'none', wrong: 0,
-        ranks: us ? [{ step: s.index, rank: 1, verdict: 'none', checked: 0, wrong: 0, mismatches: [], output: null, timesUs: [us], note: null }] : [],
-        timing: null, bytes: 0, algbw: null, busbw: null, flops: null,
+        index: s.index,
+        path: s.path,
+        label: s.label,
+        origin: s.origin,
+        action: s.action,
+        verdict: 'none',
+        wrong: 0,
+        ranks: us
+          ? [{ step: s.index, rank: 1, verdict: 'none', checked: 0, wrong: 0, mismatches: [], output: null, timesUs: [us], note: null }]
+          : [],
+        timing: null,
+        bytes: 0,
+        algbw: null,
+        busbw: null,
+        flops: null,
       };
     });
     const [c] = summarizeCompares(plan, records);
@@ -78,18 +113,34 @@ describe('a compare block against the true ideal', () => {
   });
 });
 
-describe('copy-engine transfers against the machine\'s GPUs', () => {
-  const plan = compilePlan(scenarioSchema.parse({
-    version: 1, name: 't', world: { devices: [0, 2, 3] },
-    steps: [send({ transport: 'copy-engine' }), { op: 'group', transport: 'copy-engine', steps: [{ op: 'send', from: 2, to: 1, count: 4 }] }, send()],
-  }));
-  const link = (a: number, b: number, nvlinks: number, access: boolean | null) => ({ a, b, nvlinks, p2p: access === null ? null : { access } });
-
-  it('lists each pair a copy engine joins once, with the first step that asks for it', () => {
-    expect(copyEnginePairs(plan)).toEqual([{ from: 0, to: 1, path: 'steps[0]' }, { from: 2, to: 1, path: 'steps[1]' }]);
+describe("copy-engine transfers against the machine's GPUs", () => {
+  const plan = compilePlan(
+    scenarioSchema.parse({
+      version: 1,
+      name: 't',
+      world: { devices: [0, 2, 3] },
+      steps: [
+        send({ transport: 'copy-engine' }),
+        { op: 'group', transport: 'copy-engine', steps: [{ op: 'send', from: 2, to: 1, count: 4 }] },
+        send(),
+      ],
+    }),
+  );
+  const link = (a: number, b: number, nvlinks: number, access: boolean | null) => ({
+    a,
+    b,
+    nvlinks,
+    p2p: access === null ? null : { access },
   });
 
-  it('needs CUDA\'s peer attributes only for pairs without NVLink', () => {
+  it('lists each pair a copy engine joins once, with the first step that asks for it', () => {
+    expect(copyEnginePairs(plan)).toEqual([
+      { from: 0, to: 1, path: 'steps[0]' },
+      { from: 2, to: 1, path: 'steps[1]' },
+    ]);
+  });
+
+  it("needs CUDA's peer attributes only for pairs without NVLink", () => {
     expect(copyEngineNeedsPeerAttributes(plan, [link(0, 2, 18, null), link(2, 3, 18, null)])).toBe(false);
     expect(copyEngineNeedsPeerAttributes(plan, [link(0, 2, 18, null), link(2, 3, 0, null)])).toBe(true);
   });
@@ -97,17 +148,30 @@ describe('copy-engine transfers against the machine\'s GPUs', () => {
   it('refuses a pair of GPUs without peer access, naming the step, the ranks and the GPUs', () => {
     expect(copyEngineRefusal(plan, [link(0, 2, 18, true), link(2, 3, 0, true)])).toBeNull();
     expect(copyEngineRefusal(plan, [link(0, 2, 18, null), link(2, 3, 0, false)])).toBe(
-      'steps[1]: a copy-engine transfer from rank 2 (GPU 3) to rank 1 (GPU 2) is refused: CUDA gives these GPUs no peer access, so neither GPU\'s copy engine can write into the other\'s memory; use "transport": "nccl"');
+      'steps[1]: a copy-engine transfer from rank 2 (GPU 3) to rank 1 (GPU 2) is refused: CUDA gives these GPUs no peer access, so neither GPU\'s copy engine can write into the other\'s memory; use "transport": "nccl"',
+    );
   });
 });
 
-describe('a compare variant\'s NCCL settings', () => {
-  const compare = (nccl: object, extra: object = {}) => scenarioSchema.parse({
-    version: 1, name: 't', world: { ranks: 2 }, ...extra,
-    steps: [{ op: 'compare', variants: [{ name: 'a', steps: [send()] }, { name: 'b', nccl, steps: [send(), { op: 'compute', m: 8, n: 8, k: 8 }] }] }],
-  });
+describe("a compare variant's NCCL settings", () => {
+  const compare = (nccl: object, extra: object = {}) =>
+    scenarioSchema.parse({
+      version: 1,
+      name: 't',
+      world: { ranks: 2 },
+      ...extra,
+      steps: [
+        {
+          op: 'compare',
+          variants: [
+            { name: 'a', steps: [send()] },
+            { name: 'b', nccl, steps: [send(), { op: 'compute', m: 8, n: 8, k: 8 }] },
+          ],
+        },
+      ],
+    });
 
-  it('puts the variant\'s communication, and only that, on a communicator of its own, one per distinct setting', () => {
+  it("puts the variant's communication, and only that, on a communicator of its own, one per distinct setting", () => {
     const plan = compilePlan(compare({ maxCTAs: 4 }));
     expect(plan.comms).toEqual([{ maxCTAs: 4 }]);
     const b = plan.steps.filter((s) => s.origin.kind === 'compare' && s.origin.variant === 'b');
@@ -117,7 +181,9 @@ describe('a compare variant\'s NCCL settings', () => {
   });
 
   it('asks for registered buffers where the zero-SM policy is named', () => {
-    expect(() => compilePlan(compare({ ctaPolicy: 'zero' }))).toThrow(/steps\[0\]\.variants\[1\]\.nccl\.ctaPolicy: the zero-SM policy works on window-registered buffers/);
+    expect(() => compilePlan(compare({ ctaPolicy: 'zero' }))).toThrow(
+      /steps\[0\]\.variants\[1\]\.nccl\.ctaPolicy: the zero-SM policy works on window-registered buffers/,
+    );
     expect(compilePlan(compare({ ctaPolicy: 'zero' }, { registerBuffers: true })).comms).toEqual([{ ctaPolicy: 'zero' }]);
   });
 });

@@ -7,15 +7,19 @@ import { allReduce, buildRecord, CPU_ENVIRONMENT, sendRecv, type StepSpec } from
 const spread = (min: number, median: number, max: number, samples = 5) => ({ min, median, max, samples });
 const run = (steps: StepSpec[], id = 'a', environment = CPU_ENVIRONMENT) => buildRecord({ world: 2, steps, id, environment });
 // Both ranks time the same iterations, so a step's per-iteration times are these.
-const timed = (label: string, times: number[], action: PlanAction = allReduce(1024)): StepSpec => ({ label, action, timesUs: [times, times] });
+const timed = (label: string, times: number[], action: PlanAction = allReduce(1024)): StepSpec => ({
+  label,
+  action,
+  timesUs: [times, times],
+});
 
 describe('significance of a change', () => {
-  it('holds when each run\'s median lies outside the other run\'s whole range', () => {
+  it("holds when each run's median lies outside the other run's whole range", () => {
     expect(beyondSpread(spread(10, 11, 12), spread(14, 15, 16))).toBe(true);
     expect(beyondSpread(spread(14, 15, 16), spread(10, 11, 12))).toBe(true);
   });
 
-  it('does not hold when either median falls within the other run\'s range', () => {
+  it("does not hold when either median falls within the other run's range", () => {
     // B's median 13 lies in A's 10..20: A's own noise covers it.
     expect(beyondSpread(spread(10, 11, 20), spread(12, 13, 14))).toBe(false);
     // A's median 11 lies in B's 9..16, though B's median 15 is outside A's 10..12.
@@ -29,7 +33,7 @@ describe('significance of a change', () => {
 });
 
 describe('two runs compared', () => {
-  it('gives each matched step\'s time, busbw and verdict, and their changes in percent of A', () => {
+  it("gives each matched step's time, busbw and verdict, and their changes in percent of A", () => {
     const a = run([timed('all_reduce', [10, 10, 10])]);
     const b = run([timed('all_reduce', [8, 8, 8])], 'b');
     const [step] = compareRuns(a, b).steps;
@@ -42,7 +46,7 @@ describe('two runs compared', () => {
     expect(step.significant).toBe(true);
   });
 
-  it('calls a change within the runs\' own spread not significant', () => {
+  it("calls a change within the runs' own spread not significant", () => {
     const a = run([timed('all_reduce', [9, 10, 12])]);
     const b = run([timed('all_reduce', [8, 11, 13])], 'b');
     const [step] = compareRuns(a, b).steps;
@@ -51,8 +55,20 @@ describe('two runs compared', () => {
   });
 
   it('matches steps by label, op and size, and lists the rest as only in A or only in B', () => {
-    const a = run([timed('all_reduce', [10, 10]), timed('all_reduce', [10, 10], allReduce(2048)), timed('send', [5, 5], sendRecv(0, 1, 4))]);
-    const b = run([timed('all_reduce', [10, 10]), timed('all_reduce', [10, 10], allReduce(4096)), timed('send', [5, 5], sendRecv(0, 1, 4)), timed('extra', [1, 1])], 'b');
+    const a = run([
+      timed('all_reduce', [10, 10]),
+      timed('all_reduce', [10, 10], allReduce(2048)),
+      timed('send', [5, 5], sendRecv(0, 1, 4)),
+    ]);
+    const b = run(
+      [
+        timed('all_reduce', [10, 10]),
+        timed('all_reduce', [10, 10], allReduce(4096)),
+        timed('send', [5, 5], sendRecv(0, 1, 4)),
+        timed('extra', [1, 1]),
+      ],
+      'b',
+    );
     const c = compareRuns(a, b);
     expect(c.steps.map((s) => `${s.label}/${s.bytes}`)).toEqual(['all_reduce/4096', 'send/16']);
     expect(c.onlyInA.map((k) => `${k.label}/${k.bytes}`)).toEqual(['all_reduce/8192']);
@@ -64,7 +80,10 @@ describe('two runs compared', () => {
     const a = run([timed('x', [10, 10]), wait, timed('x', [20, 20])]);
     const b = run([timed('x', [11, 11]), timed('x', [22, 22]), timed('x', [30, 30]), wait], 'b');
     const c = compareRuns(a, b);
-    expect(c.steps.map((s) => [s.occurrence, s.a.timeUs, s.b.timeUs])).toEqual([[0, 10, 11], [1, 20, 22]]);
+    expect(c.steps.map((s) => [s.occurrence, s.a.timeUs, s.b.timeUs])).toEqual([
+      [0, 10, 11],
+      [1, 20, 22],
+    ]);
     expect(c.onlyInB).toEqual([{ label: 'x', op: 'all_reduce', bytes: 4096, occurrence: 2 }]);
     expect(c.onlyInA).toEqual([]);
   });
@@ -72,13 +91,19 @@ describe('two runs compared', () => {
   it('compares compare blocks by label and variant: durations, their change and the speed-ups', () => {
     const withBlocks = (off: number[], on: number[]) => {
       const r = run([]);
-      r.compares = [{
-        index: 0, label: 'overlap', commUs: null, computeUs: null, idealSpeedup: null,
-        variants: [
-          { name: 'off', durationUs: off[1], repeatsUs: off, speedup: 1 },
-          { name: 'on', durationUs: on[1], repeatsUs: on, speedup: off[1] / on[1] },
-        ],
-      }];
+      r.compares = [
+        {
+          index: 0,
+          label: 'overlap',
+          commUs: null,
+          computeUs: null,
+          idealSpeedup: null,
+          variants: [
+            { name: 'off', durationUs: off[1], repeatsUs: off, speedup: 1 },
+            { name: 'on', durationUs: on[1], repeatsUs: on, speedup: off[1] / on[1] },
+          ],
+        },
+      ];
       return r;
     };
     const [off, on] = compareRuns(withBlocks([99, 100, 101], [79, 80, 81]), withBlocks([99, 100, 102], [59, 60, 61])).blocks;
@@ -119,7 +144,9 @@ describe('environment differences', () => {
 
   it('finds nothing between identical environments, and a changed backend', () => {
     expect(environmentChanges(gpuEnv({}), gpuEnv({}))).toEqual([]);
-    expect(environmentChanges(CPU_ENVIRONMENT, { ...CPU_ENVIRONMENT, backend: 'nccl' })).toEqual([{ field: 'backend', kind: 'changed', a: 'cpu', b: 'nccl' }]);
+    expect(environmentChanges(CPU_ENVIRONMENT, { ...CPU_ENVIRONMENT, backend: 'nccl' })).toEqual([
+      { field: 'backend', kind: 'changed', a: 'cpu', b: 'nccl' },
+    ]);
   });
 });
 
@@ -129,7 +156,9 @@ describe('the comparison as text', () => {
     const b = run([timed('fast', [5, 5, 5]), timed('same', [10, 11, 12], allReduce(8))], 'b', { ...CPU_ENVIRONMENT, host: 'lab-2' });
     const lines = comparisonReport(compareRuns(a, b));
     expect(lines[0]).toMatch(/^# A: a lab\.scenario\.json .* passed, 2 ranks, cpu$/);
-    expect(lines.find((l) => l.includes('fast ('))).toMatch(/^\* fast \(all_reduce, 4096 B\)\s+10.0\s+5.00\s+-50.0%\s+\S+\s+\S+\s+\+100.0%\s+pass\s+pass$/);
+    expect(lines.find((l) => l.includes('fast ('))).toMatch(
+      /^\* fast \(all_reduce, 4096 B\)\s+10.0\s+5.00\s+-50.0%\s+\S+\s+\S+\s+\+100.0%\s+pass\s+pass$/,
+    );
     expect(lines.find((l) => l.includes('same ('))).toMatch(/^ {2}same .*\+0.0%/);
     expect(lines).toContain('# only in A:');
     expect(lines).toContain('  gone (all_reduce, 4096 B)');
@@ -140,36 +169,69 @@ describe('the comparison as text', () => {
 describe('what a comparison says of its runs', () => {
   it('never says "same environment" of runs on different numbers of ranks', () => {
     const a = buildRecord({ world: 2, steps: [timed('x', [10, 10])], id: 'a' });
-    const b = buildRecord({ world: 4, steps: [{ label: 'x', action: allReduce(1024), timesUs: [[9, 9], [9, 9], [9, 9], [9, 9]] }], id: 'b' });
+    const b = buildRecord({
+      world: 4,
+      steps: [
+        {
+          label: 'x',
+          action: allReduce(1024),
+          timesUs: [
+            [9, 9],
+            [9, 9],
+            [9, 9],
+            [9, 9],
+          ],
+        },
+      ],
+      id: 'b',
+    });
     const c = compareRuns(a, b);
     expect(c.environment).toContainEqual({ field: 'ranks', kind: 'changed', a: '2', b: '4' });
     expect(comparisonReport(c)).not.toContain('# same environment');
   });
 
   it('names a compare block\'s steps by their variant and repeat, not "#2 … #8"', () => {
-    const inBlock = (variant: string, repeat: number): StepSpec => ({ ...timed('receive', [10, 10], sendRecv(0, 1, 1024)), origin: { kind: 'compare', compare: 0, variant, repeat } });
+    const inBlock = (variant: string, repeat: number): StepSpec => ({
+      ...timed('receive', [10, 10], sendRecv(0, 1, 1024)),
+      origin: { kind: 'compare', compare: 0, variant, repeat },
+    });
     const steps = [inBlock('off', 0), inBlock('on', 0), inBlock('off', 1), inBlock('on', 1)];
     const compares = [{ index: 0, path: 'steps[0]', label: 'overlap', variants: ['off', 'on'], repeat: 2 }];
     const block = (id: string) => buildRecord({ world: 2, steps, id, environment: CPU_ENVIRONMENT, compares });
     const c = compareRuns(block('a'), block('b'));
-    expect(c.steps.map((s) => s.label)).toEqual(['receive [off, repeat 1]', 'receive [on, repeat 1]', 'receive [off, repeat 2]', 'receive [on, repeat 2]']);
+    expect(c.steps.map((s) => s.label)).toEqual([
+      'receive [off, repeat 1]',
+      'receive [on, repeat 1]',
+      'receive [off, repeat 2]',
+      'receive [on, repeat 2]',
+    ]);
     expect(c.steps.every((s) => s.occurrence === 0)).toBe(true);
     expect(comparisonReport(c).join('\n')).not.toMatch(/#\d/);
   });
 });
 
-describe('NCCL\'s choice in the comparison', () => {
+describe("NCCL's choice in the comparison", () => {
   const nccl = (algo: string, proto: string, nChannels: number) => ({
-    calls: 6, seen: 6, algo: { [algo]: 6 }, proto: { [proto]: 6 }, nChannels: { [String(nChannels)]: 6 }, missingEnds: 0, zeroTimes: 0, kernelMedianUs: 9,
+    calls: 6,
+    seen: 6,
+    algo: { [algo]: 6 },
+    proto: { [proto]: 6 },
+    nChannels: { [String(nChannels)]: 6 },
+    missingEnds: 0,
+    zeroTimes: 0,
+    kernelMedianUs: 9,
   });
-  it('shows each side\'s algorithm, protocol and channels, marked where they differ', () => {
+  it("shows each side's algorithm, protocol and channels, marked where they differ", () => {
     const a = run([timed('all_reduce', [10, 10, 10]), timed('big', [20, 20, 20])]);
     const b = run([timed('all_reduce', [8, 8, 8]), timed('big', [20, 20, 20])], 'b');
     a.steps[0].nccl = nccl('RING', 'LL', 4);
     b.steps[0].nccl = nccl('TREE', 'LL', 4);
     a.steps[1].nccl = b.steps[1].nccl = nccl('RING', 'SIMPLE', 24);
     const c = compareRuns(a, b);
-    expect(c.steps.map((s) => [s.a.nccl, s.b.nccl])).toEqual([['RING LL 4ch', 'TREE LL 4ch'], ['RING SIMPLE 24ch', 'RING SIMPLE 24ch']]);
+    expect(c.steps.map((s) => [s.a.nccl, s.b.nccl])).toEqual([
+      ['RING LL 4ch', 'TREE LL 4ch'],
+      ['RING SIMPLE 24ch', 'RING SIMPLE 24ch'],
+    ]);
     const report = comparisonReport(c);
     expect(report.find((l) => l.includes('all_reduce ('))).toMatch(/RING LL 4ch\s+TREE LL 4ch ≠$/);
     expect(report.find((l) => l.includes('big ('))).toMatch(/RING SIMPLE 24ch\s+RING SIMPLE 24ch$/);

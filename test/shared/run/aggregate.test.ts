@@ -6,12 +6,38 @@ import type { RankStepResult } from '../../../src/shared/run/protocol.js';
 import { perOpTime } from '../../../src/shared/data/stats.js';
 
 const step: PlanStep = {
-  index: 0, path: 'steps[0]', label: 'all_reduce', origin: { kind: 'step' },
-  action: { kind: 'collective', op: 'all_reduce', dtype: 'float32', redop: 'sum', root: 0, count: 2, inPlace: false, data: { kind: 'rank' } } as PlanStep['action'],
-  warmup: 0, iters: 4, timeoutMs: 1000, async: false, asyncId: null, stream: 0,
+  index: 0,
+  path: 'steps[0]',
+  label: 'all_reduce',
+  origin: { kind: 'step' },
+  action: {
+    kind: 'collective',
+    op: 'all_reduce',
+    dtype: 'float32',
+    redop: 'sum',
+    root: 0,
+    count: 2,
+    inPlace: false,
+    data: { kind: 'rank' },
+  } as PlanStep['action'],
+  warmup: 0,
+  iters: 4,
+  timeoutMs: 1000,
+  async: false,
+  asyncId: null,
+  stream: 0,
 };
 const rank = (r: number, timesUs: number[], spanUs?: number): RankStepResult => ({
-  step: 0, rank: r, verdict: 'pass', checked: 2, wrong: 0, mismatches: [], output: null, timesUs, note: null, ...(spanUs === undefined ? {} : { spanUs }),
+  step: 0,
+  rank: r,
+  verdict: 'pass',
+  checked: 2,
+  wrong: 0,
+  mismatches: [],
+  output: null,
+  timesUs,
+  note: null,
+  ...(spanUs === undefined ? {} : { spanUs }),
 });
 
 describe('time per op, as nccl-tests measures it', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bestSample, clockDrift, gpuToHostNs } from '../../../src/shared/run/gpu-clock';
 
-const EPOCH = 1_764_000_000_123_456_789n;  // %globaltimer: ns since the epoch, past 2^53
+const EPOCH = 1_764_000_000_123_456_789n; // %globaltimer: ns since the epoch, past 2^53
 
 describe('the GPU clock calibration', () => {
   it('maps %globaltimer onto the host clock exactly, though the timer is beyond a double', () => {
@@ -24,7 +24,7 @@ describe('the GPU clock calibration', () => {
 
   it('gives the drift between two calibrations in ppm, with its bound from their errors', () => {
     const a = { gpuNs: EPOCH, hostNs: 1_000_000_000, errorNs: 1_000 };
-    const b = { gpuNs: EPOCH + 1_000_020_000n, hostNs: 2_000_000_000, errorNs: 1_000 };  // 20 µs more in 1 s
+    const b = { gpuNs: EPOCH + 1_000_020_000n, hostNs: 2_000_000_000, errorNs: 1_000 }; // 20 µs more in 1 s
     const d = clockDrift(a, b)!;
     expect(d.ppm).toBeCloseTo(20, 6);
     expect(d.boundPpm).toBeCloseTo(2, 6);

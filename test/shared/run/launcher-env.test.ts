@@ -1,22 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { deviceOf, parseAddress, PlaceError, rankPlace } from '../../../src/shared/run/launcher-env';
 
-describe('a worker\'s place from its launcher\'s environment', () => {
-  it('reads torchrun\'s RANK, WORLD_SIZE and LOCAL_RANK', () => {
+describe("a worker's place from its launcher's environment", () => {
+  it("reads torchrun's RANK, WORLD_SIZE and LOCAL_RANK", () => {
     expect(rankPlace({ RANK: '5', WORLD_SIZE: '8', LOCAL_RANK: '1' })).toMatchObject({ rank: 5, world: 8, localRank: 1, device: 1 });
   });
 
-  it('reads Slurm\'s SLURM_PROCID, SLURM_NTASKS and SLURM_LOCALID', () => {
+  it("reads Slurm's SLURM_PROCID, SLURM_NTASKS and SLURM_LOCALID", () => {
     const p = rankPlace({ SLURM_PROCID: '9', SLURM_NTASKS: '16', SLURM_LOCALID: '1' });
     expect(p).toMatchObject({ rank: 9, world: 16, localRank: 1, device: 1 });
     expect(p.source).toContain('Slurm');
   });
 
-  it('reads Open MPI\'s OMPI_COMM_WORLD_RANK, _SIZE and _LOCAL_RANK', () => {
-    expect(rankPlace({ OMPI_COMM_WORLD_RANK: '3', OMPI_COMM_WORLD_SIZE: '4', OMPI_COMM_WORLD_LOCAL_RANK: '1' })).toMatchObject({ rank: 3, world: 4, localRank: 1 });
+  it("reads Open MPI's OMPI_COMM_WORLD_RANK, _SIZE and _LOCAL_RANK", () => {
+    expect(rankPlace({ OMPI_COMM_WORLD_RANK: '3', OMPI_COMM_WORLD_SIZE: '4', OMPI_COMM_WORLD_LOCAL_RANK: '1' })).toMatchObject({
+      rank: 3,
+      world: 4,
+      localRank: 1,
+    });
   });
 
-  it('reads a Kubernetes Indexed Job\'s JOB_COMPLETION_INDEX, with the world from --world', () => {
+  it("reads a Kubernetes Indexed Job's JOB_COMPLETION_INDEX, with the world from --world", () => {
     expect(rankPlace({ JOB_COMPLETION_INDEX: '2' }, { world: 4 })).toMatchObject({ rank: 2, world: 4, localRank: 0, device: 0 });
   });
 
@@ -33,7 +37,7 @@ describe('a worker\'s place from its launcher\'s environment', () => {
     expect(() => rankPlace({ RANK: 'one', WORLD_SIZE: '2' })).toThrow(PlaceError);
   });
 
-  it('takes the GPU by local rank, the only one CUDA_VISIBLE_DEVICES names, or the local rank\'s among several', () => {
+  it("takes the GPU by local rank, the only one CUDA_VISIBLE_DEVICES names, or the local rank's among several", () => {
     expect(deviceOf({}, 3)).toBe(3);
     expect(deviceOf({ CUDA_VISIBLE_DEVICES: '5' }, 3)).toBe(0);
     expect(deviceOf({ CUDA_VISIBLE_DEVICES: '4,5' }, 1)).toBe(1);

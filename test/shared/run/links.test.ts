@@ -6,7 +6,10 @@ const gpu = (index: number, extra: object = {}) => ({ index, name: 'GPU', memory
 describe('links', () => {
   it('reads NVLinks and their peak from the record, either way round', () => {
     const env = { gpus: [gpu(0), gpu(1)], links: [{ a: 0, b: 1, nvlinks: 18, via: 'direct', pcie: 'SYS', peakGBps: 450 }] };
-    for (const [a, b] of [[0, 1], [1, 0]]) {
+    for (const [a, b] of [
+      [0, 1],
+      [1, 0],
+    ]) {
       expect(linkBetween(env, a, b)).toEqual({ text: 'NV18', nvlinks: 18, pcie: 'SYS', peakGBps: 450, peakFrom: '18 NVLinks × 25 GB/s' });
     }
     expect(linkBetween(env, 0, 0)).toBeNull();
@@ -14,7 +17,7 @@ describe('links', () => {
     expect(linkBetween({ gpus: [] }, 0, 1)).toBeNull();
   });
 
-  it('takes the slower GPU\'s PCIe link where there is no NVLink', () => {
+  it("takes the slower GPU's PCIe link where there is no NVLink", () => {
     const env = {
       gpus: [gpu(0, { pcieGen: 5, pcieWidth: 16 }), gpu(1, { pcieGen: 4, pcieWidth: 16 })],
       links: [{ a: 0, b: 1, nvlinks: 0, via: '', pcie: 'PXB', peakGBps: null }],

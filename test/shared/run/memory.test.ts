@@ -9,8 +9,18 @@ let nextIndex = 0;
 function step(action: PlanAction, extra: Partial<PlanStep> = {}): PlanStep {
   const index = nextIndex++;
   return {
-    index, path: `steps[${index}]`, label: `step ${index}`, origin: { kind: 'step' }, action,
-    warmup: 0, iters: 1, timeoutMs: 60_000, async: false, asyncId: null, stream: 0, ...extra,
+    index,
+    path: `steps[${index}]`,
+    label: `step ${index}`,
+    origin: { kind: 'step' },
+    action,
+    warmup: 0,
+    iters: 1,
+    timeoutMs: 60_000,
+    async: false,
+    asyncId: null,
+    stream: 0,
+    ...extra,
   };
 }
 
@@ -18,14 +28,23 @@ function plan(world: number, steps: PlanStep[]): Plan {
   return { world, devices: null, streams: ['default', 's1', 's2'], steps, sweeps: [], pairs: [], compares: [] };
 }
 
-const collective = (op: CollectiveAction['op'], count: number, extra: Partial<CollectiveAction> = {}): CollectiveAction =>
-  ({ kind: 'collective', op, dtype: 'float32', redop: 'sum', root: 0, count, inPlace: false, data: DATA, ...extra });
+const collective = (op: CollectiveAction['op'], count: number, extra: Partial<CollectiveAction> = {}): CollectiveAction => ({
+  kind: 'collective',
+  op,
+  dtype: 'float32',
+  redop: 'sum',
+  root: 0,
+  count,
+  inPlace: false,
+  data: DATA,
+  ...extra,
+});
 const p2p = (from: number, to: number, count: number): P2pAction => ({ kind: 'p2p', from, to, dtype: 'float32', count, data: DATA });
 
 const hostBytes = (p: Plan, backend: 'cpu' | 'nccl' = 'cpu') => planMemoryNeed(p, backend).ranks.map((r) => r.hostBytes);
 
 describe('memory a plan needs', () => {
-  it('counts a collective\'s send and receive buffers, once when in place', () => {
+  it("counts a collective's send and receive buffers, once when in place", () => {
     const M = MiB / 4; // float32 elements in 1 MiB
     expect(hostBytes(plan(2, [step(collective('all_reduce', M))]))).toEqual([2 * MiB, 2 * MiB]);
     expect(hostBytes(plan(2, [step(collective('all_reduce', M, { inPlace: true }))]))).toEqual([MiB, MiB]);
@@ -46,11 +65,14 @@ describe('memory a plan needs', () => {
   });
 
   it('takes the largest step, not the sum of steps that run one after another, and names it', () => {
-    const need = planMemoryNeed(plan(2, [
-      step(collective('all_reduce', 1024)),
-      step(collective('all_reduce', MiB), { label: 'the big one' }),
-      step(collective('broadcast', 1024)),
-    ]), 'cpu');
+    const need = planMemoryNeed(
+      plan(2, [
+        step(collective('all_reduce', 1024)),
+        step(collective('all_reduce', MiB), { label: 'the big one' }),
+        step(collective('broadcast', 1024)),
+      ]),
+      'cpu',
+    );
     expect(need.ranks[0]).toMatchObject({ hostBytes: 8 * MiB, peakStep: 'the big one' });
   });
 
@@ -86,7 +108,7 @@ describe('memory a plan needs', () => {
     expect(need.ranks[0]).toMatchObject({ hostBytes: 4 * MiB, deviceBytes: 4 * MiB, peakStep: 'compare: on begin' });
   });
 
-  it('keeps a stream\'s GEMM operands for the rest of the run, on the host for cpu and on the GPU for nccl', () => {
+  it("keeps a stream's GEMM operands for the rest of the run, on the host for cpu and on the GPU for nccl", () => {
     const gemm = step({ kind: 'compute', dtype: 'float32', m: 512, n: 512, k: 512, ranks: null }, { stream: 2 });
     const operands = 3 * 512 * 512 * 4;
     const p = plan(2, [gemm, step(collective('all_reduce', MiB / 4), { stream: 1 })]);
@@ -100,9 +122,17 @@ describe('memory a plan needs', () => {
     expect(hostBytes(someRanks)).toEqual([0, operands]);
   });
 
-  it('sizes the cpu backend\'s shared segment as native/cpu/shm_segment.cc lays it out', () => {
+  it("sizes the cpu backend's shared segment as native/cpu/shm_segment.cc lays it out", () => {
     // The sizes of the segments the addon's createUniqueId made in /dev/shm (default tuning).
-    const measured: [number, number][] = [[1, 3_158_016], [2, 7_352_320], [3, 13_643_776], [4, 22_032_384], [8, 26_230_784], [17, 18_956_288], [64, 84_688_896]];
+    const measured: [number, number][] = [
+      [1, 3_158_016],
+      [2, 7_352_320],
+      [3, 13_643_776],
+      [4, 22_032_384],
+      [8, 26_230_784],
+      [17, 18_956_288],
+      [64, 84_688_896],
+    ];
     for (const [world, bytes] of measured) expect(cpuSegmentBytes(world), `world ${world}`).toBe(bytes);
     expect(cpuSegmentBytes(2, { slotBytes: 64 * 1024, mailboxBytes: 4096 })).toBeLessThan(MiB);
     expect(planMemoryNeed(plan(4, []), 'cpu').sharedBytes).toBe(cpuSegmentBytes(4));

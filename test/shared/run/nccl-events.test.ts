@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  NcclEventPool, communicatorOf, describeChoice, joinStep, kernelSpanNs, mergeStepInfos, predictionTable, shortChoice,
-  type NcclProfileRecord, type NcclTunerRecord,
+  NcclEventPool,
+  communicatorOf,
+  describeChoice,
+  joinStep,
+  kernelSpanNs,
+  mergeStepInfos,
+  predictionTable,
+  shortChoice,
+  type NcclProfileRecord,
+  type NcclTunerRecord,
 } from '../../../src/shared/run/nccl-events';
 
 const COMM = '00000000000000aa';
@@ -9,8 +17,28 @@ const G = 1_764_000_000_000_000_000n;
 let nextId = 1;
 
 const base: NcclProfileRecord = {
-  kind: 'coll', point: 'start', id: 0, parent: 0, comm: COMM, hostNs: 0, gpuNs: 0n, seq: 0, count: 0, rank: 0, peer: 0, steps: 0,
-  chunk: 0, channel: 0, nChannels: 0, nWarps: 0, isSend: false, state: 0, func: '', datatype: '', algo: '', proto: '',
+  kind: 'coll',
+  point: 'start',
+  id: 0,
+  parent: 0,
+  comm: COMM,
+  hostNs: 0,
+  gpuNs: 0n,
+  seq: 0,
+  count: 0,
+  rank: 0,
+  peer: 0,
+  steps: 0,
+  chunk: 0,
+  channel: 0,
+  nChannels: 0,
+  nWarps: 0,
+  isSend: false,
+  state: 0,
+  func: '',
+  datatype: '',
+  algo: '',
+  proto: '',
 };
 const rec = (r: Partial<NcclProfileRecord>): NcclProfileRecord => ({ ...base, ...r });
 
@@ -19,8 +47,14 @@ function call(seq: number, opts: { func?: string; algo?: string; proto?: string;
   const id = nextId++;
   const channels = opts.channels ?? [[0, 1000]];
   const coll = rec({
-    id, seq, func: opts.func ?? 'AllReduce', algo: opts.algo ?? 'RING', proto: opts.proto ?? 'LL', nChannels: channels.length,
-    comm: opts.comm ?? COMM, hostNs: 5_000 + seq,
+    id,
+    seq,
+    func: opts.func ?? 'AllReduce',
+    algo: opts.algo ?? 'RING',
+    proto: opts.proto ?? 'LL',
+    nChannels: channels.length,
+    comm: opts.comm ?? COMM,
+    hostNs: 5_000 + seq,
   });
   const chStarts: NcclProfileRecord[] = [];
   const chEnds: NcclProfileRecord[] = [];
@@ -55,23 +89,37 @@ describe('the NCCL event join', () => {
     expect(c?.algo).toBe('RING');
     expect(pool.find(COMM, 'Broadcast', 4)?.algo).toBe('TREE');
     expect(pool.find('bb', 'AllReduce', 4)?.algo).toBe('NVLS');
-    expect(pool.find(COMM, 'AllReduce', 4)).toBeUndefined();  // taken
+    expect(pool.find(COMM, 'AllReduce', 4)).toBeUndefined(); // taken
   });
 
   it('attaches channels that arrive before their collective, and ends that arrive before their channel', () => {
     const pool = new NcclEventPool();
-    const c = call(0, { channels: [[100, 900], [120, 1100]] });
-    pool.add([c.chEnds[1], c.chStarts[0]]);  // a later read's order: proxy thread first
+    const c = call(0, {
+      channels: [
+        [100, 900],
+        [120, 1100],
+      ],
+    });
+    pool.add([c.chEnds[1], c.chStarts[0]]); // a later read's order: proxy thread first
     expect(pool.complete(COMM, 'AllReduce', [0])).toBe(false);
     pool.add([c.coll, c.chStarts[1], c.chEnds[0], c.stop]);
     expect(pool.complete(COMM, 'AllReduce', [0])).toBe(true);
     const [coll] = pool.take(COMM, 'AllReduce', [0]);
-    expect(coll!.channels.map((ch) => [ch.channel, ch.startGpuNs! - G, ch.endGpuNs! - G])).toEqual([[0, 100n, 900n], [1, 120n, 1100n]]);
+    expect(coll!.channels.map((ch) => [ch.channel, ch.startGpuNs! - G, ch.endGpuNs! - G])).toEqual([
+      [0, 100n, 900n],
+      [1, 120n, 1100n],
+    ]);
     expect(coll!.stopNs).toBe(6_000);
   });
 
   it('takes the real end of a call from its channels, not from the Coll stop (which only means enqueued)', () => {
-    const c = call(1, { channels: [[200, 5_200], [150, 4_000], [300, 6_150]] });
+    const c = call(1, {
+      channels: [
+        [200, 5_200],
+        [150, 4_000],
+        [300, 6_150],
+      ],
+    });
     const pool = new NcclEventPool();
     pool.add(all(c));
     const span = kernelSpanNs(pool.find(COMM, 'AllReduce', 1)!);
@@ -79,9 +127,15 @@ describe('the NCCL event join', () => {
   });
 
   it('counts a channel whose end never came, and one stamped zero, without timing them', () => {
-    const c = call(2, { channels: [[0, 1_000], [10, 2_000], [-1, -1]] });
+    const c = call(2, {
+      channels: [
+        [0, 1_000],
+        [10, 2_000],
+        [-1, -1],
+      ],
+    });
     const pool = new NcclEventPool();
-    pool.add([c.coll, c.stop, ...c.chStarts, c.chEnds[0], c.chEnds[2]]);  // channel 1's end is missing
+    pool.add([c.coll, c.stop, ...c.chStarts, c.chEnds[0], c.chEnds[2]]); // channel 1's end is missing
     expect(pool.complete(COMM, 'AllReduce', [2])).toBe(false);
     const { info } = joinStep(pool.take(COMM, 'AllReduce', [2]), 1, null);
     expect(info.missingEnds).toBe(1);
@@ -98,13 +152,26 @@ describe('the NCCL event join', () => {
     const { info } = joinStep(calls, 3, null);
     expect(info.calls).toBe(5);
     expect(info.seen).toBe(4);
-    expect(info.kernelUs).toEqual([3, 4]);  // the third timed iteration (14) was never seen
+    expect(info.kernelUs).toEqual([3, 4]); // the third timed iteration (14) was never seen
     expect(info.algo).toEqual({ RING: 4 });
   });
 
   it('puts channel slices on the host clock by the calibration, per timed iteration, capped', () => {
     const pool = new NcclEventPool();
-    const calls = [call(20, { channels: [[1_000, 2_000], [1_100, 2_500]] }), call(21, { channels: [[5_000, 6_000], [5_000, 6_000]] })];
+    const calls = [
+      call(20, {
+        channels: [
+          [1_000, 2_000],
+          [1_100, 2_500],
+        ],
+      }),
+      call(21, {
+        channels: [
+          [5_000, 6_000],
+          [5_000, 6_000],
+        ],
+      }),
+    ];
     pool.add(calls.flatMap(all));
     const clock = { gpuNs: G, hostNs: 1_000_000, errorNs: 800 };
     const { slices, info } = joinStep(pool.take(COMM, 'AllReduce', [20, 21]), 2, clock, 1);
@@ -138,28 +205,50 @@ describe('the NCCL event join', () => {
   });
 });
 
-describe('NCCL\'s prediction beside the join', () => {
-  const table = (ringLl: number): number[][] => [[12, 20, 30], [ringLl, 15, 25], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1]];
-  const tuned = (hostNs: number, ringLl: number, comm = COMM): NcclTunerRecord => ({ comm, hostNs, func: 'AllReduce', bytes: 4096, pipeOps: 1, costUs: table(ringLl) });
-
-  it('names the table\'s cells by algorithm and protocol, leaving out what NCCL ruled out', () => {
-    expect(predictionTable(tuned(0, 9))).toEqual({ 'TREE/LL': 12, 'TREE/LL128': 20, 'TREE/SIMPLE': 30, 'RING/LL': 9, 'RING/LL128': 15, 'RING/SIMPLE': 25 });
+describe("NCCL's prediction beside the join", () => {
+  const table = (ringLl: number): number[][] => [
+    [12, 20, 30],
+    [ringLl, 15, 25],
+    [-1, -1, -1],
+    [-1, -1, -1],
+    [-1, -1, -1],
+    [-1, -1, -1],
+    [-1, -1, -1],
+  ];
+  const tuned = (hostNs: number, ringLl: number, comm = COMM): NcclTunerRecord => ({
+    comm,
+    hostNs,
+    func: 'AllReduce',
+    bytes: 4096,
+    pipeOps: 1,
+    costUs: table(ringLl),
   });
 
-  it('takes for a call the tuner\'s last table of its function and communicator before it', () => {
+  it("names the table's cells by algorithm and protocol, leaving out what NCCL ruled out", () => {
+    expect(predictionTable(tuned(0, 9))).toEqual({
+      'TREE/LL': 12,
+      'TREE/LL128': 20,
+      'TREE/SIMPLE': 30,
+      'RING/LL': 9,
+      'RING/LL128': 15,
+      'RING/SIMPLE': 25,
+    });
+  });
+
+  it("takes for a call the tuner's last table of its function and communicator before it", () => {
     const pool = new NcclEventPool();
-    const c = call(50);  // Coll start at host 5050
+    const c = call(50); // Coll start at host 5050
     pool.addTuner([tuned(5000, 7), tuned(5040, 8), tuned(5060, 99), tuned(5045, 1, 'other')]);
     pool.add(all(c));
     expect(pool.prediction(pool.find(COMM, 'AllReduce', 50)!)?.costUs[1][0]).toBe(8);
     const { info } = joinStep(pool.take(COMM, 'AllReduce', [50]), 1, null, 16, (x) => pool.prediction(x));
     expect(info.predicted).toEqual({ bytes: 4096, us: predictionTable(tuned(0, 8)) });
     const merged = mergeStepInfos([info]);
-    expect(merged?.predictedChosenUs).toBe(8);  // RING/LL, what NCCL chose
+    expect(merged?.predictedChosenUs).toBe(8); // RING/LL, what NCCL chose
     expect(shortChoice(merged!)).toBe('RING LL 1ch');
   });
 
-  it('gives no time for NCCL\'s choice where the choice varied', () => {
+  it("gives no time for NCCL's choice where the choice varied", () => {
     const pool = new NcclEventPool();
     pool.addTuner([tuned(0, 8)]);
     pool.add([call(60), call(61, { algo: 'TREE' })].flatMap(all));
@@ -182,7 +271,7 @@ describe('sends and receives, which NCCL does not number', () => {
     expect(pool.find(COMM, 'Send:2', 0)?.id).toBe(902);
   });
 
-  it('joins a send\'s kernel channels and calls its algorithm P2P', () => {
+  it("joins a send's kernel channels and calls its algorithm P2P", () => {
     const pool = new NcclEventPool();
     pool.add([
       p2p('Send', 1, 910),

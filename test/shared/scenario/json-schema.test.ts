@@ -15,7 +15,7 @@ describe('generated JSON Schema', () => {
     expect(text).toContain('Untimed iterations before the timed ones.');
   });
 
-  it('explains each op in completion and hover with its descriptor\'s count and teaching text', () => {
+  it("explains each op in completion and hover with its descriptor's count and teaching text", () => {
     const text = JSON.stringify(scenarioJsonSchema());
     expect(text).toContain(JSON.stringify(markdownEnumDescriptions(COLLECTIVES)));
     expect(text).toContain(JSON.stringify(markdownEnumDescriptions(OBJECT_COLLECTIVES)));

@@ -10,7 +10,12 @@ import { EXIT_OK, EXIT_USAGE, err, out, rankCount, type RegisterCommand } from '
 
 const WIDTH = 96;
 
-interface ExplainFlags { json?: boolean; ranks?: number; count?: number; root?: number }
+interface ExplainFlags {
+  json?: boolean;
+  ranks?: number;
+  count?: number;
+  root?: number;
+}
 
 /** A whole number as typed; its bounds depend on the op and the world, and the example checks them. */
 const wholeNumber = (v: string) => {
@@ -56,7 +61,9 @@ function explainCommand(op: string | undefined, flags: ExplainFlags): number {
   out(`${e.op}: ${e.summary}`);
   out('');
   out(`  count   ${e.countMeans ?? 'none: the step moves JSON objects (`objects`), not a tensor'}`);
-  out(`  busbw   ${e.busFactors ? `algbw × ${busFactorText(e.busFactors)}` : 'none: an object step is timed and checked but reports no bandwidth'}`);
+  out(
+    `  busbw   ${e.busFactors ? `algbw × ${busFactorText(e.busFactors)}` : 'none: an object step is timed and checked but reports no bandwidth'}`,
+  );
   out('');
   for (const line of wrapWords(e.teaching, WIDTH, '  ')) out(line);
   out('');
@@ -70,8 +77,12 @@ export const registerExplain: RegisterCommand = (program, setExit) => {
     .description('Explain an operation: what it does, what count means, its busbw factor, and what to learn from it.')
     .argument('[op]', 'an operation as a scenario names it (e.g. all_reduce); none lists them all')
     .option('--ranks <n>', 'ranks in the worked example, 1 to 64 (default 4)', rankCount)
-    .option('--count <c>', 'the worked example\'s count (default 4; where the op splits the tensor, the smallest multiple of the ranks from 4)', wholeNumber)
-    .option('--root <r>', 'the worked example\'s root, for rooted operations (default 0)', wholeNumber)
+    .option(
+      '--count <c>',
+      "the worked example's count (default 4; where the op splits the tensor, the smallest multiple of the ranks from 4)",
+      wholeNumber,
+    )
+    .option('--root <r>', "the worked example's root, for rooted operations (default 0)", wholeNumber)
     .option('--json', 'print the explanation and the worked example as JSON')
     .action((op: string | undefined, flags: ExplainFlags) => setExit(explainCommand(op, flags)));
 };

@@ -13,7 +13,9 @@ function replayCommand(file: string, flags: { json?: boolean }): number {
     }
     // Everything printed comes from the record, which may hold any text: out() lets no control character reach the terminal.
     const print = out;
-    print(`# replay of ${record.scenarioFile ?? 'a run'} — recorded ${record.createdAt} on ${record.environment.host} (${record.environment.backend}, ${record.world} ranks)`);
+    print(
+      `# replay of ${record.scenarioFile ?? 'a run'} — recorded ${record.createdAt} on ${record.environment.host} (${record.environment.backend}, ${record.world} ranks)`,
+    );
     for (const line of runReport(record)) print(line);
     print(statusLine(record));
     return runSucceeded(record) ? EXIT_OK : EXIT_FAILED;

@@ -11,8 +11,16 @@ import { LiveReporter } from '../reporter.js';
 import { lessonLines, type Lesson } from '../../../shared/learn/lessons.js';
 import { promptSteps } from '../step-prompt.js';
 interface RunFlags {
-  backend?: BackendRequest; ranks?: number; out?: string; json?: boolean; verbose?: boolean; step?: boolean;
-  listen?: string; tokenFile?: string; launch?: string; joinTimeout?: number;
+  backend?: BackendRequest;
+  ranks?: number;
+  out?: string;
+  json?: boolean;
+  verbose?: boolean;
+  step?: boolean;
+  listen?: string;
+  tokenFile?: string;
+  launch?: string;
+  joinTimeout?: number;
 }
 
 const seconds = (v: string) => {
@@ -24,12 +32,15 @@ const seconds = (v: string) => {
 /** --listen, --launch, --token-file, --join-timeout: ranks from a launcher (no --listen: --launch listens on a free loopback port). */
 function remoteOf(flags: RunFlags): RemoteRequest | undefined {
   if (flags.listen === undefined && flags.launch === undefined) {
-    if (flags.tokenFile !== undefined || flags.joinTimeout !== undefined) throw new Error('--token-file and --join-timeout go with --listen or --launch');
+    if (flags.tokenFile !== undefined || flags.joinTimeout !== undefined)
+      throw new Error('--token-file and --join-timeout go with --listen or --launch');
     return undefined;
   }
   if (flags.listen !== undefined) parseAddress(flags.listen, '127.0.0.1');
   return {
-    listen: flags.listen ?? '127.0.0.1:0', tokenFile: flags.tokenFile, launch: flags.launch,
+    listen: flags.listen ?? '127.0.0.1:0',
+    tokenFile: flags.tokenFile,
+    launch: flags.launch,
     joinTimeoutMs: flags.joinTimeout === undefined ? undefined : flags.joinTimeout * 1000,
   };
 }
@@ -43,8 +54,15 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     reportWarnings(loaded.warnings);
     lesson = loaded.scenario.lesson ?? null;
     prepared = prepareRun({
-      loaded, scenarioFile: file, ranks: flags.ranks, backend: flags.backend, recordPath: flags.out,
-      stopOnSignals: true, stepMode: Boolean(flags.step), remote: remoteOf(flags), onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
+      loaded,
+      scenarioFile: file,
+      ranks: flags.ranks,
+      backend: flags.backend,
+      recordPath: flags.out,
+      stopOnSignals: true,
+      stepMode: Boolean(flags.step),
+      remote: remoteOf(flags),
+      onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
     });
   } catch (e) {
     return reportUsageError(e);
@@ -61,7 +79,9 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   // Where to start the workers, who joined: said as it comes (in --verbose the log says it already).
   if (!flags.verbose) run.on('notice', (text) => err(`[lab] ${text}`));
   run.on('step', (s) => reporter.step(s));
-  const release = flags.step ? promptSteps(run, { input: process.stdin, terminal: Boolean(process.stdin.isTTY), write: flags.json ? err : out }) : null;
+  const release = flags.step
+    ? promptSteps(run, { input: process.stdin, terminal: Boolean(process.stdin.isTTY), write: flags.json ? err : out })
+    : null;
   const { record, savedTo, saveError } = await prepared.start().finally(() => release?.());
   // The verdict is said whether or not the record could be saved: the run happened.
   if (flags.json) outJson(JSON.stringify(record));
@@ -83,14 +103,20 @@ export const registerRun: RegisterCommand = (program, setExit) => {
     .description('Run a scenario: every result checked, timed, and saved as a run record.')
     .argument('<file>', 'a *.scenario.json file')
     .addOption(new Option('--backend <backend>', 'where ranks run').choices(['auto', 'cpu', 'nccl']))
-    .option('--ranks <n>', 'number of ranks (overrides the scenario\'s world)', rankCount)
+    .option('--ranks <n>', "number of ranks (overrides the scenario's world)", rankCount)
     .option('--out <file>', 'where to write the run record (default runs/<name>-<time>.run.json)')
     .option('--json', 'print the run record as JSON instead of the report')
-    .option('-v, --verbose', 'print every rank\'s log lines')
-    .option('--step', 'pause before each step, print it with each rank\'s input, and run it on Enter (a line on stdin)')
-    .option('--listen <[host:]port>', 'ranks from a launcher: wait for `clab worker`s to join here (host 127.0.0.1 unless named) and print how to start them')
-    .option('--launch <launcher>', 'start the workers with this launcher (e.g. "mpirun -np 8 -H a,b"); `clab worker --connect … --token-file …` is appended')
-    .option('--token-file <file>', 'the run\'s token, readable by its user alone (default: a fresh one in ~/.clab/tokens/)')
+    .option('-v, --verbose', "print every rank's log lines")
+    .option('--step', "pause before each step, print it with each rank's input, and run it on Enter (a line on stdin)")
+    .option(
+      '--listen <[host:]port>',
+      'ranks from a launcher: wait for `clab worker`s to join here (host 127.0.0.1 unless named) and print how to start them',
+    )
+    .option(
+      '--launch <launcher>',
+      'start the workers with this launcher (e.g. "mpirun -np 8 -H a,b"); `clab worker --connect … --token-file …` is appended',
+    )
+    .option('--token-file <file>', "the run's token, readable by its user alone (default: a fresh one in ~/.clab/tokens/)")
     .option('--join-timeout <seconds>', 'how long the ranks may take to join (default 120)', seconds)
     .action(async (file: string, flags: RunFlags) => setExit(await runCommand(file, flags)));
 };

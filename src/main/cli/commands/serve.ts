@@ -7,7 +7,11 @@ import { NOT_BUILT } from '../../serve/renderer-files.js';
 import { DEFAULT_HOST, PREFERRED_PORT, startLabServer } from '../../serve/server.js';
 import { err, EXIT_OK, out, reportUsageError, type RegisterCommand } from '../common.js';
 
-interface ServeFlags { host: string; port?: number; runs: string }
+interface ServeFlags {
+  host: string;
+  port?: number;
+  runs: string;
+}
 
 const portNumber = (v: string) => {
   const n = Number(v);
@@ -23,7 +27,8 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
   } catch (e) {
     return reportUsageError(e);
   }
-  if (!server.loopback) err(`clab serve: warning: listening on ${flags.host}, reachable from other machines; anyone with the URL can run processes here`);
+  if (!server.loopback)
+    err(`clab serve: warning: listening on ${flags.host}, reachable from other machines; anyone with the URL can run processes here`);
   if (!server.rendererBuilt) err(`clab serve: ${NOT_BUILT}`);
   const closed = new Promise<void>((resolve) => {
     let closing = false;
@@ -32,7 +37,10 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
       if (closing) return;
       closing = true;
       err(`clab serve: ${signal}: stopping runs and closing`);
-      void service.dispose().then(() => server.close()).then(resolve);
+      void service
+        .dispose()
+        .then(() => server.close())
+        .then(resolve);
     };
     process.on('SIGINT', shutdown);
     process.on('SIGTERM', shutdown);
@@ -46,9 +54,15 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
 export const registerServe: RegisterCommand = (program, setExit) => {
   program
     .command('serve')
-    .description(`Serve the lab's UI to a browser on this machine: prints a URL with a token made when it starts (good until it stops; the page keeps it in a cookie). A run paused in step mode is stopped ${UNATTENDED_PAUSE_MS / 60_000} minutes after the last page goes away.`)
+    .description(
+      `Serve the lab's UI to a browser on this machine: prints a URL with a token made when it starts (good until it stops; the page keeps it in a cookie). A run paused in step mode is stopped ${UNATTENDED_PAUSE_MS / 60_000} minutes after the last page goes away.`,
+    )
     .option('--host <host>', 'address to listen on (anything but loopback exposes the lab to the network)', DEFAULT_HOST)
-    .option('--port <port>', `port to listen on, 0 for any free one (default ${PREFERRED_PORT}, or a free one when it is taken)`, portNumber)
+    .option(
+      '--port <port>',
+      `port to listen on, 0 for any free one (default ${PREFERRED_PORT}, or a free one when it is taken)`,
+      portNumber,
+    )
     .option('--runs <dir>', 'where run records are saved and listed', 'runs')
     .action(async (flags: ServeFlags) => setExit(await serveCommand(flags)));
 };

@@ -23,7 +23,9 @@ function validateCommand(file: string, flags: { ranks?: number; gpus?: boolean }
       if (refused) throw Object.assign(new Error(`${file}: ${refused}`), { code: 'CLAB_UNSUPPORTED' });
     }
     reportWarnings(loaded.warnings);
-    out(`${file}: OK — "${loaded.scenario.name}", ${plan.steps.length} steps on ${worldSize(loaded.scenario, flags)} ranks${warned(loaded.warnings.length)}`);
+    out(
+      `${file}: OK — "${loaded.scenario.name}", ${plan.steps.length} steps on ${worldSize(loaded.scenario, flags)} ranks${warned(loaded.warnings.length)}`,
+    );
     return EXIT_OK;
   } catch (e) {
     return reportUsageError(e);
@@ -35,7 +37,7 @@ export const registerValidate: RegisterCommand = (program, setExit) => {
     .command('validate')
     .description('Check a scenario file; every problem is reported with file:line:column, JSON path and what was expected.')
     .argument('<file>', 'a *.scenario.json file')
-    .option('--ranks <n>', 'check against this many ranks instead of the scenario\'s world', rankCount)
-    .option('--gpus', 'also check against this machine\'s GPUs: copy-engine transfers need peer access between them')
+    .option('--ranks <n>', "check against this many ranks instead of the scenario's world", rankCount)
+    .option('--gpus', "also check against this machine's GPUs: copy-engine transfers need peer access between them")
     .action((file: string, flags: { ranks?: number; gpus?: boolean }) => setExit(validateCommand(file, flags)));
 };

@@ -9,7 +9,16 @@ import { readToken } from '../../core/hosts/token.js';
 import { resolveWorkerEntry } from '../../core/paths.js';
 import { err, type RegisterCommand } from '../common.js';
 
-interface WorkerFlags { connect: string; tokenFile: string; rank?: number; world?: number; localRank?: number; hostId?: string; hostName?: string; connectTimeout: number }
+interface WorkerFlags {
+  connect: string;
+  tokenFile: string;
+  rank?: number;
+  world?: number;
+  localRank?: number;
+  hostId?: string;
+  hostName?: string;
+  connectTimeout: number;
+}
 
 const whole = (v: string) => {
   const n = Number(v);
@@ -38,8 +47,14 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
   process.on('SIGHUP', onSignal);
   try {
     return await runRemoteWorker({
-      ...address, token, place, entry, identity: hostIdentity(process.env, { id: flags.hostId, name: flags.hostName }),
-      connectTimeoutMs: flags.connectTimeout * 1000, log: err, onStop: (stop) => stops.push(stop),
+      ...address,
+      token,
+      place,
+      entry,
+      identity: hostIdentity(process.env, { id: flags.hostId, name: flags.hostName }),
+      connectTimeoutMs: flags.connectTimeout * 1000,
+      log: err,
+      onStop: (stop) => stops.push(stop),
     });
   } finally {
     process.off('SIGINT', onSignal);
@@ -53,12 +68,16 @@ export const registerWorker: RegisterCommand = (program, setExit) => {
     .command('worker')
     .description('A rank for `clab run --listen`: started by a launcher on any host, it connects back to the core and runs its plan.')
     .requiredOption('--connect <host:port>', 'where `clab run --listen` waits')
-    .requiredOption('--token-file <file>', 'the run\'s token (the same file, or a copy readable by its user alone)')
-    .option('--rank <n>', 'this rank (over the launcher\'s RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK, JOB_COMPLETION_INDEX)', whole)
+    .requiredOption('--token-file <file>', "the run's token (the same file, or a copy readable by its user alone)")
+    .option('--rank <n>', "this rank (over the launcher's RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK, JOB_COMPLETION_INDEX)", whole)
     .option('--world <n>', 'the number of ranks (over WORLD_SIZE, SLURM_NTASKS, OMPI_COMM_WORLD_SIZE)', whole)
-    .option('--local-rank <n>', 'this rank\'s place on its host, which picks its GPU (over LOCAL_RANK, SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK)', whole)
-    .option('--host-id <id>', 'the host\'s identity (default hostname and boot id; CLAB_HOST_ID): for tests and containers')
-    .option('--host-name <name>', 'the host\'s name in the record, its identity unchanged (CLAB_HOST_NAME), e.g. a network namespace')
+    .option(
+      '--local-rank <n>',
+      "this rank's place on its host, which picks its GPU (over LOCAL_RANK, SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK)",
+      whole,
+    )
+    .option('--host-id <id>', "the host's identity (default hostname and boot id; CLAB_HOST_ID): for tests and containers")
+    .option('--host-name <name>', "the host's name in the record, its identity unchanged (CLAB_HOST_NAME), e.g. a network namespace")
     .option('--connect-timeout <seconds>', 'how long to keep trying to reach the core', Number, 60)
     .action(async (flags: WorkerFlags) => setExit(await workerCommand(flags)));
 };

@@ -1,7 +1,10 @@
 // Messages over TCP: each a 4-byte big-endian length, then that many bytes of JSON. A length
 // over the reader's bound is refused before any of its bytes are kept.
 export class FrameError extends Error {
-  constructor(message: string, readonly code = 'CLAB_LINK_FRAME') {
+  constructor(
+    message: string,
+    readonly code = 'CLAB_LINK_FRAME',
+  ) {
     super(message);
   }
 }
@@ -37,7 +40,8 @@ export class FrameReader {
       if (this.buffered < HEADER) return messages;
       const head = this.chunks.length === 1 ? this.chunks[0] : this.join();
       const length = head.readUInt32BE(0);
-      if (length > this.limit) throw new FrameError(`a message of ${length} bytes is over the bound of ${this.limit} bytes`, 'CLAB_LINK_TOO_LARGE');
+      if (length > this.limit)
+        throw new FrameError(`a message of ${length} bytes is over the bound of ${this.limit} bytes`, 'CLAB_LINK_TOO_LARGE');
       if (this.buffered < HEADER + length) return messages;
       const all = this.join();
       const body = all.subarray(HEADER, HEADER + length);

@@ -52,11 +52,23 @@ const LAUNCHER_GRACE_MS = 3000;
  * Starts `launcher` with the worker command after it, through the shell, in a process group of its
  * own. Its output goes to `log`; `exited` hears how it ended.
  */
-export function startLauncher(launcher: string, worker: string, log: (line: string) => void, exited: (code: number | null, signal: string | null) => void): Launched {
+export function startLauncher(
+  launcher: string,
+  worker: string,
+  log: (line: string) => void,
+  exited: (code: number | null, signal: string | null) => void,
+): Launched {
   const child: ChildProcess = spawn('/bin/sh', ['-c', `exec ${launcher} ${worker}`], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const stream of [child.stdout, child.stderr]) if (stream) createInterface({ input: stream }).on('line', (l) => log(`launcher: ${l}`));
+  for (const stream of [child.stdout, child.stderr])
+    if (stream) createInterface({ input: stream }).on('line', (l) => log(`launcher: ${l}`));
   let running = true;
-  const ended = new Promise<void>((resolve) => child.on('exit', (code, signal) => { running = false; exited(code, signal); resolve(); }));
+  const ended = new Promise<void>((resolve) =>
+    child.on('exit', (code, signal) => {
+      running = false;
+      exited(code, signal);
+      resolve();
+    }),
+  );
   child.on('error', (e) => log(`launcher: ${e.message}`));
   const signalGroup = (signal: NodeJS.Signals) => {
     try {

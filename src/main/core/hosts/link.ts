@@ -33,7 +33,10 @@ export class FramedLink<In extends { type: string }, Out> {
   /** Why this side refused the link, once it did. */
   refusal: string | null = null;
 
-  constructor(readonly socket: Socket, private readonly options: LinkOptions<In>) {
+  constructor(
+    readonly socket: Socket,
+    private readonly options: LinkOptions<In>,
+  ) {
     this.reader = new FrameReader(options.limit);
     this.peer = options.peer;
     socket.setNoDelay(true);
@@ -59,11 +62,15 @@ export class FramedLink<In extends { type: string }, Out> {
   startHeartbeat(beat: Out): void {
     const silenceMs = this.options.silenceMs ?? DEFAULT_SILENCE_MS;
     this.lastHeardMs = Date.now();
-    this.beat = setInterval(() => {
-      const silent = Date.now() - this.lastHeardMs;
-      if (silent > silenceMs) return this.close(`nothing heard for ${(silent / 1000).toFixed(1)} s (the host, its network or its worker is gone)`);
-      this.send(beat);
-    }, Math.min(BEAT_INTERVAL_MS, silenceMs / 3));
+    this.beat = setInterval(
+      () => {
+        const silent = Date.now() - this.lastHeardMs;
+        if (silent > silenceMs)
+          return this.close(`nothing heard for ${(silent / 1000).toFixed(1)} s (the host, its network or its worker is gone)`);
+        this.send(beat);
+      },
+      Math.min(BEAT_INTERVAL_MS, silenceMs / 3),
+    );
     this.beat.unref?.();
   }
 

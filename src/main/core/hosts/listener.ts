@@ -4,8 +4,16 @@
 // the run one link per rank that behaves as a forked rank's (workers.ts).
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import {
-  clockOffset, HANDSHAKE_FRAME_BYTES, LINK_FRAME_BYTES, proofText, versionMismatch, workerLinkSchema,
-  type ClockSample, type CoreLinkMessage, type Hello, type WorkerLinkMessage,
+  clockOffset,
+  HANDSHAKE_FRAME_BYTES,
+  LINK_FRAME_BYTES,
+  proofText,
+  versionMismatch,
+  workerLinkSchema,
+  type ClockSample,
+  type CoreLinkMessage,
+  type Hello,
+  type WorkerLinkMessage,
 } from '../../../shared/run/hosts.js';
 import type { BackendName, CoreToWorker, TimelineEvent, WorkerToCore } from '../../../shared/run/protocol.js';
 import type { Environment, HostRecord } from '../../../shared/run/record.js';
@@ -71,7 +79,10 @@ export class RemoteRanks implements RankSource {
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.options.port, this.options.host, () => { server.off('error', reject); resolve(); });
+      server.listen(this.options.port, this.options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
     const address = server.address() as AddressInfo;
     return { host: this.options.host, port: address.port };
@@ -86,8 +97,14 @@ export class RemoteRanks implements RankSource {
     this.runId = context.runId;
     return new Promise<RankSet>((resolve, reject) => {
       if (this.closedBecause !== null) return reject(new JoinError(this.closedBecause));
-      const timer = setTimeout(() => this.close(this.missing(`did not join within ${Math.round(this.options.joinTimeoutMs / 1000)} s`)), this.options.joinTimeoutMs);
-      this.onGiveUp = (e) => { clearTimeout(timer); reject(e); };
+      const timer = setTimeout(
+        () => this.close(this.missing(`did not join within ${Math.round(this.options.joinTimeoutMs / 1000)} s`)),
+        this.options.joinTimeoutMs,
+      );
+      this.onGiveUp = (e) => {
+        clearTimeout(timer);
+        reject(e);
+      };
       this.onWorld = () => {
         clearTimeout(timer);
         this.handed = true;
@@ -123,7 +140,12 @@ export class RemoteRanks implements RankSource {
 
   private accept(socket: Socket): void {
     const address = `${socket.remoteAddress}:${socket.remotePort}`;
-    const link: Link = new FramedLink(socket, { schema: workerLinkSchema, peer: `a worker at ${address}`, limit: HANDSHAKE_FRAME_BYTES, silenceMs: this.options.silenceMs });
+    const link: Link = new FramedLink(socket, {
+      schema: workerLinkSchema,
+      peer: `a worker at ${address}`,
+      limit: HANDSHAKE_FRAME_BYTES,
+      silenceMs: this.options.silenceMs,
+    });
     this.pending.add(link);
     const deadline = setTimeout(() => link.refuse(`no handshake within ${HANDSHAKE_MS / 1000} s`), HANDSHAKE_MS);
     let hello: Hello | null = null;
@@ -135,53 +157,65 @@ export class RemoteRanks implements RankSource {
       pingSentNs = nowNs();
       link.send({ type: 'ping', seq: samples.length });
     };
-    link.listen((m) => {
-      if (!hello) {
-        if (m.type !== 'hello') return refuse(`expected hello, got ${m.type}`);
-        const mismatch = versionMismatch(m);
-        if (mismatch) return refuse(mismatch);
-        hello = m;
-        link.peer = `rank ${m.rank} (host ${m.host.name}, ${address})`;
-        nonce = newNonce();
-        return link.send({ type: 'challenge', nonce });
-      }
-      if (m.type === 'proof' && samples.length === 0 && pingSentNs === 0) {
-        if (!proofHolds(this.options.token, proofText(nonce, hello), m.mac)) return refuse('wrong token: the worker\'s answer to the challenge does not match the run\'s token');
-        const why = this.placeRefusal(hello);
-        if (why) return refuse(why);
-        link.setLimit(LINK_FRAME_BYTES);
-        return ping();
-      }
-      if (m.type === 'pong' && m.seq === samples.length && pingSentNs) {
-        samples.push({ sentNs: pingSentNs, workerNs: m.workerNs, receivedNs: nowNs() });
-        if (samples.length < CLOCK_PINGS) return ping();
-        return link.send({ type: 'welcome', runId: this.runId, backend: this.options.backend });
-      }
-      if (m.type === 'environment' && samples.length === CLOCK_PINGS) {
+    link.listen(
+      (m) => {
+        if (!hello) {
+          if (m.type !== 'hello') return refuse(`expected hello, got ${m.type}`);
+          const mismatch = versionMismatch(m);
+          if (mismatch) return refuse(mismatch);
+          hello = m;
+          link.peer = `rank ${m.rank} (host ${m.host.name}, ${address})`;
+          nonce = newNonce();
+          return link.send({ type: 'challenge', nonce });
+        }
+        if (m.type === 'proof' && samples.length === 0 && pingSentNs === 0) {
+          if (!proofHolds(this.options.token, proofText(nonce, hello), m.mac))
+            return refuse("wrong token: the worker's answer to the challenge does not match the run's token");
+          const why = this.placeRefusal(hello);
+          if (why) return refuse(why);
+          link.setLimit(LINK_FRAME_BYTES);
+          return ping();
+        }
+        if (m.type === 'pong' && m.seq === samples.length && pingSentNs) {
+          samples.push({ sentNs: pingSentNs, workerNs: m.workerNs, receivedNs: nowNs() });
+          if (samples.length < CLOCK_PINGS) return ping();
+          return link.send({ type: 'welcome', runId: this.runId, backend: this.options.backend });
+        }
+        if (m.type === 'environment' && samples.length === CLOCK_PINGS) {
+          clearTimeout(deadline);
+          // Checked again: another worker may have taken the rank meanwhile.
+          const why = this.placeRefusal(hello);
+          if (why) return refuse(why);
+          this.pending.delete(link);
+          this.joined.set(hello.rank, {
+            hello,
+            link,
+            address: socket.remoteAddress ?? address,
+            clock: clockOffset(samples),
+            environment: m.environment,
+          });
+          this.options.log(
+            `rank ${hello.rank} joined from host ${hello.host.name} (${address}, pid ${hello.pid}); ${this.joined.size} of ${this.options.world} in`,
+          );
+          link.startHeartbeat({ type: 'beat' });
+          if (this.joined.size === this.options.world) this.onWorld?.();
+          return undefined;
+        }
+        return refuse(`unexpected ${m.type} during the handshake`);
+      },
+      (cause) => {
         clearTimeout(deadline);
-        // Checked again: another worker may have taken the rank meanwhile.
-        const why = this.placeRefusal(hello);
-        if (why) return refuse(why);
         this.pending.delete(link);
-        this.joined.set(hello.rank, { hello, link, address: socket.remoteAddress ?? address, clock: clockOffset(samples), environment: m.environment });
-        this.options.log(`rank ${hello.rank} joined from host ${hello.host.name} (${address}, pid ${hello.pid}); ${this.joined.size} of ${this.options.world} in`);
-        link.startHeartbeat({ type: 'beat' });
-        if (this.joined.size === this.options.world) this.onWorld?.();
-        return undefined;
-      }
-      return refuse(`unexpected ${m.type} during the handshake`);
-    }, (cause) => {
-      clearTimeout(deadline);
-      this.pending.delete(link);
-      const h = hello as Hello | null;
-      if (h && this.joined.get(h.rank)?.link === link && !this.handed) {
-        this.joined.delete(h.rank);
-        this.options.log(`rank ${h.rank} (host ${h.host.name}) left before the run started: ${cause ?? 'closed'}`);
-      } else if (!(h && this.joined.get(h.rank)?.link === link)) {
-        const who = `a worker at ${address}${h ? ` (rank ${h.rank}, host ${h.host.name})` : ''}`;
-        this.options.log(link.refusal ? `refused ${who}: ${link.refusal}` : `${who} went during its handshake: ${cause ?? 'closed'}`);
-      }
-    });
+        const h = hello as Hello | null;
+        if (h && this.joined.get(h.rank)?.link === link && !this.handed) {
+          this.joined.delete(h.rank);
+          this.options.log(`rank ${h.rank} (host ${h.host.name}) left before the run started: ${cause ?? 'closed'}`);
+        } else if (!(h && this.joined.get(h.rank)?.link === link)) {
+          const who = `a worker at ${address}${h ? ` (rank ${h.rank}, host ${h.host.name})` : ''}`;
+          this.options.log(link.refusal ? `refused ${who}: ${link.refusal}` : `${who} went during its handshake: ${cause ?? 'closed'}`);
+        }
+      },
+    );
   }
 
   /** Why a proven worker cannot have its rank: out of range, another world, taken, or (cpu) on another host. */
@@ -190,7 +224,8 @@ export class RemoteRanks implements RankSource {
     if (hello.world !== world) return `the worker was started for a world of ${hello.world}; this run has ${plural(world, 'rank')}`;
     if (hello.rank >= world) return `rank ${hello.rank} is out of range: this run has ${plural(world, 'rank')} (0 to ${world - 1})`;
     const holder = this.joined.get(hello.rank);
-    if (holder) return `rank ${hello.rank} is taken (by pid ${holder.hello.pid} on host ${holder.hello.host.name})${this.handed ? `: the run has all its ${plural(world, 'rank')}` : ''}`;
+    if (holder)
+      return `rank ${hello.rank} is taken (by pid ${holder.hello.pid} on host ${holder.hello.host.name})${this.handed ? `: the run has all its ${plural(world, 'rank')}` : ''}`;
     // The first rank in says which host a cpu run is on.
     const first = [...this.joined.values()][0];
     if (backend === 'cpu' && first) {
@@ -210,7 +245,16 @@ export class RemoteRanks implements RankSource {
       const key = `${j.hello.host.id}\n${j.hello.host.name}`;
       const h = hostsById.get(key);
       if (h) h.ranks.push(j.hello.rank);
-      else hostsById.set(key, { id: j.hello.host.id, name: j.hello.host.name, bootId: j.hello.host.bootId, address: j.address, ranks: [j.hello.rank], clock: j.clock, environment: j.environment });
+      else
+        hostsById.set(key, {
+          id: j.hello.host.id,
+          name: j.hello.host.name,
+          bootId: j.hello.host.bootId,
+          address: j.address,
+          ranks: [j.hello.rank],
+          clock: j.clock,
+          environment: j.environment,
+        });
     }
     const hosts = [...hostsById.values()];
     const hostOf = (rank: number) => joined[rank].hello.host.name;
@@ -228,10 +272,13 @@ function shifted(m: WorkerToCore, offsetNs: number): WorkerToCore {
   if (!offsetNs) return m;
   const shift = (e: TimelineEvent): TimelineEvent => ({ ...e, startNs: e.startNs - offsetNs, endNs: e.endNs - offsetNs });
   switch (m.type) {
-    case 'step-end': return { ...m, events: m.events.map(shift) };
+    case 'step-end':
+      return { ...m, events: m.events.map(shift) };
     case 'step-begin':
-    case 'log': return { ...m, atNs: m.atNs - offsetNs };
-    default: return m;
+    case 'log':
+      return { ...m, atNs: m.atNs - offsetNs };
+    default:
+      return m;
   }
 }
 
@@ -259,23 +306,33 @@ function remoteLink(j: Joined, handlers: WorkerHandlers): WorkerLink {
     clearTimeout(killTimer);
     handlers.exit(rank, code, signal as NodeJS.Signals | null, lost);
   };
-  j.link.listen((m) => {
-    if (exited) return;
-    switch (m.type) {
-      case 'm': return handlers.message(rank, shifted(m.m, j.clock.offsetNs));
-      case 'out': return handlers.output(rank, m.line);
-      case 'invalid': return handlers.invalid(rank, new Error(m.message));
-      case 'exit':
-        exit(m.code, m.signal);
-        return j.link.end();
-      case 'refused': return exit(null, null, `its worker gave up: ${m.reason}`);
-      default: return handlers.invalid(rank, new Error(`unexpected ${m.type} from rank ${rank}'s worker`));
-    }
-  }, (cause) => exit(null, null, cause ?? 'the link was closed'));
+  j.link.listen(
+    (m) => {
+      if (exited) return;
+      switch (m.type) {
+        case 'm':
+          return handlers.message(rank, shifted(m.m, j.clock.offsetNs));
+        case 'out':
+          return handlers.output(rank, m.line);
+        case 'invalid':
+          return handlers.invalid(rank, new Error(m.message));
+        case 'exit':
+          exit(m.code, m.signal);
+          return j.link.end();
+        case 'refused':
+          return exit(null, null, `its worker gave up: ${m.reason}`);
+        default:
+          return handlers.invalid(rank, new Error(`unexpected ${m.type} from rank ${rank}'s worker`));
+      }
+    },
+    (cause) => exit(null, null, cause ?? 'the link was closed'),
+  );
   return {
     rank,
     pid: j.hello.pid,
-    get exited() { return exited; },
+    get exited() {
+      return exited;
+    },
     send: (message) => (message.type === 'start' ? j.link.sendFrame(startFrame(message)) : j.link.send({ type: 'm', m: message })),
     kill() {
       if (exited) return;

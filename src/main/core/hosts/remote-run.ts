@@ -53,7 +53,9 @@ export function remoteRanks(request: RemoteRequest, world: number, backend: Back
           return await start();
         }
         const worker = workerCommand(request.clab ?? clabCommand(), connectAddress(bound.host, bound.port), tokenFile);
-        notice(`waiting for ${world} rank${world === 1 ? '' : 's'} at ${connectAddress(bound.host, bound.port)} (token in ${tokenFile}; join timeout ${Math.round(joinTimeoutMs / 1000)} s)`);
+        notice(
+          `waiting for ${world} rank${world === 1 ? '' : 's'} at ${connectAddress(bound.host, bound.port)} (token in ${tokenFile}; join timeout ${Math.round(joinTimeoutMs / 1000)} s)`,
+        );
         if (request.launch) {
           notice(`starting the launcher: ${request.launch} ${worker}`);
           launched = startLauncher(request.launch, worker, notice, (code, signal) => {

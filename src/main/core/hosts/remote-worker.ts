@@ -3,7 +3,17 @@
 // (workers.ts: same entry, same pipes, NCCL's output read from its stdout) and relay between the
 // two. The rank never outlives the link: when the core goes, the rank is killed and the worker ends.
 import { connect, type Socket } from 'node:net';
-import { coreLinkSchema, HANDSHAKE_FRAME_BYTES, LINK_FRAME_BYTES, LINK_VERSION, proofText, type CoreLinkMessage, type Hello, type HostIdentity, type WorkerLinkMessage } from '../../../shared/run/hosts.js';
+import {
+  coreLinkSchema,
+  HANDSHAKE_FRAME_BYTES,
+  LINK_FRAME_BYTES,
+  LINK_VERSION,
+  proofText,
+  type CoreLinkMessage,
+  type Hello,
+  type HostIdentity,
+  type WorkerLinkMessage,
+} from '../../../shared/run/hosts.js';
 import type { RankPlace } from '../../../shared/run/launcher-env.js';
 import { PROTOCOL_VERSION, type CoreToWorker } from '../../../shared/run/protocol.js';
 import { nowNs } from '../clock.js';
@@ -41,8 +51,15 @@ async function reach(host: string, port: number, timeoutMs: number): Promise<Soc
     try {
       return await new Promise<Socket>((resolve, reject) => {
         const s = connect({ host, port, timeout: Math.max(1, until - Date.now()) });
-        s.once('connect', () => { s.setTimeout(0); s.removeAllListeners('error'); resolve(s); });
-        s.once('timeout', () => { s.destroy(); reject(new Error('timed out')); });
+        s.once('connect', () => {
+          s.setTimeout(0);
+          s.removeAllListeners('error');
+          resolve(s);
+        });
+        s.once('timeout', () => {
+          s.destroy();
+          reject(new Error('timed out'));
+        });
         s.once('error', reject);
       });
     } catch (e) {
@@ -65,10 +82,22 @@ export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
     o.log(`clab worker: ${me}: ${(e as Error).message}`);
     return WORKER_REFUSED;
   }
-  const link = new FramedLink<CoreLinkMessage, WorkerLinkMessage>(socket, { schema: coreLinkSchema, peer: core, limit: HANDSHAKE_FRAME_BYTES, silenceMs: o.silenceMs ?? WORKER_SILENCE_MS });
+  const link = new FramedLink<CoreLinkMessage, WorkerLinkMessage>(socket, {
+    schema: coreLinkSchema,
+    peer: core,
+    limit: HANDSHAKE_FRAME_BYTES,
+    silenceMs: o.silenceMs ?? WORKER_SILENCE_MS,
+  });
   const hello: Hello = {
-    type: 'hello', link: LINK_VERSION, protocol: PROTOCOL_VERSION, rank: place.rank, world: place.world, localRank: place.localRank,
-    device: place.device, host: o.identity, pid: process.pid,
+    type: 'hello',
+    link: LINK_VERSION,
+    protocol: PROTOCOL_VERSION,
+    rank: place.rank,
+    world: place.world,
+    localRank: place.localRank,
+    device: place.device,
+    host: o.identity,
+    pid: process.pid,
   };
   let rank: WorkerLink | null = null;
   let welcomed = false;
@@ -97,42 +126,58 @@ export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
     const startRank = (start: CoreToWorker) => {
       if (start.type !== 'start') return;
       const env = { ...process.env, ...start.plan.env, CLAB_LOCAL_RANK: String(place.localRank) };
-      rank = forkWorker(o.entry, place.rank, {
-        message: (_, m) => link.send({ type: 'm', m }),
-        output: (_, line) => link.send({ type: 'out', line }),
-        invalid: (_, e) => link.send({ type: 'invalid', message: e.message }),
-        exit: (_, code, signal) => {
-          link.end({ type: 'exit', code, signal });
-          finish(stopping ?? (code === 0 ? 0 : 1));
+      rank = forkWorker(
+        o.entry,
+        place.rank,
+        {
+          message: (_, m) => link.send({ type: 'm', m }),
+          output: (_, line) => link.send({ type: 'out', line }),
+          invalid: (_, e) => link.send({ type: 'invalid', message: e.message }),
+          exit: (_, code, signal) => {
+            link.end({ type: 'exit', code, signal });
+            finish(stopping ?? (code === 0 ? 0 : 1));
+          },
         },
-      }, env);
+        env,
+      );
     };
-    link.listen((m) => {
-      switch (m.type) {
-        case 'challenge': return link.send({ type: 'proof', mac: proofMac(o.token, proofText(m.nonce, hello)) });
-        case 'ping': return link.send({ type: 'pong', seq: m.seq, workerNs: nowNs() });
-        case 'welcome': {
-          welcomed = true;
-          link.setLimit(LINK_FRAME_BYTES);
-          link.startHeartbeat({ type: 'beat' });
-          o.log(`clab worker: ${me} of ${place.world} (${place.source}; local rank ${place.localRank}, device ${place.device}) joined ${core} from host ${o.identity.name}`);
-          void collectEnvironment(m.backend, null, undefined, process.env).then((environment) => link.send({ type: 'environment', environment }));
-          return undefined;
+    link.listen(
+      (m) => {
+        switch (m.type) {
+          case 'challenge':
+            return link.send({ type: 'proof', mac: proofMac(o.token, proofText(m.nonce, hello)) });
+          case 'ping':
+            return link.send({ type: 'pong', seq: m.seq, workerNs: nowNs() });
+          case 'welcome': {
+            welcomed = true;
+            link.setLimit(LINK_FRAME_BYTES);
+            link.startHeartbeat({ type: 'beat' });
+            o.log(
+              `clab worker: ${me} of ${place.world} (${place.source}; local rank ${place.localRank}, device ${place.device}) joined ${core} from host ${o.identity.name}`,
+            );
+            void collectEnvironment(m.backend, null, undefined, process.env).then((environment) =>
+              link.send({ type: 'environment', environment }),
+            );
+            return undefined;
+          }
+          case 'refused':
+            o.log(`clab worker: ${me}: refused by ${core}: ${m.reason}`);
+            return stop(WORKER_REFUSED);
+          case 'kill':
+            return stop(1);
+          case 'm':
+            if (!rank) startRank(m.m);
+            return rank?.send(m.m);
+          default:
+            return undefined;
         }
-        case 'refused':
-          o.log(`clab worker: ${me}: refused by ${core}: ${m.reason}`);
-          return stop(WORKER_REFUSED);
-        case 'kill': return stop(1);
-        case 'm':
-          if (!rank) startRank(m.m);
-          return rank?.send(m.m);
-        default: return undefined;
-      }
-    }, (cause) => {
-      if (ended || (rank && rank.exited)) return;
-      if (cause) o.log(`clab worker: ${me}: lost ${core}: ${cause}; ending the rank`);
-      stop(welcomed ? WORKER_CORE_LOST : WORKER_REFUSED);
-    });
+      },
+      (cause) => {
+        if (ended || (rank && rank.exited)) return;
+        if (cause) o.log(`clab worker: ${me}: lost ${core}: ${cause}; ending the rank`);
+        stop(welcomed ? WORKER_CORE_LOST : WORKER_REFUSED);
+      },
+    );
     link.send(hello);
   });
 }

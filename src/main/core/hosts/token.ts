@@ -31,7 +31,8 @@ export function readToken(path: string): string {
   }
   const token = text.split('\n')[0].trim();
   if (!token) throw new Error(`the token file ${path} is empty`);
-  if ((statSync(path).mode & 0o077) !== 0) throw new Error(`the token file ${path} is readable by others (mode ${(statSync(path).mode & 0o777).toString(8)}); chmod 600 it`);
+  if ((statSync(path).mode & 0o077) !== 0)
+    throw new Error(`the token file ${path} is readable by others (mode ${(statSync(path).mode & 0o777).toString(8)}); chmod 600 it`);
   return token;
 }
 

@@ -11,7 +11,11 @@ const CONNECTION_TEXT: Record<ConnectionState, string> = {
   closed: 'disconnected, reconnecting…',
 };
 
-interface Props { machine: MachineInfo | null; connection: ConnectionState; children: ReactNode }
+interface Props {
+  machine: MachineInfo | null;
+  connection: ConnectionState;
+  children: ReactNode;
+}
 
 export function Header({ machine, connection, children }: Props) {
   return (
@@ -24,7 +28,9 @@ export function Header({ machine, connection, children }: Props) {
       )}
       <span className="spacer" />
       {children}
-      <span className={`connection connection-${connection}`} data-testid="connection">{CONNECTION_TEXT[connection]}</span>
+      <span className={`connection connection-${connection}`} data-testid="connection">
+        {CONNECTION_TEXT[connection]}
+      </span>
     </header>
   );
 }

@@ -22,7 +22,8 @@ export function Tabs({ views, active, fresh, onSelect }: Props) {
           data-testid={`tab-${id}`}
           onClick={() => onSelect(id)}
         >
-          {label}{fresh[id] && active !== id ? ' •' : ''}
+          {label}
+          {fresh[id] && active !== id ? ' •' : ''}
         </button>
       ))}
     </nav>

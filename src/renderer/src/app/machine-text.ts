@@ -9,7 +9,10 @@ export function gpuSummary(machine: MachineInfo): string {
   const names = [...new Set(gpus.map((g) => g.name || 'GPU'))];
   const first = gpus[0];
   const cc = first.computeCapability === undefined ? '' : `, compute ${formatComputeCapability(first.computeCapability)}`;
-  const what = names.length === 1 ? `${gpus.length} × ${names[0]} (${(first.memoryBytes / 2 ** 30).toFixed(0)} GiB${cc})` : `${gpus.length} GPUs (${names.join(', ')})`;
+  const what =
+    names.length === 1
+      ? `${gpus.length} × ${names[0]} (${(first.memoryBytes / 2 ** 30).toFixed(0)} GiB${cc})`
+      : `${gpus.length} GPUs (${names.join(', ')})`;
   const kinds = [...new Set((machine.links ?? []).map((l) => (l.nvlinks > 0 ? `NV${l.nvlinks}` : l.pcie || '?')))];
   return kinds.length ? `${what}, ${kinds.join('/')}` : what;
 }

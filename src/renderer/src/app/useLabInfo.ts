@@ -29,9 +29,13 @@ export function useLabInfo(client: LabClient): LabInfo {
         setTemplates(t);
         setError(null);
       },
-      (e: Error) => { if (current) setError(`Could not reach the lab: ${e.message}`); },
+      (e: Error) => {
+        if (current) setError(`Could not reach the lab: ${e.message}`);
+      },
     );
-    return () => { current = false; };
+    return () => {
+      current = false;
+    };
   }, [client, connection]);
 
   return { connection, machine, templates, error };

@@ -38,19 +38,28 @@ export function useViewTabs(views: readonly ViewDescriptor[]): ViewTabs {
     setActiveId(id);
     setFresh((f) => ({ ...f, [id]: false }));
   }, []);
-  const bring = useCallback((moment: ViewMoment) => {
-    const view = viewAt(views, moment);
-    if (view) select(view.id);
-  }, [views, select]);
-  const mark = useCallback((moment: ViewMoment) => {
-    const view = viewAt(views, moment);
-    if (view) setFresh((f) => ({ ...f, [view.id]: true }));
-  }, [views]);
+  const bring = useCallback(
+    (moment: ViewMoment) => {
+      const view = viewAt(views, moment);
+      if (view) select(view.id);
+    },
+    [views, select],
+  );
+  const mark = useCallback(
+    (moment: ViewMoment) => {
+      const view = viewAt(views, moment);
+      if (view) setFresh((f) => ({ ...f, [view.id]: true }));
+    },
+    [views],
+  );
   const stepViews = useCallback((step: PlanStep) => stepViewsOf(views, step), [views]);
-  const openStep = useCallback((view: string, step: number) => {
-    setRequest({ view, step });
-    select(view);
-  }, [select]);
+  const openStep = useCallback(
+    (view: string, step: number) => {
+      setRequest({ view, step });
+      select(view);
+    },
+    [select],
+  );
   const forgetRequest = useCallback(() => setRequest(null), []);
 
   const active = views.find((v) => v.id === activeId) ?? views[0];

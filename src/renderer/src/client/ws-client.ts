@@ -3,7 +3,13 @@
 // calls in flight fail, new calls wait, and it reconnects with a growing delay. A saved run is
 // fetched over HTTP instead (RUN_DOWNLOAD_PATH): large records arrive much sooner that way.
 import {
-  API_VERSION, RUN_DOWNLOAD_PATH, wsServerMessageSchema, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult,
+  API_VERSION,
+  RUN_DOWNLOAD_PATH,
+  wsServerMessageSchema,
+  type ApiEvent,
+  type ApiMethod,
+  type ApiParams,
+  type ApiResult,
 } from '../../../shared/run/api.js';
 import type { ConnectionState, LabClient } from './lab-client';
 import { parseResult } from './validate';
@@ -65,7 +71,10 @@ export class WebSocketLabClient implements LabClient {
 
   /** A saved run over HTTP (see RUN_DOWNLOAD_PATH), checked on receipt like every answer. */
   private async openRunOverHttp({ path }: ApiParams<'openRun'>): Promise<ApiResult<'openRun'>> {
-    const response = await fetch(`${RUN_DOWNLOAD_PATH}?path=${encodeURIComponent(path)}`, { credentials: 'same-origin', cache: 'no-store' });
+    const response = await fetch(`${RUN_DOWNLOAD_PATH}?path=${encodeURIComponent(path)}`, {
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
     const body = (await response.json()) as unknown;
     if (!response.ok) throw new Error((body as { error?: string } | null)?.error ?? `the lab answered ${response.status}`);
     return parseResult('openRun', body) as ApiResult<'openRun'>;

@@ -10,9 +10,13 @@ export function EditorStatus({ markers }: { markers: MarkerSummary }) {
       <span data-testid="editor-problems">
         {count === 0 ? 'No problems' : `${plural(markers.errors, 'error')}, ${plural(markers.warnings, 'warning')}`}
       </span>
-      {markers.first
-        ? <span className="first-problem" title={markers.first}>{markers.first}</span>
-        : <span className="keys">Ctrl+Enter runs · Ctrl+Space completes · F8 next problem</span>}
+      {markers.first ? (
+        <span className="first-problem" title={markers.first}>
+          {markers.first}
+        </span>
+      ) : (
+        <span className="keys">Ctrl+Enter runs · Ctrl+Space completes · F8 next problem</span>
+      )}
     </div>
   );
 }

@@ -13,7 +13,11 @@ interface Props {
 
 /** Templates from a folder of scenarios/ (the mistakes gallery) are listed as a group. */
 const folderOf = (id: string) => (id.includes('/') ? id.slice(0, id.lastIndexOf('/')) : '');
-const templateOption = (t: Template) => <option key={t.id} value={t.id} title={t.description}>{t.name}</option>;
+const templateOption = (t: Template) => (
+  <option key={t.id} value={t.id} title={t.description}>
+    {t.name}
+  </option>
+);
 
 export function EditorToolbar({ templates, fileDialogs, templatePicker, files, onTemplate }: Props) {
   const upload = useRef<HTMLInputElement>(null);
@@ -34,9 +38,15 @@ export function EditorToolbar({ templates, fileDialogs, templatePicker, files, o
           </optgroup>
         ))}
       </select>
-      {files.openDialog
-        ? <button type="button" onClick={() => void files.openDialog?.()}>Open…</button>
-        : <button type="button" data-testid="open-file" onClick={() => upload.current?.click()} title="Open a scenario or run file">Open…</button>}
+      {files.openDialog ? (
+        <button type="button" onClick={() => void files.openDialog?.()}>
+          Open…
+        </button>
+      ) : (
+        <button type="button" data-testid="open-file" onClick={() => upload.current?.click()} title="Open a scenario or run file">
+          Open…
+        </button>
+      )}
       <input
         ref={upload}
         type="file"
@@ -51,11 +61,17 @@ export function EditorToolbar({ templates, fileDialogs, templatePicker, files, o
       />
       {fileDialogs ? (
         <>
-          <button type="button" data-testid="save" onClick={() => void files.save()} title="Save (Ctrl+S)">Save</button>
-          <button type="button" data-testid="save-as" onClick={() => void files.saveAs()}>Save As…</button>
+          <button type="button" data-testid="save" onClick={() => void files.save()} title="Save (Ctrl+S)">
+            Save
+          </button>
+          <button type="button" data-testid="save-as" onClick={() => void files.saveAs()}>
+            Save As…
+          </button>
         </>
       ) : (
-        <button type="button" data-testid="download" onClick={() => void files.save()} title="Download the scenario (Ctrl+S)">Download</button>
+        <button type="button" data-testid="download" onClick={() => void files.save()} title="Download the scenario (Ctrl+S)">
+          Download
+        </button>
       )}
     </div>
   );

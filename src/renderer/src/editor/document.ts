@@ -15,7 +15,12 @@ export interface ScenarioDocument {
 export const baseName = (path: string) => path.split(/[\\/]/).pop() || path;
 
 export function templateDocument(template: Template): ScenarioDocument {
-  return { key: `template:${template.id}`, name: template.id.slice(template.id.lastIndexOf('/') + 1), path: null, savedText: template.text };
+  return {
+    key: `template:${template.id}`,
+    name: template.id.slice(template.id.lastIndexOf('/') + 1),
+    path: null,
+    savedText: template.text,
+  };
 }
 
 export function fileDocument(path: string, text: string): ScenarioDocument {

@@ -9,7 +9,11 @@ import type { ScenarioProblems } from './useScenarioValidation';
 const LAB_OWNER = 'clab';
 const JSON_OWNER = 'json';
 
-export interface MarkerSummary { errors: number; warnings: number; first: string | null }
+export interface MarkerSummary {
+  errors: number;
+  warnings: number;
+  first: string | null;
+}
 
 function labMarker(model: monaco.editor.ITextModel, problem: FileProblemInfo): monaco.editor.IMarkerData {
   const line = Math.min(Math.max(problem.line, 1), model.getLineCount());
@@ -37,7 +41,10 @@ const parses = (text: string) => {
 
 /** The lines Monaco's JSON mode marks, as a key that changes when they do. */
 export function jsonMarkedLines(model: monaco.editor.ITextModel): string {
-  return monaco.editor.getModelMarkers({ resource: model.uri, owner: JSON_OWNER }).map((m) => m.startLineNumber).join(',');
+  return monaco.editor
+    .getModelMarkers({ resource: model.uri, owner: JSON_OWNER })
+    .map((m) => m.startLineNumber)
+    .join(',');
 }
 
 /** Shows the problems found in `checked.text` if that is still the model's text. */
@@ -46,7 +53,11 @@ export function applyLabMarkers(model: monaco.editor.ITextModel, checked: Scenar
   // Text that is not JSON: Monaco marks where it breaks, and the lab cannot say more.
   const problems = parses(checked.text) ? checked.problems : [];
   const marked = new Set(jsonMarkedLines(model).split(',').filter(Boolean).map(Number));
-  monaco.editor.setModelMarkers(model, LAB_OWNER, problems.filter((p) => !marked.has(p.line)).map((p) => labMarker(model, p)));
+  monaco.editor.setModelMarkers(
+    model,
+    LAB_OWNER,
+    problems.filter((p) => !marked.has(p.line)).map((p) => labMarker(model, p)),
+  );
 }
 
 export function clearLabMarkers(model: monaco.editor.ITextModel): void {

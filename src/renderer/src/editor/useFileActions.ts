@@ -27,50 +27,62 @@ export function useFileActions(
 ): FileActions {
   const { doc, text, open, saved } = scenario;
 
-  const openOpened = useCallback((file: OpenedFile, byPath: boolean) => {
-    if (file.kind === 'run') onRunRecord(file.record, file.path);
-    else open(byPath ? fileDocument(file.path, file.text) : uploadedDocument(file.path, file.text));
-  }, [open, onRunRecord]);
+  const openOpened = useCallback(
+    (file: OpenedFile, byPath: boolean) => {
+      if (file.kind === 'run') onRunRecord(file.record, file.path);
+      else open(byPath ? fileDocument(file.path, file.text) : uploadedDocument(file.path, file.text));
+    },
+    [open, onRunRecord],
+  );
 
-  const saveTo = useCallback(async (path: string | null) => {
-    if (!doc) return;
-    if (!client.capabilities.fileDialogs) {
-      downloadText(downloadName(doc.name), text);
-      saved(doc);
-      return;
-    }
-    const result = await client.call('saveScenario', { path, text });
-    if (result) saved(fileDocument(result.path, text));
-  }, [client, doc, text, saved]);
-
-  const guard = useCallback((action: () => Promise<void>) => async () => {
-    try {
-      await action();
-    } catch (e) {
-      onError((e as Error).message);
-    }
-  }, [onError]);
-
-  const openPicked = useCallback(async (files: Iterable<File>) => {
-    try {
-      const paths = [...files].map((f) => [f, client.pathForFile(f)] as const);
-      for (const [file, path] of paths) {
-        if (path) openOpened(await client.call('openPath', { path }), true);
-        else for (const opened of await readFiles([file])) openOpened(opened, false);
+  const saveTo = useCallback(
+    async (path: string | null) => {
+      if (!doc) return;
+      if (!client.capabilities.fileDialogs) {
+        downloadText(downloadName(doc.name), text);
+        saved(doc);
+        return;
       }
-    } catch (e) {
-      onError((e as Error).message);
-    }
-  }, [client, openOpened, onError]);
+      const result = await client.call('saveScenario', { path, text });
+      if (result) saved(fileDocument(result.path, text));
+    },
+    [client, doc, text, saved],
+  );
+
+  const guard = useCallback(
+    (action: () => Promise<void>) => async () => {
+      try {
+        await action();
+      } catch (e) {
+        onError((e as Error).message);
+      }
+    },
+    [onError],
+  );
+
+  const openPicked = useCallback(
+    async (files: Iterable<File>) => {
+      try {
+        const paths = [...files].map((f) => [f, client.pathForFile(f)] as const);
+        for (const [file, path] of paths) {
+          if (path) openOpened(await client.call('openPath', { path }), true);
+          else for (const opened of await readFiles([file])) openOpened(opened, false);
+        }
+      } catch (e) {
+        onError((e as Error).message);
+      }
+    },
+    [client, openOpened, onError],
+  );
 
   return {
     save: guard(() => saveTo(doc?.path ?? null)),
     saveAs: guard(() => saveTo(null)),
     openDialog: client.capabilities.fileDialogs
       ? guard(async () => {
-        const opened = await client.call('openFile', {});
-        if (opened) openOpened(opened, true);
-      })
+          const opened = await client.call('openFile', {});
+          if (opened) openOpened(opened, true);
+        })
       : null,
     openPicked,
     openOpened,

@@ -17,7 +17,11 @@ export interface ScenarioDocumentState {
   revert(): void;
 }
 
-interface Loaded { doc: ScenarioDocument | null; text: string; generation: number }
+interface Loaded {
+  doc: ScenarioDocument | null;
+  text: string;
+  generation: number;
+}
 
 function load(doc: ScenarioDocument, generation: number): Loaded {
   writeSession(doc);
@@ -32,31 +36,46 @@ export function useScenarioDocument(): ScenarioDocumentState {
 
   const open = useCallback((doc: ScenarioDocument) => setState((s) => load(doc, s.generation + 1)), []);
 
-  const edit = useCallback((text: string) => setState((s) => {
-    if (s.doc) writeDraft(s.doc.key, text, s.doc.savedText);
-    return { ...s, text };
-  }), []);
+  const edit = useCallback(
+    (text: string) =>
+      setState((s) => {
+        if (s.doc) writeDraft(s.doc.key, text, s.doc.savedText);
+        return { ...s, text };
+      }),
+    [],
+  );
 
-  const saved = useCallback((where: Pick<ScenarioDocument, 'key' | 'name' | 'path'>) => setState((s) => {
-    if (!s.doc) return s;
-    forgetDraft(s.doc.key);
-    forgetDraft(where.key);
-    const doc = { ...where, savedText: s.text };
-    writeSession(doc);
-    return { ...s, doc };
-  }), []);
+  const saved = useCallback(
+    (where: Pick<ScenarioDocument, 'key' | 'name' | 'path'>) =>
+      setState((s) => {
+        if (!s.doc) return s;
+        forgetDraft(s.doc.key);
+        forgetDraft(where.key);
+        const doc = { ...where, savedText: s.text };
+        writeSession(doc);
+        return { ...s, doc };
+      }),
+    [],
+  );
 
-  const revert = useCallback(() => setState((s) => {
-    if (!s.doc) return s;
-    forgetDraft(s.doc.key);
-    return { ...s, text: s.doc.savedText, generation: s.generation + 1 };
-  }), []);
+  const revert = useCallback(
+    () =>
+      setState((s) => {
+        if (!s.doc) return s;
+        forgetDraft(s.doc.key);
+        return { ...s, text: s.doc.savedText, generation: s.generation + 1 };
+      }),
+    [],
+  );
 
   return {
     doc: state.doc,
     text: state.text,
     dirty: state.doc !== null && state.text !== state.doc.savedText,
     generation: state.generation,
-    open, edit, saved, revert,
+    open,
+    edit,
+    saved,
+    revert,
   };
 }

@@ -12,7 +12,10 @@ const PAUSE_MS = 300;
 const UNSAVED = 'untitled.scenario.json';
 
 /** The problems found in `text`: the text's own and the machine's. */
-export interface ScenarioProblems { text: string; problems: FileProblemInfo[] }
+export interface ScenarioProblems {
+  text: string;
+  problems: FileProblemInfo[];
+}
 
 interface TextCheck {
   text: string;
@@ -37,7 +40,12 @@ function checkText(text: string, file: string, ranks: number | null, panel: RunR
 }
 
 export function useScenarioValidation(
-  client: LabClient, text: string, file: string | null, ranks: number | null, panel: RunRequest['backend'], connected: boolean,
+  client: LabClient,
+  text: string,
+  file: string | null,
+  ranks: number | null,
+  panel: RunRequest['backend'],
+  connected: boolean,
 ): ScenarioProblems {
   const [checked, setChecked] = useState<TextCheck>({ text: '', file: UNSAVED, problems: [], backend: null });
   const [machine, setMachine] = useState<{ key: string; answer: ApiResult<'checkBackend'> } | null>(null);
@@ -52,10 +60,14 @@ export function useScenarioValidation(
     if (!connected || !ask) return;
     let current = true;
     client.call('checkBackend', ask.request).then(
-      (answer) => { if (current) setMachine({ key: ask.key, answer }); },
+      (answer) => {
+        if (current) setMachine({ key: ask.key, answer });
+      },
       (e: Error) => console.warn('checkBackend failed:', e.message),
     );
-    return () => { current = false; };
+    return () => {
+      current = false;
+    };
     // Asked again only when what is asked changes, not on every text that compiles.
   }, [client, connected, ask?.key]);
 

@@ -15,7 +15,11 @@ import { learnPace, paceText, runSlowdown, type LearnPace } from './pace';
 import { PaceAxis } from './PaceAxis';
 import { useStagePlayer } from './useStagePlayer';
 
-export interface LearnSource { plan: Plan; world: number; steps: StepRecord[] }
+export interface LearnSource {
+  plan: Plan;
+  world: number;
+  steps: StepRecord[];
+}
 
 interface Props {
   source: LearnSource | null;
@@ -41,7 +45,7 @@ export function LearnView({ source, version, paused, onNext, templates, onOpenLe
     if (paused !== null && steps.some((s) => s.index === paused)) setChosen(paused);
   }, [paused, steps]);
   const selected = steps.find((s) => s.index === chosen) ?? steps.find((s) => records.has(s.index)) ?? steps[0];
-  const record = selected ? records.get(selected.index) ?? null : null;
+  const record = selected ? (records.get(selected.index) ?? null) : null;
   const subject = useMemo(() => (selected && source ? learnSubject(selected, record, source.world) : null), [selected, record, source]);
   const slowdown = useMemo(() => runSlowdown(source?.steps ?? []), [source, version]);
 
@@ -50,16 +54,29 @@ export function LearnView({ source, version, paused, onNext, templates, onOpenLe
       <div className="learn-toolbar">
         <label>
           Step{' '}
-          <select data-testid="learn-step-select" value={selected?.index ?? ''} onChange={(e) => setChosen(Number(e.target.value))} disabled={!steps.length}>
+          <select
+            data-testid="learn-step-select"
+            value={selected?.index ?? ''}
+            onChange={(e) => setChosen(Number(e.target.value))}
+            disabled={!steps.length}
+          >
             {steps.map((s) => (
-              <option key={s.index} value={s.index}>#{s.index} {learnTitle(s)}{s.origin.kind === 'compare' ? ` (${s.origin.variant})` : ''}{records.has(s.index) ? '' : paused === s.index ? ' (next)' : ' (not run)'}</option>
+              <option key={s.index} value={s.index}>
+                #{s.index} {learnTitle(s)}
+                {s.origin.kind === 'compare' ? ` (${s.origin.variant})` : ''}
+                {records.has(s.index) ? '' : paused === s.index ? ' (next)' : ' (not run)'}
+              </option>
             ))}
           </select>
         </label>
         {paused !== null && (
           <span className="learn-paused" data-testid="learn-paused">
             Paused before #{paused} {source?.plan.steps[paused]?.label}
-            {onNext && <button type="button" className="primary" data-testid="learn-next-step" onClick={onNext}>Next step ▶</button>}
+            {onNext && (
+              <button type="button" className="primary" data-testid="learn-next-step" onClick={onNext}>
+                Next step ▶
+              </button>
+            )}
           </span>
         )}
       </div>
@@ -69,10 +86,19 @@ export function LearnView({ source, version, paused, onNext, templates, onOpenLe
           <LessonText lesson={lesson} />
         </section>
       )}
-      {!source && <p className="empty">Nothing to show yet: run a scenario (tick “step mode” to go one step at a time), or open a saved run.</p>}
+      {!source && (
+        <p className="empty">Nothing to show yet: run a scenario (tick “step mode” to go one step at a time), or open a saved run.</p>
+      )}
       {source && !steps.length && <p className="empty">This run has no collective or send/recv step to show.</p>}
       {subject?.kind === 'none' && <p className="empty">{subject.reason}</p>}
-      {subject?.kind === 'model' && <StepMoves key={`${subject.model.planStep.index}:${record ? 'run' : 'next'}`} model={subject.model} waiting={paused === subject.model.planStep.index} pace={learnPace(record, subject.model.schedule.stages.length, slowdown)} />}
+      {subject?.kind === 'model' && (
+        <StepMoves
+          key={`${subject.model.planStep.index}:${record ? 'run' : 'next'}`}
+          model={subject.model}
+          waiting={paused === subject.model.planStep.index}
+          pace={learnPace(record, subject.model.schedule.stages.length, slowdown)}
+        />
+      )}
       <Lessons templates={templates} onOpen={onOpenLesson} />
     </div>
   );
@@ -92,52 +118,118 @@ function StepMoves({ model, pace, waiting }: { model: LearnModel; pace: LearnPac
   return (
     <section className="learn-step" aria-label="What moved where">
       <header>
-        <h3>#{model.planStep.index} {learnTitle(model.planStep)}</h3>
+        <h3>
+          #{model.planStep.index} {learnTitle(model.planStep)}
+        </h3>
         {descriptor && <p>{descriptor.summary}</p>}
-        <p className="dim" data-testid="learn-summary">{schedule.summary}</p>
-        {descriptor && <details><summary>More about {a.kind === 'collective' ? a.op : 'it'}</summary><p>{descriptor.teaching}</p></details>}
+        <p className="dim" data-testid="learn-summary">
+          {schedule.summary}
+        </p>
+        {descriptor && (
+          <details>
+            <summary>More about {a.kind === 'collective' ? a.op : 'it'}</summary>
+            <p>{descriptor.teaching}</p>
+          </details>
+        )}
       </header>
       {model.disagreeing.length > 0 && (
-        <p className="learn-warn">⚠ rank{model.disagreeing.length > 1 ? 's' : ''} {model.disagreeing.join(', ')} ran something else in this step (a deliberate mistake): the moves shown are the step's own, the recorded outputs are what the ranks really got.</p>
+        <p className="learn-warn">
+          ⚠ rank{model.disagreeing.length > 1 ? 's' : ''} {model.disagreeing.join(', ')} ran something else in this step (a deliberate
+          mistake): the moves shown are the step's own, the recorded outputs are what the ranks really got.
+        </p>
       )}
       <div className="learn-controls">
         {hideOutcome ? (
           <>
-            <span data-testid="learn-predict">Each rank's input is shown. What will each rank hold after {model.planStep.label}? Predict it, then {waiting ? 'run the step (Next step)' : 'run the scenario'} or</span>
-            <button type="button" data-testid="learn-reveal" onClick={() => setRevealed(true)}>show the moves now</button>
+            <span data-testid="learn-predict">
+              Each rank's input is shown. What will each rank hold after {model.planStep.label}? Predict it, then{' '}
+              {waiting ? 'run the step (Next step)' : 'run the scenario'} or
+            </span>
+            <button type="button" data-testid="learn-reveal" onClick={() => setRevealed(true)}>
+              show the moves now
+            </button>
           </>
         ) : (
           <>
-            <button type="button" className="small" data-testid="learn-reset" onClick={player.reset} title="Back to the start">|◀</button>
-            <button type="button" className="small" data-testid="learn-back" onClick={player.back} disabled={player.t <= 0} title="One stage back">◀</button>
-            {player.playing
-              ? <button type="button" className="small" data-testid="learn-pause" onClick={player.pause}>❚❚ pause</button>
-              : <button type="button" className="small primary" data-testid="learn-play" onClick={player.play} disabled={!stages}>▶ play</button>}
-            <button type="button" className="small" data-testid="learn-forward" onClick={player.forward} disabled={player.t >= stages} title="One stage forward">▶|</button>
+            <button type="button" className="small" data-testid="learn-reset" onClick={player.reset} title="Back to the start">
+              |◀
+            </button>
+            <button
+              type="button"
+              className="small"
+              data-testid="learn-back"
+              onClick={player.back}
+              disabled={player.t <= 0}
+              title="One stage back"
+            >
+              ◀
+            </button>
+            {player.playing ? (
+              <button type="button" className="small" data-testid="learn-pause" onClick={player.pause}>
+                ❚❚ pause
+              </button>
+            ) : (
+              <button type="button" className="small primary" data-testid="learn-play" onClick={player.play} disabled={!stages}>
+                ▶ play
+              </button>
+            )}
+            <button
+              type="button"
+              className="small"
+              data-testid="learn-forward"
+              onClick={player.forward}
+              disabled={player.t >= stages}
+              title="One stage forward"
+            >
+              ▶|
+            </button>
             <span className="learn-stage" data-testid="learn-stage-label">
-              {stages === 0 ? 'nothing moves on one rank' : k < stages ? `stage ${k + 1} of ${stages}: ${schedule.stages[k].label}` : `done: all ${stages} stage${stages > 1 ? 's' : ''}`}
+              {stages === 0
+                ? 'nothing moves on one rank'
+                : k < stages
+                  ? `stage ${k + 1} of ${stages}: ${schedule.stages[k].label}`
+                  : `done: all ${stages} stage${stages > 1 ? 's' : ''}`}
             </span>
           </>
         )}
       </div>
       <div className="learn-scroll">
         <MovesDiagram model={model} t={player.t} hideOutcome={hideOutcome} />
-        {pace.iterationUs !== null && !hideOutcome && <PaceAxis width={width} iterationUs={pace.iterationUs} at={stages ? player.t / stages : 1} />}
+        {pace.iterationUs !== null && !hideOutcome && (
+          <PaceAxis width={width} iterationUs={pace.iterationUs} at={stages ? player.t / stages : 1} />
+        )}
       </div>
-      {!hideOutcome && <p className="learn-pace dim" data-testid="learn-pace">{paceText(pace, stages)}</p>}
-      {!hideOutcome && <p className="learn-check" data-testid="learn-check">{checkText(model)}</p>}
-      <p className="learn-legend dim">Values: {model.inputsFrom === 'record' ? 'each rank\'s input as the run recorded it' : 'from each rank\'s data pattern (as the rank fills its input)'}, up to 32 elements; longer buffers show which chunk of which rank (r1·c2) and its elements. Solid outline: the rank's output. Dashed: where partial results pass through. Coloured squares: whose chunks a slot holds; {model.redop ? `${model.redop} combines them element by element.` : 'nothing is reduced in this op.'}</p>
+      {!hideOutcome && (
+        <p className="learn-pace dim" data-testid="learn-pace">
+          {paceText(pace, stages)}
+        </p>
+      )}
+      {!hideOutcome && (
+        <p className="learn-check" data-testid="learn-check">
+          {checkText(model)}
+        </p>
+      )}
+      <p className="learn-legend dim">
+        Values:{' '}
+        {model.inputsFrom === 'record'
+          ? "each rank's input as the run recorded it"
+          : "from each rank's data pattern (as the rank fills its input)"}
+        , up to 32 elements; longer buffers show which chunk of which rank (r1·c2) and its elements. Solid outline: the rank's output.
+        Dashed: where partial results pass through. Coloured squares: whose chunks a slot holds;{' '}
+        {model.redop ? `${model.redop} combines them element by element.` : 'nothing is reduced in this op.'}
+      </p>
     </section>
   );
 }
 
-
 function checkText(model: LearnModel): string {
-  if (model.record === null) return 'Computed from each rank\'s data pattern: the step has not run yet.';
+  if (model.record === null) return "Computed from each rank's data pattern: the step has not run yet.";
   const differ = model.agrees.flatMap((ok, rank) => (ok === false ? [rank] : []));
   if (differ.length) {
     return `✗ rank${differ.length > 1 ? 's' : ''} ${differ.join(', ')} recorded another output than these moves give (${differ.map((r) => `rank ${r} got ${model.record!.ranks.find((x) => x.rank === r)?.output}`).join('; ')}): see the step's diagnosis in Results.`;
   }
   const compared = model.agrees.filter((ok) => ok === true).length;
-  return compared ? `✓ The moves end with exactly the outputs the run recorded, on ${compared} rank${compared > 1 ? 's' : ''}.` : 'The outputs are too long to compare value by value here: the chunks show where each part went.';
+  return compared
+    ? `✓ The moves end with exactly the outputs the run recorded, on ${compared} rank${compared > 1 ? 's' : ''}.`
+    : 'The outputs are too long to compare value by value here: the chunks show where each part went.';
 }

@@ -13,28 +13,47 @@ interface Props {
 export function LessonText({ lesson }: { lesson: Lesson }) {
   return (
     <dl>
-      <dt>What you will see</dt><dd>{lesson.see}</dd>
-      <dt>Why it happens</dt><dd>{lesson.why}</dd>
-      <dt>How to fix it</dt><dd>{lesson.fix}</dd>
+      <dt>What you will see</dt>
+      <dd>{lesson.see}</dd>
+      <dt>Why it happens</dt>
+      <dd>{lesson.why}</dd>
+      <dt>How to fix it</dt>
+      <dd>{lesson.fix}</dd>
     </dl>
   );
 }
 
 export function Lessons({ templates, onOpen }: Props) {
-  const lessons = useMemo(() => templates.flatMap((t) => {
-    const lesson = lessonOf(t.text);
-    return lesson ? [{ template: t, lesson }] : [];
-  }), [templates]);
+  const lessons = useMemo(
+    () =>
+      templates.flatMap((t) => {
+        const lesson = lessonOf(t.text);
+        return lesson ? [{ template: t, lesson }] : [];
+      }),
+    [templates],
+  );
   if (!lessons.length) return null;
   return (
     <section className="learn-lessons" data-testid="learn-lessons" aria-label="Lessons">
       <h3>Lessons: the mistakes gallery</h3>
-      <p className="dim">Each scenario makes one classic mistake on purpose. Open it, run it, read the diagnosis, then compare with the explanation.</p>
+      <p className="dim">
+        Each scenario makes one classic mistake on purpose. Open it, run it, read the diagnosis, then compare with the explanation.
+      </p>
       {lessons.map(({ template, lesson }) => (
         <details key={template.id} className="learn-lesson" data-testid="learn-lesson">
           <summary>
             <span className="learn-lesson-name">{template.name.replace(/^Mistake:\s*/, '')}</span>
-            <button type="button" className="small" data-testid="learn-lesson-open" onClick={(e) => { e.preventDefault(); onOpen(template.id); }}>open</button>
+            <button
+              type="button"
+              className="small"
+              data-testid="learn-lesson-open"
+              onClick={(e) => {
+                e.preventDefault();
+                onOpen(template.id);
+              }}
+            >
+              open
+            </button>
           </summary>
           <LessonText lesson={lesson} />
         </details>

@@ -44,7 +44,10 @@ function layout(model: LearnModel) {
   const workRows = Math.max(1, ...schedule.workSlots);
   const height = workTop + workRows * (CELL_H + CELL_GAP) + 40;
   const cell = (rank: number, buffer: 'input' | 'work', slot: number) => ({
-    x: columnX(rank) + 6, y: (buffer === 'input' ? inputTop : workTop) + slot * (CELL_H + CELL_GAP), w: COL_W - 12, h: CELL_H,
+    x: columnX(rank) + 6,
+    y: (buffer === 'input' ? inputTop : workTop) + slot * (CELL_H + CELL_GAP),
+    w: COL_W - 12,
+    h: CELL_H,
   });
   return { inputTop, workLabel, workTop, height, cell, outputY: workTop + workRows * (CELL_H + CELL_GAP) + 14 };
 }
@@ -72,15 +75,50 @@ function contributors(model: LearnModel, content: SlotContent): string {
   return join ? names.join(join.trim()) : `${model.redop}(${names.join(',')})`;
 }
 
-function Cell({ x, y, w, h, content, model, dashed, testId }: { x: number; y: number; w: number; h: number; content: SlotContent; model: LearnModel; dashed: boolean; testId: string }) {
+function Cell({
+  x,
+  y,
+  w,
+  h,
+  content,
+  model,
+  dashed,
+  testId,
+}: {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  content: SlotContent;
+  model: LearnModel;
+  dashed: boolean;
+  testId: string;
+}) {
   const single = content.length === 1 ? rankColour(content[0].rank) : null;
   const fill = content.length === 0 ? '#ffffff' : single ? `${single}22` : '#ede9fe';
   return (
     <g data-testid={testId}>
-      <rect x={x} y={y} width={w} height={h} rx={4} fill={fill} stroke={single ?? (content.length ? '#7c3aed' : '#cbd5e1')} strokeDasharray={dashed ? '4 3' : undefined} />
-      {content.map((p: Piece, i) => <rect key={i} x={x + 3 + i * 7} y={y + 3} width={5} height={5} fill={rankColour(p.rank)} />)}
-      <text x={x + w / 2} y={y + (content.length > 1 ? 16 : 19)} textAnchor="middle" className="learn-cell-text">{slotText(model, content)}</text>
-      {content.length > 1 && <text x={x + w / 2} y={y + 27} textAnchor="middle" className="learn-cell-note">{contributors(model, content)}</text>}
+      <rect
+        x={x}
+        y={y}
+        width={w}
+        height={h}
+        rx={4}
+        fill={fill}
+        stroke={single ?? (content.length ? '#7c3aed' : '#cbd5e1')}
+        strokeDasharray={dashed ? '4 3' : undefined}
+      />
+      {content.map((p: Piece, i) => (
+        <rect key={i} x={x + 3 + i * 7} y={y + 3} width={5} height={5} fill={rankColour(p.rank)} />
+      ))}
+      <text x={x + w / 2} y={y + (content.length > 1 ? 16 : 19)} textAnchor="middle" className="learn-cell-text">
+        {slotText(model, content)}
+      </text>
+      {content.length > 1 && (
+        <text x={x + w / 2} y={y + 27} textAnchor="middle" className="learn-cell-note">
+          {contributors(model, content)}
+        </text>
+      )}
     </g>
   );
 }
@@ -110,66 +148,113 @@ export function MovesDiagram({ model, t, hideOutcome }: Props) {
   const width = diagramWidth(world);
   const done = !hideOutcome && k === stages;
   // The buffers change once per stage, the travelling chunks every frame: only the latter are drawn per frame.
-  const columns = useMemo(() => Array.from({ length: world }, (_, rank) => {
-    const x = columnX(rank);
-    const a = model.planStep.action;
-    const root = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].rooted && a.root === rank;
-    const outputs = new Set(schedule.output[rank]);
-    const computed = model.computed[rank];
-    const agrees = model.agrees[rank];
-    return (
-      <g key={rank} data-testid="learn-column" data-rank={rank}>
-        <text x={x + COL_W / 2} y={17} textAnchor="middle" className="learn-rank" fill={rankColour(rank)}>rank {rank}{root ? ' · root' : ''}{model.disagreeing.includes(rank) ? ' ⚠' : ''}</text>
-        <text x={x + 8} y={L.inputTop - 5} className="learn-label">input{schedule.inputChunks[rank] ? '' : ': none'}</text>
-        <g data-testid="learn-input" data-values={model.inputs[rank] ? model.inputs[rank]!.map(formatScalar).join(', ') : ''}>
-          {Array.from({ length: schedule.inputChunks[rank] }, (_, j) => {
-            const c = L.cell(rank, 'input', j);
-            return <Cell key={j} {...c} content={[{ rank, chunk: j }]} model={model} dashed={false} testId="learn-input-chunk" />;
-          })}
-        </g>
-        <text x={x + 8} y={L.workTop - 5} className="learn-label">{schedule.workSlots[rank] ? 'output buffer' : 'no output buffer'}</text>
-        {state[rank].map((content, j) => {
-          const c = L.cell(rank, 'work', j);
-          return <Cell key={j} {...c} content={content} model={model} dashed={!outputs.has(j)} testId="learn-slot" />;
-        })}
-        <text x={x + 8} y={L.outputY} className="learn-output" data-testid="learn-output" data-agrees={agrees === null ? '' : String(agrees)}>
-          {schedule.output[rank].length === 0 ? 'no output on this rank'
-            : hideOutcome ? 'output: ? (predict it)'
-            : computed ? `${done ? 'output' : 'will be'} [${compact(computed, 14)}]${done && agrees !== null ? (agrees ? ' ✓' : ' ✗') : ''}` : 'output: too long to show'}
-        </text>
-      </g>
-    );
-  }), [model, state, hideOutcome, done, L, world]);
+  const columns = useMemo(
+    () =>
+      Array.from({ length: world }, (_, rank) => {
+        const x = columnX(rank);
+        const a = model.planStep.action;
+        const root = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].rooted && a.root === rank;
+        const outputs = new Set(schedule.output[rank]);
+        const computed = model.computed[rank];
+        const agrees = model.agrees[rank];
+        return (
+          <g key={rank} data-testid="learn-column" data-rank={rank}>
+            <text x={x + COL_W / 2} y={17} textAnchor="middle" className="learn-rank" fill={rankColour(rank)}>
+              rank {rank}
+              {root ? ' · root' : ''}
+              {model.disagreeing.includes(rank) ? ' ⚠' : ''}
+            </text>
+            <text x={x + 8} y={L.inputTop - 5} className="learn-label">
+              input{schedule.inputChunks[rank] ? '' : ': none'}
+            </text>
+            <g data-testid="learn-input" data-values={model.inputs[rank] ? model.inputs[rank]!.map(formatScalar).join(', ') : ''}>
+              {Array.from({ length: schedule.inputChunks[rank] }, (_, j) => {
+                const c = L.cell(rank, 'input', j);
+                return <Cell key={j} {...c} content={[{ rank, chunk: j }]} model={model} dashed={false} testId="learn-input-chunk" />;
+              })}
+            </g>
+            <text x={x + 8} y={L.workTop - 5} className="learn-label">
+              {schedule.workSlots[rank] ? 'output buffer' : 'no output buffer'}
+            </text>
+            {state[rank].map((content, j) => {
+              const c = L.cell(rank, 'work', j);
+              return <Cell key={j} {...c} content={content} model={model} dashed={!outputs.has(j)} testId="learn-slot" />;
+            })}
+            <text
+              x={x + 8}
+              y={L.outputY}
+              className="learn-output"
+              data-testid="learn-output"
+              data-agrees={agrees === null ? '' : String(agrees)}
+            >
+              {schedule.output[rank].length === 0
+                ? 'no output on this rank'
+                : hideOutcome
+                  ? 'output: ? (predict it)'
+                  : computed
+                    ? `${done ? 'output' : 'will be'} [${compact(computed, 14)}]${done && agrees !== null ? (agrees ? ' ✓' : ' ✗') : ''}`
+                    : 'output: too long to show'}
+            </text>
+          </g>
+        );
+      }),
+    [model, state, hideOutcome, done, L, world],
+  );
   return (
-    <svg className="learn-diagram" data-testid="learn-diagram" data-stage={k} width={width} height={L.height} viewBox={`0 0 ${width} ${L.height}`}>
+    <svg
+      className="learn-diagram"
+      data-testid="learn-diagram"
+      data-stage={k}
+      width={width}
+      height={L.height}
+      viewBox={`0 0 ${width} ${L.height}`}
+    >
       <defs>
         <marker id="learn-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
           <path d="M 0 0 L 10 5 L 0 10 z" fill="#64748b" />
         </marker>
       </defs>
-      {Array.from({ length: world }, (_, rank) => <rect key={rank} x={columnX(rank)} y={0} width={COL_W} height={L.height - 4} rx={6} className="learn-column-bg" />)}
+      {Array.from({ length: world }, (_, rank) => (
+        <rect key={rank} x={columnX(rank)} y={0} width={COL_W} height={L.height - 4} rx={6} className="learn-column-bg" />
+      ))}
       {columns}
-      {stage && stage.transfers.filter((tr) => carriesElements(model, sentContent(state, tr))).map((tr, i) => {
-        const from = L.cell(tr.from, tr.source, tr.fromSlot);
-        const to = L.cell(tr.to, 'work', tr.toSlot);
-        const path = transferPath(from, to);
-        const content = sentContent(state, tr);
-        const at = along(path, fraction);
-        return (
-          <g key={i} data-testid="learn-transfer">
-            {/* Half transparent, so that the values under a path stay readable. */}
-            <path d={path.d} fill="none" stroke="#475569" strokeOpacity={0.6} strokeWidth={1.5} strokeDasharray={fraction > 0 ? undefined : '5 4'} markerEnd="url(#learn-arrow)" />
-            {tr.combine === 'reduce' && <text x={to.x + to.w - 10} y={to.y - 3} className="learn-reduce-mark">{model.redop === 'prod' ? '×' : model.redop === 'min' || model.redop === 'max' ? model.redop : '+'}</text>}
-            {fraction > 0 && content.length > 0 && (
-              <g transform={`translate(${at.x - 34}, ${at.y - 10})`}>
-                <rect width={68} height={20} rx={10} fill={content.length === 1 ? rankColour(content[0].rank) : '#7c3aed'} />
-                <text x={34} y={14} textAnchor="middle" className="learn-packet">{slotText(model, content).slice(0, 10)}</text>
+      {stage &&
+        stage.transfers
+          .filter((tr) => carriesElements(model, sentContent(state, tr)))
+          .map((tr, i) => {
+            const from = L.cell(tr.from, tr.source, tr.fromSlot);
+            const to = L.cell(tr.to, 'work', tr.toSlot);
+            const path = transferPath(from, to);
+            const content = sentContent(state, tr);
+            const at = along(path, fraction);
+            return (
+              <g key={i} data-testid="learn-transfer">
+                {/* Half transparent, so that the values under a path stay readable. */}
+                <path
+                  d={path.d}
+                  fill="none"
+                  stroke="#475569"
+                  strokeOpacity={0.6}
+                  strokeWidth={1.5}
+                  strokeDasharray={fraction > 0 ? undefined : '5 4'}
+                  markerEnd="url(#learn-arrow)"
+                />
+                {tr.combine === 'reduce' && (
+                  <text x={to.x + to.w - 10} y={to.y - 3} className="learn-reduce-mark">
+                    {model.redop === 'prod' ? '×' : model.redop === 'min' || model.redop === 'max' ? model.redop : '+'}
+                  </text>
+                )}
+                {fraction > 0 && content.length > 0 && (
+                  <g transform={`translate(${at.x - 34}, ${at.y - 10})`}>
+                    <rect width={68} height={20} rx={10} fill={content.length === 1 ? rankColour(content[0].rank) : '#7c3aed'} />
+                    <text x={34} y={14} textAnchor="middle" className="learn-packet">
+                      {slotText(model, content).slice(0, 10)}
+                    </text>
+                  </g>
+                )}
               </g>
-            )}
-          </g>
-        );
-      })}
+            );
+          })}
     </svg>
   );
 }
-

@@ -22,7 +22,9 @@ export function PaceAxis({ width, iterationUs, at }: Props) {
       {ticks.map((t) => (
         <g key={t}>
           <line x1={x(t)} x2={x(t)} y1={4} y2={12} stroke="#94a3b8" />
-          <text x={x(t)} y={26} textAnchor="middle" className="learn-axis-label">{tickLabel(t, step)}</text>
+          <text x={x(t)} y={26} textAnchor="middle" className="learn-axis-label">
+            {tickLabel(t, step)}
+          </text>
         </g>
       ))}
       <rect data-testid="learn-time-cursor" x={x(Math.min(1, Math.max(0, at)) * spanNs) - 1.5} y={1} width={3} height={14} fill="#dc2626" />

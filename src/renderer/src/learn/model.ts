@@ -4,7 +4,17 @@
 // the outputs the run recorded.
 import type { Dtype, Scalar } from '../../../shared/data/dtypes.js';
 import { formatValues, inputLength, rankInput } from '../../../shared/run/inputs.js';
-import { chunkRange, collectiveMoves, p2pMoves, sendMoves, statesOf, type MoveSchedule, type MoveState, type SlotContent, type Transfer } from '../../../shared/learn/moves.js';
+import {
+  chunkRange,
+  collectiveMoves,
+  p2pMoves,
+  sendMoves,
+  statesOf,
+  type MoveSchedule,
+  type MoveState,
+  type SlotContent,
+  type Transfer,
+} from '../../../shared/learn/moves.js';
 import { matchesPreview, outputValues, parsePreview, slotReducer } from '../../../shared/learn/values.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
 import type { PlanAction, PlanStep } from '../../../shared/plan/types.js';
@@ -49,9 +59,22 @@ export function learnSubject(planStep: PlanStep, record: StepRecord | null, worl
   let schedule: MoveSchedule;
   if (a.kind === 'collective') schedule = collectiveMoves(a.op, world, a.root);
   else if (a.kind === 'p2p') schedule = p2pMoves(world, a.from, a.to);
-  else if (a.kind === 'pair') schedule = sendMoves(world, a.both ? [{ from: a.from, to: a.to }, { from: a.to, to: a.from }] : [{ from: a.from, to: a.to }]);
+  else if (a.kind === 'pair')
+    schedule = sendMoves(
+      world,
+      a.both
+        ? [
+            { from: a.from, to: a.to },
+            { from: a.to, to: a.from },
+          ]
+        : [{ from: a.from, to: a.to }],
+    );
   else if (sendGroup(a)) schedule = sendMoves(world, a.items);
-  else return { kind: 'none', reason: `${planStep.label} moves no tensor data between ranks to show (the Learn view shows collectives and sends).` };
+  else
+    return {
+      kind: 'none',
+      reason: `${planStep.label} moves no tensor data between ranks to show (the Learn view shows collectives and sends).`,
+    };
   const dtype: Dtype = a.kind === 'group' ? a.items[0].dtype : a.dtype;
   const redop = a.kind === 'collective' && COLLECTIVE_DESCRIPTORS[a.op].reduces ? a.redop : null;
   const ranks = ranksOf(world);
@@ -63,7 +86,7 @@ export function learnSubject(planStep: PlanStep, record: StepRecord | null, worl
   const inputs = ranks.map((r) => {
     const pattern = rankInput(planStep, r, world);
     const shown = result(r)?.input;
-    return pattern && (!shown || formatValues(pattern) === shown) ? pattern : fromRecord[r] ?? pattern;
+    return pattern && (!shown || formatValues(pattern) === shown) ? pattern : (fromRecord[r] ?? pattern);
   });
   const reduce = slotReducer(dtype, redop ?? 'sum', world);
   const states = statesOf(schedule);
@@ -80,7 +103,18 @@ export function learnSubject(planStep: PlanStep, record: StepRecord | null, worl
   return {
     kind: 'model',
     model: {
-      planStep, record, schedule, states, dtype, redop, inputs, inputsFrom, reduce, computed, recorded, agrees,
+      planStep,
+      record,
+      schedule,
+      states,
+      dtype,
+      redop,
+      inputs,
+      inputsFrom,
+      reduce,
+      computed,
+      recorded,
+      agrees,
       inputLengths: ranks.map((r) => inputLength(planStep, r, world)),
       disagreeing: (planStep.perRank ?? []).map((p) => p.rank),
     },
@@ -109,8 +143,11 @@ export function learnTitle(step: PlanStep): string {
 
 /** What a transfer carries, in the state before its stage. */
 export const sentContent = (state: MoveState, t: Transfer): SlotContent =>
-  (t.source === 'input' ? [{ rank: t.from, chunk: t.fromSlot }] : state[t.from][t.fromSlot]);
+  t.source === 'input' ? [{ rank: t.from, chunk: t.fromSlot }] : state[t.from][t.fromSlot];
 
 /** Whether a slot's content holds any element: a chunk of a short buffer can hold none, and is not worth animating. */
 export const carriesElements = (model: LearnModel, content: SlotContent): boolean =>
-  content.some((p) => { const [start, end] = chunkRange(model.inputLengths[p.rank], model.schedule.inputChunks[p.rank], p.chunk); return end > start; });
+  content.some((p) => {
+    const [start, end] = chunkRange(model.inputLengths[p.rank], model.schedule.inputChunks[p.rank], p.chunk);
+    return end > start;
+  });

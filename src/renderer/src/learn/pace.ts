@@ -34,7 +34,8 @@ export function runSlowdown(steps: StepRecord[]): number | null {
 
 export function learnPace(step: StepRecord | null, stages: number, slowdown: number | null): LearnPace {
   const iterationUs = step?.timing && step.timing.median > 0 ? step.timing.median : null;
-  if (iterationUs === null || slowdown === null || stages === 0) return { iterationUs, slowdown: null, stageMs: UNTIMED_STAGE_MS, clamped: false };
+  if (iterationUs === null || slowdown === null || stages === 0)
+    return { iterationUs, slowdown: null, stageMs: UNTIMED_STAGE_MS, clamped: false };
   const raw = (iterationUs * slowdown) / 1000 / stages;
   const stageMs = Math.min(STAGE_MS_BOUNDS[1], Math.max(STAGE_MS_BOUNDS[0], raw));
   return { iterationUs, slowdown, stageMs, clamped: stageMs !== raw };
@@ -45,8 +46,11 @@ export const formatSlowdown = (s: number) => `×${s.toLocaleString('en-US').repl
 
 /** What the pace is, in words: the step's median iteration, the slowdown, a stage on screen. */
 export function paceText(pace: LearnPace, stages: number): string {
-  if (pace.iterationUs === null || pace.slowdown === null) return `No iteration times for this step yet: one stage every ${pace.stageMs / 1000} s.`;
+  if (pace.iterationUs === null || pace.slowdown === null)
+    return `No iteration times for this step yet: one stage every ${pace.stageMs / 1000} s.`;
   const stageUs = pace.iterationUs / Math.max(1, stages);
-  const held = pace.clamped ? ` (held at ${pace.stageMs < STAGE_MS_BOUNDS[1] ? 'the fastest' : 'the slowest'} pace shown, ${pace.stageMs} ms)` : '';
+  const held = pace.clamped
+    ? ` (held at ${pace.stageMs < STAGE_MS_BOUNDS[1] ? 'the fastest' : 'the slowest'} pace shown, ${pace.stageMs} ms)`
+    : '';
   return `Pace from the run: an iteration of this step took ${formatMicroseconds(pace.iterationUs)} µs (median); shown ${formatSlowdown(pace.slowdown)} slower, the same factor for every step of this run: a stage ≈ ${formatMicroseconds(stageUs)} µs → ${Math.round(pace.stageMs)} ms on screen${held}.`;
 }

@@ -8,7 +8,12 @@ export function RunLog({ entries }: { entries: LogEntry[] }) {
   useEffect(() => {
     if (atEnd.current && box.current) box.current.scrollTop = box.current.scrollHeight;
   }, [entries]);
-  if (!entries.length) return <p className="empty" data-testid="run-log-empty">Run a scenario to see each rank's results here.</p>;
+  if (!entries.length)
+    return (
+      <p className="empty" data-testid="run-log-empty">
+        Run a scenario to see each rank's results here.
+      </p>
+    );
   return (
     <ol
       className="run-log rank-lines"
@@ -20,7 +25,12 @@ export function RunLog({ entries }: { entries: LogEntry[] }) {
       }}
     >
       {entries.map((entry) => (
-        <li key={entry.id} className={`log-${entry.tone}`} data-testid="log-line" title={entry.tone === 'timing' ? entry.text.trim() : undefined}>
+        <li
+          key={entry.id}
+          className={`log-${entry.tone}`}
+          data-testid="log-line"
+          title={entry.tone === 'timing' ? entry.text.trim() : undefined}
+        >
           {entry.text}
         </li>
       ))}

@@ -53,26 +53,65 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
       type: 'line',
       data: {
         datasets: [
-          { label: 'busbw (GB/s)', data: points(measured, (s) => s.busbw!, scale), borderColor: '#2563eb', backgroundColor: '#2563eb', borderWidth: 2, order: 1 },
+          {
+            label: 'busbw (GB/s)',
+            data: points(measured, (s) => s.busbw!, scale),
+            borderColor: '#2563eb',
+            backgroundColor: '#2563eb',
+            borderWidth: 2,
+            order: 1,
+          },
           // Wider and beneath, so it still shows where it equals busbw (all_reduce on 2 ranks, broadcast).
           {
-            label: 'algbw (GB/s)', data: points(measured, (s) => s.algbw!, scale),
-            borderColor: 'rgba(249, 115, 22, 0.55)', backgroundColor: 'rgba(249, 115, 22, 0.55)', borderWidth: 6, pointRadius: 4, order: 2,
+            label: 'algbw (GB/s)',
+            data: points(measured, (s) => s.algbw!, scale),
+            borderColor: 'rgba(249, 115, 22, 0.55)',
+            backgroundColor: 'rgba(249, 115, 22, 0.55)',
+            borderWidth: 6,
+            pointRadius: 4,
+            order: 2,
           },
-          ...(model ? [{
-            label: `${model.algorithm} model busbw (GB/s)`,
-            data: model.rows.map((r) => ({ x: r.bytes, y: r.busbw })).filter((p) => scale === 'linear' || p.y > 0),
-            borderColor: '#16a34a', backgroundColor: '#16a34a', borderWidth: 2, borderDash: [6, 4], pointRadius: 0, order: 0,
-          }] : []),
-          ...(measured.some((s) => ncclPredictedBusbw(s) !== null) ? [{
-            label: 'NCCL predicted busbw (GB/s)',
-            data: points(measured.filter((s) => ncclPredictedBusbw(s) !== null), (s) => ncclPredictedBusbw(s)!, scale),
-            borderColor: '#b45309', backgroundColor: '#b45309', borderWidth: 2, borderDash: [8, 3, 2, 3], pointRadius: 0, order: 0,
-          }] : []),
+          ...(model
+            ? [
+                {
+                  label: `${model.algorithm} model busbw (GB/s)`,
+                  data: model.rows.map((r) => ({ x: r.bytes, y: r.busbw })).filter((p) => scale === 'linear' || p.y > 0),
+                  borderColor: '#16a34a',
+                  backgroundColor: '#16a34a',
+                  borderWidth: 2,
+                  borderDash: [6, 4],
+                  pointRadius: 0,
+                  order: 0,
+                },
+              ]
+            : []),
+          ...(measured.some((s) => ncclPredictedBusbw(s) !== null)
+            ? [
+                {
+                  label: 'NCCL predicted busbw (GB/s)',
+                  data: points(
+                    measured.filter((s) => ncclPredictedBusbw(s) !== null),
+                    (s) => ncclPredictedBusbw(s)!,
+                    scale,
+                  ),
+                  borderColor: '#b45309',
+                  backgroundColor: '#b45309',
+                  borderWidth: 2,
+                  borderDash: [8, 3, 2, 3],
+                  pointRadius: 0,
+                  order: 0,
+                },
+              ]
+            : []),
           ...(model?.alternatives ?? []).map((other) => ({
             label: `${other.algorithm} model busbw (GB/s)`,
             data: other.rows.map((r) => ({ x: r.bytes, y: r.busbw })).filter((p) => scale === 'linear' || p.y > 0),
-            borderColor: '#9333ea', backgroundColor: '#9333ea', borderWidth: 2, borderDash: [2, 3], pointRadius: 0, order: 0,
+            borderColor: '#9333ea',
+            backgroundColor: '#9333ea',
+            borderWidth: 2,
+            borderDash: [2, 3],
+            pointRadius: 0,
+            order: 0,
           })),
         ],
       },
@@ -88,12 +127,19 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
           x: {
             type: 'logarithmic',
             title: { display: true, text: 'message size' },
-            afterBuildTicks: (axis) => { axis.ticks = powerOfTwoTicks(axis.min, axis.max).map((value) => ({ value })); },
+            afterBuildTicks: (axis) => {
+              axis.ticks = powerOfTwoTicks(axis.min, axis.max).map((value) => ({ value }));
+            },
             ticks: { callback: (value) => formatBytes(Number(value)) },
           },
-          y: scale === 'linear'
-            ? { type: 'linear', beginAtZero: true, title: { display: true, text: 'GB/s' } }
-            : { type: 'logarithmic', title: { display: true, text: 'GB/s (log)' }, ticks: { callback: (value) => formatLogTick(Number(value)) } },
+          y:
+            scale === 'linear'
+              ? { type: 'linear', beginAtZero: true, title: { display: true, text: 'GB/s' } }
+              : {
+                  type: 'logarithmic',
+                  title: { display: true, text: 'GB/s (log)' },
+                  ticks: { callback: (value) => formatLogTick(Number(value)) },
+                },
         },
       },
     });
@@ -101,7 +147,10 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
   }, [title, steps, scale, model]);
   const savePng = () => {
     setPngError(null);
-    canvasPng(canvas.current!).then((png) => downloadBlob(`${fileStem}.png`, png), (e: Error) => setPngError(e.message));
+    canvasPng(canvas.current!).then(
+      (png) => downloadBlob(`${fileStem}.png`, png),
+      (e: Error) => setPngError(e.message),
+    );
   };
   return (
     <div className="chart">
@@ -113,12 +162,21 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
             <option value="logarithmic">log</option>
           </select>
         </label>
-        <button type="button" data-testid="chart-png" onClick={savePng} title="Download this chart as a PNG image">PNG</button>
-        {pngError && <span className="failed" role="alert">{pngError}</span>}
+        <button type="button" data-testid="chart-png" onClick={savePng} title="Download this chart as a PNG image">
+          PNG
+        </button>
+        {pngError && (
+          <span className="failed" role="alert">
+            {pngError}
+          </span>
+        )}
       </div>
       <div className="chart-box">
         <canvas
-          ref={canvas} data-testid="bandwidth-chart" data-scale={scale} data-model={model ? model.algorithm : 'none'}
+          ref={canvas}
+          data-testid="bandwidth-chart"
+          data-scale={scale}
+          data-model={model ? model.algorithm : 'none'}
           data-nccl-predicted={steps.some((s) => ncclPredictedBusbw(s) !== null) ? 'yes' : 'no'}
           aria-label={`${title}: bandwidth versus size${model ? `, with the ${model.algorithm} model dashed` : ''}`}
         />

@@ -6,25 +6,60 @@ import { formatBytes, formatComputeCapability } from '../ui/units';
 function Pairs({ values }: { values: Record<string, string> }) {
   const keys = Object.keys(values).sort();
   if (!keys.length) return <span className="dim">none</span>;
-  return <>{keys.map((k) => <div key={k}><code>{k}={values[k]}</code></div>)}</>;
+  return (
+    <>
+      {keys.map((k) => (
+        <div key={k}>
+          <code>
+            {k}={values[k]}
+          </code>
+        </div>
+      ))}
+    </>
+  );
 }
 
 export function EnvironmentPanel({ environment: env }: { environment: Environment }) {
   return (
     <dl className="environment" data-testid="environment">
-      <dt>host</dt><dd>{env.host} ({env.platform})</dd>
-      <dt>cpus</dt><dd>{env.cpus} × {env.cpuModel}</dd>
-      <dt>memory</dt><dd>{formatBytes(env.memoryBytes)}</dd>
-      <dt>backend</dt><dd>{env.backend}{env.backendNote ? ` — ${env.backendNote}` : ''}</dd>
+      <dt>host</dt>
+      <dd>
+        {env.host} ({env.platform})
+      </dd>
+      <dt>cpus</dt>
+      <dd>
+        {env.cpus} × {env.cpuModel}
+      </dd>
+      <dt>memory</dt>
+      <dd>{formatBytes(env.memoryBytes)}</dd>
+      <dt>backend</dt>
+      <dd>
+        {env.backend}
+        {env.backendNote ? ` — ${env.backendNote}` : ''}
+      </dd>
       <dt>GPUs</dt>
       <dd>
-        {env.gpus.length === 0 ? <span className="dim">none</span> : env.gpus.map((g) => (
-          <div key={g.index}>{g.index}: {g.name}, {formatBytes(g.memoryBytes)}, {g.busId}{g.computeCapability === undefined ? '' : `, compute capability ${formatComputeCapability(g.computeCapability)}`}</div>
-        ))}
+        {env.gpus.length === 0 ? (
+          <span className="dim">none</span>
+        ) : (
+          env.gpus.map((g) => (
+            <div key={g.index}>
+              {g.index}: {g.name}, {formatBytes(g.memoryBytes)}, {g.busId}
+              {g.computeCapability === undefined ? '' : `, compute capability ${formatComputeCapability(g.computeCapability)}`}
+            </div>
+          ))
+        )}
       </dd>
-      <dt>node</dt><dd>{env.node}</dd>
-      <dt>versions</dt><dd><Pairs values={env.versions} /></dd>
-      <dt>env</dt><dd><Pairs values={env.env} /></dd>
+      <dt>node</dt>
+      <dd>{env.node}</dd>
+      <dt>versions</dt>
+      <dd>
+        <Pairs values={env.versions} />
+      </dd>
+      <dt>env</dt>
+      <dd>
+        <Pairs values={env.env} />
+      </dd>
     </dl>
   );
 }

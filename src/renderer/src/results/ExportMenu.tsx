@@ -7,9 +7,27 @@ import { downloadBlob } from '../ui/download';
 const json = (value: unknown) => new Blob([JSON.stringify(value)], { type: 'application/json' });
 
 const EXPORTS = [
-  { id: 'export-trace', text: 'Trace (Perfetto)', title: 'The timeline in Chrome Trace Event format: open it in ui.perfetto.dev or chrome://tracing', suffix: '.trace.json', blob: (r: RunRecord) => json(chromeTrace(r)) },
-  { id: 'export-csv', text: 'CSV', title: 'The results table, one row per step: µs to the ns, GB/s to 0.1 MB/s', suffix: '.csv', blob: (r: RunRecord) => new Blob([resultsCsv(r)], { type: 'text/csv' }) },
-  { id: 'export-record', text: 'Run record', title: 'The whole run record (*.run.json): open it later to replay or compare', suffix: '.run.json', blob: json },
+  {
+    id: 'export-trace',
+    text: 'Trace (Perfetto)',
+    title: 'The timeline in Chrome Trace Event format: open it in ui.perfetto.dev or chrome://tracing',
+    suffix: '.trace.json',
+    blob: (r: RunRecord) => json(chromeTrace(r)),
+  },
+  {
+    id: 'export-csv',
+    text: 'CSV',
+    title: 'The results table, one row per step: µs to the ns, GB/s to 0.1 MB/s',
+    suffix: '.csv',
+    blob: (r: RunRecord) => new Blob([resultsCsv(r)], { type: 'text/csv' }),
+  },
+  {
+    id: 'export-record',
+    text: 'Run record',
+    title: 'The whole run record (*.run.json): open it later to replay or compare',
+    suffix: '.run.json',
+    blob: json,
+  },
 ] as const;
 
 export function ExportMenu({ record, fileStem }: { record: RunRecord; fileStem: string }) {
@@ -17,7 +35,13 @@ export function ExportMenu({ record, fileStem }: { record: RunRecord; fileStem: 
     <div className="export-menu" role="group" aria-label="Export">
       <span className="dim">Export</span>
       {EXPORTS.map((e) => (
-        <button key={e.id} type="button" data-testid={e.id} title={e.title} onClick={() => downloadBlob(`${fileStem}${e.suffix}`, e.blob(record))}>
+        <button
+          key={e.id}
+          type="button"
+          data-testid={e.id}
+          title={e.title}
+          onClick={() => downloadBlob(`${fileStem}${e.suffix}`, e.blob(record))}
+        >
           {e.text}
         </button>
       ))}

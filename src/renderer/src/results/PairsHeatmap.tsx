@@ -4,29 +4,71 @@
 import { formatBytes } from '../ui/units';
 import { pairErrorWord } from '../../../shared/results/pairs.js';
 import {
-  formatPairValue, heatColour, linkText, needsLightText, rangePosition, type PairCell, type PairLink, type PairsHeatmaps, type PairsMetric,
+  formatPairValue,
+  heatColour,
+  linkText,
+  needsLightText,
+  rangePosition,
+  type PairCell,
+  type PairLink,
+  type PairsHeatmaps,
+  type PairsMetric,
 } from './pairs-heatmap';
 
-function Cell({ metric, cell, from, to, link }: { metric: PairsMetric; cell: PairCell; from: number; to: number; link: PairLink | undefined }) {
+function Cell({
+  metric,
+  cell,
+  from,
+  to,
+  link,
+}: {
+  metric: PairsMetric;
+  cell: PairCell;
+  from: number;
+  to: number;
+  link: PairLink | undefined;
+}) {
   if (cell.kind === 'self') return <td className="pair-self" aria-label="same rank" />;
   const where = `rank ${from} → rank ${to}`;
   const beside = linkText(link, metric.measure);
-  const common = { 'data-testid': 'pairs-cell', 'data-from': from, 'data-to': to, 'data-state': cell.kind, 'data-link': link?.link?.text ?? '', 'data-transport': link?.transport ?? '' };
+  const common = {
+    'data-testid': 'pairs-cell',
+    'data-from': from,
+    'data-to': to,
+    'data-state': cell.kind,
+    'data-link': link?.link?.text ?? '',
+    'data-transport': link?.transport ?? '',
+  };
   switch (cell.kind) {
     case 'not-measured':
       return <td {...common} data-value="" className="pair-none" title={`${where}: not measured`} />;
     case 'unfinished': {
       const why = cell.step.verdict === 'stopped' ? 'stopped' : 'not run';
-      return <td {...common} data-value="" className="pair-none" title={`${where}: ${cell.step.label} ${why}`}>{why}</td>;
+      return (
+        <td {...common} data-value="" className="pair-none" title={`${where}: ${cell.step.label} ${why}`}>
+          {why}
+        </td>
+      );
     }
     case 'error': {
       const e = cell.error;
       const text = pairErrorWord(e?.code);
-      const why = e ? `${e.code}: ${e.message}${e.warnings.length ? `\n${e.warnings.join('\n')}` : ''}${e.hints.map((h) => `\nhint: ${h}`).join('')}` : 'ended in an error';
-      return <td {...common} data-value="" data-code={e?.code ?? ''} className="pair-error" title={`${where}: ${why}`}>{text}</td>;
+      const why = e
+        ? `${e.code}: ${e.message}${e.warnings.length ? `\n${e.warnings.join('\n')}` : ''}${e.hints.map((h) => `\nhint: ${h}`).join('')}`
+        : 'ended in an error';
+      return (
+        <td {...common} data-value="" data-code={e?.code ?? ''} className="pair-error" title={`${where}: ${why}`}>
+          {text}
+        </td>
+      );
     }
     case 'measured': {
-      if (cell.value === null || !metric.range) return <td {...common} data-value="" title={`${where}: no figure measured`}>n/a</td>;
+      if (cell.value === null || !metric.range)
+        return (
+          <td {...common} data-value="" title={`${where}: no figure measured`}>
+            n/a
+          </td>
+        );
       const t = rangePosition(cell.value, metric.range);
       const text = formatPairValue(metric, cell.value);
       const wrong = cell.step.verdict === 'fail';
@@ -38,7 +80,8 @@ function Cell({ metric, cell, from, to, link }: { metric: PairsMetric; cell: Pai
           style={{ background: heatColour(metric, t) }}
           title={`${where}: ${text} ${metric.unit} (${cell.step.label})${wrong ? `, ${cell.step.wrong} wrong` : ''}${beside ? `\n${beside}` : ''}`}
         >
-          {text}{wrong && ' ✗'}
+          {text}
+          {wrong && ' ✗'}
         </td>
       );
     }
@@ -52,7 +95,9 @@ function Legend({ metric }: { metric: PairsMetric }) {
     <div className="heat-legend" data-testid="heat-legend">
       <span>{formatPairValue(metric, min)}</span>
       <span className="heat-ramp" style={{ background: `linear-gradient(to right, ${heatColour(metric, 0)}, ${heatColour(metric, 1)})` }} />
-      <span>{formatPairValue(metric, max)} {metric.unit}</span>
+      <span>
+        {formatPairValue(metric, max)} {metric.unit}
+      </span>
       <span className="dim">{metric.higherIsBetter ? 'darker is faster' : 'darker is slower'}</span>
     </div>
   );
@@ -66,13 +111,24 @@ function Matrix({ metric, links }: { metric: PairsMetric; links: Map<string, Pai
       <table>
         <caption>sender (row) → receiver (column)</caption>
         <thead>
-          <tr><th className="corner" title="sender (row) → receiver (column)">from \ to</th>{ranks.map((to) => <th key={to} scope="col">{to}</th>)}</tr>
+          <tr>
+            <th className="corner" title="sender (row) → receiver (column)">
+              from \ to
+            </th>
+            {ranks.map((to) => (
+              <th key={to} scope="col">
+                {to}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody>
           {metric.rows.map((row, from) => (
             <tr key={from}>
               <th scope="row">{from}</th>
-              {row.map((cell, to) => <Cell key={to} metric={metric} cell={cell} from={from} to={to} link={links.get(`${from},${to}`)} />)}
+              {row.map((cell, to) => (
+                <Cell key={to} metric={metric} cell={cell} from={from} to={to} link={links.get(`${from},${to}`)} />
+              ))}
             </tr>
           ))}
         </tbody>
@@ -96,34 +152,58 @@ export function PairsHeatmap({ heatmaps }: { heatmaps: PairsHeatmaps }) {
       <h3>
         {spec.label}{' '}
         <small>
-          {spec.path}, {formatBytes(spec.bytes)}{both ? ' each way, both directions at once' : ', one way'};{' '}
-          <span data-testid="pairs-summary">{heatmaps.pairsMeasured - failures.length} of {heatmaps.pairsMeasured} pairs measured{failures.length ? `, ${failures.length} failed` : ''}</span>
+          {spec.path}, {formatBytes(spec.bytes)}
+          {both ? ' each way, both directions at once' : ', one way'};{' '}
+          <span data-testid="pairs-summary">
+            {heatmaps.pairsMeasured - failures.length} of {heatmaps.pairsMeasured} pairs measured
+            {failures.length ? `, ${failures.length} failed` : ''}
+          </span>
         </small>
       </h3>
       <div className="pairs-heatmaps">
-        {matrices.map((m) => <Matrix key={m.measure} metric={m} links={byPair} />)}
+        {matrices.map((m) => (
+          <Matrix key={m.measure} metric={m} links={byPair} />
+        ))}
       </div>
       <p className="pairs-note dim">
         {both
           ? 'Both cells of a pair show the one measurement that sent both ways at once.'
           : 'Each cell is a send from the row’s rank to the column’s rank; i→j and j→i are measured apart.'}
-        {unmeasured && ' Empty cells: not measured.'} Each pair runs on a communicator of its own: a pair that fails is marked and the others are still measured.
+        {unmeasured && ' Empty cells: not measured.'} Each pair runs on a communicator of its own: a pair that fails is marked and the
+        others are still measured.
       </p>
       {links.some((l) => l.link || l.transport || l.how) && (
         <table className="pairs-links" data-testid="pairs-links">
           <caption>what joins each pair</caption>
-          <thead><tr><th>pair</th><th>link</th><th>NCCL transport</th><th>send/recv of peak</th><th>plain copy</th><th>copy of peak</th></tr></thead>
+          <thead>
+            <tr>
+              <th>pair</th>
+              <th>link</th>
+              <th>NCCL transport</th>
+              <th>send/recv of peak</th>
+              <th>plain copy</th>
+              <th>copy of peak</th>
+            </tr>
+          </thead>
           <tbody>
-            {links.filter((l) => !both || l.from < l.to).map((l) => (
-              <tr key={`${l.from},${l.to}`} data-testid="pairs-link" data-from={l.from} data-to={l.to}>
-                <td>{l.from}{arrow}{l.to}</td>
-                <td title={l.link?.peakFrom ?? undefined}>{l.link ? `${l.link.text}${l.link.peakGBps ? `, ${+l.link.peakGBps.toFixed(1)} GB/s` : ''}` : 'host'}</td>
-                <td>{l.transport ?? 'unknown'}</td>
-                <td>{percent(l.share)}</td>
-                <td>{l.how ?? '—'}</td>
-                <td>{percent(l.copyShare)}</td>
-              </tr>
-            ))}
+            {links
+              .filter((l) => !both || l.from < l.to)
+              .map((l) => (
+                <tr key={`${l.from},${l.to}`} data-testid="pairs-link" data-from={l.from} data-to={l.to}>
+                  <td>
+                    {l.from}
+                    {arrow}
+                    {l.to}
+                  </td>
+                  <td title={l.link?.peakFrom ?? undefined}>
+                    {l.link ? `${l.link.text}${l.link.peakGBps ? `, ${+l.link.peakGBps.toFixed(1)} GB/s` : ''}` : 'host'}
+                  </td>
+                  <td>{l.transport ?? 'unknown'}</td>
+                  <td>{percent(l.share)}</td>
+                  <td>{l.how ?? '—'}</td>
+                  <td>{percent(l.copyShare)}</td>
+                </tr>
+              ))}
           </tbody>
         </table>
       )}
@@ -131,9 +211,22 @@ export function PairsHeatmap({ heatmaps }: { heatmaps: PairsHeatmaps }) {
         <ul className="pairs-failures" data-testid="pairs-failures">
           {failures.map((f) => (
             <li key={`${f.from},${f.to}`} data-from={f.from} data-to={f.to}>
-              <strong>{f.from}{arrow}{f.to} failed</strong>{f.error ? ` on rank ${f.error.rank}: ${f.error.code}: ${f.error.message}` : ''}
-              {f.error?.warnings.map((w, i) => <pre key={i} className="warn-line">{w}</pre>)}
-              {f.error?.hints.map((h, i) => <div key={i} className="hint">hint: {h}</div>)}
+              <strong>
+                {f.from}
+                {arrow}
+                {f.to} failed
+              </strong>
+              {f.error ? ` on rank ${f.error.rank}: ${f.error.code}: ${f.error.message}` : ''}
+              {f.error?.warnings.map((w, i) => (
+                <pre key={i} className="warn-line">
+                  {w}
+                </pre>
+              ))}
+              {f.error?.hints.map((h, i) => (
+                <div key={i} className="hint">
+                  hint: {h}
+                </div>
+              ))}
             </li>
           ))}
         </ul>

@@ -17,21 +17,31 @@ function StepLines({ step }: { step: StepRecord }) {
     <>
       {learnerLines(step).map((line, i) => {
         const verdict = step.ranks[i]?.verdict ?? 'none';
-        return <li key={i} className={`log-${verdict === 'pass' ? 'pass' : verdict === 'fail' ? 'fail' : 'info'}`} data-testid="rank-line">{line}</li>;
+        return (
+          <li key={i} className={`log-${verdict === 'pass' ? 'pass' : verdict === 'fail' ? 'fail' : 'info'}`} data-testid="rank-line">
+            {line}
+          </li>
+        );
       })}
-      {reduction && <li className="reduction-line" data-testid="reduction-line">{reduction}</li>}
+      {reduction && (
+        <li className="reduction-line" data-testid="reduction-line">
+          {reduction}
+        </li>
+      )}
     </>
   );
 }
 
 export function RankLines({ steps }: { steps: StepRecord[] }) {
   const [all, setAll] = useState(false);
-  const shown = all || steps.length <= RANK_LINES_SHOWN
-    ? steps
-    : steps.filter((s, i) => i < RANK_LINES_SHOWN || s.verdict === 'fail');
+  const shown = all || steps.length <= RANK_LINES_SHOWN ? steps : steps.filter((s, i) => i < RANK_LINES_SHOWN || s.verdict === 'fail');
   return (
     <>
-      <ol className="rank-lines">{shown.map((step) => <StepLines key={step.index} step={step} />)}</ol>
+      <ol className="rank-lines">
+        {shown.map((step) => (
+          <StepLines key={step.index} step={step} />
+        ))}
+      </ol>
       {shown.length < steps.length && (
         <button type="button" className="link" data-testid="rank-lines-all" onClick={() => setAll(true)}>
           show the lines of all {steps.length} steps ({steps.length - shown.length} more)

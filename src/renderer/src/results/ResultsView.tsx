@@ -20,7 +20,7 @@ import { StepTable } from './StepTable';
 /** The scenario's name, else its file. */
 function runTitle(record: RunRecord): string {
   const name = (record.scenario as { name?: unknown } | null)?.name;
-  return typeof name === 'string' ? name : record.scenarioFile ?? 'Run';
+  return typeof name === 'string' ? name : (record.scenarioFile ?? 'Run');
 }
 
 function SweepSummary({ steps }: { steps: StepRecord[] }) {
@@ -48,8 +48,14 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
       {/* An expected failure seen (a deliberate mistake, an injected fault) is the run doing its job: it reads as passed. */}
       <header className={`results-header ${runSucceeded(record) ? 'passed' : 'failed'}`}>
         <h2>{title}</h2>
-        <p className="status-text" data-testid="results-status">{statusLine(record)}</p>
-        {source.kind === 'live' && source.savedTo && <p className="saved-to">Run record: <code>{source.savedTo}</code></p>}
+        <p className="status-text" data-testid="results-status">
+          {statusLine(record)}
+        </p>
+        {source.kind === 'live' && source.savedTo && (
+          <p className="saved-to">
+            Run record: <code>{source.savedTo}</code>
+          </p>
+        )}
         <ExportMenu record={record} fileStem={stem} />
       </header>
       {sections.map((section) => {
@@ -68,10 +74,20 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
           const model = sweepModel(record.plan, record.environment, record.steps, section.sweep);
           return (
             <section key={`sweep-${section.sweep}`} className="result-section" data-testid="sweep">
-              <h3>{spec.label} <small>{spec.path}, {record.world} ranks</small></h3>
+              <h3>
+                {spec.label}{' '}
+                <small>
+                  {spec.path}, {record.world} ranks
+                </small>
+              </h3>
               <StepTable steps={section.steps} showStep={false} />
               <SweepSummary steps={section.steps} />
-              <BandwidthChart title={`${spec.label}: bandwidth vs size, ${record.world} ranks`} steps={section.steps} fileStem={`${stem}-${fileStem(spec.label)}`} model={model} />
+              <BandwidthChart
+                title={`${spec.label}: bandwidth vs size, ${record.world} ranks`}
+                steps={section.steps}
+                fileStem={`${stem}-${fileStem(spec.label)}`}
+                model={model}
+              />
               <ModelNote op={spec.op} world={record.world} model={model} />
             </section>
           );
@@ -86,7 +102,9 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
         <section className="result-section">
           <h3>Compare</h3>
           {record.compares.map((c) => (
-            <pre key={c.index} className="text-block" data-testid="compare-summary">{compareSummary(c, record.environment.backend).join('\n')}</pre>
+            <pre key={c.index} className="text-block" data-testid="compare-summary">
+              {compareSummary(c, record.environment.backend).join('\n')}
+            </pre>
           ))}
         </section>
       )}

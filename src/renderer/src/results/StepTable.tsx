@@ -7,7 +7,14 @@ import { FAIL, PASS, stepTitle } from '../../../shared/export/format.js';
 import type { StepRecord } from '../../../shared/run/record.js';
 import { describeChoice, shortChoice } from '../../../shared/run/nccl-events.js';
 
-const VERDICT_TEXT: Record<StepRecord['verdict'], string> = { pass: PASS, fail: FAIL, none: '–', error: 'error', stopped: 'stopped', 'not-run': 'not run' };
+const VERDICT_TEXT: Record<StepRecord['verdict'], string> = {
+  pass: PASS,
+  fail: FAIL,
+  none: '–',
+  error: 'error',
+  stopped: 'stopped',
+  'not-run': 'not run',
+};
 
 /** A step the user stopped did nothing wrong: it reads grey, not as a failure. */
 const rowClass = (step: StepRecord) => `verdict-${step.verdict}${step.verdict === 'stopped' ? ' dim' : ''}`;
@@ -20,12 +27,24 @@ function Mismatches({ step, columns }: { step: StepRecord; columns: number }) {
       <td colSpan={columns}>
         {ranks.map((r) => (
           <div key={r.rank} className="mismatch-rank">
-            <span>Rank {r.rank}: {r.wrong} of {r.checked} wrong; first mismatches:</span>
+            <span>
+              Rank {r.rank}: {r.wrong} of {r.checked} wrong; first mismatches:
+            </span>
             <table className="mismatch-table">
-              <thead><tr><th>index</th><th>expected</th><th>actual</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>index</th>
+                  <th>expected</th>
+                  <th>actual</th>
+                </tr>
+              </thead>
               <tbody>
                 {r.mismatches.map((m) => (
-                  <tr key={m.index}><td>{m.index}</td><td>{m.expected}</td><td>{m.actual}</td></tr>
+                  <tr key={m.index}>
+                    <td>{m.index}</td>
+                    <td>{m.expected}</td>
+                    <td>{m.actual}</td>
+                  </tr>
                 ))}
               </tbody>
             </table>
@@ -41,9 +60,14 @@ function NcclCell({ step }: { step: StepRecord }) {
   const n = step.nccl;
   if (!n) return <td>–</td>;
   const us = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${x.toFixed(1)} µs`);
-  const title = `algorithm ${describeChoice(n.algo)}, protocol ${describeChoice(n.proto)}, channels ${describeChoice(n.nChannels)}; ` +
+  const title =
+    `algorithm ${describeChoice(n.algo)}, protocol ${describeChoice(n.proto)}, channels ${describeChoice(n.nChannels)}; ` +
     `kernel ${us(n.kernelMedianUs)} (median), NCCL predicted ${us(n.predictedChosenUs)}`;
-  return <td className="left" title={title} data-testid="nccl-choice">{shortChoice(n)}</td>;
+  return (
+    <td className="left" title={title} data-testid="nccl-choice">
+      {shortChoice(n)}
+    </td>
+  );
 }
 
 function StepRow({ step, showStep, columns, nccl }: { step: StepRecord; showStep: boolean; columns: number; nccl: boolean }) {
@@ -52,7 +76,9 @@ function StepRow({ step, showStep, columns, nccl }: { step: StepRecord; showStep
     <>
       <tr className={rowClass(step)} data-testid="result-row" data-verdict={step.verdict}>
         {showStep && <td className="left">{stepTitle(step)}</td>}
-        {RESULT_COLUMNS.map((c) => <td key={c.id}>{texts[c.id]}</td>)}
+        {RESULT_COLUMNS.map((c) => (
+          <td key={c.id}>{texts[c.id]}</td>
+        ))}
         <td className="verdict">{VERDICT_TEXT[step.verdict]}</td>
         {nccl && <NcclCell step={step} />}
       </tr>
@@ -71,27 +97,40 @@ export function StepTable({ steps, showStep }: { steps: StepRecord[]; showStep: 
   const [all, setAll] = useState(false);
   const nccl = steps.some((s) => s.nccl);
   const columns = RESULT_COLUMNS.length + 1 + (showStep ? 1 : 0) + (nccl ? 1 : 0);
-  const shown = all || steps.length <= ROWS_SHOWN ? steps : steps.filter((s, i) => i < ROWS_SHOWN || (s.verdict !== 'pass' && s.verdict !== 'none'));
+  const shown =
+    all || steps.length <= ROWS_SHOWN ? steps : steps.filter((s, i) => i < ROWS_SHOWN || (s.verdict !== 'pass' && s.verdict !== 'none'));
   return (
     <>
-    <table className="step-table" data-testid="results-table">
-      <thead>
-        <tr>
-          {showStep && <th className="left">step</th>}
-          {RESULT_COLUMNS.map((c) => <th key={c.id}>{c.title}{c.unit && <><br /><span className="unit">{c.shownUnit ?? c.unit}</span></>}</th>)}
-          <th>check</th>
-          {nccl && <th className="left">NCCL</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {shown.map((step) => <StepRow key={step.index} step={step} showStep={showStep} columns={columns} nccl={nccl} />)}
-      </tbody>
-    </table>
-    {shown.length < steps.length && (
-      <button type="button" className="link" data-testid="results-table-all" onClick={() => setAll(true)}>
-        show all {steps.length} steps ({steps.length - shown.length} more rows)
-      </button>
-    )}
+      <table className="step-table" data-testid="results-table">
+        <thead>
+          <tr>
+            {showStep && <th className="left">step</th>}
+            {RESULT_COLUMNS.map((c) => (
+              <th key={c.id}>
+                {c.title}
+                {c.unit && (
+                  <>
+                    <br />
+                    <span className="unit">{c.shownUnit ?? c.unit}</span>
+                  </>
+                )}
+              </th>
+            ))}
+            <th>check</th>
+            {nccl && <th className="left">NCCL</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((step) => (
+            <StepRow key={step.index} step={step} showStep={showStep} columns={columns} nccl={nccl} />
+          ))}
+        </tbody>
+      </table>
+      {shown.length < steps.length && (
+        <button type="button" className="link" data-testid="results-table-all" onClick={() => setAll(true)}>
+          show all {steps.length} steps ({steps.length - shown.length} more rows)
+        </button>
+      )}
     </>
   );
 }

@@ -7,8 +7,11 @@ import { ResultsView } from './ResultsView';
 export const resultsView: ViewDescriptor = {
   id: 'results',
   label: 'Results',
-  component: ({ ctx }: ViewProps) => (ctx.record
-    ? <ResultsView record={ctx.record.record} source={ctx.record.source} />
-    : <p className="empty">No results yet: run the scenario, or open a saved run.</p>),
+  component: ({ ctx }: ViewProps) =>
+    ctx.record ? (
+      <ResultsView record={ctx.record.record} source={ctx.record.source} />
+    ) : (
+      <p className="empty">No results yet: run the scenario, or open a saved run.</p>
+    ),
   moments: ['record'],
 };

@@ -34,7 +34,7 @@ export const needsLightText = (t: number) => t > 0.55;
 
 /** A cell's number: GB/s as numbers.ts writes them, µs like the step tables. */
 export const formatPairValue = (metric: Pick<PairsMetric, 'unit'>, value: number): string =>
-  (metric.unit === 'GB/s' ? formatGBs(value) : formatMicroseconds(value));
+  metric.unit === 'GB/s' ? formatGBs(value) : formatMicroseconds(value);
 
 /** What a cell says beside its figure: the link, NCCL's transport, the share of the link's peak. */
 export function linkText(link: PairLink | undefined, measure: PairsMetric['measure']): string {
@@ -43,6 +43,7 @@ export function linkText(link: PairLink | undefined, measure: PairsMetric['measu
   if (measure === 'copy') parts.push(link.how);
   else parts.push(link.transport ? `transport ${link.transport}` : null);
   const share = measure === 'copy' ? link.copyShare : measure === 'bandwidth' ? link.share : null;
-  if (share !== null && link.link?.peakGBps) parts.push(`${(100 * share).toFixed(0)} % of the link's ${+link.link.peakGBps.toFixed(1)} GB/s peak`);
+  if (share !== null && link.link?.peakGBps)
+    parts.push(`${(100 * share).toFixed(0)} % of the link's ${+link.link.peakGBps.toFixed(1)} GB/s peak`);
   return parts.filter(Boolean).join(', ');
 }

@@ -5,10 +5,7 @@ import { isBookkeeping } from '../../../shared/results/results-table.js';
 import type { RunRecord, StepRecord } from '../../../shared/run/record.js';
 
 export type ResultSection =
-  | { kind: 'steps'; steps: StepRecord[] }
-  | { kind: 'sweep'; sweep: number; steps: StepRecord[] }
-  | { kind: 'pairs'; pairs: number };
-
+  { kind: 'steps'; steps: StepRecord[] } | { kind: 'sweep'; sweep: number; steps: StepRecord[] } | { kind: 'pairs'; pairs: number };
 
 export function resultSections(record: RunRecord): ResultSection[] {
   const sections: ResultSection[] = [];
@@ -19,7 +16,11 @@ export function resultSections(record: RunRecord): ResultSection[] {
     if (origin.kind === 'sweep') {
       if (!seenSweeps.has(origin.sweep)) {
         seenSweeps.add(origin.sweep);
-        sections.push({ kind: 'sweep', sweep: origin.sweep, steps: record.steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === origin.sweep) });
+        sections.push({
+          kind: 'sweep',
+          sweep: origin.sweep,
+          steps: record.steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === origin.sweep),
+        });
       }
     } else if (origin.kind === 'pairs') {
       if (!seenPairs.has(origin.pairs)) {

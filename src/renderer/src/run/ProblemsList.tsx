@@ -9,7 +9,9 @@ interface Props {
 export function ProblemsList({ problems, onReveal }: Props) {
   return (
     <div className="problems" role="alert">
-      <p className="problems-title">The scenario has {problems.length} problem{problems.length === 1 ? '' : 's'}; nothing ran.</p>
+      <p className="problems-title">
+        The scenario has {problems.length} problem{problems.length === 1 ? '' : 's'}; nothing ran.
+      </p>
       <ul data-testid="problems">
         {problems.map((p, i) => (
           <li key={i} data-testid="problem">

@@ -31,12 +31,18 @@ export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRu
       <div className="run-controls">
         <label>
           Backend{' '}
-          <select data-testid="backend" value={settings.backend} onChange={(e) => settings.setBackend(e.target.value as BackendChoice)} disabled={busy}>
+          <select
+            data-testid="backend"
+            value={settings.backend}
+            onChange={(e) => settings.setBackend(e.target.value as BackendChoice)}
+            disabled={busy}
+          >
             {BACKENDS.map((b) => {
               const availability = b === 'auto' ? null : machine?.backends[b];
               return (
                 <option key={b} value={b} disabled={availability ? !availability.available : false} title={availability?.reason}>
-                  {b}{availability && !availability.available ? ' (unavailable)' : ''}
+                  {b}
+                  {availability && !availability.available ? ' (unavailable)' : ''}
                 </option>
               );
             })}
@@ -51,28 +57,53 @@ export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRu
             disabled={busy}
           >
             <option value="">scenario{scenarioWorld !== null ? ` (${scenarioWorld})` : ''}</option>
-            {settings.rankChoices.map((n) => <option key={n} value={n}>{n}</option>)}
+            {settings.rankChoices.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
           </select>
         </label>
         <label title="Pause before each step, so you can predict its result; Next runs it">
-          <input type="checkbox" data-testid="step-mode" checked={settings.stepMode} onChange={(e) => settings.setStepMode(e.target.checked)} disabled={busy} />
-          {' '}step mode
+          <input
+            type="checkbox"
+            data-testid="step-mode"
+            checked={settings.stepMode}
+            onChange={(e) => settings.setStepMode(e.target.checked)}
+            disabled={busy}
+          />{' '}
+          step mode
         </label>
-        <button type="button" className="primary" data-testid="run-button" onClick={onRun} disabled={busy || !canRun} title="Run (Ctrl+Enter)">
+        <button
+          type="button"
+          className="primary"
+          data-testid="run-button"
+          onClick={onRun}
+          disabled={busy || !canRun}
+          title="Run (Ctrl+Enter)"
+        >
           ▶ Run
         </button>
         <button type="button" data-testid="stop-button" onClick={onStop} disabled={!running || phase.stopping}>
           ■ Stop
         </button>
         {settings.stepMode && (
-          <button type="button" data-testid="next-button" onClick={onNext} disabled={!running || paused === null || phase.stopping} title="Run the step the run waits before">
+          <button
+            type="button"
+            data-testid="next-button"
+            onClick={onNext}
+            disabled={!running || paused === null || phase.stopping}
+            title="Run the step the run waits before"
+          >
             Next ▶
           </button>
         )}
       </div>
       <div className="run-progress">
         <progress data-testid="progress" max={Math.max(total, 1)} value={done} />
-        <span className="progress-text" data-testid="progress-text">{total ? `${done}/${total} steps` : ''}</span>
+        <span className="progress-text" data-testid="progress-text">
+          {total ? `${done}/${total} steps` : ''}
+        </span>
       </div>
       {unavailable.map((b) => (
         <p key={b} className="backend-note" data-testid={`backend-unavailable-${b}`}>
@@ -80,7 +111,9 @@ export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRu
         </p>
       ))}
       {running && paused !== null && (
-        <p className="run-paused" data-testid="run-paused">Waiting before step #{paused}: {state.live?.plan.steps[paused]?.label ?? ''} (Next runs it)</p>
+        <p className="run-paused" data-testid="run-paused">
+          Waiting before step #{paused}: {state.live?.plan.steps[paused]?.label ?? ''} (Next runs it)
+        </p>
       )}
       <RunStatus phase={phase} onShowResults={onShowResults} />
       {phase.kind === 'refused' && <ProblemsList problems={phase.problems} onReveal={onReveal} />}

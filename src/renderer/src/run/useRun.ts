@@ -21,10 +21,23 @@ export type RunPhase =
  * What the run has produced so far, for the live timeline. The arrays only grow (appended in place
  * as steps end, so a long run does not copy them per step); `version` changes with every append.
  */
-export interface LiveRun { runId: string; plan: Plan; steps: StepRecord[]; events: TimelineEvent[]; version: number }
+export interface LiveRun {
+  runId: string;
+  plan: Plan;
+  steps: StepRecord[];
+  events: TimelineEvent[];
+  version: number;
+}
 
 /** paused: the step a run in step mode waits before (null: not waiting). */
-export interface RunState { phase: RunPhase; done: number; total: number; log: LogEntry[]; live: LiveRun | null; paused: number | null }
+export interface RunState {
+  phase: RunPhase;
+  done: number;
+  total: number;
+  log: LogEntry[];
+  live: LiveRun | null;
+  paused: number | null;
+}
 
 /** Beyond this many lines the oldest go: a long sweep must not slow the page down. */
 const MAX_LOG = 5000;
@@ -46,7 +59,9 @@ const append = (log: LogEntry[], entries: LogEntry[]) => {
 };
 const nextId = (log: LogEntry[]) => (log.length ? log[log.length - 1].id + 1 : 0);
 const missedEntry = (id: number): LogEntry => ({
-  id, tone: 'info', text: '[lab] the connection to the lab was lost for a while: lines from then are missing here; the run record keeps every result',
+  id,
+  tone: 'info',
+  text: '[lab] the connection to the lab was lost for a while: lines from then are missing here; the run record keeps every result',
 });
 
 function reduce(state: RunState, action: Action): RunState {
@@ -68,7 +83,13 @@ function reduce(state: RunState, action: Action): RunState {
       return state.phase.kind === 'refused' || state.phase.kind === 'not-started' ? { ...state, phase: { kind: 'idle' } } : state;
     case 'caught-up':
       return state.phase.kind === 'running'
-        ? { ...state, done: action.done, total: action.total, paused: action.paused ?? null, log: append(state.log, [missedEntry(nextId(state.log))]) }
+        ? {
+            ...state,
+            done: action.done,
+            total: action.total,
+            paused: action.paused ?? null,
+            log: append(state.log, [missedEntry(nextId(state.log))]),
+          }
         : state;
     case 'resuming':
       return { ...state, paused: null };
@@ -82,14 +103,23 @@ function reduce(state: RunState, action: Action): RunState {
         // follow() has appended the step and its events to the live arrays already.
         const live = state.live?.runId === e.runId ? state.live : null;
         return {
-          ...state, done: e.done, total: e.total, log: append(state.log, stepEntries(e.step, nextId(state.log))),
+          ...state,
+          done: e.done,
+          total: e.total,
+          log: append(state.log, stepEntries(e.step, nextId(state.log))),
           live: live && { ...live, version: live.version + 1 },
         };
       }
       // The core logs the failure itself; the status above the log says it once more.
       if (e.type === 'run-end') {
         const total = e.record.plan.steps.length;
-        return { ...state, phase: { kind: 'ended', record: e.record, savedTo: e.savedTo }, done: Math.min(e.record.steps.length, total), total, paused: null };
+        return {
+          ...state,
+          phase: { kind: 'ended', record: e.record, savedTo: e.savedTo },
+          done: Math.min(e.record.steps.length, total),
+          total,
+          paused: null,
+        };
       }
       return state;
     }
@@ -136,45 +166,54 @@ export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: st
     }
   }, []);
 
-  const handleEvent = useCallback((event: ApiEvent) => {
-    if (held.current && 'runId' in event) held.current.push(event);
-    else follow(event);
-  }, [follow]);
+  const handleEvent = useCallback(
+    (event: ApiEvent) => {
+      if (held.current && 'runId' in event) held.current.push(event);
+      else follow(event);
+    },
+    [follow],
+  );
 
-  const start = useCallback(async (request: RunRequest) => {
-    if (busyRef.current) return;
-    busyRef.current = true;
-    dispatch({ type: 'starting' });
-    held.current = [];
-    try {
-      const result = await client.call('startRun', request);
-      if (result.ok) {
-        runId.current = result.runId;
-        liveRun.current = { runId: result.runId, plan: result.plan, steps: [], events: [], version: 0 };
-        dispatch({ type: 'started', runId: result.runId, live: liveRun.current });
-      } else {
-        dispatch({ type: 'refused', problems: result.problems });
+  const start = useCallback(
+    async (request: RunRequest) => {
+      if (busyRef.current) return;
+      busyRef.current = true;
+      dispatch({ type: 'starting' });
+      held.current = [];
+      try {
+        const result = await client.call('startRun', request);
+        if (result.ok) {
+          runId.current = result.runId;
+          liveRun.current = { runId: result.runId, plan: result.plan, steps: [], events: [], version: 0 };
+          dispatch({ type: 'started', runId: result.runId, live: liveRun.current });
+        } else {
+          dispatch({ type: 'refused', problems: result.problems });
+        }
+      } catch (e) {
+        dispatch({ type: 'not-started', message: (e as Error).message });
+      } finally {
+        const early = held.current ?? [];
+        held.current = null;
+        for (const event of early) follow(event);
       }
-    } catch (e) {
-      dispatch({ type: 'not-started', message: (e as Error).message });
-    } finally {
-      const early = held.current ?? [];
-      held.current = null;
-      for (const event of early) follow(event);
-    }
-  }, [client, follow]);
+    },
+    [client, follow],
+  );
 
   /** Asks the lab something about the current run (Stop, Next), showing `pending` meanwhile. */
-  const callOnRun = useCallback(async (method: 'stopRun' | 'nextStep', pending: 'stopping' | 'resuming') => {
-    const id = runId.current;
-    if (!id) return;
-    dispatch({ type: pending });
-    try {
-      await client.call(method, { runId: id });
-    } catch (e) {
-      console.warn(`${method} failed:`, (e as Error).message);
-    }
-  }, [client]);
+  const callOnRun = useCallback(
+    async (method: 'stopRun' | 'nextStep', pending: 'stopping' | 'resuming') => {
+      const id = runId.current;
+      if (!id) return;
+      dispatch({ type: pending });
+      try {
+        await client.call(method, { runId: id });
+      } catch (e) {
+        console.warn(`${method} failed:`, (e as Error).message);
+      }
+    },
+    [client],
+  );
 
   const stop = useCallback(() => callOnRun('stopRun', 'stopping'), [callOnRun]);
   const next = useCallback(() => callOnRun('nextStep', 'resuming'), [callOnRun]);
@@ -190,15 +229,17 @@ export function useRun(client: LabClient, onEnd: (record: RunRecord, savedTo: st
     } catch (e) {
       return void console.warn('runStatus failed:', (e as Error).message);
     }
-    if (runId.current !== id) return;  // its run-end arrived meanwhile
+    if (runId.current !== id) return; // its run-end arrived meanwhile
     if (status.state === 'running') dispatch({ type: 'caught-up', done: status.done, total: status.total, paused: status.paused });
     else if (status.state === 'ended') {
       dispatch({ type: 'caught-up', done: status.record.steps.length, total: status.record.plan.steps.length });
       follow({ type: 'run-end', runId: id, record: status.record, savedTo: status.savedTo });
-    }
-    else {
+    } else {
       runId.current = null;
-      dispatch({ type: 'not-started', message: 'the lab no longer knows this run (was it restarted?); a record it saved is under Saved runs' });
+      dispatch({
+        type: 'not-started',
+        message: 'the lab no longer knows this run (was it restarted?); a record it saved is under Saved runs',
+      });
     }
   }, [client, follow]);
 

@@ -1,7 +1,14 @@
 // Two saved runs side by side (compareRuns): the steps both ran, with each change marked where it
 // stands outside both runs' own spread; the steps only one ran; compare blocks; and what differs
 // in where they ran.
-import type { BlockComparison, EnvironmentChange, RunComparison, RunSummary, StepComparison, StepKey } from '../../../shared/export/index.js';
+import type {
+  BlockComparison,
+  EnvironmentChange,
+  RunComparison,
+  RunSummary,
+  StepComparison,
+  StepKey,
+} from '../../../shared/export/index.js';
 import { formatBytes, formatGBs, formatMicroseconds } from '../ui/units';
 import { changeSense, changeText, changeTitle } from './comparison-cells';
 
@@ -13,7 +20,8 @@ function Change({ metric, pct, step }: { metric: 'time' | 'busbw'; pct: number |
   const marked = step.significant && pct !== null;
   return (
     <td className={marked ? `change significant ${changeSense(metric, pct)}` : 'change'} title={changeTitle(step)}>
-      {changeText(pct)}{marked && ' *'}
+      {changeText(pct)}
+      {marked && ' *'}
     </td>
   );
 }
@@ -30,7 +38,9 @@ function StepRow({ step }: { step: StepComparison }) {
       <td>{gbs(step.a.busbw)}</td>
       <td>{gbs(step.b.busbw)}</td>
       <Change metric="busbw" pct={step.busbwChangePct} step={step} />
-      <td className={step.a.verdict === step.b.verdict ? '' : 'failed'}>{step.a.verdict} / {step.b.verdict}</td>
+      <td className={step.a.verdict === step.b.verdict ? '' : 'failed'}>
+        {step.a.verdict} / {step.b.verdict}
+      </td>
     </tr>
   );
 }
@@ -42,15 +52,40 @@ function StepsTable({ steps }: { steps: StepComparison[] }) {
       <table className="step-table compare-table" data-testid="compare-steps">
         <thead>
           <tr>
-            <th className="left">step</th><th className="left">op</th><th>size</th>
-            <th>time A<br /><span className="unit">(µs)</span></th><th>time B<br /><span className="unit">(µs)</span></th><th>Δ time</th>
-            <th>busbw A<br /><span className="unit">(GB/s)</span></th><th>busbw B<br /><span className="unit">(GB/s)</span></th><th>Δ busbw</th>
+            <th className="left">step</th>
+            <th className="left">op</th>
+            <th>size</th>
+            <th>
+              time A<br />
+              <span className="unit">(µs)</span>
+            </th>
+            <th>
+              time B<br />
+              <span className="unit">(µs)</span>
+            </th>
+            <th>Δ time</th>
+            <th>
+              busbw A<br />
+              <span className="unit">(GB/s)</span>
+            </th>
+            <th>
+              busbw B<br />
+              <span className="unit">(GB/s)</span>
+            </th>
+            <th>Δ busbw</th>
             <th>verdict A / B</th>
           </tr>
         </thead>
-        <tbody>{steps.map((s, i) => <StepRow key={i} step={s} />)}</tbody>
+        <tbody>
+          {steps.map((s, i) => (
+            <StepRow key={i} step={s} />
+          ))}
+        </tbody>
       </table>
-      <p className="dim compare-note">* the change lies outside both runs’ own spread: each run’s median time is outside the other run’s min…max. Hover a change for the spreads.</p>
+      <p className="dim compare-note">
+        * the change lies outside both runs’ own spread: each run’s median time is outside the other run’s min…max. Hover a change for the
+        spreads.
+      </p>
     </>
   );
 }
@@ -59,8 +94,19 @@ function OnlyIn({ side, keys }: { side: 'A' | 'B'; keys: StepKey[] }) {
   if (!keys.length) return null;
   return (
     <div data-testid={`compare-only-${side.toLowerCase()}`}>
-      <h4>Only in {side} ({keys.length})</h4>
-      <ul className="compare-only">{keys.map((k, i) => <li key={i}>{keyText(k)} <span className="dim">{k.op}, {formatBytes(k.bytes)}</span></li>)}</ul>
+      <h4>
+        Only in {side} ({keys.length})
+      </h4>
+      <ul className="compare-only">
+        {keys.map((k, i) => (
+          <li key={i}>
+            {keyText(k)}{' '}
+            <span className="dim">
+              {k.op}, {formatBytes(k.bytes)}
+            </span>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
@@ -73,8 +119,8 @@ function Blocks({ blocks }: { blocks: BlockComparison[] }) {
       <ul className="compare-only">
         {blocks.map((b, i) => (
           <li key={i} className={b.significant ? 'significant' : ''}>
-            {b.label}: {b.variant}: {time(b.a.durationUs)} → {time(b.b.durationUs)} µs ({changeText(b.durationChangePct)}{b.significant ? ' *' : ''})
-            {', '}speed-up ×{b.a.speedup?.toFixed(2) ?? 'n/a'} → ×{b.b.speedup?.toFixed(2) ?? 'n/a'}
+            {b.label}: {b.variant}: {time(b.a.durationUs)} → {time(b.b.durationUs)} µs ({changeText(b.durationChangePct)}
+            {b.significant ? ' *' : ''}){', '}speed-up ×{b.a.speedup?.toFixed(2) ?? 'n/a'} → ×{b.b.speedup?.toFixed(2) ?? 'n/a'}
           </li>
         ))}
       </ul>
@@ -82,15 +128,25 @@ function Blocks({ blocks }: { blocks: BlockComparison[] }) {
   );
 }
 
-const envValue = (e: EnvironmentChange) => (e.kind === 'added' ? `only in B: ${e.b}` : e.kind === 'removed' ? `only in A: ${e.a}` : `${e.a} → ${e.b}`);
+const envValue = (e: EnvironmentChange) =>
+  e.kind === 'added' ? `only in B: ${e.b}` : e.kind === 'removed' ? `only in A: ${e.a}` : `${e.a} → ${e.b}`;
 
 function EnvironmentDiff({ changes }: { changes: EnvironmentChange[] }) {
   return (
     <div data-testid="compare-env">
       <h4>Environment</h4>
-      {changes.length === 0
-        ? <p className="dim">The same host, backend, GPUs, versions and NCCL variables.</p>
-        : <dl className="environment">{changes.map((e) => <div key={e.field} className="compare-env-row"><dt>{e.field}</dt><dd>{envValue(e)}</dd></div>)}</dl>}
+      {changes.length === 0 ? (
+        <p className="dim">The same host, backend, GPUs, versions and NCCL variables.</p>
+      ) : (
+        <dl className="environment">
+          {changes.map((e) => (
+            <div key={e.field} className="compare-env-row">
+              <dt>{e.field}</dt>
+              <dd>{envValue(e)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
     </div>
   );
 }

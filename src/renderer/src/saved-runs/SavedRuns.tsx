@@ -14,9 +14,7 @@ interface Props {
 }
 
 type Comparing =
-  | { state: 'loading' }
-  | { state: 'shown'; comparison: RunComparison; names: [string, string] }
-  | { state: 'failed'; message: string };
+  { state: 'loading' } | { state: 'shown'; comparison: RunComparison; names: [string, string] } | { state: 'failed'; message: string };
 
 /** Opens both runs and compares the older (A) with the newer (B). */
 async function compareSaved(client: LabClient, picked: SavedRun[]): Promise<Comparing> {
@@ -33,14 +31,33 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
   useEffect(() => {
     let current = true;
     client.call('listRuns', {}).then(
-      (list) => { if (current) { setRuns(list); setError(null); } },
-      (e: Error) => { if (current) setError(e.message); },
+      (list) => {
+        if (current) {
+          setRuns(list);
+          setError(null);
+        }
+      },
+      (e: Error) => {
+        if (current) setError(e.message);
+      },
     );
-    return () => { current = false; };
+    return () => {
+      current = false;
+    };
   }, [client, refreshKey]);
-  if (error) return <p className="failed" role="alert">Could not list the saved runs: {error}</p>;
+  if (error)
+    return (
+      <p className="failed" role="alert">
+        Could not list the saved runs: {error}
+      </p>
+    );
   if (!runs) return <p className="empty">Loading…</p>;
-  if (!runs.length) return <p className="empty" data-testid="saved-runs-empty">No saved runs yet.</p>;
+  if (!runs.length)
+    return (
+      <p className="empty" data-testid="saved-runs-empty">
+        No saved runs yet.
+      </p>
+    );
 
   const pickedRuns = runs.filter((r) => picked.includes(r.path));
   // Picking a third run lets go of the first one picked, so two stay picked.
@@ -52,27 +69,64 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
   return (
     <>
       <table className="saved-runs" data-testid="saved-runs">
-        <thead><tr><th title="Pick two runs to compare">compare</th><th className="left">name</th><th className="left">created</th><th>status</th><th>ranks</th><th>backend</th><th /></tr></thead>
+        <thead>
+          <tr>
+            <th title="Pick two runs to compare">compare</th>
+            <th className="left">name</th>
+            <th className="left">created</th>
+            <th>status</th>
+            <th>ranks</th>
+            <th>backend</th>
+            <th />
+          </tr>
+        </thead>
         <tbody>
           {runs.map((run) => (
             <tr key={run.path} data-testid="saved-run">
-              <td><input type="checkbox" data-testid="compare-pick" aria-label={`compare ${run.name}`} checked={picked.includes(run.path)} onChange={() => toggle(run.path)} /></td>
-              <td className="left" title={run.path}>{run.name}</td>
+              <td>
+                <input
+                  type="checkbox"
+                  data-testid="compare-pick"
+                  aria-label={`compare ${run.name}`}
+                  checked={picked.includes(run.path)}
+                  onChange={() => toggle(run.path)}
+                />
+              </td>
+              <td className="left" title={run.path}>
+                {run.name}
+              </td>
               <td className="left">{new Date(run.createdAt).toLocaleString()}</td>
               <td className={run.status === 'passed' ? 'passed' : 'failed'}>{run.status}</td>
               <td>{run.world}</td>
               <td>{run.backend}</td>
-              <td><button type="button" data-testid="open-run" onClick={() => onOpen(run.path)}>Open</button></td>
+              <td>
+                <button type="button" data-testid="open-run" onClick={() => onOpen(run.path)}>
+                  Open
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       <p className="compare-bar">
-        <button type="button" data-testid="compare-runs" disabled={pickedRuns.length !== 2 || comparing?.state === 'loading'} onClick={compare}>Compare</button>{' '}
-        <span className="dim">{pickedRuns.length === 2 ? 'the older run is A, the newer B' : `pick two runs to compare (${pickedRuns.length} picked)`}</span>
+        <button
+          type="button"
+          data-testid="compare-runs"
+          disabled={pickedRuns.length !== 2 || comparing?.state === 'loading'}
+          onClick={compare}
+        >
+          Compare
+        </button>{' '}
+        <span className="dim">
+          {pickedRuns.length === 2 ? 'the older run is A, the newer B' : `pick two runs to compare (${pickedRuns.length} picked)`}
+        </span>
       </p>
       {comparing?.state === 'loading' && <p className="empty">Opening both runs…</p>}
-      {comparing?.state === 'failed' && <p className="failed" role="alert">Could not compare the runs: {comparing.message}</p>}
+      {comparing?.state === 'failed' && (
+        <p className="failed" role="alert">
+          Could not compare the runs: {comparing.message}
+        </p>
+      )}
       {comparing?.state === 'shown' && <RunComparisonView comparison={comparing.comparison} names={comparing.names} />}
     </>
   );

@@ -12,7 +12,9 @@ export function changeSense(metric: 'time' | 'busbw', pct: number | null): 'bett
 }
 
 const spreadText = (s: Spread | null) =>
-  (s ? `median ${formatMicroseconds(s.median)} µs over ${s.samples} iterations, ${formatMicroseconds(s.min)}…${formatMicroseconds(s.max)}` : 'not timed');
+  s
+    ? `median ${formatMicroseconds(s.median)} µs over ${s.samples} iterations, ${formatMicroseconds(s.min)}…${formatMicroseconds(s.max)}`
+    : 'not timed';
 
 /** The hover text of a change: why it is, or is not, marked. */
 export function changeTitle(step: StepComparison): string {

@@ -4,8 +4,16 @@ import type { TimelineModel } from './model';
 import { OP_COLOURS, OPS } from './ops';
 
 const PHASE_KEYS: [string, string][] = [
-  ['warmup', 'warm-up'], ['timed', 'timed'], ['loop', 'loop'], ['check', 'checked run'], ['block', 'compare block'], ['fill', 'host fill'], ['verify', 'host verify'],
-  ['data-fill', 'data made on the stream'], ['data-check', 'data checked on the stream'], ['unfinished', 'in flight when the run ended'],
+  ['warmup', 'warm-up'],
+  ['timed', 'timed'],
+  ['loop', 'loop'],
+  ['check', 'checked run'],
+  ['block', 'compare block'],
+  ['fill', 'host fill'],
+  ['verify', 'host verify'],
+  ['data-fill', 'data made on the stream'],
+  ['data-check', 'data checked on the stream'],
+  ['unfinished', 'in flight when the run ended'],
 ];
 
 function opsIn(model: TimelineModel): number[] {
@@ -19,11 +27,17 @@ export function Legend({ model, version }: { model: TimelineModel; version: numb
   return (
     <div className="timeline-legend" data-testid="timeline-legend">
       {ops.map((op) => (
-        <span key={op} className="legend-item"><i className="swatch" style={{ background: OP_COLOURS[op] }} />{OPS[op]}</span>
+        <span key={op} className="legend-item">
+          <i className="swatch" style={{ background: OP_COLOURS[op] }} />
+          {OPS[op]}
+        </span>
       ))}
       <span className="legend-gap" />
       {PHASE_KEYS.map(([phase, label]) => (
-        <span key={phase} className="legend-item"><i className={`swatch phase-${phase}`} />{label}</span>
+        <span key={phase} className="legend-item">
+          <i className={`swatch phase-${phase}`} />
+          {label}
+        </span>
       ))}
     </div>
   );

@@ -21,28 +21,60 @@ export function StepDetails({ planStep, step, onClose, stepViews, onOpenStep }: 
   return (
     <section className="timeline-details" data-testid="timeline-details" aria-label="Selected step">
       <header>
-        <h3>#{planStep?.index ?? step?.index} {step ? stepTitle(step) : planStep?.label}</h3>
+        <h3>
+          #{planStep?.index ?? step?.index} {step ? stepTitle(step) : planStep?.label}
+        </h3>
         {step && <span className={`verdict verdict-${step.verdict}`}>{step.verdict}</span>}
         <span className="spacer" />
-        {onOpenStep && planStep && stepViews?.(planStep).map((view) => (
-          <button key={view.id} type="button" className="small" data-testid={`timeline-${view.id}`} onClick={() => onOpenStep(view.id, planStep.index)}>{view.label}</button>
-        ))}
-        <button type="button" className="small" onClick={onClose}>close</button>
+        {onOpenStep &&
+          planStep &&
+          stepViews?.(planStep).map((view) => (
+            <button
+              key={view.id}
+              type="button"
+              className="small"
+              data-testid={`timeline-${view.id}`}
+              onClick={() => onOpenStep(view.id, planStep.index)}
+            >
+              {view.label}
+            </button>
+          ))}
+        <button type="button" className="small" onClick={onClose}>
+          close
+        </button>
       </header>
       {!step && <p className="dim">Still running: its results come when the step ends.</p>}
       {step && (
         <>
           <ol className="rank-lines">
-            {resultLines(step).map((line, i) => <li key={i} data-testid="timeline-details-line">{line}</li>)}
+            {resultLines(step).map((line, i) => (
+              <li key={i} data-testid="timeline-details-line">
+                {line}
+              </li>
+            ))}
           </ol>
           {timing && <pre className="text-block">{timing.trim()}</pre>}
-          {stalls.length > 0 && <pre className="text-block" data-testid="timeline-details-stall">{stalls.map((l) => l.trim()).join('\n')}</pre>}
+          {stalls.length > 0 && (
+            <pre className="text-block" data-testid="timeline-details-stall">
+              {stalls.map((l) => l.trim()).join('\n')}
+            </pre>
+          )}
           {hasData && (
             <table className="step-table">
-              <thead><tr><th>rank</th><th className="left">input</th><th className="left">output</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>rank</th>
+                  <th className="left">input</th>
+                  <th className="left">output</th>
+                </tr>
+              </thead>
               <tbody>
                 {step.ranks.map((r) => (
-                  <tr key={r.rank}><td>{r.rank}</td><td className="left">{r.input ?? '—'}</td><td className="left">{r.output ?? '—'}</td></tr>
+                  <tr key={r.rank}>
+                    <td>{r.rank}</td>
+                    <td className="left">{r.input ?? '—'}</td>
+                    <td className="left">{r.output ?? '—'}</td>
+                  </tr>
                 ))}
               </tbody>
             </table>

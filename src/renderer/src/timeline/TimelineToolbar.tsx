@@ -24,24 +24,62 @@ export function TimelineToolbar({ source, mode, choice, repeats, onMode, onChoic
     <div className="timeline-toolbar">
       {compares.length > 0 && (
         <div className="segmented" role="group" aria-label="Timeline view">
-          <button type="button" className={mode === 'run' ? 'active' : ''} aria-pressed={mode === 'run'} data-testid="timeline-mode-run" onClick={() => onMode('run')}>Whole run</button>
-          <button type="button" className={mode === 'compare' ? 'active' : ''} aria-pressed={mode === 'compare'} data-testid="timeline-mode-compare" onClick={() => onMode('compare')}>Compare</button>
+          <button
+            type="button"
+            className={mode === 'run' ? 'active' : ''}
+            aria-pressed={mode === 'run'}
+            data-testid="timeline-mode-run"
+            onClick={() => onMode('run')}
+          >
+            Whole run
+          </button>
+          <button
+            type="button"
+            className={mode === 'compare' ? 'active' : ''}
+            aria-pressed={mode === 'compare'}
+            data-testid="timeline-mode-compare"
+            onClick={() => onMode('compare')}
+          >
+            Compare
+          </button>
         </div>
       )}
       {mode === 'compare' && choice && (
         <>
-          <select aria-label="Compare" data-testid="timeline-compare" value={choice.compare} onChange={(e) => onChoice({ compare: Number(e.target.value), repeat: choice.repeat })}>
-            {compares.map((c) => <option key={c.index} value={c.index}>{c.label}</option>)}
+          <select
+            aria-label="Compare"
+            data-testid="timeline-compare"
+            value={choice.compare}
+            onChange={(e) => onChoice({ compare: Number(e.target.value), repeat: choice.repeat })}
+          >
+            {compares.map((c) => (
+              <option key={c.index} value={c.index}>
+                {c.label}
+              </option>
+            ))}
           </select>
-          <select aria-label="Repeat" data-testid="timeline-repeat" value={choice.repeat} onChange={(e) => onChoice({ compare: choice.compare, repeat: Number(e.target.value) })}>
-            {repeats.map((r) => <option key={r} value={r}>{repeatLabel(r)}</option>)}
+          <select
+            aria-label="Repeat"
+            data-testid="timeline-repeat"
+            value={choice.repeat}
+            onChange={(e) => onChoice({ compare: choice.compare, repeat: Number(e.target.value) })}
+          >
+            {repeats.map((r) => (
+              <option key={r} value={r}>
+                {repeatLabel(r)}
+              </option>
+            ))}
           </select>
         </>
       )}
       <span className="spacer" />
       <span className="timeline-keys dim">wheel/W S zoom · drag/A D pan · click a slice for its step</span>
-      <button type="button" className="small" data-testid="timeline-fit" onClick={onFit}>Fit</button>
-      <button type="button" className="small" data-testid="timeline-png" onClick={onPng}>PNG</button>
+      <button type="button" className="small" data-testid="timeline-fit" onClick={onFit}>
+        Fit
+      </button>
+      <button type="button" className="small" data-testid="timeline-png" onClick={onPng}>
+        PNG
+      </button>
     </div>
   );
 }

@@ -53,7 +53,12 @@ export function TimelineView({ record, live = false, name = 'run', stepViews, on
   const controller = useRef<TimelineController | null>(null);
 
   useEffect(() => {
-    const elements: TimelineElements = { root: root.current!, canvas: canvas.current!, overview: overview.current!, labels: labels.current! };
+    const elements: TimelineElements = {
+      root: root.current!,
+      canvas: canvas.current!,
+      overview: overview.current!,
+      labels: labels.current!,
+    };
     const listener = { onHover: setHover, onSelect: setSelected };
     const c = new TimelineController(elements, listener);
     const detach = attachInput(c, elements, listener);
@@ -87,15 +92,22 @@ export function TimelineView({ record, live = false, name = 'run', stepViews, on
       />
       <Legend model={model} version={version} />
       <div className="timeline-overview-row">
-        <div className="timeline-overview-label dim" style={{ width: LABEL_WIDTH, height: OVERVIEW_HEIGHT }}>whole run</div>
-        <div className="timeline-overview-box"><canvas ref={overview} data-testid="timeline-overview" /></div>
+        <div className="timeline-overview-label dim" style={{ width: LABEL_WIDTH, height: OVERVIEW_HEIGHT }}>
+          whole run
+        </div>
+        <div className="timeline-overview-box">
+          <canvas ref={overview} data-testid="timeline-overview" />
+        </div>
       </div>
       <div className="timeline-body">
         <div className="timeline-labels" ref={labels} style={{ width: LABEL_WIDTH }}>
           <div style={{ height: AXIS_HEIGHT }} />
-          {layout.rows.map((row) => (row.kind === 'header'
-            ? <div key={`h${row.y}`} className="timeline-group-header" style={{ height: row.height }} title={row.title}>{row.title}</div>
-            : (
+          {layout.rows.map((row) =>
+            row.kind === 'header' ? (
+              <div key={`h${row.y}`} className="timeline-group-header" style={{ height: row.height }} title={row.title}>
+                {row.title}
+              </div>
+            ) : (
               <div
                 key={`l${row.y}`}
                 className="timeline-lane-label"
@@ -107,16 +119,25 @@ export function TimelineView({ record, live = false, name = 'run', stepViews, on
               >
                 {model.lanes[row.lane].name}
               </div>
-            )))}
+            ),
+          )}
         </div>
         <div className="timeline-canvas-box">
           <canvas ref={canvas} data-testid="timeline-canvas" />
           {described && hover && <Tooltip description={described} x={hover.x} y={hover.y} boxWidth={canvas.current?.clientWidth ?? 0} />}
         </div>
       </div>
-      {!model.lanes.length && <p className="empty">{live ? 'Waiting for the first step to end…' : 'This run recorded no timeline events.'}</p>}
+      {!model.lanes.length && (
+        <p className="empty">{live ? 'Waiting for the first step to end…' : 'This run recorded no timeline events.'}</p>
+      )}
       {selected !== null && (
-        <StepDetails planStep={record.plan.steps[selected]} step={steps.get(selected)} onClose={() => setSelected(null)} stepViews={stepViews} onOpenStep={onOpenStep} />
+        <StepDetails
+          planStep={record.plan.steps[selected]}
+          step={steps.get(selected)}
+          onClose={() => setSelected(null)}
+          stepViews={stepViews}
+          onOpenStep={onOpenStep}
+        />
       )}
     </div>
   );

@@ -11,7 +11,10 @@ export function Tooltip({ description, x, y, boxWidth }: { description: SliceDes
       <div className="tooltip-title">{description.title}</div>
       <dl>
         {description.rows.map(([k, v]) => (
-          <div key={k}><dt>{k}</dt><dd>{v}</dd></div>
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
         ))}
       </dl>
     </div>

@@ -7,7 +7,10 @@ import { emptyModel, LaneBuilder, laneName, type TimelineModel } from './model';
 import { isHostPhase } from './phases';
 import type { TimelineSource } from './source';
 
-export interface CompareChoice { compare: number; repeat: number }
+export interface CompareChoice {
+  compare: number;
+  repeat: number;
+}
 
 type CompareOrigin = Extract<StepOrigin, { kind: 'compare' }>;
 const compareOrigin = (o: StepOrigin): CompareOrigin | null => (o.kind === 'compare' ? o : null);
@@ -62,8 +65,14 @@ export function loadCompare(source: TimelineSource, choice: CompareChoice): Time
     const v = variantOfStep.get(e.step);
     if (v === undefined || isHostPhase(e.phase)) return;
     const group = `${variants[v]} · ${duration[v] > 0 ? formatDuration(duration[v]) : 'block not ended'}`;
-    lanes.add(v * 4096 + e.rank * 16 + e.stream, () => ({ rank: e.rank, stream: e.stream, name: laneName(streams, e.rank, e.stream), group }),
-      e, i, e.startNs - origin[v], e.endNs - origin[v]);
+    lanes.add(
+      v * 4096 + e.rank * 16 + e.stream,
+      () => ({ rank: e.rank, stream: e.stream, name: laneName(streams, e.rank, e.stream), group }),
+      e,
+      i,
+      e.startNs - origin[v],
+      e.endNs - origin[v],
+    );
   });
   model.loaded = events.length;
   lanes.settle();

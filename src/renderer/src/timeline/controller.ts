@@ -19,7 +19,10 @@ export interface TimelineElements {
   labels: HTMLElement;
 }
 
-export interface SliceRef { lane: number; slice: number }
+export interface SliceRef {
+  lane: number;
+  slice: number;
+}
 
 export interface Hover extends SliceRef {
   /** Pointer position in CSS px within the canvas. */
@@ -50,7 +53,10 @@ export class TimelineController {
   private hatch: CanvasPattern | null = null;
   private readonly resize: ResizeObserver;
 
-  constructor(private readonly el: TimelineElements, private readonly listener: TimelineListener) {
+  constructor(
+    private readonly el: TimelineElements,
+    private readonly listener: TimelineListener,
+  ) {
     this.resize = new ResizeObserver(() => {
       this.overviewStale = true;
       this.schedule();
@@ -161,14 +167,26 @@ export class TimelineController {
     const ctx = this.fitCanvas(this.el.canvas, this.width, this.layout.height, dpr);
     this.hatch ??= hatchPattern(ctx);
     const stats = drawTimeline(ctx, {
-      model, layout: this.layout, view: this.view, width: this.width, flows: this.flows, selectedStep: this.selectedStep, hatch: this.hatch,
+      model,
+      layout: this.layout,
+      view: this.view,
+      width: this.width,
+      flows: this.flows,
+      selectedStep: this.selectedStep,
+      hatch: this.hatch,
     });
     const overviewWidth = this.el.overview.parentElement!.clientWidth;
     if (this.overviewStale) {
       drawOverviewBitmap(this.overviewBitmap, model, overviewWidth, dpr);
       this.overviewStale = false;
     }
-    drawOverview(this.fitCanvas(this.el.overview, overviewWidth, OVERVIEW_HEIGHT, dpr), this.overviewBitmap, model, this.view, overviewWidth);
+    drawOverview(
+      this.fitCanvas(this.el.overview, overviewWidth, OVERVIEW_HEIGHT, dpr),
+      this.overviewBitmap,
+      model,
+      this.view,
+      overviewWidth,
+    );
     this.publish(stats);
     recordFrame({ at: began, ms: performance.now() - began, slices: stats.total });
   }

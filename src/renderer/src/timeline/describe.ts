@@ -8,14 +8,23 @@ import { OPS } from './ops';
 import { PHASES } from './phases';
 import type { TimelineSource } from './source';
 
-export interface SliceDescription { title: string; rows: [string, string][] }
+export interface SliceDescription {
+  title: string;
+  rows: [string, string][];
+}
 
 /** Steps by index: a live run's records arrive out of order and only as steps end. */
 export function stepsByIndex(steps: readonly StepRecord[]): Map<number, StepRecord> {
   return new Map(steps.map((s) => [s.index, s]));
 }
 
-export function describeSlice(model: TimelineModel, source: TimelineSource, steps: Map<number, StepRecord>, lane: number, slice: number): SliceDescription {
+export function describeSlice(
+  model: TimelineModel,
+  source: TimelineSource,
+  steps: Map<number, StepRecord>,
+  lane: number,
+  slice: number,
+): SliceDescription {
   const s = model.lanes[lane].slices;
   const event = model.events[s.event[slice]];
   const step = steps.get(s.step[slice]);
@@ -29,7 +38,13 @@ export function describeSlice(model: TimelineModel, source: TimelineSource, step
     ['duration', formatDuration(s.end[slice] - s.start[slice])],
     ['starts at', formatDuration(s.start[slice])],
   ];
-  if (event.channel) rows.push(['channel', String(event.channel.id)], ['algorithm', event.channel.algo], ['protocol', event.channel.proto], ['iteration', String(event.channel.iteration)]);
+  if (event.channel)
+    rows.push(
+      ['channel', String(event.channel.id)],
+      ['algorithm', event.channel.algo],
+      ['protocol', event.channel.proto],
+      ['iteration', String(event.channel.iteration)],
+    );
   if (event.bytes > 0) rows.push(['bytes', formatBytes(event.bytes)]);
   rows.push(['algbw', gbps(step?.algbw)], ['busbw', gbps(step?.busbw)], ['verdict', step?.verdict ?? 'running']);
   // A loop the GPU spent waiting for this rank's host (loop-host.ts): the tooltip says so on it.

@@ -81,7 +81,14 @@ function drawFlows(ctx: CanvasRenderingContext2D, input: DrawInput, laneMid: Flo
   }
 }
 
-interface Decorated { lane: number; slice: number; left: number; y: number; w: number; h: number }
+interface Decorated {
+  lane: number;
+  slice: number;
+  left: number;
+  y: number;
+  w: number;
+  h: number;
+}
 
 /** Hatching of warm-ups, borders of loops, checks and blocks, and names where they fit. */
 function decorate(ctx: CanvasRenderingContext2D, model: TimelineModel, decorated: Decorated[], hatch: CanvasPattern | null): void {
@@ -179,7 +186,8 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): D
   decorate(ctx, model, decorated, hatch);
   ctx.strokeStyle = ACCENT;
   ctx.lineWidth = 2;
-  for (let r = 0; r < selected.length; r += 4) ctx.strokeRect(selected[r] - 1, selected[r + 1] - 1, selected[r + 2] + 2, selected[r + 3] + 2);
+  for (let r = 0; r < selected.length; r += 4)
+    ctx.strokeRect(selected[r] - 1, selected[r + 1] - 1, selected[r + 2] + 2, selected[r + 3] + 2);
   drawFlows(ctx, input, laneMid);
   return stats;
 }

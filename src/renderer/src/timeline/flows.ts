@@ -21,7 +21,12 @@ export function p2pPairs(action: PlanAction): { from: number; to: number }[] {
   if (action.kind === 'group') return action.items.flatMap((i) => (i.kind === 'p2p' ? [{ from: i.from, to: i.to }] : []));
   // A pair's measurement (a copy is the sender's alone).
   if (action.kind === 'pair' && action.measure !== 'copy') {
-    return action.both ? [{ from: action.from, to: action.to }, { from: action.to, to: action.from }] : [{ from: action.from, to: action.to }];
+    return action.both
+      ? [
+          { from: action.from, to: action.to },
+          { from: action.to, to: action.from },
+        ]
+      : [{ from: action.from, to: action.to }];
   }
   return [];
 }

@@ -11,7 +11,9 @@ export interface FrameRecord {
 }
 
 declare global {
-  interface Window { __clabTimelineFrames?: FrameRecord[] }
+  interface Window {
+    __clabTimelineFrames?: FrameRecord[];
+  }
 }
 
 const KEEP = 1000;

@@ -79,7 +79,9 @@ export function attachInput(c: TimelineController, el: TimelineElements, listene
   const overviewMove = (e: PointerEvent) => {
     if (overviewPressed) c.centreOnOverview(local(e, overview).x, overview.clientWidth);
   };
-  const overviewUp = () => { overviewPressed = false; };
+  const overviewUp = () => {
+    overviewPressed = false;
+  };
 
   const bindings: [HTMLElement, string, EventListener, AddEventListenerOptions?][] = [
     [canvas, 'wheel', wheel as EventListener, { passive: false }],
@@ -95,5 +97,7 @@ export function attachInput(c: TimelineController, el: TimelineElements, listene
     [overview, 'pointercancel', overviewUp],
   ];
   for (const [target, type, handler, options] of bindings) target.addEventListener(type, handler, options);
-  return () => { for (const [target, type, handler] of bindings) target.removeEventListener(type, handler); };
+  return () => {
+    for (const [target, type, handler] of bindings) target.removeEventListener(type, handler);
+  };
 }

@@ -7,11 +7,12 @@ export const LANE_HEIGHT = 22;
 export const HEADER_HEIGHT = 20;
 export const LABEL_WIDTH = 150;
 
-export type Row =
-  | { kind: 'header'; y: number; height: number; title: string }
-  | { kind: 'lane'; y: number; height: number; lane: number };
+export type Row = { kind: 'header'; y: number; height: number; title: string } | { kind: 'lane'; y: number; height: number; lane: number };
 
-export interface Layout { rows: Row[]; height: number }
+export interface Layout {
+  rows: Row[];
+  height: number;
+}
 
 export function layoutRows(model: TimelineModel): Layout {
   const rows: Row[] = [];

@@ -40,11 +40,19 @@ export interface TimelineModel {
 }
 
 export function laneName(streams: readonly string[], rank: number, stream: number | null): string {
-  return `rank ${rank} · ${stream === null ? 'host' : streams[stream] ?? `stream ${stream}`}`;
+  return `rank ${rank} · ${stream === null ? 'host' : (streams[stream] ?? `stream ${stream}`)}`;
 }
 
 export function emptyModel(source: TimelineSource): TimelineModel {
-  return { originNs: 0, endNs: 0, lanes: [], events: source.events, loaded: 0, stepOp: stepOpIndices(source.plan.steps.map((s) => s.action)), version: 0 };
+  return {
+    originNs: 0,
+    endNs: 0,
+    lanes: [],
+    events: source.events,
+    loaded: 0,
+    stepOp: stepOpIndices(source.plan.steps.map((s) => s.action)),
+    version: 0,
+  };
 }
 
 /** Adds slices to the lanes, making lanes as needed; call `settleLanes` once after a batch. */
@@ -82,9 +90,11 @@ export class LaneBuilder {
 /** Can `model` be brought up to date by appending, or is the source another run? */
 function continues(model: TimelineModel, source: TimelineSource): boolean {
   const events = source.events;
-  return events.length >= model.loaded
-    && model.stepOp.length === source.plan.steps.length
-    && (model.loaded === 0 || events[0] === model.events[0]);
+  return (
+    events.length >= model.loaded &&
+    model.stepOp.length === source.plan.steps.length &&
+    (model.loaded === 0 || events[0] === model.events[0])
+  );
 }
 
 /**

@@ -12,9 +12,28 @@ const OP_INDEX = new Map<string, number>(OPS.map((op, i) => [op, i]));
 
 /** One colour per entry of OPS, in order: distinct neighbours, readable under white text. */
 export const OP_COLOURS = [
-  '#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#ea580c', '#4f46e5', '#0d9488',
-  '#9333ea', '#c026d3', '#b45309', '#be123c',
-  '#0284c7', '#7c2d12', '#a16207', '#16a34a', '#57534e', '#94a3b8', '#475569',
+  '#2563eb',
+  '#dc2626',
+  '#059669',
+  '#d97706',
+  '#7c3aed',
+  '#0891b2',
+  '#db2777',
+  '#65a30d',
+  '#ea580c',
+  '#4f46e5',
+  '#0d9488',
+  '#9333ea',
+  '#c026d3',
+  '#b45309',
+  '#be123c',
+  '#0284c7',
+  '#7c2d12',
+  '#a16207',
+  '#16a34a',
+  '#57534e',
+  '#94a3b8',
+  '#475569',
 ] as const;
 
 /** The op of a step (shared with the exports, so a slice and its trace event name it alike). */

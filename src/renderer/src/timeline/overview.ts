@@ -32,7 +32,13 @@ export function drawOverviewBitmap(bitmap: HTMLCanvasElement, model: TimelineMod
 }
 
 /** The bitmap, the parts outside the window veiled, and the window framed. */
-export function drawOverview(ctx: CanvasRenderingContext2D, bitmap: HTMLCanvasElement, model: TimelineModel, view: Viewport, width: number): void {
+export function drawOverview(
+  ctx: CanvasRenderingContext2D,
+  bitmap: HTMLCanvasElement,
+  model: TimelineModel,
+  view: Viewport,
+  width: number,
+): void {
   ctx.clearRect(0, 0, width, OVERVIEW_HEIGHT);
   ctx.drawImage(bitmap, 0, 0, width, OVERVIEW_HEIGHT);
   const range = overviewRange(model);

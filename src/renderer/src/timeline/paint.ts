@@ -23,21 +23,30 @@ const FAINT = OP_COLOURS.map((c) => rgba(c, 0.12));
 /** Fill of a slice's body; merged runs use it alone. */
 export function bodyColour(op: number, phase: number): string {
   switch (phase) {
-    case PHASE_INDEX.fill: return HOST_COLOURS.fill;
-    case PHASE_INDEX.verify: return HOST_COLOURS.verify;
-    case PHASE_INDEX['data-fill']: return DATA_COLOURS.fill;
-    case PHASE_INDEX['data-check']: return DATA_COLOURS.check;
+    case PHASE_INDEX.fill:
+      return HOST_COLOURS.fill;
+    case PHASE_INDEX.verify:
+      return HOST_COLOURS.verify;
+    case PHASE_INDEX['data-fill']:
+      return DATA_COLOURS.fill;
+    case PHASE_INDEX['data-check']:
+      return DATA_COLOURS.check;
     case PHASE_INDEX.warmup:
     case PHASE_INDEX.loop:
-    case PHASE_INDEX.unfinished: return LIGHT[op];
-    case PHASE_INDEX.block: return FAINT[op];
-    default: return OP_COLOURS[op];
+    case PHASE_INDEX.unfinished:
+      return LIGHT[op];
+    case PHASE_INDEX.block:
+      return FAINT[op];
+    default:
+      return OP_COLOURS[op];
   }
 }
 
 /** Text on a dark body is white, on a light one dark. */
 export function textColour(phase: number): string {
-  return phase === PHASE_INDEX.timed || phase === PHASE_INDEX.check || phase === PHASE_INDEX.verify || phase === PHASE_INDEX['data-check'] ? '#ffffff' : TEXT_DARK;
+  return phase === PHASE_INDEX.timed || phase === PHASE_INDEX.check || phase === PHASE_INDEX.verify || phase === PHASE_INDEX['data-check']
+    ? '#ffffff'
+    : TEXT_DARK;
 }
 
 /** Diagonal stripes laid over warm-up slices. */
@@ -57,10 +66,15 @@ export function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | nul
 /** Border of a slice wide enough to show one; null where the phase has none. */
 export function borderOf(op: number, phase: number): { colour: string; dash: number[] } | null {
   switch (phase) {
-    case PHASE_INDEX.loop: return { colour: OP_COLOURS[op], dash: [] };
-    case PHASE_INDEX.check: return { colour: TEXT_DARK, dash: [1, 2] };
-    case PHASE_INDEX.block: return { colour: OP_COLOURS[op], dash: [4, 3] };
-    case PHASE_INDEX.unfinished: return { colour: UNFINISHED_BORDER, dash: [3, 2] };
-    default: return null;
+    case PHASE_INDEX.loop:
+      return { colour: OP_COLOURS[op], dash: [] };
+    case PHASE_INDEX.check:
+      return { colour: TEXT_DARK, dash: [1, 2] };
+    case PHASE_INDEX.block:
+      return { colour: OP_COLOURS[op], dash: [4, 3] };
+    case PHASE_INDEX.unfinished:
+      return { colour: UNFINISHED_BORDER, dash: [3, 2] };
+    default:
+      return null;
   }
 }

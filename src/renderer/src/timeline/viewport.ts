@@ -1,6 +1,9 @@
 // The visible window of time and how zoom and pan move it. Times are ns from the origin.
 
-export interface Viewport { start: number; end: number }
+export interface Viewport {
+  start: number;
+  end: number;
+}
 
 /** Nothing narrower than this can be told apart from the clock's own jitter. */
 export const MIN_SPAN_NS = 100;

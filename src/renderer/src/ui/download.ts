@@ -13,7 +13,10 @@ export function downloadBlob(fileName: string, blob: Blob): void {
 
 /** A name safe as a file name on every system: the scenario's name with unsafe runs as "-". */
 export function fileStem(name: string): string {
-  const stem = name.trim().replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '');
+  const stem = name
+    .trim()
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|-+$/g, '');
   return stem || 'run';
 }
 
@@ -26,5 +29,7 @@ export function canvasPng(canvas: HTMLCanvasElement): Promise<Blob> {
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, opaque.width, opaque.height);
   ctx.drawImage(canvas, 0, 0);
-  return new Promise((done, fail) => opaque.toBlob((blob) => (blob ? done(blob) : fail(new Error('the chart could not be encoded as PNG'))), 'image/png'));
+  return new Promise((done, fail) =>
+    opaque.toBlob((blob) => (blob ? done(blob) : fail(new Error('the chart could not be encoded as PNG'))), 'image/png'),
+  );
 }

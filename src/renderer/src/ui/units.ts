@@ -6,7 +6,12 @@ export { formatComputeCapability } from '../../../shared/ops/gpu-support.js';
 export { formatMicroseconds } from '../../../shared/results/results-table.js';
 
 /** Nanoseconds per unit, the largest first. */
-export const DURATION_UNITS: readonly (readonly [number, string])[] = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs'], [1, 'ns']];
+export const DURATION_UNITS: readonly (readonly [number, string])[] = [
+  [1e9, 's'],
+  [1e6, 'ms'],
+  [1e3, 'µs'],
+  [1, 'ns'],
+];
 
 /** `1.5 ms`, `250 µs`, `12 ns`: the largest unit that keeps the number at 1 or more, 3 significant digits. */
 export function formatDuration(ns: number): string {

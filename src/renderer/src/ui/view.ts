@@ -27,14 +27,24 @@ export interface ShownRun {
 export type RecordSource = { kind: 'live'; savedTo: string | null } | { kind: 'replay'; from: string };
 
 /** A finished run's record: one that ended here, or one opened from a file (a replay). */
-export interface ShownRecord { record: RunRecord; source: RecordSource }
+export interface ShownRecord {
+  record: RunRecord;
+  source: RecordSource;
+}
 
 export type LogTone = 'pass' | 'fail' | 'info' | 'timing' | 'error';
 
-export interface LogEntry { id: number; text: string; tone: LogTone }
+export interface LogEntry {
+  id: number;
+  text: string;
+  tone: LogTone;
+}
 
 /** A view that can show a step another view points at. */
-export interface StepView { id: string; label: string }
+export interface StepView {
+  id: string;
+  label: string;
+}
 
 export interface ViewContext {
   client: LabClient;
@@ -61,7 +71,9 @@ export interface ViewContext {
   openStep(view: string, step: number): void;
 }
 
-export interface ViewProps { ctx: ViewContext }
+export interface ViewProps {
+  ctx: ViewContext;
+}
 
 /**
  * When the shell brings a view forward: a run starts (in step mode or not); a run's record is there

@@ -6,7 +6,11 @@ import { compileLoaded } from '../../../../src/shared/plan/text';
 
 describe('length-prefixed frames', () => {
   it('gives back each message whole, however the bytes are cut', () => {
-    const bytes = Buffer.concat([encodeFrame({ type: 'a', n: 1 }), encodeFrame({ type: 'b', text: 'é'.repeat(1000) }), encodeFrame({ type: 'c' })]);
+    const bytes = Buffer.concat([
+      encodeFrame({ type: 'a', n: 1 }),
+      encodeFrame({ type: 'b', text: 'é'.repeat(1000) }),
+      encodeFrame({ type: 'c' }),
+    ]);
     for (const cut of [1, 3, 4, 5, 17, 1000, bytes.length]) {
       const reader = new FrameReader(1 << 20);
       const got: unknown[] = [];

@@ -11,7 +11,9 @@ import type { WorkerHandlers } from '../../../../src/main/core/workers';
 const TOKEN = 'a'.repeat(64);
 const handlers: WorkerHandlers = { message: () => undefined, output: () => undefined, exit: () => undefined, invalid: () => undefined };
 const open: RemoteRanks[] = [];
-afterEach(() => { for (const r of open.splice(0)) r.close('test over'); });
+afterEach(() => {
+  for (const r of open.splice(0)) r.close('test over');
+});
 
 async function core(world: number, backend: 'cpu' | 'nccl' = 'cpu', joinTimeoutMs = 20_000) {
   const lines: string[] = [];
@@ -25,7 +27,11 @@ async function core(world: number, backend: 'cpu' | 'nccl' = 'cpu', joinTimeoutM
 async function worker(port: number, o: { rank: number; world: number; token?: string; host?: string }) {
   const lines: string[] = [];
   const code = await runRemoteWorker({
-    host: '127.0.0.1', port, token: o.token ?? TOKEN, entry: '/nonexistent/worker.cjs', connectTimeoutMs: 5000,
+    host: '127.0.0.1',
+    port,
+    token: o.token ?? TOKEN,
+    entry: '/nonexistent/worker.cjs',
+    connectTimeoutMs: 5000,
     place: { rank: o.rank, world: o.world, localRank: 0, device: 0, source: 'test' },
     identity: { id: o.host ?? 'host-a', name: o.host ?? 'host-a', bootId: 'boot' },
     log: (l) => lines.push(l),
@@ -64,7 +70,9 @@ describe('the handshake refuses, with a line on both sides', () => {
     expect(set.hosts?.map((h) => h.ranks)).toEqual([[0, 1, 2, 3]]);
     const fifth = await worker(c.port, { rank: 2, world: 4 });
     expect(fifth.code).toBe(2);
-    expect(fifth.lines.join('\n')).toMatch(/refused by the core .*: rank 2 is taken \(by pid \d+ on host host-a\): the run has all its 4 ranks/);
+    expect(fifth.lines.join('\n')).toMatch(
+      /refused by the core .*: rank 2 is taken \(by pid \d+ on host host-a\): the run has all its 4 ranks/,
+    );
     expect(c.lines.join('\n')).toMatch(/refused a worker at .*rank 2 is taken/);
     for (const l of set.links) l.kill();
     await Promise.all(workers);
@@ -85,7 +93,8 @@ describe('the handshake refuses, with a line on both sides', () => {
     const first = worker(c.port, { rank: 0, world: 2, host: 'host-a' });
     await new Promise((r) => setTimeout(r, 500));
     const second = await worker(c.port, { rank: 1, world: 2, host: 'host-b' });
-    const said = 'cpu ranks share memory, so they must all run on one host: rank 0 is on host host-a (id host-a), rank 1 on host host-b (id host-b)';
+    const said =
+      'cpu ranks share memory, so they must all run on one host: rank 0 is on host host-a (id host-a), rank 1 on host host-b (id host-b)';
     expect(second.lines.join('\n')).toContain(said);
     expect(c.lines.join('\n')).toContain(said);
     c.ranks.close('test over');
@@ -97,7 +106,10 @@ describe('the handshake refuses, with a line on both sides', () => {
     const joined = c.ranks.open(handlers, { runId: 'r' });
     const workers = [worker(c.port, { rank: 0, world: 2, host: 'host-a' }), worker(c.port, { rank: 1, world: 2, host: 'host-b' })];
     const set = await joined;
-    expect(set.hosts?.map((h) => [h.name, h.ranks])).toEqual([['host-a', [0]], ['host-b', [1]]]);
+    expect(set.hosts?.map((h) => [h.name, h.ranks])).toEqual([
+      ['host-a', [0]],
+      ['host-b', [1]],
+    ]);
     for (const h of set.hosts!) expect(Math.abs(h.clock.offsetNs)).toBeLessThanOrEqual(h.clock.errorNs + 1e6);
     for (const l of set.links) l.kill();
     await Promise.all(workers);
@@ -109,16 +121,27 @@ describe('the handshake refuses, with a line on both sides', () => {
       const s = connect({ host: '127.0.0.1', port });
       const reader = new FrameReader(1 << 20);
       const got: unknown[] = [];
-      s.on('connect', () => { for (const f of frames) s.write(f); });
+      s.on('connect', () => {
+        for (const f of frames) s.write(f);
+      });
       s.on('data', (d) => got.push(...reader.push(d)));
       s.on('close', () => resolve(got));
       s.on('error', () => undefined);
     });
   }
 
-  const hello = (protocol: number) => encodeFrame({
-    type: 'hello', link: LINK_VERSION, protocol, rank: 0, world: 2, localRank: 0, device: 0, host: { id: 'x', name: 'x', bootId: 'b' }, pid: 1,
-  });
+  const hello = (protocol: number) =>
+    encodeFrame({
+      type: 'hello',
+      link: LINK_VERSION,
+      protocol,
+      rank: 0,
+      world: 2,
+      localRank: 0,
+      device: 0,
+      host: { id: 'x', name: 'x', bootId: 'b' },
+      pid: 1,
+    });
 
   it('a worker of another protocol version', async () => {
     const c = await core(2);
@@ -127,7 +150,7 @@ describe('the handshake refuses, with a line on both sides', () => {
     expect(c.lines.join('\n')).toContain('protocol version mismatch');
   });
 
-  it('a message over the handshake\'s bound, from its length alone', async () => {
+  it("a message over the handshake's bound, from its length alone", async () => {
     const c = await core(2);
     const header = Buffer.alloc(4);
     header.writeUInt32BE(1 << 30, 0);

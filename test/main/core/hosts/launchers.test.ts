@@ -17,10 +17,29 @@ describe('ranks from a launcher', () => {
   it.skipIf(noMpirun)('all-in-one on 4 cpu ranks that mpirun started (--launch), each reading its rank from Open MPI', async () => {
     const { dir } = tokenFile();
     const out = join(dir, 'run.json');
-    const c = start('node', [CLAB, 'run', 'scenarios/all-in-one.scenario.json', '--backend', 'cpu', '--ranks', '4', '--out', out,
-      '--launch', 'mpirun --oversubscribe --bind-to none -np 4', '--join-timeout', '60'], { ...AS_ROOT, CLAB_HOME: dir });
+    const c = start(
+      'node',
+      [
+        CLAB,
+        'run',
+        'scenarios/all-in-one.scenario.json',
+        '--backend',
+        'cpu',
+        '--ranks',
+        '4',
+        '--out',
+        out,
+        '--launch',
+        'mpirun --oversubscribe --bind-to none -np 4',
+        '--join-timeout',
+        '60',
+      ],
+      { ...AS_ROOT, CLAB_HOME: dir },
+    );
     expect(await c.exited).toBe(0);
-    expect(c.err).toMatch(/starting the launcher: mpirun --oversubscribe --bind-to none -np 4 \S+clab\.cjs worker --connect 127\.0\.0\.1:\d+ --token-file \S+/);
+    expect(c.err).toMatch(
+      /starting the launcher: mpirun --oversubscribe --bind-to none -np 4 \S+clab\.cjs worker --connect 127\.0\.0\.1:\d+ --token-file \S+/,
+    );
     expect(c.err).toContain('(Open MPI (OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE, OMPI_COMM_WORLD_LOCAL_RANK); local rank 3');
     const r = runRecordSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(r.status).toBe('passed');
@@ -32,11 +51,34 @@ describe('ranks from a launcher', () => {
   it('workers end their ranks and exit at once when the core is killed mid-run', async () => {
     const { dir, file } = tokenFile();
     const scenario = join(dir, 'long.scenario.json');
-    (await import('node:fs')).writeFileSync(scenario, JSON.stringify({ version: 1, name: 'long', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 65536, iters: 100000, timeoutMs: 600000 }] }));
+    (await import('node:fs')).writeFileSync(
+      scenario,
+      JSON.stringify({
+        version: 1,
+        name: 'long',
+        world: { ranks: 2 },
+        steps: [{ op: 'all_reduce', count: 65536, iters: 100000, timeoutMs: 600000 }],
+      }),
+    );
     const port = 18_500 + (process.pid % 400);
-    const c = start('node', [CLAB, 'run', scenario, '--backend', 'cpu', '--listen', String(port), '--token-file', file, '--out', join(dir, 'run.json'), '-v']);
+    const c = start('node', [
+      CLAB,
+      'run',
+      scenario,
+      '--backend',
+      'cpu',
+      '--listen',
+      String(port),
+      '--token-file',
+      file,
+      '--out',
+      join(dir, 'run.json'),
+      '-v',
+    ]);
     await waitFor(c, 'waiting for 2 ranks', 10_000);
-    const w = [0, 1].map((rank) => start('node', [CLAB, 'worker', '--connect', `127.0.0.1:${port}`, '--token-file', file, '--rank', String(rank), '--world', '2']));
+    const w = [0, 1].map((rank) =>
+      start('node', [CLAB, 'worker', '--connect', `127.0.0.1:${port}`, '--token-file', file, '--rank', String(rank), '--world', '2']),
+    );
     await waitFor(c, /\[Rank 0\] joined the cpu communicator/, 20_000);
     await waitFor(c, /\[Rank 1\] joined the cpu communicator/, 20_000);
     const rankPids = [...c.err.matchAll(/\[Rank \d\] joined the cpu communicator \(2 ranks, pid (\d+)/g)].map((m) => Number(m[1]));
@@ -53,14 +95,50 @@ describe('ranks from a launcher', () => {
     expect(rankPids.filter(alive)).toEqual([]);
   });
 
-  it('a worker\'s rank killed mid-run ends the run naming its host, rank and step; every process ends', async () => {
+  it("a worker's rank killed mid-run ends the run naming its host, rank and step; every process ends", async () => {
     const { dir, file } = tokenFile();
     const scenario = join(dir, 'long.scenario.json');
-    (await import('node:fs')).writeFileSync(scenario, JSON.stringify({ version: 1, name: 'long', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 65536, iters: 100000, timeoutMs: 600000 }] }));
+    (await import('node:fs')).writeFileSync(
+      scenario,
+      JSON.stringify({
+        version: 1,
+        name: 'long',
+        world: { ranks: 2 },
+        steps: [{ op: 'all_reduce', count: 65536, iters: 100000, timeoutMs: 600000 }],
+      }),
+    );
     const port = 18_000 + (process.pid % 1000);
-    const c = start('node', [CLAB, 'run', scenario, '--backend', 'cpu', '--listen', String(port), '--token-file', file, '--out', join(dir, 'run.json'), '-v']);
+    const c = start('node', [
+      CLAB,
+      'run',
+      scenario,
+      '--backend',
+      'cpu',
+      '--listen',
+      String(port),
+      '--token-file',
+      file,
+      '--out',
+      join(dir, 'run.json'),
+      '-v',
+    ]);
     await waitFor(c, 'waiting for 2 ranks', 10_000);
-    const w = [0, 1].map((rank) => start('node', [CLAB, 'worker', '--connect', `127.0.0.1:${port}`, '--token-file', file, '--rank', String(rank), '--world', '2', '--host-name', `box${rank}`]));
+    const w = [0, 1].map((rank) =>
+      start('node', [
+        CLAB,
+        'worker',
+        '--connect',
+        `127.0.0.1:${port}`,
+        '--token-file',
+        file,
+        '--rank',
+        String(rank),
+        '--world',
+        '2',
+        '--host-name',
+        `box${rank}`,
+      ]),
+    );
     await waitFor(c, /\[Rank 1\] joined the cpu communicator \(2 ranks, pid (\d+)/, 20_000);
     const rankPid = Number(/\[Rank 1\] joined the cpu communicator \(2 ranks, pid (\d+)/.exec(c.err)![1]);
     process.kill(rankPid, 'SIGKILL');

@@ -15,27 +15,66 @@ const PORT = 17_000 + (process.pid % 1000);
 let spaces: Namespace[] = [];
 let port = PORT;
 
-beforeAll(() => { if (!why) spaces = makeNamespaces(4); });
+beforeAll(() => {
+  if (!why) spaces = makeNamespaces(4);
+});
 afterEach(() => endAll());
-afterAll(() => { endAll(); removeNamespaces(spaces); });
+afterAll(() => {
+  endAll();
+  removeNamespaces(spaces);
+});
 
 /** The core on the first namespace's root-side address, a fresh port each time. */
 function core(scenario: string, ranks: number, token: string, out: string, extra: string[] = []): Proc {
   port += 1;
-  return start('node', [CLAB, 'run', scenario, '--backend', 'cpu', '--ranks', String(ranks), '--listen', `${spaces[0].rootAddress}:${port}`,
-    '--token-file', token, '--out', out, ...extra]);
+  return start('node', [
+    CLAB,
+    'run',
+    scenario,
+    '--backend',
+    'cpu',
+    '--ranks',
+    String(ranks),
+    '--listen',
+    `${spaces[0].rootAddress}:${port}`,
+    '--token-file',
+    token,
+    '--out',
+    out,
+    ...extra,
+  ]);
 }
 
 /** A worker in namespace `n`, started by a plain shell as a launcher would start it. */
 function worker(n: Namespace, rank: number, world: number, token: string, env: NodeJS.ProcessEnv = {}): Proc {
-  return start('ip', ['netns', 'exec', n.name, 'node', CLAB, 'worker', '--connect', `${spaces[0].rootAddress}:${port}`, '--token-file', token,
-    '--rank', String(rank), '--world', String(world), '--local-rank', String(rank % 2)], env);
+  return start(
+    'ip',
+    [
+      'netns',
+      'exec',
+      n.name,
+      'node',
+      CLAB,
+      'worker',
+      '--connect',
+      `${spaces[0].rootAddress}:${port}`,
+      '--token-file',
+      token,
+      '--rank',
+      String(rank),
+      '--world',
+      String(world),
+      '--local-rank',
+      String(rank % 2),
+    ],
+    env,
+  );
 }
 
 const record = (file: string): RunRecord => runRecordSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
 
 describe.skipIf(why)('ranks on 4 network namespaces', () => {
-  it('all-in-one passes on 4 namespaces × 2 cpu ranks, the record lists the 4 hosts and every rank\'s events on one timeline', async () => {
+  it("all-in-one passes on 4 namespaces × 2 cpu ranks, the record lists the 4 hosts and every rank's events on one timeline", async () => {
     const { dir, file } = tokenFile();
     const out = join(dir, 'run.json');
     // all-in-one's split tensors have 12 elements (2, 3, 4 or 6 ranks): 24 for 8 ranks, nothing else changed.
@@ -62,11 +101,20 @@ describe.skipIf(why)('ranks on 4 network namespaces', () => {
     expect(codes).toEqual(Array(8).fill(0));
   });
 
-  it('groups the pair matrix by host, and the trace names each rank\'s host and states the clock bound', async () => {
+  it("groups the pair matrix by host, and the trace names each rank's host and states the clock bound", async () => {
     const { dir, file } = tokenFile();
     const out = join(dir, 'run.json');
     const scenario = join(dir, 'pairs.scenario.json');
-    writeFileSync(scenario, JSON.stringify({ version: 1, name: 'pairs', world: { ranks: 4 }, defaults: { warmup: 0, iters: 2 }, steps: [{ op: 'pairs', bytes: '64KiB', latency: false, copy: false }] }));
+    writeFileSync(
+      scenario,
+      JSON.stringify({
+        version: 1,
+        name: 'pairs',
+        world: { ranks: 4 },
+        defaults: { warmup: 0, iters: 2 },
+        steps: [{ op: 'pairs', bytes: '64KiB', latency: false, copy: false }],
+      }),
+    );
     const c = core(scenario, 4, file, out);
     await waitFor(c, 'waiting for 4 ranks', 10_000);
     // Ranks 0 and 2 on ns1, 1 and 3 on ns2: the matrix puts them host by host.
@@ -78,7 +126,10 @@ describe.skipIf(why)('ranks on 4 network namespaces', () => {
     const trace = join(dir, 'trace.json');
     const exported = start('node', [CLAB, 'export', out, '--format', 'chrome-trace', '-o', trace]);
     expect(await exported.exited).toBe(0);
-    const t = JSON.parse(readFileSync(trace, 'utf8')) as { traceEvents: { name: string; pid: number; args: { name?: string } }[]; otherData: { clock: { note: string; hosts: { name: string; errorNs: number }[] } } };
+    const t = JSON.parse(readFileSync(trace, 'utf8')) as {
+      traceEvents: { name: string; pid: number; args: { name?: string } }[];
+      otherData: { clock: { note: string; hosts: { name: string; errorNs: number }[] } };
+    };
     expect(t.otherData.clock.note).toMatch(/line up across hosts within ±\d+\.\d{3} ms/);
     expect(t.otherData.clock.hosts.map((h) => h.name).sort()).toEqual(['ns1', 'ns2']);
     expect(t.traceEvents.find((e) => e.name === 'process_name' && e.pid === 1)?.args.name).toBe('rank 1 · ns2 · cpu');
@@ -92,7 +143,8 @@ describe.skipIf(why)('ranks on 4 network namespaces', () => {
     await waitFor(c, '2 of 4 in', 10_000);
     const b = worker(spaces[1], 2, 4, file, { CLAB_HOST_ID: 'host-b' });
     expect(await b.exited).toBe(2);
-    const reason = 'cpu ranks share memory, so they must all run on one host: ranks 0, 1 are on host host-a (id host-a), rank 2 on host host-b (id host-b)';
+    const reason =
+      'cpu ranks share memory, so they must all run on one host: ranks 0, 1 are on host host-a (id host-a), rank 2 on host host-b (id host-b)';
     expect(b.err).toContain(reason);
     expect(c.err).toContain(reason);
     expect(await c.exited).toBe(1);

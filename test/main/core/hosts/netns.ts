@@ -2,7 +2,13 @@
 // its own 10.x address; the core listens on the root side's address of the first. Root only.
 import { spawnSync } from 'node:child_process';
 
-export interface Namespace { name: string; veth: string; peer: string; rootAddress: string; address: string }
+export interface Namespace {
+  name: string;
+  veth: string;
+  peer: string;
+  rootAddress: string;
+  address: string;
+}
 
 const ip = (...args: string[]) => {
   const r = spawnSync('ip', args, { encoding: 'utf8' });
@@ -15,7 +21,13 @@ export function makeNamespaces(count: number): Namespace[] {
   const made: Namespace[] = [];
   try {
     for (let i = 1; i <= count; i++) {
-      const n: Namespace = { name: `clab${tag}n${i}`, veth: `vc${tag}r${i}`, peer: `vc${tag}n${i}`, rootAddress: `10.201.${i}.1`, address: `10.201.${i}.2` };
+      const n: Namespace = {
+        name: `clab${tag}n${i}`,
+        veth: `vc${tag}r${i}`,
+        peer: `vc${tag}n${i}`,
+        rootAddress: `10.201.${i}.1`,
+        address: `10.201.${i}.2`,
+      };
       ip('netns', 'add', n.name);
       made.push(n);
       ip('link', 'add', n.veth, 'type', 'veth', 'peer', 'name', n.peer);

@@ -7,15 +7,24 @@ import { join, resolve } from 'node:path';
 
 export const CLAB = resolve('bin/clab.cjs');
 
-export interface Proc { child: ChildProcess; out: string; err: string; exited: Promise<number | null> }
+export interface Proc {
+  child: ChildProcess;
+  out: string;
+  err: string;
+  exited: Promise<number | null>;
+}
 
 const started: Proc[] = [];
 
 export function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Proc {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const p: Proc = { child, out: '', err: '', exited: new Promise((r) => child.on('exit', (code) => r(code))) };
-  child.stdout!.on('data', (d) => { p.out += d; });
-  child.stderr!.on('data', (d) => { p.err += d; });
+  child.stdout!.on('data', (d) => {
+    p.out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    p.err += d;
+  });
   started.push(p);
   return p;
 }
@@ -23,7 +32,11 @@ export function start(command: string, args: string[], env: NodeJS.ProcessEnv = 
 /** Ends every process group a test started (the workers' rank processes with them). */
 export function endAll(): void {
   for (const p of started.splice(0)) {
-    try { process.kill(-p.child.pid!, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-p.child.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   }
 }
 
@@ -54,11 +67,20 @@ export const isRoot = (): boolean => process.getuid?.() === 0;
 
 /** Whether the process `pid` is still there. */
 export const alive = (pid: number): boolean => {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 /** Every process whose command line mentions `text` (ours: the token folder is unique to a test). */
 export function pidsMentioning(text: string): number[] {
   const r = spawnSync('pgrep', ['-f', text], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter(Boolean).map(Number).filter((pid) => pid !== process.pid);
+  return r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map(Number)
+    .filter((pid) => pid !== process.pid);
 }

@@ -15,7 +15,8 @@ afterAll(() => service.dispose());
 
 describe('startRun with ranks from a launcher', () => {
   it('checks the remote options: [HOST:]PORT, a join timeout in bounds', () => {
-    const call = (remote: object) => apiCallSchema.safeParse({ method: 'startRun', params: { text: '{}', file: null, backend: 'cpu', ranks: 2, remote } }).success;
+    const call = (remote: object) =>
+      apiCallSchema.safeParse({ method: 'startRun', params: { text: '{}', file: null, backend: 'cpu', ranks: 2, remote } }).success;
     expect(call({ listen: '7777' })).toBe(true);
     expect(call({ listen: '10.0.0.1:7777', launch: 'mpirun -np 2', joinTimeoutMs: 60_000 })).toBe(true);
     expect(call({ listen: 'a:b:c' })).toBe(false);
@@ -29,18 +30,24 @@ describe('startRun with ranks from a launcher', () => {
     const port = 19_000 + (process.pid % 1000);
     const events: ApiEvent[] = [];
     let runId = '';
-    const ended = new Promise<Extract<ApiEvent, { type: 'run-end' }>>((resolve) => service.onEvent((e) => {
-      if (!('runId' in e) || e.runId !== runId) return;
-      events.push(e);
-      if (e.type === 'run-end') resolve(e);
-    }));
+    const ended = new Promise<Extract<ApiEvent, { type: 'run-end' }>>((resolve) =>
+      service.onEvent((e) => {
+        if (!('runId' in e) || e.runId !== runId) return;
+        events.push(e);
+        if (e.type === 'run-end') resolve(e);
+      }),
+    );
     const started = await service.startRun({
-      text: readFileSync('scenarios/all-in-one.scenario.json', 'utf8'), file: null, backend: 'cpu', ranks: 2,
+      text: readFileSync('scenarios/all-in-one.scenario.json', 'utf8'),
+      file: null,
+      backend: 'cpu',
+      ranks: 2,
       remote: { listen: `127.0.0.1:${port}`, tokenFile: file, joinTimeoutMs: 30_000 },
     });
     expect(started.ok).toBe(true);
     runId = started.ok ? started.runId : '';
-    for (const rank of [0, 1]) start('node', [CLAB, 'worker', '--connect', `127.0.0.1:${port}`, '--token-file', file, '--rank', String(rank), '--world', '2']);
+    for (const rank of [0, 1])
+      start('node', [CLAB, 'worker', '--connect', `127.0.0.1:${port}`, '--token-file', file, '--rank', String(rank), '--world', '2']);
     const end = await ended;
     expect(end.record.status).toBe('passed');
     expect(end.record.hosts?.[0].ranks).toEqual([0, 1]);

@@ -6,7 +6,7 @@ import { proofHolds, proofMac, readToken, writeNewToken } from '../../../../src/
 
 const dir = mkdtempSync(join(tmpdir(), 'clab-token-'));
 
-describe('the run\'s token', () => {
+describe("the run's token", () => {
   it('is written fresh, readable by its user alone, in a folder of its user alone', () => {
     const file = join(dir, 'tokens', 'run.token');
     const token = writeNewToken(file);
@@ -27,7 +27,7 @@ describe('the run\'s token', () => {
     expect(() => readToken(empty)).toThrow('is empty');
   });
 
-  it('is proved by the nonce\'s HMAC, which another token, nonce or claim does not match', () => {
+  it("is proved by the nonce's HMAC, which another token, nonce or claim does not match", () => {
     const mac = proofMac('t1', 'nonce\n0\n2');
     expect(proofHolds('t1', 'nonce\n0\n2', mac)).toBe(true);
     expect(proofHolds('t2', 'nonce\n0\n2', mac)).toBe(false);
