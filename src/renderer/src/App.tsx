@@ -24,7 +24,7 @@ import {
   useScenarioDocument,
   type MarkerSummary,
 } from './editor';
-import { RunPanel, useRun, useRunSettings } from './run';
+import { buildRunRequest, remoteProblem, RunPanel, useRun, useRunSettings } from './run';
 import type { ShownRecord, ShownRun, ViewContext } from './ui/view';
 
 const DEFAULT_TEMPLATE = 'all-in-one.scenario.json';
@@ -123,18 +123,30 @@ export function App() {
 
   const { busy, start } = run;
   const startRun = useCallback(() => {
-    if (!scenario.doc || busy) return;
+    if (!scenario.doc || busy || remoteProblem(settings.remote)) return;
     // In step mode the run waits before its first step: show it where the learner predicts it.
     bring(settings.stepMode ? 'step-run-started' : 'run-started');
     forgetRequest();
-    void start({
-      text: scenario.text,
-      file: scenario.doc.path,
-      backend: settings.backend,
-      ranks: settings.ranks,
-      stepMode: settings.stepMode,
-    });
-  }, [scenario.doc, scenario.text, settings.backend, settings.ranks, settings.stepMode, busy, start, bring, forgetRequest]);
+    void start(
+      buildRunRequest(scenario.text, scenario.doc.path, {
+        backend: settings.backend,
+        ranks: settings.ranks,
+        stepMode: settings.stepMode,
+        remote: settings.remote,
+      }),
+    );
+  }, [
+    scenario.doc,
+    scenario.text,
+    settings.backend,
+    settings.ranks,
+    settings.stepMode,
+    settings.remote,
+    busy,
+    start,
+    bring,
+    forgetRequest,
+  ]);
 
   const openRun = useCallback(
     async (path: string) => {

@@ -60,6 +60,9 @@ export const fileProblemSchema = z.object({
   severity: z.enum(['error', 'warning']).optional(),
 });
 
+/** "[HOST:]PORT" for `remote.listen`: a name, an IPv4 address or a bracketed IPv6 one, then the port. */
+export const LISTEN_ADDRESS = /^(?:(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):)?\d{1,5}$/;
+
 export const runRequestSchema = z.object({
   text: z.string().max(8 * 1024 * 1024),
   /** Where the scenario came from (shown in messages and kept in the record), or null if unsaved. */
@@ -75,7 +78,7 @@ export const runRequestSchema = z.object({
    */
   remote: z
     .object({
-      listen: z.string().regex(/^(?:(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):)?\d{1,5}$/, 'expected [HOST:]PORT'),
+      listen: z.string().regex(LISTEN_ADDRESS, 'expected [HOST:]PORT'),
       tokenFile: z.string().min(1).max(4096).optional(),
       launch: z.string().min(1).max(4096).optional(),
       joinTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),

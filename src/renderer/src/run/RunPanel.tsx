@@ -1,6 +1,8 @@
 // Run controls: backend (with why one is unavailable), ranks, Run and Stop, progress, status.
 import type { MachineInfo } from '../../../shared/run/api.js';
 import { ProblemsList } from './ProblemsList';
+import { RemoteSection } from './RemoteSection';
+import { remoteProblem } from './request';
 import { RunStatus } from './RunStatus';
 import type { RunState } from './useRun';
 import type { BackendChoice, RunSettings } from './useRunSettings';
@@ -79,7 +81,7 @@ export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRu
           className="primary"
           data-testid="run-button"
           onClick={onRun}
-          disabled={busy || !canRun}
+          disabled={busy || !canRun || remoteProblem(settings.remote) !== null}
           title="Run (Ctrl+Enter)"
         >
           ▶ Run
@@ -99,6 +101,7 @@ export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRu
           </button>
         )}
       </div>
+      <RemoteSection remote={settings.remote} onChange={settings.setRemote} disabled={busy} />
       <div className="run-progress">
         <progress data-testid="progress" max={Math.max(total, 1)} value={done} />
         <span className="progress-text" data-testid="progress-text">

@@ -3,3 +3,4 @@ import './run.css';
 export { RunPanel } from './RunPanel';
 export { useRun, type RunControl } from './useRun';
 export { useRunSettings } from './useRunSettings';
+export { buildRunRequest, remoteProblem } from './request';

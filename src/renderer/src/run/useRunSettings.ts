@@ -1,7 +1,8 @@
 // Where and how wide to run: the backend (unavailable ones cannot be picked) and the number of
 // ranks each backend offers; null ranks keeps the scenario's world.
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { MachineInfo, RunRequest } from '../../../shared/run/api.js';
+import { REMOTE_OFF, type RemoteFields } from './request';
 
 export type BackendChoice = RunRequest['backend'];
 
@@ -14,6 +15,9 @@ export interface RunSettings {
   setBackend(backend: BackendChoice): void;
   setRanks(ranks: number | null): void;
   setStepMode(on: boolean): void;
+  /** Ranks from a launcher: the section's fields (kept while it is off). */
+  remote: RemoteFields;
+  setRemote(change: Partial<RemoteFields>): void;
 }
 
 export function maxRanks(machine: MachineInfo | null, backend: BackendChoice): number {
@@ -28,8 +32,10 @@ export function useRunSettings(machine: MachineInfo | null): RunSettings {
   const [backend, setBackend] = useState<BackendChoice>('auto');
   const [chosenRanks, setRanks] = useState<number | null>(null);
   const [stepMode, setStepMode] = useState(false);
+  const [remote, setRemoteFields] = useState<RemoteFields>(REMOTE_OFF);
+  const setRemote = useCallback((change: Partial<RemoteFields>) => setRemoteFields((r) => ({ ...r, ...change })), []);
   const rankChoices = useMemo(() => Array.from({ length: maxRanks(machine, backend) }, (_, i) => i + 1), [machine, backend]);
   // A choice the backend no longer offers falls back to the scenario's world.
   const ranks = chosenRanks !== null && chosenRanks <= rankChoices.length ? chosenRanks : null;
-  return { backend, ranks, rankChoices, stepMode, setBackend, setRanks, setStepMode };
+  return { backend, ranks, rankChoices, stepMode, setBackend, setRanks, setStepMode, remote, setRemote };
 }
