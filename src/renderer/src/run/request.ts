@@ -1,6 +1,8 @@
 // The run request the panel's Run sends, and what is wrong with its "Ranks from a launcher" fields.
 import { LISTEN_ADDRESS, type RunRequest } from '../../../shared/run/api.js';
-import type { BackendChoice } from './useRunSettings';
+
+/** The run panel's backend choice (useRunSettings.ts holds it). */
+type BackendChoice = RunRequest['backend'];
 
 /** The "Ranks from a launcher" section as typed (off: the ranks are forked here). */
 export interface RemoteFields {
