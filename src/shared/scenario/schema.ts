@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { DTYPES } from '../data/dtypes.js';
 import { REDOPS } from '../data/reduce.js';
-import { COLLECTIVES, COLLECTIVE_DESCRIPTORS, OBJECT_COLLECTIVES, OBJECT_DESCRIPTORS } from '../ops/index.js';
+import { COLLECTIVES, OBJECT_COLLECTIVES } from '../ops/index.js';
 import { markdownEnumDescriptions } from '../ops/explain.js';
 import { LIMITS } from './limits.js';
 import { parseBytes } from '../data/units.js';
@@ -80,10 +80,9 @@ const common = {
   stream: name.optional().describe('Stream the step runs on: "default" unless named (e.g. "comm", "compute").'),
 };
 
-const collectiveOp = z
-  .enum(COLLECTIVES)
-  .describe(COLLECTIVES.map((c) => `${c}: ${COLLECTIVE_DESCRIPTORS[c].summary}`).join('\n'))
-  .meta({ markdownEnumDescriptions: markdownEnumDescriptions(COLLECTIVES) });
+// No description on an op enum: an editor's hover shows a schema's description above the
+// hovered value's own (markdownEnumDescriptions), so a list of every op there buried it.
+const collectiveOp = z.enum(COLLECTIVES).meta({ markdownEnumDescriptions: markdownEnumDescriptions(COLLECTIVES) });
 const collectiveFields = {
   ...common,
   op: collectiveOp,
@@ -141,10 +140,7 @@ const json: z.ZodType<unknown> = z.json();
 const objectStep = z
   .object({
     ...common,
-    op: z
-      .enum(OBJECT_COLLECTIVES)
-      .describe(OBJECT_COLLECTIVES.map((c) => `${c}: ${OBJECT_DESCRIPTORS[c].summary}`).join('\n'))
-      .meta({ markdownEnumDescriptions: markdownEnumDescriptions(OBJECT_COLLECTIVES) }),
+    op: z.enum(OBJECT_COLLECTIVES).meta({ markdownEnumDescriptions: markdownEnumDescriptions(OBJECT_COLLECTIVES) }),
     root: rankIndex.optional(),
     objects: z
       .array(json)
@@ -170,10 +166,7 @@ const transport = z
 const p2pFields = {
   ...common,
   transport: transport.optional(),
-  op: z
-    .enum(['send', 'recv'])
-    .describe('One transfer: rank `from` sends, rank `to` receives (either name describes the pair).')
-    .meta({ markdownEnumDescriptions: markdownEnumDescriptions(['send', 'recv']) }),
+  op: z.enum(['send', 'recv']).meta({ markdownEnumDescriptions: markdownEnumDescriptions(['send', 'recv']) }),
   from: rankIndex,
   to: rankIndex,
   count,

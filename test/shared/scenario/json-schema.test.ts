@@ -11,7 +11,7 @@ describe('generated JSON Schema', () => {
 
   it('carries the docs an editor shows on hover', () => {
     const text = JSON.stringify(scenarioJsonSchema());
-    expect(text).toContain('all_reduce: Every rank ends with the reduction');
+    expect(text).toContain('**all_reduce** — Every rank ends with the reduction');
     expect(text).toContain('Untimed iterations before the timed ones.');
   });
 
