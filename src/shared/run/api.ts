@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { planSchema } from '../plan/types.js';
 import { timelineEventSchema } from './protocol.js';
-import { runRecordSchema, logLineSchema, stepRecordSchema } from './record.js';
+import { gpuLinkSchema, runRecordSchema, logLineSchema, stepRecordSchema } from './record.js';
 
 export const API_VERSION = 1;
 
@@ -24,18 +24,7 @@ export const machineInfoSchema = z.object({
     }),
   ),
   /** What joins each pair of those GPUs (CUDA indices a < b): NVLinks, PCIe distance, one-way NVLink peak. */
-  links: z
-    .array(
-      z.object({
-        a: z.number().int(),
-        b: z.number().int(),
-        nvlinks: z.number().int(),
-        via: z.string(),
-        pcie: z.string(),
-        peakGBps: z.number().nullable(),
-      }),
-    )
-    .optional(),
+  links: z.array(gpuLinkSchema).optional(),
   /** Largest world the cpu backend offers in the run panel. */
   maxCpuRanks: z.number().int(),
   /** Whether this door can show native open/save dialogs (Electron) or not (browser). */

@@ -123,6 +123,16 @@ export const compareRecordSchema = z.object({
 
 export const logLineSchema = z.object({ rank: z.number().int().nullable(), atNs: z.number(), text: z.string() });
 
+/** What joins two GPUs: NVLinks (and through what), the PCIe path, the link's one-way peak. */
+export const gpuLinkSchema = z.object({
+  a: z.number().int(),
+  b: z.number().int(),
+  nvlinks: z.number().int(),
+  via: z.string(),
+  pcie: z.string(),
+  peakGBps: z.number().nullable(),
+});
+
 export const environmentSchema = z.object({
   host: z.string(),
   platform: z.string(),
@@ -150,18 +160,7 @@ export const environmentSchema = z.object({
    * NVSwitch: the fewer of the two sides'), the PCIe distance in nvidia-smi's words, and one
    * direction's NVLink peak in GB/s (null: no NVLink, or its rate unknown).
    */
-  links: z
-    .array(
-      z.object({
-        a: z.number().int(),
-        b: z.number().int(),
-        nvlinks: z.number().int(),
-        via: z.string(),
-        pcie: z.string(),
-        peakGBps: z.number().nullable(),
-      }),
-    )
-    .optional(),
+  links: z.array(gpuLinkSchema).optional(),
   /** cpu runs (newer records): the best of a few 64 MiB host memory copies, GB/s; the α-β model's peak there. */
   hostCopyGBps: z.number().optional(),
   versions: z.record(z.string(), z.string()),
