@@ -19,7 +19,10 @@ const PEER = {
   all_to_all_single: 'alltoall_perf',
   gather: 'gather_perf',
   scatter: 'scatter_perf',
-  p2p: 'sendrecv_perf',
+  // One way (0→1) and nccl-tests' own exchange (every rank sends to the next, receives from the previous): both
+  // beside sendrecv_perf, which is the second; a one-way send should be no slower.
+  send: 'sendrecv_perf',
+  sendrecv: 'sendrecv_perf',
 };
 const MiB = 1 << 20;
 const median = (xs) => {
@@ -49,7 +52,7 @@ for (let k = 1; k <= repeats; k++) {
     const rec = JSON.parse(read(recFile));
     for (const s of rec.steps) {
       if (s.origin.kind !== 'sweep') continue;
-      const op = s.action.kind === 'p2p' ? 'p2p' : s.action.op;
+      const op = s.action.kind === 'p2p' ? 'send' : s.action.kind === 'group' ? 'sendrecv' : s.action.op;
       const cell = at(op, s.bytes);
       // The loop timed as a whole against the same iterations timed one by one (the bench's
       // outlier of 2026-11-23: a slow loop whose iterations were not).
@@ -96,7 +99,7 @@ for (let k = 1; k <= repeats; k++) {
   }
 }
 
-const summary = { busLow: [], timeHigh: [], oneSided: [], smallRatios: [], spreads: [] };
+const summary = { busLow: [], timeHigh: [], oneSided: [], smallRatios: [], spreads: [], aboveOne: {} };
 /** The first ten of a list, and how many more. */
 const some = (list) => list.slice(0, 10).join('; ') + (list.length > 10 ? `; … ${list.length - 10} more` : '');
 console.log(
@@ -117,6 +120,7 @@ for (const [op, sizes] of Object.entries(figures)) {
     else if (bytes >= MiB && !(busRatio >= 0.98)) summary.busLow.push(`${op} ${bytes} B: ${f(busRatio, 3)}`);
     else if (bytes < MiB) {
       summary.smallRatios.push(usRatio);
+      if (usRatio > 1.0) (summary.aboveOne[op] ??= []).push(`${bytes} B ${f(usRatio, 3)}`);
       if (usRatio > 1.05) summary.timeHigh.push(`${op} ${bytes} B: ${f(usRatio, 3)}`);
     }
     console.log(
@@ -135,6 +139,11 @@ const small = summary.smallRatios.length;
 console.log(
   `time per op < 1 MiB: ${summary.timeHigh.length ? `${summary.timeHigh.length} of ${small} above 1.05: ${some(summary.timeHigh)}` : `every size of ${small} ≤ 1.05 × nccl-tests`}; median ratio ${f(median(summary.smallRatios), 3)}`,
 );
+// Issue 27's target: every send, sendrecv and all_reduce size below 1 MiB at or under nccl-tests' time.
+for (const op of ['all_reduce', 'send', 'sendrecv'].filter((o) => figures[o])) {
+  const above = summary.aboveOne[op] ?? [];
+  console.log(`${op} < 1 MiB, time per op > 1.0 × nccl-tests: ${above.length ? `${above.length}: ${some(above)}` : 'none'}`);
+}
 if (summary.oneSided.length) console.log(`sizes one side alone timed (no ratio): ${some(summary.oneSided)}`);
 const worst = summary.spreads.sort((a, b) => b.clab - a.clab).slice(0, 5);
 console.log(

@@ -19,10 +19,10 @@ REPEATS=${REPEATS:-3}
 RANKS=${RANKS:-2}
 OPS=${OPS:-}
 declare -A PEER_OF=([all_reduce]=all_reduce_perf [all_gather_into_tensor]=all_gather_perf [reduce_scatter_tensor]=reduce_scatter_perf
-  [broadcast]=broadcast_perf [reduce]=reduce_perf [all_to_all_single]=alltoall_perf [gather]=gather_perf [scatter]=scatter_perf [send]=sendrecv_perf)
+  [broadcast]=broadcast_perf [reduce]=reduce_perf [all_to_all_single]=alltoall_perf [gather]=gather_perf [scatter]=scatter_perf [send]=sendrecv_perf [sendrecv]=sendrecv_perf)
 needed=()
 for op in ${OPS:-${!PEER_OF[*]}}; do
-  [[ $op == send && $RANKS -lt 2 ]] && continue
+  [[ ($op == send || $op == sendrecv) && $RANKS -lt 2 ]] && continue
   [[ -n ${PEER_OF[$op]:-} ]] && needed+=("${PEER_OF[$op]}")
 done
 need_nccl_tests sweep.sh "${needed[@]}"
@@ -36,13 +36,13 @@ node -e '
   const [file, out, ops, ranks] = process.argv.slice(1);
   const s = JSON.parse(require("fs").readFileSync(file, "utf8"));
   const keep = ops ? ops.split(" ") : null;
-  s.steps = s.steps.filter((x) => (!keep || keep.includes(x.collective)) && !(Number(ranks) < 2 && x.collective === "send"));
+  s.steps = s.steps.filter((x) => (!keep || keep.includes(x.collective)) && !(Number(ranks) < 2 && (x.collective === "send" || x.collective === "sendrecv")));
   s.world.ranks = Number(ranks);
   require("fs").writeFileSync(out, JSON.stringify(s));
   console.log(s.steps.map((x) => x.collective).join(" "));
 ' bench/gpu/sweep.scenario.json "$WORK/sweep.scenario.json" "$OPS" "$RANKS" >"$WORK/ops"
 PEERS=()
-for op in $(cat "$WORK/ops"); do PEERS+=("${PEER_OF[$op]}"); done
+for op in $(cat "$WORK/ops"); do [[ " ${PEERS[*]} " == *" ${PEER_OF[$op]} "* ]] || PEERS+=("${PEER_OF[$op]}"); done
 
 clab_side() { # K
   local t0=$EPOCHREALTIME

@@ -19,8 +19,9 @@
 //                             inside of, 2S in all
 import { COLLECTIVE_DESCRIPTORS, COLLECTIVES, p2pBusFactor, type CollectiveName } from '../ops/index.js';
 
-/** The operations a sweep can measure: the tensor collectives and send (with its recv). */
-export type ModelledOp = CollectiveName | 'send';
+/** The operations a sweep can measure: the tensor collectives, send (with its recv) and sendrecv (every rank both ways). */
+export type ModelledOp = CollectiveName | 'send' | 'sendrecv';
+const isP2p = (op: ModelledOp): op is 'send' | 'sendrecv' => op === 'send' || op === 'sendrecv';
 export type Algorithm = 'ring' | 'tree';
 
 export interface LinkModel {
@@ -30,22 +31,22 @@ export interface LinkModel {
   peakGBps: number;
 }
 
-export const isModelledOp = (op: string): op is ModelledOp => op === 'send' || (COLLECTIVES as string[]).includes(op);
+export const isModelledOp = (op: string): op is ModelledOp => op === 'send' || op === 'sendrecv' || (COLLECTIVES as string[]).includes(op);
 
 /** nccl-tests' busbw factor, from the op's descriptor. */
 export const busFactorOf = (op: ModelledOp, world: number): number =>
-  op === 'send' ? p2pBusFactor() : COLLECTIVE_DESCRIPTORS[op].busFactor(world);
+  isP2p(op) ? p2pBusFactor() : COLLECTIVE_DESCRIPTORS[op].busFactor(world);
 
 /** The algorithms the model knows for an op; the first is the one tables compare with. */
 export const algorithmsOf = (op: ModelledOp): Algorithm[] =>
-  op !== 'send' && COLLECTIVE_DESCRIPTORS[op].native === 'all_reduce' ? ['ring', 'tree'] : ['ring'];
+  !isP2p(op) && COLLECTIVE_DESCRIPTORS[op].native === 'all_reduce' ? ['ring', 'tree'] : ['ring'];
 
 const treeDepth = (world: number) => Math.ceil(Math.log2(world));
 
 /** Hops whose latency a call waits for, one after the other. */
 export function modelHops(op: ModelledOp, algorithm: Algorithm, world: number): number {
   if (world < 2) return 0;
-  if (op === 'send') return 1;
+  if (isP2p(op)) return 1; // sendrecv: each link is full duplex, both directions at once
   if (COLLECTIVE_DESCRIPTORS[op].native === 'all_reduce') return algorithm === 'tree' ? 2 * treeDepth(world) : 2 * (world - 1);
   return world - 1;
 }
@@ -53,7 +54,7 @@ export function modelHops(op: ModelledOp, algorithm: Algorithm, world: number): 
 /** Bytes one rank pushes through its link for a call of `bytes` (nccl-tests' size). */
 export function linkBytes(op: ModelledOp, algorithm: Algorithm, world: number, bytes: number): number {
   if (world < 2) return 0;
-  if (algorithm === 'tree' && op !== 'send' && COLLECTIVE_DESCRIPTORS[op].native === 'all_reduce') return 2 * bytes;
+  if (algorithm === 'tree' && !isP2p(op) && COLLECTIVE_DESCRIPTORS[op].native === 'all_reduce') return 2 * bytes;
   return busFactorOf(op, world) * bytes;
 }
 

@@ -39,6 +39,16 @@ export function explainOp(op: string): OpExplanation | null {
       teaching: P2P_TEACHING,
     };
   }
+  if (op === 'sendrecv') {
+    return {
+      op,
+      summary:
+        "A sweep only: every rank sends to the next rank and receives from the previous one at once, in one group (nccl-tests' sendrecv_perf; both ways on 2 ranks).",
+      countMeans: 'elements each rank sends, and receives',
+      busFactors: factorsOf(p2pBusFactor),
+      teaching: P2P_TEACHING,
+    };
+  }
   return null;
 }
 

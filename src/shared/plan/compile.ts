@@ -297,6 +297,10 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     plan.sweeps.push({ index, path: formatPath(path), label, op: s.collective, dtype, redop, root: s.root ?? 0 });
     const elementBytes = DTYPE_INFO[dtype].bytes;
     const seen = new Set<number>();
+    if (s.collective === 'sendrecv' && world < 2) {
+      issues.push({ path: [...path, 'collective'], message: `sendrecv needs at least 2 ranks; the world has ${world}` });
+      return;
+    }
     for (let bytes = Math.max(1, s.minBytes); bytes <= s.maxBytes; bytes *= factor) {
       const common = { ...s, label: undefined };
       if (s.collective === 'send') {
@@ -309,6 +313,21 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
           `${label} ${formatBytes(count * elementBytes)}`,
           { kind: 'sweep', sweep: index, size: count * elementBytes },
           p2p(path, { from: s.from ?? 0, to: s.to ?? 1, count, dtype, data: s.data }),
+        );
+        continue;
+      }
+      if (s.collective === 'sendrecv') {
+        // nccl-tests' sendrecv_perf: rank r sends to r+1 and receives from r-1, all in one group.
+        const count = Math.max(1, Math.floor(bytes / elementBytes));
+        if (seen.has(count)) continue;
+        seen.add(count);
+        const items = Array.from({ length: world }, (_, r) => p2p(path, { from: r, to: (r + 1) % world, count, dtype, data: s.data }));
+        push(
+          path,
+          common,
+          `${label} ${formatBytes(count * elementBytes)}`,
+          { kind: 'sweep', sweep: index, size: count * elementBytes },
+          { kind: 'group', items },
         );
         continue;
       }

@@ -14,7 +14,7 @@ function itemBytes(item: CollectiveAction | P2pAction, world: number): { bytes: 
   return { bytes: desc.algBytes(item.count, b, world), busFactor: desc.busFactor(world) };
 }
 
-/** Bytes behind algbw and the busbw factor of an action (a group adds its members' bytes). */
+/** Bytes behind algbw and the busbw factor of an action (a group adds its members' bytes; one of sends, the most a rank sends). */
 export function actionBandwidthBasis(action: PlanAction, world: number): { bytes: number; busFactor: number } | null {
   switch (action.kind) {
     case 'collective':
@@ -24,6 +24,13 @@ export function actionBandwidthBasis(action: PlanAction, world: number): { bytes
       // Per direction, as nccl-tests' sendrecv counts both-ways traffic: the bytes each rank sends.
       return { bytes: p2pAlgBytes(action.count, DTYPE_INFO[action.dtype].bytes), busFactor: p2pBusFactor() };
     case 'group': {
+      // Sends and receives only: the most any one rank sends, as nccl-tests' sendrecv counts a
+      // both-ways exchange (each rank's bytes) and as one sender's sends add up.
+      if (action.items.every((i) => i.kind === 'p2p')) {
+        const sent = new Map<number, number>();
+        for (const i of action.items) sent.set(i.from, (sent.get(i.from) ?? 0) + itemBytes(i, world).bytes);
+        return { bytes: Math.max(0, ...sent.values()), busFactor: p2pBusFactor() };
+      }
       const parts = action.items.map((i) => itemBytes(i, world));
       const bytes = parts.reduce((s, p) => s + p.bytes, 0);
       return { bytes, busFactor: bytes ? parts.reduce((s, p) => s + p.bytes * p.busFactor, 0) / bytes : 1 };

@@ -235,7 +235,9 @@ const sweepStep = z
   .object({
     ...common,
     op: z.literal('sweep'),
-    collective: z.enum([...COLLECTIVES, 'send']).meta({ markdownEnumDescriptions: markdownEnumDescriptions([...COLLECTIVES, 'send']) }),
+    collective: z
+      .enum([...COLLECTIVES, 'send', 'sendrecv'])
+      .meta({ markdownEnumDescriptions: markdownEnumDescriptions([...COLLECTIVES, 'send', 'sendrecv']) }),
     minBytes: bytes,
     maxBytes: bytes,
     factor: z.number().int().min(2).max(1024).optional().describe('Each size is the previous × factor (default 2).'),

@@ -26,13 +26,14 @@ const NCCL_TESTS_FACTOR: Record<ModelledOp, (n: number) => number> = {
   broadcast: () => 1,
   reduce: () => 1,
   send: () => 1,
+  sendrecv: () => 1,
 };
 
 const OPS = Object.keys(NCCL_TESTS_FACTOR) as ModelledOp[];
 
 describe('the α-β model', () => {
-  it('covers every collective a sweep can run, and send', () => {
-    expect(new Set(OPS)).toEqual(new Set([...COLLECTIVES, 'send']));
+  it('covers every collective a sweep can run, send and sendrecv', () => {
+    expect(new Set(OPS)).toEqual(new Set([...COLLECTIVES, 'send', 'sendrecv']));
   });
 
   it("uses nccl-tests' busbw factor for every op on 2 to 64 ranks", () => {

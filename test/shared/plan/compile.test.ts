@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { communicationOnlyStreams, compilePlan, involves } from '../../../src/shared/plan/compile';
+import { communicationOnlyStreams, compilePlan, involves, PlanError } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
+import { actionBandwidthBasis } from '../../../src/shared/run/aggregate';
 
 const scenario = (steps: unknown[], extra: object = {}) =>
   scenarioSchema.parse({ version: 1, name: 't', world: { ranks: 4 }, steps, ...extra });
@@ -46,6 +47,23 @@ describe('plan compiler', () => {
     const plan = compilePlan(scenario([{ op: 'sweep', collective: 'all_gather', minBytes: 64, maxBytes: '1KiB' }]));
     expect(plan.steps.map((s) => (s.origin.kind === 'sweep' ? s.origin.size : 0))).toEqual([64, 128, 256, 512, 1024]);
     expect(plan.steps[0].action).toMatchObject({ kind: 'collective', op: 'all_gather', count: 4 });
+  });
+
+  it("expands a sendrecv sweep into nccl-tests' ring exchange, counted as the bytes each rank sends", () => {
+    const plan = compilePlan(scenario([{ op: 'sweep', collective: 'sendrecv', minBytes: 8, maxBytes: 16 }]));
+    expect(plan.steps).toHaveLength(2);
+    const a = plan.steps[1].action;
+    expect(a.kind).toBe('group');
+    if (a.kind !== 'group') return;
+    expect(a.items.map((i) => (i.kind === 'p2p' ? `${i.from}→${i.to}×${i.count}` : i.kind))).toEqual(['0→1×4', '1→2×4', '2→3×4', '3→0×4']);
+    expect(actionBandwidthBasis(a, 4)).toEqual({ bytes: 16, busFactor: 1 });
+    // One sender's sends add up; a both-ways pair counts each rank's bytes once.
+    const one = compilePlan(scenario([{ op: 'group', steps: [0, 1, 2].map(() => ({ op: 'send', from: 0, to: 1, count: 2 })) }]));
+    expect(actionBandwidthBasis(one.steps[0].action, 4)).toEqual({ bytes: 24, busFactor: 1 });
+    const onOne = () =>
+      compilePlan(scenario([{ op: 'sweep', collective: 'sendrecv', minBytes: 8, maxBytes: 16 }], { world: { ranks: 1 } }));
+    expect(onOne).toThrow(PlanError);
+    expect(() => onOne()).toThrow(/sendrecv needs at least 2 ranks; the world has 1/);
   });
 
   it('expands pairs into every ordered pair, each on its own unit of bandwidth, latency and copy steps', () => {
