@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // The table of bench/gpu/profiler.sh: per size, busbw and time per op with the profiler plug-in
-// (on-K.run.json) and without it (off-K.run.json), medians over the repeats, and on / off.
-//   node bench/gpu/profiler-table.cjs WORK REPEATS
+// (on-K.run.json) and without it (off-K.run.json), medians over the repeats, and on / off; then
+// every other side named (no-kernel, no-tuner: SIDE-K.run.json) against off the same way.
+//   node bench/gpu/profiler-table.cjs WORK REPEATS [SIDE …]
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 
-const [work, repeatsText] = process.argv.slice(2);
+const [work, repeatsText, ...named] = process.argv.slice(2);
+const sides = [...new Set(['on', 'off', ...named])];
 const repeats = Number(repeatsText);
 const MiB = 1 << 20;
 const median = (xs) => {
@@ -15,37 +17,44 @@ const median = (xs) => {
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 };
 const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
-const sizes = new Map(); // bytes → { on: {bus: [], us: []}, off: …, algo }
+const sizes = new Map(); // bytes → { [side]: {bus: [], us: []}, algo }
 for (let k = 1; k <= repeats; k++) {
-  for (const side of ['on', 'off']) {
+  for (const side of sides) {
     const file = path.join(work, `${side}-${k}.run.json`);
     if (!fs.existsSync(file)) continue;
     const record = JSON.parse(fs.readFileSync(file, 'utf8'));
     for (const s of record.steps) {
       if (s.origin.kind !== 'sweep' || !s.timing) continue;
-      const at = sizes.get(s.bytes) ?? { on: { bus: [], us: [] }, off: { bus: [], us: [] }, algo: '' };
+      const at = sizes.get(s.bytes) ?? { ...Object.fromEntries(sides.map((x) => [x, { bus: [], us: [], issue: [] }])), algo: '' };
       sizes.set(s.bytes, at);
       at[side].bus.push(s.busbw);
       at[side].us.push(s.timing.perOp ?? s.timing.mean);
+      // How long the host took to issue one call of the loop (the slower rank): a loop that took no
+      // longer than its issuing waited for the host, not the GPU.
+      const issue = s.ranks.filter((r) => r.loopHost).map((r) => r.loopHost.issueUs / s.timing.samples);
+      if (issue.length) at[side].issue.push(Math.max(...issue));
       if (side === 'on' && s.nccl)
         at.algo = `${Object.keys(s.nccl.algo).join('/')} ${Object.keys(s.nccl.proto).join('/')} ${Object.keys(s.nccl.nChannels).join('/')}`;
     }
   }
 }
-console.log(
-  `# the NCCL profiler plug-in on vs off, all_reduce, medians over ${repeats} repeats (targets, not asserted: busbw ≥ 0.98 at ≥ 1 MiB, time ≤ 1.02 below)`,
-);
-console.log(
-  `#${'bytes'.padStart(12)}${'busbw on'.padStart(10)}${'off'.padStart(9)}${'on/off'.padStart(8)}${'us on'.padStart(10)}${'off'.padStart(10)}${'on/off'.padStart(8)}  target  NCCL's choice`,
-);
-for (const [bytes, at] of [...sizes].sort((a, b) => a[0] - b[0])) {
-  const bus = [median(at.on.bus), median(at.off.bus)];
-  const us = [median(at.on.us), median(at.off.us)];
-  const large = bytes >= MiB;
-  const r = large ? bus[0] / bus[1] : us[0] / us[1];
-  const met = !Number.isFinite(r) ? 'n/a' : large ? (r >= 0.98 ? 'met' : 'MISSED') : r <= 1.02 ? 'met' : 'MISSED';
+for (const side of sides.filter((x) => x !== 'off')) {
   console.log(
-    ` ${String(bytes).padStart(12)}${f(bus[0]).padStart(10)}${f(bus[1]).padStart(9)}${f(bus[0] / bus[1], 3).padStart(8)}` +
-      `${f(us[0], 1).padStart(10)}${f(us[1], 1).padStart(10)}${f(us[0] / us[1], 3).padStart(8)}  ${met.padEnd(6)}  ${at.algo}`,
+    `# the NCCL profiler plug-in ${side === 'on' ? 'on' : `on, ${side}`} vs off, all_reduce, medians over ${repeats} repeats (targets, not asserted: busbw ≥ 0.98 at ≥ 1 MiB, time ≤ 1.02 below)`,
   );
+  console.log(
+    `#${'bytes'.padStart(12)}${`busbw ${side}`.padStart(16)}${'off'.padStart(9)}${'ratio'.padStart(8)}${`us ${side}`.padStart(13)}${'off'.padStart(10)}${'ratio'.padStart(8)}${'issue/op'.padStart(10)}${'off'.padStart(7)}  target  NCCL's choice`,
+  );
+  for (const [bytes, at] of [...sizes].sort((a, b) => a[0] - b[0])) {
+    const bus = [median(at[side].bus), median(at.off.bus)];
+    const us = [median(at[side].us), median(at.off.us)];
+    const large = bytes >= MiB;
+    const r = large ? bus[0] / bus[1] : us[0] / us[1];
+    const met = !Number.isFinite(r) ? 'n/a' : large ? (r >= 0.98 ? 'met' : 'MISSED') : r <= 1.02 ? 'met' : 'MISSED';
+    console.log(
+      ` ${String(bytes).padStart(12)}${f(bus[0]).padStart(16)}${f(bus[1]).padStart(9)}${f(bus[0] / bus[1], 3).padStart(8)}` +
+        `${f(us[0], 1).padStart(13)}${f(us[1], 1).padStart(10)}${f(us[0] / us[1], 3).padStart(8)}` +
+        `${f(median(at[side].issue), 1).padStart(10)}${f(median(at.off.issue), 1).padStart(7)}  ${met.padEnd(6)}  ${at.algo}`,
+    );
+  }
 }

@@ -9,15 +9,32 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 source "$here/common.sh"
 REPEATS=${REPEATS:-3}
+# SIDES: which runs take turns; "on" and "off" always, and to tell the plug-ins' costs apart:
+# "no-kernel" (CLAB_NCCL_KERNEL_EVENTS=0: no kernel channel events), "no-tuner" (CLAB_NCCL_TUNER=0),
+# "no-events" (CLAB_NCCL_EVENTS=0: both plug-ins loaded, no event asked for).
+SIDES=${SIDES:-on off}
+# SCENARIO: another all_reduce sweep to time (default bench/gpu/profiler.scenario.json).
+SCENARIO=${SCENARIO:-$here/profiler.scenario.json}
 WORK=$(bench_dir gpu-profiler) || exit 1
 cd "$root"
 export NCCL_NVLS_ENABLE=0
+side_env() { # SIDE → the environment of its run
+  case $1 in
+    on) echo CLAB_NCCL_PROFILER=1 ;;
+    off) echo CLAB_NCCL_PROFILER=0 ;;
+    no-kernel) echo CLAB_NCCL_PROFILER=1 CLAB_NCCL_KERNEL_EVENTS=0 ;;
+    no-tuner) echo CLAB_NCCL_PROFILER=1 CLAB_NCCL_TUNER=0 ;;
+    no-events) echo CLAB_NCCL_PROFILER=1 CLAB_NCCL_EVENTS=0 ;;
+    *) echo "profiler.sh: unknown side $1 (on, off, no-kernel, no-tuner, no-events)" >&2; exit 2 ;;
+  esac
+}
+for side in $SIDES; do side_env "$side" >/dev/null || exit 2; done
+echo "# bench/gpu/profiler.sh, $(date -u +%FT%TZ), $(nvidia-smi -L 2>/dev/null | head -1), REPEATS=$REPEATS, sides: $SIDES, records in $WORK"
 for k in $(seq 1 "$REPEATS"); do
-  for side in on off; do
-    flag=1
-    [[ $side == off ]] && flag=0
-    CLAB_NCCL_PROFILER=$flag node bin/clab.cjs run "$here/profiler.scenario.json" --backend nccl --out "$WORK/$side-$k.run.json" \
+  for side in $SIDES; do
+    # shellcheck disable=SC2046
+    env $(side_env "$side") node bin/clab.cjs run "$SCENARIO" --backend nccl --out "$WORK/$side-$k.run.json" \
       >"$WORK/$side-$k.log" 2>&1 </dev/null || echo "# run $side $k failed: $(tail -n 3 "$WORK/$side-$k.log")"
   done
 done
-node "$here/profiler-table.cjs" "$WORK" "$REPEATS"
+node "$here/profiler-table.cjs" "$WORK" "$REPEATS" $SIDES

@@ -75,10 +75,19 @@ ProfileRecord record_of(const Slot& s, ProfilePoint point) {
   return r;
 }
 
+bool env_is(const char* name, const char* value) {
+  const char* v = std::getenv(name);
+  return v && std::strcmp(v, value) == 0;
+}
+
+// Kernel channels (their GPU times) unless CLAB_NCCL_KERNEL_EVENTS=0; proxy operations and steps
+// with CLAB_NCCL_PROXY_EVENTS=1; none at all with CLAB_NCCL_EVENTS=0 (the plug-ins loaded, every
+// event off: what loading them costs).
 int activation_mask() {
-  int mask = static_cast<int>(np::kColl | np::kP2p | np::kKernelCh);
-  const char* proxy = std::getenv("CLAB_NCCL_PROXY_EVENTS");
-  if (proxy && std::strcmp(proxy, "1") == 0) mask |= static_cast<int>(np::kProxyOp | np::kProxyStep);
+  if (env_is("CLAB_NCCL_EVENTS", "0")) return 0;
+  int mask = static_cast<int>(np::kColl | np::kP2p);
+  if (!env_is("CLAB_NCCL_KERNEL_EVENTS", "0")) mask |= static_cast<int>(np::kKernelCh);
+  if (env_is("CLAB_NCCL_PROXY_EVENTS", "1")) mask |= static_cast<int>(np::kProxyOp | np::kProxyStep);
   return mask;
 }
 

@@ -15,7 +15,8 @@ const SETTLE_MS = 50;
 /**
  * Names the plug-in beside the addon in NCCL_PROFILER_PLUGIN unless the user set their own (or
  * CLAB_NCCL_PROFILER=0): its path, or null with why not; and, unless the user set one, in
- * NCCL_TUNER_PLUGIN (the same library's tuner only reads). Read by NCCL at its first communicator.
+ * NCCL_TUNER_PLUGIN (the same library's tuner only reads; not with CLAB_NCCL_TUNER=0). Read by NCCL
+ * at its first communicator.
  */
 export function chooseProfiler(addonPath: string, env: NodeJS.ProcessEnv = process.env): { library: string | null; why: string | null } {
   if (env.CLAB_NCCL_PROFILER === '0') return { library: null, why: 'CLAB_NCCL_PROFILER=0' };
@@ -24,7 +25,7 @@ export function chooseProfiler(addonPath: string, env: NodeJS.ProcessEnv = proce
   const library = join(dirname(addonPath), PROFILER_LIBRARY);
   if (!existsSync(library)) return { library: null, why: `${library} is missing (build it with npm run build:native)` };
   env.NCCL_PROFILER_PLUGIN = library;
-  env.NCCL_TUNER_PLUGIN ??= library;
+  if (env.CLAB_NCCL_TUNER !== '0') env.NCCL_TUNER_PLUGIN ??= library;
   return { library, why: null };
 }
 
@@ -131,10 +132,15 @@ export class NcclProfile {
     const comm = this.active;
     const settled = () => this.pool.complete(comm, func, iterations);
     this.read();
-    for (const start = Date.now(); !settled() && Date.now() - start < SETTLE_MS;) {
+    const start = performance.now();
+    while (!settled() && performance.now() - start < SETTLE_MS) {
       await new Promise((resolve) => setTimeout(resolve, 1));
       this.read();
     }
+    if (process.env.CLAB_TRACE)
+      process.stderr.write(
+        `[trace] rank ${this.rank} nccl join ${func}: waited ${(performance.now() - start).toFixed(1)} ms, ${settled() ? 'settled' : 'NOT settled'}\n`,
+      );
     for (const o of others) if (o?.ncclSeq) this.pool.take(comm, func, o.ncclSeq);
     const calls = this.pool.take(comm, func, iterations);
     return joinStep(calls, iterations.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c));
