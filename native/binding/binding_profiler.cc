@@ -66,6 +66,13 @@ Napi::Object record_object(Napi::Env env, const ProfileRecord& r) {
   o.Set("datatype", r.datatype);
   o.Set("algo", r.algo);
   o.Set("proto", r.proto);
+  if (static_cast<ProfileKind>(r.kind) == ProfileKind::ProxyOp && static_cast<ProfilePoint>(r.point) == ProfilePoint::Stop) {
+    num("firstStepNs", static_cast<double>(r.first_step_ns));
+    num("lastStepNs", static_cast<double>(r.last_step_ns));
+    Napi::Array wait = Napi::Array::New(env, 4);
+    for (uint32_t w = 0; w < 4; w++) wait.Set(w, Napi::Number::New(env, static_cast<double>(r.wait_ns[w])));
+    o.Set("waitNs", wait);
+  }
   return o;
 }
 

@@ -3,7 +3,9 @@
 #include <dlfcn.h>
 #include <napi.h>
 
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include "common/errors.h"
 #include "common/gemm.h"
@@ -84,7 +86,8 @@ Napi::Value GpuGemmResult(const Napi::CallbackInfo& info) {
 // plug-in at `library` through its table `symbol` (ncclProfiler_v5 or _v6), as NCCL would, without
 // a GPU. Each call is { call: 'init' | 'start' | 'state' | 'stop' | 'finalize', ... }; contexts and
 // handles are named by the test (`context`, `handle`, `parent`); `pause` pauses and resumes the
-// plug-ins as the addon does around a loop. Returns the activation mask after each init and pause.
+// plug-ins as the addon does around a loop; `sleep` lets `us` microseconds pass. Returns the
+// activation mask after each init and pause.
 Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
   namespace np = clab::nccl_profiler;
   Napi::Env env = info.Env();
@@ -116,7 +119,8 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
     const std::string call = c.Get("call").ToString().Utf8Value();
     if (call == "init") {
       void* ctx = nullptr;
-      table->init(&ctx, big(c, "comm"), &nccl_mask, "test", 1, static_cast<int>(num(c, "nRanks")), static_cast<int>(num(c, "rank")),
+      const int n_nodes = c.Has("nNodes") ? static_cast<int>(num(c, "nNodes")) : 1;
+      table->init(&ctx, big(c, "comm"), &nccl_mask, "test", n_nodes, static_cast<int>(num(c, "nRanks")), static_cast<int>(num(c, "rank")),
                   nullptr);
       contexts[c.Get("context").ToString().Utf8Value()] = ctx;
       masks.Set(masks.Length(), nccl_mask);
@@ -150,6 +154,16 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
         d.p2p.datatype = str(c, "datatype");
         d.p2p.peer = static_cast<int>(num(c, "peer"));
         d.p2p.n_channels = static_cast<uint8_t>(num(c, "nChannels"));
+      } else if (type == "proxy-op") {
+        d.type = np::kProxyOp;
+        d.proxy_op.channel_id = static_cast<uint8_t>(num(c, "channel"));
+        d.proxy_op.peer = static_cast<int>(num(c, "peer"));
+        d.proxy_op.n_steps = static_cast<int>(num(c, "nSteps"));
+        d.proxy_op.chunk_size = static_cast<int>(num(c, "chunk"));
+        d.proxy_op.is_send = c.Has("isSend") && c.Get("isSend").ToBoolean().Value() ? 1 : 0;
+      } else if (type == "proxy-step") {
+        d.type = np::kProxyStep;
+        d.proxy_step.step = static_cast<int>(num(c, "step"));
       } else if (type == "kernel-ch") {
         d.type = np::kKernelCh;
         d.kernel_ch.channel_id = static_cast<uint8_t>(num(c, "channel"));
@@ -162,12 +176,16 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
       handles[c.Get("handle").ToString().Utf8Value()] = handle;
     } else if (call == "state") {
       np::StateArgs a{};
-      a.kernel_ch.p_timer = big(c, "pTimer");
+      if (c.Has("transSize")) a.proxy_step.trans_size = static_cast<size_t>(num(c, "transSize"));
+      else
+        a.kernel_ch.p_timer = big(c, "pTimer");
       table->record_event_state(handles[c.Get("handle").ToString().Utf8Value()], static_cast<int>(num(c, "state")), &a);
     } else if (call == "stop") {
       table->stop_event(handles[c.Get("handle").ToString().Utf8Value()]);
     } else if (call == "finalize") {
       table->finalize(contexts[c.Get("context").ToString().Utf8Value()]);
+    } else if (call == "sleep") {  // time passing between two calls (a proxy step's state lasting)
+      std::this_thread::sleep_for(std::chrono::microseconds(num(c, "us")));
     }
   }
   return masks;

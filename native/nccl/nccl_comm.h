@@ -266,6 +266,8 @@ class NcclComm final : public Comm {
   // each peer, counted alike by the profiler's join (line-ups included). Guarded by p2p_mu_.
   std::mutex p2p_mu_;
   std::map<std::pair<bool, int>, uint64_t> p2p_seq_;
+  /** Loops being issued with the profiler paused: their sends and receives are not counted (next_p2p). */
+  std::atomic<int> unprofiled_{0};
   uint64_t next_p2p(bool send, int peer);
   uint64_t peek_p2p(bool send, int peer);
 

@@ -19,6 +19,24 @@ namespace {
 
 constexpr int kBatch = 1024;  // repetitions timed per batch of events
 
+/** The lab's NCCL plug-ins paused for a scope (where the addon loaded them), and sends and receives uncounted. */
+struct PluginsPaused {
+  std::atomic<int>& unprofiled;
+  const gpu::ProfilerReader* profiler = gpu::ProfilerReader::active();
+  explicit PluginsPaused(std::atomic<int>& u) : unprofiled(u) {
+    if (!profiler) return;
+    unprofiled++;
+    profiler->pause(true);
+  }
+  ~PluginsPaused() {
+    if (!profiler) return;
+    profiler->pause(false);
+    unprofiled--;
+  }
+  PluginsPaused(const PluginsPaused&) = delete;
+  PluginsPaused& operator=(const PluginsPaused&) = delete;
+};
+
 }  // namespace
 
 uint64_t NcclComm::reference(StreamState& st) {
@@ -81,37 +99,28 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
         std::atomic<int>& n;
         ~Leave() { n--; }
       } leave{in_nccl_};
-      if (done == 0 && align_first) align_first();
       if (done == 0 && times.loop_wanted) {
+        // The lab's NCCL plug-ins are paused while the ranks line up and the loop is issued: their
+        // events (kernel channels above all, which make NCCL add proxy work that its proxy thread
+        // then polls for) would be in its time. The per-repetition run below gives them.
+        PluginsPaused paused(unprofiled_);
+        if (align_first) align_first();
         // nccl-tests' loop: nothing between the repetitions, one event pair around them all.
         // The host's side of it too: a loop the GPU spent waiting for its calls is not the op's time.
         struct rusage before {
         }, after{};
         getrusage(RUSAGE_THREAD, &before);
         const uint64_t issue0 = now_ns();
-        // The lab's NCCL plug-ins are paused while the loop is issued: their events (kernel channels
-        // above all, which make NCCL add proxy work) would be in its time. The per-repetition run
-        // below gives them.
-        struct PluginsPaused {
-          const gpu::ProfilerReader* profiler = gpu::ProfilerReader::active();
-          PluginsPaused() {
-            if (profiler) profiler->pause(true);
-          }
-          ~PluginsPaused() {
-            if (profiler) profiler->pause(false);
-          }
-        };
-        {
-          PluginsPaused paused;
-          cuda_check(*rt_, rt_->cudaEventRecord(st.loop_begin, st.stream), "cudaEventRecord", rank_);
-          for (int i = 0; i < repeat; i++) enqueue_one();
-          cuda_check(*rt_, rt_->cudaEventRecord(st.loop_end, st.stream), "cudaEventRecord", rank_);
-        }
+        cuda_check(*rt_, rt_->cudaEventRecord(st.loop_begin, st.stream), "cudaEventRecord", rank_);
+        for (int i = 0; i < repeat; i++) enqueue_one();
+        cuda_check(*rt_, rt_->cudaEventRecord(st.loop_end, st.stream), "cudaEventRecord", rank_);
         times.loop_issue_ns = now_ns() - issue0;
         getrusage(RUSAGE_THREAD, &after);
         times.loop_faults = static_cast<uint64_t>((after.ru_minflt - before.ru_minflt) + (after.ru_majflt - before.ru_majflt));
         times.loop_blocked = static_cast<uint64_t>(after.ru_nvcsw - before.ru_nvcsw);
         times.loop_preempted = static_cast<uint64_t>(after.ru_nivcsw - before.ru_nivcsw);
+      } else if (done == 0 && align_first) {
+        align_first();
       }
       for (int i = 0; i < last; i++) {
         cuda_check(*rt_, rt_->cudaEventRecord(st.marks[2 * i], st.stream), "cudaEventRecord", rank_);
@@ -207,10 +216,19 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   // The numbers NCCL gives this op's calls (the profiler's join), on the run's communicator only.
   const int slot = op.comm == 0 ? seq_slot(op.kind) : -1;
   times.seq.clear();
-  const bool p2p = op.comm == 0 && (op.kind == OpKind::Send || op.kind == OpKind::Recv);
+  // A send or receive is numbered among its direction's calls to its peer; a group by its first
+  // send or receive (NCCL launches the group as one kernel, whose channels that call's events carry).
+  const auto is_p2p = [](const Op& o) { return o.comm == 0 && (o.kind == OpKind::Send || o.kind == OpKind::Recv); };
+  const Op* lead = is_p2p(op) ? &op : nullptr;
+  if (op.kind == OpKind::Group && !copies)
+    for (const Op& child : op.ops)
+      if (is_p2p(child)) {
+        lead = &child;
+        break;
+      }
   auto enqueue_one = [&] {
     if (slot >= 0) times.seq.push_back(seq_[slot].load());
-    if (p2p) times.seq.push_back(peek_p2p(op.kind == OpKind::Send, op.peer));
+    if (lead) times.seq.push_back(peek_p2p(lead->kind == OpKind::Send, lead->peer));
     if (copies) issue_with_copies(op, bufs, st.stream, targets);
     else
       issue(op, bufs, st.stream);

@@ -23,6 +23,15 @@ constexpr uint64_t kKernelCh = 1 << 6;
 
 // The state NCCL records when a channel's kernel is seen to end (args carry its %globaltimer).
 constexpr int kKernelChStop = 22;
+// A proxy step's states (args carry the bytes it moved): a send waits for the GPU to fill its
+// buffer, for the peer's credit (v4 and later), then for the network; a receive waits for the
+// network, its flush, then for the GPU to take the data.
+constexpr int kProxyStepSendGpuWait = 8;
+constexpr int kProxyStepSendWait = 9;
+constexpr int kProxyStepRecvWait = 10;
+constexpr int kProxyStepRecvFlushWait = 11;
+constexpr int kProxyStepRecvGpuWait = 12;
+constexpr int kProxyStepSendPeerWait = 20;
 
 struct EventDescr {
   uint64_t type;

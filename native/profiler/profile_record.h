@@ -8,10 +8,14 @@
 namespace clab {
 
 /** Bumped whenever ProfileRecord or the entry points change; the reader refuses another. */
-constexpr uint32_t kProfileRecordVersion = 2;
+constexpr uint32_t kProfileRecordVersion = 3;
 
 enum class ProfileKind : uint8_t { Comm = 1, Coll = 2, P2p = 3, KernelCh = 4, ProxyOp = 5, ProxyStep = 6 };
-/** Start and Stop of an event; ChannelEnd: a KernelCh's end as the GPU timed it; State: another state (`state`). */
+/**
+ * Start and Stop of an event; ChannelEnd: a KernelCh's end as the GPU timed it; State: another state
+ * (`state`). A ProxyStep is never kept as a record of its own: the plug-in adds each step into its
+ * ProxyOp, whose Stop says how many steps ran, the bytes they moved and where their time went.
+ */
 enum class ProfilePoint : uint8_t { Start = 0, Stop = 1, ChannelEnd = 2, State = 3 };
 
 struct ProfileRecord {
@@ -21,10 +25,10 @@ struct ProfileRecord {
   uint64_t host_ns;  // CLOCK_MONOTONIC when NCCL called the plug-in
   uint64_t gpu_ns;   // KernelCh: the GPU's %globaltimer (0 where NCCL gave none)
   uint64_t seq;      // Coll: its sequence number
-  uint64_t count;    // Coll, P2p: elements; ProxyStep state: bytes moved
+  uint64_t count;    // Coll, P2p: elements; ProxyOp stop: bytes its steps moved
   int32_t rank;      // Comm: the rank in it
   int32_t peer;      // Coll: root; P2p, ProxyOp: the peer; Comm: the number of ranks
-  int32_t steps;     // ProxyOp: its steps; ProxyStep: the step
+  int32_t steps;     // ProxyOp start: the steps NCCL planned; stop: the steps that ran
   int32_t chunk;     // ProxyOp: chunk size
   uint8_t kind;      // ProfileKind
   uint8_t point;     // ProfilePoint
@@ -38,7 +42,15 @@ struct ProfileRecord {
   char datatype[16];
   char algo[16];
   char proto[16];
+  // ProxyOp stop: its steps' first start and last stop (CLOCK_MONOTONIC), and the time its steps
+  // spent in each state, summed: kWaitGpu, kWaitPeer, kWaitNetwork, kWaitFlush.
+  uint64_t first_step_ns;
+  uint64_t last_step_ns;
+  uint64_t wait_ns[4];
 };
+
+/** Where a proxy step's time goes (ProfileRecord::wait_ns), from NCCL's ProxyStep states. */
+enum ProxyWait : int { kWaitGpu = 0, kWaitPeer = 1, kWaitNetwork = 2, kWaitFlush = 3 };
 
 /** One call of the tuner: NCCL's predicted time per algorithm × protocol for a collective it is about to enqueue. */
 constexpr int kTunerAlgorithms = 7;  // NCCL 2.28: Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT

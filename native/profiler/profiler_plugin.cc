@@ -1,6 +1,6 @@
 // The lab's NCCL profiler plug-in (clab_profiler.so, beside the addon; the rank sets
 // NCCL_PROFILER_PLUGIN to it). NCCL calls it for every collective, p2p and kernel channel (and
-// proxy operation and step when CLAB_NCCL_PROXY_EVENTS=1); it keeps what the lab joins to its
+// proxy operation and step where the network carries the data); it keeps what the lab joins to its
 // steps in a ring that the addon drains through clab_profiler_drain. It links nothing of NCCL or
 // CUDA and allocates nothing per event: handles are slots of a fixed table, reused in turn.
 #include <time.h>
@@ -28,10 +28,29 @@ struct Context {
   int rank;
 };
 
+// A ProxyOp's slot sums its steps; a ProxyStep's slot (never a record of its own) follows its state.
+struct ProxySums {
+  uint32_t steps;
+  uint64_t bytes, first_ns, last_ns;
+  uint64_t wait_ns[4];
+};
+struct StepState {
+  struct Slot* op;    // its ProxyOp's slot, or null
+  uint64_t op_id;     // that slot's id when the step started (a reused slot is not its op)
+  uint64_t start_ns;  // when the step started
+  uint64_t state_ns;  // when its current state began
+  uint64_t bytes;     // the most any state said it moved
+  int state;          // NCCL's state number, -1 before the first
+};
+
 struct Slot {
   uint64_t id;
   uint64_t comm;
   ProfileKind kind;
+  union {
+    ProxySums proxy;  // ProxyOp
+    StepState step;   // ProxyStep
+  };
 };
 
 Ring<ProfileRecord>& ring() {
@@ -81,18 +100,39 @@ bool env_is(const char* name, const char* value) {
 }
 
 // Kernel channels (their GPU times) unless CLAB_NCCL_KERNEL_EVENTS=0; proxy operations and steps
-// with CLAB_NCCL_PROXY_EVENTS=1; none at all with CLAB_NCCL_EVENTS=0 (the plug-ins loaded, every
-// event off: what loading them costs).
-int activation_mask() {
+// where the network carries the data (more than one node) unless CLAB_NCCL_PROXY_EVENTS=0, and on
+// one node too with CLAB_NCCL_PROXY_EVENTS=1; none at all with CLAB_NCCL_EVENTS=0 (the plug-ins
+// loaded, every event off: what loading them costs).
+int activation_mask(int n_nodes) {
   if (env_is("CLAB_NCCL_EVENTS", "0")) return 0;
   int mask = static_cast<int>(np::kColl | np::kP2p);
   if (!env_is("CLAB_NCCL_KERNEL_EVENTS", "0")) mask |= static_cast<int>(np::kKernelCh);
-  if (env_is("CLAB_NCCL_PROXY_EVENTS", "1")) mask |= static_cast<int>(np::kProxyOp | np::kProxyStep);
+  const bool proxy = env_is("CLAB_NCCL_PROXY_EVENTS", "1") || (n_nodes > 1 && !env_is("CLAB_NCCL_PROXY_EVENTS", "0"));
+  if (proxy) mask |= static_cast<int>(np::kProxyOp | np::kProxyStep);
   return mask;
 }
 
-np::Result init(void** context, uint64_t comm_id, int* activation, const char*, int, int n_ranks, int rank, np::Logger) {
-  const int mask = activation_mask();
+int wait_of(int state) {
+  switch (state) {
+    case np::kProxyStepSendGpuWait:
+    case np::kProxyStepRecvGpuWait: return kWaitGpu;
+    case np::kProxyStepSendPeerWait: return kWaitPeer;
+    case np::kProxyStepSendWait:
+    case np::kProxyStepRecvWait: return kWaitNetwork;
+    case np::kProxyStepRecvFlushWait: return kWaitFlush;
+    default: return -1;
+  }
+}
+
+/** Closes a step's current state at `now`, adding its time to its ProxyOp's sums. */
+void close_state(StepState& st, uint64_t now) {
+  const int w = st.state >= 0 ? wait_of(st.state) : -1;
+  if (w >= 0 && st.op && st.op->id == st.op_id && now > st.state_ns) st.op->proxy.wait_ns[w] += now - st.state_ns;
+  st.state_ns = now;
+}
+
+np::Result init(void** context, uint64_t comm_id, int* activation, const char*, int n_nodes, int n_ranks, int rank, np::Logger) {
+  const int mask = activation_mask(n_nodes);
   *activation = mask;
   g_mask.store(mask);
   g_nccl_mask.store(activation);
@@ -135,7 +175,19 @@ np::Result start_event(void* context, void** handle, np::EventDescr* d) {
   if (kind == ProfileKind::Comm || !context) return np::kSuccess;
   const uint64_t id = g_next_id.fetch_add(1) + 1;
   Slot& s = g_slots[(id - 1) % kSlots];
-  s = Slot{id, static_cast<Context*>(context)->comm, kind};
+  s.id = id;
+  s.comm = static_cast<Context*>(context)->comm;
+  s.kind = kind;
+  if (kind == ProfileKind::ProxyStep) {
+    // Kept in its slot only: its ProxyOp's stop says what its steps did.
+    Slot* op = slot_of(d->parent);
+    if (op && op->kind != ProfileKind::ProxyOp) op = nullptr;
+    const uint64_t now = monotonic_ns();
+    s.step = StepState{op, op ? op->id : 0, now, now, 0, -1};
+    *handle = &s;
+    return np::kSuccess;
+  }
+  if (kind == ProfileKind::ProxyOp) s.proxy = ProxySums{};
   ProfileRecord r = record_of(s, ProfilePoint::Start);
   if (const Slot* parent = slot_of(d->parent)) r.parent = parent->id;
   r.rank = d->rank;
@@ -169,7 +221,7 @@ np::Result start_event(void* context, void** handle, np::EventDescr* d) {
       r.chunk = d->proxy_op.chunk_size;
       r.is_send = static_cast<uint8_t>(d->proxy_op.is_send != 0);
       break;
-    case ProfileKind::ProxyStep: r.steps = d->proxy_step.step; break;
+    case ProfileKind::ProxyStep:
     case ProfileKind::Comm: break;
   }
   ring().push(r);
@@ -178,17 +230,46 @@ np::Result start_event(void* context, void** handle, np::EventDescr* d) {
 }
 
 np::Result stop_event(void* handle) {
-  if (const Slot* s = slot_of(handle)) ring().push(record_of(*s, ProfilePoint::Stop));
+  Slot* s = slot_of(handle);
+  if (!s) return np::kSuccess;
+  if (s->kind == ProfileKind::ProxyStep) {
+    StepState& st = s->step;
+    const uint64_t now = monotonic_ns();
+    close_state(st, now);
+    if (st.op && st.op->id == st.op_id) {
+      ProxySums& p = st.op->proxy;
+      p.steps++;
+      p.bytes += st.bytes;
+      if (!p.first_ns || st.start_ns < p.first_ns) p.first_ns = st.start_ns;
+      if (now > p.last_ns) p.last_ns = now;
+    }
+    return np::kSuccess;
+  }
+  ProfileRecord r = record_of(*s, ProfilePoint::Stop);
+  if (s->kind == ProfileKind::ProxyOp) {
+    r.steps = static_cast<int32_t>(s->proxy.steps);
+    r.count = s->proxy.bytes;
+    r.first_step_ns = s->proxy.first_ns;
+    r.last_step_ns = s->proxy.last_ns;
+    for (int w = 0; w < 4; w++) r.wait_ns[w] = s->proxy.wait_ns[w];
+  }
+  ring().push(r);
   return np::kSuccess;
 }
 
 np::Result record_event_state(void* handle, int state, np::StateArgs* args) {
-  const Slot* s = slot_of(handle);
+  Slot* s = slot_of(handle);
   if (!s) return np::kSuccess;
+  if (s->kind == ProfileKind::ProxyStep) {
+    StepState& st = s->step;
+    close_state(st, monotonic_ns());
+    st.state = state;
+    if (args && args->proxy_step.trans_size > st.bytes) st.bytes = args->proxy_step.trans_size;
+    return np::kSuccess;
+  }
   ProfileRecord r = record_of(*s, state == np::kKernelChStop ? ProfilePoint::ChannelEnd : ProfilePoint::State);
   r.state = static_cast<uint8_t>(state);
   if (args && s->kind == ProfileKind::KernelCh) r.gpu_ns = args->kernel_ch.p_timer;
-  if (args && s->kind == ProfileKind::ProxyStep) r.count = args->proxy_step.trans_size;
   ring().push(r);
   return np::kSuccess;
 }

@@ -364,8 +364,10 @@ export class PlanExecutor {
    * step's stream (not inside compare blocks, whose view lays out streams only).
    */
   private async ncclJoin(step: PlanStep, op: NativeOp, timed: NativeTimes, others: (NativeTimes | null)[], bytes: number) {
-    // Sends and receives by direction and peer (NCCL does not number them; the pool and the addon count alike).
-    const func = op.op === 'send' ? p2pFunc('Send', op.peer) : op.op === 'recv' ? p2pFunc('Recv', op.peer) : NCCL_FUNC[op.op];
+    // Sends and receives by direction and peer (NCCL does not number them; the pool and the addon count alike);
+    // a group of them by its first (the addon numbers that one: NCCL launches the group as one kernel).
+    const lead = op.op === 'group' ? (op.ops.find((o) => o.op === 'send' || o.op === 'recv') ?? op) : op;
+    const func = lead.op === 'send' ? p2pFunc('Send', lead.peer) : lead.op === 'recv' ? p2pFunc('Recv', lead.peer) : NCCL_FUNC[lead.op];
     if (!this.host.ncclProfile || !func) return null;
     const joined = await this.host.ncclProfile.join(func, timed, others, step.origin.kind !== 'compare');
     if (!joined) return null;
@@ -380,6 +382,26 @@ export class PlanExecutor {
       bytes,
       channel: { id: s.channel, algo: s.algo, proto: s.proto, iteration: s.iteration },
     }));
+    for (const p of joined.proxies)
+      events.push({
+        rank: this.host.rank,
+        stream: step.stream,
+        step: step.index,
+        name: `${step.label} proxy ch ${p.channel} ${p.isSend ? `send to ${p.peer}` : `recv from ${p.peer}`}`,
+        phase: 'proxy',
+        startNs: p.startNs,
+        endNs: p.endNs,
+        bytes: p.bytes,
+        proxy: {
+          channel: p.channel,
+          peer: p.peer,
+          send: p.isSend,
+          steps: p.steps,
+          bytes: p.bytes,
+          iteration: p.iteration,
+          waitUs: p.waitUs,
+        },
+      });
     return { info: joined.info, events };
   }
 

@@ -6,7 +6,14 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { NativeAddon, NativeTimes } from '../addon/native-api.js';
 import type { GpuClockSample } from '../shared/run/gpu-clock.js';
-import { NcclEventPool, communicatorOf, joinStep, type ChannelSlice, type NcclStepInfo } from '../shared/run/nccl-events.js';
+import {
+  NcclEventPool,
+  communicatorOf,
+  joinStep,
+  type ChannelSlice,
+  type NcclStepInfo,
+  type ProxySlice,
+} from '../shared/run/nccl-events.js';
 
 export const PROFILER_LIBRARY = 'clab_profiler.so';
 /** How long a step waits for NCCL's proxy thread to record its last channels' ends. */
@@ -123,7 +130,7 @@ export class NcclProfile {
     timed: NativeTimes,
     others: (NativeTimes | null)[],
     slices: boolean,
-  ): Promise<{ info: NcclStepInfo; slices: ChannelSlice[] } | null> {
+  ): Promise<{ info: NcclStepInfo; slices: ChannelSlice[]; proxies: ProxySlice[] } | null> {
     const seqs = timed.ncclSeq;
     if (!seqs?.length) return null;
     // The loop's calls (first) are issued with the plug-ins paused (native NcclComm::timed): only

@@ -72,6 +72,17 @@ usesLabPage(
               channel: { id, algo: 'RING', proto: Object.keys(step.nccl!.proto)[0], iteration },
             });
           }
+          // And, as where the network carries the data, channel 0's proxy sending to the other rank.
+          const span = e.endNs - e.startNs;
+          const waitUs = { gpu: span / 4e3, peer: 0, network: span / 2e3, flush: 0 };
+          channels.push({
+            ...e,
+            name: `${step.label} proxy ch 0 send to ${1 - e.rank}`,
+            phase: 'proxy',
+            startNs: e.startNs + span * 0.2,
+            endNs: e.endNs,
+            proxy: { channel: 0, peer: 1 - e.rank, send: true, steps: 4, bytes: step.bytes, iteration, waitUs },
+          });
         });
     }
     record.events.push(...channels);
@@ -114,6 +125,11 @@ describe("NCCL's choice in the browser", () => {
     expect(names.indexOf('rank 0 · NCCL ch 0')).toBeGreaterThan(names.indexOf('rank 0 · default'));
     expect(names.indexOf('rank 0 · NCCL ch 1')).toBeLessThan(names.indexOf('rank 0 · host'));
     expect(lanes.find((l) => l.lane === 'rank 1 · NCCL ch 1')?.events).toBe(perChannel);
+    // NCCL's proxy operations, where the network carries the data: a lane per channel and direction, after the channels.
+    const proxy = names.indexOf('rank 0 · NCCL proxy ch 0 send');
+    expect(proxy).toBeGreaterThan(names.indexOf('rank 0 · NCCL ch 1'));
+    expect(proxy).toBeLessThan(names.indexOf('rank 0 · host'));
+    expect(lanes[proxy].events).toBe(record.events.filter((e) => e.phase === 'proxy' && e.rank === 0).length);
     await screenshot(page, 'nccl-channel-lanes');
   });
 });

@@ -8,6 +8,8 @@
 #      (test/gpu/hosts_torch_allreduce.py), busbw side by side;
 #   4. the timeline aligned: each host's clock offset and bound, and how far apart the two ranks
 #      start the same step;
+#   6. NCCL's proxy operations over the network (the profiler plug-in's) in the record, on the
+#      timeline and in the trace;
 #   5. a killed worker's rank reported with its host.
 # Needs: 2 GPUs, the built addon and bundles (npm run build, or carried), torchrun and python3 with
 # torch. Run from the repository root: bash test/gpu/hosts.sh. Ends with one summary line per check.
@@ -107,6 +109,15 @@ node "$CLAB" export "$WORK/sweep.run.json" --format chrome-trace -o "$WORK/sweep
 node -e "const t=require(process.argv[1]); console.log('trace clock:', t.otherData.clock && t.otherData.clock.note)" "$WORK/sweep.trace.json"
 [[ $apart != n/a ]] && result[timeline]=PASS || result[timeline]=FAIL
 
+# 6. NCCL's proxy operations where the network carries the data (the profiler plug-in asks for them on more than one node)
+grep -E '^#.*proxy:' "$WORK/sweep.out" | head -n 4
+proxy=$(field sweep 'r => { const s = r.steps.filter(s => s.origin.kind === "sweep"); const with_ = s.filter(x => x.nccl && x.nccl.proxy && x.nccl.proxy.ops > 0).length; const ev = r.events.filter(e => e.phase === "proxy"); const send = ev.filter(e => e.proxy.send).length; const big = s.at(-1) && s.at(-1).nccl && s.at(-1).nccl.proxy; return `${with_} of ${s.length} sweep steps with proxy operations; ${ev.length} proxy slices on the timeline (${send} sends); at the largest size ${big ? `${big.ops} operations, ${big.steps} steps, waits µs ${JSON.stringify(big.waitUs)}` : "none"}`; }')
+echo "proxy: $proxy"
+proxy_threads=$(node -e "const t=require(process.argv[1]); console.log(t.traceEvents.filter(e => e.ph === 'M' && e.name === 'thread_name' && /NCCL proxy/.test(e.args.name)).length)" "$WORK/sweep.trace.json")
+echo "proxy threads in the trace: $proxy_threads"
+[[ $proxy == [1-9]* && $proxy != *" 0 proxy slices"* && ${proxy_threads:-0} -gt 0 ]] && result[proxy-events]=PASS || result[proxy-events]=FAIL
+[[ -n ${OUT:-} ]] && cp "$WORK/sweep.run.json" "$OUT/hosts-sweep.run.json" 2>/dev/null
+
 # 5. a worker's rank killed mid-run
 cat > "$WORK/long.scenario.json" <<'JSON'
 { "version": 1, "name": "long", "world": { "ranks": 2 }, "steps": [ { "op": "all_reduce", "count": 16777216, "iters": 100000, "timeoutMs": 600000 } ] }
@@ -134,7 +145,7 @@ echo "processes left mentioning $WORK: $left"
 
 echo "# summary"
 rc=0
-for k in all-in-one pairs-net-socket busbw-beside-torch timeline killed-worker; do
+for k in all-in-one pairs-net-socket busbw-beside-torch timeline proxy-events killed-worker; do
   echo "${result[$k]:-FAIL} $k"
   [[ ${result[$k]:-FAIL} == PASS ]] || rc=1
 done

@@ -72,6 +72,88 @@ describe('the NCCL profiler plug-in', () => {
     ]);
   });
 
+  it('asks for proxy events where the network carries the data (more than one node) unless told not to, and for none with CLAB_NCCL_EVENTS=0', () => {
+    const init = (context: string, nNodes: number) =>
+      hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [{ call: 'init', context, comm: 0x5n, rank: 0, nRanks: 2, nNodes }]);
+    expect(init('n1', 1)).toEqual([COLL | P2P | KERNEL_CH]);
+    expect(init('n2', 2)).toEqual([COLL | P2P | KERNEL_CH | PROXY_OP | PROXY_STEP]);
+    const withEnv = (name: string, value: string, f: () => number[]) => {
+      process.env[name] = value;
+      try {
+        return f();
+      } finally {
+        delete process.env[name];
+      }
+    };
+    expect(withEnv('CLAB_NCCL_PROXY_EVENTS', '0', () => init('n3', 2))).toEqual([COLL | P2P | KERNEL_CH]);
+    expect(withEnv('CLAB_NCCL_KERNEL_EVENTS', '0', () => init('n4', 1))).toEqual([COLL | P2P]);
+    expect(withEnv('CLAB_NCCL_EVENTS', '0', () => init('n5', 2))).toEqual([0]);
+    addon.ncclProfilerRead({ library: LIBRARY });
+  });
+
+  it('adds each proxy step into its operation: the steps that ran, their bytes, their span, and their time per state', () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    const step = (n: number, states: [number, number][]) => [
+      { call: 'start', context: 'x', handle: `step${n}`, type: 'proxy-step', parent: 'op', step: n },
+      ...states.flatMap(([state, us]) => [
+        { call: 'state', handle: `step${n}`, state, transSize: 1 << 19 },
+        { call: 'sleep', us },
+      ]),
+      { call: 'stop', handle: `step${n}` },
+    ];
+    // A send's step: waits for the GPU (8), then for the network (9).
+    const SEND_GPU_WAIT = 8,
+      SEND_WAIT = 9;
+    hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [
+      { call: 'init', context: 'x', comm: 0x42n, rank: 0, nRanks: 2, nNodes: 2 },
+      ...allReduce('x', 1, 1, 10),
+      {
+        call: 'start',
+        context: 'x',
+        handle: 'op',
+        type: 'proxy-op',
+        parent: 'coll1',
+        channel: 3,
+        peer: 1,
+        nSteps: 2,
+        chunk: 1 << 19,
+        isSend: true,
+      },
+      ...step(0, [
+        [SEND_GPU_WAIT, 1000],
+        [SEND_WAIT, 20000],
+      ]),
+      ...step(1, [
+        [SEND_GPU_WAIT, 1000],
+        [SEND_WAIT, 20000],
+      ]),
+      { call: 'stop', handle: 'op' },
+    ]);
+    const { records, dropped } = addon.ncclProfilerRead({ library: LIBRARY });
+    expect(dropped).toBe(0);
+    expect(records.some((r) => r.kind === 'proxy-step')).toBe(false);
+    const start = records.find((r) => r.kind === 'proxy-op' && r.point === 'start')!;
+    const stop = records.find((r) => r.kind === 'proxy-op' && r.point === 'stop')!;
+    expect(start).toMatchObject({ channel: 3, peer: 1, isSend: true, steps: 2, chunk: 1 << 19 });
+    expect(stop).toMatchObject({ id: start.id, steps: 2, count: 2 << 19 });
+    const [gpu, peer, network, flush] = stop.waitNs!;
+    // Each step slept 1 ms waiting for the GPU and 20 ms on the network (sleeps last at least that long).
+    expect(gpu).toBeGreaterThanOrEqual(2e6);
+    expect(network).toBeGreaterThanOrEqual(40e6);
+    expect(network).toBeGreaterThan(gpu);
+    expect([peer, flush]).toEqual([0, 0]);
+    expect(stop.lastStepNs! - stop.firstStepNs!).toBeGreaterThanOrEqual(42e6);
+    expect(stop.firstStepNs!).toBeGreaterThanOrEqual(start.hostNs);
+
+    const pool = new NcclEventPool();
+    pool.add(records);
+    expect(pool.complete('0000000000000042', 'AllReduce', [1])).toBe(true);
+    const { info, proxies } = joinStep(pool.take('0000000000000042', 'AllReduce', [1]), 1, null);
+    expect(info.proxy).toMatchObject({ ops: 1, steps: 2, bytes: 1 << 20 });
+    expect(proxies).toHaveLength(1);
+    expect(proxies[0]).toMatchObject({ channel: 3, peer: 1, isSend: true, startNs: stop.firstStepNs, endNs: stop.lastStepNs });
+  });
+
   it("pauses every event in the mask NCCL reads per operation, and the tuner's records, and resumes them (the addon does so around a timed loop)", () => {
     addon.ncclProfilerRead({ library: LIBRARY });
     const table = [[1, 2, 3]];

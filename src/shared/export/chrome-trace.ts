@@ -44,6 +44,8 @@ export interface CompleteEvent extends TraceEventBase {
     pair?: { link: string | null; transport: string | null; how: string | null; peakShare: number | null; error: string | null };
     /** An NCCL channel's kernel (the profiler plug-in's): the channel, its call's algorithm and protocol. */
     nccl?: { channel: number; algo: string; proto: string };
+    /** A proxy operation of NCCL's (where the network carries the data): channel, peer, direction, steps and their time per wait (µs). */
+    proxy?: { channel: number; peer: number; send: boolean; steps: number; waitUs: Record<string, number> };
     /** A loop slice whose rank's host held it up (loop-host.ts): what that host thread did, and the sentence the app shows. */
     hostStall?: { issueUs: number; loopUs: number; iterationsUs: number; faults: number; blocked: number; preempted: number; note: string };
   };
@@ -79,7 +81,11 @@ const FLOW_CATEGORY = 'send→recv';
 
 /** NCCL's channels (the profiler plug-in's kernel slices): a thread each, after the streams' threads and their lanes. */
 const CHANNEL_TID = 1000;
-const tidOf = (e: TimelineEvent) => (e.channel ? CHANNEL_TID + e.channel.id : HOST_PHASES.has(e.phase) ? HOST_TID : e.stream + 1);
+/** NCCL's proxy operations: a thread per peer, channel and direction, after the channels'. */
+const PROXY_TID = 2000;
+const proxyTid = (p: NonNullable<TimelineEvent['proxy']>) => PROXY_TID + (p.peer * 64 + p.channel) * 2 + (p.send ? 0 : 1);
+const tidOf = (e: TimelineEvent) =>
+  e.channel ? CHANNEL_TID + e.channel.id : e.proxy ? proxyTid(e.proxy) : HOST_PHASES.has(e.phase) ? HOST_TID : e.stream + 1;
 
 /**
  * Slices on one thread must nest, but a stream's events need not: an async op is still in flight
@@ -90,6 +96,12 @@ const tidOf = (e: TimelineEvent) => (e.channel ? CHANNEL_TID + e.channel.id : HO
 const LANE_STRIDE = 16;
 
 function threadName(plan: Plan, tid: number): string {
+  if (tid >= PROXY_TID) {
+    const k = tid - PROXY_TID;
+    const send = k % 2 === 0;
+    const peer = Math.floor(k / 128);
+    return `NCCL proxy ch ${Math.floor(k / 2) % 64} ${send ? `send to ${peer}` : `recv from ${peer}`}`;
+  }
   if (tid >= CHANNEL_TID) return `NCCL channel ${tid - CHANNEL_TID}`;
   const base = tid % LANE_STRIDE;
   const lane = Math.floor(tid / LANE_STRIDE);
@@ -104,7 +116,7 @@ function assignLanes(slices: CompleteEvent[]): void {
   // Per thread, each lane's open slices, innermost last.
   const lanes = new Map<string, CompleteEvent[][]>();
   for (const s of slices) {
-    if (s.tid >= CHANNEL_TID) continue; // one channel's kernels follow each other on its stream
+    if (s.tid >= CHANNEL_TID) continue; // one channel's kernels (one proxy thread's operations) follow each other
     const key = `${s.pid}/${s.tid}`;
     const stacks = lanes.get(key) ?? [];
     lanes.set(key, stacks);
@@ -292,7 +304,7 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
     const step = steps.get(e.step);
     const planStep = record.plan.steps[e.step];
     // Host work (making buffers, checking) moves no data between ranks, and a channel is part of its call: no bandwidth of their own.
-    const ownBandwidth = !HOST_PHASES.has(e.phase) && !e.channel;
+    const ownBandwidth = !HOST_PHASES.has(e.phase) && !e.channel && !e.proxy;
     return {
       name: e.name,
       cat: e.phase,
@@ -306,13 +318,16 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
         op: planStep ? stepOp(planStep.action) : 'unknown',
         label: step?.label ?? planStep?.label ?? e.name,
         bytes: e.bytes,
-        iteration: e.channel?.iteration ?? iteration.get(e)!,
+        iteration: e.channel?.iteration ?? e.proxy?.iteration ?? iteration.get(e)!,
         algbw: ownBandwidth ? (step?.algbw ?? null) : null,
         busbw: ownBandwidth ? (step?.busbw ?? null) : null,
         verdict: step?.verdict ?? null,
         ...(step?.origin.kind === 'pairs' ? { pair: pairArgs(step, pairLinks) } : {}),
         ...(e.phase === 'loop' ? hostStallArgs(step, e.rank) : {}),
         ...(e.channel ? { nccl: { channel: e.channel.id, algo: e.channel.algo, proto: e.channel.proto } } : {}),
+        ...(e.proxy
+          ? { proxy: { channel: e.proxy.channel, peer: e.proxy.peer, send: e.proxy.send, steps: e.proxy.steps, waitUs: e.proxy.waitUs } }
+          : {}),
       },
     };
   });

@@ -13,7 +13,7 @@ import { hostLines, hostOfRank, rankOrder } from '../results/hosts.js';
 import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeLoopStall, loopStalls } from '../run/loop-host.js';
-import { describeChoice, oneChoice } from '../run/nccl-events.js';
+import { describeChoice, oneChoice, type NcclStepSummary } from '../run/nccl-events.js';
 
 export const PASS = '✓';
 export const FAIL = '✗';
@@ -136,6 +136,29 @@ function ncclCells(step: StepRecord | undefined): string {
   return `  ${oneChoice(n.algo).padEnd(8)}${oneChoice(n.proto).padEnd(8)}${pad(oneChoice(n.nChannels), 4)}${pad(kernel, 9)}${pad(predicted, 9)}`;
 }
 
+/**
+ * Where the network carried the data: NCCL's proxy operations and steps, and where the steps' time
+ * went ("network 62 %, GPU 30 %, peer 8 %"), largest first.
+ */
+export function proxyNote(p: NcclStepSummary['proxy']): string[] {
+  if (!p || p.ops === 0) return [];
+  const total = p.waitUs.gpu + p.waitUs.peer + p.waitUs.network + p.waitUs.flush;
+  const names = {
+    network: 'on the network',
+    gpu: 'waiting for the GPU',
+    peer: "waiting for the peer's credit",
+    flush: 'flushing',
+  } as const;
+  const shares = (Object.keys(names) as (keyof typeof names)[])
+    .map((k) => [k, total > 0 ? p.waitUs[k] / total : 0] as const)
+    .filter(([, x]) => x >= 0.005)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, x]) => `${names[k]} ${Math.round(100 * x)} %`);
+  return [
+    `proxy: ${p.ops} operations, ${p.steps} steps, ${formatBytes(p.bytes)}${shares.length ? ` (steps' time ${shares.join(', ')})` : ''}`,
+  ];
+}
+
 /** What varied within a size, what the profiler missed, and what the columns mean. */
 function ncclNotes(rows: readonly StepRecord[]): string[] {
   const notes = rows.flatMap((r) => {
@@ -146,7 +169,7 @@ function ncclNotes(rows: readonly StepRecord[]): string[] {
       .map((f) => `${f === 'nChannels' ? 'channels' : f} ${describeChoice(n[f])}`);
     const missed = n.seen < n.calls ? [`the profiler saw ${n.seen} of ${n.calls} calls`] : [];
     const ends = n.missingEnds + n.zeroTimes > 0 ? [`${n.missingEnds} channel ends missing, ${n.zeroTimes} channels stamped zero`] : [];
-    const all = [...varied, ...missed, ...ends];
+    const all = [...varied, ...missed, ...ends, ...proxyNote(n.proxy)];
     return all.length ? [`at ${formatBytes(r.bytes)}: ${all.join('; ')}.`] : [];
   });
   return [

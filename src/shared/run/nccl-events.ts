@@ -37,6 +37,37 @@ export interface NcclProfileRecord {
   datatype: string;
   algo: string;
   proto: string;
+  /** proxy-op stop: its steps' first start and last stop (host clock), and their time per wait (ns, PROXY_WAITS' order). */
+  firstStepNs?: number;
+  lastStepNs?: number;
+  waitNs?: number[];
+}
+
+/** Where a proxy step's time goes (the plug-in sums NCCL's ProxyStep states per ProxyOp), in the record's order. */
+export const PROXY_WAITS = ['gpu', 'peer', 'network', 'flush'] as const;
+export type ProxyWait = (typeof PROXY_WAITS)[number];
+
+/**
+ * One operation of NCCL's proxy thread (where the network carries the data): one channel's send to
+ * or receive from one peer for a call, in steps of `chunk` bytes, on the host clock.
+ */
+export interface NcclProxyOp {
+  channel: number;
+  peer: number;
+  isSend: boolean;
+  /** The steps NCCL planned, and those that ran (known at its stop). */
+  plannedSteps: number;
+  steps: number;
+  chunk: number;
+  bytes: number;
+  startNs: number;
+  /** When NCCL stopped it; null: not (yet) seen. */
+  stopNs: number | null;
+  /** Its steps' first start and last stop; 0 where none ran. */
+  firstStepNs: number;
+  lastStepNs: number;
+  /** Its steps' time waiting for the GPU, the peer's credit, the network, a receive's flush (ns, summed). */
+  waitNs: number[];
 }
 
 /**
@@ -106,6 +137,8 @@ export interface NcclColl {
   startNs: number;
   stopNs: number | null;
   channels: NcclChannel[];
+  /** Its proxy operations (where the network carries the data). */
+  proxyOps: NcclProxyOp[];
 }
 
 /**
@@ -131,6 +164,9 @@ export class NcclEventPool {
   private channelOf = new Map<number, NcclChannel>();
   private orphanChannels = new Map<number, { parent: number; channel: NcclChannel }>();
   private orphanEnds = new Map<number, bigint | null>();
+  /** Proxy operations by id, and those whose call is not (yet) known. */
+  private proxyOf = new Map<number, NcclProxyOp>();
+  private orphanProxies = new Map<number, { parent: number; op: NcclProxyOp }>();
   /** The tuner's calls by communicator and function, in time order. */
   private tuner = new Map<string, NcclTunerRecord[]>();
 
@@ -164,6 +200,7 @@ export class NcclEventPool {
       if (r.kind === 'coll') this.addColl(r);
       else if (r.kind === 'p2p') this.addP2p(r);
       else if (r.kind === 'kernel-ch') this.addChannel(r);
+      else if (r.kind === 'proxy-op') this.addProxyOp(r);
     }
     this.trim();
   }
@@ -198,6 +235,7 @@ export class NcclEventPool {
         startNs: r.hostNs,
         stopNs: null,
         channels: [],
+        proxyOps: [],
       };
       this.byId.set(r.id, c);
       this.bySeq.set(key(r.comm, r.func, r.seq), c);
@@ -205,6 +243,11 @@ export class NcclEventPool {
         if (o.parent !== r.id) continue;
         c.channels.push(o.channel);
         this.orphanChannels.delete(id);
+      }
+      for (const [id, o] of this.orphanProxies) {
+        if (o.parent !== r.id) continue;
+        c.proxyOps.push(o.op);
+        this.orphanProxies.delete(id);
       }
     } else if (r.point === 'stop') {
       const c = this.byId.get(r.id);
@@ -234,6 +277,39 @@ export class NcclEventPool {
     }
   }
 
+  private addProxyOp(r: NcclProfileRecord): void {
+    if (r.point === 'start') {
+      const op: NcclProxyOp = {
+        channel: r.channel,
+        peer: r.peer,
+        isSend: r.isSend,
+        plannedSteps: r.steps,
+        steps: 0,
+        chunk: r.chunk,
+        bytes: 0,
+        startNs: r.hostNs,
+        stopNs: null,
+        firstStepNs: 0,
+        lastStepNs: 0,
+        waitNs: PROXY_WAITS.map(() => 0),
+      };
+      this.proxyOf.set(r.id, op);
+      const parent = this.byId.get(r.parent);
+      if (parent) parent.proxyOps.push(op);
+      else this.orphanProxies.set(r.id, { parent: r.parent, op });
+    } else if (r.point === 'stop') {
+      const op = this.proxyOf.get(r.id);
+      if (!op) return;
+      this.proxyOf.delete(r.id);
+      op.stopNs = r.hostNs;
+      op.steps = r.steps;
+      op.bytes = r.count;
+      op.firstStepNs = r.firstStepNs ?? 0;
+      op.lastStepNs = r.lastStepNs ?? 0;
+      if (r.waitNs) op.waitNs = PROXY_WAITS.map((_, i) => r.waitNs![i] ?? 0);
+    }
+  }
+
   private trim(): void {
     for (const [id, c] of this.byId) {
       if (this.byId.size <= this.limit) break;
@@ -248,6 +324,8 @@ export class NcclEventPool {
     };
     cap(this.orphanChannels);
     cap(this.orphanEnds);
+    cap(this.orphanProxies);
+    cap(this.proxyOf);
     cap(this.channelOf);
   }
 
@@ -261,11 +339,16 @@ export class NcclEventPool {
     return this.bySeq.get(key(comm, func, seq));
   }
 
-  /** Whether every call of `seqs` is seen with every channel it announced started and ended. */
+  /** Whether every call of `seqs` is seen with every channel it announced started and ended, and every proxy operation stopped. */
   complete(comm: string, func: string, seqs: number[]): boolean {
     return seqs.every((s) => {
       const c = this.find(comm, func, s);
-      return c !== undefined && c.channels.length >= c.nChannels && c.channels.every((ch) => ch.ended);
+      return (
+        c !== undefined &&
+        c.channels.length >= c.nChannels &&
+        c.channels.every((ch) => ch.ended) &&
+        c.proxyOps.every((p) => p.stopNs !== null)
+      );
     });
   }
 
@@ -307,8 +390,36 @@ export const ncclStepInfoSchema = z.object({
    * "ALGO/PROTO" it allowed, and the bytes it predicted for.
    */
   predicted: z.object({ bytes: z.number(), us: z.record(z.string(), z.number()) }).optional(),
+  /**
+   * Where the network carried the data: the timed iterations' proxy operations, the steps they ran,
+   * the bytes those moved, and the steps' time per wait (µs, summed over operations).
+   */
+  proxy: z
+    .object({
+      ops: z.number().int().nonnegative(),
+      steps: z.number().int().nonnegative(),
+      bytes: z.number().nonnegative(),
+      waitUs: z.object({ gpu: z.number(), peer: z.number(), network: z.number(), flush: z.number() }),
+    })
+    .optional(),
 });
 export type NcclStepInfo = z.infer<typeof ncclStepInfoSchema>;
+
+/** A proxy operation's slice on the host clock (its steps' first start to last stop, else its own start to stop). */
+export interface ProxySlice {
+  iteration: number;
+  channel: number;
+  peer: number;
+  isSend: boolean;
+  steps: number;
+  bytes: number;
+  startNs: number;
+  endNs: number;
+  waitUs: Record<ProxyWait, number>;
+}
+
+const waitUsOf = (waitNs: number[]): Record<ProxyWait, number> =>
+  Object.fromEntries(PROXY_WAITS.map((w, i) => [w, (waitNs[i] ?? 0) / 1e3])) as Record<ProxyWait, number>;
 
 /** A channel kernel's slice on the host clock. */
 export interface ChannelSlice {
@@ -348,9 +459,10 @@ export function joinStep(
   clock: GpuClockSample | null,
   maxSliceIterations = 16,
   prediction: (c: NcclColl) => NcclTunerRecord | undefined = () => undefined,
-): { info: NcclStepInfo; slices: ChannelSlice[] } {
+): { info: NcclStepInfo; slices: ChannelSlice[]; proxies: ProxySlice[] } {
   const info: NcclStepInfo = { calls: calls.length, seen: 0, algo: {}, proto: {}, nChannels: {}, missingEnds: 0, zeroTimes: 0 };
   const slices: ChannelSlice[] = [];
+  const proxies: ProxySlice[] = [];
   const firstTimed = calls.length - timed;
   const kernelUs: (number | null)[] = [];
   let anyChannel = false;
@@ -371,6 +483,28 @@ export function joinStep(
     const span = kernelSpanNs(c);
     kernelUs.push(span ? Number(span.end - span.start) / 1e3 : null);
     const iteration = i - firstTimed;
+    for (const p of c.proxyOps) {
+      const proxy = (info.proxy ??= { ops: 0, steps: 0, bytes: 0, waitUs: { gpu: 0, peer: 0, network: 0, flush: 0 } });
+      proxy.ops++;
+      proxy.steps += p.steps;
+      proxy.bytes += p.bytes;
+      const w = waitUsOf(p.waitNs);
+      for (const k of PROXY_WAITS) proxy.waitUs[k] += w[k];
+      if (iteration >= maxSliceIterations || p.stopNs === null) continue;
+      // The proxy thread stamps the host's clock itself: no calibration needed.
+      const ran = p.steps > 0 && p.firstStepNs > 0 && p.lastStepNs >= p.firstStepNs;
+      proxies.push({
+        iteration,
+        channel: p.channel,
+        peer: p.peer,
+        isSend: p.isSend,
+        steps: p.steps,
+        bytes: p.bytes,
+        startNs: ran ? p.firstStepNs : p.startNs,
+        endNs: ran ? p.lastStepNs : p.stopNs,
+        waitUs: w,
+      });
+    }
     if (!clock || iteration >= maxSliceIterations) return;
     for (const ch of c.channels) {
       if (ch.startGpuNs === null || ch.endGpuNs === null) continue;
@@ -386,7 +520,7 @@ export function joinStep(
   });
   if (anyChannel) info.kernelUs = kernelUs;
   if (clock) info.clockErrorNs = clock.errorNs;
-  return { info, slices };
+  return { info, slices, proxies };
 }
 
 /** A step's NCCL choices over its ranks (the record's step.nccl): the counts added up. */
@@ -424,6 +558,13 @@ export function mergeStepInfos(infos: NcclStepInfo[]): NcclStepSummary | null {
     out.missingEnds += i.missingEnds;
     out.zeroTimes += i.zeroTimes;
     for (const f of ['algo', 'proto', 'nChannels'] as const) for (const [k, n] of Object.entries(i[f])) out[f][k] = (out[f][k] ?? 0) + n;
+    if (i.proxy) {
+      const p = (out.proxy ??= { ops: 0, steps: 0, bytes: 0, waitUs: { gpu: 0, peer: 0, network: 0, flush: 0 } });
+      p.ops += i.proxy.ops;
+      p.steps += i.proxy.steps;
+      p.bytes += i.proxy.bytes;
+      for (const k of PROXY_WAITS) p.waitUs[k] += i.proxy.waitUs[k];
+    }
   }
   out.kernelMedianUs = medianOf(infos.flatMap((i) => (i.kernelUs ?? []).filter((x): x is number => x !== null)));
   const predicted = infos.find((i) => i.predicted)?.predicted;

@@ -64,14 +64,43 @@ export const timelineEventSchema = z.object({
    * and filling buffers) and verify (comparing outputs with their expected values).
    */
   // data-fill, data-check: the backend making a step's inputs and checking its outputs on the stream (the GPU's data kernels).
-  // unfinished: a step in flight when the run failed (open up to the failure); channel: one NCCL channel's kernel in a timed iteration (`channel` says which), from the profiler plug-in.
-  phase: z.enum(['warmup', 'loop', 'timed', 'check', 'block', 'fill', 'verify', 'data-fill', 'data-check', 'unfinished', 'channel']),
+  // unfinished: a step in flight when the run failed (open up to the failure); channel: one NCCL channel's kernel in a timed iteration (`channel` says which), from the profiler plug-in;
+  // proxy: one operation of NCCL's proxy thread where the network carries the data (`proxy` says which), from the profiler plug-in.
+  phase: z.enum([
+    'warmup',
+    'loop',
+    'timed',
+    'check',
+    'block',
+    'fill',
+    'verify',
+    'data-fill',
+    'data-check',
+    'unfinished',
+    'channel',
+    'proxy',
+  ]),
   /** CLOCK_MONOTONIC nanoseconds, shared by all ranks on a host. */
   startNs: z.number(),
   endNs: z.number(),
   bytes: z.number(),
   /** A channel slice: NCCL's channel, the algorithm and protocol of its call, and the timed iteration. */
   channel: z.object({ id: z.number().int(), algo: z.string(), proto: z.string(), iteration: z.number().int() }).optional(),
+  /**
+   * A proxy slice: NCCL's channel, the peer, send or receive, the steps it ran and the bytes they
+   * moved, the timed iteration, and its steps' time per wait (µs: gpu, peer, network, flush).
+   */
+  proxy: z
+    .object({
+      channel: z.number().int(),
+      peer: z.number().int(),
+      send: z.boolean(),
+      steps: z.number().int(),
+      bytes: z.number(),
+      iteration: z.number().int(),
+      waitUs: z.object({ gpu: z.number(), peer: z.number(), network: z.number(), flush: z.number() }),
+    })
+    .optional(),
 });
 
 export const backendNameSchema = z.enum(['cpu', 'nccl']);

@@ -303,4 +303,32 @@ describe('NCCL channels in the trace', () => {
     expect(sortOf(1000)).toBeGreaterThan(sortOf(1));
     expect(traceRuleViolations(trace)).toEqual([]);
   });
+
+  it("puts NCCL's proxy operations on threads of their own by peer, channel and direction, with their steps and waits", () => {
+    const waitUs = { gpu: 1, peer: 0, network: 6, flush: 0 };
+    const proxy = (rank: number, send: boolean, iteration: number, startUs: number, endUs: number) => ({
+      ...event(rank, 0, 'proxy', startUs, endUs, 0, `all_reduce proxy ch 2 ${send ? 'send to' : 'recv from'} ${1 - rank}`),
+      bytes: 4096,
+      proxy: { channel: 2, peer: 1 - rank, send, steps: 3, bytes: 4096, iteration, waitUs },
+    });
+    const rec = buildRecord({
+      world: 2,
+      environment: NCCL_ENVIRONMENT,
+      steps: [{ label: 'all_reduce', action: allReduce(1024), timesUs: [[10], [10]] }],
+      events: [
+        ...[0, 1].map((r) => event(r, 0, 'timed', 0, 10)),
+        ...[0, 1].flatMap((r) => [proxy(r, true, 0, 1, 8), proxy(r, false, 0, 2, 9)]),
+      ],
+    });
+    const trace = chromeTrace(rec);
+    const px = slices(trace.traceEvents, 0, 0).filter((s) => s.cat === 'proxy');
+    const send = 2000 + (1 * 64 + 2) * 2;
+    expect(px.map((s) => [s.tid, s.args.iteration, s.args.proxy, s.args.busbw])).toEqual([
+      [send, 0, { channel: 2, peer: 1, send: true, steps: 3, waitUs }, null],
+      [send + 1, 0, { channel: 2, peer: 1, send: false, steps: 3, waitUs }, null],
+    ]);
+    expect(metadata(trace.traceEvents, 'thread_name', 0, send)).toEqual({ name: 'NCCL proxy ch 2 send to 1' });
+    expect(metadata(trace.traceEvents, 'thread_name', 1, 2000 + 2 * 2 + 1)).toEqual({ name: 'NCCL proxy ch 2 recv from 0' });
+    expect(traceRuleViolations(trace)).toEqual([]);
+  });
 });

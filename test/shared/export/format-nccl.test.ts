@@ -1,7 +1,7 @@
 // NCCL's choice (the profiler plug-in's events) in the sweep table: algo, proto, nCh and kernel
 // after the other columns, "varied" with its counts in the notes.
 import { describe, expect, it } from 'vitest';
-import { sweepTable } from '../../../src/shared/export/format';
+import { proxyNote, sweepTable } from '../../../src/shared/export/format';
 import { summarizeStep } from '../../../src/shared/run/aggregate';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
@@ -70,5 +70,19 @@ describe("the sweep table with NCCL's choice", () => {
   it('leaves the columns out where no rank had the plug-in', () => {
     const lines = sweepTable(plan, [summarizeStep(plan.steps[0], [rank(0), rank(1)], 2)], 0);
     expect(lines.join('\n')).not.toMatch(/algo|nCh/);
+  });
+
+  it("says where the network carried the data: NCCL's proxy operations, steps, bytes and where the steps' time went", () => {
+    const proxy = { ops: 4, steps: 32, bytes: 8 << 20, waitUs: { gpu: 30, peer: 10, network: 60, flush: 0 } };
+    expect(proxyNote(proxy)).toEqual([
+      "proxy: 4 operations, 32 steps, 8 MiB (steps' time on the network 60 %, waiting for the GPU 30 %, waiting for the peer's credit 10 %)",
+    ]);
+    expect(proxyNote(undefined)).toEqual([]);
+    const steps = [
+      summarizeStep(plan.steps[0], [rank(0, info({ RING: 4 }, [8], { proxy })), rank(1, info({ RING: 4 }, [9], { proxy }))], 2),
+    ];
+    expect(steps[0].nccl?.proxy).toMatchObject({ ops: 8, steps: 64 });
+    const text = sweepTable(plan, steps, 0).join('\n');
+    expect(text).toMatch(/at 1 KiB: proxy: 8 operations, 64 steps, 16 MiB \(steps' time on the network 60 %/);
   });
 });

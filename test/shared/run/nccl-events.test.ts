@@ -282,3 +282,74 @@ describe('sends and receives, which NCCL does not number', () => {
     expect(info).toMatchObject({ seen: 1, algo: { P2P: 1 }, nChannels: { '2': 1 }, kernelUs: [2] });
   });
 });
+
+describe("NCCL's proxy operations, where the network carries the data", () => {
+  /** A proxy operation's start (child of `parent`) and its stop with the sums the plug-in made of its steps. */
+  const proxy = (
+    id: number,
+    parent: number,
+    o: { channel?: number; send?: boolean; stop?: boolean; first?: number; last?: number } = {},
+  ) => [
+    rec({
+      kind: 'proxy-op',
+      id,
+      parent,
+      channel: o.channel ?? 0,
+      peer: 1,
+      isSend: o.send ?? true,
+      steps: 8,
+      chunk: 1 << 19,
+      hostNs: 10_000,
+    }),
+    ...(o.stop === false
+      ? []
+      : [
+          rec({
+            kind: 'proxy-op',
+            point: 'stop',
+            id,
+            hostNs: 90_000,
+            steps: 8,
+            count: 4 << 20,
+            firstStepNs: o.first ?? 20_000,
+            lastStepNs: o.last ?? 80_000,
+            waitNs: [10_000, 5_000, 40_000, 0],
+          }),
+        ]),
+  ];
+
+  it('attaches operations to their call, also those read before it, and waits for every one to stop', () => {
+    const c = call(40, { channels: [[0, 1000]] });
+    const pool = new NcclEventPool();
+    const id = nextId++;
+    pool.add([...proxy(id, c.coll.id, { stop: false }), ...all(c)]);
+    expect(pool.complete(COMM, 'AllReduce', [40])).toBe(false);
+    pool.add(proxy(id, c.coll.id).slice(1));
+    expect(pool.complete(COMM, 'AllReduce', [40])).toBe(true);
+    const [taken] = pool.take(COMM, 'AllReduce', [40]);
+    expect(taken?.proxyOps).toHaveLength(1);
+    expect(taken?.proxyOps[0]).toMatchObject({ channel: 0, peer: 1, isSend: true, plannedSteps: 8, steps: 8, bytes: 4 << 20 });
+  });
+
+  it("sums a step's operations and their steps' waits, and gives each timed iteration's operations as host-clock slices", () => {
+    const calls = [41, 42].map((seq) => call(seq, { channels: [[0, 1000]] }));
+    const pool = new NcclEventPool();
+    for (const c of calls) pool.add([...all(c), ...proxy(nextId++, c.coll.id), ...proxy(nextId++, c.coll.id, { channel: 1, send: false })]);
+    const { info, proxies } = joinStep(pool.take(COMM, 'AllReduce', [41, 42]), 1, null);
+    // The timed call (the last) counts and is drawn; the one before it (a loop's) is only taken.
+    expect(info.proxy).toEqual({ ops: 2, steps: 16, bytes: 8 << 20, waitUs: { gpu: 20, peer: 10, network: 80, flush: 0 } });
+    expect(proxies.map((p) => [p.iteration, p.channel, p.isSend, p.startNs, p.endNs])).toEqual([
+      [0, 0, true, 20_000, 80_000],
+      [0, 1, false, 20_000, 80_000],
+    ]);
+    expect(mergeStepInfos([info, info])?.proxy).toMatchObject({ ops: 4, steps: 32 });
+  });
+
+  it('draws an operation whose steps never ran from its own start to its stop', () => {
+    const c = call(43);
+    const pool = new NcclEventPool();
+    pool.add([...all(c), ...proxy(nextId++, c.coll.id, { first: 0, last: 0 })]);
+    const { proxies } = joinStep(pool.take(COMM, 'AllReduce', [43]), 1, null);
+    expect(proxies.map((p) => [p.startNs, p.endNs])).toEqual([[10_000, 90_000]]);
+  });
+});

@@ -45,6 +45,21 @@ export function describeSlice(
       ['protocol', event.channel.proto],
       ['iteration', String(event.channel.iteration)],
     );
+  if (event.proxy) {
+    const p = event.proxy;
+    const waited = p.waitUs.gpu + p.waitUs.peer + p.waitUs.network + p.waitUs.flush;
+    const share = (us: number) => (waited > 0 ? `${Math.round((100 * us) / waited)} %` : 'n/a');
+    rows.push(
+      ['proxy', `channel ${p.channel}, ${p.send ? `send to rank ${p.peer}` : `receive from rank ${p.peer}`}`],
+      ['steps', String(p.steps)],
+      ['iteration', String(p.iteration)],
+      // Where its steps' time went (NCCL's ProxyStep states, summed by the plug-in).
+      ['waiting for the GPU', share(p.waitUs.gpu)],
+      ...(p.send ? [['waiting for the peer', share(p.waitUs.peer)] as [string, string]] : []),
+      ['on the network', share(p.waitUs.network)],
+      ...(p.send ? [] : [['flushing', share(p.waitUs.flush)] as [string, string]]),
+    );
+  }
   if (event.bytes > 0) rows.push(['bytes', formatBytes(event.bytes)]);
   rows.push(['algbw', gbps(step?.algbw)], ['busbw', gbps(step?.busbw)], ['verdict', step?.verdict ?? 'running']);
   // A loop the GPU spent waiting for this rank's host (loop-host.ts): the tooltip says so on it.

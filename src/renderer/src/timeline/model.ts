@@ -10,6 +10,8 @@ import type { TimelineSource } from './source';
 /** Stream indices are 0..7; the host lane sorts after them. */
 const HOST = 15;
 const CHANNELS = 14;
+/** NCCL's proxy operations (the network's sends and receives), by channel and direction, after its channels. */
+const PROXIES = 14.5;
 
 export interface Lane {
   /** Orders lanes: group, then rank, then stream in the scenario's order, the host last. */
@@ -123,8 +125,17 @@ export function extendTimeline(model: TimelineModel | null, source: TimelineSour
     const e = events[i];
     const stream = isHostPhase(e.phase) ? null : e.stream;
     // NCCL's channels (the profiler's kernel slices): a lane each, under the rank's streams, above its host lane.
-    const key = e.channel ? e.rank * 16 + CHANNELS + e.channel.id / 256 : e.rank * 16 + (stream ?? HOST);
-    const name = e.channel ? `rank ${e.rank} · NCCL ch ${e.channel.id}` : laneName(streams, e.rank, stream);
+    // Their proxy operations where the network carries the data: a lane per channel and direction, after the channels.
+    const key = e.channel
+      ? e.rank * 16 + CHANNELS + e.channel.id / 256
+      : e.proxy
+        ? e.rank * 16 + PROXIES + (e.proxy.channel * 2 + (e.proxy.send ? 0 : 1)) / 1024
+        : e.rank * 16 + (stream ?? HOST);
+    const name = e.channel
+      ? `rank ${e.rank} · NCCL ch ${e.channel.id}`
+      : e.proxy
+        ? `rank ${e.rank} · NCCL proxy ch ${e.proxy.channel} ${e.proxy.send ? 'send' : 'recv'}`
+        : laneName(streams, e.rank, stream);
     lanes.add(key, () => ({ rank: e.rank, stream, name, group: null }), e, i, e.startNs - model.originNs, e.endNs - model.originNs);
   }
   model.loaded = events.length;

@@ -15,6 +15,7 @@ export const PHASES: readonly Phase[] = [
   'data-check',
   'unfinished',
   'channel',
+  'proxy',
 ];
 export const PHASE_INDEX: Record<Phase, number> = Object.fromEntries(PHASES.map((p, i) => [p, i])) as Record<Phase, number>;
 
