@@ -73,8 +73,9 @@ export function prepareCollective(
       ? backendData(a.dtype, a.data, size.send > 0 ? rank : null, expected())
       : null;
   // The learner's mistake (scenario `read`): an output buffer as large as the input, read at the
-  // rank's slice; the op writes its first slice only, so ranks other than 0 read poison.
-  const read = a.read === 'rank-slice' ? allocTensor(a.dtype, size.send) : null;
+  // rank's slice; the op writes its first slice only, so ranks other than 0 read poison. As large
+  // as the whole input (world slices) on every rank: scatter's non-roots have no input of their own.
+  const read = a.read === 'rank-slice' ? allocTensor(a.dtype, size.recv * world) : null;
   let send: Tensor;
   let recv: Tensor;
   if (layout === 'same') {
