@@ -35,13 +35,15 @@ export interface PreparedCall {
 
 /**
  * The backend's data for a call whose send is `rank`'s input from `pattern` and whose output must
- * hold `expected`, or null where the host does it (a type or an output the backend cannot make).
+ * hold `expected`, or null where the host does it (a type, an output or explicit values the
+ * backend cannot make).
  */
 function backendData(dtype: Dtype, pattern: DataPattern, fillRank: number | null, expected: Lazy | null): NativeData | null {
-  const expect = expected ? expectProgram(expected, pattern) : null;
-  if (expected && !expect) return null;
+  const native = nativePattern(pattern, dtype);
+  const expect = expected && native ? expectProgram(expected, pattern) : null;
+  if (!native || (expected && !expect)) return null;
   return {
-    pattern: nativePattern(pattern, dtype),
+    pattern: native,
     ...(fillRank !== null ? { fill: { rank: fillRank } } : {}),
     ...(expect ? { expect } : {}),
     result: new Float64Array([-1, -1]), // unset until the backend has checked
@@ -71,8 +73,9 @@ export function prepareCollective(
       ? backendData(a.dtype, a.data, size.send > 0 ? rank : null, expected())
       : null;
   // The learner's mistake (scenario `read`): an output buffer as large as the input, read at the
-  // rank's slice; the op writes its first slice only, so ranks other than 0 read poison.
-  const read = a.read === 'rank-slice' ? allocTensor(a.dtype, size.send) : null;
+  // rank's slice; the op writes its first slice only, so ranks other than 0 read poison. As large
+  // as the whole input (world slices) on every rank: scatter's non-roots have no input of their own.
+  const read = a.read === 'rank-slice' ? allocTensor(a.dtype, size.recv * world) : null;
   let send: Tensor;
   let recv: Tensor;
   if (layout === 'same') {

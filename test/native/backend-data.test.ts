@@ -46,7 +46,7 @@ const patterns: fc.Arbitrary<DataPattern> = fc.oneof(
 );
 
 function data(dtype: Dtype, pattern: DataPattern, extra: Partial<NativeData>): NativeData {
-  return { pattern: nativePattern(pattern, dtype), result: new Float64Array([-1, -1]), ...extra };
+  return { pattern: nativePattern(pattern, dtype)!, result: new Float64Array([-1, -1]), ...extra };
 }
 
 describe('data the backend makes (data_program.h on the cpu backend)', () => {

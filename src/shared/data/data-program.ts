@@ -41,8 +41,11 @@ export interface NativeData {
   result: Float64Array;
 }
 
-/** patterns.ts' patternGenerator in data_program.h's terms. */
-export function nativePattern(p: DataPattern, dtype: Dtype): NativePattern {
+/**
+ * patterns.ts' patternGenerator in data_program.h's terms; null for explicit values, which the
+ * host fills and checks (the backend copies them to the device like any host-made data).
+ */
+export function nativePattern(p: DataPattern, dtype: Dtype): NativePattern | null {
   const none = { seed: 0, a0: 0, a1: 0, b: 0, min: 0, max: 0 };
   switch (p.kind) {
     case 'constant':
@@ -56,6 +59,8 @@ export function nativePattern(p: DataPattern, dtype: Dtype): NativePattern {
       const float = DTYPE_INFO[dtype].float;
       return { ...none, kind: 3, seed: p.seed >>> 0, min: p.min ?? (float ? -1 : 0), max: p.max ?? (float ? 1 : 10) };
     }
+    case 'values':
+      return null;
   }
 }
 

@@ -10,13 +10,15 @@ import {
   type Scalar,
   type Tensor,
 } from './dtypes.js';
+import { valuesOfRank, type ValuesPattern } from './values.js';
 
 export type DataPattern =
   | { kind: 'rank'; scale?: number; offset?: number }
   | { kind: 'arange'; start?: number; step?: number; rankStride?: number }
   | { kind: 'arange_rank'; start?: number; step?: number; rankStride?: number }
   | { kind: 'constant'; value: number }
-  | { kind: 'random'; seed: number; min?: number; max?: number };
+  | { kind: 'random'; seed: number; min?: number; max?: number }
+  | ValuesPattern;
 
 /** A value in [0, 1) from a 32-bit hash of (seed, rank, index): reproducible on every host. */
 function hashUnit(seed: number, rank: number, index: number): number {
@@ -55,6 +57,12 @@ export function patternGenerator(pattern: DataPattern, rank: number, dtype: Dtyp
       return info.float
         ? (i) => min + hashUnit(seed, rank, i) * (max - min)
         : (i) => Math.floor(min + hashUnit(seed, rank, i) * (max - min + 1));
+    }
+    case 'values': {
+      // The plan checks every list's length against its step; 0 past the end keeps a rank that
+      // disagrees on purpose (a deliberate mistake) from throwing.
+      const list = valuesOfRank(pattern, rank);
+      return (i) => list[i] ?? 0;
     }
   }
 }
@@ -141,7 +149,10 @@ function fillNumbers(
         const span = max - min + 1;
         for (let i = 0; i < count; i++) a[offset + i] = Math.floor(min + hashUnit(seed, rank, from + i) * span);
       }
+      return;
     }
+    case 'values':
+      for (let i = 0; i < count; i++) a[offset + i] = value(from + i);
   }
 }
 

@@ -4,6 +4,7 @@ const common = {
   native: 'all_gather',
   rooted: false,
   reduces: false,
+  chunkedInput: false,
   inPlace: { layout: 'send-in-recv', byDefault: false },
   countError: () => null,
   buffers: ({ count, world }) => ({ send: count, recv: count * world, nativeCount: count }),

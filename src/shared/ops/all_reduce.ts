@@ -12,6 +12,7 @@ const allReduce = defineCollective({
   reduces: true,
   inPlace: { layout: 'same', byDefault: true },
   listOutput: false,
+  chunkedInput: false,
   countError: () => null,
   buffers: ({ count }) => ({ send: count, recv: count, nativeCount: count }),
   expected: (ctx) => reducedSlice(ctx, 0, ctx.count),

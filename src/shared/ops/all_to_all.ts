@@ -4,6 +4,7 @@ const common = {
   native: 'all_to_all',
   rooted: false,
   reduces: false,
+  chunkedInput: true,
   inPlace: null,
   busFactor: ringFactor,
 } as const satisfies Partial<CollectiveDescriptor>;

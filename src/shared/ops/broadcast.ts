@@ -12,6 +12,7 @@ const broadcast = defineCollective({
   reduces: false,
   inPlace: { layout: 'same', byDefault: true },
   listOutput: false,
+  chunkedInput: false,
   countError: () => null,
   buffers: ({ count }) => ({ send: count, recv: count, nativeCount: count }),
   expected: ({ root, input }) => input(root),

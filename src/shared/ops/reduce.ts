@@ -12,6 +12,7 @@ const reduce = defineCollective({
   reduces: true,
   inPlace: { layout: 'same', byDefault: true },
   listOutput: false,
+  chunkedInput: false,
   countError: () => null,
   buffers: ({ count, rank, root }) => ({ send: count, recv: rank === root ? count : 0, nativeCount: count }),
   expected: (ctx) => (ctx.rank === ctx.root ? reducedSlice(ctx, 0, ctx.count) : null),

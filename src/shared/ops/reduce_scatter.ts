@@ -6,6 +6,7 @@ const common = {
   native: 'reduce_scatter',
   rooted: false,
   reduces: true,
+  chunkedInput: true,
   inPlace: { layout: 'recv-in-send', byDefault: false },
   busFactor: ringFactor,
 } as const satisfies Partial<CollectiveDescriptor>;

@@ -44,6 +44,11 @@ export interface CollectiveDescriptor {
   inPlace: { layout: InPlaceLayout; byDefault: boolean } | null;
   /** Show the output as a list of `world` tensors (torch's list variants). */
   listOutput: boolean;
+  /**
+   * The input is world chunks, chunk j for rank j (a list of tensors, or one tensor split into
+   * world parts), so explicit values may be written as chunks.
+   */
+  chunkedInput: boolean;
   /** Why `count` cannot be used with `world` ranks, or null. */
   countError(count: number, world: number): string | null;
   /** Element counts of this rank's buffers (0 = unused) and the per-call count the backend gets. */

@@ -8,6 +8,7 @@ import { formatPath, type JsonPath } from '../scenario/json-path.js';
 import { LIMITS } from '../scenario/limits.js';
 import type { BasicStep, Scenario, Step } from '../scenario/schema.js';
 import { formatBytes } from '../data/units.js';
+import { valuesCount, valuesIssues, type ValuesUse } from '../data/values.js';
 import type {
   CollectiveAction,
   CommSetting,
@@ -157,6 +158,36 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     });
   };
 
+  // Explicit values (data kind "values") fit one step's input sizes; the plan carries them to
+  // every rank once per expanded step, so their total is bounded too.
+  let planValues = 0;
+  const checkValues = (path: JsonPath, own: DataPattern | undefined, use: Omit<ValuesUse, 'world'>) => {
+    const data = own ?? d.data;
+    if (data?.kind !== 'values') return;
+    // A perRank override (a deliberate mistake) runs the step's own data.
+    const at = path.indexOf('perRank');
+    const step = at < 0 ? path : path.slice(0, at);
+    const dataPath: JsonPath = own ? [...step, 'data'] : ['defaults', 'data'];
+    const where = own && at < 0 ? '' : `as ${formatPath(path)} uses it: `;
+    for (const issue of valuesIssues(data, { ...use, world }))
+      issues.push({ path: [...dataPath, ...issue.path], message: `${where}${issue.message}` });
+    planValues += valuesCount(data);
+    if (planValues > LIMITS.values && planValues - valuesCount(data) <= LIMITS.values)
+      issues.push({
+        path: dataPath,
+        message: `the plan holds more than ${LIMITS.values} explicit values once its steps are expanded (compare repeats × variants × steps); expected fewer`,
+      });
+  };
+  /** Sweeps and pairs choose their own counts, which a list of values cannot follow. */
+  const refusesValues = (path: JsonPath, own: DataPattern | undefined, fallback: DataPattern | undefined, what: string): boolean => {
+    if ((own ?? fallback)?.kind !== 'values') return false;
+    issues.push({
+      path: own ? [...path, 'data'] : ['defaults', 'data'],
+      message: `${what} chooses its own counts, which explicit values cannot follow: expected a pattern (rank, arange, arange_rank, constant, random) for it`,
+    });
+    return true;
+  };
+
   const collective = (
     path: JsonPath,
     s: Extract<BasicStep, { count: number; op: keyof typeof COLLECTIVE_DESCRIPTORS }>,
@@ -172,12 +203,21 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
         message: `"rank-slice" reads one slice of an output as large as the input: it applies to reduce_scatter and scatter, out of place`,
       });
     }
+    const dtype = s.dtype ?? d.dtype ?? 'float32';
+    const root = rankAt([...path, 'root'], s.root, 0);
+    if (!err && root < world)
+      checkValues(path, s.data, {
+        dtype,
+        inputLength: (rank) => desc.buffers({ count: s.count, world, rank, root }).send,
+        chunked: desc.chunkedInput,
+        what: `${s.op} of count ${s.count}${desc.rooted ? `, root ${root}` : ''}, on ${world} rank${world === 1 ? '' : 's'}`,
+      });
     return {
       kind: 'collective',
       op: s.op,
-      dtype: s.dtype ?? d.dtype ?? 'float32',
+      dtype,
       redop: s.redop ?? d.redop ?? 'sum',
-      root: rankAt([...path, 'root'], s.root, 0),
+      root,
       count: s.count,
       inPlace: s.inPlace ?? desc.inPlace?.byDefault ?? false,
       data: s.data ?? d.data ?? DEFAULT_PATTERN,
@@ -193,11 +233,19 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     rankAt([...path, 'to'], s.to, 0);
     if (s.from === s.to) issues.push({ path: [...path, 'to'], message: `a rank cannot send to itself (from and to are both ${s.from})` });
     const transport = s.transport ?? groupTransport;
+    const dtype = s.dtype ?? d.dtype ?? 'float32';
+    if (s.from < world && s.to < world && s.from !== s.to)
+      checkValues(path, s.data, {
+        dtype,
+        inputLength: (rank) => (rank === s.from ? s.count : 0),
+        chunked: false,
+        what: `send ${s.from}→${s.to} of count ${s.count}`,
+      });
     return {
       kind: 'p2p',
       from: s.from,
       to: s.to,
-      dtype: s.dtype ?? d.dtype ?? 'float32',
+      dtype,
       count: s.count,
       data: s.data ?? d.data ?? DEFAULT_PATTERN,
       ...(transport === 'copy-engine' ? { transport } : {}),
@@ -294,6 +342,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       issues.push({ path: [...path, 'maxBytes'], message: `maxBytes (${s.maxBytes}) is smaller than minBytes (${s.minBytes})` });
     if (s.minBytes < 1) issues.push({ path: [...path, 'minBytes'], message: 'expected at least 1 byte' });
     const label = s.label ?? `${s.collective} sweep`;
+    if (refusesValues(path, s.data, d.data, 'a sweep')) return;
     plan.sweeps.push({ index, path: formatPath(path), label, op: s.collective, dtype, redop, root: s.root ?? 0 });
     const elementBytes = DTYPE_INFO[dtype].bytes;
     const seen = new Set<number>();
@@ -353,6 +402,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     const copy = (s.copy ?? true) && !both;
     if (world < 2) issues.push({ path, message: `pairs needs at least 2 ranks; the world has ${world}` });
     const label = s.label ?? `p2p pairs (${mode}, ${both ? 'both ways' : 'one way'})`;
+    if (refusesValues(path, s.data, undefined, 'a pairs step')) return;
     const dtype = s.dtype ?? d.dtype ?? 'float32';
     const elementBytes = DTYPE_INFO[dtype].bytes;
     const count = Math.max(1, Math.floor(s.bytes / elementBytes));

@@ -24,6 +24,11 @@ export const LIMITS = {
   /** Steps written in the file: top level, in a group, in a variant. */
   steps: 10_000,
   objects: 64,
+  /**
+   * Explicit numbers of one `values` data kind, and of a whole plan once its steps are expanded
+   * (every rank receives the plan, and a compare repeats its steps' data).
+   */
+  values: 1 << 20,
   /** Injected faults of one pairs step (a world of 64 has 4032 ordered pairs; a lesson needs a few). */
   faults: 256,
   /** Labels, ids, stream and variant names. */

@@ -7,6 +7,7 @@ import { COLLECTIVES, OBJECT_COLLECTIVES } from '../ops/index.js';
 import { markdownEnumDescriptions } from '../ops/explain.js';
 import { LIMITS } from './limits.js';
 import { parseBytes } from '../data/units.js';
+import { valuesCount } from '../data/values.js';
 
 export const SCENARIO_VERSION = 1;
 
@@ -32,6 +33,41 @@ const bytes = z
 
 const dtype = z.enum(DTYPES).describe('Element type of the tensors.');
 const redop = z.enum(REDOPS).describe('How values from different ranks are combined.');
+
+const valueList = z.array(z.number()).max(LIMITS.values);
+const chunkList = z.array(valueList).min(1).max(LIMITS.ranks);
+const valuesSchema = z
+  .object({
+    kind: z.literal('values'),
+    values: valueList.optional().describe("Every rank's input, element by element: as many numbers as the step's input has."),
+    chunks: chunkList
+      .optional()
+      .describe(
+        "Every rank's input as a list of world chunks, chunk j for rank j: scatter's scatter_list on the root, the input list of all_to_all and reduce_scatter. Each chunk has the step's count elements (count/world for all_to_all_single and reduce_scatter_tensor).",
+      ),
+    perRank: z
+      .array(z.union([valueList, chunkList]))
+      .max(LIMITS.ranks)
+      .optional()
+      .describe(
+        "Rank r's input is perRank[r]: a list of numbers, or of world chunks. One list per rank; a rank that sends nothing in the step (scatter's other ranks, a send's receiver) gives [].",
+      ),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    const given = (['values', 'chunks', 'perRank'] as const).filter((k) => p[k] !== undefined);
+    if (given.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected exactly one of "values" (every rank's input), "chunks" (every rank's input as one chunk per rank) or "perRank" (one list per rank); got ${given.length ? given.map((k) => `"${k}"`).join(' and ') : 'none'}`,
+      });
+    const total = valuesCount(p);
+    if (total > LIMITS.values)
+      ctx.addIssue({ code: 'custom', message: `expected at most ${LIMITS.values} numbers in one "values" data; got ${total}` });
+  })
+  .describe(
+    'Explicit numbers, as a torch script writes its tensors: "values" for every rank, "chunks" (one per destination rank, e.g. scatter\'s scatter_list) or "perRank". Their count must match the step\'s input, and each number must fit the dtype.',
+  );
 
 export const patternSchema = z
   .discriminatedUnion('kind', [
@@ -60,6 +96,7 @@ export const patternSchema = z
       .object({ kind: z.literal('random'), seed: z.number().int(), min: z.number().optional(), max: z.number().optional() })
       .strict()
       .describe('Reproducible pseudo-random values from (seed, rank, index), uniform in [min, max].'),
+    valuesSchema,
   ])
   .describe('How each rank fills its input tensor; expected results are computed from it on the host.');
 
