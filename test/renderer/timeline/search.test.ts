@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadTimeline } from '../../../src/renderer/src/timeline/model';
-import { anyMatch, searchSlices, stepMatch } from '../../../src/renderer/src/timeline/search';
+import { extendTimeline, loadTimeline } from '../../../src/renderer/src/timeline/model';
+import { anyMatch, matchAt, matchCount, searchSlices, stepMatch, type SearchResult } from '../../../src/renderer/src/timeline/search';
 import { allReduce, compute, event, source } from './fixtures';
 
+const matches = (r: SearchResult) => Array.from({ length: matchCount(r) }, (_, k) => matchAt(r, k));
 const named = (name: string, e: ReturnType<typeof event>) => ({ ...e, name });
 
 // Lane 0: rank 0 · default; lane 1: rank 1 · default.
@@ -21,8 +22,7 @@ const model = loadTimeline(
 
 describe('searching the timeline', () => {
   it('finds the slices whose name holds the query in any case, in time order across lanes', () => {
-    const result = searchSlices(model, 'matMUL');
-    expect(result.matches).toEqual([
+    expect(matches(searchSlices(model, 'matMUL'))).toEqual([
       { lane: 1, slice: 1 },
       { lane: 0, slice: 1 },
       { lane: 0, slice: 2 },
@@ -30,7 +30,7 @@ describe('searching the timeline', () => {
   });
 
   it('finds every slice of a step for #N', () => {
-    expect(searchSlices(model, '#0').matches).toEqual([
+    expect(matches(searchSlices(model, '#0'))).toEqual([
       { lane: 0, slice: 0 },
       { lane: 1, slice: 0 },
     ]);
@@ -46,9 +46,19 @@ describe('searching the timeline', () => {
     expect(anyMatch(none[1], 0, 1)).toBe(false);
   });
 
+  it('sees slices a live run added after an earlier search', () => {
+    const src = source([{ action: allReduce() }], [named('all_reduce', event(0, 0, 'timed', 0, 100))]);
+    const live = loadTimeline(src);
+    expect(matchCount(searchSlices(live, 'reduce'))).toBe(1);
+    // The model grows in place as a live run's steps end.
+    src.events.push(named('all_reduce', event(0, 0, 'timed', 200, 300)));
+    expect(extendTimeline(live, src)).toBe(live);
+    expect(matchCount(searchSlices(live, 'reduce'))).toBe(2);
+  });
+
   it('finds nothing for an empty query or one that no name holds', () => {
-    expect(searchSlices(model, '  ').matches).toEqual([]);
-    expect(searchSlices(model, 'broadcast').matches).toEqual([]);
+    expect(matchCount(searchSlices(model, '  '))).toBe(0);
+    expect(matchCount(searchSlices(model, 'broadcast'))).toBe(0);
   });
 
   it('goes round the matches: Enter from none is the first, Shift+Enter from none the last', () => {

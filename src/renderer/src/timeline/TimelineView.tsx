@@ -18,7 +18,7 @@ import { Legend } from './Legend';
 import { measureDuration, measureText, type Measure } from './measure';
 import { OVERVIEW_HEIGHT } from './overview';
 import { downloadPng } from './png';
-import { searchSlices, stepMatch } from './search';
+import { matchAt, matchCount, searchSlices, stepMatch } from './search';
 import type { TimelineSource } from './source';
 import { StepDetails } from './StepDetails';
 import { TimelineToolbar, type TimelineMode } from './TimelineToolbar';
@@ -104,10 +104,10 @@ export function TimelineView({ record, live = false, name = 'run', stepViews, on
   }, [search]);
 
   const jumpToMatch = (delta: 1 | -1) => {
-    if (!search?.matches.length) return;
-    const next = stepMatch(search.matches.length, matchIndex, delta);
+    if (!search || !matchCount(search)) return;
+    const next = stepMatch(matchCount(search), matchIndex, delta);
     setMatchIndex(next);
-    controller.current?.select(search.matches[next], true);
+    controller.current?.select(matchAt(search, next), true);
   };
   const closeSearch = () => {
     setSearching(false);
@@ -168,7 +168,7 @@ export function TimelineView({ record, live = false, name = 'run', stepViews, on
       {searching && (
         <FindBar
           query={query}
-          matches={search ? search.matches.length : null}
+          matches={search ? matchCount(search) : null}
           current={matchIndex}
           focusGeneration={searchFocus}
           onQuery={setQuery}
