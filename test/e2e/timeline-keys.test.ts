@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
+import { LAYOUT_STORAGE_KEY } from '../../src/renderer/src/app/workspace-layout';
 import { KEY_BINDINGS } from '../../src/renderer/src/timeline/keys';
 import type { RunRecord } from '../../src/shared/run/record';
 import { REPO_ROOT, screenshot, usesLabPage } from './helpers';
@@ -107,11 +108,25 @@ describe('the timeline takes the window', () => {
     await page.keyboard.press('Enter');
     expect(await splitter.getAttribute('aria-valuenow')).toBe('32');
     await screenshot(page, 'timeline-keys-2-splitter-moved');
-    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    // And by dragging: to a quarter of the window.
+    const bar = (await splitter.boundingBox())!;
+    await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(0.25 * WIDTH, bar.y + bar.height / 2, { steps: 5 });
+    await page.mouse.up();
+    expect(Math.abs(Number(await splitter.getAttribute('aria-valuenow')) - 25)).toBeLessThanOrEqual(1);
+    await splitter.focus();
+    await page.keyboard.press('Home');
+    expect(await splitter.getAttribute('aria-valuenow')).toBe('15');
+    // Forgotten, the layout is the 5:7 split again (as the later tests expect).
+    await page.evaluate((key) => localStorage.removeItem(key), LAYOUT_STORAGE_KEY);
+    await page.reload();
+    await page.getByTestId('connection').filter({ hasText: 'connected' }).waitFor();
     expect(await splitter.getAttribute('aria-valuenow')).toBe('42');
   });
 
   it('goes full screen with F or its button and back with Esc', async () => {
+    await openTimeline('small.run.json');
     await focusTimeline();
     await page.keyboard.press('f');
     const root = page.getByTestId('timeline');
@@ -140,6 +155,9 @@ describe('the timeline by keys', () => {
     const count = page.getByTestId('timeline-search-count');
     await expect.poll(() => count.getAttribute('data-matches')).toBe(String(expected.length));
     expect(await count.textContent()).toBe(`${expected.length} matches`);
+    await frames();
+    const root = page.getByTestId('timeline');
+    expect(Number(await root.getAttribute('data-match-bars'))).toBeGreaterThan(0);
 
     await field.press('Enter');
     expect(await count.textContent()).toBe(`1 of ${expected.length}`);
@@ -157,6 +175,8 @@ describe('the timeline by keys', () => {
     // Closing the search leaves no highlight and gives the keys back to the timeline.
     await field.press('Escape');
     await field.waitFor({ state: 'detached' });
+    await frames();
+    expect(await root.getAttribute('data-match-bars')).toBe('0');
     await page.keyboard.press('/');
     await field.waitFor();
     expect(await field.inputValue()).toBe('');

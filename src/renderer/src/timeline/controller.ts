@@ -250,6 +250,7 @@ export class TimelineController {
     root.dataset.visibleStartNs = String(Math.round(this.view.start));
     root.dataset.visibleEndNs = String(Math.round(this.view.end));
     root.dataset.slicesDrawn = String(stats.total);
+    root.dataset.matchBars = String(stats.matchBars);
     root.dataset.selectedSlice = this.selection ? `${this.selection.lane}:${this.selection.slice}` : '';
     this.el.labels.querySelectorAll<HTMLElement>('[data-lane-index]').forEach((label) => {
       const lane = Number(label.dataset.laneIndex);

@@ -32,6 +32,8 @@ export interface DrawStats {
   drawn: Int32Array;
   shown: Int32Array;
   total: number;
+  /** Search-match bars drawn (neighbouring matches share one). */
+  matchBars: number;
 }
 
 /** Beyond this many arrows in view they hide (except the selected step's): they would only blur the lanes. */
@@ -166,7 +168,7 @@ function drawMeasure(ctx: CanvasRenderingContext2D, m: Measure, view: Viewport, 
 export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): DrawStats {
   const { model, layout, view, width, selectedStep, selectedSlice, search, measure, hatch } = input;
   const lanes = model.lanes;
-  const stats: DrawStats = { drawn: new Int32Array(lanes.length), shown: new Int32Array(lanes.length), total: 0 };
+  const stats: DrawStats = { drawn: new Int32Array(lanes.length), shown: new Int32Array(lanes.length), total: 0, matchBars: 0 };
   const laneMid = new Float64Array(lanes.length);
   const laneTop = new Float64Array(lanes.length).fill(-1);
   ctx.font = FONT;
@@ -237,6 +239,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): D
   // outline per match cost more than all the lanes with 30 000 matches in view).
   ctx.fillStyle = MATCH;
   for (let r = 0; r < found.length; r += 3) ctx.fillRect(found[r], found[r + 1] - 2, found[r + 2], MATCH_BAR);
+  stats.matchBars = found.length / 3;
   if (selectedSlice && laneTop[selectedSlice.lane] >= 0) {
     const s = lanes[selectedSlice.lane].slices;
     const x0 = Math.max((s.start[selectedSlice.slice] - view.start) * k, -3);
