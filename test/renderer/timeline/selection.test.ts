@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { layoutRows } from '../../../src/renderer/src/timeline/layout';
-import { loadTimeline } from '../../../src/renderer/src/timeline/model';
-import { moveSelection, revealRange } from '../../../src/renderer/src/timeline/selection';
+import { extendTimeline, loadTimeline } from '../../../src/renderer/src/timeline/model';
+import { findSlice, moveSelection, revealRange } from '../../../src/renderer/src/timeline/selection';
 import { allReduce, event, source } from './fixtures';
 
 // Lanes: 0 rank 0 · a, 1 rank 0 · b, 2 rank 1 · a.
@@ -48,6 +48,19 @@ describe('moving the selection by keys', () => {
     const collapsed = layoutRows(model, new Set(['rank 0']));
     expect(moveSelection(model, collapsed, whole, null, 'next-slice')).toEqual({ lane: 2, slice: 0 });
     expect(moveSelection(model, collapsed, whole, { lane: 2, slice: 0 }, 'lane-up')).toBeNull();
+  });
+});
+
+describe('keeping the selection while a live run grows', () => {
+  it('finds the selected slice again after earlier events re-sort its lane and a lane comes before it', () => {
+    const src = source([{ action: allReduce() }], [event(1, 0, 'timed', 500, 600, 0)], { streams: ['a', 'b'] });
+    const live = loadTimeline(src);
+    const identity = { key: live.lanes[0].key, event: live.lanes[0].slices.event[0] };
+    // Rank 0's lane arrives (sorted before rank 1's), and rank 1 an earlier slice.
+    src.events.push(event(0, 0, 'timed', 0, 100, 0), event(1, 0, 'timed', 100, 200, 0));
+    expect(extendTimeline(live, src)).toBe(live);
+    expect(findSlice(live, identity.key, identity.event)).toEqual({ lane: 1, slice: 1 });
+    expect(findSlice(live, 999, identity.event)).toBeNull();
   });
 });
 

@@ -11,7 +11,7 @@ import type { TimelineModel } from './model';
 import { drawOverview, drawOverviewBitmap, OVERVIEW_HEIGHT, overviewRange } from './overview';
 import { hatchPattern } from './paint';
 import type { SearchResult } from './search';
-import { moveSelection, revealRange, type SelectionMove } from './selection';
+import { findSlice, moveSelection, revealRange, type SelectionMove, type SliceIdentity } from './selection';
 import { sliceAt, type SliceRef } from './slices';
 import { centreOn, clampViewport, fitAll, panBy, zoomAround, type Viewport } from './viewport';
 
@@ -49,6 +49,8 @@ export class TimelineController {
   /** Until the user zooms or pans, the window is the whole run (and a live run's end stays in view). */
   private following = true;
   private selection: SliceRef | null = null;
+  /** The selected slice's lane key and event: what finds it again after a live run's lanes and slices are re-sorted. */
+  private selected: SliceIdentity | null = null;
   private search: SearchResult | null = null;
   private measure: Measure | null = null;
   private frame = 0;
@@ -84,11 +86,19 @@ export class TimelineController {
       }
     }
     this.model = model;
+    if (this.selected) this.reselect(model, this.selected);
     this.flows = flows;
     this.layout = layout;
     this.overviewStale = true;
     if (this.following) this.view = fitAll(model.endNs);
     this.schedule();
+  }
+
+  /** The same slice in a model that grew (once per new version, not per frame). */
+  private reselect(model: TimelineModel, { key, event }: SliceIdentity): void {
+    const at = this.selection;
+    if (at && model.lanes[at.lane]?.key === key && model.lanes[at.lane].slices.event[at.slice] === event) return;
+    this.select(findSlice(model, key, event));
   }
 
   setSearch(search: SearchResult | null): void {
@@ -99,6 +109,8 @@ export class TimelineController {
   /** Selects a slice (null: none), and with `reveal` moves the window to show it. */
   select(slice: SliceRef | null, reveal = false): void {
     this.selection = slice;
+    const lane = slice && this.model?.lanes[slice.lane];
+    this.selected = lane && slice ? { key: lane.key, event: lane.slices.event[slice.slice] } : null;
     if (slice && reveal && this.model) {
       const s = this.model.lanes[slice.lane].slices;
       const view = revealRange(this.view, s.start[slice.slice], s.end[slice.slice]);

@@ -60,3 +60,18 @@ export function revealRange(view: Viewport, start: number, end: number): Viewpor
   const margin = (end - start) * 0.05;
   return { start: start - margin, end: end + margin };
 }
+
+/** A slice that outlives re-sorting: its lane's key and its event's index in the source. */
+export interface SliceIdentity {
+  key: number;
+  event: number;
+}
+
+/** Where a slice is now, after a live run's new events re-sorted its lane or added lanes before it. */
+export function findSlice(model: TimelineModel, key: number, event: number): SliceRef | null {
+  const lane = model.lanes.findIndex((l) => l.key === key);
+  if (lane < 0) return null;
+  const s = model.lanes[lane].slices;
+  for (let i = 0; i < s.count; i++) if (s.event[i] === event) return { lane, slice: i };
+  return null;
+}
