@@ -9,6 +9,8 @@ import { launchBrowser, openLab, startLabServer } from '../../test/e2e/helpers';
 import { roundsFor, syntheticRecord } from './synthetic-record';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
+/** With SEARCH=<query>, the gestures run with that search's matches outlined and the first selected. */
+const SEARCH = process.env.SEARCH ?? '';
 const shape = { ranks: 8, warmup: 2, iters: 10 };
 
 interface Frame {
@@ -114,6 +116,17 @@ try {
   const first = await firstFrameAfter(page, opened.tTab);
   const lanes = await page.getByTestId('timeline-lane').count();
 
+  let searchMs: number | null = null;
+  if (SEARCH) {
+    await page.getByTestId('timeline').focus();
+    await page.keyboard.press('/');
+    const before = await now(page);
+    await page.getByTestId('timeline-search').fill(SEARCH);
+    await page.getByTestId('timeline-search-count').filter({ hasText: /match/ }).waitFor();
+    searchMs = (await now(page)) - before;
+    await page.getByTestId('timeline-search').press('Enter');
+    await page.getByTestId('timeline-fit').click();
+  }
   await settle(page);
   // Reference for the intervals below: how often this headless page gets a frame with nothing to do.
   const idle = await page.evaluate(async () => {
@@ -144,6 +157,10 @@ try {
   console.log(
     `timeline bench: ${record.events.length} events, ${record.steps.length} steps, ${lanes} lanes; ${ms.length} frames while zooming/panning`,
   );
+  if (SEARCH)
+    console.log(
+      `search "${SEARCH}": ${await page.getByTestId('timeline-search-count').getAttribute('data-matches')} matches, typed → count shown in ${searchMs!.toFixed(1)} ms`,
+    );
   console.log(
     `first frame drew ${first.slices} rectangles; frames while interacting drew ${Math.min(...drawn.map((f) => f.slices))}–${Math.max(...drawn.map((f) => f.slices))}`,
   );

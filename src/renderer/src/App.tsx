@@ -1,14 +1,16 @@
-// The lab's window: the scenario editor on the left; on the right the run controls, and below them
-// the views (app/views.ts) as tabs, each drawn from one view context. Everything goes through the
-// one LabClient.
+// The lab's window: the scenario editor on the left (its width set by the splitter, or hidden);
+// on the right the run controls, and below them the views (app/views.ts) as tabs, each drawn from
+// one view context. Everything goes through the one LabClient.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ApiEvent } from '../../shared/run/api.js';
 import type { RunRecord } from '../../shared/run/record.js';
 import { Header } from './app/Header';
+import { Splitter } from './app/Splitter';
 import { Tabs } from './app/Tabs';
 import { useDropFiles } from './app/useDropFiles';
 import { useLabInfo } from './app/useLabInfo';
 import { useViewTabs } from './app/useViewTabs';
+import { useWorkspaceLayout } from './app/useWorkspaceLayout';
 import { VIEWS } from './app/views';
 import { useLabClient } from './client';
 import {
@@ -35,6 +37,7 @@ export function App() {
   const scenario = useScenarioDocument();
   const settings = useRunSettings(machine);
   const tabs = useViewTabs(VIEWS);
+  const [layout, setLayout] = useWorkspaceLayout();
   const [shown, setShown] = useState<ShownRecord | null>(null);
   const [runsVersion, setRunsVersion] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
@@ -224,8 +227,19 @@ export function App() {
           )}
         </div>
       )}
-      <main className="workspace">
-        <section className="editor-pane" aria-label="Scenario">
+      <main
+        className="workspace"
+        style={{
+          gridTemplateColumns: layout.editorCollapsed
+            ? '0 var(--splitter) minmax(0, 1fr)'
+            : `calc((100% - var(--splitter)) * ${layout.editorShare}) var(--splitter) minmax(0, 1fr)`,
+        }}
+      >
+        <section
+          id="scenario-editor-pane"
+          className={layout.editorCollapsed ? 'editor-pane collapsed' : 'editor-pane'}
+          aria-label="Scenario"
+        >
           <EditorTitle name={scenario.doc?.name ?? ''} dirty={scenario.dirty} onRevert={scenario.revert} />
           <ScenarioEditor
             name={scenario.doc?.name ?? 'untitled.scenario.json'}
@@ -240,6 +254,7 @@ export function App() {
           />
           <EditorStatus markers={markers} />
         </section>
+        <Splitter layout={layout} onLayout={setLayout} />
         <section className="side-pane">
           <RunPanel
             machine={machine}

@@ -36,6 +36,25 @@ describe('drawing a lane over a window', () => {
     expect(rects[0][3]).toBe(1_000);
   });
 
+  it('names the last slice a rectangle stands for, so that a search match among them shows', () => {
+    const s = emptySlices();
+    [
+      [0, 1],
+      [2, 3],
+      [4, 5],
+      [100, 200],
+      [300, 301],
+      [302, 303],
+    ].forEach(([a, b], i) => pushSlice(s, a, b, 0, 0, i, i));
+    const runs: [number, number, number][] = [];
+    laneRuns(s, 0, 1_000, 0.1, (first, _x0, _x1, merged, last) => runs.push([first, last, merged]));
+    expect(runs).toEqual([
+      [0, 2, 3],
+      [3, 3, 1],
+      [4, 5, 2],
+    ]);
+  });
+
   it('does not merge thin slices of different ops a pixel or more apart', () => {
     const { rects } = draws(
       [

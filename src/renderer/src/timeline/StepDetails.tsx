@@ -1,20 +1,27 @@
-// The selected step: what each rank got (the lines a learner reads), its inputs and outputs, and
-// its timing; or, while a live run has not finished it, that it is still running.
+// The selected step: the slice selected (where, how long), what each rank got (the lines a learner
+// reads), its inputs and outputs, and its timing; or, while a live run has not finished it, that
+// it is still running.
 import { loopStallLines, resultLines, stepTitle, timingLine } from '../../../shared/export/format.js';
 import type { PlanStep } from '../../../shared/plan/types.js';
 import type { StepRecord } from '../../../shared/run/record.js';
 import type { StepView } from '../ui/view';
+import type { SliceDescription } from './describe';
 
 interface Props {
   planStep: PlanStep | undefined;
   step: StepRecord | undefined;
+  /** The slice selected in it, as its tooltip describes it. */
+  slice?: SliceDescription | null;
   onClose(): void;
   /** The other views that can show this step (the Learn view: what moved where). */
   stepViews?(step: PlanStep): StepView[];
   onOpenStep?(view: string, step: number): void;
 }
 
-export function StepDetails({ planStep, step, onClose, stepViews, onOpenStep }: Props) {
+/** Of a slice's description, what the step's own lines below do not say already. */
+const SLICE_ROWS = new Set(['lane', 'phase', 'duration', 'starts at', 'channel', 'iteration']);
+
+export function StepDetails({ planStep, step, slice, onClose, stepViews, onOpenStep }: Props) {
   const timing = step ? timingLine(step) : null;
   const stalls = step ? loopStallLines(step) : [];
   const hasData = step?.ranks.some((r) => r.input != null || r.output !== null);
@@ -43,6 +50,18 @@ export function StepDetails({ planStep, step, onClose, stepViews, onOpenStep }: 
           close
         </button>
       </header>
+      {slice && (
+        <p className="slice-line" data-testid="timeline-details-slice">
+          <strong>{slice.title}</strong>
+          {slice.rows
+            .filter(([name]) => SLICE_ROWS.has(name))
+            .map(([name, value]) => (
+              <span key={name}>
+                <span className="dim">{name}</span> {value}
+              </span>
+            ))}
+        </p>
+      )}
       {!step && <p className="dim">Still running: its results come when the step ends.</p>}
       {step && (
         <>

@@ -1,5 +1,6 @@
-// Whole run or compare blocks side by side (which compare, which repeat), back to the whole
-// run, and the PNG export.
+// Whole run or compare blocks side by side (which compare, which repeat), search, back to the
+// whole run, full screen, the PNG export and the list of keys: on one line, the selects giving
+// up width first.
 import type { CompareChoice } from './compare';
 import type { TimelineSource } from './source';
 
@@ -14,11 +15,16 @@ interface Props {
   onChoice(choice: CompareChoice): void;
   onFit(): void;
   onPng(): void;
+  onSearch(): void;
+  fullscreen: boolean;
+  onFullscreen(): void;
+  onHelp(): void;
 }
 
 const repeatLabel = (r: number) => (r < 0 ? `warm-up ${-r}` : `repeat ${r + 1}`);
 
-export function TimelineToolbar({ source, mode, choice, repeats, onMode, onChoice, onFit, onPng }: Props) {
+export function TimelineToolbar(props: Props) {
+  const { source, mode, choice, repeats, onMode, onChoice, onFit, onPng, onSearch, fullscreen, onFullscreen, onHelp } = props;
   const compares = source.plan.compares;
   return (
     <div className="timeline-toolbar">
@@ -73,12 +79,27 @@ export function TimelineToolbar({ source, mode, choice, repeats, onMode, onChoic
         </>
       )}
       <span className="spacer" />
-      <span className="timeline-keys dim">wheel/W S zoom · drag/A D pan · click a slice for its step</span>
-      <button type="button" className="small" data-testid="timeline-fit" onClick={onFit}>
+      <button type="button" className="small" data-testid="timeline-search-button" title="Search slices (Ctrl+F or /)" onClick={onSearch}>
+        Search
+      </button>
+      <button type="button" className="small" data-testid="timeline-fit" title="The whole run" onClick={onFit}>
         Fit
       </button>
-      <button type="button" className="small" data-testid="timeline-png" onClick={onPng}>
+      <button
+        type="button"
+        className="small"
+        data-testid="timeline-fullscreen"
+        aria-pressed={fullscreen}
+        title={fullscreen ? 'Leave full screen (F or Esc)' : 'Full screen (F)'}
+        onClick={onFullscreen}
+      >
+        {fullscreen ? 'Exit full screen' : 'Full screen'}
+      </button>
+      <button type="button" className="small" data-testid="timeline-png" title="The visible timeline as an image" onClick={onPng}>
         PNG
+      </button>
+      <button type="button" className="small" data-testid="timeline-help-button" aria-label="Keys" title="Keys (?)" onClick={onHelp}>
+        ?
       </button>
     </div>
   );

@@ -1,15 +1,21 @@
-// The imperative side of the view: holds the window of time, draws on animation frames (never
-// more than one per frame), keeps the canvases sized to their box and the device's pixel ratio,
-// and writes what the last frame drew onto the DOM (data-* attributes, read by tests and bench).
+// The imperative side of the view: holds the window of time, the selected slice and the measured
+// range, draws on animation frames (never more than one per frame), keeps the canvases sized to
+// their box and the device's pixel ratio, and writes what the last frame drew onto the DOM
+// (data-* attributes, read by tests and bench).
 import { drawTimeline, type DrawStats } from './draw';
 import type { Flow } from './flows';
 import { recordFrame } from './frames';
-import { laneAtY, layoutRows, type Layout } from './layout';
+import { laneAtY, type Layout } from './layout';
+import { markMeasure, measureBetween, type Measure } from './measure';
 import type { TimelineModel } from './model';
 import { drawOverview, drawOverviewBitmap, OVERVIEW_HEIGHT, overviewRange } from './overview';
 import { hatchPattern } from './paint';
-import { sliceAt } from './slices';
+import type { SearchResult } from './search';
+import { findSlice, moveSelection, revealRange, type SelectionMove, type SliceIdentity } from './selection';
+import { sliceAt, type SliceRef } from './slices';
 import { centreOn, clampViewport, fitAll, panBy, zoomAround, type Viewport } from './viewport';
+
+export type { SliceRef } from './slices';
 
 export interface TimelineElements {
   root: HTMLElement;
@@ -17,11 +23,6 @@ export interface TimelineElements {
   overview: HTMLCanvasElement;
   /** Holds the lane labels ([data-lane-index]) that get data-drawn and data-events. */
   labels: HTMLElement;
-}
-
-export interface SliceRef {
-  lane: number;
-  slice: number;
 }
 
 export interface Hover extends SliceRef {
@@ -32,7 +33,9 @@ export interface Hover extends SliceRef {
 
 export interface TimelineListener {
   onHover(hover: Hover | null): void;
-  onSelect(step: number | null): void;
+  /** The selected slice changed (a click, a key); its step is what the details show. */
+  onSelect(slice: SliceRef | null): void;
+  onMeasure(measure: Measure | null): void;
 }
 
 /** How near (px) the pointer must be to a slice thinner than that to point at it. */
@@ -45,7 +48,11 @@ export class TimelineController {
   private view: Viewport = { start: 0, end: 1 };
   /** Until the user zooms or pans, the window is the whole run (and a live run's end stays in view). */
   private following = true;
-  private selectedStep: number | null = null;
+  private selection: SliceRef | null = null;
+  /** The selected slice's lane key and event: what finds it again after a live run's lanes and slices are re-sorted. */
+  private selected: SliceIdentity | null = null;
+  private search: SearchResult | null = null;
+  private measure: Measure | null = null;
   private frame = 0;
   private width = 0;
   private overviewBitmap = document.createElement('canvas');
@@ -69,18 +76,78 @@ export class TimelineController {
     cancelAnimationFrame(this.frame);
   }
 
-  setModel(model: TimelineModel, flows: readonly Flow[]): void {
-    if (model !== this.model) this.following = true;
+  /** Another model (another run, compare instead of the whole run) forgets the selection and measure. */
+  setModel(model: TimelineModel, flows: readonly Flow[], layout: Layout): void {
+    if (model !== this.model) {
+      this.following = true;
+      if (this.model) {
+        this.select(null);
+        this.setMeasure(null);
+      }
+    }
     this.model = model;
+    if (this.selected) this.reselect(model, this.selected);
     this.flows = flows;
-    this.layout = layoutRows(model);
+    this.layout = layout;
     this.overviewStale = true;
     if (this.following) this.view = fitAll(model.endNs);
     this.schedule();
   }
 
-  setSelectedStep(step: number | null): void {
-    this.selectedStep = step;
+  /** The same slice in a model that grew (once per new version, not per frame). */
+  private reselect(model: TimelineModel, { key, event }: SliceIdentity): void {
+    const at = this.selection;
+    if (at && model.lanes[at.lane]?.key === key && model.lanes[at.lane].slices.event[at.slice] === event) return;
+    this.select(findSlice(model, key, event));
+  }
+
+  setSearch(search: SearchResult | null): void {
+    this.search = search;
+    this.schedule();
+  }
+
+  /** Selects a slice (null: none), and with `reveal` moves the window to show it. */
+  select(slice: SliceRef | null, reveal = false): void {
+    this.selection = slice;
+    const lane = slice && this.model?.lanes[slice.lane];
+    this.selected = lane && slice ? { key: lane.key, event: lane.slices.event[slice.slice] } : null;
+    if (slice && reveal && this.model) {
+      const s = this.model.lanes[slice.lane].slices;
+      const view = revealRange(this.view, s.start[slice.slice], s.end[slice.slice]);
+      if (view !== this.view) this.moveTo(clampViewport(view, this.total));
+    }
+    this.listener.onSelect(slice);
+    this.schedule();
+  }
+
+  /** Moves the selection by a key; false where there is nowhere to go. */
+  moveSelection(move: SelectionMove): boolean {
+    if (!this.model) return false;
+    const next = moveSelection(this.model, this.layout, this.view, this.selection, move);
+    if (next) this.select(next, true);
+    return next !== null;
+  }
+
+  /** M: marks at the pointer's time, else at the selected slice (its start, then its end). */
+  markMeasure(pointerX: number | null): boolean {
+    let t: number;
+    if (pointerX !== null) t = this.timeAt(pointerX);
+    else if (this.selection && this.model) {
+      const s = this.model.lanes[this.selection.lane].slices;
+      t = this.measure && this.measure.end === null ? s.end[this.selection.slice] : s.start[this.selection.slice];
+    } else return false;
+    this.setMeasure(markMeasure(this.measure, t));
+    return true;
+  }
+
+  /** A Shift+drag from canvas x `x0` to `x1` (CSS px). */
+  measureDrag(x0: number, x1: number): void {
+    this.setMeasure(measureBetween(this.timeAt(x0), this.timeAt(x1)));
+  }
+
+  setMeasure(measure: Measure | null): void {
+    this.measure = measure;
+    this.listener.onMeasure(measure);
     this.schedule();
   }
 
@@ -133,10 +200,6 @@ export class TimelineController {
     return slice < 0 ? null : { lane, slice };
   }
 
-  stepOf(ref: SliceRef): number {
-    return this.model!.lanes[ref.lane].slices.step[ref.slice];
-  }
-
   schedule(): void {
     if (!this.frame) this.frame = requestAnimationFrame(() => this.draw());
   }
@@ -172,7 +235,10 @@ export class TimelineController {
       view: this.view,
       width: this.width,
       flows: this.flows,
-      selectedStep: this.selectedStep,
+      selectedStep: this.selection ? (model.lanes[this.selection.lane]?.slices.step[this.selection.slice] ?? null) : null,
+      selectedSlice: this.selection,
+      search: this.search,
+      measure: this.measure,
       hatch: this.hatch,
     });
     const overviewWidth = this.el.overview.parentElement!.clientWidth;
@@ -196,6 +262,8 @@ export class TimelineController {
     root.dataset.visibleStartNs = String(Math.round(this.view.start));
     root.dataset.visibleEndNs = String(Math.round(this.view.end));
     root.dataset.slicesDrawn = String(stats.total);
+    root.dataset.matchBars = String(stats.matchBars);
+    root.dataset.selectedSlice = this.selection ? `${this.selection.lane}:${this.selection.slice}` : '';
     this.el.labels.querySelectorAll<HTMLElement>('[data-lane-index]').forEach((label) => {
       const lane = Number(label.dataset.laneIndex);
       label.dataset.drawn = String(stats.drawn[lane] ?? 0);

@@ -1,18 +1,25 @@
 // Mouse, wheel and keys, as Perfetto has them: the wheel zooms around the pointer (sideways
-// scrolling pans), dragging pans, W/S zoom and A/D pan while the timeline has focus; a click
-// selects the step under the pointer; pressing or dragging in the overview moves the window there.
+// scrolling pans), dragging pans, Shift+drag measures; a click selects the slice under the
+// pointer; pressing or dragging in the overview moves the window there. Keys (keys.ts) act while
+// the timeline has focus: those that move the window, the selection or the measure act here, the
+// others (search, help, full screen, Esc) go to the view through `onAction`.
 import type { TimelineController, TimelineElements, TimelineListener } from './controller';
+import { actionOf, type TimelineAction } from './keys';
 import { wheelZoomFactor } from './viewport';
+
+export interface InputListener extends TimelineListener {
+  onAction(action: TimelineAction): void;
+}
 
 /** Pointer travel (px) below which a press and release is a click, not a drag. */
 const CLICK_SLOP_PX = 3;
 const KEY_ZOOM = 0.8;
 const KEY_PAN = 0.1;
 
-export function attachInput(c: TimelineController, el: TimelineElements, listener: TimelineListener): () => void {
+export function attachInput(c: TimelineController, el: TimelineElements, listener: InputListener): () => void {
   const { root, canvas, overview } = el;
   let pointerX: number | null = null;
-  let press: { x: number; lastX: number; dragged: boolean } | null = null;
+  let press: { x: number; lastX: number; dragged: boolean; measure: boolean } | null = null;
   const local = (e: MouseEvent, of: HTMLElement) => {
     const r = of.getBoundingClientRect();
     return { x: e.clientX - r.left, y: e.clientY - r.top };
@@ -29,7 +36,7 @@ export function attachInput(c: TimelineController, el: TimelineElements, listene
     root.focus({ preventScroll: true });
     canvas.setPointerCapture(e.pointerId);
     const { x } = local(e, canvas);
-    press = { x, lastX: x, dragged: false };
+    press = { x, lastX: x, dragged: false, measure: e.shiftKey };
   };
   const move = (e: PointerEvent) => {
     const { x, y } = local(e, canvas);
@@ -41,17 +48,20 @@ export function attachInput(c: TimelineController, el: TimelineElements, listene
     }
     if (!press.dragged && Math.abs(x - press.x) < CLICK_SLOP_PX) return;
     press.dragged = true;
-    canvas.classList.add('dragging');
-    c.pan(press.lastX - x);
+    if (press.measure) c.measureDrag(press.x, x);
+    else {
+      canvas.classList.add('dragging');
+      c.pan(press.lastX - x);
+    }
     press.lastX = x;
   };
   const up = (e: PointerEvent) => {
     if (!press) return;
     canvas.classList.remove('dragging');
+    if (press.dragged && press.measure) c.measureDrag(press.x, local(e, canvas).x);
     if (!press.dragged) {
       const { x, y } = local(e, canvas);
-      const hit = c.sliceAtPoint(x, y);
-      listener.onSelect(hit ? c.stepOf(hit) : null);
+      c.select(c.sliceAtPoint(x, y));
     }
     press = null;
   };
@@ -59,15 +69,36 @@ export function attachInput(c: TimelineController, el: TimelineElements, listene
     pointerX = null;
     if (!press) listener.onHover(null);
   };
+  /** Acts on a key's action; false where it did nothing (so the page may have the key). */
+  const act = (action: TimelineAction): boolean => {
+    switch (action) {
+      case 'zoom-in':
+      case 'zoom-out':
+        c.zoom(action === 'zoom-in' ? KEY_ZOOM : 1 / KEY_ZOOM, pointerX ?? undefined);
+        return true;
+      case 'pan-left':
+      case 'pan-right':
+        c.pan((action === 'pan-left' ? -KEY_PAN : KEY_PAN) * canvas.clientWidth);
+        return true;
+      case 'next-slice':
+      case 'previous-slice':
+      case 'lane-up':
+      case 'lane-down':
+        return c.moveSelection(action);
+      case 'measure':
+        return c.markMeasure(pointerX);
+      default:
+        listener.onAction(action);
+        return true;
+    }
+  };
   const key = (e: KeyboardEvent) => {
-    if (e.ctrlKey || e.metaKey || e.altKey || (e.target as HTMLElement).closest('select, input, textarea')) return;
-    const k = e.key.toLowerCase();
-    if (k === 'w') c.zoom(KEY_ZOOM, pointerX ?? undefined);
-    else if (k === 's') c.zoom(1 / KEY_ZOOM, pointerX ?? undefined);
-    else if (k === 'a') c.pan(-KEY_PAN * canvas.clientWidth);
-    else if (k === 'd') c.pan(KEY_PAN * canvas.clientWidth);
-    else return;
-    e.preventDefault();
+    const target = e.target as HTMLElement;
+    if (target.closest('select, input, textarea')) return;
+    // A focused button (a group header, the toolbar's) takes Enter and Space itself.
+    if (target.closest('button') && (e.key === 'Enter' || e.key === ' ')) return;
+    const action = actionOf(e);
+    if (action && act(action)) e.preventDefault();
   };
   let overviewPressed = false;
   const overviewDown = (e: PointerEvent) => {

@@ -1,6 +1,12 @@
 // One lane's slices in typed arrays, sorted by start, so that drawing a window is a binary search
 // and a loop. Arrays grow by doubling: a live run appends the events of each step as it ends.
 
+/** One slice of the model: its lane (index into model.lanes) and its index in that lane. */
+export interface SliceRef {
+  lane: number;
+  slice: number;
+}
+
 export interface LaneSlices {
   count: number;
   /** Nanoseconds from the timeline's origin. */
@@ -106,4 +112,26 @@ export function sliceAt(s: LaneSlices, t: number, toleranceNs: number): number {
     }
   }
   return best;
+}
+
+/** Number of slices that start at or before `t` (so the last of them is that minus one). */
+export function countStartingBy(s: LaneSlices, t: number): number {
+  let lo = 0;
+  let hi = s.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (s.start[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The slice under `t`, or else the one whose nearer edge is closest to it; -1 in an empty lane. */
+export function nearestSlice(s: LaneSlices, t: number): number {
+  const under = sliceAt(s, t, 0);
+  if (under >= 0 || s.count === 0) return under;
+  const after = countStartingBy(s, t);
+  if (after === 0) return 0;
+  if (after === s.count) return s.count - 1;
+  return t - s.end[after - 1] <= s.start[after] - t ? after - 1 : after;
 }
