@@ -220,16 +220,16 @@ describe('the timeline by keys', () => {
     const slice = page.getByTestId('timeline-details-slice');
     const heading = page.getByTestId('timeline-details').locator('h3');
     await page.keyboard.press(']');
-    expect(await root.getAttribute('data-selected-slice')).toBe('0:0');
+    await expect.poll(() => root.getAttribute('data-selected-slice')).toBe('0:0');
     expect(await slice.textContent()).toContain(lane0[0].name);
     expect(await slice.textContent()).toContain('rank 0 · default');
     expect(await heading.textContent()).toContain(`#${lane0[0].step} `);
     await page.keyboard.press(']');
     await page.keyboard.press(']');
-    expect(await root.getAttribute('data-selected-slice')).toBe('0:2');
+    await expect.poll(() => root.getAttribute('data-selected-slice')).toBe('0:2');
     expect(await heading.textContent()).toContain(`#${lane0[2].step} `);
     await page.keyboard.press('[');
-    expect(await root.getAttribute('data-selected-slice')).toBe('0:1');
+    await expect.poll(() => root.getAttribute('data-selected-slice')).toBe('0:1');
     // The comm lane's slice nearest the middle of this one.
     await page.keyboard.press('ArrowDown');
     const middle = (lane0[1].startNs + lane0[1].endNs) / 2;
@@ -237,7 +237,7 @@ describe('the timeline by keys', () => {
       const distance = (x: RunRecord['events'][number]) => Math.max(0, x.startNs - middle, middle - x.endNs);
       return distance(e) < distance(lane1[best]) ? i : best;
     }, 0);
-    expect(await root.getAttribute('data-selected-slice')).toBe(`1:${nearest}`);
+    await expect.poll(() => root.getAttribute('data-selected-slice')).toBe(`1:${nearest}`);
     expect(await slice.textContent()).toContain('rank 0 · comm');
     expect(await slice.textContent()).toContain(lane1[nearest].name);
     await screenshot(page, 'timeline-keys-5-selected-by-keys');
