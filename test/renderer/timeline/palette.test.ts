@@ -2,7 +2,7 @@
 // dichromacies (simulated), and every name drawn on one readable.
 import { describe, expect, it } from 'vitest';
 import { OP_COLOURS, OPS } from '../../../src/renderer/src/timeline/ops';
-import { OP_TEXT } from '../../../src/renderer/src/timeline/paint';
+import { CANVAS_COLOURS, OP_TEXT } from '../../../src/renderer/src/timeline/paint';
 import { contrastRatio } from '../../../src/renderer/src/ui/contrast';
 import { ciede2000, distance, VISIONS, type Vision } from '../ui/colour-vision';
 
@@ -29,6 +29,13 @@ describe('op colours', () => {
       expect(tooClose.map((p) => `${p.pair}: ${p.d.toFixed(2)}`)).toEqual([]);
     });
   }
+
+  it('stands every op colour clear of the canvas background in both themes (CIEDE2000 >= 20)', () => {
+    for (const [scheme, { background }] of Object.entries(CANVAS_COLOURS))
+      OP_COLOURS.forEach((colour, i) =>
+        expect(distance(colour, background, 'normal'), `${OPS[i]} on ${scheme}`).toBeGreaterThanOrEqual(20),
+      );
+  });
 
   it('draws an op name on its colour with at least 4.5:1 contrast', () => {
     OP_COLOURS.forEach((colour, i) => expect(contrastRatio(colour, OP_TEXT[i]), OPS[i]).toBeGreaterThanOrEqual(4.5));
