@@ -10,6 +10,7 @@ import { drawOverview, drawOverviewBitmap, OVERVIEW_HEIGHT, overviewRange } from
 import { hatchPattern } from './paint';
 import { sliceAt } from './slices';
 import { centreOn, clampViewport, fitAll, panBy, zoomAround, type Viewport } from './viewport';
+import { onColourScheme } from '../ui/theme';
 
 export interface TimelineElements {
   root: HTMLElement;
@@ -52,6 +53,7 @@ export class TimelineController {
   private overviewStale = true;
   private hatch: CanvasPattern | null = null;
   private readonly resize: ResizeObserver;
+  private readonly stopFollowingScheme: () => void;
 
   constructor(
     private readonly el: TimelineElements,
@@ -62,10 +64,16 @@ export class TimelineController {
       this.schedule();
     });
     this.resize.observe(el.canvas.parentElement!);
+    // The canvases are drawn in the theme's colours: draw again when the system switches theme.
+    this.stopFollowingScheme = onColourScheme(() => {
+      this.overviewStale = true;
+      this.schedule();
+    });
   }
 
   dispose(): void {
     this.resize.disconnect();
+    this.stopFollowingScheme();
     cancelAnimationFrame(this.frame);
   }
 
