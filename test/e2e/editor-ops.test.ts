@@ -1,11 +1,11 @@
 // The editor's completion and hover on a step's op, in Chromium against a real `clab serve`
-// (issue 25, items 11 and 13).
+// (issue 25, items 11 and 13), and the world's checks beside schema errors (item 14).
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { COLLECTIVES, OBJECT_COLLECTIVES } from '../../src/shared/ops';
 import { COMMON_OPS } from '../../src/shared/ops/order';
-import { screenshot, setEditorText, usesLabPage } from './helpers';
-import { chooseTemplate } from './lab-page';
+import { editorMarkers, eventually, screenshot, setEditorText, usesLabPage } from './helpers';
+import { chooseTemplate, setRunOptions } from './lab-page';
 
 let page: Page;
 usesLabPage((session) => ({ page } = session));
@@ -63,5 +63,46 @@ describe('the editor on a step op', () => {
     expect(text).not.toContain('Every rank ends with the reduction'); // all_reduce's
     expect(text).not.toContain('all_to_all');
     for (const other of ALL_OPS.filter((o) => o !== 'broadcast' && !o.startsWith('broadcast'))) expect(text).not.toContain(`${other}:`);
+  });
+});
+
+describe('the editor on a scenario with schema errors', () => {
+  it('marks a root outside the world and a send to self while another step breaks the schema', async () => {
+    await chooseTemplate(page, 'all-in-one.scenario.json');
+    await setRunOptions(page, 'auto', null);
+    await setEditorText(
+      page,
+      scenario(
+        [
+          '{ "op": "broadcast", "count": 4, "root": 5 }',
+          '{ "op": "all_reduce", "count": "three" }',
+          '{ "op": "send", "from": 0, "to": 0, "count": 2 }',
+        ].join(',\n    '),
+      ),
+    );
+    // Lines: 6 the broadcast, 7 the all_reduce with the schema error, 8 the send.
+    const markers = await eventually(
+      async () => {
+        const all = await editorMarkers(page);
+        const lab = all.filter((m) => m.owner === 'clab');
+        return all.some((m) => m.owner === 'json' && m.text.startsWith('7:')) && lab.length >= 2 ? all : undefined;
+      },
+      15_000,
+      "the schema's and the world's markers together",
+    );
+    const lab = markers.filter((m) => m.owner === 'clab').map((m) => m.text);
+    expect(lab).toEqual([
+      expect.stringMatching(/^6:\d+ steps\[0\]\.root: rank 5 does not exist in a world of 2 ranks/),
+      expect.stringMatching(/^8:\d+ steps\[2\]\.to: a rank cannot send to itself/),
+    ]);
+    expect(markers.filter((m) => m.owner === 'json').every((m) => m.text.startsWith('7:'))).toBe(true);
+    // The status line counts both kinds.
+    const counted = await eventually(
+      async () => Number(/^(\d+) errors?/.exec((await page.getByTestId('editor-problems').textContent()) ?? '')?.[1] ?? 0) || undefined,
+      5_000,
+      'the status line',
+    );
+    expect(counted).toBeGreaterThanOrEqual(lab.length + 1);
+    await screenshot(page, 'editor-world-beside-schema');
   });
 });

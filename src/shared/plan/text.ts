@@ -8,7 +8,7 @@ import type { Plan } from './types.js';
 import { LIMITS } from '../scenario/limits.js';
 import { issueMessage, jsonErrorMessage } from '../scenario/messages.js';
 import { scenarioWarnings } from '../scenario/mistakes.js';
-import { scenarioSchema, type Scenario } from '../scenario/schema.js';
+import { scenarioSchema, SCENARIO_VERSION, stepSchema, type Scenario } from '../scenario/schema.js';
 
 export interface FileProblem {
   file: string;
@@ -249,4 +249,62 @@ export function compileLoaded(loaded: LoadedScenario, options: CompileOptions = 
       ...loaded.warnings,
     ]);
   }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The world's checks (a root outside the world, a rank sending to itself, a count that does not
+ * divide) on the steps that pass the schema, for text whose other parts do not: a scenario made of
+ * those steps alone, with the file's world and defaults where they are valid, is compiled, and
+ * each problem is placed at its step in the file. So the editor can show them beside the schema's
+ * errors instead of after they are fixed. Empty where the text is not JSON or there is no world
+ * to check against.
+ */
+export function worldProblemsOfValidSteps(text: string, file: string, options: CompileOptions = {}): FileProblem[] {
+  const json = jsonText(text);
+  const errors: ParseError[] = [];
+  const root = parseTree(json, errors, { allowTrailingComma: false, disallowComments: true });
+  if (errors.length || !root || tooDeep(json, LIMITS.nesting) >= 0) return [];
+  const raw = JSON.parse(json) as unknown;
+  if (!isObject(raw) || !Array.isArray(raw.steps)) return [];
+  const fields = scenarioSchema.shape;
+  const valid = (key: 'world' | 'defaults' | 'registerBuffers') => (fields[key].safeParse(raw[key]).success ? raw[key] : undefined);
+  const world = valid('world') ?? (options.ranks !== undefined ? { ranks: options.ranks } : undefined);
+  const kept: number[] = [];
+  raw.steps.forEach((step, i) => {
+    if (stepSchema.safeParse(step).success) kept.push(i);
+  });
+  if (!world || !kept.length) return [];
+  const scenario = scenarioSchema.safeParse({
+    version: SCENARIO_VERSION,
+    name: 'valid steps',
+    world,
+    defaults: valid('defaults'),
+    registerBuffers: valid('registerBuffers'),
+    steps: kept.map((i) => (raw.steps as unknown[])[i]),
+  });
+  if (!scenario.success) return [];
+  // A wait on an async step that the schema refused would read as a wait on no step at all.
+  const refusedIds = (raw.steps as unknown[]).flatMap((step, i) =>
+    !kept.includes(i) && isObject(step) && typeof step.id === 'string' ? [`"${step.id}"`] : [],
+  );
+  let issues: PlanError['issues'];
+  try {
+    compilePlan(scenario.data, options);
+    return [];
+  } catch (e) {
+    if (!(e instanceof PlanError)) return [];
+    issues = e.issues;
+  }
+  const at = lineColumns(text);
+  return issues
+    .filter((issue) => !refusedIds.some((id) => issue.message.includes(id)))
+    .map((issue) => {
+      const path =
+        issue.path[0] === 'steps' && typeof issue.path[1] === 'number'
+          ? ['steps', kept[issue.path[1]], ...issue.path.slice(2)]
+          : issue.path;
+      return { file, path: formatPath(path), ...at(nodeFor(root, path)?.offset ?? 0), message: issue.message };
+    });
 }

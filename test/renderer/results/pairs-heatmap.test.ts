@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { contrastRatio } from '../../../src/renderer/src/ui/contrast.js';
 import type { PairMeasure, Plan } from '../../../src/shared/plan/types.js';
 import type { Environment, PairCell as RecordPairCell, StepRecord } from '../../../src/shared/run/record.js';
 import {
   formatPairValue,
   heatColour,
+  heatTextColour,
   linkText,
   pairsHeatmaps,
   rangePosition,
@@ -178,6 +180,16 @@ describe('the colour scale', () => {
     expect(heatColour({ higherIsBetter: true }, 0)).toBe('hsl(217, 85%, 94%)');
     expect(heatColour({ higherIsBetter: true }, 1)).toBe('hsl(217, 85%, 40%)');
     expect(heatColour({ higherIsBetter: false }, 1)).toBe('hsl(25, 85%, 40%)');
+  });
+
+  it("writes every cell's number with at least 4.5:1 contrast on its colour (WCAG AA)", () => {
+    for (const higherIsBetter of [true, false]) {
+      for (let i = 0; i <= 100; i++) {
+        const metric = { higherIsBetter };
+        const ratio = contrastRatio(heatColour(metric, i / 100), heatTextColour(metric, i / 100));
+        expect(ratio, `${heatColour(metric, i / 100)}`).toBeGreaterThanOrEqual(4.5);
+      }
+    }
   });
 
   it('prints GB/s as numbers.ts does and µs as the step tables do', () => {

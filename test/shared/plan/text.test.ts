@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileLoaded, parseScenarioText, problemAt } from '../../../src/shared/plan/text';
+import { compileLoaded, parseScenarioText, problemAt, worldProblemsOfValidSteps } from '../../../src/shared/plan/text';
+import { checkText } from '../../../src/renderer/src/editor/useScenarioValidation';
 import { problems } from '../scenario/problems';
 
 const base = (steps: unknown[]) => JSON.stringify({ version: 1, name: 'x', world: { ranks: 2 }, steps }, null, 2);
@@ -92,5 +93,46 @@ describe('scenario files', () => {
       message: 'no GPUs here',
     });
     expect(problemAt(text, 'x.scenario.json', ['backend'], 'b')).toMatchObject({ path: 'backend', line: 1, column: 1 });
+  });
+});
+
+describe('world checks beside schema errors', () => {
+  // Step 1 breaks the schema; steps 0 and 2 are valid alone but wrong for a world of 2.
+  const text = base([
+    { op: 'broadcast', count: 4, root: 5 },
+    { op: 'all_reduce', count: 'three' },
+    { op: 'send', from: 0, to: 0, count: 2 },
+  ]);
+  const line = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+  it('checks the valid steps against the world while another step breaks the schema', () => {
+    expect(() => parseScenarioText(text, 'x.scenario.json')).toThrow(/steps\[1\]\.count/);
+    const found = worldProblemsOfValidSteps(text, 'x.scenario.json');
+    expect(found.map((p) => [p.path, p.line])).toEqual([
+      ['steps[0].root', line('"root": 5')],
+      ['steps[2].to', line('"to": 0')],
+    ]);
+    expect(found[0].message).toMatch(/rank 5 does not exist in a world of 2 ranks/);
+    expect(found[1].message).toMatch(/cannot send to itself/);
+  });
+
+  it("checks against the ranks the run panel chose, even where the file's world is broken", () => {
+    const broken = text.replace('"ranks": 2', '"ranks": "two"');
+    expect(worldProblemsOfValidSteps(broken, 'x.scenario.json')).toEqual([]);
+    expect(worldProblemsOfValidSteps(broken, 'x.scenario.json', { ranks: 8 }).map((p) => p.path)).toEqual(['steps[2].to']);
+  });
+
+  it('says nothing of a wait whose async step the schema refused', () => {
+    const waits = base([
+      { op: 'all_reduce', count: 'x', async: true, id: 'a' },
+      { op: 'wait', id: 'a' },
+    ]);
+    expect(worldProblemsOfValidSteps(waits, 'x.scenario.json')).toEqual([]);
+  });
+
+  it('gives the editor the schema errors and the world problems together', () => {
+    const checked = checkText(text, 'x.scenario.json', null, 'auto');
+    expect(checked.problems.map((p) => p.path)).toEqual(['steps[1].count']);
+    expect(checked.beyond.map((p) => p.path)).toEqual(['steps[0].root', 'steps[2].to']);
   });
 });

@@ -26,6 +26,7 @@ export function EditorToolbar({ templates, fileDialogs, templatePicker, files, o
       <select
         ref={templatePicker}
         data-testid="template-picker"
+        aria-label="New from template"
         value=""
         onChange={(e) => e.target.value && onTemplate(e.target.value)}
         title="Start a new scenario from a template"

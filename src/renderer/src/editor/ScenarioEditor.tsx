@@ -1,10 +1,13 @@
 // The Monaco editor over one scenario. Monaco owns the text while typing; the document hook
 // gets every change, and loads new text by bumping `generation`. The lab's problems appear as
-// markers beside Monaco's own JSON and schema markers.
-import { useEffect, useRef } from 'react';
+// markers beside Monaco's own JSON and schema markers. Tab indents in the editor, so it says how
+// to leave by keyboard while it has focus: Ctrl+M makes Tab move focus, and Esc then Tab leaves.
+import { useEffect, useRef, useState } from 'react';
 import './editor.css';
 import { applyLabMarkers, clearLabMarkers, jsonMarkedLines, summarizeMarkers, type MarkerSummary } from './problem-markers';
 import { monaco, scenarioModelUri } from './monaco';
+import { leaveByTab } from './tab-exit';
+import { colourScheme, onColourScheme, type ColourScheme } from '../ui/theme';
 import type { ScenarioProblems } from './useScenarioValidation';
 
 export type { MarkerSummary } from './problem-markers';
@@ -31,11 +34,15 @@ function disposeModel(editor: monaco.editor.IStandaloneCodeEditor): void {
   model.dispose();
 }
 
+const monacoTheme = (scheme: ColourScheme) => (scheme === 'dark' ? 'vs-dark' : 'vs');
+
 export function ScenarioEditor({ name, text, generation, problems, onChange, onRun, onSave, onMarkers, reveal }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const latest = useRef({ name, text, problems, onChange, onRun, onSave, onMarkers });
   latest.current = { name, text, problems, onChange, onRun, onSave, onMarkers };
+  const [focused, setFocused] = useState(false);
+  const [tabMovesFocus, setTabMovesFocus] = useState(false);
 
   useEffect(() => {
     const editor = monaco.editor.create(host.current!, {
@@ -47,11 +54,21 @@ export function ScenarioEditor({ name, text, generation, problems, onChange, onR
       fixedOverflowWidgets: true,
       wordWrap: 'on',
       wrappingIndent: 'indent',
-      ariaLabel: 'Scenario editor',
+      ariaLabel: 'Scenario editor. Tab inserts indentation; Ctrl+M makes Tab move focus; Escape then Tab leaves the editor.',
+      theme: monacoTheme(colourScheme()),
     });
+    const scheme = onColourScheme((next) => monaco.editor.setTheme(monacoTheme(next)));
     editorRef.current = editor;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onRun());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave());
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyM, () => {
+      const moves = !editor.getOption(monaco.editor.EditorOption.tabFocusMode);
+      editor.updateOptions({ tabFocusMode: moves });
+      setTabMovesFocus(moves);
+    });
+    const leave = leaveByTab(host.current!);
+    const focus = editor.onDidFocusEditorWidget(() => setFocused(true));
+    const blur = editor.onDidBlurEditorWidget(() => setFocused(false));
     const changes = editor.onDidChangeModelContent(() => latest.current.onChange(editor.getValue()));
     let jsonLines = '';
     const markers = monaco.editor.onDidChangeMarkers((uris) => {
@@ -67,6 +84,10 @@ export function ScenarioEditor({ name, text, generation, problems, onChange, onR
     return () => {
       changes.dispose();
       markers.dispose();
+      focus.dispose();
+      blur.dispose();
+      leave();
+      scheme();
       disposeModel(editor);
       editor.dispose();
       editorRef.current = null;
@@ -98,5 +119,14 @@ export function ScenarioEditor({ name, text, generation, problems, onChange, onR
     editor.focus();
   }, [reveal]);
 
-  return <div className="scenario-editor" data-testid="editor" ref={host} />;
+  return (
+    <div className="scenario-editor-box">
+      <div className="scenario-editor" data-testid="editor" ref={host} />
+      {focused && (
+        <p className="editor-tab-hint" data-testid="editor-tab-hint" aria-hidden="true">
+          {tabMovesFocus ? 'Tab moves focus · Ctrl+M: Tab indents' : 'Tab inserts indentation · Ctrl+M: Tab moves focus · Esc, Tab: leave'}
+        </p>
+      )}
+    </div>
+  );
 }

@@ -1,7 +1,7 @@
 // The lab's problems (useScenarioValidation) as Monaco markers, beside the JSON mode's own. Where
-// Monaco already marks a line (syntax, schema) the lab's problem there is left out, so nothing
-// shows twice; what stays is what the JSON Schema cannot say, such as a root outside the world
-// or a backend this machine does not have.
+// Monaco already marks a line (syntax, schema) the lab's own syntax or schema problem there is
+// left out, so nothing shows twice; what the JSON Schema cannot say, such as a root outside the
+// world or a backend this machine does not have, is always shown, even beside schema errors.
 import type { FileProblemInfo } from '../../../shared/run/api.js';
 import { monaco } from './monaco';
 import type { ScenarioProblems } from './useScenarioValidation';
@@ -51,13 +51,12 @@ export function jsonMarkedLines(model: monaco.editor.ITextModel): string {
 export function applyLabMarkers(model: monaco.editor.ITextModel, checked: ScenarioProblems): void {
   if (model.getValue() !== checked.text) return;
   // Text that is not JSON: Monaco marks where it breaks, and the lab cannot say more.
-  const problems = parses(checked.text) ? checked.problems : [];
+  if (!parses(checked.text)) return monaco.editor.setModelMarkers(model, LAB_OWNER, []);
   const marked = new Set(jsonMarkedLines(model).split(',').filter(Boolean).map(Number));
-  monaco.editor.setModelMarkers(
-    model,
-    LAB_OWNER,
-    problems.filter((p) => !marked.has(p.line)).map((p) => labMarker(model, p)),
-  );
+  monaco.editor.setModelMarkers(model, LAB_OWNER, [
+    ...checked.problems.filter((p) => !marked.has(p.line)).map((p) => labMarker(model, p)),
+    ...checked.beyond.map((p) => labMarker(model, p)),
+  ]);
 }
 
 export function clearLabMarkers(model: monaco.editor.ITextModel): void {

@@ -2,10 +2,11 @@
 // with the shared code (world-dependent rules too, for the ranks the run panel chose), so typing
 // never waits on the core. The core is asked only what depends on the machine — can the backend
 // asked for hold this world here? — and only when the backend, world or GPUs asked for change.
+// The world's checks run even while the schema refuses some steps: on the steps it accepts.
 import { useEffect, useMemo, useState } from 'react';
 import { runPanelBackend, type ApiResult, type BackendCheck, type FileProblemInfo, type RunRequest } from '../../../shared/run/api.js';
 import type { JsonPath } from '../../../shared/scenario/json-path.js';
-import { compileLoaded, parseScenarioText, problemAt, ScenarioFileError } from '../../../shared/plan/text.js';
+import { compileLoaded, parseScenarioText, problemAt, ScenarioFileError, worldProblemsOfValidSteps } from '../../../shared/plan/text.js';
 import type { LabClient } from '../client';
 
 const PAUSE_MS = 300;
@@ -14,28 +15,39 @@ const UNSAVED = 'untitled.scenario.json';
 /** The problems found in `text`: the text's own and the machine's. */
 export interface ScenarioProblems {
   text: string;
+  /** Syntax, schema and warnings: where Monaco's JSON mode marks the same line, its marker is enough. */
   problems: FileProblemInfo[];
+  /** What the JSON Schema cannot see (the world's checks, the machine's answer): always shown. */
+  beyond: FileProblemInfo[];
 }
 
 interface TextCheck {
   text: string;
   file: string;
   problems: FileProblemInfo[];
+  beyond: FileProblemInfo[];
   /** What to ask the machine once the text compiles, and where in the text its answer belongs. */
   backend: { request: BackendCheck; key: string; at: JsonPath } | null;
 }
 
-function checkText(text: string, file: string, ranks: number | null, panel: RunRequest['backend']): TextCheck {
+export function checkText(text: string, file: string, ranks: number | null, panel: RunRequest['backend']): TextCheck {
+  const options = { ranks: ranks ?? undefined };
+  let loaded;
   try {
-    const loaded = parseScenarioText(text, file);
-    const plan = compileLoaded(loaded, { ranks: ranks ?? undefined });
+    loaded = parseScenarioText(text, file);
+  } catch (e) {
+    if (!(e instanceof ScenarioFileError)) throw e;
+    return { text, file, problems: e.problems, beyond: worldProblemsOfValidSteps(text, file, options), backend: null };
+  }
+  try {
+    const plan = compileLoaded(loaded, options);
     const request = { backend: runPanelBackend(panel, loaded.scenario), world: plan.world, devices: plan.devices };
     // A backend the scenario names is the one refused; else it is the world that does not fit.
     const at = panel === 'auto' && loaded.scenario.backend !== undefined ? ['backend'] : ['world'];
-    return { text, file, problems: loaded.warnings, backend: { request, key: JSON.stringify(request), at } };
+    return { text, file, problems: loaded.warnings, beyond: [], backend: { request, key: JSON.stringify(request), at } };
   } catch (e) {
-    if (e instanceof ScenarioFileError) return { text, file, problems: e.problems, backend: null };
-    throw e;
+    if (!(e instanceof ScenarioFileError)) throw e;
+    return { text, file, problems: loaded.warnings, beyond: e.problems.filter((p) => p.severity !== 'warning'), backend: null };
   }
 }
 
@@ -47,7 +59,7 @@ export function useScenarioValidation(
   panel: RunRequest['backend'],
   connected: boolean,
 ): ScenarioProblems {
-  const [checked, setChecked] = useState<TextCheck>({ text: '', file: UNSAVED, problems: [], backend: null });
+  const [checked, setChecked] = useState<TextCheck>({ text: '', file: UNSAVED, problems: [], beyond: [], backend: null });
   const [machine, setMachine] = useState<{ key: string; answer: ApiResult<'checkBackend'> } | null>(null);
 
   useEffect(() => {
@@ -73,7 +85,8 @@ export function useScenarioValidation(
 
   return useMemo(() => {
     const answer = machine && ask && machine.key === ask.key ? machine.answer : null;
-    if (!answer || answer.ok || !ask) return { text: checked.text, problems: checked.problems };
-    return { text: checked.text, problems: [...checked.problems, problemAt(checked.text, checked.file, ask.at, answer.reason)] };
+    const { text, problems, beyond } = checked;
+    if (!answer || answer.ok || !ask) return { text, problems, beyond };
+    return { text, problems, beyond: [...beyond, problemAt(text, checked.file, ask.at, answer.reason)] };
   }, [checked, ask, machine]);
 }

@@ -40,23 +40,23 @@ export function Lessons({ templates, onOpen }: Props) {
         Each scenario makes one classic mistake on purpose. Open it, run it, read the diagnosis, then compare with the explanation.
       </p>
       {lessons.map(({ template, lesson }) => (
-        <details key={template.id} className="learn-lesson" data-testid="learn-lesson">
-          <summary>
-            <span className="learn-lesson-name">{template.name.replace(/^Mistake:\s*/, '')}</span>
-            <button
-              type="button"
-              className="small"
-              data-testid="learn-lesson-open"
-              onClick={(e) => {
-                e.preventDefault();
-                onOpen(template.id);
-              }}
-            >
-              open
-            </button>
-          </summary>
-          <LessonText lesson={lesson} />
-        </details>
+        // The open button sits beside the summary, not in it: a control inside a summary is
+        // a button in a button for keyboards and screen readers.
+        <div key={template.id} className="learn-lesson" data-testid="learn-lesson">
+          <details>
+            <summary className="learn-lesson-name">{template.name.replace(/^Mistake:\s*/, '')}</summary>
+            <LessonText lesson={lesson} />
+          </details>
+          <button
+            type="button"
+            className="small"
+            data-testid="learn-lesson-open"
+            aria-label={`Open ${template.name}`}
+            onClick={() => onOpen(template.id)}
+          >
+            open
+          </button>
+        </div>
       ))}
     </section>
   );

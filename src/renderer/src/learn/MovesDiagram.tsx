@@ -95,7 +95,8 @@ function Cell({
   testId: string;
 }) {
   const single = content.length === 1 ? rankColour(content[0].rank) : null;
-  const fill = content.length === 0 ? '#ffffff' : single ? `${single}22` : '#ede9fe';
+  // Translucent over the column's background, so the cell's text reads in either theme.
+  const fill = content.length === 0 ? 'var(--panel)' : single ? `${single}22` : '#7c3aed22';
   return (
     <g data-testid={testId}>
       <rect
@@ -104,8 +105,8 @@ function Cell({
         width={w}
         height={h}
         rx={4}
-        fill={fill}
-        stroke={single ?? (content.length ? '#7c3aed' : '#cbd5e1')}
+        style={{ fill }}
+        stroke={single ?? (content.length ? '#7c3aed' : '#94a3b8')}
         strokeDasharray={dashed ? '4 3' : undefined}
       />
       {content.map((p: Piece, i) => (

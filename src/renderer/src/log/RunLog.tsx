@@ -19,6 +19,9 @@ export function RunLog({ entries }: { entries: LogEntry[] }) {
       className="run-log rank-lines"
       data-testid="run-log"
       ref={box}
+      // It scrolls, so the keyboard must reach it to scroll it.
+      tabIndex={0}
+      aria-label="Run log: each rank's results"
       onScroll={(e) => {
         const el = e.currentTarget;
         atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;

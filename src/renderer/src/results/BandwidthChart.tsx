@@ -5,7 +5,8 @@ import type { SweepModel } from '../../../shared/learn/sweep-model.js';
 import type { StepRecord } from '../../../shared/run/record.js';
 import { canvasPng, downloadBlob } from '../ui/download';
 import { formatBytes, formatLogTick } from '../ui/units';
-import { Chart } from './chart';
+import { useColourScheme } from '../ui/theme';
+import { Chart, themeCharts } from './chart';
 
 type YScale = 'linear' | 'logarithmic';
 
@@ -47,7 +48,9 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
   const canvas = useRef<HTMLCanvasElement>(null);
   const [scale, setScale] = useState<YScale>('linear');
   const [pngError, setPngError] = useState<string | null>(null);
+  const scheme = useColourScheme();
   useEffect(() => {
+    themeCharts();
     const measured = steps.filter((s) => s.busbw !== null && s.algbw !== null && s.bytes > 0);
     const chart = new Chart(canvas.current!, {
       type: 'line',
@@ -144,7 +147,7 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
       },
     });
     return () => chart.destroy();
-  }, [title, steps, scale, model]);
+  }, [title, steps, scale, model, scheme]);
   const savePng = () => {
     setPngError(null);
     canvasPng(canvas.current!).then(

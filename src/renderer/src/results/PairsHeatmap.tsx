@@ -6,8 +6,8 @@ import { pairErrorWord } from '../../../shared/results/pairs.js';
 import {
   formatPairValue,
   heatColour,
+  heatTextColour,
   linkText,
-  needsLightText,
   rangePosition,
   type PairCell,
   type PairLink,
@@ -76,8 +76,8 @@ function Cell({
         <td
           {...common}
           data-value={cell.value}
-          className={`pair-value${wrong ? ' pair-wrong' : ''}${needsLightText(t) ? ' light' : ''}`}
-          style={{ background: heatColour(metric, t) }}
+          className={`pair-value${wrong ? ' pair-wrong' : ''}`}
+          style={{ background: heatColour(metric, t), color: heatTextColour(metric, t) }}
           title={`${where}: ${text} ${metric.unit} (${cell.step.label})${wrong ? `, ${cell.step.wrong} wrong` : ''}${beside ? `\n${beside}` : ''}`}
         >
           {text}

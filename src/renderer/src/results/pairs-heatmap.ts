@@ -4,6 +4,7 @@
 // Here: what the app adds, the colour scale and the numbers' text.
 import { pairsView, type PairLink, type PairsCell, type PairsMatrix, type PairsView } from '../../../shared/results/pairs.js';
 import type { RunRecord } from '../../../shared/run/record.js';
+import { textOn } from '../ui/contrast';
 import { formatBytes, formatGBs, formatMicroseconds } from '../ui/units';
 
 export type PairCell = PairsCell;
@@ -29,8 +30,8 @@ export function heatColour(metric: Pick<PairsMetric, 'higherIsBetter'>, t: numbe
   return `hsl(${hue}, 85%, ${Math.round(94 - 54 * Math.min(1, Math.max(0, t)))}%)`;
 }
 
-/** Dark cells get white text. */
-export const needsLightText = (t: number) => t > 0.55;
+/** The text on a cell: white on dark cells, black on light ones, whichever has the more contrast (at least 4.5:1). */
+export const heatTextColour = (metric: Pick<PairsMetric, 'higherIsBetter'>, t: number): string => textOn(heatColour(metric, t));
 
 /** A cell's number: GB/s as numbers.ts writes them, µs like the step tables. */
 export const formatPairValue = (metric: Pick<PairsMetric, 'unit'>, value: number): string =>

@@ -14,6 +14,7 @@ import type { SearchResult } from './search';
 import { findSlice, moveSelection, revealRange, type SelectionMove, type SliceIdentity } from './selection';
 import { sliceAt, type SliceRef } from './slices';
 import { centreOn, clampViewport, fitAll, panBy, zoomAround, type Viewport } from './viewport';
+import { onColourScheme } from '../ui/theme';
 
 export type { SliceRef } from './slices';
 
@@ -59,6 +60,7 @@ export class TimelineController {
   private overviewStale = true;
   private hatch: CanvasPattern | null = null;
   private readonly resize: ResizeObserver;
+  private readonly stopFollowingScheme: () => void;
 
   constructor(
     private readonly el: TimelineElements,
@@ -69,10 +71,16 @@ export class TimelineController {
       this.schedule();
     });
     this.resize.observe(el.canvas.parentElement!);
+    // The canvases are drawn in the theme's colours: draw again when the system switches theme.
+    this.stopFollowingScheme = onColourScheme(() => {
+      this.overviewStale = true;
+      this.schedule();
+    });
   }
 
   dispose(): void {
     this.resize.disconnect();
+    this.stopFollowingScheme();
     cancelAnimationFrame(this.frame);
   }
 

@@ -7,7 +7,7 @@ import type { Flow } from './flows';
 import { AXIS_HEIGHT, LANE_HEIGHT, type Layout } from './layout';
 import type { Measure } from './measure';
 import type { TimelineModel } from './model';
-import { ACCENT, bodyColour, borderOf, textColour, TEXT_DARK } from './paint';
+import { bodyColour, borderOf, canvasColours, textColour } from './paint';
 import { PHASE_INDEX } from './phases';
 import { laneRuns } from './runs';
 import { anyMatch, type SearchResult } from './search';
@@ -51,13 +51,14 @@ const FONT = '11px system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-ser
 function drawAxis(ctx: CanvasRenderingContext2D, view: Viewport, width: number, height: number): void {
   const k = width / (view.end - view.start);
   const { step, ticks } = timeTicks(view.start, view.end, Math.max(2, Math.floor(width / 90)));
-  ctx.fillStyle = '#f6f7f9';
+  const colours = canvasColours();
+  ctx.fillStyle = colours.axis;
   ctx.fillRect(0, 0, width, AXIS_HEIGHT);
-  ctx.fillStyle = '#d9dde3';
+  ctx.fillStyle = colours.axisLine;
   ctx.fillRect(0, AXIS_HEIGHT - 1, width, 1);
-  ctx.fillStyle = '#eef0f3';
+  ctx.fillStyle = colours.grid;
   for (const t of ticks) ctx.fillRect(Math.round((t - view.start) * k), AXIS_HEIGHT, 1, height - AXIS_HEIGHT);
-  ctx.fillStyle = '#6a737d';
+  ctx.fillStyle = colours.tick;
   ctx.textBaseline = 'middle';
   for (const t of ticks) {
     const x = Math.round((t - view.start) * k);
@@ -90,8 +91,9 @@ function drawFlows(ctx: CanvasRenderingContext2D, input: DrawInput, laneMid: Flo
   }
   const shown = inView.length <= MAX_FLOWS ? inView : inView.filter((f) => f.step === selectedStep);
   ctx.lineWidth = 1.25;
+  const { accent, flow } = canvasColours();
   for (const f of shown) {
-    const colour = f.step === selectedStep ? ACCENT : 'rgba(31, 35, 40, 0.55)';
+    const colour = f.step === selectedStep ? accent : flow;
     ctx.strokeStyle = colour;
     ctx.fillStyle = colour;
     drawArrow(ctx, (f.fromT - view.start) * k, laneMid[f.fromLane], (f.toT - view.start) * k, laneMid[f.toLane]);
@@ -140,7 +142,7 @@ function decorate(ctx: CanvasRenderingContext2D, model: TimelineModel, decorated
       const fits = Math.floor((w - 6) / charWidth);
       const text = name.length <= fits ? name : `${name.slice(0, Math.max(0, fits - 1))}…`;
       labelEnd = x + text.length * charWidth;
-      ctx.fillStyle = textColour(phase);
+      ctx.fillStyle = textColour(op, phase);
       ctx.fillText(text, x, y + h / 2);
     }
   }
@@ -172,17 +174,18 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): D
   const laneMid = new Float64Array(lanes.length);
   const laneTop = new Float64Array(lanes.length).fill(-1);
   ctx.font = FONT;
-  ctx.fillStyle = '#ffffff';
+  const colours = canvasColours();
+  ctx.fillStyle = colours.background;
   ctx.fillRect(0, 0, width, layout.height);
   for (const row of layout.rows) {
     if (row.kind === 'header') {
-      ctx.fillStyle = '#eef2f7';
+      ctx.fillStyle = colours.header;
       ctx.fillRect(0, row.y, width, row.height);
-      ctx.fillStyle = TEXT_DARK;
+      ctx.fillStyle = colours.text;
       ctx.textBaseline = 'middle';
       ctx.fillText(row.title, 6, row.y + row.height / 2);
     } else if (row.lane % 2 === 1) {
-      ctx.fillStyle = '#fafbfc';
+      ctx.fillStyle = colours.laneAlt;
       ctx.fillRect(0, row.y, width, row.height);
     }
   }
@@ -231,7 +234,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): D
     for (let r = 0; r < rects.length; r += 4) ctx.fillRect(rects[r], rects[r + 1], rects[r + 2], rects[r + 3]);
   }
   decorate(ctx, model, decorated, hatch);
-  ctx.strokeStyle = ACCENT;
+  ctx.strokeStyle = colours.accent;
   ctx.lineWidth = 2;
   for (let r = 0; r < selected.length; r += 4)
     ctx.strokeRect(selected[r] - 1, selected[r + 1] - 1, selected[r + 2] + 2, selected[r + 3] + 2);

@@ -10,30 +10,37 @@ export type OpName = (typeof OPS)[number];
 
 const OP_INDEX = new Map<string, number>(OPS.map((op, i) => [op, i]));
 
-/** One colour per entry of OPS, in order: distinct neighbours, readable under white text. */
+/**
+ * One colour per entry of OPS, in order. Chosen (by search) so that every two are at least 7.9
+ * apart in CIEDE2000 for normal vision and for protanopia, deuteranopia and tritanopia
+ * (test/renderer/timeline/palette.test.ts); then given out by family, a hue range each: one to
+ * all in blues and violets, gathers in reds, reductions in yellows and olives, all-to-all in
+ * green and teal, point to point in teal and cyan, the rest in greys. Text on a colour is white or
+ * black, whichever reads better (paint.ts).
+ */
 export const OP_COLOURS = [
-  '#2563eb',
-  '#dc2626',
-  '#059669',
-  '#d97706',
-  '#7c3aed',
-  '#0891b2',
-  '#db2777',
-  '#65a30d',
-  '#ea580c',
-  '#4f46e5',
-  '#0d9488',
-  '#9333ea',
-  '#c026d3',
-  '#b45309',
-  '#be123c',
-  '#0284c7',
-  '#7c2d12',
-  '#a16207',
-  '#16a34a',
-  '#57534e',
-  '#94a3b8',
-  '#475569',
+  '#146df7', // broadcast
+  '#bcaa00', // all_reduce
+  '#f30006', // reduce
+  '#e22a4c', // all_gather
+  '#b72525', // all_gather_into_tensor
+  '#931e8d', // gather
+  '#8071a2', // scatter
+  '#b2c56a', // reduce_scatter
+  '#7a6c47', // reduce_scatter_tensor
+  '#a7df00', // all_to_all
+  '#18b3a2', // all_to_all_single
+  '#1c32fb', // broadcast_object
+  '#f26556', // all_gather_object
+  '#b62d69', // gather_object
+  '#8808c8', // scatter_object
+  '#086058', // send/recv
+  '#3fd8f4', // copy
+  '#516d81', // group
+  '#987970', // compute
+  '#6e92a4', // barrier
+  '#9b9877', // wait
+  '#daaeca', // block
 ] as const;
 
 /** The op of a step (shared with the exports, so a slice and its trace event name it alike). */

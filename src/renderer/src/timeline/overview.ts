@@ -1,7 +1,7 @@
 // The overview strip: the whole run at a glance (one thin band per lane), drawn once per model
 // into a bitmap, with the visible window framed over it on every frame.
 import type { TimelineModel } from './model';
-import { bodyColour } from './paint';
+import { bodyColour, canvasColours } from './paint';
 import { laneRuns } from './runs';
 import { fitAll, type Viewport } from './viewport';
 
@@ -16,7 +16,7 @@ export function drawOverviewBitmap(bitmap: HTMLCanvasElement, model: TimelineMod
   bitmap.height = Math.round(OVERVIEW_HEIGHT * dpr);
   const ctx = bitmap.getContext('2d')!;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.fillStyle = '#f6f7f9';
+  ctx.fillStyle = canvasColours().axis;
   ctx.fillRect(0, 0, width, OVERVIEW_HEIGHT);
   const range = overviewRange(model);
   const k = width / (range.end - range.start);
@@ -45,10 +45,11 @@ export function drawOverview(
   const k = width / (range.end - range.start);
   const x0 = Math.max(0, (view.start - range.start) * k);
   const x1 = Math.min(width, (view.end - range.start) * k);
-  ctx.fillStyle = 'rgba(30, 41, 59, 0.18)';
+  const { veil, accent } = canvasColours();
+  ctx.fillStyle = veil;
   ctx.fillRect(0, 0, x0, OVERVIEW_HEIGHT);
   ctx.fillRect(x1, 0, width - x1, OVERVIEW_HEIGHT);
-  ctx.strokeStyle = '#2563eb';
+  ctx.strokeStyle = accent;
   ctx.lineWidth = 1.5;
   ctx.strokeRect(x0 + 0.75, 0.75, Math.max(2, x1 - x0 - 1.5), OVERVIEW_HEIGHT - 1.5);
 }
