@@ -247,7 +247,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): D
     const s = lanes[selectedSlice.lane].slices;
     const x0 = Math.max((s.start[selectedSlice.slice] - view.start) * k, -3);
     const x1 = Math.min(Math.max((s.end[selectedSlice.slice] - view.start) * k, x0 + 1), width + 3);
-    ctx.strokeStyle = TEXT_DARK;
+    ctx.strokeStyle = colours.text;
     ctx.lineWidth = 3;
     ctx.strokeRect(x0 - 2, laneTop[selectedSlice.lane] - 2, x1 - x0 + 4, LANE_BODY + 4);
   }
