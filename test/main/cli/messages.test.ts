@@ -32,6 +32,27 @@ describe('clab validate', () => {
     expect(r.stderr).toContain('2 problems found');
   });
 
+  it("says the world's problems of the valid steps beside the schema's errors, in the file's order", () => {
+    const file = write(
+      'both.scenario.json',
+      '{ "version": 1, "name": "b", "world": { "ranks": 2 },\n  "steps": [\n' +
+        '    { "op": "broadcast", "count": 4, "root": 5 },\n' +
+        '    { "op": "all_reduce", "count": "four" },\n' +
+        '    { "op": "send", "from": 1, "to": 1, "count": 2 }\n  ] }\n',
+    );
+    const r = clab('validate', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      [
+        `${file}:3:46: error: steps[0].root: rank 5 does not exist in a world of 2 ranks (expected 0…1)`,
+        `${file}:4:36: error: steps[1].count: expected a whole number ≥ 0, got "four"`,
+        `${file}:5:38: error: steps[2].to: a rank cannot send to itself (from and to are both 1)`,
+        '3 problems found',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('says where a truncated file ends, in words', () => {
     const file = write('cut.scenario.json', '{\n  "version": 1,\n  "name": "cu');
     const r = clab('validate', file);

@@ -1,7 +1,9 @@
 // `clab validate`: every problem of a scenario file, with position, path and expectation.
 import { worldSize } from '../../../shared/plan/compile.js';
-import { compileLoaded } from '../../../shared/plan/text.js';
+import { compileLoaded, ScenarioFileError, worldProblemsOfValidSteps } from '../../../shared/plan/text.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
+import { readCappedText } from '../../core/read-capped.js';
+import { LIMITS } from '../../../shared/scenario/limits.js';
 import { copyEngineNeedsPeerAttributes, copyEnginePairs, copyEngineRefusal } from '../../../shared/plan/copy-engine.js';
 import { loadAddon } from '../../../addon/addon.js';
 import { EXIT_OK, out, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
@@ -28,8 +30,24 @@ function validateCommand(file: string, flags: { ranks?: number; gpus?: boolean }
     );
     return EXIT_OK;
   } catch (e) {
-    return reportUsageError(e);
+    return reportUsageError(withWorldProblems(e, file, flags.ranks));
   }
+}
+
+/**
+ * A file the schema refuses is also checked against its world on the steps that pass (a root
+ * outside the world, a send to itself), so every problem is said at once, as the editor does.
+ */
+function withWorldProblems(e: unknown, file: string, ranks: number | undefined): unknown {
+  if (!(e instanceof ScenarioFileError)) return e;
+  let text: string;
+  try {
+    text = readCappedText(file, { maxBytes: LIMITS.fileBytes });
+  } catch {
+    return e;
+  }
+  const more = worldProblemsOfValidSteps(text, file, { ranks });
+  return more.length ? new ScenarioFileError([...e.problems, ...more].sort((a, b) => a.line - b.line || a.column - b.column)) : e;
 }
 
 export const registerValidate: RegisterCommand = (program, setExit) => {
