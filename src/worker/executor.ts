@@ -17,8 +17,7 @@ import { dataEvents } from './data-events.js';
 import { PairRunner, type PairHost } from './pairs.js';
 import type { Outcome } from './outcome.js';
 import { HostMemory, hostWrittenBytes } from './host-memory.js';
-import type { NcclProfile } from './nccl-profile.js';
-import { NCCL_FUNC, p2pFunc } from '../shared/run/nccl-events.js';
+import { stepNccl, type NcclProfile } from './nccl-profile.js';
 import { VariantComms } from './variant-comms.js';
 
 export interface ExecutorHost {
@@ -364,45 +363,15 @@ export class PlanExecutor {
    * step's stream (not inside compare blocks, whose view lays out streams only).
    */
   private async ncclJoin(step: PlanStep, op: NativeOp, timed: NativeTimes, others: (NativeTimes | null)[], bytes: number) {
-    // Sends and receives by direction and peer (NCCL does not number them; the pool and the addon count alike);
-    // a group of them by its first (the addon numbers that one: NCCL launches the group as one kernel).
-    const lead = op.op === 'group' ? (op.ops.find((o) => o.op === 'send' || o.op === 'recv') ?? op) : op;
-    const func = lead.op === 'send' ? p2pFunc('Send', lead.peer) : lead.op === 'recv' ? p2pFunc('Recv', lead.peer) : NCCL_FUNC[lead.op];
-    if (!this.host.ncclProfile || !func) return null;
-    const joined = await this.host.ncclProfile.join(func, timed, others, step.origin.kind !== 'compare');
-    if (!joined) return null;
-    const events: TimelineEvent[] = joined.slices.map((s) => ({
+    if (!this.host.ncclProfile) return null;
+    return stepNccl(this.host.ncclProfile, op, timed, others, {
       rank: this.host.rank,
       stream: step.stream,
       step: step.index,
-      name: `${step.label} ch ${s.channel}`,
-      phase: 'channel',
-      startNs: s.startNs,
-      endNs: s.endNs,
+      label: step.label,
       bytes,
-      channel: { id: s.channel, algo: s.algo, proto: s.proto, iteration: s.iteration },
-    }));
-    for (const p of joined.proxies)
-      events.push({
-        rank: this.host.rank,
-        stream: step.stream,
-        step: step.index,
-        name: `${step.label} proxy ch ${p.channel} ${p.isSend ? `send to ${p.peer}` : `recv from ${p.peer}`}`,
-        phase: 'proxy',
-        startNs: p.startNs,
-        endNs: p.endNs,
-        bytes: p.bytes,
-        proxy: {
-          channel: p.channel,
-          peer: p.peer,
-          send: p.isSend,
-          steps: p.steps,
-          bytes: p.bytes,
-          iteration: p.iteration,
-          waitUs: p.waitUs,
-        },
-      });
-    return { info: joined.info, events };
+      slices: step.origin.kind !== 'compare',
+    });
   }
 
   private async execute(step: PlanStep): Promise<Outcome> {
@@ -439,7 +408,7 @@ export class PlanExecutor {
         return { ...none, timed: t, events: this.events(step, t, 'timed', 0), note: `${gflops.toFixed(2)} GFLOP/s` };
       }
       case 'pair':
-        this.pairs ??= new PairRunner(this.host.pairs!, this.memory);
+        this.pairs ??= new PairRunner(this.host.pairs!, this.memory, this.host.ncclProfile ?? null);
         return this.pairs.run(step as PlanStep & { action: typeof a });
       case 'wait': {
         const start = nowNs();

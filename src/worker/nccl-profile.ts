@@ -4,10 +4,13 @@
 // rank's log says so once.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { NativeAddon, NativeTimes } from '../addon/native-api.js';
+import type { NativeAddon, NativeOp, NativeTimes } from '../addon/native-api.js';
+import type { TimelineEvent } from '../shared/run/protocol.js';
 import type { GpuClockSample } from '../shared/run/gpu-clock.js';
 import {
+  NCCL_FUNC,
   NcclEventPool,
+  p2pFunc,
   communicatorOf,
   joinStep,
   type ChannelSlice,
@@ -57,6 +60,23 @@ export class NcclProfile {
     this.joinedLast = comm;
   }
 
+  /** The communicator this rank joined last as rank R of W ("R/W"), by the plug-in's init records: a pair's is 0 or 1 of 2. */
+  private joinedBy = new Map<string, string>();
+  private saidUnloaded = false;
+
+  /** The hash of the communicator this rank joined last as rank `rank` of `world` (a pair's), or null. */
+  joinedAs(rank: number, world: number): string | null {
+    this.read();
+    const comm = this.joinedBy.get(`${rank}/${world}`) ?? null;
+    if (comm === null && !this.saidUnloaded) {
+      this.saidUnloaded = true;
+      this.log(
+        "NCCL did not load the profiler plug-in for a pair's communicator (it needs NCCL 2.28 or later, ncclProfiler_v5; set NCCL_DEBUG=INFO to see why): no algorithm, protocol or channels",
+      );
+    }
+    return comm;
+  }
+
   /** The hash of the communicator this rank joined last (read after joining a variant's). */
   lastJoined(): string {
     this.read();
@@ -102,9 +122,34 @@ export class NcclProfile {
     }
   }
 
+  /**
+   * For a plan of pairs only (no run-wide communicator): a profile that joins each pair's calls on
+   * the pair's communicator (joinedAs), or null where the plug-in cannot be read (logged once).
+   */
+  static forPairs(
+    addon: NativeAddon,
+    library: string,
+    rank: number,
+    world: number,
+    device: number,
+    log: (text: string) => void,
+  ): NcclProfile | null {
+    try {
+      const read = addon.ncclProfilerRead({ library });
+      const profile = new NcclProfile(addon, library, '', device, rank, world, log);
+      profile.pool.add(read.records);
+      profile.pool.addTuner(read.tuner);
+      return profile;
+    } catch (e) {
+      log(`the NCCL profiler plug-in cannot be read: ${(e as Error).message}`);
+      return null;
+    }
+  }
+
   private read(): void {
     const { records, tuner } = this.addon.ncclProfilerRead({ library: this.library });
     this.joinedLast = communicatorOf(records, this.rank, this.world) ?? this.joinedLast;
+    for (const r of records) if (r.kind === 'comm') this.joinedBy.set(`${r.rank}/${r.peer}`, r.comm);
     this.pool.add(records);
     this.pool.addTuner(tuner);
   }
@@ -152,4 +197,61 @@ export class NcclProfile {
     const calls = this.pool.take(comm, func, iterations);
     return joinStep(calls, iterations.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c));
   }
+}
+
+/** The function NCCL's events name an op's calls by: a send or recv by direction and peer, a group by its first send or recv. */
+export function ncclFuncOf(op: NativeOp): string | undefined {
+  // NCCL launches a group as one kernel; the addon numbers its first send or receive.
+  const lead = op.op === 'group' ? (op.ops.find((o) => o.op === 'send' || o.op === 'recv') ?? op) : op;
+  if (lead.op === 'send') return p2pFunc('Send', lead.peer);
+  if (lead.op === 'recv') return p2pFunc('Recv', lead.peer);
+  return NCCL_FUNC[lead.op];
+}
+
+/**
+ * What NCCL chose for a step's calls (joined by `profile` on its active communicator), and its
+ * channels' kernels and proxy operations as timeline events on the step's stream (`slices`: false
+ * for none, as inside compare blocks). null where the op has no NCCL function or nothing joined.
+ */
+export async function stepNccl(
+  profile: NcclProfile,
+  op: NativeOp,
+  timed: NativeTimes,
+  others: (NativeTimes | null)[],
+  at: { rank: number; stream: number; step: number; label: string; bytes: number; slices: boolean },
+): Promise<{ info: NcclStepInfo; events: TimelineEvent[] } | null> {
+  const func = ncclFuncOf(op);
+  if (!func) return null;
+  const joined = await profile.join(func, timed, others, at.slices);
+  if (!joined) return null;
+  const base = { rank: at.rank, stream: at.stream, step: at.step };
+  const events: TimelineEvent[] = joined.slices.map((s) => ({
+    ...base,
+    name: `${at.label} ch ${s.channel}`,
+    phase: 'channel',
+    startNs: s.startNs,
+    endNs: s.endNs,
+    bytes: at.bytes,
+    channel: { id: s.channel, algo: s.algo, proto: s.proto, iteration: s.iteration },
+  }));
+  if (at.slices)
+    for (const p of joined.proxies)
+      events.push({
+        ...base,
+        name: `${at.label} proxy ch ${p.channel} ${p.isSend ? `send to ${p.peer}` : `recv from ${p.peer}`}`,
+        phase: 'proxy',
+        startNs: p.startNs,
+        endNs: p.endNs,
+        bytes: p.bytes,
+        proxy: {
+          channel: p.channel,
+          peer: p.peer,
+          send: p.isSend,
+          steps: p.steps,
+          bytes: p.bytes,
+          iteration: p.iteration,
+          waitUs: p.waitUs,
+        },
+      });
+  return { info: joined.info, events };
 }

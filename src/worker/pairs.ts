@@ -12,6 +12,7 @@ import { checkCall, previewTensor } from './output.js';
 import type { Outcome } from './outcome.js';
 import { dataEvents } from './data-events.js';
 import { DTYPE_INFO } from '../shared/data/dtypes.js';
+import { stepNccl, type NcclProfile } from './nccl-profile.js';
 
 /** What the rank process gives the pair runner: the addon, and the core to meet the pair's peer through. */
 export interface PairHost {
@@ -62,6 +63,8 @@ export class PairRunner {
   constructor(
     private readonly host: PairHost,
     private readonly memory: HostMemory | null = null,
+    /** NCCL's profiler plug-in's events (nccl backend): each pair's calls are joined on its own communicator. */
+    private readonly profile: NcclProfile | null = null,
   ) {}
 
   /** One step of a pair's unit, on this rank; never rejects for the pair's own failure. */
@@ -216,6 +219,7 @@ export class PairRunner {
       );
     });
     const base = { rank, stream: 0, step: step.index, bytes: a.count * DTYPE_INFO[a.dtype].bytes };
+    const nccl = await this.ncclJoin(step, op, timed, warm, base.bytes);
     const events: TimelineEvent[] = [
       { ...base, name: `${step.label} (fill)`, phase: 'fill', startNs: fillStart, endNs: fillEnd },
       ...(warm ? dataEvents({ ...base, name: step.label }, warm) : []),
@@ -235,8 +239,10 @@ export class PairRunner {
           ]
         : []),
       ...timed.startNs.map((s, i) => ({ ...base, name: step.label, phase: 'timed' as const, startNs: s, endNs: timed.endNs[i] })),
+      ...(nccl?.events ?? []),
     ];
     return {
+      ...(nccl ? { nccl: nccl.info } : {}),
       checks: () =>
         calls.flatMap((c) => {
           const expected = c.output && c.expected();
@@ -247,6 +253,28 @@ export class PairRunner {
       note: null,
       inputs: calls.map((c) => c.inputPreview),
     };
+  }
+
+  /**
+   * What NCCL chose for the pair's calls, joined on the pair's own communicator (this rank is its
+   * rank 0 or 1 of 2, and the op names its peer so), and their channels as events; null without
+   * the profiler or where nothing joined.
+   */
+  private async ncclJoin(step: PairStep, op: NativeOp, timed: NativeTimes, warm: NativeTimes | null, bytes: number) {
+    if (!this.profile) return null;
+    const pairComm = this.profile.joinedAs(this.host.rank === step.action.from ? 0 : 1, 2);
+    if (!pairComm) return null;
+    this.profile.use(pairComm);
+    try {
+      return await stepNccl(this.profile, op, timed, [warm], {
+        ...{ rank: this.host.rank, stream: 0, step: step.index },
+        label: step.label,
+        bytes,
+        slices: true,
+      });
+    } finally {
+      this.profile.use();
+    }
   }
 
   /** Joins the pair's communicator: the pair's rank 0 (`from`) makes the id, the core passes it on. */
