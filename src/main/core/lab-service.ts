@@ -219,6 +219,11 @@ export class LabService implements LabHandlers {
     return this.saved.open(this.runFile(path));
   }
 
+  /** Removes one saved run from the runs folder: a regular file named there, never a path. */
+  async deleteRun({ file }: ApiParams<'deleteRun'>): Promise<ApiResult<'deleteRun'>> {
+    return { deleted: this.saved.remove(file) };
+  }
+
   /**
    * openRun for the browser's HTTP route: the record's file text, checked against the run record
    * schema, sent on without being serialised again (a large record's text is most of the cost).
