@@ -75,7 +75,8 @@ export class SavedRuns {
     try {
       s = lstatSync(path);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`deleteRun: ${name} is not in the runs folder ${this.dir}`);
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new Error(`deleteRun: ${name} is not in the runs folder ${this.dir}`, { cause: e });
       throw e;
     }
     if (!s.isFile()) throw new Error(`deleteRun: ${path} is not a regular file; nothing was deleted`);

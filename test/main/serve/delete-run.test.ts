@@ -57,17 +57,29 @@ describe('deleteRun', () => {
     writeFileSync(join(runsDir, 'gone.run.json'), record('gone'));
     writeFileSync(join(runsDir, 'kept.run.json'), record('kept'));
     expect((await service.listRuns()).map((r) => r.name).sort()).toEqual(['gone', 'kept']);
-    expect(await call('deleteRun', { file: 'gone.run.json' })).toMatchObject({ ok: true, value: { deleted: join(runsDir, 'gone.run.json') } });
+    expect(await call('deleteRun', { file: 'gone.run.json' })).toMatchObject({
+      ok: true,
+      value: { deleted: join(runsDir, 'gone.run.json') },
+    });
     expect(existsSync(join(runsDir, 'gone.run.json'))).toBe(false);
     expect((await service.listRuns()).map((r) => r.name)).toEqual(['kept']);
   });
 
   it('refuses a request with ../ (or any folder) before the lab sees it, and deletes nothing', async () => {
     writeFileSync(outside, record('outside'));
-    for (const file of ['../outside.run.json', `${runsDir}/../outside.run.json`, '..\\outside.run.json', outside, '..', '.hidden.run.json']) {
+    for (const file of [
+      '../outside.run.json',
+      `${runsDir}/../outside.run.json`,
+      '..\\outside.run.json',
+      outside,
+      '..',
+      '.hidden.run.json',
+    ]) {
       const answer = await call('deleteRun', { file });
       expect(answer.ok, file).toBe(false);
-      expect(answer.error, file).toMatch(/^invalid call to deleteRun: params\.file: expected the file name of a saved run in the runs folder/);
+      expect(answer.error, file).toMatch(
+        /^invalid call to deleteRun: params\.file: expected the file name of a saved run in the runs folder/,
+      );
     }
     expect(existsSync(outside)).toBe(true);
   });
@@ -82,7 +94,9 @@ describe('deleteRun', () => {
   it('never follows a link in the runs folder, nor removes a folder, nor a file that is not there', async () => {
     symlinkSync(outside, join(runsDir, 'link.run.json'));
     mkdirSync(join(runsDir, 'folder.run.json'));
-    expect((await call('deleteRun', { file: 'link.run.json' })).error).toMatch(/link\.run\.json is not a regular file; nothing was deleted/);
+    expect((await call('deleteRun', { file: 'link.run.json' })).error).toMatch(
+      /link\.run\.json is not a regular file; nothing was deleted/,
+    );
     expect((await call('deleteRun', { file: 'folder.run.json' })).error).toMatch(/folder\.run\.json is not a regular file/);
     expect((await call('deleteRun', { file: 'never.run.json' })).error).toMatch(/never\.run\.json is not in the runs folder/);
     expect(existsSync(outside)).toBe(true);
