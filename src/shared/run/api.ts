@@ -45,8 +45,8 @@ export const fileProblemSchema = z.object({
   line: z.number().int(),
   column: z.number().int(),
   message: z.string(),
-  /** Absent means 'error' (what older windows and cores send); a warning refuses nothing. */
-  severity: z.enum(['error', 'warning']).optional(),
+  /** Absent means 'error' (what older windows and cores send); a warning or a note (info) refuses nothing. */
+  severity: z.enum(['error', 'warning', 'info']).optional(),
 });
 
 /** "[HOST:]PORT" for `remote.listen`: a name, an IPv4 address or a bracketed IPv6 one, then the port. */

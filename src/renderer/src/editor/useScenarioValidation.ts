@@ -46,6 +46,8 @@ export function useScenarioValidation(
   ranks: number | null,
   panel: RunRequest['backend'],
   connected: boolean,
+  /** Said as a note instead of the machine's refusal: a replay recorded on a backend this machine lacks (replayBackendNote). */
+  replayNote: string | null = null,
 ): ScenarioProblems {
   const [checked, setChecked] = useState<TextCheck>({ text: '', file: UNSAVED, problems: [], backend: null });
   const [machine, setMachine] = useState<{ key: string; answer: ApiResult<'checkBackend'> } | null>(null);
@@ -74,6 +76,9 @@ export function useScenarioValidation(
   return useMemo(() => {
     const answer = machine && ask && machine.key === ask.key ? machine.answer : null;
     if (!answer || answer.ok || !ask) return { text: checked.text, problems: checked.problems };
-    return { text: checked.text, problems: [...checked.problems, problemAt(checked.text, checked.file, ask.at, answer.reason)] };
-  }, [checked, ask, machine]);
+    const refusal = replayNote
+      ? { ...problemAt(checked.text, checked.file, ask.at, replayNote), severity: 'info' as const }
+      : problemAt(checked.text, checked.file, ask.at, answer.reason);
+    return { text: checked.text, problems: [...checked.problems, refusal] };
+  }, [checked, ask, machine, replayNote]);
 }
