@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { MachineInfo } from '../../../src/shared/run/api';
 import { recordDocument, replayBackendNote } from '../../../src/renderer/src/editor/document';
 
-const text = '{\n  // all the collectives\n  "version": 1, "name": "All-in-one collectives",\n  "world": { "ranks": 2 }\n}\n';
+const text = '{\n  "version": 1, "name": "All-in-one collectives",\n  "world": { "ranks": 2 }\n}\n';
 const scenario = { version: 1, name: 'All-in-one collectives', world: { ranks: 2 } };
 const from = '/runs/all-in-one-collectives-2026-11-25T00-00-00-000Z-a1b2c3.run.json';
 const environment = { backend: 'nccl' } as never;
@@ -19,7 +19,7 @@ const machine = (nccl: boolean): MachineInfo => ({
 });
 
 describe("a replay's scenario", () => {
-  it('keeps the file name it ran from and its text as written', () => {
+  it('keeps the file name it ran from and its text as written, layout and all', () => {
     const doc = recordDocument(
       { scenario, scenarioFile: '/home/me/scenarios/all-in-one.scenario.json', scenarioText: text, environment },
       from,

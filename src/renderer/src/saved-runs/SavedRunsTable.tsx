@@ -71,7 +71,7 @@ export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onD
                 onChange={() => onPick(run.path)}
               />
             </td>
-            <td className="left" title={run.path}>
+            <td className="left run-name" title={run.path}>
               {run.name}
             </td>
             <td className="left">{showDate(run.createdAt)}</td>
@@ -81,28 +81,34 @@ export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onD
             <td>{run.backend}</td>
             <td className="run-actions">
               {confirming === run.path ? (
-                <span className="confirm-delete" role="group" aria-label={`delete ${run.name}`}>
-                  delete its file?{' '}
+                <span
+                  className="confirm-delete"
+                  role="group"
+                  title="Delete this run's file from the runs folder"
+                  aria-label={`delete ${run.name}`}
+                >
+                  delete?{' '}
                   <button
                     type="button"
-                    className="danger"
+                    className="small danger"
                     data-testid="confirm-delete"
                     disabled={deleting === run.path}
                     onClick={() => onDelete(run)}
                   >
                     Delete
                   </button>{' '}
-                  <button type="button" data-testid="cancel-delete" onClick={() => setConfirming(null)}>
+                  <button type="button" className="small" data-testid="cancel-delete" onClick={() => setConfirming(null)}>
                     Keep
                   </button>
                 </span>
               ) : (
                 <>
-                  <button type="button" data-testid="open-run" onClick={() => onOpen(run.path)}>
+                  <button type="button" className="small" data-testid="open-run" onClick={() => onOpen(run.path)}>
                     Open
                   </button>{' '}
                   <button
                     type="button"
+                    className="small"
                     data-testid="delete-run"
                     title="Delete this run's file from the runs folder"
                     onClick={() => setConfirming(run.path)}
