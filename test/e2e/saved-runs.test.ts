@@ -134,7 +134,7 @@ describe('saved runs', () => {
 
   it("notes, not as an error, that a GPU record's backend is not on this machine", async () => {
     await openSaved('overlap-gpu-h200x2.run.json');
-    await page.getByTestId('file-name').filter({ hasText: 'overlap-gpu.scenario.json' }).waitFor();
+    await page.getByTestId('file-name').filter({ hasText: 'overlap-gpu' }).waitFor();
     const note = 'recorded on nccl; this machine has cpu only — replay shows the record, re-running needs a GPU';
     const markers = await expect
       .poll(async () => (await editorMarkers(page)).filter((m) => m.owner === 'clab'), { timeout: 10_000 })
