@@ -3,12 +3,12 @@
 // name and text, a GPU record replayed on this machine, delete / filter / sort, and the
 // timeline PNG's title and legend. Screenshots go to test-results/screenshots/saved-*.png.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
-import { editorMarkers, editorText, openLab, REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
+import { editorMarkers, editorText, openLab, REPO_ROOT, screenshot, SCREENSHOTS, usesLabPage, type LabServerProcess } from './helpers';
 
 let server: LabServerProcess;
 let page: Page;
@@ -22,6 +22,9 @@ const WRITTEN = `{
   "steps": [ { "op": "all_reduce", "count": 8 } ]
 }
 `;
+
+/** Recorded on 2 × H200 with nccl; its scenario names the nccl backend. Read only. */
+const GPU_RECORD = join(REPO_ROOT, 'docs', 'records', 'overlap-gpu-h200x2.run.json');
 
 /** As `clab serve` names a record: the scenario's slug, the time, a random tail (not the scenario's name). */
 const RING_RUN = 'my-ring-2026-11-26T01-00-00-000Z-a1b2c3.run.json';
@@ -42,7 +45,7 @@ usesLabPage(
     writeFileSync(join(lab.runsDir, 'alpha.run.json'), record('alpha sweep', '2026-11-20T10:00:00.000Z', 30));
     writeFileSync(join(lab.runsDir, 'beta.run.json'), record('beta pairs', '2026-11-24T10:00:00.000Z', 2, 'failed'));
     writeFileSync(join(lab.runsDir, 'gamma.run.json'), record('gamma ring', '2026-11-22T10:00:00.000Z', 9));
-    copyFileSync(join(REPO_ROOT, 'docs/records/overlap-gpu-h200x2.run.json'), join(lab.runsDir, 'overlap-gpu-h200x2.run.json'));
+    copyFileSync(GPU_RECORD, join(lab.runsDir, 'overlap-gpu-h200x2.run.json'));
     const written = join(lab.runsDir, 'my-ring.scenario.json');
     writeFileSync(written, WRITTEN);
     execFileSync(process.execPath, ['bin/clab.cjs', 'run', written, '--backend', 'cpu', '--out', join(lab.runsDir, RING_RUN)], {
@@ -251,6 +254,8 @@ describe('saved runs', () => {
     expect(found.width).toBeGreaterThan(found.canvasWidth);
     expect(found.colours).toEqual(swatches);
     expect(found.dark).toBeGreaterThan(100);
-    writeFileSync(join(REPO_ROOT, 'test-results', 'screenshots', 'saved-9-timeline.png'), png);
+    // The exported image itself, beside the screenshots (test-results/ is ignored).
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    writeFileSync(join(SCREENSHOTS, 'saved-9-timeline-export.png'), png);
   });
 });
