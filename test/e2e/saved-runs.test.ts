@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
+import { chooseTemplate, runAndWait, setRunOptions } from './lab-page';
 import { editorMarkers, editorText, openLab, REPO_ROOT, screenshot, SCREENSHOTS, usesLabPage, type LabServerProcess } from './helpers';
 
 let server: LabServerProcess;
@@ -257,5 +258,22 @@ describe('saved runs', () => {
     // The exported image itself, beside the screenshots (test-results/ is ignored).
     mkdirSync(SCREENSHOTS, { recursive: true });
     writeFileSync(join(SCREENSHOTS, 'saved-9-timeline-export.png'), png);
+  });
+
+  it("replays a run started from the page under the template's name and text, not `<run-id>.scenario.json`", async () => {
+    await chooseTemplate(page, 'all-in-one.scenario.json');
+    const template = await editorText(page);
+    await setRunOptions(page, 'cpu', 2);
+    expect(await runAndWait(page)).toMatch(/^PASSED/);
+    await showSavedRuns();
+    await page.getByTestId('saved-runs-filter').fill('All-in-one collectives');
+    await page.locator('[data-testid=saved-run] [data-testid=open-run]').first().click();
+    await page.getByTestId('replay-banner').waitFor();
+    await page
+      .getByTestId('file-name')
+      .filter({ hasText: /^all-in-one\.scenario\.json$/ })
+      .waitFor();
+    expect(await editorText(page)).toBe(template);
+    await screenshot(page, 'saved-10-page-run-replayed');
   });
 });
