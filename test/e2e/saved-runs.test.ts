@@ -266,8 +266,7 @@ describe('saved runs', () => {
     await setRunOptions(page, 'cpu', 2);
     expect(await runAndWait(page)).toMatch(/^PASSED/);
     await showSavedRuns();
-    await page.getByTestId('saved-runs-filter').fill('All-in-one collectives');
-    await page.locator('[data-testid=saved-run] [data-testid=open-run]').first().click();
+    await page.locator('[data-testid=saved-run]:has(td:text-is("All-in-one collectives")) [data-testid=open-run]').click();
     await page.getByTestId('replay-banner').waitFor();
     await page
       .getByTestId('file-name')
