@@ -4,8 +4,8 @@ import { EventEmitter } from 'node:events';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { runPanelBackend, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult, type OpenedFile } from '../../shared/run/api.js';
-import { parse } from 'jsonc-parser';
-import { RECORD_FORMAT, type RunRecord } from '../../shared/run/record.js';
+import type { RunRecord } from '../../shared/run/record.js';
+import { isRunRecordFile } from '../../shared/run/record-text.js';
 import { parseScenarioText, ScenarioFileError } from '../../shared/plan/text.js';
 import { loadAddon as loadNativeAddon } from '../../addon/addon.js';
 import { writeFileAtomic } from './atomic-file.js';
@@ -219,6 +219,11 @@ export class LabService implements LabHandlers {
     return this.saved.open(this.runFile(path));
   }
 
+  /** Removes one saved run from the runs folder: a regular file named there, never a path. */
+  async deleteRun({ file }: ApiParams<'deleteRun'>): Promise<ApiResult<'deleteRun'>> {
+    return { deleted: this.saved.remove(file) };
+  }
+
   /**
    * openRun for the browser's HTTP route: the record's file text, checked against the run record
    * schema, sent on without being serialised again (a large record's text is most of the cost).
@@ -318,11 +323,10 @@ function labLine(text: string) {
   return { rank: null, atNs: Number(process.hrtime.bigint()), text };
 }
 
-/** Whether the file says it is a run record: its first bytes hold `"format": "clab.run"`. */
+/** Whether the file is meant to be a run record: named *.run.json, or its first bytes hold `"format": "clab.run"`. */
 function looksLikeRunRecord(file: string): boolean {
   try {
-    const head = parse(readCappedText(file, { maxBytes: 4096, regularOnly: true, head: true })) as { format?: unknown } | null;
-    return head?.format === RECORD_FORMAT;
+    return isRunRecordFile(file, readCappedText(file, { maxBytes: 4096, regularOnly: true, head: true }));
   } catch {
     return false;
   }

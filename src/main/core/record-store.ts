@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import { readCappedText, type ReadCappedOptions } from './read-capped.js';
-import { runRecordSchema, type RunRecord } from '../../shared/run/record.js';
+import type { RunRecord } from '../../shared/run/record.js';
+import { parseRecordText } from '../../shared/run/record-text.js';
 
 export function writeRecordAtomic(file: string, record: RunRecord): void {
   writeFileAtomic(file, JSON.stringify(record));
@@ -22,20 +23,15 @@ export function readRecord(file: string, o: RecordReadOptions = {}): RunRecord {
 
 /** The record and the text it was read from (which passed the same checks), for sending on as it is. */
 export function readRecordText(file: string, o: RecordReadOptions = {}): { record: RunRecord; text: string } {
-  let raw: unknown;
   let text: string;
   try {
     text = readCappedText(file, { maxBytes: o.maxBytes ?? MAX_RECORD_BYTES, regularOnly: o.regularOnly });
-    raw = JSON.parse(text);
   } catch (e) {
     throw new Error(`${file}: cannot read the run record: ${(e as Error).message}`, { cause: e });
   }
-  const r = runRecordSchema.safeParse(raw);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    throw new Error(`${file}: not a valid run record: ${i.path.join('.') || '(root)'}: ${i.message}`);
-  }
-  return { record: r.data, text };
+  const r = parseRecordText(text);
+  if (!r.ok) throw new Error(`${file}: ${r.kind === 'json' ? 'cannot read the run record' : 'not a valid run record'}: ${r.problem}`);
+  return { record: r.record, text };
 }
 
 /** Record paths handed out by this process and not yet written: two runs in one millisecond get two. */

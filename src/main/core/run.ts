@@ -40,6 +40,8 @@ export interface RunOptions {
   backend: BackendName;
   backendNote?: string | null;
   scenario: unknown;
+  /** The scenario's text as given (kept in the record for a replay to open as written). */
+  scenarioText?: string;
   scenarioFile: string | null;
   workerEntry?: string;
   /** How long ranks may take to start and join before the run fails. */
@@ -481,6 +483,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       environment: this.environment!, // set in run() before record() is called
       error: this.error,
       scenario: this.options.scenario,
+      ...(this.options.scenarioText !== undefined ? { scenarioText: this.options.scenarioText } : {}),
       plan: this.sentPlan,
       steps,
       ...(expectation ? { expectation } : {}),

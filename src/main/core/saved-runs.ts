@@ -2,10 +2,10 @@
 // fields a record starts with, run.ts) once, and again only when the file changes; only regular
 // files are read, opened without blocking, so a FIFO or a device named *.run.json is passed over
 // and never stalls the lab; a record larger than the bound is not loaded.
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
-import type { SavedRun } from '../../shared/run/api.js';
+import { RUN_FILE_NAME, type SavedRun } from '../../shared/run/api.js';
 import { RECORD_FORMAT, type RunRecord } from '../../shared/run/record.js';
 import { readCapped } from './read-capped.js';
 import { readRecord, readRecordText } from './record-store.js';
@@ -62,6 +62,29 @@ export class SavedRuns {
     return readRecordText(file, openOptions).text;
   }
 
+  /**
+   * Deletes `<dir>/<name>`: `name` must be a run file's name (RUN_FILE_NAME, checked here too, as
+   * a door may call without the API's schema) and the file a regular one, so a link or a folder
+   * is never followed or removed. Returns the path removed.
+   */
+  remove(name: string): string {
+    if (!RUN_FILE_NAME.test(name))
+      throw new Error(`deleteRun: "${name}" is not the file name of a saved run (*.run.json, no folder); nothing was deleted`);
+    const path = join(this.dir, name);
+    let s;
+    try {
+      s = lstatSync(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new Error(`deleteRun: ${name} is not in the runs folder ${this.dir}`, { cause: e });
+      throw e;
+    }
+    if (!s.isFile()) throw new Error(`deleteRun: ${path} is not a regular file; nothing was deleted`);
+    rmSync(path);
+    this.seen.delete(path);
+    return path;
+  }
+
   private summaryOf(path: string, name: string): Summary | null {
     let s;
     try {
@@ -104,10 +127,18 @@ function headSummary(head: string, fileName: string): Summary | null {
     name === null
   )
     return null;
-  return { name, createdAt: r.createdAt, status: r.status, world: r.world as number, backend };
+  const finishedAt = typeof r.finishedAt === 'string' ? r.finishedAt : null;
+  return { name, createdAt: r.createdAt, finishedAt, status: r.status, world: r.world as number, backend };
 }
 
 function fullSummary(record: RunRecord, fileName: string): Summary {
   const name = scenarioName(record.scenario, fileName) ?? fileName.slice(0, -RUN_SUFFIX.length);
-  return { name, createdAt: record.createdAt, status: record.status, world: record.world, backend: record.environment.backend };
+  return {
+    name,
+    createdAt: record.createdAt,
+    finishedAt: record.finishedAt,
+    status: record.status,
+    world: record.world,
+    backend: record.environment.backend,
+  };
 }

@@ -94,6 +94,7 @@ export function prepareRun(request: RunRequest): PreparedRun {
     backend: backend.backend,
     backendNote: backend.note,
     scenario: loaded.raw,
+    scenarioText: loaded.text,
     scenarioFile: request.scenarioFile,
     createdAt,
     workerEntry: request.workerEntry,

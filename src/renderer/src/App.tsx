@@ -19,6 +19,7 @@ import {
   EditorToolbar,
   ScenarioEditor,
   recordDocument,
+  replayBackendNote,
   scenarioWorld,
   templateDocument,
   useScenarioValidation,
@@ -57,13 +58,15 @@ export function App() {
     (record: RunRecord, from: string) => {
       setShown({ record, source: { kind: 'replay', from } });
       // What ran, in the editor: a new document, so the saved run's scenario can be changed and run again.
-      if (record.scenario !== null && typeof record.scenario === 'object') openDocument(recordDocument(record.scenario, from));
+      if (record.scenario !== null && typeof record.scenario === 'object') openDocument(recordDocument(record, from));
       bring('record');
     },
     [bring, openDocument],
   );
 
   const files = useFileActions(client, scenario, showReplay, setNotice);
+  const recordedOn = scenario.doc?.recordedOn;
+  const replayNote = useMemo(() => replayBackendNote(recordedOn, machine), [recordedOn, machine]);
   const problems = useScenarioValidation(
     client,
     scenario.text,
@@ -71,6 +74,7 @@ export function App() {
     settings.ranks,
     settings.backend,
     connection === 'open',
+    replayNote,
   );
   const world = useMemo(() => scenarioWorld(scenario.text), [scenario.text]);
 
@@ -131,7 +135,8 @@ export function App() {
     bring(settings.stepMode ? 'step-run-started' : 'run-started');
     forgetRequest();
     void start(
-      buildRunRequest(scenario.text, scenario.doc.path, {
+      // A document never saved to a path still has a name (a template's, a replay's): the record keeps it.
+      buildRunRequest(scenario.text, scenario.doc.path ?? scenario.doc.name, {
         backend: settings.backend,
         ranks: settings.ranks,
         stepMode: settings.stepMode,

@@ -45,8 +45,8 @@ export const fileProblemSchema = z.object({
   line: z.number().int(),
   column: z.number().int(),
   message: z.string(),
-  /** Absent means 'error' (what older windows and cores send); a warning refuses nothing. */
-  severity: z.enum(['error', 'warning']).optional(),
+  /** Absent means 'error' (what older windows and cores send); a warning or a note (info) refuses nothing. */
+  severity: z.enum(['error', 'warning', 'info']).optional(),
 });
 
 /** "[HOST:]PORT" for `remote.listen`: a name, an IPv4 address or a bracketed IPv6 one, then the port. */
@@ -92,6 +92,8 @@ export const savedRunSchema = z.object({
   path: z.string(),
   name: z.string(),
   createdAt: z.string(),
+  /** null: the run did not finish writing its record; absent: an older core. */
+  finishedAt: z.string().nullable().optional(),
   status: z.string(),
   world: z.number().int(),
   backend: z.string(),
@@ -114,6 +116,8 @@ export const apiCallSchema = z.discriminatedUnion('method', [
   /** Where a run stands: a window that lost its connection catches up with this after reconnecting. */
   z.object({ method: z.literal('runStatus'), params: z.object({ runId: z.string().min(1).max(100) }).strict() }),
   z.object({ method: z.literal('openRun'), params: z.lazy(() => openRunParamsSchema) }),
+  /** Removes a saved run's file from the runs folder (and nothing else): named by its file name there. */
+  z.object({ method: z.literal('deleteRun'), params: z.lazy(() => deleteRunParamsSchema) }),
   /** Saves scenario text. path null = ask where (Save As); returns null when the user cancels. Electron only. */
   z.object({
     method: z.literal('saveScenario'),
@@ -155,6 +159,7 @@ export const apiResultSchemas = {
     z.object({ state: z.literal('unknown') }),
   ]),
   openRun: runRecordSchema,
+  deleteRun: z.object({ deleted: z.string() }),
   saveScenario: z.object({ path: z.string() }).nullable(),
   openFile: z.lazy(() => openedFileSchema).nullable(),
   openPath: z.lazy(() => openedFileSchema),
@@ -214,6 +219,15 @@ export interface LabApi {
  */
 export const RUN_DOWNLOAD_PATH = '/api/run';
 export const openRunParamsSchema = z.object({ path: z.string().min(1).max(4096) }).strict();
+
+/**
+ * A saved run's file name in the runs folder: one name, no folder (no `/`, `\\` or `..` can lead
+ * out of it), not hidden, ending in `.run.json`.
+ */
+export const RUN_FILE_NAME = /^(?!\.)[^/\\\0]{1,200}\.run\.json$/;
+export const deleteRunParamsSchema = z
+  .object({ file: z.string().regex(RUN_FILE_NAME, 'expected the file name of a saved run in the runs folder (*.run.json, no folder)') })
+  .strict();
 
 /** Wire format of `clab serve`'s WebSocket (JSON text frames). */
 export const wsClientMessageSchema = z.object({

@@ -190,6 +190,8 @@ export const runRecordSchema = z
     finishedAt: z.string().nullable(),
     scenarioFile: z.string().nullable(),
     scenario: z.unknown(),
+    /** The scenario's text as it ran, comments and layout kept, so a replay opens it as written (newer records). */
+    scenarioText: z.string().optional(),
     plan: planSchema,
     /** The plan's world (a replayed record's tables and matrices are as large as it). */
     world: z.number().int().min(1).max(LIMITS.ranks),

@@ -61,6 +61,7 @@ describe('the runs folder of clab serve', () => {
       path: file,
       name: 'headed',
       createdAt: '2026-11-25T00:00:00.000Z',
+      finishedAt: record.finishedAt,
       status: record.status,
       world: 4,
       backend: record.environment.backend,

@@ -27,7 +27,13 @@ export function readSession(): ScenarioDocument | null {
   try {
     const value = JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null') as Partial<ScenarioDocument> | null;
     if (value && typeof value.key === 'string' && typeof value.name === 'string' && typeof value.savedText === 'string') {
-      return { key: value.key, name: value.name, path: typeof value.path === 'string' ? value.path : null, savedText: value.savedText };
+      return {
+        key: value.key,
+        name: value.name,
+        path: typeof value.path === 'string' ? value.path : null,
+        savedText: value.savedText,
+        ...(typeof value.recordedOn === 'string' ? { recordedOn: value.recordedOn } : {}),
+      };
     }
   } catch {
     // A session from an older version or a broken one: start afresh.

@@ -1,26 +1,19 @@
 // Files in a browser, where there is no path to open or save: read what the user picked or
 // dropped, and hand text back as a download.
 import type { OpenedFile } from '../../../shared/run/api.js';
-import { RECORD_FORMAT, runRecordSchema } from '../../../shared/run/record.js';
+import { isRunRecordFile, parseRecordText } from '../../../shared/run/record-text.js';
 import { downloadBlob } from '../ui/download';
 
-/** A run record (validated) or scenario text, told apart by the record's `format` field. */
+/**
+ * A run record (validated) or scenario text. A file named *.run.json, or whose first bytes name
+ * the record format, is a record: when it is not a valid one (cut off, or a field wrong) that is
+ * said, with where it breaks, rather than opening it in the editor as a scenario full of errors.
+ */
 export function classifyFileText(name: string, text: string): OpenedFile {
-  let json: unknown = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // Broken JSON is a scenario still being written: the editor shows where it breaks.
-  }
-  if (json && typeof json === 'object' && (json as { format?: unknown }).format === RECORD_FORMAT) {
-    const parsed = runRecordSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new Error(`${name} is not a valid run record: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    }
-    return { kind: 'run', path: name, record: parsed.data };
-  }
-  return { kind: 'scenario', path: name, text };
+  if (!isRunRecordFile(name, text)) return { kind: 'scenario', path: name, text };
+  const parsed = parseRecordText(text);
+  if (!parsed.ok) throw new Error(`${name} is not a valid run record: ${parsed.problem}`);
+  return { kind: 'run', path: name, record: parsed.record };
 }
 
 export async function readFiles(files: Iterable<File>): Promise<OpenedFile[]> {

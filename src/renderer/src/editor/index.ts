@@ -5,4 +5,4 @@ export { EditorTitle } from './EditorTitle';
 export { useScenarioDocument, type ScenarioDocumentState } from './useScenarioDocument';
 export { useScenarioValidation } from './useScenarioValidation';
 export { useFileActions, type FileActions } from './useFileActions';
-export { recordDocument, templateDocument, scenarioWorld } from './document';
+export { recordDocument, replayBackendNote, templateDocument, scenarioWorld } from './document';

@@ -15,12 +15,18 @@ export interface MarkerSummary {
   first: string | null;
 }
 
+const MARKER_SEVERITY = {
+  error: monaco.MarkerSeverity.Error,
+  warning: monaco.MarkerSeverity.Warning,
+  info: monaco.MarkerSeverity.Info,
+} as const;
+
 function labMarker(model: monaco.editor.ITextModel, problem: FileProblemInfo): monaco.editor.IMarkerData {
   const line = Math.min(Math.max(problem.line, 1), model.getLineCount());
   const column = Math.min(Math.max(problem.column, 1), model.getLineMaxColumn(line));
   const word = model.getWordAtPosition({ lineNumber: line, column });
   return {
-    severity: problem.severity === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error,
+    severity: MARKER_SEVERITY[problem.severity ?? 'error'],
     source: 'clab validate',
     message: problem.path ? `${problem.path}: ${problem.message}` : problem.message,
     startLineNumber: line,

@@ -58,6 +58,8 @@ export function useScenarioValidation(
   ranks: number | null,
   panel: RunRequest['backend'],
   connected: boolean,
+  /** Said as a note instead of the machine's refusal: a replay recorded on a backend this machine lacks (replayBackendNote). */
+  replayNote: string | null = null,
 ): ScenarioProblems {
   const [checked, setChecked] = useState<TextCheck>({ text: '', file: UNSAVED, problems: [], beyond: [], backend: null });
   const [machine, setMachine] = useState<{ key: string; answer: ApiResult<'checkBackend'> } | null>(null);
@@ -87,6 +89,9 @@ export function useScenarioValidation(
     const answer = machine && ask && machine.key === ask.key ? machine.answer : null;
     const { text, problems, beyond } = checked;
     if (!answer || answer.ok || !ask) return { text, problems, beyond };
-    return { text, problems, beyond: [...beyond, problemAt(text, checked.file, ask.at, answer.reason)] };
-  }, [checked, ask, machine]);
+    const refusal = replayNote
+      ? { ...problemAt(text, checked.file, ask.at, replayNote), severity: 'info' as const }
+      : problemAt(text, checked.file, ask.at, answer.reason);
+    return { text, problems, beyond: [...beyond, refusal] };
+  }, [checked, ask, machine, replayNote]);
 }

@@ -1,10 +1,13 @@
-// Saved run records; opening one shows its results without running anything (replay). Two
-// picked runs can be compared here, below the list.
-import { useEffect, useState } from 'react';
+// Saved run records; opening one shows its results without running anything (replay). The list
+// can be filtered and sorted, a run deleted, and two picked runs compared below it. While the lab
+// is out of reach the list says so and is fetched again once it is back.
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SavedRun } from '../../../shared/run/api.js';
 import { compareRuns, type RunComparison } from '../../../shared/export/index.js';
-import type { LabClient } from '../client';
+import type { ConnectionState, LabClient } from '../client';
+import { filterRuns, nextSort, readSort, runFileName, sortRuns, writeSort, type RunSort, type SortKey } from './list';
 import { RunComparisonView } from './RunComparisonView';
+import { SavedRunsTable, showDate } from './SavedRunsTable';
 
 interface Props {
   client: LabClient;
@@ -23,12 +26,25 @@ async function compareSaved(client: LabClient, picked: SavedRun[]): Promise<Comp
   return { state: 'shown', comparison: compareRuns(a.record, b.record), names: [a.run.name, b.run.name] };
 }
 
-export function SavedRuns({ client, refreshKey, onOpen }: Props) {
+function useConnection(client: LabClient): ConnectionState {
+  // onConnection says the current state at once: read it so, so an open lab never shows offline.
+  const [state, setState] = useState<ConnectionState>(() => {
+    let now: ConnectionState = 'connecting';
+    client.onConnection((s) => (now = s))();
+    return now;
+  });
+  useEffect(() => client.onConnection(setState), [client]);
+  return state;
+}
+
+/** The runs folder's listing, asked again when it may have changed or the connection came back. */
+function useSavedRuns(client: LabClient, refreshKey: number, connection: ConnectionState) {
   const [runs, setRuns] = useState<SavedRun[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [picked, setPicked] = useState<string[]>([]);
-  const [comparing, setComparing] = useState<Comparing | null>(null);
+  const [version, setVersion] = useState(0);
   useEffect(() => {
+    // A call made while disconnected would wait for the connection: ask once it is open.
+    if (connection !== 'open') return;
     let current = true;
     client.call('listRuns', {}).then(
       (list) => {
@@ -44,19 +60,45 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
     return () => {
       current = false;
     };
-  }, [client, refreshKey]);
-  if (error)
+  }, [client, refreshKey, connection, version]);
+  return { runs, error, reload: useCallback(() => setVersion((v) => v + 1), []) };
+}
+
+export function SavedRuns({ client, refreshKey, onOpen }: Props) {
+  const connection = useConnection(client);
+  const { runs, error, reload } = useSavedRuns(client, refreshKey, connection);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [comparing, setComparing] = useState<Comparing | null>(null);
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<RunSort>(() => readSort(localStorage));
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const shown = useMemo(() => (runs ? sortRuns(filterRuns(runs, query, showDate), sort) : []), [runs, query, sort]);
+
+  const offline = connection !== 'open';
+  const offlineNote = offline && (
+    <p className="failed" role="status" data-testid="saved-runs-offline">
+      Not connected — retrying{runs ? '; the list below may be out of date' : ''}…
+    </p>
+  );
+  if (!runs)
     return (
-      <p className="failed" role="alert">
-        Could not list the saved runs: {error}
-      </p>
+      offlineNote ||
+      (error ? (
+        <p className="failed" role="alert">
+          Could not list the saved runs: {error}
+        </p>
+      ) : (
+        <p className="empty">Loading…</p>
+      ))
     );
-  if (!runs) return <p className="empty">Loading…</p>;
   if (!runs.length)
     return (
-      <p className="empty" data-testid="saved-runs-empty">
-        No saved runs yet.
-      </p>
+      offlineNote || (
+        <p className="empty" data-testid="saved-runs-empty">
+          No saved runs yet.
+        </p>
+      )
     );
 
   const pickedRuns = runs.filter((r) => picked.includes(r.path));
@@ -66,48 +108,62 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
     setComparing({ state: 'loading' });
     compareSaved(client, pickedRuns).then(setComparing, (e: Error) => setComparing({ state: 'failed', message: e.message }));
   };
+  const sortBy = (key: SortKey) => {
+    const next = nextSort(sort, key);
+    writeSort(localStorage, next);
+    setSort(next);
+  };
+  const remove = (run: SavedRun) => {
+    setDeleting(run.path);
+    setDeleteError(null);
+    client
+      .call('deleteRun', { file: runFileName(run) })
+      .then(
+        () => setPicked((p) => p.filter((x) => x !== run.path)),
+        (e: Error) => setDeleteError(e.message),
+      )
+      .finally(() => {
+        setDeleting(null);
+        reload();
+      });
+  };
   return (
     <>
-      <table className="saved-runs" data-testid="saved-runs">
-        <thead>
-          <tr>
-            <th title="Pick two runs to compare">compare</th>
-            <th className="left">name</th>
-            <th className="left">created</th>
-            <th>status</th>
-            <th>ranks</th>
-            <th>backend</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.path} data-testid="saved-run">
-              <td>
-                <input
-                  type="checkbox"
-                  data-testid="compare-pick"
-                  aria-label={`compare ${run.name}`}
-                  checked={picked.includes(run.path)}
-                  onChange={() => toggle(run.path)}
-                />
-              </td>
-              <td className="left" title={run.path}>
-                {run.name}
-              </td>
-              <td className="left">{new Date(run.createdAt).toLocaleString()}</td>
-              <td className={run.status === 'passed' ? 'passed' : 'failed'}>{run.status}</td>
-              <td>{run.world}</td>
-              <td>{run.backend}</td>
-              <td>
-                <button type="button" data-testid="open-run" onClick={() => onOpen(run.path)}>
-                  Open
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {offlineNote}
+      {error && (
+        <p className="failed" role="alert">
+          Could not list the saved runs: {error}
+        </p>
+      )}
+      <p className="saved-runs-bar">
+        <input
+          type="search"
+          data-testid="saved-runs-filter"
+          aria-label="Filter the saved runs"
+          placeholder="filter: scenario, backend, date, status"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />{' '}
+        <span className="dim" data-testid="saved-runs-count">
+          {shown.length === runs.length ? `${runs.length} runs` : `${shown.length} of ${runs.length} runs`}
+        </span>
+      </p>
+      {deleteError && (
+        <p className="failed" role="alert" data-testid="delete-error">
+          Could not delete the run: {deleteError}
+        </p>
+      )}
+      <SavedRunsTable
+        runs={shown}
+        sort={sort}
+        onSort={sortBy}
+        picked={picked}
+        onPick={toggle}
+        onOpen={onOpen}
+        onDelete={remove}
+        deleting={deleting}
+      />
+      {!shown.length && <p className="empty">No saved run matches “{query}”.</p>}
       <p className="compare-bar">
         <button
           type="button"

@@ -1,6 +1,6 @@
 // Which colour is which op (only the ops of this run), and how phases look.
 import { useMemo } from 'react';
-import type { TimelineModel } from './model';
+import { opsIn, type TimelineModel } from './model';
 import { OP_COLOURS, OPS } from './ops';
 
 const PHASE_KEYS: [string, string][] = [
@@ -15,12 +15,6 @@ const PHASE_KEYS: [string, string][] = [
   ['data-check', 'data checked on the stream'],
   ['unfinished', 'in flight when the run ended'],
 ];
-
-function opsIn(model: TimelineModel): number[] {
-  const seen = new Set<number>();
-  for (const lane of model.lanes) for (let i = 0; i < lane.slices.count; i++) seen.add(lane.slices.op[i]);
-  return [...seen].sort((a, b) => a - b);
-}
 
 export function Legend({ model, version }: { model: TimelineModel; version: number }) {
   const ops = useMemo(() => opsIn(model), [model, version]);

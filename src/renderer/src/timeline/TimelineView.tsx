@@ -34,9 +34,11 @@ interface Props {
   live?: boolean;
   /** Names the PNG: `<name>-timeline.png`. */
   name?: string;
+  /** The PNG's title line (png.ts pngTitle); the name alone when absent. */
+  title?: string;
 }
 
-export function TimelineView({ record, live = false, name = 'run', stepViews, onOpenStep }: Props) {
+export function TimelineView({ record, live = false, name = 'run', title, stepViews, onOpenStep }: Props) {
   const run = useRunModel(record, live);
   const [mode, setMode] = useState<TimelineMode>('run');
   const [choice, setChoice] = useState<CompareChoice | null>(() => defaultChoice(record));
@@ -137,7 +139,7 @@ export function TimelineView({ record, live = false, name = 'run', stepViews, on
       return after;
     });
 
-  const exportPng = useCallback(() => downloadPng(canvas.current!, model, layout, name), [model, layout, name]);
+  const exportPng = useCallback(() => downloadPng(canvas.current!, model, layout, name, title ?? name), [model, layout, name, title]);
   const described = hover && hover.lane < model.lanes.length ? describeSlice(model, record, steps, hover.lane, hover.slice) : null;
   const selectedSlice = selected !== null && selection ? describeSlice(model, record, steps, selection.lane, selection.slice) : null;
   const measured = measure ? measureDuration(measure) : null;

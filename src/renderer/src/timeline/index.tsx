@@ -2,7 +2,20 @@
 import '../ui/ui.css';
 import './timeline.css';
 import type { ViewDescriptor, ViewProps } from '../ui/view';
+import { pngTitle } from './png';
 import { TimelineView } from './TimelineView';
+
+/** The run's title for its PNG: a saved or ended run's record says its backend and date. */
+function titleOf(ctx: ViewProps['ctx']): string {
+  const run = ctx.run!;
+  const record = run.live ? null : (ctx.record?.record ?? null);
+  return pngTitle({
+    name: run.name,
+    backend: record?.environment.backend ?? null,
+    world: run.source.world,
+    createdAt: record?.createdAt ?? null,
+  });
+}
 
 export const timelineView: ViewDescriptor = {
   id: 'timeline',
@@ -14,6 +27,7 @@ export const timelineView: ViewDescriptor = {
         record={ctx.run.source}
         live={ctx.run.live}
         name={ctx.run.name}
+        title={titleOf(ctx)}
         stepViews={ctx.stepViews}
         onOpenStep={ctx.openStep}
       />

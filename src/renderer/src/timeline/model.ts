@@ -41,6 +41,13 @@ export interface TimelineModel {
   version: number;
 }
 
+/** The ops the model's lanes draw, in OPS order (the legend's). */
+export function opsIn(model: TimelineModel): number[] {
+  const seen = new Set<number>();
+  for (const lane of model.lanes) for (let i = 0; i < lane.slices.count; i++) seen.add(lane.slices.op[i]);
+  return [...seen].sort((a, b) => a - b);
+}
+
 export function laneName(streams: readonly string[], rank: number, stream: number | null): string {
   return `rank ${rank} · ${stream === null ? 'host' : (streams[stream] ?? `stream ${stream}`)}`;
 }

@@ -1,0 +1,126 @@
+// The saved runs' table: sortable columns, a pick for comparing, Open, and Delete (asked once
+// more in the row before anything is removed).
+import { useState } from 'react';
+import type { SavedRun } from '../../../shared/run/api.js';
+import { formatDuration, runDuration, type RunSort, type SortKey } from './list';
+
+interface Props {
+  runs: SavedRun[];
+  sort: RunSort;
+  onSort(key: SortKey): void;
+  picked: string[];
+  onPick(path: string): void;
+  onOpen(path: string): void;
+  onDelete(run: SavedRun): void;
+  /** The run whose file is being deleted now. */
+  deleting: string | null;
+}
+
+export const showDate = (iso: string): string => new Date(iso).toLocaleString();
+
+function SortHeader({
+  label,
+  column,
+  sort,
+  onSort,
+  left,
+}: {
+  label: string;
+  column: SortKey;
+  sort: RunSort;
+  onSort(key: SortKey): void;
+  left?: boolean;
+}) {
+  const active = sort.key === column;
+  return (
+    <th className={left ? 'left' : undefined} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+      <button type="button" className="sort" data-testid={`sort-${column}`} onClick={() => onSort(column)} title={`Sort by ${label}`}>
+        {label}
+        {active ? (sort.descending ? ' ▼' : ' ▲') : ''}
+      </button>
+    </th>
+  );
+}
+
+export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onDelete, deleting }: Props) {
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const header = { sort, onSort };
+  return (
+    <table className="saved-runs" data-testid="saved-runs">
+      <thead>
+        <tr>
+          <th title="Pick two runs to compare">compare</th>
+          <SortHeader label="name" column="name" left {...header} />
+          <SortHeader label="created" column="date" left {...header} />
+          <SortHeader label="duration" column="duration" {...header} />
+          <SortHeader label="status" column="status" {...header} />
+          <th>ranks</th>
+          <th>backend</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((run) => (
+          <tr key={run.path} data-testid="saved-run">
+            <td>
+              <input
+                type="checkbox"
+                data-testid="compare-pick"
+                aria-label={`compare ${run.name}`}
+                checked={picked.includes(run.path)}
+                onChange={() => onPick(run.path)}
+              />
+            </td>
+            <td className="left run-name" title={run.path}>
+              {run.name}
+            </td>
+            <td className="left">{showDate(run.createdAt)}</td>
+            <td data-testid="run-duration">{formatDuration(runDuration(run))}</td>
+            <td className={run.status === 'passed' ? 'passed' : 'failed'}>{run.status}</td>
+            <td>{run.world}</td>
+            <td>{run.backend}</td>
+            <td className="run-actions">
+              {confirming === run.path ? (
+                <span
+                  className="confirm-delete"
+                  role="group"
+                  title="Delete this run's file from the runs folder"
+                  aria-label={`delete ${run.name}`}
+                >
+                  delete?{' '}
+                  <button
+                    type="button"
+                    className="small danger"
+                    data-testid="confirm-delete"
+                    disabled={deleting === run.path}
+                    onClick={() => onDelete(run)}
+                  >
+                    Delete
+                  </button>{' '}
+                  <button type="button" className="small" data-testid="cancel-delete" onClick={() => setConfirming(null)}>
+                    Keep
+                  </button>
+                </span>
+              ) : (
+                <>
+                  <button type="button" className="small" data-testid="open-run" onClick={() => onOpen(run.path)}>
+                    Open
+                  </button>{' '}
+                  <button
+                    type="button"
+                    className="small"
+                    data-testid="delete-run"
+                    title="Delete this run's file from the runs folder"
+                    onClick={() => setConfirming(run.path)}
+                  >
+                    Delete…
+                  </button>
+                </>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

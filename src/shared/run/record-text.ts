@@ -1,0 +1,50 @@
+// A run record's text as a file holds it: whether the file is meant to be one (by its name, or by
+// the format its first bytes name, so a cut-off record is never taken for a scenario), and where
+// it breaks when it is not a valid one.
+import { parse, type ParseError } from 'jsonc-parser';
+import { lineColumns } from '../plan/text.js';
+import { jsonErrorMessage } from '../scenario/messages.js';
+import { RECORD_FORMAT, runRecordSchema, type RunRecord } from './record.js';
+
+/** A record's file name ends so (saved runs, `clab run --out`, the exports). */
+export const RUN_RECORD_SUFFIX = /\.run\.json$/i;
+/** How much of a file's start says whether it names the record format (its first field). */
+const HEAD_CHARS = 4096;
+
+/** Whether a file is meant to be a run record: its name says so, or its first bytes name the record format. */
+export function isRunRecordFile(name: string, text: string): boolean {
+  if (RUN_RECORD_SUFFIX.test(name)) return true;
+  // Tolerant: a head cut anywhere still yields the fields before the cut.
+  const head = parse(text.slice(0, HEAD_CHARS)) as { format?: unknown } | null | undefined;
+  return typeof head === 'object' && head !== null && head.format === RECORD_FORMAT;
+}
+
+export type RecordText = { ok: true; record: RunRecord } | { ok: false; kind: 'json' | 'schema'; problem: string };
+
+/**
+ * The record in `text`, or what is wrong with it: where its JSON breaks (line, column and what was
+ * expected there) or the first field that breaks the record's schema (its path and why).
+ */
+export function parseRecordText(text: string): RecordText {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, kind: 'json', problem: jsonBreak(text, e as Error) };
+  }
+  const parsed = runRecordSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, record: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { ok: false, kind: 'schema', problem: `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}` };
+}
+
+/** Where JSON.parse gave up, in the words the editor uses for a scenario's JSON. */
+function jsonBreak(text: string, error: Error): string {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const first = errors[0];
+  const offset = first?.offset ?? text.length;
+  const { line, column } = lineColumns(text)(offset);
+  const what = first ? jsonErrorMessage(first, text) : error.message;
+  return `its JSON breaks at line ${line}, column ${column} (character ${offset} of ${text.length}): ${what}`;
+}
