@@ -58,7 +58,8 @@ describe('clab export', () => {
     expect(rows[0]).toMatchObject({ op: 'all_reduce', 'size (B)': '4096', 'count (elements)': '1024', type: 'float32', verdict: 'pass' });
     // Rounded to 0.1 MB/s (four decimals of GB/s).
     expect(Number(rows[0]['busbw (GB/s)'])).toBe(Number(record.steps[0].busbw!.toFixed(4)));
-    expect(rows[2]).toMatchObject({ op: 'send/recv', 'count (elements)': '4' }); // a group of sends reads as send/recv
+    // A group of sends reads as send/recv, counted as nccl-tests' sendrecv counts an exchange: what each rank sends.
+    expect(rows[2]).toMatchObject({ op: 'send/recv', 'size (B)': '8', 'count (elements)': '2' });
   });
 
   it('writes the same table as JSON', () => {

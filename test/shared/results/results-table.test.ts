@@ -39,14 +39,21 @@ describe('the nccl-tests results table', () => {
     });
   });
 
-  it("counts a group's elements as its items' elements, not its bytes", () => {
+  it("counts a group of sends as nccl-tests' sendrecv does: what the busiest sender sends", () => {
     const [exchange] = steps(2, {
       label: 'exchange',
       action: { kind: 'group', items: [sendRecv(0, 1, 2), sendRecv(1, 0, 2)] },
       timesUs: [[5], [5]],
     });
-    expect(exchange.bytes).toBe(16);
-    expect(resultCells(exchange)).toMatchObject({ count: 4, type: 'float32' });
+    expect(exchange.bytes).toBe(8);
+    expect(resultCells(exchange)).toMatchObject({ count: 2, type: 'float32' });
+    const [oneWay] = steps(2, {
+      label: 'three sends',
+      action: { kind: 'group', items: [sendRecv(0, 1, 2), sendRecv(0, 1, 3), sendRecv(1, 0, 1)] },
+      timesUs: [[5], [5]],
+    });
+    expect(oneWay.bytes).toBe(20);
+    expect(resultCells(oneWay)).toMatchObject({ count: 5, type: 'float32' });
   });
 
   it('counts each item of a mixed group with its own type, at the world the bytes were counted for', () => {
