@@ -75,7 +75,6 @@ export interface ChromeTrace {
 const HOST_PHASES: ReadonlySet<TimelineEvent['phase']> = new Set(['fill', 'verify']);
 const HOST_TID = 0;
 const BUSBW_COUNTER = 'busbw (GB/s)';
-const FLOW_CATEGORY = 'send→recv';
 
 /** NCCL's channels (the profiler plug-in's kernel slices): a thread each, after the streams' threads and their lanes. */
 const CHANNEL_TID = 1000;
@@ -173,8 +172,6 @@ function transfers(plan: Plan, step: number): { from: number; to: number }[] {
   return [...pairs.values()];
 }
 
-const middle = (e: CompleteEvent) => e.ts + e.dur / 2;
-
 /** A loop slice's args where its rank's host held the loop up. */
 function hostStallArgs(step: StepRecord | undefined, rank: number): Pick<CompleteEvent['args'], 'hostStall'> {
   const r = step?.ranks.find((x) => x.rank === rank);
@@ -232,9 +229,16 @@ function pairsSummary(v: PairsView) {
 }
 
 /**
- * An arrow from the sender's slice to the receiver's slice of the same step, phase and iteration.
- * Both ends sit at their slice's middle, strictly inside it, so that neither binds to a
- * neighbouring slice that ends or starts at the same instant.
+ * Arrows from the sender's slice to the receiver's slice of the same step, phase and iteration, as
+ * pairs of flow events kept after every other event, each start right before its end.
+ *
+ * Chrome DevTools binds a flow event to the slice with the same pid, tid, cat and ts (its
+ * FlowsHandler), taking start and end in file order; Perfetto sorts by time and binds each one to
+ * the slice open on its thread at that instant ("bp": "e" for the end). So both ends sit at their
+ * slice's start, in its category. Where the receive started first (it was posted and waited),
+ * Perfetto would meet the end before the start and drop the arrow: a second end, later inside the
+ * receive and no earlier than the send, is the one it binds; DevTools has closed the flow by then
+ * and passes over it.
  */
 function flows(plan: Plan, slices: CompleteEvent[]): FlowEvent[] {
   const byKey = new Map<string, CompleteEvent>();
@@ -248,19 +252,14 @@ function flows(plan: Plan, slices: CompleteEvent[]): FlowEvent[] {
       if (t.from !== send.pid) continue;
       const recv = byKey.get(key(t.to, send.args.step, send.cat, send.args.iteration));
       if (!recv) continue;
-      // The arrow leaves the send's middle and lands in the receive no earlier than that (a receive
-      // posted first waits), so it never points back in time.
-      out.push({ name: send.args.label, cat: FLOW_CATEGORY, ph: 's', id, pid: send.pid, tid: send.tid, ts: middle(send) });
-      out.push({
-        name: send.args.label,
-        cat: FLOW_CATEGORY,
-        ph: 'f',
-        bp: 'e',
-        id,
-        pid: recv.pid,
-        tid: recv.tid,
-        ts: Math.max(middle(recv), Math.min(middle(send), recv.ts + 0.999 * recv.dur)),
-      });
+      const name = send.args.label;
+      out.push({ name, cat: send.cat, ph: 's', id, pid: send.pid, tid: send.tid, ts: send.ts });
+      out.push({ name, cat: recv.cat, ph: 'f', bp: 'e', id, pid: recv.pid, tid: recv.tid, ts: recv.ts });
+      const recvEnd = endOf(recv);
+      if (recv.ts < send.ts && send.ts < recvEnd) {
+        const ts = send.ts + (Math.min(recvEnd, endOf(send)) - send.ts) / 2;
+        out.push({ name, cat: recv.cat, ph: 'f', bp: 'e', id, pid: recv.pid, tid: recv.tid, ts });
+      }
       id++;
     }
   }
@@ -322,9 +321,10 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
   const threads = new Map<number, Set<number>>();
   // The host thread is always named: the rank's counter track hangs off it too.
   for (const s of slices) threads.set(s.pid, (threads.get(s.pid) ?? new Set([HOST_TID])).add(s.tid));
-  const timed: TimedEvent[] = [...slices, ...flows(record.plan, slices), ...busbwCounters(slices)];
+  const timed: TimedEvent[] = [...slices, ...busbwCounters(slices)];
   // A stable sort keeps each slice ahead of the counters placed at its start.
   timed.sort((a, b) => a.ts - b.ts);
+  timed.push(...flows(record.plan, slices));
   const env = record.environment;
   return {
     traceEvents: [...metadata(record, threads), ...timed],
