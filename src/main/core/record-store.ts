@@ -17,25 +17,33 @@ export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 export type RecordReadOptions = Partial<Omit<ReadCappedOptions, 'head'>>;
 
 export function readRecord(file: string, o: RecordReadOptions = {}): RunRecord {
-  return readRecordText(file, o).record;
+  // The text goes before the record is validated: a large record's text, parsed JSON and checked
+  // copy are not all held at once.
+  return validRecord(file, parseRecordFile(file, o).raw);
 }
 
 /** The record and the text it was read from (which passed the same checks), for sending on as it is. */
 export function readRecordText(file: string, o: RecordReadOptions = {}): { record: RunRecord; text: string } {
-  let raw: unknown;
-  let text: string;
+  const { raw, text } = parseRecordFile(file, o);
+  return { record: validRecord(file, raw), text };
+}
+
+function parseRecordFile(file: string, o: RecordReadOptions): { raw: unknown; text: string } {
   try {
-    text = readCappedText(file, { maxBytes: o.maxBytes ?? MAX_RECORD_BYTES, regularOnly: o.regularOnly });
-    raw = JSON.parse(text);
+    const text = readCappedText(file, { maxBytes: o.maxBytes ?? MAX_RECORD_BYTES, regularOnly: o.regularOnly });
+    return { raw: JSON.parse(text), text };
   } catch (e) {
     throw new Error(`${file}: cannot read the run record: ${(e as Error).message}`, { cause: e });
   }
+}
+
+function validRecord(file: string, raw: unknown): RunRecord {
   const r = runRecordSchema.safeParse(raw);
   if (!r.success) {
     const i = r.error.issues[0];
     throw new Error(`${file}: not a valid run record: ${i.path.join('.') || '(root)'}: ${i.message}`);
   }
-  return { record: r.data, text };
+  return r.data;
 }
 
 /** Record paths handed out by this process and not yet written: two runs in one millisecond get two. */

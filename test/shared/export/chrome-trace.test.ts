@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   chromeTrace,
+  writeChromeTrace,
   type CompleteEvent,
   type CounterEvent,
   type FlowEvent,
@@ -189,6 +190,16 @@ describe('a run as a Chrome trace', () => {
     expect(events.slice(firstTimed).some((e) => e.ph === 'M')).toBe(false);
     expect(traceRuleViolations(trace)).toEqual([]);
     expect(traceRuleViolations(chromeTrace(record(CPU_ENVIRONMENT)))).toEqual([]);
+  });
+});
+
+describe('the trace written a chunk at a time', () => {
+  it('is the same text as the whole trace as JSON', () => {
+    for (const environment of [NCCL_ENVIRONMENT, CPU_ENVIRONMENT]) {
+      const chunks: string[] = [];
+      writeChromeTrace(record(environment), (chunk) => chunks.push(chunk));
+      expect(chunks.join('')).toBe(JSON.stringify(chromeTrace(record(environment))));
+    }
   });
 });
 

@@ -141,11 +141,14 @@ export function traceRuleViolations(trace: unknown): string[] {
         );
     }
     if (f.bp !== 'e') problems.push(`flow ${key}: its end must bind to the enclosing slice ("bp": "e")`);
+    const receive = startsSlice(f);
     if (!later) {
-      if ((f.ts as number) < (s.ts as number)) problems.push(`flow ${key}: ends before it starts with no later end inside the receive`);
+      // Perfetto shows no arrow into a receive that was over before the send began; any other needs a second end.
+      const over = receive && (receive.ts as number) + (receive.dur as number) <= (s.ts as number);
+      if ((f.ts as number) < (s.ts as number) && !over)
+        problems.push(`flow ${key}: ends before it starts with no later end inside the receive`);
       continue;
     }
-    const receive = startsSlice(f);
     const t = later.ts as number;
     if ((f.ts as number) >= (s.ts as number)) problems.push(`flow ${key}: a second end where the first does not precede the start`);
     if (t < (s.ts as number) || !receive || t <= (receive.ts as number) || t >= (receive.ts as number) + (receive.dur as number))
