@@ -1,11 +1,20 @@
 // The Results tab: the record of the run that ended here or was opened. Its code (and chart.js)
-// loads when a record is first shown, not with the page.
+// is not part of the page's first script: it is fetched once the page is idle, or when a record
+// is shown before that.
 import { lazy, Suspense } from 'react';
 import '../ui/ui.css';
 import './results.css';
 import type { ViewDescriptor, ViewProps } from '../ui/view';
+import type { ResultsView as ResultsViewComponent } from './ResultsView';
 
-const ResultsView = lazy(() => import('./ResultsView').then((m) => ({ default: m.ResultsView })));
+let loaded: typeof ResultsViewComponent | null = null;
+const loadResultsView = () => import('./ResultsView').then((m) => (loaded = m.ResultsView));
+// Once fetched, the view draws in the same render, with no fallback in between.
+type Loaded = { default: typeof ResultsViewComponent };
+/** A thenable that calls back at once: React's lazy then takes the module in the same render (its types ask for a Promise). */
+const ready = (m: Loaded) => ({ then: (use: (m: Loaded) => void) => use(m) }) as unknown as Promise<Loaded>;
+const ResultsView = lazy(() => (loaded ? ready({ default: loaded }) : loadResultsView().then((view) => ({ default: view }))));
+if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadResultsView(), { timeout: 2000 });
 
 export const resultsView: ViewDescriptor = {
   id: 'results',
