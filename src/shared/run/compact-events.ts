@@ -83,8 +83,7 @@ export function decodeEvents(value: unknown, path = 'events'): TimelineEvent[] {
   const strings = value.strings;
   if (!Array.isArray(strings) || !strings.every((s) => typeof s === 'string'))
     throw new Error(`${path}.strings: expected an array of strings`);
-  const column = (where: unknown, name: string, length: number, ok: (x: number) => boolean, what: string): number[] => {
-    const values = (where as Record<string, unknown>)[name.replace(/^channel\./, '')];
+  const column = (values: unknown, name: string, length: number, ok: (x: number) => boolean, what: string): number[] => {
     if (!Array.isArray(values) || values.length !== length) throw new Error(`${path}.${name}: expected an array of ${length} numbers`);
     for (let i = 0; i < length; i++)
       if (typeof values[i] !== 'number' || !ok(values[i])) throw new Error(`${path}.${name}[${i}]: expected ${what}`);
@@ -93,18 +92,24 @@ export function decodeEvents(value: unknown, path = 'events'): TimelineEvent[] {
   const int = (x: number) => Number.isInteger(x);
   const finite = (x: number) => Number.isFinite(x);
   const stringIndex = (x: number) => Number.isInteger(x) && x >= 0 && x < strings.length;
-  const rank = column(value, 'rank', n, (x) => int(x) && x >= 0, 'an integer ≥ 0');
-  const stream = column(value, 'stream', n, int, 'an integer');
-  const step = column(value, 'step', n, int, 'an integer');
-  const name = column(value, 'name', n, stringIndex, 'an index into strings');
-  const phase = column(value, 'phase', n, (x) => int(x) && x >= 0 && x < PHASES.length, `an index into the phases (${PHASES.join(', ')})`);
-  const startNs = column(value, 'startNs', n, finite, 'a number');
-  const endNs = column(value, 'endNs', n, finite, 'a number');
-  const bytes = column(value, 'bytes', n, finite, 'a number');
+  const rank = column(value.rank, 'rank', n, (x) => int(x) && x >= 0, 'an integer ≥ 0');
+  const stream = column(value.stream, 'stream', n, int, 'an integer');
+  const step = column(value.step, 'step', n, int, 'an integer');
+  const name = column(value.name, 'name', n, stringIndex, 'an index into strings');
+  const phase = column(
+    value.phase,
+    'phase',
+    n,
+    (x) => int(x) && x >= 0 && x < PHASES.length,
+    `an index into the phases (${PHASES.join(', ')})`,
+  );
+  const startNs = column(value.startNs, 'startNs', n, finite, 'a number');
+  const endNs = column(value.endNs, 'endNs', n, finite, 'a number');
+  const bytes = column(value.bytes, 'bytes', n, finite, 'a number');
   const ch = value.channel;
   if (!isObject(ch)) throw new Error(`${path}.channel: expected the channels' columns (an object)`);
   const at = column(
-    ch,
+    ch.at,
     'channel.at',
     Array.isArray(ch.at) ? ch.at.length : -1,
     (x) => int(x) && x >= 0 && x < n,
@@ -113,10 +118,10 @@ export function decodeEvents(value: unknown, path = 'events'): TimelineEvent[] {
   for (let i = 1; i < at.length; i++)
     if (at[i] <= at[i - 1]) throw new Error(`${path}.channel.at[${i}]: expected indices in ascending order`);
   const m = at.length;
-  const id = column(ch, 'channel.id', m, int, 'an integer');
-  const algo = column(ch, 'channel.algo', m, stringIndex, 'an index into strings');
-  const proto = column(ch, 'channel.proto', m, stringIndex, 'an index into strings');
-  const iteration = column(ch, 'channel.iteration', m, int, 'an integer');
+  const id = column(ch.id, 'channel.id', m, int, 'an integer');
+  const algo = column(ch.algo, 'channel.algo', m, stringIndex, 'an index into strings');
+  const proto = column(ch.proto, 'channel.proto', m, stringIndex, 'an index into strings');
+  const iteration = column(ch.iteration, 'channel.iteration', m, int, 'an integer');
 
   const events: TimelineEvent[] = new Array(n);
   for (let i = 0; i < n; i++) {
