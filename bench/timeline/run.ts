@@ -6,11 +6,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, openLab, startLabServer } from '../../test/e2e/helpers';
+import { labColdLoad, speedscopeColdLoad, type PeerFigures } from './peers';
 import { roundsFor, syntheticRecord } from './synthetic-record';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 /** With SEARCH=<query>, the gestures run with that search's matches outlined and the first selected. */
 const SEARCH = process.env.SEARCH ?? '';
+/** The heap figures' run: the largest the page opens (a saved run of at most 64 MiB, saved-runs.ts) is about 360 000 events. */
+const HEAP_EVENTS = Number(process.env.HEAP_EVENTS ?? 350_000);
 const shape = { ranks: 8, warmup: 2, iters: 10 };
 
 interface Frame {
@@ -172,6 +175,32 @@ try {
     );
   }
   console.log('\nratio = measured / target: at or below 1.00 meets the target.');
+
+  // Beside speedscope (its release build, the same run as `clab export` writes its trace), each from a cold profile.
+  const peers = async (r: typeof record, file: string): Promise<[PeerFigures, PeerFigures]> => {
+    writeFileSync(join(server.runsDir, file), JSON.stringify(r));
+    return [await labColdLoad(server, file), await speedscopeColdLoad(r, join(server.runsDir, `${file}.trace.json`))];
+  };
+  const [ours, theirs] = await peers(record, 'bench.run.json');
+  const heapRecord = syntheticRecord({ ...shape, rounds: roundsFor(HEAP_EVENTS, shape), name: 'timeline bench heap' });
+  const [oursHeap, theirsHeap] = await peers(heapRecord, 'heap.run.json');
+  const mb = (b: number) => b / 2 ** 20;
+  const peerRows: [string, number, number, string][] = [
+    [`cold page load → first frame, ${record.events.length} events`, ours.firstFrameMs, theirs.firstFrameMs, 'ms'],
+    [`JS heap after GC, ${record.events.length} events`, mb(ours.heapBytes), mb(theirs.heapBytes), 'MiB'],
+    [`cold page load → first frame, ${heapRecord.events.length} events`, oursHeap.firstFrameMs, theirsHeap.firstFrameMs, 'ms'],
+    [`JS heap after GC, ${heapRecord.events.length} events`, mb(oursHeap.heapBytes), mb(theirsHeap.heapBytes), 'MiB'],
+  ];
+  console.log('');
+  console.log(
+    `${'beside speedscope 1.25 (same run, cold profile)'.padEnd(60)}${'ours'.padStart(12)}${'speedscope'.padStart(14)}${'ratio'.padStart(8)}`,
+  );
+  for (const [what, a, b, unit] of peerRows)
+    console.log(
+      `${what.padEnd(60)}${`${a.toFixed(1)} ${unit}`.padStart(12)}${`${b.toFixed(1)} ${unit}`.padStart(14)}${(a / b).toFixed(2).padStart(8)}`,
+    );
+  console.log(`heap per event (ours, ${heapRecord.events.length} events): ${(oursHeap.heapBytes / heapRecord.events.length).toFixed(0)} B`);
+  console.log('ratio = ours / speedscope: below 1.00 is ours faster or smaller.');
 } finally {
   await browser.close();
   await server.stop();

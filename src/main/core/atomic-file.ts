@@ -13,7 +13,7 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writeFileSync,
+  writeSync,
   type Stats,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -100,13 +100,23 @@ export function removeStaleTempFiles(dir: string): void {
 }
 
 export function writeFileAtomic(file: string, text: string): void {
+  writeFileAtomicChunks(file, (write) => write(text));
+}
+
+/** As writeFileAtomic, the text handed over a chunk at a time (a large export never held whole). */
+export function writeFileAtomicChunks(file: string, produce: (write: (chunk: string) => void) => void): void {
   if (file === '') throw new Error('an empty path; expected a file to write');
   makeDirectories(dirname(file));
   refuseNonRegular(file);
   removeStaleTempFiles(dirname(file));
   const tmp = join(dirname(file), `.${process.pid}.${Date.now()}.${randomBytes(2).toString('hex')}.tmp`);
   try {
-    writeFileSync(tmp, text, { flag: 'wx' });
+    const fd = openSync(tmp, 'wx');
+    try {
+      produce((chunk) => writeSync(fd, chunk));
+    } finally {
+      closeSync(fd);
+    }
     refuseNonRegular(file);
     renameSync(tmp, file);
   } catch (e) {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import { readCappedText, type ReadCappedOptions } from './read-capped.js';
 import type { RunRecord } from '../../shared/run/record.js';
-import { parseRecordText } from '../../shared/run/record-text.js';
+import { parseRecordJson, validateRecord } from '../../shared/run/record-text.js';
 
 export function writeRecordAtomic(file: string, record: RunRecord): void {
   writeFileAtomic(file, JSON.stringify(record));
@@ -18,20 +18,27 @@ export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 export type RecordReadOptions = Partial<Omit<ReadCappedOptions, 'head'>>;
 
 export function readRecord(file: string, o: RecordReadOptions = {}): RunRecord {
-  return readRecordText(file, o).record;
+  // The text goes before the record is validated: a large record's text, parsed JSON and checked
+  // copy are not all held at once.
+  return validRecord(file, parseRecordFile(file, o).raw);
 }
 
-/** The record and the text it was read from (which passed the same checks), for sending on as it is. */
-export function readRecordText(file: string, o: RecordReadOptions = {}): { record: RunRecord; text: string } {
+function parseRecordFile(file: string, o: RecordReadOptions): { raw: unknown } {
   let text: string;
   try {
     text = readCappedText(file, { maxBytes: o.maxBytes ?? MAX_RECORD_BYTES, regularOnly: o.regularOnly });
   } catch (e) {
     throw new Error(`${file}: cannot read the run record: ${(e as Error).message}`, { cause: e });
   }
-  const r = parseRecordText(text);
-  if (!r.ok) throw new Error(`${file}: ${r.kind === 'json' ? 'cannot read the run record' : 'not a valid run record'}: ${r.problem}`);
-  return { record: r.record, text };
+  const json = parseRecordJson(text);
+  if (!json.ok) throw new Error(`${file}: cannot read the run record: ${json.problem}`);
+  return { raw: json.raw };
+}
+
+function validRecord(file: string, raw: unknown): RunRecord {
+  const r = validateRecord(raw);
+  if (!r.ok) throw new Error(`${file}: not a valid run record: ${r.problem}`);
+  return r.record;
 }
 
 /** Record paths handed out by this process and not yet written: two runs in one millisecond get two. */

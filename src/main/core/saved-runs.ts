@@ -8,7 +8,7 @@ import { parse } from 'jsonc-parser';
 import { RUN_FILE_NAME, type SavedRun } from '../../shared/run/api.js';
 import { RECORD_FORMAT, type RunRecord } from '../../shared/run/record.js';
 import { readCapped } from './read-capped.js';
-import { readRecord, readRecordText } from './record-store.js';
+import { readRecord } from './record-store.js';
 
 export const RUN_SUFFIX = '.run.json';
 /** The most a door loads of one record (a record of 100 000 events is about 17 MB). */
@@ -56,10 +56,6 @@ export class SavedRuns {
   /** A record of the folder (or a file the user opened), validated, at most MAX_OPENED_RECORD_BYTES. */
   open(file: string): RunRecord {
     return readRecord(file, openOptions);
-  }
-
-  openText(file: string): string {
-    return readRecordText(file, openOptions).text;
   }
 
   /**

@@ -2,6 +2,7 @@
 // a process per rank, a thread per stream plus the host thread, a slice per timeline event,
 // arrows from each send to its receive, and each rank's busbw as a counter.
 import { describeLoopStall, loopStall } from '../run/loop-host.js';
+import { CHANNEL_TID, HOST_PHASES, HOST_TID, LANE_STRIDE, layoutSlices, PROXY_TID, type SliceLayout } from './trace-layout.js';
 import type { P2pAction, Plan } from '../plan/types.js';
 import type { TimelineEvent } from '../run/protocol.js';
 import type { RunRecord, StepRecord } from '../run/record.js';
@@ -73,27 +74,7 @@ export interface ChromeTrace {
   otherData: Record<string, unknown>;
 }
 
-/** Host work (making and checking buffers) runs on the rank's own thread, not on a stream. */
-const HOST_PHASES: ReadonlySet<TimelineEvent['phase']> = new Set(['fill', 'verify']);
-const HOST_TID = 0;
 const BUSBW_COUNTER = 'busbw (GB/s)';
-const FLOW_CATEGORY = 'send→recv';
-
-/** NCCL's channels (the profiler plug-in's kernel slices): a thread each, after the streams' threads and their lanes. */
-const CHANNEL_TID = 1000;
-/** NCCL's proxy operations: a thread per peer, channel and direction, after the channels'. */
-const PROXY_TID = 2000;
-const proxyTid = (p: NonNullable<TimelineEvent['proxy']>) => PROXY_TID + (p.peer * 64 + p.channel) * 2 + (p.send ? 0 : 1);
-const tidOf = (e: TimelineEvent) =>
-  e.channel ? CHANNEL_TID + e.channel.id : e.proxy ? proxyTid(e.proxy) : HOST_PHASES.has(e.phase) ? HOST_TID : e.stream + 1;
-
-/**
- * Slices on one thread must nest, but a stream's events need not: an async op is still in flight
- * when the wait for it starts, a wait runs past its compare block's end. A slice that would
- * cross another goes to an extra lane of its thread, LANE_STRIDE tids further on (above every
- * stream's tid).
- */
-const LANE_STRIDE = 16;
 
 function threadName(plan: Plan, tid: number): string {
   if (tid >= PROXY_TID) {
@@ -107,25 +88,6 @@ function threadName(plan: Plan, tid: number): string {
   const lane = Math.floor(tid / LANE_STRIDE);
   const name = base === HOST_TID ? 'host' : (plan.streams[base - 1] ?? `stream ${base - 1}`);
   return lane ? `${name} (overlap ${lane})` : name;
-}
-
-const endOf = (s: CompleteEvent) => s.ts + s.dur;
-
-/** Moves each slice that would cross one before it on its thread to the first lane where it nests. */
-function assignLanes(slices: CompleteEvent[]): void {
-  // Per thread, each lane's open slices, innermost last.
-  const lanes = new Map<string, CompleteEvent[][]>();
-  for (const s of slices) {
-    if (s.tid >= CHANNEL_TID) continue; // one channel's kernels (one proxy thread's operations) follow each other
-    const key = `${s.pid}/${s.tid}`;
-    const stacks = lanes.get(key) ?? [];
-    lanes.set(key, stacks);
-    for (const open of stacks) while (open.length && endOf(open.at(-1)!) <= s.ts) open.pop();
-    let lane = stacks.findIndex((open) => !open.length || endOf(s) <= endOf(open.at(-1)!));
-    if (lane < 0) lane = stacks.push([]) - 1;
-    stacks[lane].push(s);
-    s.tid += lane * LANE_STRIDE;
-  }
 }
 
 function rankProcessName(record: RunRecord, rank: number): string {
@@ -154,19 +116,6 @@ function metadata(record: RunRecord, threads: Map<number, Set<number>>): Metadat
   return out;
 }
 
-/** Each event's position among the events of its step and phase on its rank, in time order. */
-function iterations(events: TimelineEvent[]): Map<TimelineEvent, number> {
-  const seen = new Map<string, number>();
-  const index = new Map<TimelineEvent, number>();
-  for (const e of [...events].sort((a, b) => a.startNs - b.startNs)) {
-    const key = `${e.rank}/${e.step}/${e.phase}`;
-    const i = seen.get(key) ?? 0;
-    index.set(e, i);
-    seen.set(key, i + 1);
-  }
-  return index;
-}
-
 /** Distinct sender → receiver pairs of a step: a p2p step, or the p2p items of a group. */
 function transfers(plan: Plan, step: number): { from: number; to: number }[] {
   const action = plan.steps[step]?.action;
@@ -184,8 +133,6 @@ function transfers(plan: Plan, step: number): { from: number; to: number }[] {
   const pairs = new Map(items.map((i) => [`${i.from}→${i.to}`, { from: i.from, to: i.to }]));
   return [...pairs.values()];
 }
-
-const middle = (e: CompleteEvent) => e.ts + e.dur / 2;
 
 /** A loop slice's args where its rank's host held the loop up. */
 function hostStallArgs(step: StepRecord | undefined, rank: number): Pick<CompleteEvent['args'], 'hostStall'> {
@@ -244,85 +191,86 @@ function pairsSummary(v: PairsView) {
 }
 
 /**
- * An arrow from the sender's slice to the receiver's slice of the same step, phase and iteration.
- * Both ends sit at their slice's middle, strictly inside it, so that neither binds to a
- * neighbouring slice that ends or starts at the same instant.
+ * Arrows from the sender's slice to the receiver's slice of the same step, phase and iteration, as
+ * pairs of flow events kept after every other event, each start right before its end.
+ *
+ * Chrome DevTools binds a flow event to the slice with the same pid, tid, cat and ts (its
+ * FlowsHandler), taking start and end in file order; Perfetto sorts by time and binds each one to
+ * the slice open on its thread at that instant ("bp": "e" for the end). So both ends sit at their
+ * slice's start, in its category. Where the receive started first (it was posted and waited),
+ * Perfetto would meet the end before the start and drop the arrow: a second end, later inside the
+ * receive and no earlier than the send, is the one it binds; DevTools has closed the flow by then
+ * and passes over it.
  */
-function flows(plan: Plan, slices: CompleteEvent[]): FlowEvent[] {
-  const byKey = new Map<string, CompleteEvent>();
-  const key = (rank: number, step: number, phase: string, iteration: number) => `${rank}/${step}/${phase}/${iteration}`;
-  for (const s of slices) if (s.tid !== HOST_TID) byKey.set(key(s.pid, s.args.step, s.cat, s.args.iteration), s);
-  const out: FlowEvent[] = [];
+function* flows(record: RunRecord, layout: SliceLayout): Generator<FlowEvent> {
+  const { events, plan } = record;
+  const { order, ts, dur, tid, iteration } = layout;
+  const transfersOf = new Map<number, { from: number; to: number }[]>();
+  for (let step = 0; step < plan.steps.length; step++) {
+    const t = transfers(plan, step);
+    if (t.length) transfersOf.set(step, t);
+  }
+  const key = (rank: number, step: number, phase: string, i: number) => `${rank}/${step}/${phase}/${i}`;
+  const byKey = new Map<string, number>();
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (tid[i] !== HOST_TID && transfersOf.has(e.step)) byKey.set(key(e.rank, e.step, e.phase, iteration[i]), i);
+  }
+  const end = (i: number) => ts[i] + dur[i];
+  const labels = new Map(record.steps.map((s) => [s.index, s.label]));
   let id = 1;
-  for (const send of slices) {
-    if (send.tid === HOST_TID) continue;
-    for (const t of transfers(plan, send.args.step)) {
-      if (t.from !== send.pid) continue;
-      const recv = byKey.get(key(t.to, send.args.step, send.cat, send.args.iteration));
-      if (!recv) continue;
-      // The arrow leaves the send's middle and lands in the receive no earlier than that (a receive
-      // posted first waits), so it never points back in time.
-      out.push({ name: send.args.label, cat: FLOW_CATEGORY, ph: 's', id, pid: send.pid, tid: send.tid, ts: middle(send) });
-      out.push({
-        name: send.args.label,
-        cat: FLOW_CATEGORY,
-        ph: 'f',
-        bp: 'e',
-        id,
-        pid: recv.pid,
-        tid: recv.tid,
-        ts: Math.max(middle(recv), Math.min(middle(send), recv.ts + 0.999 * recv.dur)),
-      });
+  for (const send of order) {
+    const e = events[send];
+    if (tid[send] === HOST_TID) continue;
+    for (const t of transfersOf.get(e.step) ?? []) {
+      if (t.from !== e.rank) continue;
+      const recv = byKey.get(key(t.to, e.step, e.phase, iteration[send]));
+      if (recv === undefined) continue;
+      const name = labels.get(e.step) ?? plan.steps[e.step]?.label ?? e.name;
+      const cat = e.phase;
+      yield { name, cat, ph: 's', id, pid: e.rank, tid: tid[send], ts: ts[send] };
+      yield { name, cat, ph: 'f', bp: 'e', id, pid: t.to, tid: tid[recv], ts: ts[recv] };
+      if (ts[recv] < ts[send] && ts[send] < end(recv)) {
+        const later = ts[send] + (Math.min(end(recv), end(send)) - ts[send]) / 2;
+        yield { name, cat, ph: 'f', bp: 'e', id, pid: t.to, tid: tid[recv], ts: later };
+      }
       id++;
     }
   }
-  return out;
 }
 
-/** Each rank's busbw, sampled where a measured step's first timed iteration starts on that rank. */
-function busbwCounters(slices: CompleteEvent[]): CounterEvent[] {
-  const out: CounterEvent[] = [];
-  const done = new Set<string>();
-  for (const s of slices) {
-    const busbw = s.args.busbw;
-    const key = `${s.pid}/${s.args.step}`;
-    if (s.cat !== 'timed' || busbw === null || done.has(key)) continue;
-    done.add(key);
-    out.push({ name: BUSBW_COUNTER, ph: 'C', pid: s.pid, tid: 0, ts: s.ts, args: { busbw } });
-  }
-  return out;
-}
-
-export function chromeTrace(record: RunRecord): ChromeTrace {
-  const events = record.events;
-  const origin = events.reduce((m, e) => Math.min(m, e.startNs), Infinity);
+/** Makes each event's slice, sharing what a step's slices have in common. */
+function sliceMaker(record: RunRecord, layout: SliceLayout): (i: number) => CompleteEvent {
   const steps = new Map(record.steps.map((s) => [s.index, s]));
-  const iteration = iterations(events);
   const views = record.plan.pairs.map((_, i) => pairsView(record, i, formatBytes));
   const pairLinks = new Map(views.flatMap((v, i) => v.links.map((l) => [`${i}:${l.from},${l.to}`, l] as const)));
-  const slices: CompleteEvent[] = events.map((e) => {
+  const pairs = new Map<number, NonNullable<CompleteEvent['args']['pair']>>();
+  return (i) => {
+    const e = record.events[i];
     const step = steps.get(e.step);
     const planStep = record.plan.steps[e.step];
     // Host work (making buffers, checking) moves no data between ranks, and a channel is part of its call: no bandwidth of their own.
     const ownBandwidth = !HOST_PHASES.has(e.phase) && !e.channel && !e.proxy;
+    let pair = step?.origin.kind === 'pairs' ? pairs.get(e.step) : undefined;
+    if (step?.origin.kind === 'pairs' && !pair) pairs.set(e.step, (pair = pairArgs(step, pairLinks)));
     return {
       name: e.name,
       cat: e.phase,
       ph: 'X',
       pid: e.rank,
-      tid: tidOf(e),
-      ts: (e.startNs - origin) / 1e3,
-      dur: Math.max(0, e.endNs - e.startNs) / 1e3,
+      tid: layout.tid[i],
+      ts: layout.ts[i],
+      dur: layout.dur[i],
       args: {
         step: e.step,
         op: planStep ? stepOp(planStep.action) : 'unknown',
         label: step?.label ?? planStep?.label ?? e.name,
         bytes: e.bytes,
-        iteration: e.channel?.iteration ?? e.proxy?.iteration ?? iteration.get(e)!,
+        iteration: layout.iteration[i],
         algbw: ownBandwidth ? (step?.algbw ?? null) : null,
         busbw: ownBandwidth ? (step?.busbw ?? null) : null,
         verdict: step?.verdict ?? null,
-        ...(step?.origin.kind === 'pairs' ? { pair: pairArgs(step, pairLinks) } : {}),
+        ...(pair ? { pair } : {}),
         ...(e.phase === 'loop' ? hostStallArgs(step, e.rank) : {}),
         ...(e.channel ? { nccl: { channel: e.channel.id, algo: e.channel.algo, proto: e.channel.proto } } : {}),
         ...(e.proxy
@@ -330,19 +278,48 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
           : {}),
       },
     };
-  });
-  // Of two slices starting together the longer one encloses the other.
-  slices.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
-  assignLanes(slices);
-  const threads = new Map<number, Set<number>>();
-  // The host thread is always named: the rank's counter track hangs off it too.
-  for (const s of slices) threads.set(s.pid, (threads.get(s.pid) ?? new Set([HOST_TID])).add(s.tid));
-  const timed: TimedEvent[] = [...slices, ...flows(record.plan, slices), ...busbwCounters(slices)];
-  // A stable sort keeps each slice ahead of the counters placed at its start.
-  timed.sort((a, b) => a.ts - b.ts);
+  };
+}
+
+/** Each rank's busbw, sampled where a measured step's first timed iteration starts on that rank. */
+function busbwCounters(record: RunRecord, layout: SliceLayout): CounterEvent[] {
+  const steps = new Map(record.steps.map((s) => [s.index, s]));
+  const out: CounterEvent[] = [];
+  const done = new Set<string>();
+  for (const i of layout.order) {
+    const e = record.events[i];
+    const busbw = steps.get(e.step)?.busbw ?? null;
+    const key = `${e.rank}/${e.step}`;
+    if (e.phase !== 'timed' || e.channel || busbw === null || done.has(key)) continue;
+    done.add(key);
+    out.push({ name: BUSBW_COUNTER, ph: 'C', pid: e.rank, tid: 0, ts: layout.ts[i], args: { busbw } });
+  }
+  return out;
+}
+
+/**
+ * The trace's events one at a time, in file order: metadata, then slices and counters in time
+ * order (a counter after the slices starting with it), then the flow events. Nothing but the
+ * layout's columns is held, so a writer can stream a large run.
+ */
+export function* traceEvents(record: RunRecord, layout = layoutSlices(record.events)): Generator<TraceEvent> {
+  yield* metadata(record, layout.threads);
+  const slice = sliceMaker(record, layout);
+  const counters = busbwCounters(record, layout);
+  let c = 0;
+  for (const i of layout.order) {
+    while (c < counters.length && counters[c].ts < layout.ts[i]) yield counters[c++];
+    yield slice(i);
+  }
+  while (c < counters.length) yield counters[c++];
+  yield* flows(record, layout);
+}
+
+/** Everything in the trace but its events. */
+export function traceHeader(record: RunRecord): Omit<ChromeTrace, 'traceEvents'> {
+  const views = record.plan.pairs.map((_, i) => pairsView(record, i, formatBytes));
   const env = record.environment;
   return {
-    traceEvents: [...metadata(record, threads), ...timed],
     displayTimeUnit: 'ns',
     otherData: {
       runId: record.id,
@@ -373,4 +350,27 @@ export function chromeTrace(record: RunRecord): ChromeTrace {
         : {}),
     },
   };
+}
+
+export function chromeTrace(record: RunRecord): ChromeTrace {
+  return { traceEvents: [...traceEvents(record)], ...traceHeader(record) };
+}
+
+/** A chunk of JSON text at a time, for a writer that streams a large trace. */
+const CHUNK_CHARS = 1 << 20;
+
+/** The trace as JSON text, handed to `write` in chunks of about a megabyte: the same text as JSON.stringify(chromeTrace(record)) but never whole. */
+export function writeChromeTrace(record: RunRecord, write: (chunk: string) => void): void {
+  let buffer = '{"traceEvents":[';
+  let first = true;
+  for (const e of traceEvents(record)) {
+    buffer += (first ? '' : ',') + JSON.stringify(e);
+    first = false;
+    if (buffer.length >= CHUNK_CHARS) {
+      write(buffer);
+      buffer = '';
+    }
+  }
+  const header = JSON.stringify(traceHeader(record));
+  write(`${buffer}],${header.slice(1)}`);
 }

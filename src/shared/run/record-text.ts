@@ -26,12 +26,21 @@ export type RecordText = { ok: true; record: RunRecord } | { ok: false; kind: 'j
  * expected there) or the first field that breaks the record's schema (its path and why).
  */
 export function parseRecordText(text: string): RecordText {
-  let raw: unknown;
+  const json = parseRecordJson(text);
+  return json.ok ? validateRecord(json.raw) : { ok: false, kind: 'json', problem: json.problem };
+}
+
+/** The JSON in a record's text, or where it breaks (parseRecordText's first half: the text can go before the record is checked). */
+export function parseRecordJson(text: string): { ok: true; raw: unknown } | { ok: false; problem: string } {
   try {
-    raw = JSON.parse(text);
+    return { ok: true, raw: JSON.parse(text) };
   } catch (e) {
-    return { ok: false, kind: 'json', problem: jsonBreak(text, e as Error) };
+    return { ok: false, problem: jsonBreak(text, e as Error) };
   }
+}
+
+/** Parsed JSON checked against the record's schema: the record, or the first field that breaks it (its path and why). */
+export function validateRecord(raw: unknown): RecordText {
   const parsed = runRecordSchema.safeParse(raw);
   if (parsed.success) return { ok: true, record: parsed.data };
   const issue = parsed.error.issues[0];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   chromeTrace,
+  writeChromeTrace,
   type CompleteEvent,
   type CounterEvent,
   type FlowEvent,
@@ -115,23 +116,43 @@ describe('a run as a Chrome trace', () => {
     expect(step.busbw).toBeGreaterThan(0);
   });
 
-  it('draws an arrow from each send to its receive of the same iteration, both ends inside their slices', () => {
+  it('draws an arrow from each send to its receive of the same iteration, each end at the start of its slice, in its category', () => {
     const flows = events.filter((e): e is FlowEvent => e.ph === 's' || e.ph === 'f');
     const byId = new Map<number, FlowEvent[]>();
     for (const f of flows) byId.set(f.id, [...(byId.get(f.id) ?? []), f]);
-    const arrows = [...byId.values()].map((pair) => {
-      const start = pair.find((f) => f.ph === 's')!;
-      const end = pair.find((f) => f.ph === 'f')!;
-      const inside = (f: FlowEvent) =>
-        ofPhase(events, 'X').find((x) => x.pid === f.pid && x.tid === f.tid && x.ts < f.ts && f.ts < x.ts + x.dur)!;
-      const [from, to] = [inside(start), inside(end)];
-      expect(end.bp).toBe('e');
-      expect(end.ts).toBeGreaterThanOrEqual(start.ts); // never back in time
+    const arrows = [...byId.values()].map(([start, end]) => {
+      // Where DevTools binds a flow event: the slice with the same pid, tid, cat and ts.
+      const bound = (f: FlowEvent) =>
+        ofPhase(events, 'X').find((x) => x.pid === f.pid && x.tid === f.tid && x.cat === f.cat && x.ts === f.ts)!;
+      const [from, to] = [bound(start), bound(end)];
+      expect([start.ph, end.ph, end.bp]).toEqual(['s', 'f', 'e']);
       expect(from.args.iteration).toBe(to.args.iteration);
       return `${from.args.step}: ${start.pid}→${end.pid} #${from.args.iteration}`;
     });
     // Two iterations of the send, one of each direction of the exchange; none for the all_reduce.
     expect(arrows.sort()).toEqual(['0: 0→1 #0', '0: 0→1 #1', '1: 0→1 #0', '1: 1→0 #0']);
+  });
+
+  it('puts the flow events after every other event, each start right before its end', () => {
+    const firstFlow = events.findIndex((e) => e.ph === 's');
+    expect(events.slice(firstFlow).every((e) => e.ph === 's' || e.ph === 'f')).toBe(true);
+    const starts = events.slice(firstFlow).filter((e) => e.ph === 's');
+    expect(starts.length).toBe(4);
+  });
+
+  it('gives Perfetto a second end inside a receive that started before its send, no earlier than the send', () => {
+    const early = record();
+    // Rank 1 posts its receive of the first send 5 µs before rank 0 starts sending.
+    const recv = early.events.find((e) => e.rank === 1 && e.step === 0 && e.phase === 'timed')!;
+    const send = early.events.find((e) => e.rank === 0 && e.step === 0 && e.phase === 'timed')!;
+    recv.startNs = send.startNs - 5_000;
+    const t = chromeTrace(early);
+    expect(traceRuleViolations(t)).toEqual([]);
+    const flow = t.traceEvents.filter((e): e is FlowEvent => (e.ph === 's' || e.ph === 'f') && e.id === 1);
+    expect(flow.map((f) => f.ph)).toEqual(['s', 'f', 'f']);
+    const [start, first, second] = flow;
+    expect(first.ts).toBe(start.ts - 5);
+    expect(second.ts).toBeGreaterThan(start.ts);
   });
 
   it('moves a slice that crosses another on its stream to an overlap lane of that stream', () => {
@@ -172,6 +193,16 @@ describe('a run as a Chrome trace', () => {
   });
 });
 
+describe('the trace written a chunk at a time', () => {
+  it('is the same text as the whole trace as JSON', () => {
+    for (const environment of [NCCL_ENVIRONMENT, CPU_ENVIRONMENT]) {
+      const chunks: string[] = [];
+      writeChromeTrace(record(environment), (chunk) => chunks.push(chunk));
+      expect(chunks.join('')).toBe(JSON.stringify(chromeTrace(record(environment))));
+    }
+  });
+});
+
 describe('the trace rule checker', () => {
   const good = () => structuredClone(chromeTrace(record()));
   const firstIndex = (t: ReturnType<typeof good>, f: (e: TraceEvent) => boolean) => t.traceEvents.findIndex(f);
@@ -182,7 +213,7 @@ describe('the trace rule checker', () => {
       firstIndex(t, (e) => e.ph === 'f'),
       1,
     );
-    expect(traceRuleViolations(t).join('\n')).toMatch(/flow .*1 start\(s\) and 0 end\(s\)/);
+    expect(traceRuleViolations(t).join('\n')).toMatch(/flow .*expected a start then one or two ends, found s$/m);
   });
 
   it('finds a negative duration and a missing field', () => {

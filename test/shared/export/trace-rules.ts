@@ -69,8 +69,9 @@ export function traceRuleViolations(trace: unknown): string[] {
     else valid.push({ i, e: e as Json });
   }
 
-  // Metadata first, then everything else in time order.
+  // Metadata first, then slices and counters in time order, then the flow events.
   let seenTimed = false;
+  let seenFlow = false;
   let lastTs = -Infinity;
   for (const { i, e } of valid) {
     if (e.ph === 'M') {
@@ -78,6 +79,11 @@ export function traceRuleViolations(trace: unknown): string[] {
       continue;
     }
     seenTimed = true;
+    if (e.ph === 's' || e.ph === 'f') {
+      seenFlow = true;
+      continue;
+    }
+    if (seenFlow) problems.push(`event ${i}: ${e.ph} event after the flow events`);
     if ((e.ts as number) < lastTs) problems.push(`event ${i}: ts ${e.ts} before the previous event's ${lastTs}`);
     lastTs = e.ts as number;
   }
@@ -109,28 +115,44 @@ export function traceRuleViolations(trace: unknown): string[] {
     slices.set(threadKey(e), list);
   }
 
-  // Flow arrows: one start and one end per id, same category and name, each inside a slice of its thread.
-  const flows = new Map<string, { s: Json[]; f: Json[] }>();
+  // Flow arrows, bound as Chrome DevTools binds them (same pid, tid, cat and ts as a slice, start
+  // before end in the file) and as Perfetto does (sorted by time, each end inside the slice open
+  // on its thread, no end before its start): one start, then one end at a slice's start, and a
+  // second end, inside that slice and no earlier than the start, only where the first is earlier.
+  const flows = new Map<string, Json[]>();
   for (const { e } of valid) {
     if (e.ph !== 's' && e.ph !== 'f') continue;
-    const key = `${e.cat}/${e.id}`;
-    const pair = flows.get(key) ?? { s: [], f: [] };
-    pair[e.ph].push(e);
-    flows.set(key, pair);
+    const key = `${e.name}/${e.id}`;
+    flows.set(key, [...(flows.get(key) ?? []), e]);
   }
-  const enclosed = (e: Json) => (slices.get(threadKey(e)) ?? []).some((s) => s.ts <= (e.ts as number) && (e.ts as number) <= s.end);
-  for (const [key, { s, f }] of flows) {
-    if (s.length !== 1 || f.length !== 1) {
-      problems.push(`flow ${key}: ${s.length} start(s) and ${f.length} end(s), expected one of each`);
+  const slicesOf = (e: Json) =>
+    valid.filter(({ e: x }) => x.ph === 'X' && x.pid === e.pid && x.tid === e.tid && x.cat === e.cat).map(({ e: x }) => x);
+  const startsSlice = (e: Json) => slicesOf(e).find((x) => x.ts === e.ts);
+  for (const [key, events] of flows) {
+    const [s, f, later, ...rest] = events;
+    if (s.ph !== 's' || f?.ph !== 'f' || (later && later.ph !== 'f') || rest.length) {
+      problems.push(`flow ${key}: expected a start then one or two ends, found ${events.map((e) => e.ph).join(' ')}`);
       continue;
     }
-    if (s[0].name !== f[0].name) problems.push(`flow ${key}: start and end are named differently`);
-    for (const end of [s[0], f[0]]) {
-      if (!enclosed(end))
+    for (const end of [s, f]) {
+      if (!startsSlice(end))
         problems.push(
-          `flow ${key}: its ${end.ph === 's' ? 'start' : 'end'} at ${end.ts} lies in no slice of pid ${end.pid} tid ${end.tid}`,
+          `flow ${key}: its ${end.ph === 's' ? 'start' : 'end'} at ${end.ts} starts no ${end.cat} slice of pid ${end.pid} tid ${end.tid}`,
         );
     }
+    if (f.bp !== 'e') problems.push(`flow ${key}: its end must bind to the enclosing slice ("bp": "e")`);
+    const receive = startsSlice(f);
+    if (!later) {
+      // Perfetto shows no arrow into a receive that was over before the send began; any other needs a second end.
+      const over = receive && (receive.ts as number) + (receive.dur as number) <= (s.ts as number);
+      if ((f.ts as number) < (s.ts as number) && !over)
+        problems.push(`flow ${key}: ends before it starts with no later end inside the receive`);
+      continue;
+    }
+    const t = later.ts as number;
+    if ((f.ts as number) >= (s.ts as number)) problems.push(`flow ${key}: a second end where the first does not precede the start`);
+    if (t < (s.ts as number) || !receive || t <= (receive.ts as number) || t >= (receive.ts as number) + (receive.dur as number))
+      problems.push(`flow ${key}: its second end at ${t} is not inside the receive and after the start`);
   }
   return problems;
 }

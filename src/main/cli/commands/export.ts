@@ -1,19 +1,20 @@
 // `clab export`: a saved run as a Chrome/Perfetto trace, or its results table as CSV or JSON.
 import { Option } from 'commander';
-import { chromeTrace, resultsCsv, resultsJson } from '../../../shared/export/index.js';
+import { resultsCsv, resultsJson, writeChromeTrace } from '../../../shared/export/index.js';
 import type { RunRecord } from '../../../shared/run/record.js';
 import { inertJson, visibleControls } from '../../../shared/data/control-chars.js';
-import { checkWritable, writeFileAtomic } from '../../core/atomic-file.js';
+import { checkWritable, writeFileAtomicChunks } from '../../core/atomic-file.js';
 import { readRecord } from '../../core/record-store.js';
 import { EXIT_OK, reportUsageError, type RegisterCommand } from '../common.js';
 
 const EXPORT_FORMATS = ['chrome-trace', 'csv', 'json'] as const;
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-const EXPORTERS: Record<ExportFormat, (record: RunRecord) => string> = {
-  'chrome-trace': (r) => JSON.stringify(chromeTrace(r)),
-  csv: resultsCsv,
-  json: (r) => `${JSON.stringify(resultsJson(r), null, 2)}\n`,
+/** Each format's text, handed to `write` a chunk at a time: a trace of a large run is streamed, never held whole. */
+const EXPORTERS: Record<ExportFormat, (record: RunRecord, write: (chunk: string) => void) => void> = {
+  'chrome-trace': writeChromeTrace,
+  csv: (r, write) => write(resultsCsv(r)),
+  json: (r, write) => write(`${JSON.stringify(resultsJson(r), null, 2)}\n`),
 };
 
 /** On stdout (a terminal, maybe) the record's text is made inert as every printed line is (common.ts); a file gets it as it is. */
@@ -28,9 +29,10 @@ function exportCommand(file: string, flags: { format: ExportFormat; output?: str
   try {
     // What stands at the output path is checked before the record is read and converted.
     if (flags.output !== undefined) checkWritable(flags.output);
-    const text = EXPORTERS[flags.format](readRecord(file));
-    if (flags.output !== undefined) writeFileAtomic(flags.output, text);
-    else process.stdout.write(INERT[flags.format](text));
+    const record = readRecord(file);
+    const exporter = EXPORTERS[flags.format];
+    if (flags.output !== undefined) writeFileAtomicChunks(flags.output, (write) => exporter(record, write));
+    else exporter(record, (chunk) => process.stdout.write(INERT[flags.format](chunk)));
     return EXIT_OK;
   } catch (e) {
     return reportUsageError(e);

@@ -11,6 +11,7 @@ import {
   type ApiParams,
   type ApiResult,
 } from '../../../shared/run/api.js';
+import { recordFromCompact } from '../../../shared/run/compact-events.js';
 import type { ConnectionState, LabClient } from './lab-client';
 import { parseResult } from './validate';
 
@@ -69,7 +70,7 @@ export class WebSocketLabClient implements LabClient {
     });
   }
 
-  /** A saved run over HTTP (see RUN_DOWNLOAD_PATH), checked on receipt like every answer. */
+  /** A saved run over HTTP (see RUN_DOWNLOAD_PATH), its events compact, checked on receipt like every answer. */
   private async openRunOverHttp({ path }: ApiParams<'openRun'>): Promise<ApiResult<'openRun'>> {
     const response = await fetch(`${RUN_DOWNLOAD_PATH}?path=${encodeURIComponent(path)}`, {
       credentials: 'same-origin',
@@ -77,7 +78,11 @@ export class WebSocketLabClient implements LabClient {
     });
     const body = (await response.json()) as unknown;
     if (!response.ok) throw new Error((body as { error?: string } | null)?.error ?? `the lab answered ${response.status}`);
-    return parseResult('openRun', body) as ApiResult<'openRun'>;
+    try {
+      return recordFromCompact(body);
+    } catch (e) {
+      throw new Error(`the lab sent an invalid result for openRun: ${(e as Error).message}`, { cause: e });
+    }
   }
 
   onEvent(listener: (event: ApiEvent) => void): () => void {

@@ -1,4 +1,4 @@
-export { ScenarioEditor, type MarkerSummary } from './ScenarioEditor';
+export { ScenarioEditor, type MarkerSummary } from './LazyScenarioEditor';
 export { EditorToolbar } from './EditorToolbar';
 export { EditorStatus } from './EditorStatus';
 export { EditorTitle } from './EditorTitle';
