@@ -25,6 +25,8 @@ export interface CompactEvents {
   bytes: number[];
   /** The events with an NCCL channel (`at`: their indices, ascending) and their channels' fields. */
   channel: { at: number[]; id: number[]; algo: number[]; proto: number[]; iteration: number[] };
+  /** The events with an NCCL proxy operation (few: the network's), each's fields as they are. */
+  proxy?: { at: number[]; value: NonNullable<TimelineEvent['proxy']>[] };
 }
 
 export function encodeEvents(events: readonly TimelineEvent[]): CompactEvents {
@@ -48,6 +50,7 @@ export function encodeEvents(events: readonly TimelineEvent[]): CompactEvents {
     endNs: [],
     bytes: [],
     channel: { at: [], id: [], algo: [], proto: [], iteration: [] },
+    proxy: { at: [], value: [] },
   };
   for (const [i, e] of events.entries()) {
     c.rank.push(e.rank);
@@ -64,6 +67,10 @@ export function encodeEvents(events: readonly TimelineEvent[]): CompactEvents {
       c.channel.algo.push(intern(e.channel.algo));
       c.channel.proto.push(intern(e.channel.proto));
       c.channel.iteration.push(e.channel.iteration);
+    }
+    if (e.proxy) {
+      c.proxy!.at.push(i);
+      c.proxy!.value.push(e.proxy);
     }
   }
   return c;
@@ -123,6 +130,20 @@ export function decodeEvents(value: unknown, path = 'events'): TimelineEvent[] {
   const proto = column(ch.proto, 'channel.proto', m, stringIndex, 'an index into strings');
   const iteration = column(ch.iteration, 'channel.iteration', m, int, 'an integer');
 
+  // Proxy operations: optional (a form without them has none), each checked by the event schema's own part.
+  const px = value.proxy ?? { at: [], value: [] };
+  if (!isObject(px) || !Array.isArray(px.value)) throw new Error(`${path}.proxy: expected the proxy operations' columns (an object)`);
+  const proxyAt = column(px.at, 'proxy.at', px.value.length, (x) => int(x) && x >= 0 && x < n, `an event index below ${n}`);
+  const proxySchema = timelineEventSchema.shape.proxy.unwrap();
+  const proxies = px.value.map((v, j) => {
+    const r = proxySchema.safeParse(v);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      throw new Error(`${path}.proxy.value[${j}]${issue.path.map((k) => `.${String(k)}`).join('')}: ${issue.message}`);
+    }
+    return r.data;
+  });
+
   const events: TimelineEvent[] = new Array(n);
   for (let i = 0; i < n; i++) {
     events[i] = {
@@ -138,6 +159,7 @@ export function decodeEvents(value: unknown, path = 'events'): TimelineEvent[] {
   }
   for (let j = 0; j < m; j++)
     events[at[j]].channel = { id: id[j], algo: strings[algo[j]] as string, proto: strings[proto[j]] as string, iteration: iteration[j] };
+  proxies.forEach((p, j) => (events[proxyAt[j]].proxy = p));
   return events;
 }
 

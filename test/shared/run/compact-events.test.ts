@@ -17,6 +17,15 @@ const timelineEvent: fc.Arbitrary<TimelineEvent> = fc.record(
     endNs: number,
     bytes: number,
     channel: fc.record({ id: fc.integer(), algo: text, proto: text, iteration: fc.integer() }),
+    proxy: fc.record({
+      channel: fc.integer(),
+      peer: fc.integer(),
+      send: fc.boolean(),
+      steps: fc.integer(),
+      bytes: number,
+      iteration: fc.integer(),
+      waitUs: fc.record({ gpu: number, peer: number, network: number, flush: number }),
+    }),
   },
   { requiredKeys: ['rank', 'stream', 'step', 'name', 'phase', 'startNs', 'endNs', 'bytes'] },
 );
@@ -67,6 +76,14 @@ describe('the compact form of timeline events', () => {
     expect(() => decodeEvents({ ...good(), channel: { at: [5], id: [0], algo: [0], proto: [0], iteration: [0] } })).toThrow(
       'events.channel.at[0]: expected an event index below 1',
     );
+    const waitUs = { gpu: 1, peer: 0, network: 2, flush: 0 };
+    const proxy = (steps: unknown, at = 0) => ({
+      at: [at],
+      value: [{ channel: 0, peer: 1, send: true, steps, bytes: 8, iteration: 0, waitUs }],
+    });
+    expect(() => decodeEvents({ ...good(), proxy: proxy('3') })).toThrow(/^events\.proxy\.value\[0\]\.steps: /);
+    expect(() => decodeEvents({ ...good(), proxy: proxy(3, 4) })).toThrow('events.proxy.at[0]: expected an event index below 1');
+    expect(decodeEvents({ ...good(), proxy: proxy(3) })[0].proxy).toMatchObject({ steps: 3, waitUs });
     expect(() => decodeEvents(null, 'record.events')).toThrow("record.events: expected the events' columns (an object)");
   });
 });
