@@ -184,7 +184,7 @@ async function main(): Promise<void> {
     const device = rankDevice(plan, rank);
     await addon.prepareDevice({ backend: start.backend, device, rank });
     if (profiler?.library)
-      ncclProfile = NcclProfile.forPairs(addon, profiler.library, rank, plan.world, device, (text) => void logLine(text));
+      ncclProfile = NcclProfile.attach(addon, profiler.library, rank, plan.world, device, (text) => void logLine(text), false);
     else if (profiler?.why) await logLine(`the lab's NCCL profiler plug-in is not used: ${profiler.why}`);
     await logLine(
       `ready on the ${start.backend} backend without a run-wide communicator (only pairs, each on its own; pid ${process.pid}${start.backend === 'nccl' ? `, GPU ${device}` : ''}) in ${ms(joinStart)}, ${ms(0)} after the process started`,

@@ -4,7 +4,7 @@
 // rank's log says so once.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { NativeAddon, NativeOp, NativeTimes } from '../addon/native-api.js';
+import type { NativeAddon, NativeOp, NcclProfilerRead, NativeTimes } from '../addon/native-api.js';
 import type { TimelineEvent } from '../shared/run/protocol.js';
 import type { GpuClockSample } from '../shared/run/gpu-clock.js';
 import {
@@ -90,7 +90,9 @@ export class NcclProfile {
 
   /**
    * After the communicator is joined: the profile of it, or null where NCCL did not load the
-   * plug-in or it cannot be read (logged once, with why).
+   * plug-in or it cannot be read (logged once, with why). For a plan of pairs only (`runWide`
+   * false: no run-wide communicator), a profile that joins each pair's calls on the pair's own
+   * communicator (joinedAs).
    */
   static attach(
     addon: NativeAddon,
@@ -99,10 +101,11 @@ export class NcclProfile {
     world: number,
     device: number,
     log: (text: string) => void,
+    runWide = true,
   ): NcclProfile | null {
     try {
       const read = addon.ncclProfilerRead({ library });
-      const comm = communicatorOf(read.records, rank, world);
+      const comm = runWide ? communicatorOf(read.records, rank, world) : '';
       if (comm === null) {
         log(
           'NCCL did not load the profiler plug-in (it needs NCCL 2.28 or later, ncclProfiler_v5; set NCCL_DEBUG=INFO to see why): no algorithm, protocol or channels',
@@ -110,35 +113,11 @@ export class NcclProfile {
         return null;
       }
       const profile = new NcclProfile(addon, library, comm, device, rank, world, log);
-      profile.pool.add(read.records);
-      profile.pool.addTuner(read.tuner);
-      log(
-        `NCCL's profiler plug-in is loaded (interface v${read.interface}, communicator ${comm}): algorithm, protocol and channels per step`,
-      );
-      return profile;
-    } catch (e) {
-      log(`the NCCL profiler plug-in cannot be read: ${(e as Error).message}`);
-      return null;
-    }
-  }
-
-  /**
-   * For a plan of pairs only (no run-wide communicator): a profile that joins each pair's calls on
-   * the pair's communicator (joinedAs), or null where the plug-in cannot be read (logged once).
-   */
-  static forPairs(
-    addon: NativeAddon,
-    library: string,
-    rank: number,
-    world: number,
-    device: number,
-    log: (text: string) => void,
-  ): NcclProfile | null {
-    try {
-      const read = addon.ncclProfilerRead({ library });
-      const profile = new NcclProfile(addon, library, '', device, rank, world, log);
-      profile.pool.add(read.records);
-      profile.pool.addTuner(read.tuner);
+      profile.take(read);
+      if (runWide)
+        log(
+          `NCCL's profiler plug-in is loaded (interface v${read.interface}, communicator ${comm}): algorithm, protocol and channels per step`,
+        );
       return profile;
     } catch (e) {
       log(`the NCCL profiler plug-in cannot be read: ${(e as Error).message}`);
@@ -147,7 +126,11 @@ export class NcclProfile {
   }
 
   private read(): void {
-    const { records, tuner } = this.addon.ncclProfilerRead({ library: this.library });
+    this.take(this.addon.ncclProfilerRead({ library: this.library }));
+  }
+
+  /** Keeps what one read of the plug-in gave: its calls, the tuner's tables, the communicators joined. */
+  private take({ records, tuner }: Pick<NcclProfilerRead, 'records' | 'tuner'>): void {
     this.joinedLast = communicatorOf(records, this.rank, this.world) ?? this.joinedLast;
     for (const r of records) if (r.kind === 'comm') this.joinedBy.set(`${r.rank}/${r.peer}`, r.comm);
     this.pool.add(records);

@@ -267,7 +267,9 @@ export class PairRunner {
     this.profile.use(pairComm);
     try {
       return await stepNccl(this.profile, op, timed, [warm], {
-        ...{ rank: this.host.rank, stream: 0, step: step.index },
+        rank: this.host.rank,
+        stream: 0,
+        step: step.index,
         label: step.label,
         bytes,
         slices: true,

@@ -14,6 +14,7 @@ import {
   editorText,
   eventually,
   openLab,
+  openLabWithDroppableSockets,
   REPO_ROOT,
   screenshot,
   setEditorText,
@@ -255,25 +256,7 @@ describe('the lab in a browser', () => {
 
   it('catches up with a run that ended while the connection was down', async () => {
     // The page's WebSockets, so the test can drop them and hold off reconnecting (to a closed port).
-    await page.addInitScript(() => {
-      const g = globalThis as unknown as { WebSocket: typeof WebSocket; clabSockets: WebSocket[]; clabOffline: boolean };
-      const Real = g.WebSocket;
-      g.clabSockets = [];
-      g.clabOffline = false;
-      g.WebSocket = class extends Real {
-        constructor(url: string | URL, protocols?: string | string[]) {
-          super(g.clabOffline ? 'ws://127.0.0.1:9/' : url, protocols);
-          g.clabSockets.push(this);
-        }
-      };
-    });
-    await openLab(page, server);
-    const setOffline = (offline: boolean) =>
-      page.evaluate((off) => {
-        const g = globalThis as unknown as { clabSockets: WebSocket[]; clabOffline: boolean };
-        g.clabOffline = off;
-        if (off) for (const s of g.clabSockets) s.close();
-      }, offline);
+    const setOffline = await openLabWithDroppableSockets(page, server);
     await startSweep('sweep across a lost connection', { dtype: 'float32', warmup: 2, iters: 40 }, 1);
     await setOffline(true);
     await expect.poll(async () => page.getByTestId('connection').textContent(), { timeout: 10_000 }).not.toBe('connected');

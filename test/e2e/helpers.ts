@@ -154,6 +154,32 @@ export async function openLab(page: Page, server: LabServerProcess): Promise<voi
   await page.locator('[data-testid=editor] .view-lines').waitFor();
 }
 
+/**
+ * Opens the lab with the page's WebSockets under the test's hand: the returned function drops them
+ * all and keeps the page from reconnecting (to a closed port) while offline, and lets it back.
+ */
+export async function openLabWithDroppableSockets(page: Page, server: LabServerProcess): Promise<(offline: boolean) => Promise<void>> {
+  await page.addInitScript(() => {
+    const g = globalThis as unknown as { WebSocket: typeof WebSocket; clabSockets: WebSocket[]; clabOffline: boolean };
+    const Real = g.WebSocket;
+    g.clabSockets = [];
+    g.clabOffline = false;
+    g.WebSocket = class extends Real {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(g.clabOffline ? 'ws://127.0.0.1:9/' : url, protocols);
+        g.clabSockets.push(this);
+      }
+    };
+  });
+  await openLab(page, server);
+  return (offline: boolean) =>
+    page.evaluate((off) => {
+      const g = globalThis as unknown as { clabSockets: WebSocket[]; clabOffline: boolean };
+      g.clabOffline = off;
+      if (off) for (const s of g.clabSockets) s.close();
+    }, offline);
+}
+
 /** Replaces the editor's text through Monaco's model (the page exposes `monaco`). */
 export async function setEditorText(page: Page, text: string): Promise<void> {
   await page.evaluate((value) => {

@@ -9,7 +9,16 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
 import { chooseTemplate, runAndWait, setRunOptions } from './lab-page';
-import { editorMarkers, editorText, openLab, REPO_ROOT, screenshot, SCREENSHOTS, usesLabPage, type LabServerProcess } from './helpers';
+import {
+  editorMarkers,
+  editorText,
+  openLabWithDroppableSockets,
+  REPO_ROOT,
+  screenshot,
+  SCREENSHOTS,
+  usesLabPage,
+  type LabServerProcess,
+} from './helpers';
 
 let server: LabServerProcess;
 let page: Page;
@@ -72,25 +81,7 @@ async function openSaved(file: string): Promise<void> {
 describe('saved runs', () => {
   it('says "Not connected — retrying" while the lab is out of reach, and lists the runs once it is back', async () => {
     // The page's WebSockets, so the test can drop them and hold off reconnecting (to a closed port).
-    await page.addInitScript(() => {
-      const g = globalThis as unknown as { WebSocket: typeof WebSocket; clabSockets: WebSocket[]; clabOffline: boolean };
-      const Real = g.WebSocket;
-      g.clabSockets = [];
-      g.clabOffline = false;
-      g.WebSocket = class extends Real {
-        constructor(url: string | URL, protocols?: string | string[]) {
-          super(g.clabOffline ? 'ws://127.0.0.1:9/' : url, protocols);
-          g.clabSockets.push(this);
-        }
-      };
-    });
-    await openLab(page, server);
-    const setOffline = (offline: boolean) =>
-      page.evaluate((off) => {
-        const g = globalThis as unknown as { clabSockets: WebSocket[]; clabOffline: boolean };
-        g.clabOffline = off;
-        if (off) for (const s of g.clabSockets) s.close();
-      }, offline);
+    const setOffline = await openLabWithDroppableSockets(page, server);
     await setOffline(true);
     await expect.poll(async () => page.getByTestId('connection').textContent(), { timeout: 10_000 }).not.toBe('connected');
     // The tab opened while the lab is away: it used to wait on "Loading…" for ever.

@@ -20,10 +20,10 @@ export type RecordReadOptions = Partial<Omit<ReadCappedOptions, 'head'>>;
 export function readRecord(file: string, o: RecordReadOptions = {}): RunRecord {
   // The text goes before the record is validated: a large record's text, parsed JSON and checked
   // copy are not all held at once.
-  return validRecord(file, parseRecordFile(file, o).raw);
+  return validRecord(file, parseRecordFile(file, o));
 }
 
-function parseRecordFile(file: string, o: RecordReadOptions): { raw: unknown } {
+function parseRecordFile(file: string, o: RecordReadOptions): unknown {
   let text: string;
   try {
     text = readCappedText(file, { maxBytes: o.maxBytes ?? MAX_RECORD_BYTES, regularOnly: o.regularOnly });
@@ -32,7 +32,7 @@ function parseRecordFile(file: string, o: RecordReadOptions): { raw: unknown } {
   }
   const json = parseRecordJson(text);
   if (!json.ok) throw new Error(`${file}: cannot read the run record: ${json.problem}`);
-  return { raw: json.raw };
+  return json.raw;
 }
 
 function validRecord(file: string, raw: unknown): RunRecord {

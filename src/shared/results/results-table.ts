@@ -7,6 +7,7 @@ import type { CollectiveAction, P2pAction, PlanAction } from '../plan/types.js';
 import type { RunRecord, StepRecord } from '../run/record.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeChoice } from '../run/nccl-events.js';
+import { busiestSender } from '../run/aggregate.js';
 
 export type ResultColumnId = 'size' | 'count' | 'type' | 'redop' | 'root' | 'time' | 'algbw' | 'busbw' | 'wrong';
 
@@ -116,16 +117,8 @@ function typeOf(action: PlanAction): ResultCells['type'] {
 function countOf(step: StepRecord): number | null {
   const a = step.action;
   if (a.kind === 'collective' || a.kind === 'p2p' || a.kind === 'pair') return Math.round(step.bytes / DTYPE_INFO[a.dtype].bytes);
-  if (a.kind === 'group' && a.items.length && a.items.every((i) => i.kind === 'p2p')) {
-    // Sends only: the busiest sender's elements, as its bytes are the group's (nccl-tests' sendrecv).
-    const sent = new Map<number, { bytes: number; count: number }>();
-    for (const i of a.items as P2pAction[]) {
-      const s = sent.get(i.from) ?? { bytes: 0, count: 0 };
-      sent.set(i.from, { bytes: s.bytes + itemBytes(i, DTYPE_INFO[i.dtype].bytes, 1), count: s.count + i.count });
-    }
-    return [...sent.values()].reduce((a, b) => (b.bytes > a.bytes ? b : a)).count;
-  }
-  if (a.kind === 'group') return groupElements(a.items, step.bytes);
+  // Sends only: the busiest sender's elements, as its bytes are the group's (nccl-tests' sendrecv).
+  if (a.kind === 'group') return busiestSender(a.items)?.count ?? groupElements(a.items, step.bytes);
   return null;
 }
 

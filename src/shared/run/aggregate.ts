@@ -14,6 +14,21 @@ function itemBytes(item: CollectiveAction | P2pAction, world: number): { bytes: 
   return { bytes: desc.algBytes(item.count, b, world), busFactor: desc.busFactor(world) };
 }
 
+/**
+ * A group of sends and receives counts what its busiest sender sends, as nccl-tests' sendrecv
+ * counts a both-ways exchange (each rank's bytes) and as one sender's sends add up: that rank's
+ * bytes and elements; null for a group with a collective in it.
+ */
+export function busiestSender(items: readonly (CollectiveAction | P2pAction)[]): { bytes: number; count: number } | null {
+  if (!items.length || !items.every((i) => i.kind === 'p2p')) return null;
+  const sent = new Map<number, { bytes: number; count: number }>();
+  for (const i of items as P2pAction[]) {
+    const s = sent.get(i.from) ?? { bytes: 0, count: 0 };
+    sent.set(i.from, { bytes: s.bytes + p2pAlgBytes(i.count, DTYPE_INFO[i.dtype].bytes), count: s.count + i.count });
+  }
+  return [...sent.values()].reduce((a, b) => (b.bytes > a.bytes ? b : a));
+}
+
 /** Bytes behind algbw and the busbw factor of an action (a group adds its members' bytes; one of sends, the most a rank sends). */
 export function actionBandwidthBasis(action: PlanAction, world: number): { bytes: number; busFactor: number } | null {
   switch (action.kind) {
@@ -24,13 +39,8 @@ export function actionBandwidthBasis(action: PlanAction, world: number): { bytes
       // Per direction, as nccl-tests' sendrecv counts both-ways traffic: the bytes each rank sends.
       return { bytes: p2pAlgBytes(action.count, DTYPE_INFO[action.dtype].bytes), busFactor: p2pBusFactor() };
     case 'group': {
-      // Sends and receives only: the most any one rank sends, as nccl-tests' sendrecv counts a
-      // both-ways exchange (each rank's bytes) and as one sender's sends add up.
-      if (action.items.every((i) => i.kind === 'p2p')) {
-        const sent = new Map<number, number>();
-        for (const i of action.items) sent.set(i.from, (sent.get(i.from) ?? 0) + itemBytes(i, world).bytes);
-        return { bytes: Math.max(0, ...sent.values()), busFactor: p2pBusFactor() };
-      }
+      const sender = busiestSender(action.items);
+      if (sender) return { bytes: sender.bytes, busFactor: p2pBusFactor() };
       const parts = action.items.map((i) => itemBytes(i, world));
       const bytes = parts.reduce((s, p) => s + p.bytes, 0);
       return { bytes, busFactor: bytes ? parts.reduce((s, p) => s + p.bytes * p.busFactor, 0) / bytes : 1 };
