@@ -18,6 +18,11 @@ REPEATS=${REPEATS:-3}
 # on 2 GPUs the overlap scenario follows (bench/gpu/overlap.sh, OVERLAP_RUNS=3; 0 skips it; OVERLAP_SETTINGS: its SETTINGS).
 RANKS=${RANKS:-2}
 OPS=${OPS:-}
+# MAX_BYTES (a number of bytes, default 1 GiB) ends both sides' sweeps sooner; PEER_AA=1 runs nccl-tests
+# twice each repeat and sets it beside itself (an A/A pair: what the machine resolves at all).
+MAX_BYTES=${MAX_BYTES:-1073741824}
+[[ $MAX_BYTES =~ ^[0-9]+$ ]] && ((MAX_BYTES >= 8 && MAX_BYTES <= 1073741824)) || { echo "sweep.sh: MAX_BYTES must be a number of bytes, 8 … 1073741824 (got $MAX_BYTES)" >&2; exit 2; }
+PEER_AA=${PEER_AA:-0}
 declare -A PEER_OF=([all_reduce]=all_reduce_perf [all_gather_into_tensor]=all_gather_perf [reduce_scatter_tensor]=reduce_scatter_perf
   [broadcast]=broadcast_perf [reduce]=reduce_perf [all_to_all_single]=alltoall_perf [gather]=gather_perf [scatter]=scatter_perf [send]=sendrecv_perf [sendrecv]=sendrecv_perf)
 needed=()
@@ -33,14 +38,15 @@ export NCCL_NVLS_ENABLE=0
 
 # The scenario, narrowed to OPS (and without send on one rank), and the nccl-tests binaries beside it.
 node -e '
-  const [file, out, ops, ranks] = process.argv.slice(1);
+  const [file, out, ops, ranks, maxBytes] = process.argv.slice(1);
   const s = JSON.parse(require("fs").readFileSync(file, "utf8"));
   const keep = ops ? ops.split(" ") : null;
   s.steps = s.steps.filter((x) => (!keep || keep.includes(x.collective)) && !(Number(ranks) < 2 && (x.collective === "send" || x.collective === "sendrecv")));
+  for (const x of s.steps) x.maxBytes = Number(maxBytes);
   s.world.ranks = Number(ranks);
   require("fs").writeFileSync(out, JSON.stringify(s));
   console.log(s.steps.map((x) => x.collective).join(" "));
-' bench/gpu/sweep.scenario.json "$WORK/sweep.scenario.json" "$OPS" "$RANKS" >"$WORK/ops"
+' bench/gpu/sweep.scenario.json "$WORK/sweep.scenario.json" "$OPS" "$RANKS" "$MAX_BYTES" >"$WORK/ops"
 PEERS=()
 for op in $(cat "$WORK/ops"); do [[ " ${PEERS[*]} " == *" ${PEER_OF[$op]} "* ]] || PEERS+=("${PEER_OF[$op]}"); done
 
@@ -51,18 +57,19 @@ clab_side() { # K
   awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }' >"$WORK/clab-$1.wall"
 }
 
-peer_side() { # K
-  local t0=$EPOCHREALTIME bin
+peer_side() { # K [NAME: peer, or peer2 for the A/A run]
+  local t0=$EPOCHREALTIME bin name=${2:-peer}
   for bin in "${PEERS[@]}"; do
-    "$NCCL_TESTS_BUILD/$bin" -b 8 -e 1G -f 2 -w 5 -n 20 -c 1 -t "$RANKS" -g 1 >"$WORK/peer-$1-$bin.log" 2>&1
+    "$NCCL_TESTS_BUILD/$bin" -b 8 -e "$MAX_BYTES" -f 2 -w 5 -n 20 -c 1 -t "$RANKS" -g 1 >"$WORK/$name-$1-$bin.log" 2>&1
   done
-  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }' >"$WORK/peer-$1.wall"
+  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }' >"$WORK/$name-$1.wall"
 }
 
-echo "# bench/gpu/sweep.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), REPEATS=$REPEATS, RANKS=$RANKS, ops: $(cat "$WORK/ops"), nccl-tests from $NCCL_TESTS_BUILD, logs in $WORK"
+echo "# bench/gpu/sweep.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), REPEATS=$REPEATS, RANKS=$RANKS, MAX_BYTES=$MAX_BYTES, PEER_AA=$PEER_AA, ops: $(cat "$WORK/ops"), nccl-tests from $NCCL_TESTS_BUILD, logs in $WORK"
 for ((k = 1; k <= REPEATS; k++)); do
-  clab_side "$k"
-  peer_side "$k"
+  # The order turns each repeat, so that no side always follows the same one.
+  if ((k % 2)); then clab_side "$k"; peer_side "$k"; else peer_side "$k"; clab_side "$k"; fi
+  [[ $PEER_AA == 1 ]] && peer_side "$k" peer2
   echo "# repeat $k: clab $(cat "$WORK/clab-$k.wall") s, nccl-tests $(cat "$WORK/peer-$k.wall") s"
 done
 grep -h "filled and checked" "$WORK/clab-1.log" | head -2 || true
