@@ -68,6 +68,9 @@ for (const side of sides.filter((x) => x !== 'off')) {
 }
 // Each side's time ratios below 1 MiB in one line, the A/A pair's first: a side is told apart from
 // off only where its ratios leave the range that off against itself spans.
-const range = (xs) => `${f(Math.min(...xs), 3)}–${f(Math.max(...xs), 3)}, median ${f(median(xs), 3)}, ${xs.filter((x) => x > 1.02).length} of ${xs.length} above 1.02`;
+const range = (xs) =>
+  `${f(Math.min(...xs), 3)}–${f(Math.max(...xs), 3)}, median ${f(median(xs), 3)}, ${xs.filter((x) => x > 1.02).length} of ${xs.length} above 1.02`;
 for (const side of Object.keys(small).sort((a, b) => (b === 'off-again') - (a === 'off-again')))
-  console.log(`# time per op below 1 MiB, ${side} / off over the sizes: ${range(small[side])}${side === 'off-again' ? ' (A/A: the same side twice)' : ''}`);
+  console.log(
+    `# time per op below 1 MiB, ${side} / off over the sizes: ${range(small[side])}${side === 'off-again' ? ' (A/A: the same side twice)' : ''}`,
+  );

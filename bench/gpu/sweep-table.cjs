@@ -45,7 +45,8 @@ const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
 
 // figures[op][bytes] = { clabBus: [], clabUs: [], peerBus: [], peerUs: [], wrong: [] }
 const figures = {};
-const at = (op, bytes) => ((figures[op] ??= {})[bytes] ??= { clabBus: [], clabUs: [], peerBus: [], peerUs: [], peer2Bus: [], peer2Us: [], wrong: [] });
+const at = (op, bytes) =>
+  ((figures[op] ??= {})[bytes] ??= { clabBus: [], clabUs: [], peerBus: [], peerUs: [], peer2Bus: [], peer2Us: [], wrong: [] });
 const walls = { clab: [], peer: [] };
 const slowLoops = [];
 const issuing = { loops: 0, faulted: 0, faults: 0, blocked: 0, preempted: 0, slowestShare: 0 }; // every loop's issuing, over all runs
@@ -155,7 +156,9 @@ for (const op of ['all_reduce', 'send', 'sendrecv'].filter((o) => figures[o])) {
   const above = summary.aboveOne[op] ?? [];
   console.log(`${op} < 1 MiB, time per op > 1.0 × nccl-tests: ${above.length ? `${above.length}: ${some(above)}` : 'none'}`);
   const aboveBest = summary.aboveOneBest[op] ?? [];
-  console.log(`${op} < 1 MiB, best of the repeats > 1.0 × nccl-tests' best: ${aboveBest.length ? `${aboveBest.length}: ${some(aboveBest)}` : 'none'}`);
+  console.log(
+    `${op} < 1 MiB, best of the repeats > 1.0 × nccl-tests' best: ${aboveBest.length ? `${aboveBest.length}: ${some(aboveBest)}` : 'none'}`,
+  );
 }
 // The A/A pair: nccl-tests' second run each repeat against its first, as clab's is set against it.
 for (const [op, ratios] of Object.entries(summary.aa)) {
