@@ -3,7 +3,7 @@
 // with these schemas, on both sides.
 import { z } from 'zod';
 import { planSchema } from '../plan/types.js';
-import { timelineEventSchema } from './protocol.js';
+import { timelineEventsSchema } from './protocol.js';
 import { gpuLinkSchema, runRecordSchema, logLineSchema, stepRecordSchema } from './record.js';
 
 export const API_VERSION = 1;
@@ -178,7 +178,7 @@ export const apiEventSchema = z.discriminatedUnion('type', [
     type: z.literal('run-step'),
     runId: z.string(),
     step: stepRecordSchema,
-    events: z.array(timelineEventSchema),
+    events: timelineEventsSchema,
     done: z.number().int(),
     total: z.number().int(),
   }),

@@ -2,8 +2,11 @@
 // validated on receipt on both sides.
 import { z } from 'zod';
 import { flightEntrySchema } from './flight.js';
+import { timelineEventsSchema } from './timeline-event.js';
 import { ncclStepInfoSchema } from './nccl-events.js';
 import { planSchema } from '../plan/types.js';
+
+export { timelineEventSchema, timelineEventsSchema, type TimelineEvent } from './timeline-event.js';
 
 export const PROTOCOL_VERSION = 1;
 const v = z.literal(PROTOCOL_VERSION);
@@ -52,57 +55,6 @@ export const rankStepResultSchema = z.object({
   nccl: ncclStepInfoSchema.optional(),
 });
 
-export const timelineEventSchema = z.object({
-  rank,
-  stream: z.number().int(),
-  step: z.number().int(),
-  name: z.string(),
-  /**
-   * On the rank's stream: warmup, timed (one per iteration), loop (the timed iterations run as one
-   * loop timed as a whole, nccl, see loopUs), check (the extra run whose output is checked), block
-   * (a compare block's span). On the rank's host thread (the timeline's host lane): fill (making
-   * and filling buffers) and verify (comparing outputs with their expected values).
-   */
-  // data-fill, data-check: the backend making a step's inputs and checking its outputs on the stream (the GPU's data kernels).
-  // unfinished: a step in flight when the run failed (open up to the failure); channel: one NCCL channel's kernel in a timed iteration (`channel` says which), from the profiler plug-in;
-  // proxy: one operation of NCCL's proxy thread where the network carries the data (`proxy` says which), from the profiler plug-in.
-  phase: z.enum([
-    'warmup',
-    'loop',
-    'timed',
-    'check',
-    'block',
-    'fill',
-    'verify',
-    'data-fill',
-    'data-check',
-    'unfinished',
-    'channel',
-    'proxy',
-  ]),
-  /** CLOCK_MONOTONIC nanoseconds, shared by all ranks on a host. */
-  startNs: z.number(),
-  endNs: z.number(),
-  bytes: z.number(),
-  /** A channel slice: NCCL's channel, the algorithm and protocol of its call, and the timed iteration. */
-  channel: z.object({ id: z.number().int(), algo: z.string(), proto: z.string(), iteration: z.number().int() }).optional(),
-  /**
-   * A proxy slice: NCCL's channel, the peer, send or receive, the steps it ran and the bytes they
-   * moved, the timed iteration, and its steps' time per wait (µs: gpu, peer, network, flush).
-   */
-  proxy: z
-    .object({
-      channel: z.number().int(),
-      peer: z.number().int(),
-      send: z.boolean(),
-      steps: z.number().int(),
-      bytes: z.number(),
-      iteration: z.number().int(),
-      waitUs: z.object({ gpu: z.number(), peer: z.number(), network: z.number(), flush: z.number() }),
-    })
-    .optional(),
-});
-
 export const backendNameSchema = z.enum(['cpu', 'nccl']);
 
 export const coreToWorkerSchema = z.discriminatedUnion('type', [
@@ -136,7 +88,7 @@ export const workerToCoreSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('paused'), v, rank, step: z.number().int() }),
   /** The flight recorder: a communication call this rank is about to hand to the backend (sent before it does). */
   z.object({ type: z.literal('entered'), v, rank, entry: flightEntrySchema }),
-  z.object({ type: z.literal('step-end'), v, rank, result: rankStepResultSchema, events: z.array(timelineEventSchema) }),
+  z.object({ type: z.literal('step-end'), v, rank, result: rankStepResultSchema, events: timelineEventsSchema }),
   z.object({ type: z.literal('log'), v, rank, text: z.string(), atNs: z.number() }),
   z.object({ type: z.literal('failed'), v, rank, step: z.number().int().nullable(), code: z.string(), message: z.string() }),
   z.object({ type: z.literal('done'), v, rank }),
@@ -145,7 +97,6 @@ export const workerToCoreSchema = z.discriminatedUnion('type', [
 export type CoreToWorker = z.infer<typeof coreToWorkerSchema>;
 export type WorkerToCore = z.infer<typeof workerToCoreSchema>;
 export type RankStepResult = z.infer<typeof rankStepResultSchema>;
-export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 export type BackendName = z.infer<typeof backendNameSchema>;
 
 /** Parses a message or throws an Error naming what was wrong with it. */
