@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiMethod } from '../../../src/shared/run/api';
 import type { LabHandlers } from '../../../src/main/core/lab-service';
-import { answerCall, isFromLabWindow } from '../../../src/main/electron/ipc';
+import { answerCall, answerOpenRun, isFromLabWindow } from '../../../src/main/electron/ipc';
 
 const record = {
   format: 'clab.run',
@@ -147,6 +147,39 @@ describe('IPC calls', () => {
     expect(await answerCall(lab, true, { method: 'openRun', params: { path: '/etc/x.run.json' } })).toEqual({
       ok: false,
       error: 'openRun: /etc/x.run.json is outside the runs directory',
+    });
+  });
+});
+
+describe('a saved run on the run channel', () => {
+  const packed = new Uint8Array([1, 2, 3]);
+  const lab = {
+    openRunPacked: ({ path }: { path: string }) => {
+      if (path.startsWith('/etc')) throw new Error(`openRun: ${path} is outside the runs directory`);
+      return packed;
+    },
+  };
+
+  it('answers with the packed run, checked as openRun is', async () => {
+    expect(await answerOpenRun(lab, true, { path: '/runs/a.run.json' })).toEqual({ ok: true, value: packed });
+    expect(await answerOpenRun(lab, true, { path: '' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^invalid call to openRun: params\.path: /),
+    });
+    expect(await answerOpenRun(lab, true, { path: '/runs/a.run.json', also: 1 })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^invalid call to openRun: /),
+    });
+    expect(await answerOpenRun(lab, true, { path: '/etc/x.run.json' })).toEqual({
+      ok: false,
+      error: 'openRun: /etc/x.run.json is outside the runs directory',
+    });
+  });
+
+  it('refuses a sender that is not the lab window', async () => {
+    expect(await answerOpenRun(lab, false, { path: '/runs/a.run.json' })).toEqual({
+      ok: false,
+      error: 'refused: the call did not come from the lab window',
     });
   });
 });
