@@ -3,57 +3,15 @@
 import { z } from 'zod';
 import { flightEntrySchema } from './flight.js';
 import { timelineEventsSchema } from './timeline-event.js';
-import { ncclStepInfoSchema } from './nccl-events.js';
+import { rankStepResultSchema } from './rank-result.js';
 import { planSchema } from '../plan/types.js';
 
 export { timelineEventSchema, timelineEventsSchema, type TimelineEvent } from './timeline-event.js';
+export { mismatchSchema, rankStepResultSchema, rankStepResultsSchema, type RankStepResult } from './rank-result.js';
 
 export const PROTOCOL_VERSION = 1;
 const v = z.literal(PROTOCOL_VERSION);
 const rank = z.number().int().min(0);
-
-export const mismatchSchema = z.object({ index: z.number().int(), expected: z.string(), actual: z.string() });
-
-export const rankStepResultSchema = z.object({
-  step: z.number().int(),
-  rank,
-  /** error: the step failed on this rank and the run went on (a pair of a pairs step; see `error`). */
-  verdict: z.enum(['pass', 'fail', 'none', 'error']),
-  checked: z.number().int(),
-  wrong: z.number().int(),
-  mismatches: z.array(mismatchSchema),
-  /** The output as a learner reads it, for small tensors and objects. */
-  output: z.string().nullable(),
-  /** This rank's input as a learner reads it, for small tensors (before the call; absent in older records). */
-  input: z.string().nullable().optional(),
-  /** Duration of each timed iteration, microseconds. */
-  timesUs: z.array(z.number()),
-  /** From the first timed iteration's start to the last one's end (µs); absent where nothing was timed. */
-  spanUs: z.number().optional(),
-  /**
-   * nccl: the timed iterations ran once more as one loop between a single CUDA event pair, as
-   * nccl-tests times them; that loop's duration (µs). Absent on cpu and where iters is 1.
-   */
-  loopUs: z.number().optional(),
-  /**
-   * nccl, with loopUs: the rank's host thread while it issued that loop: how long issuing took (µs),
-   * and the page faults it took, the times it blocked in the kernel and the times it was preempted
-   * meanwhile. A loop that lasted about as long as its issuing waited for the host (loop-host.ts).
-   */
-  loopHost: z
-    .object({
-      issueUs: z.number().nonnegative(),
-      faults: z.number().int().nonnegative(),
-      blocked: z.number().int().nonnegative(),
-      preempted: z.number().int().nonnegative(),
-    })
-    .optional(),
-  note: z.string().nullable(),
-  /** Why the step failed on this rank while the run went on (verdict error): the code and the backend's message. */
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-  /** nccl with the lab's profiler plug-in: what NCCL chose for the step's calls on this rank (nccl-events.ts). */
-  nccl: ncclStepInfoSchema.optional(),
-});
 
 export const backendNameSchema = z.enum(['cpu', 'nccl']);
 
@@ -96,7 +54,6 @@ export const workerToCoreSchema = z.discriminatedUnion('type', [
 
 export type CoreToWorker = z.infer<typeof coreToWorkerSchema>;
 export type WorkerToCore = z.infer<typeof workerToCoreSchema>;
-export type RankStepResult = z.infer<typeof rankStepResultSchema>;
 export type BackendName = z.infer<typeof backendNameSchema>;
 
 /** Parses a message or throws an Error naming what was wrong with it. */

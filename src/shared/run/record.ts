@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { planActionSchema, planSchema, stepOriginSchema } from '../plan/types.js';
 import { LIMITS } from '../scenario/limits.js';
 import { recordInconsistency } from './record-consistency.js';
-import { backendNameSchema, rankStepResultSchema, timelineEventsSchema } from './protocol.js';
+import { backendNameSchema, rankStepResultsSchema, timelineEventsSchema } from './protocol.js';
 import { ncclStepSummarySchema } from './nccl-events.js';
 
 export const RECORD_FORMAT = 'clab.run';
@@ -56,7 +56,7 @@ export const stepRecordSchema = z.object({
   /** error: the run failed while the step was in flight; stopped: the user stopped the run then (newer records). */
   verdict: z.enum(['pass', 'fail', 'none', 'error', 'stopped', 'not-run']),
   wrong: z.number().int(),
-  ranks: z.array(rankStepResultSchema),
+  ranks: rankStepResultsSchema,
   /** Microseconds; per iteration, the mean over ranks (nccl-tests). */
   timing: statsSchema.nullable(),
   /** Bytes behind algbw (nccl-tests' convention for the op). */

@@ -1,10 +1,8 @@
 // One timeline event (an op's slice on a rank's stream or host thread), and the check of a run's
-// events as a whole. A record holds 100 000 events and more: checking each with the schema takes
-// most of the time a saved run takes to open, so an array whose events are all in the form the
-// schema gives (plain objects with its keys and nothing else) is checked by hand, field by field,
-// with the schema's rules; any other array is left to the schema, which then gives the same value
-// and the same issues (path and message) as ever.
+// events as a whole: a record holds 100 000 events and more, each valid one checked by hand with
+// the schema's rules (checked-array.ts), any other by the schema.
 import { z } from 'zod';
+import { checkedArray, isInt, isNumber, isObject, isString } from './checked-array.js';
 
 export const timelineEventSchema = z.object({
   rank: z.number().int().min(0),
@@ -59,89 +57,68 @@ export const timelineEventSchema = z.object({
 
 export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 
-const eventArraySchema = z.array(timelineEventSchema);
 const PHASES: ReadonlySet<unknown> = new Set(timelineEventSchema.shape.phase.options);
 /** The keys the hand check knows, in the schema's order (a test holds them to the schema's shape). */
 export const EVENT_KEYS = ['rank', 'stream', 'step', 'name', 'phase', 'startNs', 'endNs', 'bytes', 'channel', 'proxy'] as const;
 export const CHANNEL_KEYS = ['id', 'algo', 'proto', 'iteration'] as const;
 export const PROXY_KEYS = ['channel', 'peer', 'send', 'steps', 'bytes', 'iteration', 'waitUs'] as const;
 export const WAIT_KEYS = ['gpu', 'peer', 'network', 'flush'] as const;
-/** Every key but the two optional ones (channel, proxy). */
-const REQUIRED_KEYS = EVENT_KEYS.length - 2;
 
-// z.number(): finite; .int(): a safe integer.
-const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-const isInt = (x: unknown): x is number => Number.isSafeInteger(x);
+type Channel = NonNullable<TimelineEvent['channel']>;
+type Proxy = NonNullable<TimelineEvent['proxy']>;
 
-/** A plain object (as JSON.parse and structured clone make them) with exactly `keys` own enumerable keys. */
-function plainWithKeys(x: unknown, keys: number): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && Object.getPrototypeOf(x) === Object.prototype && Object.keys(x).length === keys;
+function channelByHand(x: unknown): Channel | null {
+  if (!isObject(x)) return null;
+  const { id, algo, proto, iteration } = x;
+  return isInt(id) && isString(algo) && isString(proto) && isInt(iteration) ? { id, algo, proto, iteration } : null;
 }
 
-function isChannel(c: unknown): boolean {
-  return (
-    plainWithKeys(c, CHANNEL_KEYS.length) && isInt(c.id) && typeof c.algo === 'string' && typeof c.proto === 'string' && isInt(c.iteration)
-  );
+function proxyByHand(x: unknown): Proxy | null {
+  if (!isObject(x) || !isObject(x.waitUs)) return null;
+  const { channel, peer, send, steps, bytes, iteration } = x;
+  const { gpu, peer: peerWait, network, flush } = x.waitUs;
+  const valid =
+    isInt(channel) &&
+    isInt(peer) &&
+    typeof send === 'boolean' &&
+    isInt(steps) &&
+    isNumber(bytes) &&
+    isInt(iteration) &&
+    isNumber(gpu) &&
+    isNumber(peerWait) &&
+    isNumber(network) &&
+    isNumber(flush);
+  return valid ? { channel, peer, send, steps, bytes, iteration, waitUs: { gpu, peer: peerWait, network, flush } } : null;
 }
 
-function isProxy(p: unknown): boolean {
-  if (!plainWithKeys(p, PROXY_KEYS.length)) return false;
-  const w = p.waitUs;
-  return (
-    isInt(p.channel) &&
-    isInt(p.peer) &&
-    typeof p.send === 'boolean' &&
-    isInt(p.steps) &&
-    isNumber(p.bytes) &&
-    isInt(p.iteration) &&
-    plainWithKeys(w, WAIT_KEYS.length) &&
-    isNumber(w.gpu) &&
-    isNumber(w.peer) &&
-    isNumber(w.network) &&
-    isNumber(w.flush)
-  );
+/** The copy the schema would give of a valid event (see checked-array.ts); null where the schema must decide. */
+export function eventByHand(x: unknown): TimelineEvent | null {
+  if (!isObject(x)) return null;
+  const { rank, stream, step, name, phase, startNs, endNs, bytes } = x;
+  const valid =
+    isInt(rank) &&
+    rank >= 0 &&
+    isInt(stream) &&
+    isInt(step) &&
+    isString(name) &&
+    PHASES.has(phase) &&
+    isNumber(startNs) &&
+    isNumber(endNs) &&
+    isNumber(bytes);
+  if (!valid) return null;
+  const e: TimelineEvent = { rank, stream, step, name, phase: phase as TimelineEvent['phase'], startNs, endNs, bytes };
+  if ('channel' in x) {
+    const channel = x.channel === undefined ? undefined : channelByHand(x.channel);
+    if (channel === null) return null;
+    e.channel = channel;
+  }
+  if ('proxy' in x) {
+    const proxy = x.proxy === undefined ? undefined : proxyByHand(x.proxy);
+    if (proxy === null) return null;
+    e.proxy = proxy;
+  }
+  return e;
 }
 
-/** One event as the schema would give it back unchanged: valid, and no key it would drop or fill in. */
-function isCanonicalEvent(e: unknown): e is TimelineEvent {
-  if (typeof e !== 'object' || e === null) return false;
-  const o = e as Record<string, unknown>;
-  const keys = REQUIRED_KEYS + (o.channel !== undefined ? 1 : 0) + (o.proxy !== undefined ? 1 : 0);
-  return (
-    plainWithKeys(o, keys) &&
-    isInt(o.rank) &&
-    o.rank >= 0 &&
-    isInt(o.stream) &&
-    isInt(o.step) &&
-    typeof o.name === 'string' &&
-    PHASES.has(o.phase) &&
-    isNumber(o.startNs) &&
-    isNumber(o.endNs) &&
-    isNumber(o.bytes) &&
-    (o.channel === undefined || isChannel(o.channel)) &&
-    (o.proxy === undefined || isProxy(o.proxy))
-  );
-}
-
-/**
- * The events, when every one is valid and in the schema's own form (then they are the very
- * objects given, in a new array); else null, and the schema decides.
- */
-export function canonicalEvents(value: unknown): TimelineEvent[] | null {
-  if (!Array.isArray(value)) return null;
-  for (let i = 0; i < value.length; i++) if (!isCanonicalEvent(value[i])) return null;
-  return value.slice() as TimelineEvent[];
-}
-
-/**
- * A run's events: what `z.array(timelineEventSchema)` accepts, with the same value and the same
- * issues, checked by hand where the events are in the schema's form (canonicalEvents).
- */
-export const timelineEventsSchema = z.unknown().transform((value, ctx): TimelineEvent[] => {
-  const fast = canonicalEvents(value);
-  if (fast) return fast;
-  const parsed = eventArraySchema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  ctx.issues.push(...(parsed.error.issues as typeof ctx.issues));
-  return z.NEVER;
-});
+/** A run's events: what `z.array(timelineEventSchema)` accepts, with the same value and issues (checked-array.ts). */
+export const timelineEventsSchema = checkedArray(timelineEventSchema, eventByHand);
