@@ -211,18 +211,24 @@ export class LabService implements LabHandlers {
     }
   }
 
+  /** The newest saved run is the one most often opened from the list: it is packed ahead (prefetchSoon). */
   async listRuns(): Promise<ApiResult<'listRuns'>> {
     const runs = this.saved.list();
-    this.prefetchNewest(runs[0]?.path);
+    if (runs.length) this.prefetchSoon(runs[0].path);
     return runs;
   }
 
+  async prepareRun({ path }: ApiParams<'prepareRun'>): Promise<ApiResult<'prepareRun'>> {
+    this.prefetchSoon(this.runFile(path));
+    return {};
+  }
+
   /**
-   * The newest saved run is the one most often opened from the list: it is packed once this answer
-   * has gone, so that its open finds it ready. Not while a run goes (its steps come first).
+   * Packs a saved run once the answer at hand has gone, so that its open finds it ready
+   * (saved-runs.ts); not while a run goes (its steps come first).
    */
-  private prefetchNewest(file: string | undefined): void {
-    if (file === undefined || this.runs.size > 0) return;
+  private prefetchSoon(file: string): void {
+    if (this.runs.size > 0) return;
     setImmediate(() => {
       if (!this.disposed && this.runs.size === 0) this.saved.prefetch(file);
     });

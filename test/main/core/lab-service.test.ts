@@ -325,7 +325,7 @@ describe('saved runs', () => {
     expect(() => service.openRunPacked({ path: '../x.run.json' })).toThrow(/outside the runs directory/);
   });
 
-  it('packs the newest run once the list has been answered, ready for its open; not while a run goes', async () => {
+  it('packs the newest run once the list has been answered, and a run the window is about to open; not while a run goes', async () => {
     const [saved] = await service.listRuns();
     const record = JSON.parse(readFileSync(saved.path, 'utf8'));
     const dir = mkdtempSync(join(tmpdir(), 'clab-prefetch-'));
@@ -341,6 +341,12 @@ describe('saved runs', () => {
       expect(here()).toEqual([]);
       await tick();
       expect(here()).toEqual([[join(dir, 'newer.run.json')]]);
+      // The pointer on another run's Open: that one too, after the answer.
+      expect(await lab.prepareRun({ path: 'older.run.json' })).toEqual({});
+      expect(here()).toHaveLength(1);
+      await tick();
+      expect(here()).toEqual([[join(dir, 'newer.run.json')], [join(dir, 'older.run.json')]]);
+      await expect(lab.prepareRun({ path: '../x.run.json' })).rejects.toThrow(/outside the runs directory/);
       const text = JSON.stringify({
         version: 1,
         name: 'going',
@@ -349,8 +355,9 @@ describe('saved runs', () => {
       });
       expect((await lab.startRun({ text, file: null, backend: 'cpu', ranks: null })).ok).toBe(true);
       await lab.listRuns();
+      await lab.prepareRun({ path: 'older.run.json' });
       await tick();
-      expect(here()).toHaveLength(1);
+      expect(here()).toHaveLength(2);
     } finally {
       prefetched.mockRestore();
       await lab.dispose();
