@@ -2,7 +2,7 @@
 // `clab serve`. Measures the time from opening the run to the timeline's first frame, and the
 // draw time of each frame while zooming and panning with the wheel and drags. Prints figures and
 // ratios to the targets; passes or fails nothing. See README.md.
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, openLab, startLabServer } from '../../test/e2e/helpers';
@@ -12,6 +12,11 @@ import { roundsFor, syntheticRecord } from './synthetic-record';
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 /** With SEARCH=<query>, the gestures run with that search's matches outlined and the first selected. */
 const SEARCH = process.env.SEARCH ?? '';
+/**
+ * With UNPREPARED=1, the run's file is changed (its times) once the lab has packed it ahead for the
+ * Runs list, so that the open finds nothing prepared: the figure of a run opened with no head start.
+ */
+const UNPREPARED = process.env.UNPREPARED === '1';
 /** The heap figures' run: the largest the page opens (a saved run of at most 64 MiB, saved-runs.ts) is about 360 000 events. */
 const HEAP_EVENTS = Number(process.env.HEAP_EVENTS ?? 350_000);
 const shape = { ranks: 8, warmup: 2, iters: 10 };
@@ -109,11 +114,17 @@ const server = await startLabServer();
 const browser = await launchBrowser();
 try {
   const record = syntheticRecord({ ...shape, rounds: roundsFor(EVENTS, shape), name: 'timeline bench' });
-  writeFileSync(join(server.runsDir, 'bench.run.json'), JSON.stringify(record));
+  const runFile = join(server.runsDir, 'bench.run.json');
+  writeFileSync(runFile, JSON.stringify(record));
   const page = browser.page;
   await openLab(page, server);
   await page.getByTestId('tab-runs').click();
   await page.getByTestId('open-run').waitFor();
+  if (UNPREPARED) {
+    await new Promise((r) => setTimeout(r, 3000));
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(runFile, later, later);
+  }
   await clearFrames(page);
   const opened = await openThenTimeline(page);
   const first = await firstFrameAfter(page, opened.tTab);
@@ -159,6 +170,11 @@ try {
   ];
   console.log(
     `timeline bench: ${record.events.length} events, ${record.steps.length} steps, ${lanes} lanes; ${ms.length} frames while zooming/panning`,
+  );
+  console.log(
+    UNPREPARED
+      ? 'the run was changed after the Runs list showed: its open found nothing packed ahead'
+      : 'the lab began packing the run when the Runs list showed, the moment before Open was clicked',
   );
   if (SEARCH)
     console.log(

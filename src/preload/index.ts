@@ -2,7 +2,7 @@
 // validated in the main process (dispatch); the renderer's client validates what comes back.
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import type { ApiEvent } from '../shared/run/api.js';
-import { LAB_CALL_CHANNEL, LAB_EVENT_CHANNEL, type IpcReply, type LabBridge } from '../shared/run/bridge.js';
+import { LAB_CALL_CHANNEL, LAB_EVENT_CHANNEL, LAB_OPEN_RUN_CHANNEL, type IpcReply, type LabBridge } from '../shared/run/bridge.js';
 
 const lab: LabBridge<File> = {
   async call(method, params) {
@@ -16,6 +16,11 @@ const lab: LabBridge<File> = {
     return () => void ipcRenderer.off(LAB_EVENT_CHANNEL, forward);
   },
   pathForFile: (file) => webUtils.getPathForFile(file),
+  async openRunPacked(path) {
+    const reply = (await ipcRenderer.invoke(LAB_OPEN_RUN_CHANNEL, { path })) as IpcReply;
+    if (!reply.ok) throw new Error(reply.error);
+    return reply.value as Uint8Array;
+  },
 };
 
 contextBridge.exposeInMainWorld('lab', lab);

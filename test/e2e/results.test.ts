@@ -16,6 +16,9 @@ import { bandwidthTime } from '../../src/shared/data/stats';
 import { traceRuleViolations } from '../shared/export/trace-rules';
 import { REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
 import { selectRun } from './lab-page';
+import { syntheticRecord } from '../../bench/timeline/synthetic-record';
+import { FIRST_PAINT_STEPS } from '../../src/renderer/src/results/first-paint';
+import { ROWS_SHOWN } from '../../src/renderer/src/results/StepTable';
 
 let server: LabServerProcess;
 let page: Page;
@@ -311,5 +314,29 @@ describe('results in a browser', () => {
     expect(env).toContain('only in B: Ring');
     await page.getByTestId('run-comparison').scrollIntoViewIfNeeded();
     await screenshot(page, 'r4-compare');
+  });
+
+  it("opens a long run's results in two goes: the first rows at once, the rest from the next frame, then 'show all'", async () => {
+    const long = join(server.runsDir, 'long.run.json');
+    writeFileSync(long, JSON.stringify(syntheticRecord({ ranks: 2, rounds: 275, warmup: 0, iters: 1, name: 'long' })));
+    // The list is read again when the tab is shown again.
+    await page.getByTestId('tab-results').click();
+    await page.getByTestId('tab-runs').click();
+    // The rows there are when the long run's results first appear: a mutation observer runs before any frame or timer.
+    await page.evaluate(() => {
+      const found = window as unknown as { firstRows: number | null };
+      found.firstRows = null;
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('[data-testid=replay-banner]')?.textContent?.includes('long.run.json')) return;
+        found.firstRows = document.querySelectorAll('[data-testid=result-row]').length;
+        observer.disconnect();
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await selectRun(page, long);
+    await page.getByTestId('results-table-all').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { firstRows: number | null }).firstRows)).toBe(FIRST_PAINT_STEPS);
+    expect(await page.getByTestId('result-row').count()).toBe(ROWS_SHOWN);
+    await page.getByTestId('results-table-all').click();
+    expect(await page.getByTestId('result-row').count()).toBe(1100);
   });
 });

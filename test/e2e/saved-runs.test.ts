@@ -12,6 +12,7 @@ import { chooseTemplate, runAndWait, setRunOptions } from './lab-page';
 import {
   editorMarkers,
   editorText,
+  openLab,
   openLabWithDroppableSockets,
   REPO_ROOT,
   screenshot,
@@ -118,6 +119,32 @@ describe('saved runs', () => {
     expect(await page.getByTestId('file-name').textContent()).toBe(before);
     await screenshot(page, 'saved-3-truncated-record');
     await notice.getByRole('button', { name: 'dismiss' }).click();
+  });
+
+  it('asks the lab to prepare a run once the pointer is on its Open button, once per run', async () => {
+    // A page of its own, so that its API socket is watched from the start.
+    const other = await page.context().newPage();
+    const sent: string[] = [];
+    other.on('websocket', (ws) => ws.on('framesent', (frame) => sent.push(String(frame.payload))));
+    try {
+      await openLab(other, server);
+      await other.getByTestId('tab-runs').click();
+      const openOf = (file: string) => other.locator(`[data-testid=saved-run]:has(td[title$="/${file}"]) [data-testid=open-run]`);
+      await openOf('gamma.run.json').hover();
+      await other.mouse.move(0, 0);
+      await openOf('gamma.run.json').hover();
+      await openOf('alpha.run.json').hover();
+      const prepared = () =>
+        sent
+          .map((f) => JSON.parse(f) as { call: { method: string; params: { path: string } } })
+          .filter((f) => f.call.method === 'prepareRun')
+          .map((f) => f.call.params.path);
+      // Frames go out in order: once alpha's is seen, gamma's second hover has sent nothing.
+      await expect.poll(() => prepared().length).toBe(2);
+      expect(prepared()).toEqual([join(server.runsDir, 'gamma.run.json'), join(server.runsDir, 'alpha.run.json')]);
+    } finally {
+      await other.close();
+    }
   });
 
   it("opens a replay's scenario under its own file name with its text as written", async () => {

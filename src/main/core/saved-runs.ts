@@ -6,7 +6,9 @@ import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { RUN_FILE_NAME, type SavedRun } from '../../shared/run/api.js';
+import { packRecord } from '../../shared/run/packed-run.js';
 import { RECORD_FORMAT, type RunRecord } from '../../shared/run/record.js';
+import { nodeUtf8, PackedRuns } from './packed-runs.js';
 import { readCapped } from './read-capped.js';
 import { readRecord } from './record-store.js';
 
@@ -30,6 +32,7 @@ const openOptions = { maxBytes: MAX_OPENED_RECORD_BYTES, regularOnly: true };
 
 export class SavedRuns {
   private readonly seen = new Map<string, Seen>();
+  private readonly packed = new PackedRuns((file) => packRecord(this.open(file), nodeUtf8));
 
   constructor(readonly dir: string) {}
 
@@ -58,6 +61,16 @@ export class SavedRuns {
     return readRecord(file, openOptions);
   }
 
+  /** `open`'s record packed for the page (shared/run/packed-run.ts); kept for the next open while the file stays as it is. */
+  openPacked(file: string): Uint8Array<ArrayBuffer> {
+    return this.packed.get(file);
+  }
+
+  /** Packs a record ahead of its open (the newest, when the list is shown); errors wait for the open. */
+  prefetch(file: string): void {
+    this.packed.prefetch(file);
+  }
+
   /**
    * Deletes `<dir>/<name>`: `name` must be a run file's name (RUN_FILE_NAME, checked here too, as
    * a door may call without the API's schema) and the file a regular one, so a link or a folder
@@ -78,6 +91,7 @@ export class SavedRuns {
     if (!s.isFile()) throw new Error(`deleteRun: ${path} is not a regular file; nothing was deleted`);
     rmSync(path);
     this.seen.delete(path);
+    this.packed.forget(path);
     return path;
   }
 

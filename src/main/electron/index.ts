@@ -6,10 +6,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApiEvent, OpenedFile, Template } from '../../shared/run/api.js';
-import { LAB_CALL_CHANNEL, LAB_EVENT_CHANNEL } from '../../shared/run/bridge.js';
+import { LAB_CALL_CHANNEL, LAB_EVENT_CHANNEL, LAB_OPEN_RUN_CHANNEL } from '../../shared/run/bridge.js';
 import { contentSecurityPolicy } from '../core/content-security.js';
 import { LabService, type FileDoor } from '../core/lab-service.js';
-import { answerCall, isFromLabWindow } from './ipc.js';
+import { answerCall, answerOpenRun, isFromLabWindow } from './ipc.js';
 import { buildMenuTemplate, type MenuHandlers } from './menu.js';
 import { RecentFiles } from './recent.js';
 import { windowOptions } from './window-options.js';
@@ -111,6 +111,9 @@ app.on('web-contents-created', (_event, contents) => {
 
 ipcMain.handle(LAB_CALL_CHANNEL, (event, raw: unknown) =>
   answerCall(service, isFromLabWindow(event, window?.webContents, RENDERER_URL), raw),
+);
+ipcMain.handle(LAB_OPEN_RUN_CHANNEL, (event, raw: unknown) =>
+  answerOpenRun(service, isFromLabWindow(event, window?.webContents, RENDERER_URL), raw),
 );
 service.onEvent(send);
 

@@ -1,8 +1,9 @@
 // The main side of window.lab: a call is served only when it comes from the lab window's top
 // frame showing the lab's own page, and only after dispatch() has checked it against the API.
+import { openRunParamsSchema } from '../../shared/run/api.js';
 import type { IpcReply } from '../../shared/run/bridge.js';
 import { dispatch } from '../core/dispatch.js';
-import type { LabHandlers } from '../core/lab-service.js';
+import type { LabHandlers, LabService } from '../core/lab-service.js';
 
 /** What an IPC event says about where it came from (IpcMainInvokeEvent's sender and senderFrame). */
 export interface CallSource {
@@ -27,10 +28,27 @@ export function isFromLabWindow(source: CallSource, labContents: unknown, render
   return expected.protocol === 'file:' ? url.protocol === 'file:' && url.pathname === expected.pathname : url.origin === expected.origin;
 }
 
+const REFUSED: IpcReply = { ok: false, error: 'refused: the call did not come from the lab window' };
+
 export async function answerCall(service: LabHandlers, trusted: boolean, raw: unknown): Promise<IpcReply> {
-  if (!trusted) return { ok: false, error: 'refused: the call did not come from the lab window' };
+  if (!trusted) return REFUSED;
   try {
     return { ok: true, value: await dispatch(service, raw) };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+/** openRun on the run channel (LAB_OPEN_RUN_CHANNEL): the same parameters and checks, the record packed (its bytes the reply's value). */
+export async function answerOpenRun(service: Pick<LabService, 'openRunPacked'>, trusted: boolean, raw: unknown): Promise<IpcReply> {
+  if (!trusted) return REFUSED;
+  const params = openRunParamsSchema.safeParse(raw);
+  if (!params.success) {
+    const issue = params.error.issues[0];
+    return { ok: false, error: `invalid call to openRun: ${['params', ...issue.path.map(String)].join('.')}: ${issue.message}` };
+  }
+  try {
+    return { ok: true, value: service.openRunPacked(params.data) };
   } catch (e) {
     return { ok: false, error: (e as Error).message };
   }

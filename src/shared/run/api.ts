@@ -3,7 +3,7 @@
 // with these schemas, on both sides.
 import { z } from 'zod';
 import { planSchema } from '../plan/types.js';
-import { timelineEventSchema } from './protocol.js';
+import { timelineEventsSchema } from './protocol.js';
 import { gpuLinkSchema, runRecordSchema, logLineSchema, stepRecordSchema } from './record.js';
 
 export const API_VERSION = 1;
@@ -116,6 +116,11 @@ export const apiCallSchema = z.discriminatedUnion('method', [
   /** Where a run stands: a window that lost its connection catches up with this after reconnecting. */
   z.object({ method: z.literal('runStatus'), params: z.object({ runId: z.string().min(1).max(100) }).strict() }),
   z.object({ method: z.literal('openRun'), params: z.lazy(() => openRunParamsSchema) }),
+  /**
+   * The window may open this saved run soon (the pointer is on its Open button): the lab packs it
+   * ahead, after answering, so that openRun finds it ready. Same parameters and checks as openRun.
+   */
+  z.object({ method: z.literal('prepareRun'), params: z.lazy(() => openRunParamsSchema) }),
   /** Removes a saved run's file from the runs folder (and nothing else): named by its file name there. */
   z.object({ method: z.literal('deleteRun'), params: z.lazy(() => deleteRunParamsSchema) }),
   /** Saves scenario text. path null = ask where (Save As); returns null when the user cancels. Electron only. */
@@ -159,6 +164,7 @@ export const apiResultSchemas = {
     z.object({ state: z.literal('unknown') }),
   ]),
   openRun: runRecordSchema,
+  prepareRun: z.object({}).strict(),
   deleteRun: z.object({ deleted: z.string() }),
   saveScenario: z.object({ path: z.string() }).nullable(),
   openFile: z.lazy(() => openedFileSchema).nullable(),
@@ -178,7 +184,7 @@ export const apiEventSchema = z.discriminatedUnion('type', [
     type: z.literal('run-step'),
     runId: z.string(),
     step: stepRecordSchema,
-    events: z.array(timelineEventSchema),
+    events: timelineEventsSchema,
     done: z.number().int(),
     total: z.number().int(),
   }),

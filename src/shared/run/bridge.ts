@@ -6,6 +6,8 @@ import type { LabApi } from './api.js';
 export const LAB_CALL_CHANNEL = 'lab:call';
 /** webContents.send: one ApiEvent. */
 export const LAB_EVENT_CHANNEL = 'lab:event';
+/** ipcRenderer.invoke: openRun's record, packed (shared/run/packed-run.ts), answered by an IpcReply whose value is its bytes. */
+export const LAB_OPEN_RUN_CHANNEL = 'lab:open-run';
 
 /** A call's outcome as it crosses IPC: an error travels as its message, not as a rethrown Error with Electron's prefix. */
 export type IpcReply = { ok: true; value: unknown } | { ok: false; error: string };
@@ -14,4 +16,6 @@ export type IpcReply = { ok: true; value: unknown } | { ok: false; error: string
 export interface LabBridge<DroppedFile> extends LabApi {
   /** The file system path of a file dropped on the window (Electron's webUtils.getPathForFile). */
   pathForFile(file: DroppedFile): string;
+  /** openRun as the page reads it: the record packed (its events as binary columns), for the page to unpack and check. */
+  openRunPacked(path: string): Promise<Uint8Array>;
 }

@@ -2,106 +2,16 @@
 // validated on receipt on both sides.
 import { z } from 'zod';
 import { flightEntrySchema } from './flight.js';
-import { ncclStepInfoSchema } from './nccl-events.js';
+import { timelineEventsSchema } from './timeline-event.js';
+import { rankStepResultSchema } from './rank-result.js';
 import { planSchema } from '../plan/types.js';
+
+export { timelineEventSchema, timelineEventsSchema, type TimelineEvent } from './timeline-event.js';
+export { mismatchSchema, rankStepResultSchema, rankStepResultsSchema, type RankStepResult } from './rank-result.js';
 
 export const PROTOCOL_VERSION = 1;
 const v = z.literal(PROTOCOL_VERSION);
 const rank = z.number().int().min(0);
-
-export const mismatchSchema = z.object({ index: z.number().int(), expected: z.string(), actual: z.string() });
-
-export const rankStepResultSchema = z.object({
-  step: z.number().int(),
-  rank,
-  /** error: the step failed on this rank and the run went on (a pair of a pairs step; see `error`). */
-  verdict: z.enum(['pass', 'fail', 'none', 'error']),
-  checked: z.number().int(),
-  wrong: z.number().int(),
-  mismatches: z.array(mismatchSchema),
-  /** The output as a learner reads it, for small tensors and objects. */
-  output: z.string().nullable(),
-  /** This rank's input as a learner reads it, for small tensors (before the call; absent in older records). */
-  input: z.string().nullable().optional(),
-  /** Duration of each timed iteration, microseconds. */
-  timesUs: z.array(z.number()),
-  /** From the first timed iteration's start to the last one's end (µs); absent where nothing was timed. */
-  spanUs: z.number().optional(),
-  /**
-   * nccl: the timed iterations ran once more as one loop between a single CUDA event pair, as
-   * nccl-tests times them; that loop's duration (µs). Absent on cpu and where iters is 1.
-   */
-  loopUs: z.number().optional(),
-  /**
-   * nccl, with loopUs: the rank's host thread while it issued that loop: how long issuing took (µs),
-   * and the page faults it took, the times it blocked in the kernel and the times it was preempted
-   * meanwhile. A loop that lasted about as long as its issuing waited for the host (loop-host.ts).
-   */
-  loopHost: z
-    .object({
-      issueUs: z.number().nonnegative(),
-      faults: z.number().int().nonnegative(),
-      blocked: z.number().int().nonnegative(),
-      preempted: z.number().int().nonnegative(),
-    })
-    .optional(),
-  note: z.string().nullable(),
-  /** Why the step failed on this rank while the run went on (verdict error): the code and the backend's message. */
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-  /** nccl with the lab's profiler plug-in: what NCCL chose for the step's calls on this rank (nccl-events.ts). */
-  nccl: ncclStepInfoSchema.optional(),
-});
-
-export const timelineEventSchema = z.object({
-  rank,
-  stream: z.number().int(),
-  step: z.number().int(),
-  name: z.string(),
-  /**
-   * On the rank's stream: warmup, timed (one per iteration), loop (the timed iterations run as one
-   * loop timed as a whole, nccl, see loopUs), check (the extra run whose output is checked), block
-   * (a compare block's span). On the rank's host thread (the timeline's host lane): fill (making
-   * and filling buffers) and verify (comparing outputs with their expected values).
-   */
-  // data-fill, data-check: the backend making a step's inputs and checking its outputs on the stream (the GPU's data kernels).
-  // unfinished: a step in flight when the run failed (open up to the failure); channel: one NCCL channel's kernel in a timed iteration (`channel` says which), from the profiler plug-in;
-  // proxy: one operation of NCCL's proxy thread where the network carries the data (`proxy` says which), from the profiler plug-in.
-  phase: z.enum([
-    'warmup',
-    'loop',
-    'timed',
-    'check',
-    'block',
-    'fill',
-    'verify',
-    'data-fill',
-    'data-check',
-    'unfinished',
-    'channel',
-    'proxy',
-  ]),
-  /** CLOCK_MONOTONIC nanoseconds, shared by all ranks on a host. */
-  startNs: z.number(),
-  endNs: z.number(),
-  bytes: z.number(),
-  /** A channel slice: NCCL's channel, the algorithm and protocol of its call, and the timed iteration. */
-  channel: z.object({ id: z.number().int(), algo: z.string(), proto: z.string(), iteration: z.number().int() }).optional(),
-  /**
-   * A proxy slice: NCCL's channel, the peer, send or receive, the steps it ran and the bytes they
-   * moved, the timed iteration, and its steps' time per wait (µs: gpu, peer, network, flush).
-   */
-  proxy: z
-    .object({
-      channel: z.number().int(),
-      peer: z.number().int(),
-      send: z.boolean(),
-      steps: z.number().int(),
-      bytes: z.number(),
-      iteration: z.number().int(),
-      waitUs: z.object({ gpu: z.number(), peer: z.number(), network: z.number(), flush: z.number() }),
-    })
-    .optional(),
-});
 
 export const backendNameSchema = z.enum(['cpu', 'nccl']);
 
@@ -136,7 +46,7 @@ export const workerToCoreSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('paused'), v, rank, step: z.number().int() }),
   /** The flight recorder: a communication call this rank is about to hand to the backend (sent before it does). */
   z.object({ type: z.literal('entered'), v, rank, entry: flightEntrySchema }),
-  z.object({ type: z.literal('step-end'), v, rank, result: rankStepResultSchema, events: z.array(timelineEventSchema) }),
+  z.object({ type: z.literal('step-end'), v, rank, result: rankStepResultSchema, events: timelineEventsSchema }),
   z.object({ type: z.literal('log'), v, rank, text: z.string(), atNs: z.number() }),
   z.object({ type: z.literal('failed'), v, rank, step: z.number().int().nullable(), code: z.string(), message: z.string() }),
   z.object({ type: z.literal('done'), v, rank }),
@@ -144,8 +54,6 @@ export const workerToCoreSchema = z.discriminatedUnion('type', [
 
 export type CoreToWorker = z.infer<typeof coreToWorkerSchema>;
 export type WorkerToCore = z.infer<typeof workerToCoreSchema>;
-export type RankStepResult = z.infer<typeof rankStepResultSchema>;
-export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 export type BackendName = z.infer<typeof backendNameSchema>;
 
 /** Parses a message or throws an Error naming what was wrong with it. */

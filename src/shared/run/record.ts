@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { planActionSchema, planSchema, stepOriginSchema } from '../plan/types.js';
 import { LIMITS } from '../scenario/limits.js';
 import { recordInconsistency } from './record-consistency.js';
-import { backendNameSchema, rankStepResultSchema, timelineEventSchema } from './protocol.js';
+import { backendNameSchema, rankStepResultsSchema, timelineEventsSchema } from './protocol.js';
 import { ncclStepSummarySchema } from './nccl-events.js';
 
 export const RECORD_FORMAT = 'clab.run';
@@ -56,7 +56,7 @@ export const stepRecordSchema = z.object({
   /** error: the run failed while the step was in flight; stopped: the user stopped the run then (newer records). */
   verdict: z.enum(['pass', 'fail', 'none', 'error', 'stopped', 'not-run']),
   wrong: z.number().int(),
-  ranks: z.array(rankStepResultSchema),
+  ranks: rankStepResultsSchema,
   /** Microseconds; per iteration, the mean over ranks (nccl-tests). */
   timing: statsSchema.nullable(),
   /** Bytes behind algbw (nccl-tests' convention for the op). */
@@ -212,7 +212,7 @@ export const runRecordSchema = z
     expectation: z.object({ steps: z.array(z.number().int()), met: z.boolean(), note: z.string() }).optional(),
     compares: z.array(compareRecordSchema),
     logs: z.array(logLineSchema),
-    events: z.array(timelineEventSchema),
+    events: timelineEventsSchema,
     /**
      * Ranks that joined from a launcher (`clab run --listen`; newer records): each host, its ranks,
      * environment and clock offset to the core's (applied to its events), and where hosts differ.

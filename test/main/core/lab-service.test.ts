@@ -1,10 +1,13 @@
 // The service both doors use, with real rank processes on the cpu backend.
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ApiEvent } from '../../../src/shared/run/api';
+import { unpackRecord } from '../../../src/shared/run/packed-run';
 import { LabService, type FileDoor } from '../../../src/main/core/lab-service';
+import { nodeUtf8 } from '../../../src/main/core/packed-runs';
+import { SavedRuns } from '../../../src/main/core/saved-runs';
 
 const runsDir = mkdtempSync(join(tmpdir(), 'clab-service-'));
 const service = new LabService({ runsDir });
@@ -307,6 +310,59 @@ describe('saved runs', () => {
     copyFileSync(first.path, outside);
     await expect(service.openRun({ path: outside })).rejects.toThrow(/outside the runs directory/);
     await expect(service.openRun({ path: '../x.run.json' })).rejects.toThrow(/outside the runs directory/);
+  });
+
+  it('opens a run packed for the page, the same bytes again while its file is unchanged, packed afresh once it changes', async () => {
+    const [first] = await service.listRuns();
+    const record = JSON.parse(readFileSync(first.path, 'utf8'));
+    const file = join(runsDir, 'packed.run.json');
+    writeFileSync(file, JSON.stringify({ ...record, id: 'packed-1' }));
+    const packed = service.openRunPacked({ path: file });
+    expect(unpackRecord(packed, nodeUtf8)).toEqual(await service.openRun({ path: file }));
+    expect(service.openRunPacked({ path: 'packed.run.json' })).toBe(packed);
+    writeFileSync(file, JSON.stringify({ ...record, id: 'packed-2' }));
+    expect(unpackRecord(service.openRunPacked({ path: file }), nodeUtf8).id).toBe('packed-2');
+    expect(() => service.openRunPacked({ path: '../x.run.json' })).toThrow(/outside the runs directory/);
+  });
+
+  it('packs the newest run once the list has been answered, and a run the window is about to open; not while a run goes', async () => {
+    const [saved] = await service.listRuns();
+    const record = JSON.parse(readFileSync(saved.path, 'utf8'));
+    const dir = mkdtempSync(join(tmpdir(), 'clab-prefetch-'));
+    writeFileSync(join(dir, 'older.run.json'), JSON.stringify({ ...record, id: 'older', createdAt: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(join(dir, 'newer.run.json'), JSON.stringify({ ...record, id: 'newer', createdAt: '2026-01-02T00:00:00.000Z' }));
+    const lab = new LabService({ runsDir: dir });
+    const prefetched = vi.spyOn(SavedRuns.prototype, 'prefetch');
+    const here = () => prefetched.mock.calls.filter(([file]) => file.startsWith(dir));
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    try {
+      await tick();
+      await lab.listRuns();
+      expect(here()).toEqual([]);
+      await tick();
+      expect(here()).toEqual([[join(dir, 'newer.run.json')]]);
+      // The pointer on another run's Open: that one too, after the answer.
+      expect(await lab.prepareRun({ path: 'older.run.json' })).toEqual({});
+      expect(here()).toHaveLength(1);
+      await tick();
+      expect(here()).toEqual([[join(dir, 'newer.run.json')], [join(dir, 'older.run.json')]]);
+      await expect(lab.prepareRun({ path: '../x.run.json' })).rejects.toThrow(/outside the runs directory/);
+      const text = JSON.stringify({
+        version: 1,
+        name: 'going',
+        world: { ranks: 2 },
+        steps: [{ op: 'all_reduce', count: 4194304, iters: 2000 }],
+      });
+      expect((await lab.startRun({ text, file: null, backend: 'cpu', ranks: null })).ok).toBe(true);
+      await lab.listRuns();
+      await lab.prepareRun({ path: 'older.run.json' });
+      await tick();
+      expect(here()).toHaveLength(2);
+    } finally {
+      prefetched.mockRestore();
+      await lab.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('lists nothing when the runs directory does not exist yet', async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiMethod } from '../../../src/shared/run/api';
 import type { LabHandlers } from '../../../src/main/core/lab-service';
-import { answerCall, isFromLabWindow } from '../../../src/main/electron/ipc';
+import { answerCall, answerOpenRun, isFromLabWindow } from '../../../src/main/electron/ipc';
 
 const record = {
   format: 'clab.run',
@@ -56,6 +56,7 @@ const fakeLab: LabHandlers = {
   listRuns: async () => [],
   runStatus: async () => ({ state: 'running', done: 1, total: 3 }),
   openRun: async () => record as never,
+  prepareRun: async () => ({}),
   deleteRun: async () => ({ deleted: '/runs/a.run.json' }),
   saveScenario: async () => ({ path: '/tmp/a.scenario.json' }),
   openFile: async () => null,
@@ -81,6 +82,7 @@ const CASES: Record<ApiMethod, { valid: unknown; invalid: unknown; param: string
   listRuns: { valid: {}, invalid: { all: true }, param: 'all' },
   runStatus: { valid: { runId: 'r1' }, invalid: { runId: 7 }, param: 'params.runId' },
   openRun: { valid: { path: '/runs/a.run.json' }, invalid: { path: '' }, param: 'params.path' },
+  prepareRun: { valid: { path: '/runs/a.run.json' }, invalid: { path: 7 }, param: 'params.path' },
   deleteRun: { valid: { file: 'a.run.json' }, invalid: { file: '../a.run.json' }, param: 'params.file' },
   saveScenario: { valid: { path: null, text: '{}' }, invalid: { path: null }, param: 'params.text' },
   openFile: { valid: {}, invalid: { path: '/x' }, param: 'path' },
@@ -147,6 +149,39 @@ describe('IPC calls', () => {
     expect(await answerCall(lab, true, { method: 'openRun', params: { path: '/etc/x.run.json' } })).toEqual({
       ok: false,
       error: 'openRun: /etc/x.run.json is outside the runs directory',
+    });
+  });
+});
+
+describe('a saved run on the run channel', () => {
+  const packed = new Uint8Array([1, 2, 3]);
+  const lab = {
+    openRunPacked: ({ path }: { path: string }) => {
+      if (path.startsWith('/etc')) throw new Error(`openRun: ${path} is outside the runs directory`);
+      return packed;
+    },
+  };
+
+  it('answers with the packed run, checked as openRun is', async () => {
+    expect(await answerOpenRun(lab, true, { path: '/runs/a.run.json' })).toEqual({ ok: true, value: packed });
+    expect(await answerOpenRun(lab, true, { path: '' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^invalid call to openRun: params\.path: /),
+    });
+    expect(await answerOpenRun(lab, true, { path: '/runs/a.run.json', also: 1 })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^invalid call to openRun: /),
+    });
+    expect(await answerOpenRun(lab, true, { path: '/etc/x.run.json' })).toEqual({
+      ok: false,
+      error: 'openRun: /etc/x.run.json is outside the runs directory',
+    });
+  });
+
+  it('refuses a sender that is not the lab window', async () => {
+    expect(await answerOpenRun(lab, false, { path: '/runs/a.run.json' })).toEqual({
+      ok: false,
+      error: 'refused: the call did not come from the lab window',
     });
   });
 });

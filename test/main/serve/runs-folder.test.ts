@@ -31,7 +31,7 @@ describe('the runs folder of clab serve', () => {
     const listed = await service.listRuns();
     expect(listed.map((r) => r.name)).toEqual(['good']);
     await expect(service.openRun({ path: fifo })).rejects.toThrow(/stuck\.run\.json is a FIFO \(named pipe\), not a regular file/);
-    expect(() => service.openRunCompact({ path: fifo })).toThrow(/is a FIFO/);
+    expect(() => service.openRunPacked({ path: fifo })).toThrow(/is a FIFO/);
     rmSync(fifo);
   });
 

@@ -11,7 +11,8 @@ import { API_VERSION, wsServerMessageSchema } from '../../../src/shared/run/api'
 import { LabService } from '../../../src/main/core/lab-service';
 import { startLabServer, type LabServer } from '../../../src/main/serve/server';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
-import { recordFromCompact } from '../../../src/shared/run/compact-events';
+import { unpackRecord } from '../../../src/shared/run/packed-run';
+import { nodeUtf8 } from '../../../src/main/core/packed-runs';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self'; connect-src 'self' ws://127.0.0.1:*; object-src 'none'";
 const rendererDir = mkdtempSync(join(tmpdir(), 'clab-renderer-'));
@@ -37,17 +38,18 @@ interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  bytes: Buffer;
 }
 
 function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: server.port, path, method, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        body += c;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode!, headers: res.headers, body: bytes.toString('utf8'), bytes });
       });
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     });
     req.on('error', reject);
     req.end();
@@ -143,7 +145,7 @@ describe('pages', () => {
     const bare = await startLabServer(service, { port: 0, rendererDir: join(rendererDir, 'none') });
     try {
       expect(bare.rendererBuilt).toBe(false);
-      const r = await new Promise<Reply>((resolve) => {
+      const r = await new Promise<Omit<Reply, 'bytes'>>((resolve) => {
         request(`${bare.url}`, (res) => {
           let body = '';
           res.on('data', (c: Buffer) => {
@@ -217,7 +219,7 @@ describe('the API socket', () => {
 });
 
 describe('a saved run over HTTP', () => {
-  it('is sent to the page with its token cookie, its events compact, checked like openRun, and refused without the token or outside the runs folder', async () => {
+  it('is sent to the page with its token cookie, packed, checked like openRun, and refused without the token or outside the runs folder', async () => {
     const record = syntheticRecord({ ranks: 2, rounds: 1, warmup: 0, iters: 1, name: 'downloaded' });
     const path = join(service.runsDir, 'downloaded.run.json');
     writeFileSync(path, JSON.stringify(record));
@@ -225,10 +227,10 @@ describe('a saved run over HTTP', () => {
     const query = `/api/run?path=${encodeURIComponent(path)}`;
     const ok = await get(query, { cookie });
     expect(ok.status).toBe(200);
-    expect(ok.headers['content-type']).toBe('application/json; charset=utf-8');
-    // Its events compact (one column per field), the rest as the record has it; together, the record.
-    expect(recordFromCompact(JSON.parse(ok.body))).toEqual(record);
-    expect(ok.body.length).toBeLessThan(JSON.stringify(record).length);
+    expect(ok.headers['content-type']).toBe('application/octet-stream');
+    // Its events as binary columns, the rest as the record has it; together, the record.
+    expect(unpackRecord(new Uint8Array(ok.bytes), nodeUtf8)).toEqual(record);
+    expect(ok.bytes.length).toBeLessThan(JSON.stringify(record).length);
     expect((await get(query)).status).toBe(401);
     const outside = await get(`/api/run?path=${encodeURIComponent(join(tmpdir(), 'clab-secret.txt'))}`, { cookie });
     expect(outside.status).toBe(400);

@@ -1,7 +1,7 @@
 // LabClient over a WebSocket to `clab serve` (/api). Every inbound frame is validated with the
 // contract's wire schema and every result with its method's schema. When the connection drops,
 // calls in flight fail, new calls wait, and it reconnects with a growing delay. A saved run is
-// fetched over HTTP instead (RUN_DOWNLOAD_PATH): large records arrive much sooner that way.
+// fetched over HTTP instead (RUN_DOWNLOAD_PATH), packed: large records arrive much sooner that way.
 import {
   API_VERSION,
   RUN_DOWNLOAD_PATH,
@@ -11,9 +11,8 @@ import {
   type ApiParams,
   type ApiResult,
 } from '../../../shared/run/api.js';
-import { recordFromCompact } from '../../../shared/run/compact-events.js';
 import type { ConnectionState, LabClient } from './lab-client';
-import { parseResult } from './validate';
+import { parsePackedRun, parseResult } from './validate';
 
 const TOKEN_KEY = 'clab.token';
 const FIRST_RETRY_MS = 500;
@@ -70,19 +69,17 @@ export class WebSocketLabClient implements LabClient {
     });
   }
 
-  /** A saved run over HTTP (see RUN_DOWNLOAD_PATH), its events compact, checked on receipt like every answer. */
+  /** A saved run over HTTP (see RUN_DOWNLOAD_PATH), packed, checked on receipt like every answer. */
   private async openRunOverHttp({ path }: ApiParams<'openRun'>): Promise<ApiResult<'openRun'>> {
     const response = await fetch(`${RUN_DOWNLOAD_PATH}?path=${encodeURIComponent(path)}`, {
       credentials: 'same-origin',
       cache: 'no-store',
     });
-    const body = (await response.json()) as unknown;
-    if (!response.ok) throw new Error((body as { error?: string } | null)?.error ?? `the lab answered ${response.status}`);
-    try {
-      return recordFromCompact(body);
-    } catch (e) {
-      throw new Error(`the lab sent an invalid result for openRun: ${(e as Error).message}`, { cause: e });
+    if (!response.ok) {
+      const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
+      throw new Error(typeof body?.error === 'string' ? body.error : `the lab answered ${response.status}`);
     }
+    return parsePackedRun(new Uint8Array(await response.arrayBuffer()));
   }
 
   onEvent(listener: (event: ApiEvent) => void): () => void {

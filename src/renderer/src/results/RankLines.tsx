@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { learnerLines, reductionLine } from '../../../shared/export/learner-lines.js';
 import type { StepRecord } from '../../../shared/run/record.js';
+import { FIRST_PAINT_STEPS } from './first-paint';
 
 /**
  * Steps whose lines show before "show all": a long run's thousands of lines would hold the page
@@ -32,9 +33,11 @@ function StepLines({ step }: { step: StepRecord }) {
   );
 }
 
-export function RankLines({ steps }: { steps: StepRecord[] }) {
+/** `firstPaint`: the Results' first go (first-paint.ts), the first steps' lines only, and no "show all" yet. */
+export function RankLines({ steps, firstPaint }: { steps: StepRecord[]; firstPaint: boolean }) {
   const [all, setAll] = useState(false);
-  const shown = all || steps.length <= RANK_LINES_SHOWN ? steps : steps.filter((s, i) => i < RANK_LINES_SHOWN || s.verdict === 'fail');
+  const bound = firstPaint ? FIRST_PAINT_STEPS : RANK_LINES_SHOWN;
+  const shown = (all && !firstPaint) || steps.length <= bound ? steps : steps.filter((s, i) => i < bound || s.verdict === 'fail');
   return (
     <>
       <ol className="rank-lines">
@@ -42,7 +45,7 @@ export function RankLines({ steps }: { steps: StepRecord[] }) {
           <StepLines key={step.index} step={step} />
         ))}
       </ol>
-      {shown.length < steps.length && (
+      {!firstPaint && shown.length < steps.length && (
         <button type="button" className="link" data-testid="rank-lines-all" onClick={() => setAll(true)}>
           show the lines of all {steps.length} steps ({steps.length - shown.length} more)
         </button>

@@ -16,6 +16,7 @@ import { pairsHeatmaps } from './pairs-heatmap';
 import { RankLines } from './RankLines';
 import { resultSections } from './sections';
 import { StepTable } from './StepTable';
+import { useAfterFirstPaint } from './first-paint';
 
 /** The scenario's name, else its file. */
 function runTitle(record: RunRecord): string {
@@ -36,6 +37,7 @@ function SweepSummary({ steps }: { steps: StepRecord[] }) {
 
 export function ResultsView({ record, source }: { record: RunRecord; source: RecordSource }) {
   const sections = useMemo(() => resultSections(record), [record]);
+  const firstPaint = !useAfterFirstPaint(record);
   const title = runTitle(record);
   const stem = fileStem(title);
   return (
@@ -63,9 +65,9 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
           return (
             <section key={`steps-${section.steps[0].index}`} className="result-section">
               <h3>Steps</h3>
-              <StepTable steps={section.steps} showStep />
+              <StepTable steps={section.steps} showStep firstPaint={firstPaint} />
               <h4>Per-rank results</h4>
-              <RankLines steps={section.steps} />
+              <RankLines steps={section.steps} firstPaint={firstPaint} />
             </section>
           );
         }
@@ -80,7 +82,7 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
                   {spec.path}, {record.world} ranks
                 </small>
               </h3>
-              <StepTable steps={section.steps} showStep={false} />
+              <StepTable steps={section.steps} showStep={false} firstPaint={firstPaint} />
               <SweepSummary steps={section.steps} />
               <BandwidthChart
                 title={`${spec.label}: bandwidth vs size, ${record.world} ranks`}

@@ -6,6 +6,7 @@ import { RESULT_COLUMNS, resultTexts } from '../../../shared/results/results-tab
 import { FAIL, PASS, stepTitle } from '../../../shared/export/format.js';
 import type { StepRecord } from '../../../shared/run/record.js';
 import { describeChoice, shortChoice } from '../../../shared/run/nccl-events.js';
+import { FIRST_PAINT_STEPS } from './first-paint';
 
 const VERDICT_TEXT: Record<StepRecord['verdict'], string> = {
   pass: PASS,
@@ -93,12 +94,16 @@ function StepRow({ step, showStep, columns, nccl }: { step: StepRecord; showStep
  */
 export const ROWS_SHOWN = 300;
 
-export function StepTable({ steps, showStep }: { steps: StepRecord[]; showStep: boolean }) {
+/** `firstPaint`: the Results' first go (first-paint.ts), its first rows only, and no "show all" yet. */
+export function StepTable({ steps, showStep, firstPaint }: { steps: StepRecord[]; showStep: boolean; firstPaint: boolean }) {
   const [all, setAll] = useState(false);
   const nccl = steps.some((s) => s.nccl);
   const columns = RESULT_COLUMNS.length + 1 + (showStep ? 1 : 0) + (nccl ? 1 : 0);
+  const rows = firstPaint ? FIRST_PAINT_STEPS : ROWS_SHOWN;
   const shown =
-    all || steps.length <= ROWS_SHOWN ? steps : steps.filter((s, i) => i < ROWS_SHOWN || (s.verdict !== 'pass' && s.verdict !== 'none'));
+    (all && !firstPaint) || steps.length <= rows
+      ? steps
+      : steps.filter((s, i) => i < rows || (s.verdict !== 'pass' && s.verdict !== 'none'));
   return (
     <>
       <table className="step-table" data-testid="results-table">
@@ -126,7 +131,7 @@ export function StepTable({ steps, showStep }: { steps: StepRecord[]; showStep: 
           ))}
         </tbody>
       </table>
-      {shown.length < steps.length && (
+      {!firstPaint && shown.length < steps.length && (
         <button type="button" className="link" data-testid="results-table-all" onClick={() => setAll(true)}>
           show all {steps.length} steps ({steps.length - shown.length} more rows)
         </button>

@@ -74,6 +74,16 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
   const [deleting, setDeleting] = useState<string | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const shown = useMemo(() => (runs ? sortRuns(filterRuns(runs, query, showDate), sort) : []), [runs, query, sort]);
+  // Each run of this listing is prepared once (the lab packs it ahead of its open); a failure waits for the open to be said.
+  const prepared = useMemo(() => new Set<string>(), [runs]);
+  const prepare = useCallback(
+    (path: string) => {
+      if (prepared.has(path)) return;
+      prepared.add(path);
+      client.call('prepareRun', { path }).catch(() => undefined);
+    },
+    [client, prepared],
+  );
 
   const offline = connection !== 'open';
   const offlineNote = offline && (
@@ -160,6 +170,7 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
         picked={picked}
         onPick={toggle}
         onOpen={onOpen}
+        onPrepare={prepare}
         onDelete={remove}
         deleting={deleting}
       />

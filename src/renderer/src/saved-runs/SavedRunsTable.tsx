@@ -11,6 +11,8 @@ interface Props {
   picked: string[];
   onPick(path: string): void;
   onOpen(path: string): void;
+  /** The pointer or the focus is on a run's Open button: it may be opened soon. */
+  onPrepare(path: string): void;
   onDelete(run: SavedRun): void;
   /** The run whose file is being deleted now. */
   deleting: string | null;
@@ -42,7 +44,7 @@ function SortHeader({
   );
 }
 
-export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onDelete, deleting }: Props) {
+export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onPrepare, onDelete, deleting }: Props) {
   const [confirming, setConfirming] = useState<string | null>(null);
   const header = { sort, onSort };
   return (
@@ -103,7 +105,14 @@ export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onD
                 </span>
               ) : (
                 <>
-                  <button type="button" className="small" data-testid="open-run" onClick={() => onOpen(run.path)}>
+                  <button
+                    type="button"
+                    className="small"
+                    data-testid="open-run"
+                    onClick={() => onOpen(run.path)}
+                    onPointerEnter={() => onPrepare(run.path)}
+                    onFocus={() => onPrepare(run.path)}
+                  >
                     Open
                   </button>{' '}
                   <button
