@@ -362,6 +362,9 @@ export class LabRun extends EventEmitter<RunEvents> {
     const opened = [...this.gates.opened].sort((x, y) => y[1] - x[1])[0]?.[0];
     if (!running.length && opened === undefined) return { step: null, where: '' };
     const other = running.length ? Math.min(...running) : opened!;
+    // A step the rank is in that others began first: it had not yet said it began it.
+    if (takesPart(this.step(other), rank))
+      return { step: other, where: ` during step ${other} (${this.step(other).label}), before it began it` };
     return { step: other, where: ` while idle, during step ${other} (${this.step(other).label}), which it takes no part in` };
   }
 
