@@ -17,6 +17,12 @@ const SEARCH = process.env.SEARCH ?? '';
  * Runs list, so that the open finds nothing prepared: the figure of a run opened with no head start.
  */
 const UNPREPARED = process.env.UNPREPARED === '1';
+/**
+ * THINK_MS: how long the bench looks at the Runs list before it clicks Open (default 0: at once, so
+ * the open finds the lab part-way through packing it). A person's pause is longer: THINK_MS=2000
+ * gives the figure of a run the lab had packed by the click.
+ */
+const THINK_MS = Math.min(Math.max(Number(process.env.THINK_MS ?? 0) || 0, 0), 60_000);
 /** The heap figures' run: the largest the page opens (a saved run of at most 64 MiB, saved-runs.ts) is about 360 000 events. */
 const HEAP_EVENTS = Number(process.env.HEAP_EVENTS ?? 350_000);
 const shape = { ranks: 8, warmup: 2, iters: 10 };
@@ -120,6 +126,7 @@ try {
   await openLab(page, server);
   await page.getByTestId('tab-runs').click();
   await page.getByTestId('open-run').waitFor();
+  if (THINK_MS && !UNPREPARED) await new Promise((r) => setTimeout(r, THINK_MS));
   if (UNPREPARED) {
     await new Promise((r) => setTimeout(r, 3000));
     const later = new Date(Date.now() + 60_000);
@@ -174,7 +181,9 @@ try {
   console.log(
     UNPREPARED
       ? 'the run was changed after the Runs list showed: its open found nothing packed ahead'
-      : 'the lab began packing the run when the Runs list showed, the moment before Open was clicked',
+      : THINK_MS
+        ? `the lab began packing the run when the Runs list showed, ${THINK_MS} ms before Open was clicked`
+        : 'the lab began packing the run when the Runs list showed, the moment before Open was clicked',
   );
   if (SEARCH)
     console.log(
