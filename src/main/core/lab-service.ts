@@ -179,6 +179,8 @@ export class LabService implements LabHandlers {
             forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be saved: ${saveError.message}`) });
           this.remember(run.id, record, savedTo);
           forward({ type: 'run-end', runId: run.id, record, savedTo });
+          // The run just saved is the one most likely opened next: packed ahead, after run-end has gone.
+          if (savedTo) this.prefetchSoon(savedTo);
         },
         (e: Error) => forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run broke inside the lab: ${e.message}`) }),
       );

@@ -365,6 +365,29 @@ describe('saved runs', () => {
     }
   });
 
+  it('packs a run it has just saved, once run-end has gone out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clab-prefetch-saved-'));
+    const lab = new LabService({ runsDir: dir });
+    const prefetched = vi.spyOn(SavedRuns.prototype, 'prefetch');
+    const here = () => prefetched.mock.calls.filter(([file]) => file.startsWith(dir));
+    try {
+      let runId: string | null = null;
+      const { ended } = eventsOf(lab, () => runId);
+      const text = JSON.stringify({ version: 1, name: 'small', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 16 }] });
+      const started = await lab.startRun({ text, file: null, backend: 'cpu', ranks: null });
+      runId = started.ok ? started.runId : null;
+      const end = await ended;
+      expect(end.savedTo).toMatch(/\.run\.json$/);
+      expect(here()).toEqual([]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(here()).toEqual([[end.savedTo]]);
+    } finally {
+      prefetched.mockRestore();
+      await lab.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('lists nothing when the runs directory does not exist yet', async () => {
     expect(await new LabService({ runsDir: join(runsDir, 'none') }).listRuns()).toEqual([]);
   });
