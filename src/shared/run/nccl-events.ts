@@ -152,6 +152,17 @@ export function communicatorOf(records: NcclProfileRecord[], rank: number, world
 
 const key = (comm: string, func: string, seq: number) => `${comm}/${func}/${seq}`;
 
+/** Takes out of `orphans` (children seen before their parent) those whose parent is `parent`. */
+function adopt<T extends { parent: number }>(orphans: Map<number, T>, parent: number): T[] {
+  const found: T[] = [];
+  for (const [id, o] of orphans) {
+    if (o.parent !== parent) continue;
+    found.push(o);
+    orphans.delete(id);
+  }
+  return found;
+}
+
 /**
  * The collectives seen so far and their channels, fed with each read of the plug-in and emptied as
  * steps take their calls. Holds at most `limit` collectives (the oldest go first), so calls that no
@@ -239,16 +250,8 @@ export class NcclEventPool {
       };
       this.byId.set(r.id, c);
       this.bySeq.set(key(r.comm, r.func, r.seq), c);
-      for (const [id, o] of this.orphanChannels) {
-        if (o.parent !== r.id) continue;
-        c.channels.push(o.channel);
-        this.orphanChannels.delete(id);
-      }
-      for (const [id, o] of this.orphanProxies) {
-        if (o.parent !== r.id) continue;
-        c.proxyOps.push(o.op);
-        this.orphanProxies.delete(id);
-      }
+      for (const o of adopt(this.orphanChannels, r.id)) c.channels.push(o.channel);
+      for (const o of adopt(this.orphanProxies, r.id)) c.proxyOps.push(o.op);
     } else if (r.point === 'stop') {
       const c = this.byId.get(r.id);
       if (c) c.stopNs = r.hostNs;

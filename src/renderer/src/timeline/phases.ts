@@ -1,23 +1,13 @@
 // The phases of an event as small integers (for typed arrays), and where each is drawn.
+import { HOST_PHASES } from '../../../shared/export/trace-layout.js';
 import type { TimelineEvent } from '../../../shared/run/protocol.js';
+import { timelineEventSchema } from '../../../shared/run/timeline-event.js';
 
 export type Phase = TimelineEvent['phase'];
 
-export const PHASES: readonly Phase[] = [
-  'warmup',
-  'timed',
-  'loop',
-  'check',
-  'block',
-  'fill',
-  'verify',
-  'data-fill',
-  'data-check',
-  'unfinished',
-  'channel',
-  'proxy',
-];
+/** The record's phases, in its schema's order (the schema is the one list). */
+export const PHASES: readonly Phase[] = timelineEventSchema.shape.phase.options;
 export const PHASE_INDEX: Record<Phase, number> = Object.fromEntries(PHASES.map((p, i) => [p, i])) as Record<Phase, number>;
 
 /** fill and verify are the rank's host thread making and checking buffers, not work on a stream. */
-export const isHostPhase = (phase: Phase): boolean => phase === 'fill' || phase === 'verify';
+export const isHostPhase = (phase: Phase): boolean => HOST_PHASES.has(phase);
