@@ -286,6 +286,7 @@ export class LabRun extends EventEmitter<RunEvents> {
         this.positions.join(rank);
         return this.log(rank, m.text);
       case 'step-begin':
+        trace(`rank ${rank} began step ${m.step}`);
         this.beganNs.set(`${rank}/${m.step}`, m.atNs);
         return this.positions.stepBegan(rank, m.step);
       case 'entered':

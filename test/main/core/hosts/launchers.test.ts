@@ -108,20 +108,11 @@ describe('ranks from a launcher', () => {
       }),
     );
     const port = 18_000 + (process.pid % 1000);
-    const c = start('node', [
-      CLAB,
-      'run',
-      scenario,
-      '--backend',
-      'cpu',
-      '--listen',
-      String(port),
-      '--token-file',
-      file,
-      '--out',
-      join(dir, 'run.json'),
-      '-v',
-    ]);
+    const c = start(
+      'node',
+      [CLAB, 'run', scenario, '--backend', 'cpu', '--listen', String(port), '--token-file', file, '--out', join(dir, 'run.json'), '-v'],
+      { CLAB_TRACE: '1' }, // the core says when each rank began a step: the kill comes once rank 1 is in step 0
+    );
     await waitFor(c, 'waiting for 2 ranks', 10_000);
     const w = [0, 1].map((rank) =>
       start('node', [
@@ -140,6 +131,7 @@ describe('ranks from a launcher', () => {
       ]),
     );
     await waitFor(c, /\[Rank 1\] joined the cpu communicator \(2 ranks, pid (\d+)/, 20_000);
+    await waitFor(c, /rank 1 began step 0/, 20_000);
     const rankPid = Number(/\[Rank 1\] joined the cpu communicator \(2 ranks, pid (\d+)/.exec(c.err)![1]);
     process.kill(rankPid, 'SIGKILL');
     expect(await c.exited).toBe(1);
