@@ -2,9 +2,11 @@
 // `clab serve`. Measures the time from opening the run to the timeline's first frame, and the
 // draw time of each frame while zooming and panning with the wheel and drags. Prints figures and
 // ratios to the targets; passes or fails nothing. See README.md.
-import { utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { keepPackedForLaterOpens } from '../../src/main/core/saved-runs';
 import { launchBrowser, openLab, startLabServer } from '../../test/e2e/helpers';
 import { labColdLoad, speedscopeColdLoad, type PeerFigures } from './peers';
 import { roundsFor, syntheticRecord } from './synthetic-record';
@@ -12,6 +14,12 @@ import { roundsFor, syntheticRecord } from './synthetic-record';
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 /** With SEARCH=<query>, the gestures run with that search's matches outlined and the first selected. */
 const SEARCH = process.env.SEARCH ?? '';
+/**
+ * With FOREIGN=1, the run is one clab did not save (copied into the runs folder): nothing of it is
+ * packed on disk ahead. By default it is saved as clab saves a run (`clab run`, or the app at the
+ * run's end): written, then packed into the packed runs kept on disk, before the lab starts.
+ */
+const FOREIGN = process.env.FOREIGN === '1';
 /**
  * With UNPREPARED=1, the run's file is changed (its times) once the lab has packed it ahead for the
  * Runs list, so that the open finds nothing prepared: the figure of a run opened with no head start.
@@ -116,12 +124,17 @@ async function interact(page: Page): Promise<[number, number][]> {
   return spans;
 }
 
-const server = await startLabServer();
+// What clab keeps between sessions (packed runs) goes to a folder of the bench's own.
+const clabHome = mkdtempSync(join(tmpdir(), 'clab-bench-home-'));
+process.env.CLAB_HOME = clabHome;
+const record = syntheticRecord({ ...shape, rounds: roundsFor(EVENTS, shape), name: 'timeline bench' });
+const runsDir = mkdtempSync(join(tmpdir(), 'clab-bench-runs-'));
+const runFile = join(runsDir, 'bench.run.json');
+writeFileSync(runFile, JSON.stringify(record));
+if (!FOREIGN) keepPackedForLaterOpens(runFile, (m) => console.warn(m));
+const server = await startLabServer({ runsDir });
 const browser = await launchBrowser();
 try {
-  const record = syntheticRecord({ ...shape, rounds: roundsFor(EVENTS, shape), name: 'timeline bench' });
-  const runFile = join(server.runsDir, 'bench.run.json');
-  writeFileSync(runFile, JSON.stringify(record));
   const page = browser.page;
   await openLab(page, server);
   await page.getByTestId('tab-runs').click();
@@ -181,9 +194,11 @@ try {
   console.log(
     UNPREPARED
       ? 'the run was changed after the Runs list showed: its open found nothing packed ahead'
-      : THINK_MS
-        ? `the lab began packing the run when the Runs list showed, ${THINK_MS} ms before Open was clicked`
-        : 'the lab began packing the run when the Runs list showed, the moment before Open was clicked',
+      : !FOREIGN
+        ? `the run was saved as clab saves one (packed on disk), then a lab started and Open clicked ${THINK_MS ? `${THINK_MS} ms after` : 'the moment'} the Runs list showed`
+        : THINK_MS
+          ? `the lab began packing the run when the Runs list showed, ${THINK_MS} ms before Open was clicked`
+          : 'the lab began packing the run when the Runs list showed, the moment before Open was clicked',
   );
   if (SEARCH)
     console.log(
@@ -204,6 +219,7 @@ try {
   // Beside speedscope (its release build, the same run as `clab export` writes its trace), each from a cold profile.
   const peers = async (r: typeof record, file: string): Promise<[PeerFigures, PeerFigures]> => {
     writeFileSync(join(server.runsDir, file), JSON.stringify(r));
+    if (!FOREIGN) keepPackedForLaterOpens(join(server.runsDir, file), (m) => console.warn(m));
     return [await labColdLoad(server, file), await speedscopeColdLoad(r, join(server.runsDir, `${file}.trace.json`))];
   };
   const [ours, theirs] = await peers(record, 'bench.run.json');
@@ -229,4 +245,5 @@ try {
 } finally {
   await browser.close();
   await server.stop();
+  rmSync(clabHome, { recursive: true, force: true });
 }

@@ -36,12 +36,15 @@ function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((done) => child.once('exit', () => done()));
 }
 
-/** Starts `node bin/clab.cjs serve --port 0` and waits for the line with its URL. */
-export async function startLabServer(): Promise<LabServerProcess> {
+/**
+ * Starts `node bin/clab.cjs serve --port 0` and waits for the line with its URL; its runs folder
+ * is a fresh one, or `runsDir` (removed as well when it stops).
+ */
+export async function startLabServer(o: { runsDir?: string } = {}): Promise<LabServerProcess> {
   if (!existsSync(join(REPO_ROOT, 'out/renderer/index.html')))
     throw new Error('the renderer is not built: run `npx electron-vite build` first');
   if (!existsSync(join(REPO_ROOT, 'dist/worker.cjs'))) throw new Error('the CLI is not built: run `npm run build` first');
-  const runsDir = mkdtempSync(join(tmpdir(), 'clab-e2e-runs-'));
+  const runsDir = o.runsDir ?? mkdtempSync(join(tmpdir(), 'clab-e2e-runs-'));
   const child = spawn(process.execPath, ['bin/clab.cjs', 'serve', '--port', '0', '--runs', runsDir], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,6 +7,8 @@ export default defineConfig({
     root: new URL('../..', import.meta.url).pathname,
     include: ['test/e2e/**/*.test.ts'],
     fileParallelism: false,
+    // CLAB_HOME: a folder of the run's own (test/setup/clab-home.ts).
+    globalSetup: ['test/setup/clab-home.ts'],
     testTimeout: 90_000,
     hookTimeout: 60_000,
   },

@@ -99,12 +99,17 @@ export function removeStaleTempFiles(dir: string): void {
   }
 }
 
+/** Writes all of `bytes` (a write may take fewer than it was given). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+}
+
 export function writeFileAtomic(file: string, text: string): void {
   writeFileAtomicChunks(file, (write) => write(text));
 }
 
-/** As writeFileAtomic, the text handed over a chunk at a time (a large export never held whole). */
-export function writeFileAtomicChunks(file: string, produce: (write: (chunk: string) => void) => void): void {
+/** As writeFileAtomic, the text (or bytes) handed over a chunk at a time (a large export never held whole). */
+export function writeFileAtomicChunks(file: string, produce: (write: (chunk: string | Uint8Array) => void) => void): void {
   if (file === '') throw new Error('an empty path; expected a file to write');
   makeDirectories(dirname(file));
   refuseNonRegular(file);
@@ -113,7 +118,7 @@ export function writeFileAtomicChunks(file: string, produce: (write: (chunk: str
   try {
     const fd = openSync(tmp, 'wx');
     try {
-      produce((chunk) => writeSync(fd, chunk));
+      produce((chunk) => writeAll(fd, typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk));
     } finally {
       closeSync(fd);
     }

@@ -14,6 +14,7 @@ import { describeMachine, type MachineAddon } from './machine.js';
 import { findPackageRoot } from './package-root.js';
 import { resolveWorkerEntry } from './paths.js';
 import { readCappedText } from './read-capped.js';
+import { defaultPackedRunDir } from './packed-run-disk.js';
 import { SavedRuns } from './saved-runs.js';
 import type { LabRun } from './run.js';
 import { prepareRun, type PreparedRun } from './start-run.js';
@@ -39,6 +40,13 @@ export interface LabServiceOptions {
   workerEntry?: string;
   /** How long a run may stay paused in step mode while no window is connected before it is stopped. */
   unattendedPauseMs?: number;
+  /**
+   * Where large saved runs' packings are kept between sessions (packed-run-disk.ts); default
+   * ~/.clab/cache/packed-runs (CLAB_HOME over ~/.clab); null: in memory only.
+   */
+  packedRunDir?: string | null;
+  /** Says what the lab goes on without (default: stderr). */
+  warn?: (message: string) => void;
 }
 
 /** One handler per API method, as dispatch() calls them. */
@@ -81,7 +89,11 @@ export class LabService implements LabHandlers {
 
   constructor(options: LabServiceOptions = {}) {
     this.runsDir = resolve(options.runsDir ?? 'runs');
-    this.saved = new SavedRuns(this.runsDir);
+    this.saved = new SavedRuns(
+      this.runsDir,
+      options.packedRunDir === undefined ? defaultPackedRunDir() : options.packedRunDir,
+      options.warn ?? ((message) => process.stderr.write(`clab: ${message}\n`)),
+    );
     this.templatesDir = options.templatesDir ?? join(findPackageRoot(), 'scenarios');
     this.files = options.files;
     this.loadAddon = options.loadAddon ?? loadNativeAddon;

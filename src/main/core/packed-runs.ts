@@ -2,9 +2,12 @@
 // parsing and checking a record of 100 000 events, then packing it, takes the lab about half a
 // second. A packed run is kept under its file's identity and version (device, inode, size, change
 // and modification times), so a file written since (atomically: a new inode; or in place: a new
-// ctime) is read again; at most a few are kept, the least recently used let go first.
+// ctime) is read again; at most a few are kept, the least recently used let go first. Where a
+// PackedRunDisk is given, a large run's packing is also kept on disk for other processes and later
+// sessions (packed-run-disk.ts), and looked for there before a file is packed.
 import { statSync } from 'node:fs';
 import type { Utf8 } from '../../shared/run/packed-run.js';
+import type { PackedRunDisk } from './packed-run-disk.js';
 
 /** Node's UTF-8, as packRecord takes it. */
 export const nodeUtf8: Utf8 = {
@@ -28,10 +31,10 @@ interface Kept {
 }
 
 /** The file's identity and version, or null where it cannot be stat'ed (then the loader says why). */
-function versionOf(file: string): string | null {
+function versionOf(file: string): { version: string; bytes: number } | null {
   try {
     const s = statSync(file, { bigint: true });
-    return s.isFile() ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : null;
+    return s.isFile() ? { version: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, bytes: Number(s.size) } : null;
   } catch {
     return null;
   }
@@ -43,22 +46,47 @@ export class PackedRuns {
   /** The version of each file whose prefetch failed: not tried again until the file changes. */
   private readonly failed = new Map<string, string>();
 
+  /** Why the disk cache could not be written, once (the lab goes on without it). */
+  diskProblem: string | null = null;
+
   constructor(
     private readonly pack: (file: string) => Uint8Array<ArrayBuffer>,
     private readonly limits: PackedRunLimits = PACKED_RUN_LIMITS,
+    private readonly disk: PackedRunDisk | null = null,
+    private readonly onDiskProblem: (message: string) => void = () => {},
   ) {}
 
-  /** The file's packed run: the one kept, if the file has not changed since; else packed now (and kept). Throws as `pack` does. */
+  /**
+   * The file's packed run: the one kept, if the file has not changed since; else the one on disk,
+   * if made from the file as it is; else packed now (and kept). Throws as `pack` does.
+   */
   get(file: string): Uint8Array<ArrayBuffer> {
-    const version = versionOf(file);
+    const v = versionOf(file);
+    const version = v?.version ?? null;
     const known = this.kept.get(file);
     this.kept.delete(file);
     if (known && version !== null && known.version === version) {
       this.kept.set(file, known);
       return known.packed;
     }
+    const stored = v && this.disk?.read(file, v.version);
+    if (stored) {
+      if (stored.length <= this.limits.bytes) this.keep(file, { version: version!, packed: stored });
+      return stored;
+    }
     const packed = this.pack(file);
     if (version !== null && packed.length <= this.limits.bytes) this.keep(file, { version, packed });
+    // Stored only if the file is still as it was before it was packed.
+    if (v && this.disk && versionOf(file)?.version === v.version) {
+      try {
+        this.disk.write(file, v.version, packed, v.bytes);
+      } catch (e) {
+        if (this.diskProblem === null) {
+          this.diskProblem = `packed runs are not kept on disk (${this.disk.dir}): ${(e as Error).message}`;
+          this.onDiskProblem(this.diskProblem);
+        }
+      }
+    }
     return packed;
   }
 
@@ -67,7 +95,7 @@ export class PackedRuns {
    * open to report, and not tried again ahead of time until it changes.
    */
   prefetch(file: string): void {
-    const version = versionOf(file);
+    const version = versionOf(file)?.version ?? null;
     if (version === null || this.failed.get(file) === version) return;
     try {
       this.get(file);
@@ -77,15 +105,20 @@ export class PackedRuns {
     }
   }
 
-  /** Lets go of what is kept of a file (deleted). */
+  /** Lets go of what is kept of a file (deleted), here and on disk. */
   forget(file: string): void {
     this.kept.delete(file);
     this.failed.delete(file);
+    try {
+      this.disk?.remove(file);
+    } catch {
+      // what cannot be removed is passed over when read: it names the file's old version
+    }
   }
 
-  /** Whether the file's current version is kept. */
+  /** Whether the file's current version is kept (in memory). */
   has(file: string): boolean {
-    const version = versionOf(file);
+    const version = versionOf(file)?.version ?? null;
     return version !== null && this.kept.get(file)?.version === version;
   }
 

@@ -3,12 +3,13 @@
 // files are read, opened without blocking, so a FIFO or a device named *.run.json is passed over
 // and never stalls the lab; a record larger than the bound is not loaded.
 import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { RUN_FILE_NAME, type SavedRun } from '../../shared/run/api.js';
 import { packRecord } from '../../shared/run/packed-run.js';
 import { RECORD_FORMAT, type RunRecord } from '../../shared/run/record.js';
-import { nodeUtf8, PackedRuns } from './packed-runs.js';
+import { defaultPackedRunDir, fileBytes, PACKED_RUN_DISK_LIMITS, PackedRunDisk } from './packed-run-disk.js';
+import { nodeUtf8, PACKED_RUN_LIMITS, PackedRuns } from './packed-runs.js';
 import { readCapped } from './read-capped.js';
 import { readRecord } from './record-store.js';
 
@@ -32,9 +33,24 @@ const openOptions = { maxBytes: MAX_OPENED_RECORD_BYTES, regularOnly: true };
 
 export class SavedRuns {
   private readonly seen = new Map<string, Seen>();
-  private readonly packed = new PackedRuns((file) => packRecord(this.open(file), nodeUtf8));
+  private readonly packed: PackedRuns;
 
-  constructor(readonly dir: string) {}
+  /**
+   * `packedDir`: where large runs' packings are kept across processes and sessions
+   * (packed-run-disk.ts); null keeps them in memory only. `warn` hears once why they cannot be.
+   */
+  constructor(
+    readonly dir: string,
+    packedDir: string | PackedRunDisk | null = null,
+    warn: (message: string) => void = () => {},
+  ) {
+    this.packed = new PackedRuns(
+      (file) => packRecord(this.open(file), nodeUtf8),
+      PACKED_RUN_LIMITS,
+      typeof packedDir === 'string' ? new PackedRunDisk(packedDir) : packedDir,
+      warn,
+    );
+  }
 
   list(): SavedRun[] {
     let names: string[];
@@ -115,6 +131,16 @@ export class SavedRuns {
     this.seen.set(path, { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino, summary });
     return summary;
   }
+}
+
+/**
+ * After `clab run` saved a large run: packs it into the packed runs kept on disk, as the app does
+ * with the runs it saves, so that the app's first open of it reads no JSON. Quiet; a run smaller
+ * than the disk's minimum is left as it is (it opens in milliseconds).
+ */
+export function keepPackedForLaterOpens(file: string, warn: (message: string) => void, packedDir: string = defaultPackedRunDir()): void {
+  if (fileBytes(file) < PACKED_RUN_DISK_LIMITS.minRecordBytes) return;
+  new SavedRuns(dirname(file), packedDir, warn).prefetch(file);
 }
 
 function scenarioName(scenario: unknown, fileName: string): string | null {

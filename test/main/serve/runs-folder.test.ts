@@ -1,13 +1,27 @@
 // The runs folder as `clab serve` lists and opens it: a FIFO or an oversized file named *.run.json
 // never stalls or swamps the server, and a listing reads each record's head, not every record.
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { LabService } from '../../../src/main/core/lab-service';
-import { MAX_OPENED_RECORD_BYTES } from '../../../src/main/core/saved-runs';
+import { keepPackedForLaterOpens, MAX_OPENED_RECORD_BYTES } from '../../../src/main/core/saved-runs';
 import type { RunRecord } from '../../../src/shared/run/record';
+import { unpackRecord } from '../../../src/shared/run/packed-run';
+import { nodeUtf8 as utf8 } from '../../../src/main/core/packed-runs';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 
 const runsDir = mkdtempSync(join(tmpdir(), 'clab-runs-folder-'));
@@ -67,5 +81,66 @@ describe('the runs folder of clab serve', () => {
       backend: record.environment.backend,
     });
     await expect(service.openRun({ path: file })).rejects.toThrow(/cannot read the run record/);
+  });
+
+  it('keeps a large run packed on disk, so that the next lab opens it without reading its JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clab-runs-packed-'));
+    const cache = join(dir, 'cache');
+    const file = join(dir, 'large.run.json');
+    const text = asWritten(syntheticRecord({ ranks: 4, rounds: 400, warmup: 1, iters: 5, name: 'large' }));
+    expect(text.length).toBeGreaterThan(1024 * 1024);
+    writeFileSync(file, text);
+    const labs = [0, 1, 2].map(() => new LabService({ runsDir: dir, packedRunDir: cache }));
+    const parse = vi.spyOn(JSON, 'parse');
+    const parsedRecords = () => parse.mock.calls.filter(([t]) => typeof t === 'string' && t.length >= text.length / 2).length;
+    const entries = () => readdirSync(cache).filter((f) => f.endsWith('.pack'));
+    try {
+      const packed = labs[0].openRunPacked({ path: file });
+      expect(parsedRecords()).toBe(1);
+      expect(entries()).toHaveLength(1);
+      const next = labs[1].openRunPacked({ path: file });
+      expect(parsedRecords()).toBe(1); // the next lab read the packing, not the JSON
+      expect(Buffer.from(next).equals(Buffer.from(packed))).toBe(true);
+      expect(unpackRecord(next, utf8)).toEqual(await labs[1].openRun({ path: file }));
+
+      // The file changed in place, its size and times put back: its change time moved, so the
+      // packing is not its version any more: read again, and refused as broken.
+      const { mtime, atime } = statSync(file);
+      const fd = openSync(file, 'r+');
+      writeSync(fd, '}', text.length - 1);
+      closeSync(fd);
+      utimesSync(file, atime, mtime);
+      expect(() => labs[2].openRunPacked({ path: file })).toThrow(/large\.run\.json: cannot read the run record/);
+
+      // A deleted run takes its packing with it.
+      writeFileSync(file, text);
+      labs[2].openRunPacked({ path: file });
+      expect(entries()).toHaveLength(1);
+      await labs[2].deleteRun({ file: 'large.run.json' });
+      expect(entries()).toHaveLength(0);
+    } finally {
+      parse.mockRestore();
+      for (const lab of labs) await lab.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('packs a large run that `clab run` saved for the next open, and leaves a small one be', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clab-runs-saved-'));
+    const cache = join(dir, 'cache');
+    try {
+      const large = join(dir, 'large.run.json');
+      const small = join(dir, 'small.run.json');
+      writeFileSync(large, asWritten(syntheticRecord({ ranks: 4, rounds: 400, warmup: 1, iters: 5, name: 'large' })));
+      writeFileSync(small, asWritten(syntheticRecord({ ranks: 2, rounds: 1, warmup: 0, iters: 1, name: 'small' })));
+      const warnings: string[] = [];
+      keepPackedForLaterOpens(small, (m) => warnings.push(m), cache);
+      expect(existsSync(cache)).toBe(false);
+      keepPackedForLaterOpens(large, (m) => warnings.push(m), cache);
+      expect(readdirSync(cache).filter((f) => f.endsWith('.pack'))).toHaveLength(1);
+      expect(warnings).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

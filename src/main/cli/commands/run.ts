@@ -4,6 +4,7 @@ import { parseAddress } from '../../../shared/run/launcher-env.js';
 import type { RemoteRequest } from '../../core/hosts/remote-run.js';
 import { runSucceeded } from '../../../shared/results/expectation.js';
 import type { BackendRequest } from '../../core/backend.js';
+import { keepPackedForLaterOpens } from '../../core/saved-runs.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
 import { prepareRun, type PreparedRun } from '../../core/start-run.js';
 import { EXIT_FAILED, EXIT_OK, err, out, outJson, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
@@ -90,6 +91,8 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     if (lesson) for (const line of lessonLines(lesson)) out(line);
     if (savedTo) out(`run record: ${savedTo}`);
   }
+  // A large run is packed for the app's next open of it, as the app packs the runs it saves.
+  if (savedTo) keepPackedForLaterOpens(savedTo, (message) => err(`clab: ${message}`));
   if (saveError) {
     err(`clab: the run record could not be written to ${prepared.recordPath}: ${saveError.message}`);
     return EXIT_FAILED;

@@ -1,0 +1,188 @@
+// Packed runs kept on disk between processes: used only for the file as it is now, whole and
+// ours; a broken, stale or foreign entry is passed over and the file packed again; bounded.
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PackedRunDisk, type PackedRunDiskLimits } from '../../../src/main/core/packed-run-disk';
+import { PackedRuns } from '../../../src/main/core/packed-runs';
+
+const root = mkdtempSync(join(tmpdir(), 'clab-packed-disk-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let n = 0;
+const fresh = () => join(root, `case-${n++}`);
+const limits = (o: Partial<PackedRunDiskLimits> = {}): PackedRunDiskLimits => ({ minRecordBytes: 0, bytes: 1 << 20, entries: 16, ...o });
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+/** A runs folder, a disk store, and a PackedRuns over them whose packer packs a file's text as its bytes and counts its calls. */
+function lab(o: Partial<PackedRunDiskLimits> = {}) {
+  const runsDir = fresh();
+  const cacheDir = fresh();
+  const disk = new PackedRunDisk(cacheDir, limits(o));
+  const packed: string[] = [];
+  const problems: string[] = [];
+  const session = () =>
+    new PackedRuns(
+      (file) => {
+        packed.push(file);
+        return new TextEncoder().encode(`packed:${readFileSync(file, 'utf8')}`);
+      },
+      { runs: 3, bytes: 1 << 20 },
+      disk,
+      (m) => problems.push(m),
+    );
+  const file = (name: string, content: string) => {
+    writeFileSync(join(runsDir, name), content, { flag: 'wx' });
+    return join(runsDir, name);
+  };
+  mkdirSync(runsDir);
+  return { runsDir, cacheDir, disk, packed, problems, session, file };
+}
+const entries = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.pack'));
+
+describe('packed runs kept on disk', () => {
+  it('gives a later session the packing of an unchanged file without packing it again', () => {
+    const { session, file, packed, cacheDir } = lab();
+    const run = file('a.run.json', 'record a');
+    expect(text(session().get(run))).toBe('packed:record a');
+    expect(entries(cacheDir)).toHaveLength(1);
+    const later = session().get(run);
+    expect(text(later)).toBe('packed:record a');
+    expect(later.byteOffset).toBe(0);
+    expect(later.buffer.byteLength).toBe(later.length); // its own buffer: nothing of the entry's head travels with it
+    expect(packed).toEqual([run]);
+  });
+
+  it('packs again a file replaced since (a new inode) or changed in place with its times put back', () => {
+    const { session, file, packed } = lab();
+    const run = file('b.run.json', 'older');
+    session().get(run);
+    const next = file('b2.run.json', 'newer');
+    renameSync(next, run);
+    expect(text(session().get(run))).toBe('packed:newer');
+    const { atime, mtime } = statSync(run);
+    writeFileSync(run, 'NEWER');
+    utimesSync(run, atime, mtime);
+    expect(text(session().get(run))).toBe('packed:NEWER');
+    expect(packed).toEqual([run, run, run]);
+  });
+
+  it('passes over an entry that is cut short, altered, or not ours, and writes it again', () => {
+    const { session, file, packed, cacheDir } = lab();
+    const run = file('c.run.json', 'the record');
+    session().get(run);
+    const [entry] = entries(cacheDir);
+    const path = join(cacheDir, entry);
+    const whole = readFileSync(path);
+
+    writeFileSync(path, whole.subarray(0, whole.length - 3));
+    expect(text(session().get(run))).toBe('packed:the record');
+    expect(readFileSync(path)).toEqual(whole); // written again, whole
+
+    const altered = Buffer.from(whole);
+    altered[altered.length - 1] ^= 1;
+    writeFileSync(path, altered);
+    expect(text(session().get(run))).toBe('packed:the record');
+
+    writeFileSync(path, 'not an entry at all');
+    expect(text(session().get(run))).toBe('packed:the record');
+    expect(packed).toHaveLength(4);
+    expect(session().get(run)).toBeDefined();
+    expect(packed).toHaveLength(4);
+  });
+
+  it("never uses another file's entry (an entry names its source)", () => {
+    const { disk, file } = lab();
+    const a = file('d.run.json', 'same');
+    const b = file('e.run.json', 'same');
+    const version = '1:2:3:4:5';
+    disk.write(a, version, new Uint8Array([1, 2, 3]), 10);
+    expect(disk.read(a, version)).toEqual(new Uint8Array([1, 2, 3]));
+    expect(disk.read(b, version)).toBeNull();
+    expect(disk.read(a, '1:2:3:4:6')).toBeNull();
+  });
+
+  it('keeps no run smaller than minRecordBytes on disk', () => {
+    const { session, file, cacheDir } = lab({ minRecordBytes: 100 });
+    session().get(file('f.run.json', 'small'));
+    expect(() => readdirSync(cacheDir)).toThrow(/ENOENT/);
+    session().get(file('g.run.json', 'x'.repeat(100)));
+    expect(entries(cacheDir)).toHaveLength(1);
+  });
+
+  it('keeps at most its entries and bytes, the least recently used going first', () => {
+    const { session, file, cacheDir, disk } = lab({ entries: 2, bytes: 1 << 20 });
+    const [a, b, c] = ['h', 'i', 'j'].map((x) => file(`${x}.run.json`, x.repeat(50)));
+    session().get(a);
+    session().get(b);
+    // a used after b: b is now the least recently used
+    const old = new Date(Date.now() - 60_000);
+    for (const e of entries(cacheDir)) utimesSync(join(cacheDir, e), old, old);
+    expect(session().get(a)).toBeDefined();
+    session().get(c);
+    expect(entries(cacheDir)).toHaveLength(2);
+    const versionOf = (f: string) => {
+      const s = statSync(f, { bigint: true });
+      return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    };
+    expect(disk.read(a, versionOf(a))).not.toBeNull();
+    expect(disk.read(b, versionOf(b))).toBeNull();
+    expect(disk.read(c, versionOf(c))).not.toBeNull();
+
+    const tight = lab({ bytes: 300 });
+    const runs = ['k', 'l', 'm'].map((x) => tight.file(`${x}.run.json`, x.repeat(50)));
+    for (const r of runs) tight.session().get(r);
+    const total = entries(tight.cacheDir).reduce((s, e) => s + statSync(join(tight.cacheDir, e)).size, 0);
+    expect(total).toBeLessThanOrEqual(300);
+    expect(entries(tight.cacheDir).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('removes the entry of a run the lab deleted', () => {
+    const { session, file, cacheDir } = lab();
+    const run = file('n.run.json', 'to delete');
+    const s = session();
+    s.get(run);
+    expect(entries(cacheDir)).toHaveLength(1);
+    rmSync(run);
+    s.forget(run);
+    expect(entries(cacheDir)).toHaveLength(0);
+  });
+
+  it('does not follow a link standing at an entry, and refuses to write over one', () => {
+    const { session, file, cacheDir, packed, problems } = lab();
+    const run = file('o.run.json', 'linked');
+    session().get(run);
+    const [entry] = entries(cacheDir);
+    const path = join(cacheDir, entry);
+    const elsewhere = fresh();
+    renameSync(path, elsewhere);
+    symlinkSync(elsewhere, path);
+    expect(text(session().get(run))).toBe('packed:linked'); // packed again: the link is not read
+    expect(packed).toHaveLength(2);
+    expect(problems.join('\n')).toMatch(/symbolic link/);
+  });
+
+  it('says once that the cache cannot be written, and the open goes on', () => {
+    const { session, file, cacheDir, problems } = lab();
+    const a = file('p.run.json', 'one');
+    const b = file('q.run.json', 'two');
+    writeFileSync(cacheDir, 'a file where the folder would go'); // fails for root too, unlike a read-only folder
+    const s = session();
+    expect(text(s.get(a))).toBe('packed:one');
+    expect(text(s.get(b))).toBe('packed:two');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(cacheDir);
+  });
+});

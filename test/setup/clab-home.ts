@@ -1,0 +1,12 @@
+// Every test process, and every clab process a test starts, writes what clab keeps under
+// CLAB_HOME (its packed runs, its runs' tokens) into a folder of its own, removed at the end:
+// tests write no file of the user's home.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export default function setup(): () => void {
+  const home = mkdtempSync(join(tmpdir(), 'clab-test-home-'));
+  process.env.CLAB_HOME = home;
+  return () => rmSync(home, { recursive: true, force: true });
+}
