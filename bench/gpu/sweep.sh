@@ -23,6 +23,10 @@ OPS=${OPS:-}
 MAX_BYTES=${MAX_BYTES:-1073741824}
 [[ $MAX_BYTES =~ ^[0-9]+$ ]] && ((MAX_BYTES >= 8 && MAX_BYTES <= 1073741824)) || { echo "sweep.sh: MAX_BYTES must be a number of bytes, 8 … 1073741824 (got $MAX_BYTES)" >&2; exit 2; }
 PEER_AA=${PEER_AA:-0}
+# ITERS: timed iterations per size on both sides (default 20, as the scenario and nccl-tests' -n 20).
+# Below 1 MiB a loop of 20 lasts ~200 µs, where a slow first call weighs; ITERS=200 reads steadier.
+ITERS=${ITERS:-20}
+[[ $ITERS =~ ^[0-9]+$ ]] && ((ITERS >= 1 && ITERS <= 10000)) || { echo "sweep.sh: ITERS must be a number of iterations, 1 … 10000 (got $ITERS)" >&2; exit 2; }
 declare -A PEER_OF=([all_reduce]=all_reduce_perf [all_gather_into_tensor]=all_gather_perf [reduce_scatter_tensor]=reduce_scatter_perf
   [broadcast]=broadcast_perf [reduce]=reduce_perf [all_to_all_single]=alltoall_perf [gather]=gather_perf [scatter]=scatter_perf [send]=sendrecv_perf [sendrecv]=sendrecv_perf)
 needed=()
@@ -38,15 +42,16 @@ export NCCL_NVLS_ENABLE=0
 
 # The scenario, narrowed to OPS (and without send on one rank), and the nccl-tests binaries beside it.
 node -e '
-  const [file, out, ops, ranks, maxBytes] = process.argv.slice(1);
+  const [file, out, ops, ranks, maxBytes, iters] = process.argv.slice(1);
   const s = JSON.parse(require("fs").readFileSync(file, "utf8"));
   const keep = ops ? ops.split(" ") : null;
   s.steps = s.steps.filter((x) => (!keep || keep.includes(x.collective)) && !(Number(ranks) < 2 && (x.collective === "send" || x.collective === "sendrecv")));
   for (const x of s.steps) x.maxBytes = Number(maxBytes);
   s.world.ranks = Number(ranks);
+  s.defaults.iters = Number(iters);
   require("fs").writeFileSync(out, JSON.stringify(s));
   console.log(s.steps.map((x) => x.collective).join(" "));
-' bench/gpu/sweep.scenario.json "$WORK/sweep.scenario.json" "$OPS" "$RANKS" "$MAX_BYTES" >"$WORK/ops"
+' bench/gpu/sweep.scenario.json "$WORK/sweep.scenario.json" "$OPS" "$RANKS" "$MAX_BYTES" "$ITERS" >"$WORK/ops"
 PEERS=()
 for op in $(cat "$WORK/ops"); do [[ " ${PEERS[*]} " == *" ${PEER_OF[$op]} "* ]] || PEERS+=("${PEER_OF[$op]}"); done
 
@@ -60,17 +65,23 @@ clab_side() { # K
 peer_side() { # K [NAME: peer, or peer2 for the A/A run]
   local t0=$EPOCHREALTIME bin name=${2:-peer}
   for bin in "${PEERS[@]}"; do
-    "$NCCL_TESTS_BUILD/$bin" -b 8 -e "$MAX_BYTES" -f 2 -w 5 -n 20 -c 1 -t "$RANKS" -g 1 >"$WORK/$name-$1-$bin.log" 2>&1
+    "$NCCL_TESTS_BUILD/$bin" -b 8 -e "$MAX_BYTES" -f 2 -w 5 -n "$ITERS" -c 1 -t "$RANKS" -g 1 >"$WORK/$name-$1-$bin.log" 2>&1
   done
   awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }' >"$WORK/$name-$1.wall"
 }
 
-echo "# bench/gpu/sweep.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), REPEATS=$REPEATS, RANKS=$RANKS, MAX_BYTES=$MAX_BYTES, PEER_AA=$PEER_AA, ops: $(cat "$WORK/ops"), nccl-tests from $NCCL_TESTS_BUILD, logs in $WORK"
+echo "# bench/gpu/sweep.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), REPEATS=$REPEATS, RANKS=$RANKS, MAX_BYTES=$MAX_BYTES, ITERS=$ITERS, PEER_AA=$PEER_AA, ops: $(cat "$WORK/ops"), nccl-tests from $NCCL_TESTS_BUILD, logs in $WORK"
 for ((k = 1; k <= REPEATS; k++)); do
-  # The order turns each repeat, so that no side always follows the same one.
-  if ((k % 2)); then clab_side "$k"; peer_side "$k"; else peer_side "$k"; clab_side "$k"; fi
-  [[ $PEER_AA == 1 ]] && peer_side "$k" peer2
-  echo "# repeat $k: clab $(cat "$WORK/clab-$k.wall") s, nccl-tests $(cat "$WORK/peer-$k.wall") s"
+  # A new order each repeat, nccl-tests' second run (PEER_AA) included: a place in the order that
+  # is always the same one carries its own bias (on one machine the run always last read 11–16 %
+  # slower than the same binaries earlier in the repeat).
+  sides=(clab peer)
+  [[ $PEER_AA == 1 ]] && sides+=(peer2)
+  order=$(shuf -e "${sides[@]}" | tr '\n' ' ')
+  for side in $order; do
+    case $side in clab) clab_side "$k" ;; peer) peer_side "$k" ;; peer2) peer_side "$k" peer2 ;; esac
+  done
+  echo "# repeat $k (${order% }): clab $(cat "$WORK/clab-$k.wall") s, nccl-tests $(cat "$WORK/peer-$k.wall") s"
 done
 grep -h "filled and checked" "$WORK/clab-1.log" | head -2 || true
 node "$here/sweep-table.cjs" "$WORK" "$REPEATS"
