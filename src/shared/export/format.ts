@@ -65,7 +65,7 @@ export function timingLine(step: StepRecord): string | null {
   const t = step.timing;
   const bw =
     step.algbw !== null && step.bytes > 0
-      ? `, ${formatBytes(step.bytes)}: algbw ${step.algbw.toFixed(2)} GB/s, busbw ${step.busbw!.toFixed(2)} GB/s`
+      ? `, ${formatBytes(step.bytes)}: algbw ${step.algbw.toFixed(2)} GB/s${step.busbw !== null ? `, busbw ${step.busbw.toFixed(2)} GB/s` : ''}`
       : '';
   const fl = step.flops ? `, ${(step.flops / (bandwidthTime(t) * 1e3)).toFixed(2)} GFLOP/s` : '';
   const loop =

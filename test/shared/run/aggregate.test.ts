@@ -72,4 +72,11 @@ describe('time per op, as nccl-tests measures it', () => {
     expect(s.algbw).toBeCloseTo(8 / 10e3, 9);
     expect(timingLine(s)).not.toContain('per op over the loop');
   });
+
+  it('prints a step whose record has algbw but no busbw (an edited record the schema lets through) without busbw', () => {
+    const s = summarizeStep(step, [rank(0, [10, 10, 10, 10]), rank(1, [10, 10, 10, 10])], 2);
+    const line = timingLine({ ...s, busbw: null });
+    expect(line).toContain('algbw');
+    expect(line).not.toContain('busbw');
+  });
 });
