@@ -2,7 +2,7 @@
 // `clab serve`. Measures the time from opening the run to the timeline's first frame, and the
 // draw time of each frame while zooming and panning with the wheel and drags. Prints figures and
 // ratios to the targets; passes or fails nothing. See README.md.
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -21,8 +21,9 @@ const SEARCH = process.env.SEARCH ?? '';
  */
 const FOREIGN = process.env.FOREIGN === '1';
 /**
- * With UNPREPARED=1, the run's file is changed (its times) once the lab has packed it ahead for the
- * Runs list, so that the open finds nothing prepared: the figure of a run opened with no head start.
+ * With UNPREPARED=1, the run's file is rewritten with other bytes (another run id) once the lab has
+ * packed it ahead for the Runs list, so that the open finds nothing prepared, in memory or on disk
+ * (a file only touched is found on disk by its bytes): the figure of a run opened with no head start.
  */
 const UNPREPARED = process.env.UNPREPARED === '1';
 /**
@@ -142,8 +143,7 @@ try {
   if (THINK_MS && !UNPREPARED) await new Promise((r) => setTimeout(r, THINK_MS));
   if (UNPREPARED) {
     await new Promise((r) => setTimeout(r, 3000));
-    const later = new Date(Date.now() + 60_000);
-    utimesSync(runFile, later, later);
+    writeFileSync(runFile, JSON.stringify({ ...record, id: `${record.id}-changed` }));
   }
   await clearFrames(page);
   const opened = await openThenTimeline(page);

@@ -2,8 +2,9 @@
 // run opened after the lab restarted, or saved by `clab run` in another process, goes to the page
 // without its JSON being read, parsed and checked again (about half a second for 100 000 events).
 // The run's file stays the record: an entry is a copy made for speed, used only while it was made
-// from the file as it is now (the same device, inode, size and times), whole (its length and
-// SHA-256), and of this format; anything else is passed over and packed again from the file.
+// from the file as it is now (the same device, inode, size and times; or, where those changed, the
+// same bytes: their SHA-256), whole (its length and SHA-256), and of this format; anything else is
+// passed over and packed again from the file.
 //
 //   entry <sha256 of the run file's absolute path>.pack:
 //   [8 bytes "CLABPK01"][u32 LE: n][n bytes of UTF-8 JSON: EntryHead][zeros to a multiple of 8][the packed run]
@@ -36,6 +37,8 @@ interface EntryHead {
   source: string;
   /** That file's identity and version when it was packed (packed-runs.ts versionOf). */
   version: string;
+  /** The SHA-256 of that file's bytes, where known: a file touched, or rewritten as it was, is the same run. */
+  content: string | null;
   bytes: number;
   sha256: string;
 }
@@ -60,7 +63,7 @@ export function defaultPackedRunDir(): string {
   return join(process.env.CLAB_HOME ?? join(homedir(), '.clab'), 'cache', 'packed-runs');
 }
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 const padded = (n: number) => Math.ceil(n / 8) * 8;
 
 function readExactly(fd: number, into: Uint8Array, position: number): boolean {
@@ -88,6 +91,15 @@ export class PackedRunDisk {
    * is none, or it is of another version, broken or not ours (never an error: the caller packs).
    */
   read(file: string, version: string): Uint8Array<ArrayBuffer> | null {
+    return this.readWhere(file, (head) => head.version === version);
+  }
+
+  /** As read, for a file whose version changed but whose bytes have this SHA-256 (as when it was packed). */
+  readByContent(file: string, content: string): Uint8Array<ArrayBuffer> | null {
+    return this.readWhere(file, (head) => head.content === content);
+  }
+
+  private readWhere(file: string, holds: (head: Partial<EntryHead>) => boolean): Uint8Array<ArrayBuffer> | null {
     const entry = this.entryOf(file);
     let fd: number;
     try {
@@ -108,7 +120,7 @@ export class PackedRunDisk {
       const offset = padded(start.length + headLength);
       if (
         head.source !== resolve(file) ||
-        head.version !== version ||
+        !holds(head) ||
         !Number.isSafeInteger(head.bytes) ||
         offset + head.bytes! !== size.size ||
         typeof head.sha256 !== 'string'
@@ -135,14 +147,15 @@ export class PackedRunDisk {
    * minRecordBytes, then lets the least recently used entries go beyond the limits. Throws where
    * the cache cannot be written (the caller carries on without it).
    */
-  write(file: string, version: string, packed: Uint8Array, recordBytes: number): boolean {
+  write(file: string, version: string, packed: Uint8Array, recordBytes: number, content: string | null = null): boolean {
     if (recordBytes < this.limits.minRecordBytes || packed.length > this.limits.bytes) return false;
-    const head: EntryHead = { source: resolve(file), version, bytes: packed.length, sha256: sha256(packed) };
+    const head: EntryHead = { source: resolve(file), version, content, bytes: packed.length, sha256: sha256(packed) };
     const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
     const length = Buffer.alloc(4);
     length.writeUInt32LE(headBytes.length);
     if (!existsSync(this.dir)) mkdirSync(this.dir, { recursive: true, mode: 0o700 }); // the user's runs: theirs alone
     const pad = Buffer.alloc(padded(MAGIC.length + 4 + headBytes.length) - (MAGIC.length + 4 + headBytes.length));
+    if (MAGIC.length + 4 + headBytes.length + pad.length + packed.length > this.limits.bytes) return false;
     writeFileAtomicChunks(this.entryOf(file), (write) => {
       for (const part of [MAGIC, length, headBytes, pad, packed]) write(part);
     });

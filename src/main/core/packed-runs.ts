@@ -25,6 +25,19 @@ export interface PackedRunLimits {
 /** Three runs of 100 000 events (6 MB packed each) fit many times; three of the largest a door opens (64 MiB of record) about fit. */
 export const PACKED_RUN_LIMITS: PackedRunLimits = { runs: 3, bytes: 192 * 1024 * 1024 };
 
+/** A packing and the SHA-256 of the bytes it was packed from (null where not known). */
+export interface Packing {
+  packed: Uint8Array<ArrayBuffer>;
+  content: string | null;
+}
+
+/**
+ * Packs a file's run. `reuse(content)` gives the packing kept on disk for the file's bytes with
+ * that SHA-256, if any (a file touched or rewritten as it was): a packer that hashes the bytes it
+ * read may return that instead of packing.
+ */
+export type Packer = (file: string, reuse: (content: string) => Uint8Array<ArrayBuffer> | null) => Packing | Uint8Array<ArrayBuffer>;
+
 interface Kept {
   version: string;
   packed: Uint8Array<ArrayBuffer>;
@@ -50,7 +63,7 @@ export class PackedRuns {
   diskProblem: string | null = null;
 
   constructor(
-    private readonly pack: (file: string) => Uint8Array<ArrayBuffer>,
+    private readonly pack: Packer,
     private readonly limits: PackedRunLimits = PACKED_RUN_LIMITS,
     private readonly disk: PackedRunDisk | null = null,
     private readonly onDiskProblem: (message: string) => void = () => {},
@@ -74,12 +87,14 @@ export class PackedRuns {
       if (stored.length <= this.limits.bytes) this.keep(file, { version: version!, packed: stored });
       return stored;
     }
-    const packed = this.pack(file);
+    const made = this.pack(file, (content) => (v && this.disk ? this.disk.readByContent(file, content) : null));
+    const { packed, content } = made instanceof Uint8Array ? { packed: made, content: null } : made;
     if (version !== null && packed.length <= this.limits.bytes) this.keep(file, { version, packed });
-    // Stored only if the file is still as it was before it was packed.
+    // Stored (under the file's version now, a packing reused by content too) only if the file is
+    // still as it was before it was read.
     if (v && this.disk && versionOf(file)?.version === v.version) {
       try {
-        this.disk.write(file, v.version, packed, v.bytes);
+        this.disk.write(file, v.version, packed, v.bytes, content);
       } catch (e) {
         if (this.diskProblem === null) {
           this.diskProblem = `packed runs are not kept on disk (${this.disk.dir}): ${(e as Error).message}`;

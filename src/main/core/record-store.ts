@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
-import { readCappedText, type ReadCappedOptions } from './read-capped.js';
+import { readCapped, type ReadCappedOptions } from './read-capped.js';
 import type { RunRecord } from '../../shared/run/record.js';
 import { parseRecordJson, validateRecord } from '../../shared/run/record-text.js';
 
@@ -18,18 +18,26 @@ export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 export type RecordReadOptions = Partial<Omit<ReadCappedOptions, 'head'>>;
 
 export function readRecord(file: string, o: RecordReadOptions = {}): RunRecord {
-  // The text goes before the record is validated: a large record's text, parsed JSON and checked
-  // copy are not all held at once.
-  return validRecord(file, parseRecordFile(file, o));
+  // The bytes are let go once decoded, and the text once parsed: a large record's bytes, text,
+  // parsed JSON and checked copy are not all held at once.
+  return validRecord(file, parseRecordText(file, readRecordBytes(file, o).toString('utf8')));
 }
 
-function parseRecordFile(file: string, o: RecordReadOptions): unknown {
-  let text: string;
+/** A record file's bytes, at most maxBytes (MAX_RECORD_BYTES), the error naming the file. */
+export function readRecordBytes(file: string, o: RecordReadOptions = {}): Buffer {
   try {
-    text = readCappedText(file, { maxBytes: o.maxBytes ?? MAX_RECORD_BYTES, regularOnly: o.regularOnly });
+    return readCapped(file, { maxBytes: o.maxBytes ?? MAX_RECORD_BYTES, regularOnly: o.regularOnly });
   } catch (e) {
     throw new Error(`${file}: cannot read the run record: ${(e as Error).message}`, { cause: e });
   }
+}
+
+/** The record in a file's bytes (readRecordBytes), parsed and validated, errors naming the file. */
+export function recordFromBytes(file: string, bytes: Buffer): RunRecord {
+  return validRecord(file, parseRecordText(file, bytes.toString('utf8')));
+}
+
+function parseRecordText(file: string, text: string): unknown {
   const json = parseRecordJson(text);
   if (!json.ok) throw new Error(`${file}: cannot read the run record: ${json.problem}`);
   return json.raw;

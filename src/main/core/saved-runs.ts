@@ -8,10 +8,10 @@ import { parse } from 'jsonc-parser';
 import { RUN_FILE_NAME, type SavedRun } from '../../shared/run/api.js';
 import { packRecord } from '../../shared/run/packed-run.js';
 import { RECORD_FORMAT, type RunRecord } from '../../shared/run/record.js';
-import { defaultPackedRunDir, fileBytes, PACKED_RUN_DISK_LIMITS, PackedRunDisk } from './packed-run-disk.js';
+import { defaultPackedRunDir, fileBytes, PACKED_RUN_DISK_LIMITS, PackedRunDisk, sha256 } from './packed-run-disk.js';
 import { nodeUtf8, PACKED_RUN_LIMITS, PackedRuns } from './packed-runs.js';
 import { readCapped } from './read-capped.js';
-import { readRecord } from './record-store.js';
+import { readRecord, readRecordBytes, recordFromBytes } from './record-store.js';
 
 export const RUN_SUFFIX = '.run.json';
 /** The most a door loads of one record (a record of 100 000 events is about 17 MB). */
@@ -45,7 +45,12 @@ export class SavedRuns {
     warn: (message: string) => void = () => {},
   ) {
     this.packed = new PackedRuns(
-      (file) => packRecord(this.open(file), nodeUtf8),
+      (file, reuse) => {
+        // Read once: hashed (a touched file's packing is found by its bytes), then parsed if need be.
+        const bytes = readRecordBytes(file, openOptions);
+        const content = sha256(bytes);
+        return { packed: reuse(content) ?? packRecord(recordFromBytes(file, bytes), nodeUtf8), content };
+      },
       PACKED_RUN_LIMITS,
       typeof packedDir === 'string' ? new PackedRunDisk(packedDir) : packedDir,
       warn,

@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PackedRunDisk, type PackedRunDiskLimits } from '../../../src/main/core/packed-run-disk';
+import { PackedRunDisk, sha256, type PackedRunDiskLimits } from '../../../src/main/core/packed-run-disk';
 import { PackedRuns } from '../../../src/main/core/packed-runs';
 
 const root = mkdtempSync(join(tmpdir(), 'clab-packed-disk-'));
@@ -114,6 +114,34 @@ describe('packed runs kept on disk', () => {
     expect(disk.read(a, '1:2:3:4:6')).toBeNull();
   });
 
+  it('finds the packing of a file touched, or rewritten as it was, by the SHA-256 of its bytes', () => {
+    const { file, disk } = lab();
+    const packs: string[] = [];
+    const session = () =>
+      new PackedRuns(
+        (f, reuse) => {
+          const bytes = readFileSync(f);
+          const content = sha256(bytes);
+          const kept = reuse(content);
+          if (!kept) packs.push(f);
+          return { packed: kept ?? new TextEncoder().encode(`packed:${bytes.toString()}`), content };
+        },
+        { runs: 3, bytes: 1 << 20 },
+        disk,
+      );
+    const run = file('t.run.json', 'same bytes');
+    expect(text(session().get(run))).toBe('packed:same bytes');
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(run, later, later);
+    expect(text(session().get(run))).toBe('packed:same bytes');
+    writeFileSync(run, 'same bytes'); // rewritten in place as it was
+    expect(text(session().get(run))).toBe('packed:same bytes');
+    expect(packs).toEqual([run]);
+    writeFileSync(run, 'other bytes'); // the same size, other bytes
+    expect(text(session().get(run))).toBe('packed:other bytes');
+    expect(packs).toEqual([run, run]);
+  });
+
   it('keeps no run smaller than minRecordBytes on disk', () => {
     const { session, file, cacheDir } = lab({ minRecordBytes: 100 });
     session().get(file('f.run.json', 'small'));
@@ -141,11 +169,11 @@ describe('packed runs kept on disk', () => {
     expect(disk.read(b, versionOf(b))).toBeNull();
     expect(disk.read(c, versionOf(c))).not.toBeNull();
 
-    const tight = lab({ bytes: 300 });
+    const tight = lab({ bytes: 400 }); // about one entry (some 300 bytes each)
     const runs = ['k', 'l', 'm'].map((x) => tight.file(`${x}.run.json`, x.repeat(50)));
     for (const r of runs) tight.session().get(r);
     const total = entries(tight.cacheDir).reduce((s, e) => s + statSync(join(tight.cacheDir, e)).size, 0);
-    expect(total).toBeLessThanOrEqual(300);
+    expect(total).toBeLessThanOrEqual(400);
     expect(entries(tight.cacheDir).length).toBeGreaterThanOrEqual(1);
   });
 

@@ -90,7 +90,7 @@ describe('the runs folder of clab serve', () => {
     const text = asWritten(syntheticRecord({ ranks: 4, rounds: 400, warmup: 1, iters: 5, name: 'large' }));
     expect(text.length).toBeGreaterThan(1024 * 1024);
     writeFileSync(file, text);
-    const labs = [0, 1, 2].map(() => new LabService({ runsDir: dir, packedRunDir: cache }));
+    const labs = [0, 1, 2, 3].map(() => new LabService({ runsDir: dir, packedRunDir: cache }));
     const parse = vi.spyOn(JSON, 'parse');
     const parsedRecords = () => parse.mock.calls.filter(([t]) => typeof t === 'string' && t.length >= text.length / 2).length;
     const entries = () => readdirSync(cache).filter((f) => f.endsWith('.pack'));
@@ -102,6 +102,13 @@ describe('the runs folder of clab serve', () => {
       expect(parsedRecords()).toBe(1); // the next lab read the packing, not the JSON
       expect(Buffer.from(next).equals(Buffer.from(packed))).toBe(true);
       expect(unpackRecord(next, utf8)).toEqual(await labs[1].openRun({ path: file }));
+      parse.mockClear();
+
+      // Touched (its times moved, its bytes as they were): found by the SHA-256 of its bytes.
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(file, later, later);
+      expect(Buffer.from(labs[3].openRunPacked({ path: file })).equals(Buffer.from(packed))).toBe(true);
+      expect(parsedRecords()).toBe(0);
 
       // The file changed in place, its size and times put back: its change time moved, so the
       // packing is not its version any more: read again, and refused as broken.
