@@ -156,10 +156,11 @@ export class PackedRunDisk {
     if (!existsSync(this.dir)) mkdirSync(this.dir, { recursive: true, mode: 0o700 }); // the user's runs: theirs alone
     const pad = Buffer.alloc(padded(MAGIC.length + 4 + headBytes.length) - (MAGIC.length + 4 + headBytes.length));
     if (MAGIC.length + 4 + headBytes.length + pad.length + packed.length > this.limits.bytes) return false;
-    writeFileAtomicChunks(this.entryOf(file), (write) => {
+    const entry = this.entryOf(file);
+    writeFileAtomicChunks(entry, (write) => {
       for (const part of [MAGIC, length, headBytes, pad, packed]) write(part);
     });
-    this.evict(this.entryOf(file));
+    this.evict(entry);
     return true;
   }
 

@@ -36,7 +36,7 @@ export interface Packing {
  * that SHA-256, if any (a file touched or rewritten as it was): a packer that hashes the bytes it
  * read may return that instead of packing.
  */
-export type Packer = (file: string, reuse: (content: string) => Uint8Array<ArrayBuffer> | null) => Packing | Uint8Array<ArrayBuffer>;
+export type Packer = (file: string, reuse: (content: string) => Uint8Array<ArrayBuffer> | null) => Packing;
 
 interface Kept {
   version: string;
@@ -60,7 +60,7 @@ export class PackedRuns {
   private readonly failed = new Map<string, string>();
 
   /** Why the disk cache could not be written, once (the lab goes on without it). */
-  diskProblem: string | null = null;
+  private diskProblem: string | null = null;
 
   constructor(
     private readonly pack: Packer,
@@ -87,8 +87,7 @@ export class PackedRuns {
       if (stored.length <= this.limits.bytes) this.keep(file, { version: version!, packed: stored });
       return stored;
     }
-    const made = this.pack(file, (content) => (v && this.disk ? this.disk.readByContent(file, content) : null));
-    const { packed, content } = made instanceof Uint8Array ? { packed: made, content: null } : made;
+    const { packed, content } = this.pack(file, (content) => (v && this.disk ? this.disk.readByContent(file, content) : null));
     if (version !== null && packed.length <= this.limits.bytes) this.keep(file, { version, packed });
     // Stored (under the file's version now, a packing reused by content too) only if the file is
     // still as it was before it was read.

@@ -44,15 +44,17 @@ export class SavedRuns {
     packedDir: string | PackedRunDisk | null = null,
     warn: (message: string) => void = () => {},
   ) {
+    const disk = typeof packedDir === 'string' ? new PackedRunDisk(packedDir) : packedDir;
     this.packed = new PackedRuns(
       (file, reuse) => {
-        // Read once: hashed (a touched file's packing is found by its bytes), then parsed if need be.
+        // Read once; where the disk may keep it, hashed (a touched file's packing is found by its
+        // bytes), then parsed if need be.
         const bytes = readRecordBytes(file, openOptions);
-        const content = sha256(bytes);
-        return { packed: reuse(content) ?? packRecord(recordFromBytes(file, bytes), nodeUtf8), content };
+        const content = disk && bytes.length >= disk.limits.minRecordBytes ? sha256(bytes) : null;
+        return { packed: (content === null ? null : reuse(content)) ?? packRecord(recordFromBytes(file, bytes), nodeUtf8), content };
       },
       PACKED_RUN_LIMITS,
-      typeof packedDir === 'string' ? new PackedRunDisk(packedDir) : packedDir,
+      disk,
       warn,
     );
   }

@@ -37,7 +37,7 @@ function lab(o: Partial<PackedRunDiskLimits> = {}) {
     new PackedRuns(
       (file) => {
         packed.push(file);
-        return new TextEncoder().encode(`packed:${readFileSync(file, 'utf8')}`);
+        return { packed: new TextEncoder().encode(`packed:${readFileSync(file, 'utf8')}`), content: null };
       },
       { runs: 3, bytes: 1 << 20 },
       disk,

@@ -27,7 +27,7 @@ function counted(limits = { runs: 3, bytes: 1024 }) {
     packed.push(file);
     const content = readFileSync(file, 'utf8');
     if (content.startsWith('broken')) throw new Error(`${file}: not a valid run record`);
-    return new TextEncoder().encode(content);
+    return { packed: new TextEncoder().encode(content), content: null };
   }, limits);
   return { runs, packed };
 }
