@@ -6,10 +6,13 @@
 // mode of issuing calls (seen on the lent 2 × H200: 6.2 or 8.6 µs per all_reduce of 8 B, nccl-tests
 // alike), the median says how often each side was unlucky, the best what it does when it is not.
 // "off-again" (off once more) against off is an A/A pair: its ratios are what the machine resolves.
+// Last, the paired reading (paired.cjs): each repeat's side over the same repeat's off, the median of
+// those ratios with its 95 % interval, and the target read against the interval.
 //   node bench/gpu/profiler-table.cjs WORK REPEATS [SIDE …]
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+const { medianWithInterval, pairedRatios, verdict } = require('./paired.cjs');
 
 const [work, repeatsText, ...named] = process.argv.slice(2);
 const sides = [...new Set(['on', 'off', ...named])];
@@ -21,8 +24,11 @@ const median = (xs) => {
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 };
 const best = (xs) => Math.min(...xs.filter((x) => Number.isFinite(x)));
+const dense = (xs) => Array.from({ length: repeats }, (_, i) => (Number.isFinite(xs[i]) ? xs[i] : NaN));
 const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const small = {}; // side → its time ratios to off below 1 MiB
+const paired = {}; // side → per size: the median of its per-repeat ratios to off, the interval, the verdict
+const verdicts = {}; // side → { met, missed: [bytes], unresolved: [bytes] }
 const sizes = new Map(); // bytes → { [side]: {bus: [], us: []}, algo }
 for (let k = 1; k <= repeats; k++) {
   for (const side of sides) {
@@ -33,8 +39,9 @@ for (let k = 1; k <= repeats; k++) {
       if (s.origin.kind !== 'sweep' || !s.timing) continue;
       const at = sizes.get(s.bytes) ?? { ...Object.fromEntries(sides.map((x) => [x, { bus: [], us: [], issue: [] }])), algo: '' };
       sizes.set(s.bytes, at);
-      at[side].bus.push(s.busbw);
-      at[side].us.push(s.timing.perOp ?? s.timing.mean);
+      // By repeat (k − 1), so that the paired reading sets each repeat's sides side by side.
+      at[side].bus[k - 1] = s.busbw;
+      at[side].us[k - 1] = s.timing.perOp ?? s.timing.mean;
       // How long the host took to issue one call of the loop (the slower rank): a loop that took no
       // longer than its issuing waited for the host, not the GPU.
       const issue = s.ranks.filter((r) => r.loopHost).map((r) => r.loopHost.issueUs / s.timing.samples);
@@ -64,6 +71,15 @@ for (const side of sides.filter((x) => x !== 'off')) {
         `${f(large ? best(at[side].bus.map((b) => -b)) / best(at.off.bus.map((b) => -b)) : best(at[side].us) / best(at.off.us), 3).padStart(8)}  ${met.padEnd(6)}  ${at.algo}`,
     );
     if (!large && Number.isFinite(us[0] / us[1])) (small[side] ??= []).push(us[0] / us[1]);
+    const key = large ? 'bus' : 'us';
+    const ci = medianWithInterval(pairedRatios(dense(at[side][key]), dense(at.off[key])));
+    const v = verdict(ci, large ? 0.98 : 1.02, large ? 'min' : 'max');
+    (paired[side] ??= []).push(`${bytes} ${ci.median.toFixed(3)} [${ci.lo.toFixed(3)}–${ci.hi.toFixed(3)}] ${v}`);
+    verdicts[side] ??= { met: 0, missed: [], unresolved: [] };
+    if (v === 'met') verdicts[side].met++;
+    else if (v === 'missed') verdicts[side].missed.push(bytes);
+    else if (v === 'unresolved') verdicts[side].unresolved.push(bytes);
+    if (!ci.exact) verdicts[side].inexact = ci.n;
   }
 }
 // Each side's time ratios below 1 MiB in one line, the A/A pair's first: a side is told apart from
@@ -74,3 +90,14 @@ for (const side of Object.keys(small).sort((a, b) => (b === 'off-again') - (a ==
   console.log(
     `# time per op below 1 MiB, ${side} / off over the sizes: ${range(small[side])}${side === 'off-again' ? ' (A/A: the same side twice)' : ''}`,
   );
+// The paired reading: per size, each repeat's side over that repeat's off (busbw at 1 MiB and more,
+// time per op below), the median of the ratios and its 95 % interval; the target read against it.
+for (const side of Object.keys(paired).sort((a, b) => (b === 'off-again') - (a === 'off-again'))) {
+  const v = verdicts[side];
+  console.log(
+    `# paired, ${side} / off per repeat (busbw ≥ 0.98 at ≥ 1 MiB, time ≤ 1.02 below; median [95 % interval] verdict): ${paired[side].join('; ')}`,
+  );
+  console.log(
+    `# paired verdicts, ${side}: ${v.met} met, ${v.missed.length} missed${v.missed.length ? ` (${v.missed.join(', ')} B)` : ''}, ${v.unresolved.length} unresolved by the machine's noise${v.unresolved.length ? ` (${v.unresolved.join(', ')} B)` : ''}${v.inexact ? ` — only ${v.inexact} pairs: no 95 % interval, the whole range instead` : ''}${side === 'off-again' ? ' (A/A: what the machine resolves)' : ''}`,
+  );
+}

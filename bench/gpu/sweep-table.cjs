@@ -10,6 +10,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+const { medianWithInterval, pairedRatios, verdict } = require('./paired.cjs');
 
 const [work, repeatsText] = process.argv.slice(2);
 const repeats = Number(repeatsText);
@@ -46,7 +47,22 @@ const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
 // figures[op][bytes] = { clabBus: [], clabUs: [], peerBus: [], peerUs: [], wrong: [] }
 const figures = {};
 const at = (op, bytes) =>
-  ((figures[op] ??= {})[bytes] ??= { clabBus: [], clabUs: [], peerBus: [], peerUs: [], peer2Bus: [], peer2Us: [], wrong: [] });
+  ((figures[op] ??= {})[bytes] ??= {
+    clabBus: [],
+    clabUs: [],
+    offBus: [],
+    offUs: [],
+    peerBus: [],
+    peerUs: [],
+    peer2Bus: [],
+    peer2Us: [],
+    wrong: [],
+  });
+/** A sweep step's op name in this table. */
+const opOf = (s) => (s.action.kind === 'p2p' ? 'send' : s.action.kind === 'group' ? 'sendrecv' : s.action.op);
+// Below 1 MiB, how much of each loop its rank's host thread spent issuing it (issue / loop, per op):
+// near 1 the loop waited for its calls (bound by issuing), well below it the GPU was the bound.
+const smallIssue = {};
 const walls = { clab: [], peer: [] };
 const slowLoops = [];
 const issuing = { loops: 0, faulted: 0, faults: 0, blocked: 0, preempted: 0, slowestShare: 0 }; // every loop's issuing, over all runs
@@ -58,7 +74,7 @@ for (let k = 1; k <= repeats; k++) {
     const rec = JSON.parse(read(recFile));
     for (const s of rec.steps) {
       if (s.origin.kind !== 'sweep') continue;
-      const op = s.action.kind === 'p2p' ? 'send' : s.action.kind === 'group' ? 'sendrecv' : s.action.op;
+      const op = opOf(s);
       const cell = at(op, s.bytes);
       // The loop timed as a whole against the same iterations timed one by one (the bench's
       // outlier of 2026-11-23: a slow loop whose iterations were not).
@@ -79,6 +95,7 @@ for (let k = 1; k <= repeats; k++) {
       }
       for (const r of s.ranks) {
         if (!r.loopHost) continue;
+        if (s.bytes < MiB && r.loopUs > 0) (smallIssue[op] ??= []).push(r.loopHost.issueUs / r.loopUs);
         issuing.loops++;
         if (r.loopHost.faults) issuing.faulted++;
         issuing.faults += r.loopHost.faults;
@@ -86,12 +103,22 @@ for (let k = 1; k <= repeats; k++) {
         issuing.blocked += r.loopHost.blocked ?? 0;
         if (s.bytes >= MiB) issuing.slowestShare = Math.max(issuing.slowestShare, r.loopHost.issueUs / r.loopUs);
       }
-      cell.clabBus.push(s.verdict === 'pass' ? s.busbw : NaN);
-      cell.clabUs.push(s.verdict === 'pass' ? s.timing.perOp : NaN);
+      // By repeat (k − 1): the paired reading sets each repeat's sides side by side.
+      cell.clabBus[k - 1] = s.verdict === 'pass' ? s.busbw : NaN;
+      cell.clabUs[k - 1] = s.verdict === 'pass' ? s.timing.perOp : NaN;
       cell.wrong.push(s.wrong);
       cell.inPlace = s.action.inPlace === true;
     }
   }
+  // CLAB_B_ENV (sweep.sh): clab once more with that environment, as side clab-b.
+  const offFile = path.join(work, `clab-b-${k}.run.json`);
+  if (fs.existsSync(offFile))
+    for (const s of JSON.parse(read(offFile)).steps) {
+      if (s.origin.kind !== 'sweep') continue;
+      const cell = at(opOf(s), s.bytes);
+      cell.offBus[k - 1] = s.verdict === 'pass' ? s.busbw : NaN;
+      cell.offUs[k - 1] = s.verdict === 'pass' ? s.timing.perOp : NaN;
+    }
   for (const [op, bin] of Object.entries(PEER)) {
     for (const name of ['peer', 'peer2']) {
       for (const line of read(path.join(work, `${name}-${k}-${bin}.log`)).split('\n')) {
@@ -100,14 +127,25 @@ for (let k = 1; k <= repeats; k++) {
         if (!/^\d+$/.test(c[0]) || c.length < 9) continue;
         const cell = at(op, Number(c[0]));
         const ip = cell.inPlace && c.length >= 13;
-        cell[`${name}Us`].push(Number(c[ip ? 9 : 5]));
-        cell[`${name}Bus`].push(Number(c[ip ? 11 : 7]));
+        cell[`${name}Us`][k - 1] = Number(c[ip ? 9 : 5]);
+        cell[`${name}Bus`][k - 1] = Number(c[ip ? 11 : 7]);
       }
     }
   }
 }
 
-const summary = { busLow: [], timeHigh: [], oneSided: [], smallRatios: [], spreads: [], aboveOne: {}, aboveOneBest: {}, aa: {} };
+const summary = {
+  busLow: [],
+  timeHigh: [],
+  oneSided: [],
+  smallRatios: [],
+  spreads: [],
+  aboveOne: {},
+  aboveOneBest: {},
+  aa: {},
+  off: {},
+  paired: {},
+};
 /** The first ten of a list, and how many more. */
 const some = (list) => list.slice(0, 10).join('; ') + (list.length > 10 ? `; … ${list.length - 10} more` : '');
 console.log(
@@ -123,6 +161,29 @@ for (const [op, sizes] of Object.entries(figures)) {
     // The best of the repeats, each side's: the highest busbw at 1 MiB and more, the shortest time below.
     const bestRatio = bytes >= MiB ? best(c.clabBus.map((x) => -x)) / best(c.peerBus.map((x) => -x)) : best(c.clabUs) / best(c.peerUs);
     if (bytes < MiB && c.peer2Us.length) (summary.aa[op] ??= []).push(median(c.peer2Us) / us[1]);
+    // The paired reading (paired.cjs) of issue 27's ops: each repeat's clab over that repeat's
+    // nccl-tests, the median with its 95 % interval, the target (≤ 1.0 below 1 MiB) read against it.
+    if (bytes < MiB && ['all_reduce', 'send', 'sendrecv'].includes(op)) {
+      const dense = (xs) => Array.from({ length: repeats }, (_, i) => (Number.isFinite(xs[i]) ? xs[i] : NaN));
+      // clab, nccl-tests' second run (A/A) and clab-b against nccl-tests; clab against clab-b.
+      for (const [who, mine, theirs] of [
+        ['clab', c.clabUs, c.peerUs],
+        ['A/A', c.peer2Us, c.peerUs],
+        ['clab-b', c.offUs, c.peerUs],
+        ['clab / clab-b', c.clabUs, c.offUs],
+      ]) {
+        if (!mine.length || !theirs.length) continue;
+        const ci = medianWithInterval(pairedRatios(dense(mine), dense(theirs)));
+        const v = verdict(ci, 1.0, 'max');
+        const p = ((summary.paired[op] ??= {})[who] ??= { met: 0, missed: [], unresolved: [], exact: true });
+        if (v === 'met') p.met++;
+        else if (v === 'missed') p.missed.push(`${bytes} B ${f(ci.median, 3)} [${f(ci.lo, 3)}–${f(ci.hi, 3)}]`);
+        else if (v === 'unresolved') p.unresolved.push(`${bytes} B ${f(ci.median, 3)} [${f(ci.lo, 3)}–${f(ci.hi, 3)}]`);
+        p.exact &&= ci.exact;
+        (p.medians ??= []).push(ci.median);
+      }
+    }
+    if (bytes < MiB && c.offUs.length) (summary.off[op] ??= []).push([median(c.offUs) / us[1], us[0] / median(c.offUs)]);
     const [sc, sp] = bytes >= MiB ? [spread(c.clabBus), spread(c.peerBus)] : [spread(c.clabUs), spread(c.peerUs)];
     summary.spreads.push({ what: `${op} ${bytes}`, clab: sc, peer: sp });
     // A size only one side timed (nccl-tests' 0 B all_gather, clab's 8 B one) has no ratio: said apart.
@@ -168,6 +229,26 @@ for (const [op, ratios] of Object.entries(summary.aa)) {
     `A/A, nccl-tests against itself, ${op} < 1 MiB (medians over the repeats): ${f(Math.min(...v), 3)}–${f(Math.max(...v), 3)}, median ${f(median(v), 3)}, ${v.filter((x) => x > 1.0).length} of ${v.length} above 1.0`,
   );
 }
+// CLAB_B_ENV: clab with that environment (clab-b) against nccl-tests, and clab against clab-b.
+const range = (v) =>
+  `${f(Math.min(...v), 3)}–${f(Math.max(...v), 3)}, median ${f(median(v), 3)}, ${v.filter((x) => x > 1.0).length} of ${v.length} above 1.0`;
+for (const [op, pairs] of Object.entries(summary.off)) {
+  const offPeer = pairs.map((p) => p[0]).filter((x) => Number.isFinite(x));
+  const onOff = pairs.map((p) => p[1]).filter((x) => Number.isFinite(x));
+  if (offPeer.length)
+    console.log(
+      `clab-b (${process.env.CLAB_B_ENV || 'CLAB_B_ENV'}), ${op} < 1 MiB, clab-b / nccl-tests: ${range(offPeer)}; clab / clab-b: ${range(onOff)}`,
+    );
+}
+for (const [op, v] of Object.entries(smallIssue))
+  console.log(
+    `clab's host issuing ${op} < 1 MiB, issue / loop time over ${v.length} rank loops: median ${f(median(v), 3)}, ${v.filter((x) => x > 0.9).length} above 0.9 (bound by issuing)`,
+  );
+for (const [op, by] of Object.entries(summary.paired))
+  for (const [who, p] of Object.entries(by))
+    console.log(
+      `paired ${{ clab: 'clab / nccl-tests', 'A/A': 'nccl-tests (A/A) / nccl-tests', 'clab-b': 'clab-b / nccl-tests' }[who] ?? who} per repeat, ${op} < 1 MiB (target ≤ 1.0; median [95 % interval]): median of the sizes' medians ${f(median(p.medians), 3)}; ${p.met} met, ${p.missed.length} missed${p.missed.length ? ` (${some(p.missed)})` : ''}, ${p.unresolved.length} unresolved${p.unresolved.length ? ` (${some(p.unresolved)})` : ''}${p.exact ? '' : ' — fewer than 6 repeats: no 95 % interval, the whole range instead'}`,
+    );
 if (summary.oneSided.length) console.log(`sizes one side alone timed (no ratio): ${some(summary.oneSided)}`);
 const worst = summary.spreads.sort((a, b) => b.clab - a.clab).slice(0, 5);
 console.log(

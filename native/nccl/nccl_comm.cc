@@ -63,6 +63,7 @@ void NcclComm::prepare_device(int device, int rank) {
 NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, unsigned priority_streams, bool register_buffers,
                    const std::vector<CommSetting>& settings)
     : rt_(&need_cudart()), nccl_(&need_nccl()), rank_(rank), world_(world), device_(device), priority_streams_(priority_streams) {
+  p2p_seq_ = std::make_unique<std::atomic<uint64_t>[]>(2 * static_cast<size_t>(world > 0 ? world : 1));  // zeroed
   gpu::ncclUniqueId id;
   if (!base64_decode(id_text, reinterpret_cast<uint8_t*>(id.internal), sizeof id.internal))
     throw_invalid("id is not an NCCL unique id (base64 of " + std::to_string(sizeof id.internal) + " bytes)");

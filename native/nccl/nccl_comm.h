@@ -263,9 +263,12 @@ class NcclComm final : public Comm {
   std::array<std::atomic<uint64_t>, 5> seq_{};
   static int seq_slot(OpKind kind);
   // The same for point-to-point calls, which NCCL does not number: the calls of each direction to
-  // each peer, counted alike by the profiler's join (line-ups included). Guarded by p2p_mu_.
-  std::mutex p2p_mu_;
-  std::map<std::pair<bool, int>, uint64_t> p2p_seq_;
+  // each peer, counted alike by the profiler's join (line-ups included): [send ? 0 : world_] + peer.
+  // Atomics, not a map under a lock: a loop of small sends reads or bumps them once per call.
+  std::unique_ptr<std::atomic<uint64_t>[]> p2p_seq_;
+  std::atomic<uint64_t>* p2p_counter(bool send, int peer) {
+    return peer >= 0 && peer < world_ ? &p2p_seq_[(send ? 0 : world_) + peer] : nullptr;
+  }
   /** Loops being issued with the profiler paused: their sends and receives are not counted (next_p2p). */
   std::atomic<int> unprofiled_{0};
   uint64_t next_p2p(bool send, int peer);

@@ -226,6 +226,10 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
         lead = &child;
         break;
       }
+  // One number per call and numbered op, for the loop and the run one by one: reserved, so that no
+  // call of the loop waits for the vector to grow.
+  const size_t per_call = (slot >= 0 ? 1 : 0) + (lead ? 1 : 0);
+  if (per_call) times.seq.reserve(per_call * static_cast<size_t>(std::min(repeat, 1 << 20)) * (times.loop_wanted ? 2 : 1));
   auto enqueue_one = [&] {
     if (slot >= 0) times.seq.push_back(seq_[slot].load());
     if (lead) times.seq.push_back(peek_p2p(lead->kind == OpKind::Send, lead->peer));

@@ -62,16 +62,17 @@ int NcclComm::seq_slot(OpKind kind) {
 }
 
 uint64_t NcclComm::next_p2p(bool send, int peer) {
-  std::lock_guard<std::mutex> lock(p2p_mu_);
+  std::atomic<uint64_t>* n = p2p_counter(send, peer);
+  if (!n) return 0;
   // A call issued while the profiler is paused makes no event, so the profiler's count (the pool's)
   // does not see it either.
-  if (unprofiled_.load() > 0) return p2p_seq_[{send, peer}];
-  return p2p_seq_[{send, peer}]++;
+  if (unprofiled_.load() > 0) return n->load();
+  return n->fetch_add(1);
 }
 
 uint64_t NcclComm::peek_p2p(bool send, int peer) {
-  std::lock_guard<std::mutex> lock(p2p_mu_);
-  return p2p_seq_[{send, peer}];
+  const std::atomic<uint64_t>* n = p2p_counter(send, peer);
+  return n ? n->load() : 0;
 }
 
 void NcclComm::issue(const Op& op, const Staged& b, gpu::cudaStream_t s) {
