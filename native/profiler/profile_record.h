@@ -87,4 +87,6 @@ typedef void (*clab_profiler_stats_fn)(clab::ProfileStats* out);
 typedef uint32_t (*clab_tuner_drain_fn)(clab::TunerRecord* out, uint32_t max);
 /** Pauses (1) or resumes (0) the profiler's events and the tuner's records for operations enqueued from now on. */
 typedef void (*clab_profiler_pause_fn)(int paused);
+/** Kernel-channel and proxy-operation events started and not yet stopped (NCCL's proxy thread still at work on them). */
+typedef int64_t (*clab_profiler_open_events_fn)(void);
 }
