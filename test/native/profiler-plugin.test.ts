@@ -77,7 +77,7 @@ describe('the NCCL profiler plug-in', () => {
       hooks.profilerPlay(LIBRARY, 'ncclProfiler_v5', [{ call: 'init', context, comm: 0x5n, rank: 0, nRanks: 2, nNodes }]);
     expect(init('n1', 1)).toEqual([COLL | P2P | KERNEL_CH]);
     expect(init('n2', 2)).toEqual([COLL | P2P | KERNEL_CH | PROXY_OP | PROXY_STEP]);
-    const withEnv = (name: string, value: string, f: () => number[]) => {
+    const withEnv = <T>(name: string, value: string, f: () => T) => {
       process.env[name] = value;
       try {
         return f();
