@@ -1,0 +1,119 @@
+// The GPU benches' tables (bench/gpu/profiler-table.cjs, sweep-table.cjs) on records whose ratios
+// are known: a real run record from the cpu backend, its times scaled per side and repeat, and
+// nccl-tests logs written from the same figures. The benches cannot run here; their tables can.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+type Step = {
+  origin: { kind: string };
+  bytes: number;
+  busbw: number;
+  timing: { perOp?: number; mean: number };
+};
+type Rec = { steps: Step[] };
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'clab-bench-tables-'));
+let base: Rec;
+const REPEATS = 8;
+const MiB = 1 << 20;
+
+/** The base record with every sweep step's time × `factor` (busbw ÷ it). */
+function scaled(factor: number): Rec {
+  const r = structuredClone(base);
+  for (const s of r.steps) {
+    if (s.origin.kind !== 'sweep') continue;
+    s.timing.perOp = (s.timing.perOp ?? s.timing.mean) * factor;
+    s.busbw /= factor;
+  }
+  return r;
+}
+const write = (name: string, rec: Rec) => fs.writeFileSync(path.join(work, name), JSON.stringify(rec));
+/** A small deterministic wobble per repeat, ±1 %. */
+const wobble = (k: number) => 1 + 0.01 * Math.sin(k * 1.7);
+const table = (script: string, ...args: string[]) => {
+  const r = spawnSync(process.execPath, [path.resolve('bench/gpu', script), work, String(REPEATS), ...args], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, CLAB_B_ENV: 'CLAB_NCCL_PROFILER=0' },
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+};
+
+beforeAll(() => {
+  const scenario = {
+    version: 1,
+    name: 'bench tables',
+    world: { ranks: 2 },
+    defaults: { dtype: 'float32', warmup: 1, iters: 3 },
+    steps: [{ op: 'sweep', collective: 'all_reduce', redop: 'sum', minBytes: 8, maxBytes: '2MiB', factor: 16 }],
+  };
+  const file = path.join(work, 'scenario.json');
+  fs.writeFileSync(file, JSON.stringify(scenario));
+  const out = path.join(work, 'base.run.json');
+  const r = spawnSync(process.execPath, ['bin/clab.cjs', 'run', file, '--backend', 'cpu', '--ranks', '2', '--out', out], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(r.status, r.stderr + r.stdout).toBe(0);
+  base = JSON.parse(fs.readFileSync(out, 'utf8')) as Rec;
+});
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+describe('bench/gpu/profiler-table.cjs', () => {
+  it('reads a side 10 % slower in every repeat as missed, and the A/A pair as met, size by size', () => {
+    for (let k = 1; k <= REPEATS; k++) {
+      write(`off-${k}.run.json`, scaled(wobble(k)));
+      write(`on-${k}.run.json`, scaled(1.1 * wobble(k)));
+      write(`off-again-${k}.run.json`, scaled(wobble(k)));
+    }
+    const sizes = base.steps.filter((s) => s.origin.kind === 'sweep').map((s) => s.bytes);
+    const small = sizes.filter((b) => b < MiB).length;
+    const out = table('profiler-table.cjs', 'on', 'off', 'off-again');
+    expect(out).toContain(`# time per op below 1 MiB, on / off over the sizes: 1.100–1.100, median 1.100, ${small} of ${small} above 1.02`);
+    expect(out).toMatch(new RegExp(`# paired verdicts, on: 0 met, ${sizes.length} missed`));
+    expect(out).toMatch(new RegExp(`# paired verdicts, off-again: ${sizes.length} met, 0 missed, 0 unresolved`));
+    expect(out).toMatch(/paired, on \/ off per repeat .*: 8 1\.100 \[1\.100–1\.100\] missed/);
+  });
+});
+
+describe('bench/gpu/sweep-table.cjs', () => {
+  it('sets clab, nccl-tests against itself and clab-b beside nccl-tests repeat by repeat', () => {
+    for (const f of fs.readdirSync(work)) if (/^(on|off|off-again)-\d+\.run\.json$/.test(f)) fs.rmSync(path.join(work, f));
+    for (let k = 1; k <= REPEATS; k++) {
+      write(`clab-${k}.run.json`, scaled(0.9 * wobble(k)));
+      write(`clab-b-${k}.run.json`, scaled(1.2 * wobble(k)));
+      fs.writeFileSync(path.join(work, `clab-${k}.wall`), '2.5\n');
+      fs.writeFileSync(path.join(work, `peer-${k}.wall`), '3.5\n');
+      // nccl-tests' rows: size count type redop root, out of place time algbw busbw #wrong, in place the same.
+      for (const name of ['peer', 'peer2']) {
+        const rows = base.steps
+          .filter((s) => s.origin.kind === 'sweep')
+          .map((s) => {
+            const us = (s.timing.perOp ?? s.timing.mean) * wobble(k);
+            const bus = s.busbw / wobble(k);
+            return `${s.bytes} ${s.bytes / 4} float sum -1 ${us} ${bus} ${bus} 0 ${us} ${bus} ${bus} 0`;
+          });
+        fs.writeFileSync(path.join(work, `${name}-${k}-all_reduce_perf.log`), rows.join('\n') + '\n');
+      }
+    }
+    const small = base.steps.filter((s) => s.origin.kind === 'sweep' && s.bytes < MiB).length;
+    const out = table('sweep-table.cjs');
+    expect(out).toContain('all_reduce < 1 MiB, time per op > 1.0 × nccl-tests: none');
+    expect(out).toMatch(
+      new RegExp(
+        `paired clab / nccl-tests per repeat, all_reduce < 1 MiB .*: median of the sizes' medians 0\\.900; ${small} met, 0 missed`,
+      ),
+    );
+    expect(out).toMatch(
+      new RegExp(`paired nccl-tests \\(A/A\\) / nccl-tests per repeat, all_reduce .*; ${small} met, 0 missed, 0 unresolved`),
+    );
+    expect(out).toMatch(new RegExp(`paired clab-b / nccl-tests per repeat, all_reduce .*; 0 met, ${small} missed`));
+    expect(out).toContain('clab-b (CLAB_NCCL_PROFILER=0), all_reduce < 1 MiB, clab-b / nccl-tests: 1.200–1.200');
+    expect(out).toContain('clab / clab-b: 0.750–0.750');
+    expect(out).toMatch(/whole sweep, process start to exit .*clab 2\.50 s .*nccl-tests 3\.50 s .*ratio 0\.714/);
+  });
+});
