@@ -51,7 +51,7 @@ function verdict(interval, limit, direction) {
   return interval.lo >= limit ? 'met' : interval.hi < limit ? 'missed' : 'unresolved';
 }
 
-/** Per-repeat ratios a[k] / b[k] where both are finite and b[k] > 0. */
+/** Per-repeat ratios a[k] / b[k] where both are finite and b[k] > 0 (a repeat either side lacks, a hole: skipped). */
 function pairedRatios(a, b) {
   const out = [];
   for (let k = 0; k < Math.min(a.length, b.length); k++)

@@ -24,7 +24,6 @@ const median = (xs) => {
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 };
 const best = (xs) => Math.min(...xs.filter((x) => Number.isFinite(x)));
-const dense = (xs) => Array.from({ length: repeats }, (_, i) => (Number.isFinite(xs[i]) ? xs[i] : NaN));
 const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const small = {}; // side → its time ratios to off below 1 MiB
 const paired = {}; // side → per size: the median of its per-repeat ratios to off, the interval, the verdict
@@ -72,7 +71,7 @@ for (const side of sides.filter((x) => x !== 'off')) {
     );
     if (!large && Number.isFinite(us[0] / us[1])) (small[side] ??= []).push(us[0] / us[1]);
     const key = large ? 'bus' : 'us';
-    const ci = medianWithInterval(pairedRatios(dense(at[side][key]), dense(at.off[key])));
+    const ci = medianWithInterval(pairedRatios(at[side][key], at.off[key]));
     const v = verdict(ci, large ? 0.98 : 1.02, large ? 'min' : 'max');
     (paired[side] ??= []).push(`${bytes} ${ci.median.toFixed(3)} [${ci.lo.toFixed(3)}–${ci.hi.toFixed(3)}] ${v}`);
     verdicts[side] ??= { met: 0, missed: [], unresolved: [] };

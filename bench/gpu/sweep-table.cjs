@@ -50,8 +50,8 @@ const at = (op, bytes) =>
   ((figures[op] ??= {})[bytes] ??= {
     clabBus: [],
     clabUs: [],
-    offBus: [],
-    offUs: [],
+    clabBBus: [],
+    clabBUs: [],
     peerBus: [],
     peerUs: [],
     peer2Bus: [],
@@ -111,13 +111,13 @@ for (let k = 1; k <= repeats; k++) {
     }
   }
   // CLAB_B_ENV (sweep.sh): clab once more with that environment, as side clab-b.
-  const offFile = path.join(work, `clab-b-${k}.run.json`);
-  if (fs.existsSync(offFile))
-    for (const s of JSON.parse(read(offFile)).steps) {
+  const clabBFile = path.join(work, `clab-b-${k}.run.json`);
+  if (fs.existsSync(clabBFile))
+    for (const s of JSON.parse(read(clabBFile)).steps) {
       if (s.origin.kind !== 'sweep') continue;
       const cell = at(opOf(s), s.bytes);
-      cell.offBus[k - 1] = s.verdict === 'pass' ? s.busbw : NaN;
-      cell.offUs[k - 1] = s.verdict === 'pass' ? s.timing.perOp : NaN;
+      cell.clabBBus[k - 1] = s.verdict === 'pass' ? s.busbw : NaN;
+      cell.clabBUs[k - 1] = s.verdict === 'pass' ? s.timing.perOp : NaN;
     }
   for (const [op, bin] of Object.entries(PEER)) {
     for (const name of ['peer', 'peer2']) {
@@ -143,7 +143,7 @@ const summary = {
   aboveOne: {},
   aboveOneBest: {},
   aa: {},
-  off: {},
+  clabB: {},
   paired: {},
 };
 /** The first ten of a list, and how many more. */
@@ -164,16 +164,15 @@ for (const [op, sizes] of Object.entries(figures)) {
     // The paired reading (paired.cjs) of issue 27's ops: each repeat's clab over that repeat's
     // nccl-tests, the median with its 95 % interval, the target (≤ 1.0 below 1 MiB) read against it.
     if (bytes < MiB && ['all_reduce', 'send', 'sendrecv'].includes(op)) {
-      const dense = (xs) => Array.from({ length: repeats }, (_, i) => (Number.isFinite(xs[i]) ? xs[i] : NaN));
       // clab, nccl-tests' second run (A/A) and clab-b against nccl-tests; clab against clab-b.
       for (const [who, mine, theirs] of [
         ['clab', c.clabUs, c.peerUs],
         ['A/A', c.peer2Us, c.peerUs],
-        ['clab-b', c.offUs, c.peerUs],
-        ['clab / clab-b', c.clabUs, c.offUs],
+        ['clab-b', c.clabBUs, c.peerUs],
+        ['clab / clab-b', c.clabUs, c.clabBUs],
       ]) {
         if (!mine.length || !theirs.length) continue;
-        const ci = medianWithInterval(pairedRatios(dense(mine), dense(theirs)));
+        const ci = medianWithInterval(pairedRatios(mine, theirs));
         const v = verdict(ci, 1.0, 'max');
         const p = ((summary.paired[op] ??= {})[who] ??= { met: 0, missed: [], unresolved: [], exact: true });
         if (v === 'met') p.met++;
@@ -183,7 +182,7 @@ for (const [op, sizes] of Object.entries(figures)) {
         (p.medians ??= []).push(ci.median);
       }
     }
-    if (bytes < MiB && c.offUs.length) (summary.off[op] ??= []).push([median(c.offUs) / us[1], us[0] / median(c.offUs)]);
+    if (bytes < MiB && c.clabBUs.length) (summary.clabB[op] ??= []).push([median(c.clabBUs) / us[1], us[0] / median(c.clabBUs)]);
     const [sc, sp] = bytes >= MiB ? [spread(c.clabBus), spread(c.peerBus)] : [spread(c.clabUs), spread(c.peerUs)];
     summary.spreads.push({ what: `${op} ${bytes}`, clab: sc, peer: sp });
     // A size only one side timed (nccl-tests' 0 B all_gather, clab's 8 B one) has no ratio: said apart.
@@ -232,12 +231,12 @@ for (const [op, ratios] of Object.entries(summary.aa)) {
 // CLAB_B_ENV: clab with that environment (clab-b) against nccl-tests, and clab against clab-b.
 const range = (v) =>
   `${f(Math.min(...v), 3)}–${f(Math.max(...v), 3)}, median ${f(median(v), 3)}, ${v.filter((x) => x > 1.0).length} of ${v.length} above 1.0`;
-for (const [op, pairs] of Object.entries(summary.off)) {
-  const offPeer = pairs.map((p) => p[0]).filter((x) => Number.isFinite(x));
-  const onOff = pairs.map((p) => p[1]).filter((x) => Number.isFinite(x));
-  if (offPeer.length)
+for (const [op, pairs] of Object.entries(summary.clabB)) {
+  const bPeer = pairs.map((p) => p[0]).filter((x) => Number.isFinite(x));
+  const clabOverB = pairs.map((p) => p[1]).filter((x) => Number.isFinite(x));
+  if (bPeer.length)
     console.log(
-      `clab-b (${process.env.CLAB_B_ENV || 'CLAB_B_ENV'}), ${op} < 1 MiB, clab-b / nccl-tests: ${range(offPeer)}; clab / clab-b: ${range(onOff)}`,
+      `clab-b (${process.env.CLAB_B_ENV || 'CLAB_B_ENV'}), ${op} < 1 MiB, clab-b / nccl-tests: ${range(bPeer)}; clab / clab-b: ${range(clabOverB)}`,
     );
 }
 for (const [op, v] of Object.entries(smallIssue))

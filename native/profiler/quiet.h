@@ -9,6 +9,8 @@
 
 #include <cstdint>
 
+#include "common/clock.h"
+
 namespace clab {
 
 struct QuietWait {
@@ -17,21 +19,15 @@ struct QuietWait {
   const char* how = "quiet";  // "quiet", "stalled" or "budget"
 };
 
-inline uint64_t quiet_now_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
-
 /** Polls `open_events()` every `poll_ns` until it reads 0 or less, stalls for `stall_ns`, or `budget_ns` has passed. */
 template <class OpenEvents>
 QuietWait wait_until_quiet(OpenEvents open_events, uint64_t budget_ns, uint64_t stall_ns, uint64_t poll_ns = 20000) {
   QuietWait w;
-  const uint64_t t0 = quiet_now_ns();
+  const uint64_t t0 = now_ns();
   int64_t last = open_events();
   uint64_t last_change = t0;
   for (;;) {
-    const uint64_t now = quiet_now_ns();
+    const uint64_t now = now_ns();
     w.waited_ns = now - t0;
     w.open = last;
     if (last <= 0) return w;
@@ -46,7 +42,7 @@ QuietWait wait_until_quiet(OpenEvents open_events, uint64_t budget_ns, uint64_t 
     const timespec nap{0, static_cast<long>(poll_ns)};
     nanosleep(&nap, nullptr);
     const int64_t open = open_events();
-    if (open < last) last_change = quiet_now_ns();
+    if (open < last) last_change = now_ns();
     last = open;
   }
 }
