@@ -9,8 +9,6 @@
 
 #include <cstdint>
 
-#include "common/clock.h"
-
 namespace clab {
 
 struct QuietWait {
@@ -19,15 +17,23 @@ struct QuietWait {
   const char* how = "quiet";  // "quiet", "stalled" or "budget"
 };
 
+// CLOCK_MONOTONIC, as common/clock.h's now_ns: profiler/ includes nothing outside itself (the
+// native layers rule, test/native/layers.test.ts), so it keeps its own.
+inline uint64_t quiet_now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
 /** Polls `open_events()` every `poll_ns` until it reads 0 or less, stalls for `stall_ns`, or `budget_ns` has passed. */
 template <class OpenEvents>
 QuietWait wait_until_quiet(OpenEvents open_events, uint64_t budget_ns, uint64_t stall_ns, uint64_t poll_ns = 20000) {
   QuietWait w;
-  const uint64_t t0 = now_ns();
+  const uint64_t t0 = quiet_now_ns();
   int64_t last = open_events();
   uint64_t last_change = t0;
   for (;;) {
-    const uint64_t now = now_ns();
+    const uint64_t now = quiet_now_ns();
     w.waited_ns = now - t0;
     w.open = last;
     if (last <= 0) return w;
@@ -42,7 +48,7 @@ QuietWait wait_until_quiet(OpenEvents open_events, uint64_t budget_ns, uint64_t 
     const timespec nap{0, static_cast<long>(poll_ns)};
     nanosleep(&nap, nullptr);
     const int64_t open = open_events();
-    if (open < last) last_change = now_ns();
+    if (open < last) last_change = quiet_now_ns();
     last = open;
   }
 }
