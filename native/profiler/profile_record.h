@@ -73,7 +73,7 @@ struct ProfileStats {
   uint64_t inits;           // communicators NCCL initialised the plug-in for
   int32_t mask;             // the activation mask set in init
   int32_t interface;        // the interface NCCL took: 5 or 6 (0 before any init)
-  uint64_t tuner_calls;     // getCollInfo calls recorded (the tuner: NCCL_TUNER_PLUGIN)
+  uint64_t tuner_calls;     // getCollInfo calls seen while not paused (the tuner: NCCL_TUNER_PLUGIN; a repeat of the call before is not recorded again)
   int32_t tuner_interface;  // 4 or 5 (0: NCCL never initialised the tuner)
   int32_t reserved;
 };

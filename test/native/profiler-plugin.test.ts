@@ -300,6 +300,41 @@ describe('the NCCL profiler plug-in', () => {
     expect(read.tuner[0]).toMatchObject({ comm: '000000000000005a', func: 'AllReduce', bytes: 1 << 20, pipeOps: 1, costUs: table });
   });
 
+  it("records a call's table once while NCCL hands the communicator the same call again, and again when anything in it changes", () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    const table = [
+      [10.5, 20, -1],
+      [8.25, 16, 30],
+    ];
+    const other = [
+      [10.5, 20, -1],
+      [8.25, 16, 31],
+    ];
+    const coll = (context: string, over: object = {}) => ({ call: 'coll', context, collType: 4, bytes: 1024, table, ...over });
+    hooks.tunerPlay(LIBRARY, [
+      { call: 'init', context: 'a', comm: 0xa1n },
+      { call: 'init', context: 'b', comm: 0xb2n },
+      coll('a'),
+      coll('a'), // the same call again: already recorded
+      coll('b'), // another communicator: its own first call
+      coll('a'),
+      coll('a', { bytes: 2048 }), // another size
+      coll('a'), // back to the first size: the record before it is 2048's
+      coll('a', { collType: 2 }), // another function
+      coll('a', { collType: 2, table: other }), // the same call with another table
+      coll('a', { collType: 2, table: other }),
+    ]);
+    const read = addon.ncclProfilerRead({ library: LIBRARY });
+    expect(read.tuner.map((t) => [t.comm.slice(-2), t.func, t.bytes, t.costUs[1][2]])).toEqual([
+      ['a1', 'AllReduce', 1024, 30],
+      ['b2', 'AllReduce', 1024, 30],
+      ['a1', 'AllReduce', 2048, 30],
+      ['a1', 'AllReduce', 1024, 30],
+      ['a1', 'AllGather', 1024, 30],
+      ['a1', 'AllGather', 1024, 31],
+    ]);
+  });
+
   it('refuses a library that is not the plug-in, saying why', () => {
     expect(() => addon.ncclProfilerRead({ library: path.resolve('build/native/Release/nothing-here.so') })).toThrow(/cannot be read/);
   });
