@@ -11,8 +11,7 @@ source "$here/common.sh"
 REPEATS=${REPEATS:-3}
 # SIDES: which runs take turns; "on" and "off" always, and to tell the plug-ins' costs apart:
 # "no-kernel" (CLAB_NCCL_KERNEL_EVENTS=0: no kernel channel events), "no-tuner" (CLAB_NCCL_TUNER=0),
-# "no-events" (CLAB_NCCL_EVENTS=0: both plug-ins loaded, no event asked for), "quiet" (on, each loop
-# first waiting for NCCL's proxy thread to stop the warm-up's events: CLAB_NCCL_QUIET_LOOP=1); and to tell what the
+# "no-events" (CLAB_NCCL_EVENTS=0: both plug-ins loaded, no event asked for); and to tell what the
 # machine itself can resolve: "off-again" (off once more, an A/A pair: its ratios to off are noise).
 SIDES=${SIDES:-on off}
 # SCENARIO: another all_reduce sweep to time (default bench/gpu/profiler.scenario.json).
@@ -27,9 +26,8 @@ side_env() { # SIDE → the environment of its run
     no-kernel) echo CLAB_NCCL_PROFILER=1 CLAB_NCCL_KERNEL_EVENTS=0 ;;
     no-tuner) echo CLAB_NCCL_PROFILER=1 CLAB_NCCL_TUNER=0 ;;
     no-events) echo CLAB_NCCL_PROFILER=1 CLAB_NCCL_EVENTS=0 ;;
-    quiet) echo CLAB_NCCL_PROFILER=1 CLAB_NCCL_QUIET_LOOP=1 ;;
     off-again) echo CLAB_NCCL_PROFILER=0 ;;
-    *) echo "profiler.sh: unknown side $1 (on, off, no-kernel, no-tuner, no-events, quiet, off-again)" >&2; exit 2 ;;
+    *) echo "profiler.sh: unknown side $1 (on, off, no-kernel, no-tuner, no-events, off-again)" >&2; exit 2 ;;
   esac
 }
 for side in $SIDES; do side_env "$side" >/dev/null || exit 2; done

@@ -14,8 +14,6 @@
 #include "gpu/gpu_gemm.h"
 #include "profiler/nccl_profiler_abi.h"
 #include "profiler/nccl_tuner_abi.h"
-#include "profiler/profile_record.h"
-#include "profiler/quiet.h"
 
 namespace {
 
@@ -88,11 +86,8 @@ Napi::Value GpuGemmResult(const Napi::CallbackInfo& info) {
 // plug-in at `library` through its table `symbol` (ncclProfiler_v5 or _v6), as NCCL would, without
 // a GPU. Each call is { call: 'init' | 'start' | 'state' | 'stop' | 'finalize', ... }; contexts and
 // handles are named by the test (`context`, `handle`, `parent`); `pause` pauses and resumes the
-// plug-ins as the addon does around a loop; `sleep` lets `us` microseconds pass; `open` reads how
-// many kernel-channel and proxy-operation events are under way (clab_profiler_open_events);
-// `quiet` waits for them as a timed loop does (profiler/quiet.h, `budgetUs`, `stallUs`). Returns the
-// activation mask after each init and pause, the count after each open, and { waitedUs, open, how }
-// after each quiet.
+// plug-ins as the addon does around a loop; `sleep` lets `us` microseconds pass. Returns the
+// activation mask after each init and pause.
 Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
   namespace np = clab::nccl_profiler;
   Napi::Env env = info.Env();
@@ -189,20 +184,6 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
       table->stop_event(handles[c.Get("handle").ToString().Utf8Value()]);
     } else if (call == "finalize") {
       table->finalize(contexts[c.Get("context").ToString().Utf8Value()]);
-    } else if (call == "open" || call == "quiet") {
-      auto* open = reinterpret_cast<clab_profiler_open_events_fn>(dlsym(h, "clab_profiler_open_events"));
-      if (!open) throw Napi::Error::New(env, "no clab_profiler_open_events in " + library);
-      if (call == "open") {
-        masks.Set(masks.Length(), Napi::Number::New(env, static_cast<double>(open())));
-      } else {
-        const clab::QuietWait w =
-            clab::wait_until_quiet(open, static_cast<uint64_t>(num(c, "budgetUs")) * 1000, static_cast<uint64_t>(num(c, "stallUs")) * 1000);
-        Napi::Object o = Napi::Object::New(env);
-        o.Set("waitedUs", w.waited_ns / 1e3);
-        o.Set("open", static_cast<double>(w.open));
-        o.Set("how", w.how);
-        masks.Set(masks.Length(), o);
-      }
     } else if (call == "sleep") {  // time passing between two calls (a proxy step's state lasting)
       std::this_thread::sleep_for(std::chrono::microseconds(num(c, "us")));
     }

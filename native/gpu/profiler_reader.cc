@@ -32,7 +32,6 @@ const ProfilerReader* ProfilerReader::open(const std::string& path, std::string*
       reader->stats_ = reinterpret_cast<clab_profiler_stats_fn>(dlsym(h, "clab_profiler_stats"));
       reader->pause_ = reinterpret_cast<clab_profiler_pause_fn>(dlsym(h, "clab_profiler_pause"));
       reader->drain_tuner_ = reinterpret_cast<clab_tuner_drain_fn>(dlsym(h, "clab_tuner_drain"));
-      reader->open_events_ = reinterpret_cast<clab_profiler_open_events_fn>(dlsym(h, "clab_profiler_open_events"));
       ProfileStats s{};
       if (!reader->drain_ || !reader->stats_ || !reader->pause_ || !reader->drain_tuner_) {
         reason = path + " is not the lab's profiler plug-in (no clab_profiler_drain)";
@@ -73,11 +72,6 @@ ProfileStats ProfilerReader::stats() const {
   ProfileStats s{};
   stats_(&s);
   return s;
-}
-
-QuietWait ProfilerReader::wait_quiet(uint64_t budget_ns, uint64_t stall_ns) const {
-  if (!open_events_) return QuietWait{};
-  return wait_until_quiet(open_events_, budget_ns, stall_ns);
 }
 
 }  // namespace clab::gpu

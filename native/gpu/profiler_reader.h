@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "profiler/profile_record.h"
-#include "profiler/quiet.h"
 
 namespace clab::gpu {
 
@@ -24,12 +23,6 @@ class ProfilerReader {
   /** No events and no tuner records (paused) for the operations NCCL enqueues from now on, or again all (process-wide). */
   void pause(bool paused) const { pause_(paused ? 1 : 0); }
 
-  /**
-   * Waits, bounded (profiler/quiet.h), until NCCL's proxy thread has stopped every kernel-channel
-   * and proxy-operation event under way; at once where the plug-in cannot tell (an older build).
-   */
-  QuietWait wait_quiet(uint64_t budget_ns, uint64_t stall_ns) const;
-
   /** The reader opened last in this process, or nullptr: the one whose plug-in NCCL was given. */
   static const ProfilerReader* active();
 
@@ -38,7 +31,6 @@ class ProfilerReader {
   clab_profiler_stats_fn stats_ = nullptr;
   clab_profiler_pause_fn pause_ = nullptr;
   clab_tuner_drain_fn drain_tuner_ = nullptr;
-  clab_profiler_open_events_fn open_events_ = nullptr;  // optional: builds before it lack it
 };
 
 }  // namespace clab::gpu

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "common/clock.h"
@@ -20,15 +19,6 @@ namespace clab {
 namespace {
 
 constexpr int kBatch = 1024;  // repetitions timed per batch of events
-
-/** CLAB_NCCL_QUIET_LOOP=1: a timed loop first waits for the plug-in events under way (read once). */
-bool quiet_loops() {
-  static const bool on = [] {
-    const char* v = std::getenv("CLAB_NCCL_QUIET_LOOP");
-    return v && std::string(v) == "1";
-  }();
-  return on;
-}
 
 /** The lab's NCCL plug-ins paused for a scope (where the addon loaded them), and sends and receives uncounted. */
 struct PluginsPaused {
@@ -111,16 +101,6 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
         ~Leave() { n--; }
       } leave{in_nccl_};
       if (done == 0 && times.loop_wanted) {
-        // With CLAB_NCCL_QUIET_LOOP=1 (an experiment, off by default until measured on GPUs): the
-        // loop waits until NCCL's proxy thread has finished the plug-in events of the calls before
-        // it (the warm-up's kernel channels, one per channel and call), so that work does not run
-        // beside the loop. Bounded: 20 ms, or 1 ms without progress.
-        if (const gpu::ProfilerReader* reader = gpu::ProfilerReader::active(); reader && quiet_loops()) {
-          const QuietWait w = reader->wait_quiet(20'000'000, 1'000'000);
-          if (tracing() && w.waited_ns >= 10000)
-            std::fprintf(stderr, "[trace] rank %d loop waited %.1f us for NCCL's proxy thread (%s, %lld events open)\n", rank_,
-                         w.waited_ns / 1e3, w.how, static_cast<long long>(w.open));
-        }
         // The lab's NCCL plug-ins are paused while the ranks line up and the loop is issued: their
         // events (kernel channels above all, which make NCCL add proxy work that its proxy thread
         // then polls for) would be in its time. The per-repetition run below gives them.

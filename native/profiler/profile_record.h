@@ -73,7 +73,7 @@ struct ProfileStats {
   uint64_t inits;           // communicators NCCL initialised the plug-in for
   int32_t mask;             // the activation mask set in init
   int32_t interface;        // the interface NCCL took: 5 or 6 (0 before any init)
-  uint64_t tuner_calls;     // getCollInfo calls seen while not paused (the tuner: NCCL_TUNER_PLUGIN; a repeat of the call before is not recorded again)
+  uint64_t tuner_calls;     // getCollInfo calls seen while not paused (NCCL_TUNER_PLUGIN); repeats are not recorded
   int32_t tuner_interface;  // 4 or 5 (0: NCCL never initialised the tuner)
   int32_t reserved;
 };
@@ -87,6 +87,4 @@ typedef void (*clab_profiler_stats_fn)(clab::ProfileStats* out);
 typedef uint32_t (*clab_tuner_drain_fn)(clab::TunerRecord* out, uint32_t max);
 /** Pauses (1) or resumes (0) the profiler's events and the tuner's records for operations enqueued from now on. */
 typedef void (*clab_profiler_pause_fn)(int paused);
-/** Kernel-channel and proxy-operation events started and not yet stopped (NCCL's proxy thread still at work on them). */
-typedef int64_t (*clab_profiler_open_events_fn)(void);
 }

@@ -65,11 +65,6 @@ std::atomic<int> g_mask{0};
 // address, and clab_profiler_pause clears it and sets it back.
 std::atomic<int*> g_nccl_mask{nullptr};
 std::atomic<int> g_interface{0};
-// Kernel-channel and proxy-operation events started and stopped: NCCL's proxy thread starts and
-// stops them, after the calls that asked for them were issued (clab_profiler_open_events).
-std::atomic<uint64_t> g_started_async{0};
-std::atomic<uint64_t> g_stopped_async{0};
-bool is_async(ProfileKind k) { return k == ProfileKind::KernelCh || k == ProfileKind::ProxyOp; }
 
 uint64_t monotonic_ns() {
   timespec ts{};
@@ -193,7 +188,6 @@ np::Result start_event(void* context, void** handle, np::EventDescr* d) {
     return np::kSuccess;
   }
   if (kind == ProfileKind::ProxyOp) s.proxy = ProxySums{};
-  if (is_async(kind)) g_started_async.fetch_add(1, std::memory_order_relaxed);
   ProfileRecord r = record_of(s, ProfilePoint::Start);
   if (const Slot* parent = slot_of(d->parent)) r.parent = parent->id;
   r.rank = d->rank;
@@ -251,7 +245,6 @@ np::Result stop_event(void* handle) {
     }
     return np::kSuccess;
   }
-  if (is_async(s->kind)) g_stopped_async.fetch_add(1, std::memory_order_relaxed);
   ProfileRecord r = record_of(*s, ProfilePoint::Stop);
   if (s->kind == ProfileKind::ProxyOp) {
     r.steps = static_cast<int32_t>(s->proxy.steps);
@@ -309,11 +302,6 @@ __attribute__((visibility("default"))) void clab_profiler_pause(int paused) {
   clab::set_tuner_paused(paused != 0);
   int* mask = clab::g_nccl_mask.load();
   if (mask) __atomic_store_n(mask, paused ? 0 : clab::g_mask.load(), __ATOMIC_RELAXED);
-}
-
-__attribute__((visibility("default"))) int64_t clab_profiler_open_events(void) {
-  const uint64_t stopped = clab::g_stopped_async.load(std::memory_order_relaxed);
-  return static_cast<int64_t>(clab::g_started_async.load(std::memory_order_relaxed) - stopped);
 }
 
 __attribute__((visibility("default"))) void clab_profiler_stats(clab::ProfileStats* out) {
