@@ -110,7 +110,7 @@ for (let k = 1; k <= repeats; k++) {
       cell.inPlace = s.action.inPlace === true;
     }
   }
-  // CLAB_B_ENV (sweep.sh): clab once more with that environment, as side clab-b.
+  // CLAB_B_ENV and CLAB_B_NODE (sweep.sh): clab once more with that environment or those Node options, as side clab-b.
   const clabBFile = path.join(work, `clab-b-${k}.run.json`);
   if (fs.existsSync(clabBFile))
     for (const s of JSON.parse(read(clabBFile)).steps) {
@@ -228,7 +228,7 @@ for (const [op, ratios] of Object.entries(summary.aa)) {
     `A/A, nccl-tests against itself, ${op} < 1 MiB (medians over the repeats): ${f(Math.min(...v), 3)}–${f(Math.max(...v), 3)}, median ${f(median(v), 3)}, ${v.filter((x) => x > 1.0).length} of ${v.length} above 1.0`,
   );
 }
-// CLAB_B_ENV: clab with that environment (clab-b) against nccl-tests, and clab against clab-b.
+// CLAB_B_ENV / CLAB_B_NODE: clab with that environment or those Node options (clab-b) against nccl-tests, and clab against clab-b.
 const range = (v) =>
   `${f(Math.min(...v), 3)}–${f(Math.max(...v), 3)}, median ${f(median(v), 3)}, ${v.filter((x) => x > 1.0).length} of ${v.length} above 1.0`;
 for (const [op, pairs] of Object.entries(summary.clabB)) {
@@ -236,7 +236,7 @@ for (const [op, pairs] of Object.entries(summary.clabB)) {
   const clabOverB = pairs.map((p) => p[1]).filter((x) => Number.isFinite(x));
   if (bPeer.length)
     console.log(
-      `clab-b (${process.env.CLAB_B_ENV || 'CLAB_B_ENV'}), ${op} < 1 MiB, clab-b / nccl-tests: ${range(bPeer)}; clab / clab-b: ${range(clabOverB)}`,
+      `clab-b (${[process.env.CLAB_B_ENV, process.env.CLAB_B_NODE && `node ${process.env.CLAB_B_NODE}`].filter(Boolean).join(', ') || 'CLAB_B_ENV'}), ${op} < 1 MiB, clab-b / nccl-tests: ${range(bPeer)}; clab / clab-b: ${range(clabOverB)}`,
     );
 }
 for (const [op, v] of Object.entries(smallIssue))

@@ -31,6 +31,12 @@ CLAB_B_ENV=${CLAB_B_ENV:-}
 [[ ${CLAB_OFF:-0} == 1 && -z $CLAB_B_ENV ]] && CLAB_B_ENV=CLAB_NCCL_PROFILER=0
 export CLAB_B_ENV
 for kv in $CLAB_B_ENV; do [[ $kv =~ ^[A-Z_][A-Z0-9_]*=.*$ ]] || { echo "sweep.sh: CLAB_B_ENV takes VAR=VALUE words (got $kv)" >&2; exit 2; }; done
+# CLAB_B_NODE="--flag …" gives the clab-b side's Node (the CLI and, as fork() passes them on, its
+# ranks) options of V8's own, which NODE_OPTIONS refuses: CLAB_B_NODE=--single-threaded-gc asks
+# whether V8's garbage-collector threads, at work beside a rank's stream thread, slow its calls.
+CLAB_B_NODE=${CLAB_B_NODE:-}
+export CLAB_B_NODE
+for f in $CLAB_B_NODE; do [[ $f =~ ^--[a-z0-9-]+(=[A-Za-z0-9._-]+)?$ ]] || { echo "sweep.sh: CLAB_B_NODE takes --flag or --flag=value words (got $f)" >&2; exit 2; }; done
 # ITERS: timed iterations per size on both sides (default 20, as the scenario and nccl-tests' -n 20).
 # Below 1 MiB a loop of 20 lasts ~200 µs, where a slow first call weighs; ITERS=200 reads steadier.
 ITERS=${ITERS:-20}
@@ -64,10 +70,10 @@ PEERS=()
 for op in $(cat "$WORK/ops"); do [[ " ${PEERS[*]} " == *" ${PEER_OF[$op]} "* ]] || PEERS+=("${PEER_OF[$op]}"); done
 
 clab_side() { # K [NAME: clab, or clab-b for the run with CLAB_B_ENV]
-  local t0=$EPOCHREALTIME name=${2:-clab} extra=()
+  local t0=$EPOCHREALTIME name=${2:-clab} extra=() flags=()
   # shellcheck disable=SC2206
-  [[ $name == clab-b ]] && extra=($CLAB_B_ENV)
-  env "${extra[@]}" node bin/clab.cjs run "$WORK/sweep.scenario.json" --backend nccl --out "$WORK/$name-$1.run.json" >"$WORK/$name-$1.log" 2>&1 </dev/null \
+  [[ $name == clab-b ]] && extra=($CLAB_B_ENV) flags=($CLAB_B_NODE)
+  env "${extra[@]}" node "${flags[@]}" bin/clab.cjs run "$WORK/sweep.scenario.json" --backend nccl --out "$WORK/$name-$1.run.json" >"$WORK/$name-$1.log" 2>&1 </dev/null \
     || { echo "# $name run $1 failed: $(tail -n 3 "$WORK/$name-$1.log")"; }
   awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }' >"$WORK/$name-$1.wall"
 }
@@ -80,14 +86,14 @@ peer_side() { # K [NAME: peer, or peer2 for the A/A run]
   awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }' >"$WORK/$name-$1.wall"
 }
 
-echo "# bench/gpu/sweep.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), REPEATS=$REPEATS, RANKS=$RANKS, MAX_BYTES=$MAX_BYTES, ITERS=$ITERS, PEER_AA=$PEER_AA, CLAB_B_ENV="$CLAB_B_ENV", ops: $(cat "$WORK/ops"), nccl-tests from $NCCL_TESTS_BUILD, logs in $WORK"
+echo "# bench/gpu/sweep.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), REPEATS=$REPEATS, RANKS=$RANKS, MAX_BYTES=$MAX_BYTES, ITERS=$ITERS, PEER_AA=$PEER_AA, CLAB_B_ENV="$CLAB_B_ENV", CLAB_B_NODE="$CLAB_B_NODE", ops: $(cat "$WORK/ops"), nccl-tests from $NCCL_TESTS_BUILD, logs in $WORK"
 for ((k = 1; k <= REPEATS; k++)); do
   # A new order each repeat, nccl-tests' second run (PEER_AA) included: a place in the order that
   # is always the same one carries its own bias (on one machine the run always last read 11–16 %
   # slower than the same binaries earlier in the repeat).
   sides=(clab peer)
   [[ $PEER_AA == 1 ]] && sides+=(peer2)
-  [[ -n $CLAB_B_ENV ]] && sides+=(clab-b)
+  [[ -n $CLAB_B_ENV || -n $CLAB_B_NODE ]] && sides+=(clab-b)
   order=$(shuf -e "${sides[@]}" | tr '\n' ' ')
   for side in $order; do
     case $side in clab) clab_side "$k" ;; clab-b) clab_side "$k" clab-b ;; peer) peer_side "$k" ;; peer2) peer_side "$k" peer2 ;; esac
