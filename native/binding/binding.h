@@ -33,7 +33,7 @@ using Refs = std::vector<Napi::ObjectReference>;
  * Throws CLAB_INVALID_ARGUMENT naming the field.
  */
 Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& refs, int depth);
-/** ncclProfilerRead and gpuClock (binding_profiler.cc) on the module's exports. */
+/** ncclProfilerReadPacked and gpuClock (binding_profiler.cc) on the module's exports. */
 void register_profiler(Napi::Env env, Napi::Object exports);
 /** An op's times as NativeTimes (src/addon/native-api.ts). */
 Napi::Object times_object(Napi::Env e, const Times& m);

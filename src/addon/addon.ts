@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { NativeAddon } from './native-api.js';
+import { withProfilerRecords, type RawAddon } from './profile-records.js';
 
 const ADDON = 'clab_native.node';
 
@@ -32,5 +33,5 @@ export function findAddon(baseDir: string = __dirname): string {
 export function loadAddon(baseDir: string = __dirname): NativeAddon {
   // A compiled addon is loaded by path, which only require does.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(findAddon(baseDir)) as NativeAddon;
+  return withProfilerRecords(require(findAddon(baseDir)) as RawAddon);
 }

@@ -204,6 +204,7 @@ export interface NativeAddon {
   /**
    * The records of the profiler plug-in at `library` (clab_profiler.so, the path NCCL was given in
    * NCCL_PROFILER_PLUGIN: the same copy) since the last call. Throws CLAB_SYSTEM_ERROR where it cannot be opened.
+   * The addon itself exports ncclProfilerReadPacked; loadAddon adds this (src/addon/profile-records.ts).
    */
   ncclProfilerRead(options: { library: string }): NcclProfilerRead;
   /**

@@ -8,12 +8,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allocTensor, DTYPE_INFO, tensorView, type Dtype, type Scalar, type Tensor } from '../../src/shared/data/dtypes';
 import { reducer, type Redop } from '../../src/shared/data/reduce';
-import type { NativeAddon } from '../../src/addon/native-api';
+import { withProfilerRecords, type RawAddon } from '../../src/addon/profile-records';
 
 export const ADDON_PATH = path.resolve('build/native/Release/clab_native.node');
 const HARNESS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'rank-harness.cjs');
 
-export const addon = createRequire(import.meta.url)(ADDON_PATH) as NativeAddon;
+export const addon = withProfilerRecords(createRequire(import.meta.url)(ADDON_PATH) as RawAddon);
 /** The test-only module built beside the addon (native/binding/test_hooks.cc), never part of it. */
 export const testHooks = createRequire(import.meta.url)(path.resolve('build/native/Release/clab_test_hooks.node')) as {
   gemmResult(dtype: string, m: number, n: number, k: number): Uint8Array;
