@@ -5,36 +5,14 @@
 import type { NcclProfileRecord } from '../shared/run/nccl-events.js';
 import type { NativeAddon, NcclProfilerRead } from './native-api.js';
 
-/** Where each field of the addon's ProfileRecord lies (native/binding/binding_profiler.cc: record_layout). */
-export interface ProfileRecordLayout {
+/**
+ * Where each field of the addon's ProfileRecord lies (native/binding/binding_profiler.cc:
+ * record_layout): a byte offset per field of NcclProfileRecord, and how to read them.
+ */
+export type ProfileRecordLayout = { [K in keyof Required<NcclProfileRecord>]: number } & {
+  /** Bytes per record, and of each text field (NUL-terminated within them). */
   size: number;
-  id: number;
-  parent: number;
-  comm: number;
-  hostNs: number;
-  gpuNs: number;
-  seq: number;
-  count: number;
-  rank: number;
-  peer: number;
-  steps: number;
-  chunk: number;
-  kind: number;
-  point: number;
-  channel: number;
-  nChannels: number;
-  nWarps: number;
-  isSend: number;
-  state: number;
-  func: number;
-  datatype: number;
-  algo: number;
-  proto: number;
-  /** Bytes of each text field (NUL-terminated within them). */
   text: number;
-  firstStepNs: number;
-  lastStepNs: number;
-  waitNs: number;
   littleEndian: boolean;
   /** Names by number. */
   kinds: string[];
@@ -42,7 +20,7 @@ export interface ProfileRecordLayout {
   /** The numbers of the kind and point whose records carry firstStepNs, lastStepNs and waitNs. */
   proxyOp: number;
   stop: number;
-}
+};
 
 export interface PackedProfilerRead extends Omit<NcclProfilerRead, 'records'> {
   packed: ArrayBuffer;

@@ -42,33 +42,13 @@ const LAYOUT: ProfileRecordLayout = {
   stop: 1,
 };
 
-interface Raw {
+/** A record as the plug-in holds it: numbers where the decoder gives names, a flag, or hex. */
+type Raw = Omit<Required<NcclProfileRecord>, 'kind' | 'point' | 'comm' | 'isSend'> & {
   kind: number;
   point: number;
-  id: number;
-  parent: number;
   comm: bigint;
-  hostNs: number;
-  gpuNs: bigint;
-  seq: number;
-  count: number;
-  rank: number;
-  peer: number;
-  steps: number;
-  chunk: number;
-  channel: number;
-  nChannels: number;
-  nWarps: number;
   isSend: number;
-  state: number;
-  func: string;
-  datatype: string;
-  algo: string;
-  proto: string;
-  firstStepNs: number;
-  lastStepNs: number;
-  waitNs: number[];
-}
+};
 
 /** Lays `records` out as the plug-in would, in the layout's byte order. */
 function pack(records: Raw[], l: ProfileRecordLayout): ArrayBuffer {
