@@ -192,7 +192,8 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
 }
 
 // tunerPlay(library, calls): NCCL's side of the tuner interface (ncclTunerPlugin_v5) against the
-// plug-in at `library`: { call: 'init', context, comm }, { call: 'coll', context, collType, bytes,
+// plug-in at `library`: { call: 'init', context, comm } (with `v4: true`: through ncclTunerPlugin_v4,
+// which names no communicator), { call: 'coll', context, collType, bytes,
 // table } (table: algorithms × protocols of µs, handed over as NCCL does, a contiguous array cast
 // to float**), { call: 'finalize', context }. Returns what each coll call left in the table.
 Napi::Value TunerPlay(const Napi::CallbackInfo& info) {
@@ -210,7 +211,11 @@ Napi::Value TunerPlay(const Napi::CallbackInfo& info) {
     const Napi::Object c = calls.Get(i).As<Napi::Object>();
     const std::string call = c.Get("call").ToString().Utf8Value();
     const std::string name = c.Get("context").ToString().Utf8Value();
-    if (call == "init") {
+    if (call == "init" && c.Has("v4")) {  // NCCL before 2.28: ncclTunerPlugin_v4, no communicator named
+      auto* v4 = static_cast<nt::TableV4*>(dlsym(h, "ncclTunerPlugin_v4"));
+      if (!v4) throw Napi::Error::New(env, "no ncclTunerPlugin_v4 in " + library);
+      v4->init(2, 1, nullptr, &contexts[name]);
+    } else if (call == "init") {
       bool lossless = true;
       table->init(&contexts[name], c.Get("comm").As<Napi::BigInt>().Uint64Value(&lossless), 2, 1, nullptr, nullptr, nullptr);
     } else if (call == "coll") {

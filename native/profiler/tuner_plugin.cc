@@ -70,7 +70,9 @@ nt::Result get_coll_info(void* context, int coll_type, size_t n_bytes, int pipe_
   const float* table = reinterpret_cast<const float*>(cost_table);
   for (int a = 0; a < r.n_algo; a++)
     for (int p = 0; p < r.n_proto; p++) r.cost_us[a][p] = table ? table[a * n_proto + p] : -1.0f;
-  if (ctx) {
+  // Only where the record names its communicator (v5): v4's records all say 0, and a repeat left
+  // out there would let another communicator's table stand for this one's.
+  if (ctx && ctx->comm != 0) {
     if (ctx->recorded && ctx->coll_type == coll_type && ctx->n_bytes == n_bytes && ctx->pipe_ops == pipe_ops && ctx->n_algo == r.n_algo &&
         ctx->n_proto == r.n_proto && std::memcmp(ctx->cost_us, r.cost_us, sizeof r.cost_us) == 0)
       return nccl_profiler::kSuccess;

@@ -287,6 +287,22 @@ describe('the NCCL profiler plug-in', () => {
     ]);
   });
 
+  it('records every call through the v4 interface, whose records name no communicator to tell repeats apart by', () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    const table = [[1, 2, 3]];
+    const coll = (context: string) => ({ call: 'coll', context, collType: 4, bytes: 64, table });
+    hooks.tunerPlay(LIBRARY, [
+      { call: 'init', context: 'x', v4: true },
+      { call: 'init', context: 'y', v4: true },
+      coll('x'),
+      coll('x'),
+      coll('y'),
+      coll('x'),
+    ]);
+    const read = addon.ncclProfilerRead({ library: LIBRARY });
+    expect(read.tuner.map((t) => t.comm)).toEqual(Array(4).fill('0000000000000000'));
+  });
+
   it('refuses a library that is not the plug-in, saying why', () => {
     expect(() => addon.ncclProfilerRead({ library: path.resolve('build/native/Release/nothing-here.so') })).toThrow(/cannot be read/);
   });
