@@ -129,8 +129,13 @@ export class NcclProfile {
     this.take(this.addon.ncclProfilerRead({ library: this.library }));
   }
 
-  /** Keeps what one read of the plug-in gave: its calls, the tuner's tables, the communicators joined. */
-  private take({ records, tuner }: Pick<NcclProfilerRead, 'records' | 'tuner'>): void {
+  /** Records the plug-in lost to its full ring so far (its count only grows), and how many of them the log has told. */
+  private lost = 0;
+  private lostTold = 0;
+
+  /** Keeps what one read of the plug-in gave: its calls, the tuner's tables, the communicators joined, its count of records lost. */
+  private take({ records, tuner, dropped }: Pick<NcclProfilerRead, 'records' | 'tuner' | 'dropped'>): void {
+    this.lost = Math.max(this.lost, dropped);
     this.joinedLast = communicatorOf(records, this.rank, this.world) ?? this.joinedLast;
     for (const r of records) if (r.kind === 'comm') this.joinedBy.set(`${r.rank}/${r.peer}`, r.comm);
     this.pool.add(records);
@@ -158,6 +163,7 @@ export class NcclProfile {
     timed: NativeTimes,
     others: (NativeTimes | null)[],
     slices: boolean,
+    label = func,
   ): Promise<{ info: NcclStepInfo; slices: ChannelSlice[]; proxies: ProxySlice[] } | null> {
     const seqs = timed.ncclSeq;
     if (!seqs?.length) return null;
@@ -176,6 +182,15 @@ export class NcclProfile {
       process.stderr.write(
         `[trace] rank ${this.rank} nccl join ${func}: waited ${(performance.now() - start).toFixed(1)} ms, ${settled() ? 'settled' : 'NOT settled'}\n`,
       );
+    if (this.lost > this.lostTold) {
+      // The ring is read between steps: one step's records (a start, the GPU's end and a stop per
+      // channel and call) can outgrow it, and the newest are lost.
+      this.log(
+        `${label}: NCCL's profiler plug-in lost ${this.lost - this.lostTold} records to its full ring while this step ran (${iterations.length} timed call${iterations.length === 1 ? '' : 's'}, each with a start, an end and a stop per channel): ` +
+          "some calls' channels, and NCCL's choice for them, are missing from its results; fewer timed iterations keep them whole",
+      );
+      this.lostTold = this.lost;
+    }
     for (const o of others) if (o?.ncclSeq) this.pool.take(comm, func, o.ncclSeq);
     const calls = this.pool.take(comm, func, iterations);
     return joinStep(calls, iterations.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c));
@@ -205,7 +220,7 @@ export async function stepNccl(
 ): Promise<{ info: NcclStepInfo; events: TimelineEvent[] } | null> {
   const func = ncclFuncOf(op);
   if (!func) return null;
-  const joined = await profile.join(func, timed, others, at.slices);
+  const joined = await profile.join(func, timed, others, at.slices, at.label);
   if (!joined) return null;
   const base = { rank: at.rank, stream: at.stream, step: at.step };
   const events: TimelineEvent[] = joined.slices.map((s) => ({

@@ -1,0 +1,86 @@
+// The rank's side of the NCCL profiler plug-in (src/worker/nccl-profile.ts) against reads given
+// here: a step whose records outgrew the plug-in's ring says so in the rank's log, once.
+import { describe, expect, it } from 'vitest';
+import type { NativeAddon, NativeTimes, NcclProfilerRead } from '../../src/addon/native-api';
+import type { NcclProfileRecord } from '../../src/shared/run/nccl-events';
+import { NcclProfile } from '../../src/worker/nccl-profile';
+
+const COMM = '0000000000000042';
+
+function record(over: Partial<NcclProfileRecord>): NcclProfileRecord {
+  return {
+    kind: 'coll',
+    point: 'start',
+    id: 0,
+    parent: 0,
+    comm: COMM,
+    hostNs: 1000,
+    gpuNs: 0n,
+    seq: 0,
+    count: 0,
+    rank: 0,
+    peer: 0,
+    steps: 0,
+    chunk: 0,
+    channel: 0,
+    nChannels: 1,
+    nWarps: 4,
+    isSend: false,
+    state: 0,
+    func: '',
+    datatype: '',
+    algo: '',
+    proto: '',
+    ...over,
+  };
+}
+
+/** An addon whose reads give `reads` in turn, then nothing new (with the last count of records lost). */
+function addonReading(reads: Partial<NcclProfilerRead>[]): NativeAddon {
+  let dropped = 0;
+  return {
+    ncclProfilerRead: () => {
+      const r = reads.shift() ?? {};
+      dropped = r.dropped ?? dropped;
+      return { records: [], tuner: [], tunerInterface: 5, recorded: 0, inits: 1, mask: 66, interface: 5, ...r, dropped };
+    },
+    gpuClock: () => {
+      throw new Error('no GPU here');
+    },
+  } as unknown as NativeAddon;
+}
+
+/** One all_reduce call `seq`, on one channel, as the plug-in records it. */
+const call = (seq: number, id: number) => [
+  record({ id, seq, func: 'AllReduce', algo: 'RING', proto: 'LL', datatype: 'ncclFloat32' }),
+  record({ id, seq, point: 'stop', func: 'AllReduce' }),
+  record({ kind: 'kernel-ch', id: id + 1, parent: id, channel: 0, gpuNs: 5n }),
+  record({ kind: 'kernel-ch', point: 'channel-end', id: id + 1, parent: id, channel: 0, gpuNs: 9n }),
+  record({ kind: 'kernel-ch', point: 'stop', id: id + 1, parent: id, channel: 0 }),
+];
+const timed = (seq: number): NativeTimes => ({ startNs: [0], endNs: [1], ncclSeq: [seq] });
+
+describe("the rank's NCCL profile", () => {
+  it('says in the log, naming the step, when the plug-in lost records to its full ring, and only for records not told before', async () => {
+    const lines: string[] = [];
+    const addon = addonReading([
+      { records: [record({ kind: 'comm', rank: 0, peer: 2 })] },
+      { records: call(1, 10) },
+      { records: call(2, 20), dropped: 7 },
+      { records: call(3, 30) },
+    ]);
+    const profile = NcclProfile.attach(addon, 'clab_profiler.so', 0, 2, 0, (t) => lines.push(t))!;
+    expect(profile.comm).toBe(COMM);
+    const first = await profile.join('AllReduce', timed(1), [], false, 'all_reduce 8 B');
+    expect(first?.info).toMatchObject({ calls: 1, seen: 1, algo: { RING: 1 } });
+    expect(lines.filter((l) => l.includes('lost'))).toEqual([]);
+    await profile.join('AllReduce', timed(2), [], false, 'all_reduce 1 MiB');
+    await profile.join('AllReduce', timed(3), [], false, 'all_reduce 2 MiB');
+    const lost = lines.filter((l) => l.includes('lost'));
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toMatch(
+      /^all_reduce 1 MiB: NCCL's profiler plug-in lost 7 records to its full ring while this step ran \(1 timed call, each with a start/,
+    );
+    expect(lost[0]).toContain('fewer timed iterations keep them whole');
+  });
+});
