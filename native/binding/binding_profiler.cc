@@ -23,7 +23,7 @@ std::string hex(uint64_t v) {
 // Where each field of a ProfileRecord lies, for the decoder on the JavaScript side
 // (src/addon/profile-records.ts), with the names of the kinds and points by their numbers: the
 // records go over as one copy of their bytes, not one object of some 25 properties each (a step of
-// 200 calls on 24 channels keeps some 15 000 records).
+// 200 calls on 24 channels keeps some 10 000 records).
 Napi::Object record_layout(Napi::Env env) {
   Napi::Object l = Napi::Object::New(env);
   const auto at = [&](const char* k, size_t offset) { l.Set(k, Napi::Number::New(env, static_cast<double>(offset))); };

@@ -183,10 +183,10 @@ export class NcclProfile {
         `[trace] rank ${this.rank} nccl join ${func}: waited ${(performance.now() - start).toFixed(1)} ms, ${settled() ? 'settled' : 'NOT settled'}\n`,
       );
     if (this.lost > this.lostTold) {
-      // The ring is read between steps: one step's records (a start, the GPU's end and a stop per
+      // The ring is read between steps: one step's records (a start and the GPU's end per
       // channel and call) can outgrow it, and the newest are lost.
       this.log(
-        `${label}: NCCL's profiler plug-in lost ${this.lost - this.lostTold} records to its full ring while this step ran (${iterations.length} timed call${iterations.length === 1 ? '' : 's'}, each with a start, an end and a stop per channel): ` +
+        `${label}: NCCL's profiler plug-in lost ${this.lost - this.lostTold} records to its full ring while this step ran (${iterations.length} timed call${iterations.length === 1 ? '' : 's'}, each with a start and an end per channel): ` +
           "some calls' channels, and NCCL's choice for them, are missing from its results; fewer timed iterations keep them whole",
       );
       this.lostTold = this.lost;

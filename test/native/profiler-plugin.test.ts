@@ -202,6 +202,8 @@ describe('the NCCL profiler plug-in', () => {
     ]);
     const ends = records.filter((r) => r.point === 'channel-end');
     expect(ends.map((r) => r.gpuNs - T0)).toEqual([725_000n, 725_010n]);
+    // A channel's stop adds nothing to its start and its end: not kept.
+    expect(records.filter((r) => r.kind === 'kernel-ch').map((r) => r.point)).toEqual(['start', 'channel-end', 'start', 'channel-end']);
     expect(records.filter((r) => r.kind === 'p2p').map((r) => [r.point, r.func, r.peer])).toEqual([
       ['start', 'Send', 1],
       ['stop', '', 0],

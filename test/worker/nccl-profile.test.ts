@@ -56,7 +56,6 @@ const call = (seq: number, id: number) => [
   record({ id, seq, point: 'stop', func: 'AllReduce' }),
   record({ kind: 'kernel-ch', id: id + 1, parent: id, channel: 0, gpuNs: 5n }),
   record({ kind: 'kernel-ch', point: 'channel-end', id: id + 1, parent: id, channel: 0, gpuNs: 9n }),
-  record({ kind: 'kernel-ch', point: 'stop', id: id + 1, parent: id, channel: 0 }),
 ];
 const timed = (seq: number): NativeTimes => ({ startNs: [0], endNs: [1], ncclSeq: [seq] });
 
