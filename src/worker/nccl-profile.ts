@@ -182,18 +182,24 @@ export class NcclProfile {
       process.stderr.write(
         `[trace] rank ${this.rank} nccl join ${func}: waited ${(performance.now() - start).toFixed(1)} ms, ${settled() ? 'settled' : 'NOT settled'}\n`,
       );
+    for (const o of others) if (o?.ncclSeq) this.pool.take(comm, func, o.ncclSeq);
+    const calls = this.pool.take(comm, func, iterations);
+    const joined = joinStep(calls, iterations.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c));
     if (this.lost > this.lostTold) {
       // The ring is read between steps: one step's records (a start and the GPU's end per
       // channel and call) can outgrow it, and the newest are lost.
+      const { seen, missingEnds } = joined.info;
+      const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
       this.log(
-        `${label}: NCCL's profiler plug-in lost ${this.lost - this.lostTold} records to its full ring while this step ran (${iterations.length} timed call${iterations.length === 1 ? '' : 's'}, each with a start and an end per channel): ` +
-          "some calls' channels, and NCCL's choice for them, are missing from its results; fewer timed iterations keep them whole",
+        `${label}: NCCL's profiler plug-in lost ${n(this.lost - this.lostTold, 'record')} to its full ring while this step ran. ` +
+          `Of its ${n(iterations.length, 'timed call')}, ${seen} ${seen === 1 ? 'was' : 'were'} seen (${n(missingEnds, 'channel')} without an end), and what NCCL chose is said for those alone. ` +
+          (seen > 0
+            ? `At most about ${n(seen, 'timed iteration')} ${seen === 1 ? 'keeps' : 'keep'} every call whole.`
+            : 'Fewer timed iterations keep every call whole.'),
       );
       this.lostTold = this.lost;
     }
-    for (const o of others) if (o?.ncclSeq) this.pool.take(comm, func, o.ncclSeq);
-    const calls = this.pool.take(comm, func, iterations);
-    return joinStep(calls, iterations.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c));
+    return joined;
   }
 }
 
