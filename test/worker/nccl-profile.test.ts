@@ -4,36 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { NativeAddon, NativeTimes, NcclProfilerRead } from '../../src/addon/native-api';
 import type { NcclProfileRecord } from '../../src/shared/run/nccl-events';
 import { NcclProfile } from '../../src/worker/nccl-profile';
+import { ncclRecord } from '../shared/run/nccl-record';
 
 const COMM = '0000000000000042';
 
-function record(over: Partial<NcclProfileRecord>): NcclProfileRecord {
-  return {
-    kind: 'coll',
-    point: 'start',
-    id: 0,
-    parent: 0,
-    comm: COMM,
-    hostNs: 1000,
-    gpuNs: 0n,
-    seq: 0,
-    count: 0,
-    rank: 0,
-    peer: 0,
-    steps: 0,
-    chunk: 0,
-    channel: 0,
-    nChannels: 1,
-    nWarps: 4,
-    isSend: false,
-    state: 0,
-    func: '',
-    datatype: '',
-    algo: '',
-    proto: '',
-    ...over,
-  };
-}
+const record = (over: Partial<NcclProfileRecord>): NcclProfileRecord => ncclRecord({ comm: COMM, ...over });
 
 /** An addon whose reads give `reads` in turn, then nothing new (with the last count of records lost). */
 function addonReading(reads: Partial<NcclProfilerRead>[]): NativeAddon {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ncclRecord } from './nccl-record';
 import {
   NcclEventPool,
   communicatorOf,
@@ -16,31 +17,7 @@ const COMM = '00000000000000aa';
 const G = 1_764_000_000_000_000_000n;
 let nextId = 1;
 
-const base: NcclProfileRecord = {
-  kind: 'coll',
-  point: 'start',
-  id: 0,
-  parent: 0,
-  comm: COMM,
-  hostNs: 0,
-  gpuNs: 0n,
-  seq: 0,
-  count: 0,
-  rank: 0,
-  peer: 0,
-  steps: 0,
-  chunk: 0,
-  channel: 0,
-  nChannels: 0,
-  nWarps: 0,
-  isSend: false,
-  state: 0,
-  func: '',
-  datatype: '',
-  algo: '',
-  proto: '',
-};
-const rec = (r: Partial<NcclProfileRecord>): NcclProfileRecord => ({ ...base, ...r });
+const rec = (r: Partial<NcclProfileRecord>): NcclProfileRecord => ncclRecord({ comm: COMM, ...r });
 
 /** The records of one call: its Coll start and stop, and per channel a start and an end (gpu times relative to G, ns). */
 function call(seq: number, opts: { func?: string; algo?: string; proto?: string; channels?: [number, number][]; comm?: string } = {}) {
