@@ -59,4 +59,15 @@ function pairedRatios(a, b) {
   return out;
 }
 
-module.exports = { binomialCdfHalf, medianWithInterval, verdict, pairedRatios };
+/**
+ * Counts `v` (verdict's answer) into `tally` ({ met, missed: [], unresolved: [] }): met by number,
+ * the others by `item` (what a table names the size by).
+ */
+function tallyVerdict(tally, v, item) {
+  if (v === 'met') tally.met++;
+  else if (v === 'missed') tally.missed.push(item);
+  else if (v === 'unresolved') tally.unresolved.push(item);
+  return tally;
+}
+
+module.exports = { binomialCdfHalf, medianWithInterval, verdict, pairedRatios, tallyVerdict };

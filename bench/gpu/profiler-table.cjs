@@ -12,7 +12,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { medianWithInterval, pairedRatios, verdict } = require('./paired.cjs');
+const { medianWithInterval, pairedRatios, tallyVerdict, verdict } = require('./paired.cjs');
 
 const [work, repeatsText, ...named] = process.argv.slice(2);
 const sides = [...new Set(['on', 'off', ...named])];
@@ -74,10 +74,7 @@ for (const side of sides.filter((x) => x !== 'off')) {
     const ci = medianWithInterval(pairedRatios(at[side][key], at.off[key]));
     const v = verdict(ci, large ? 0.98 : 1.02, large ? 'min' : 'max');
     (paired[side] ??= []).push(`${bytes} ${ci.median.toFixed(3)} [${ci.lo.toFixed(3)}–${ci.hi.toFixed(3)}] ${v}`);
-    verdicts[side] ??= { met: 0, missed: [], unresolved: [] };
-    if (v === 'met') verdicts[side].met++;
-    else if (v === 'missed') verdicts[side].missed.push(bytes);
-    else if (v === 'unresolved') verdicts[side].unresolved.push(bytes);
+    tallyVerdict((verdicts[side] ??= { met: 0, missed: [], unresolved: [] }), v, bytes);
     if (!ci.exact) verdicts[side].inexact = ci.n;
   }
 }

@@ -10,7 +10,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { medianWithInterval, pairedRatios, verdict } = require('./paired.cjs');
+const { medianWithInterval, pairedRatios, tallyVerdict, verdict } = require('./paired.cjs');
 
 const [work, repeatsText] = process.argv.slice(2);
 const repeats = Number(repeatsText);
@@ -175,9 +175,7 @@ for (const [op, sizes] of Object.entries(figures)) {
         const ci = medianWithInterval(pairedRatios(mine, theirs));
         const v = verdict(ci, 1.0, 'max');
         const p = ((summary.paired[op] ??= {})[who] ??= { met: 0, missed: [], unresolved: [], exact: true });
-        if (v === 'met') p.met++;
-        else if (v === 'missed') p.missed.push(`${bytes} B ${f(ci.median, 3)} [${f(ci.lo, 3)}–${f(ci.hi, 3)}]`);
-        else if (v === 'unresolved') p.unresolved.push(`${bytes} B ${f(ci.median, 3)} [${f(ci.lo, 3)}–${f(ci.hi, 3)}]`);
+        tallyVerdict(p, v, `${bytes} B ${f(ci.median, 3)} [${f(ci.lo, 3)}–${f(ci.hi, 3)}]`);
         p.exact &&= ci.exact;
         (p.medians ??= []).push(ci.median);
       }
@@ -220,17 +218,15 @@ for (const op of ['all_reduce', 'send', 'sendrecv'].filter((o) => figures[o])) {
     `${op} < 1 MiB, best of the repeats > 1.0 × nccl-tests' best: ${aboveBest.length ? `${aboveBest.length}: ${some(aboveBest)}` : 'none'}`,
   );
 }
+/** A list of ratios in one phrase: its range, median, and how many lie above 1.0. */
+const range = (v) =>
+  `${f(Math.min(...v), 3)}–${f(Math.max(...v), 3)}, median ${f(median(v), 3)}, ${v.filter((x) => x > 1.0).length} of ${v.length} above 1.0`;
 // The A/A pair: nccl-tests' second run each repeat against its first, as clab's is set against it.
 for (const [op, ratios] of Object.entries(summary.aa)) {
   const v = ratios.filter((x) => Number.isFinite(x));
-  if (!v.length) continue;
-  console.log(
-    `A/A, nccl-tests against itself, ${op} < 1 MiB (medians over the repeats): ${f(Math.min(...v), 3)}–${f(Math.max(...v), 3)}, median ${f(median(v), 3)}, ${v.filter((x) => x > 1.0).length} of ${v.length} above 1.0`,
-  );
+  if (v.length) console.log(`A/A, nccl-tests against itself, ${op} < 1 MiB (medians over the repeats): ${range(v)}`);
 }
 // CLAB_B_ENV / CLAB_B_NODE: clab with that environment or those Node options (clab-b) against nccl-tests, and clab against clab-b.
-const range = (v) =>
-  `${f(Math.min(...v), 3)}–${f(Math.max(...v), 3)}, median ${f(median(v), 3)}, ${v.filter((x) => x > 1.0).length} of ${v.length} above 1.0`;
 for (const [op, pairs] of Object.entries(summary.clabB)) {
   const bPeer = pairs.map((p) => p[0]).filter((x) => Number.isFinite(x));
   const clabOverB = pairs.map((p) => p[1]).filter((x) => Number.isFinite(x));
