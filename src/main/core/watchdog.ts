@@ -113,9 +113,14 @@ export class Watchdog {
         message: `rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not join the communicator within ${this.startTimeoutMs} ms`,
       };
     }
-    const overdue = [...this.began].filter(([index, b]) => !finished(index) && now - b.atMs > this.allowedMs(index));
+    const unfinished = [...this.began].filter(([index]) => !finished(index));
+    const overdue = unfinished.filter(([index, b]) => now - b.atMs > this.allowedMs(index));
     if (!overdue.length) return null;
-    const index = Math.min(...overdue.map(([i]) => i));
+    // A rank that takes no part in a step may report the next step's start before the stuck rank
+    // reports this one's, so the later step crosses its timeout a few milliseconds first. An
+    // earlier step that began no sooner than an overdue one has waited as long: it is named.
+    const firstOverdue = overdue.reduce((a, b) => (b[0] < a[0] ? b : a));
+    const index = Math.min(...unfinished.filter(([i, b]) => i <= firstOverdue[0] && b.atMs >= firstOverdue[1].atMs).map(([i]) => i));
     const step = this.step(index);
     const states = this.ranks().map((r) => this.position(r, index, finishedOn));
     return {
