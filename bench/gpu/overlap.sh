@@ -79,7 +79,7 @@ for setting in $SETTINGS; do
           const ran = c.variants.filter((v) => v.durationUs);
           const best = ran.reduce((a, b) => (b.durationUs < a.durationUs ? b : a));
           console.log(`  ideal ${c.ideal.us.toFixed(0)} µs (transfer alone ${c.ideal.commUs.toFixed(0)} µs, ${c.ideal.commFrom}; GEMM alone ${c.ideal.computeUs.toFixed(0)} µs); best ${best.name} ×${(best.durationUs / c.ideal.us).toFixed(3)} (target ≤ 1.05); wall ${wall} s (target ≤ 3 s)`);
-          for (const v of c.variants) console.log(`  ${v.name.padEnd(28)} ${v.refused ? `refused: ${v.refused}` : `${v.durationUs.toFixed(0)} µs ×${(v.durationUs / c.ideal.us).toFixed(3)} the ideal; transfer ${v.commUs?.toFixed(0)} µs, GEMM ${v.computeUs?.toFixed(0)} µs (×${(v.computeUs / c.ideal.computeUs).toFixed(2)} alone)`}`);
+          for (const v of c.variants) console.log(`  ${v.name.padEnd(28)} ${v.refused ? `refused: ${v.refused}` : `${v.durationUs.toFixed(0)} µs ×${(v.durationUs / c.ideal.us).toFixed(3)} the ideal; transfer ${v.commUs?.toFixed(0)} µs, GEMM ${v.computeUs?.toFixed(0)} µs (×${(v.computeUs / c.ideal.computeUs).toFixed(2)} alone)${v.computeStartUs !== undefined ? `, began ${v.computeStartUs.toFixed(1)} µs into the block, which ended ${v.afterComputeUs.toFixed(1)} µs after it` : ""}`}`);
         }
       }
     ' "$WORK/overlap-$n.run.json" "$wall" "$rc" "$setting"

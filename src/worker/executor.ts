@@ -8,6 +8,7 @@ import type { FlightEntry } from '../shared/run/flight.js';
 import { rankStep } from '../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
 import type { RankStepResult, TimelineEvent } from '../shared/run/protocol.js';
+import { STREAM_PHASES } from '../shared/run/timeline-event.js';
 import { prepareCollective, prepareP2p, type PreparedCall } from './buffers.js';
 import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { runObjectCollective } from './objects.js';
@@ -39,8 +40,6 @@ export interface ExecutorHost {
 }
 
 const nowNs = () => Number(process.hrtime.bigint());
-/** Phases of work on a rank's streams (a compare block's span is theirs; host work and nested blocks are not). */
-const STREAM_PHASES = new Set<TimelineEvent['phase']>(['warmup', 'loop', 'timed', 'check']);
 /** Steps that only enqueue work on their stream (see run()). */
 const CHAINABLE = new Set<PlanStep['action']['kind']>(['collective', 'p2p', 'group', 'compute', 'barrier']);
 /** The one native op for a step's calls (a group when there are several), on the step's communicator. */

@@ -491,7 +491,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       plan: this.sentPlan,
       steps,
       ...(expectation ? { expectation } : {}),
-      compares: summarizeCompares(this.plan, steps),
+      compares: summarizeCompares(this.plan, steps, this.events),
       logs: this.logs,
       events: [...this.events, ...this.unfinished(ended)].sort((a, b) => a.startNs - b.startNs),
       ...(this.rankSet?.hosts ? { hosts: this.rankSet.hosts, hostWarnings: hostDifferences(this.rankSet.hosts) } : {}),

@@ -324,7 +324,13 @@ function costLine(v: CompareVariant, variants: CompareVariant[], ideal: Ideal, w
     v.commUs ? `transfer ${us(v.commUs)} µs (×${(v.commUs / commBase.us).toFixed(2)} against ${commBase.from})` : null,
     v.computeUs ? `GEMM ${us(v.computeUs)} µs (×${(v.computeUs / ideal.computeUs).toFixed(2)} against alone)` : null,
   ].filter((p): p is string => p !== null);
-  return parts.length ? [`  ${''.padEnd(width)} ${parts.join(', ')}`] : [];
+  const lines = parts.length ? [`  ${''.padEnd(width)} ${parts.join(', ')}`] : [];
+  // The rest of the block beside the multiply: what keeps a variant from the ideal besides a slower GEMM.
+  if (v.computeStartUs !== undefined && v.afterComputeUs !== undefined)
+    lines.push(
+      `  ${''.padEnd(width)} the GEMM began ${us(v.computeStartUs)} µs into the block, and the block ended ${us(v.afterComputeUs)} µs after it`,
+    );
+  return lines;
 }
 
 /** How much slower a multiply beside communication may be before the summary explains why. */

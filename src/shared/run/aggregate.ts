@@ -2,7 +2,8 @@
 import { DTYPE_INFO } from '../data/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS, p2pAlgBytes, p2pBusFactor } from '../ops/index.js';
 import type { CollectiveAction, P2pAction, Plan, PlanAction, PlanStep } from '../plan/types.js';
-import type { RankStepResult } from './protocol.js';
+import type { RankStepResult, TimelineEvent } from './protocol.js';
+import { STREAM_PHASES } from './timeline-event.js';
 import { mergeStepInfos, shortChoice } from './nccl-events.js';
 import type { CompareRecord, StepRecord } from './record.js';
 import { algBandwidth, bandwidthTime, iterationTimesAcrossRanks, perOpTime, timingStats } from '../data/stats.js';
@@ -146,7 +147,78 @@ export function variantSerial(steps: PlanStep[]): boolean {
   return work.length > 0 && work.every((s) => !s.async && s.stream === work[0].stream);
 }
 
-export function summarizeCompares(plan: Plan, steps: StepRecord[]): CompareRecord[] {
+/** One rank's span of a variant's repeat, and of its multiplies in it (CLOCK_MONOTONIC ns). */
+interface RankSpan {
+  start: number;
+  end: number;
+  computeStart: number;
+  computeEnd: number;
+}
+
+/**
+ * Every rank's span of each repeat of each compare variant, from the ops' events on its streams
+ * (as the rank times the block: its first op's start to its last op's end), by
+ * "compare/variant/repeat" and rank. One pass over the events.
+ */
+function blockSpans(steps: StepRecord[], events: readonly TimelineEvent[]): Map<string, Map<number, RankSpan>> {
+  const inBlock = new Map<number, { key: string; compute: boolean }>();
+  for (const s of steps) {
+    const o = s.origin;
+    if (o.kind !== 'compare' || o.repeat < 0 || s.action.kind === 'block-begin' || s.action.kind === 'block-end') continue;
+    inBlock.set(s.index, { key: `${o.compare}/${o.variant}/${o.repeat}`, compute: s.action.kind === 'compute' });
+  }
+  const spans = new Map<string, Map<number, RankSpan>>();
+  for (const e of events) {
+    const at = inBlock.get(e.step);
+    if (!at || !STREAM_PHASES.has(e.phase)) continue;
+    let ranks = spans.get(at.key);
+    if (!ranks) spans.set(at.key, (ranks = new Map()));
+    const span = ranks.get(e.rank) ?? { start: Infinity, end: -Infinity, computeStart: Infinity, computeEnd: -Infinity };
+    span.start = Math.min(span.start, e.startNs);
+    span.end = Math.max(span.end, e.endNs);
+    if (at.compute) {
+      span.computeStart = Math.min(span.computeStart, e.startNs);
+      span.computeEnd = Math.max(span.computeEnd, e.endNs);
+    }
+    ranks.set(e.rank, span);
+  }
+  return spans;
+}
+
+/**
+ * Where an overlapped variant's block went beside its multiply, on the rank whose block took
+ * longest in each repeat (the one the block's time is): how long after the block began the
+ * multiply began, and how long the block went on after it ended; medians over the repeats, µs.
+ * null where that rank ran no multiply (the transfer was the longer side) or no events came.
+ */
+function multiplyInBlock(
+  spans: Map<string, Map<number, RankSpan>>,
+  compare: number,
+  variant: string,
+  repeats: number,
+): { computeStartUs: number; afterComputeUs: number } | null {
+  const before: number[] = [];
+  const after: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const ranks = spans.get(`${compare}/${variant}/${r}`);
+    if (!ranks) continue;
+    const longest = [...ranks.values()].reduce((a, b) => (b.end - b.start > a.end - a.start ? b : a));
+    if (!Number.isFinite(longest.computeStart)) continue;
+    before.push((longest.computeStart - longest.start) / 1e3);
+    after.push((longest.end - longest.computeEnd) / 1e3);
+  }
+  const computeStartUs = median(before);
+  const afterComputeUs = median(after);
+  return computeStartUs === null || afterComputeUs === null ? null : { computeStartUs, afterComputeUs };
+}
+
+/**
+ * Each compare block's record from its steps: every variant's duration (median over repeats),
+ * speed-up, transfer and multiply times, and the true ideal. With the run's `events`, an overlapped
+ * variant also says when its multiply began in the block and how long the block went on after it.
+ */
+export function summarizeCompares(plan: Plan, steps: StepRecord[], events: readonly TimelineEvent[] = []): CompareRecord[] {
+  const spans = events.length && plan.compares.length ? blockSpans(steps, events) : null;
   return plan.compares.map((spec) => {
     const inCompare = steps.filter((s) => s.origin.kind === 'compare' && s.origin.compare === spec.index);
     // A variant's communication or compute time: its steps of that kind summed per repeat that
@@ -193,6 +265,7 @@ export function summarizeCompares(plan: Plan, steps: StepRecord[]): CompareRecor
         computeUs: refused ? null : timeOf(name, 'compute'),
         transport: variantTransport(own),
         serial: variantSerial(own),
+        ...(!refused && spans && !variantSerial(own) ? (multiplyInBlock(spans, spec.index, name, spec.repeat) ?? {}) : {}),
         ...(refused ? { refused } : {}),
         ...(nccl ? { nccl } : {}),
       };

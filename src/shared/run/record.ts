@@ -94,6 +94,14 @@ export const compareRecordSchema = z.object({
       transport: z.string().optional(),
       /** Its steps run one after another on one stream: its comm and compute times are each alone. */
       serial: z.boolean().optional(),
+      /**
+       * An overlapped variant, on the rank whose block took longest (newer records): how long after
+       * the block's first op began its multiply began, and how long the block went on after the
+       * multiply ended (the transfer finishing); medians over repeats, µs. Absent where that rank
+       * ran no multiply. With computeUs they make up the block: what the ideal is missing by.
+       */
+      computeStartUs: z.number().optional(),
+      afterComputeUs: z.number().optional(),
       /** Why it was not run (e.g. NCCL settings the loaded NCCL cannot run); its duration is then null. */
       refused: z.string().optional(),
       /** nccl with the profiler plug-in: what NCCL chose for the variant's communication, e.g. "RING LL 24ch" (newer records). */

@@ -57,6 +57,9 @@ export const timelineEventSchema = z.object({
 
 export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 
+/** Phases of work on a rank's streams: a compare block's span is theirs (host work and nested blocks are not). */
+export const STREAM_PHASES: ReadonlySet<TimelineEvent['phase']> = new Set(['warmup', 'loop', 'timed', 'check']);
+
 const PHASES: ReadonlySet<unknown> = new Set(timelineEventSchema.shape.phase.options);
 /** The keys the hand check knows, in the schema's order (a test holds them to the schema's shape). */
 export const EVENT_KEYS = ['rank', 'stream', 'step', 'name', 'phase', 'startNs', 'endNs', 'bytes', 'channel', 'proxy'] as const;

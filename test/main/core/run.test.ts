@@ -219,6 +219,17 @@ describe('shipped experiment scenarios', () => {
     expect([c.variants[0].commUs, c.variants[0].computeUs]).toEqual([c.commUs, c.computeUs]);
     expect(c.variants[1].commUs).toBeGreaterThan(0);
     expect(c.variants[1].computeUs).toBeGreaterThan(0);
+    // Overlapped variants say when the multiply began in the block and how long the block went on
+    // after it (from the ranks' events: rank 1, which receives and multiplies, has the longer block).
+    const overlapped = c.variants.filter((v) => !v.serial);
+    expect(overlapped.map((v) => v.name)).toEqual(['overlap on', 'overlap on, copy engine']);
+    for (const v of c.variants.filter((x) => x.serial)) expect(v).not.toHaveProperty('computeStartUs');
+    expect(overlapped.some((v) => v.computeStartUs !== undefined)).toBe(true);
+    for (const v of overlapped.filter((x) => x.computeStartUs !== undefined)) {
+      expect(v.computeStartUs).toBeGreaterThanOrEqual(0);
+      expect(v.afterComputeUs).toBeGreaterThanOrEqual(0);
+      expect(v.computeStartUs! + v.afterComputeUs!).toBeLessThan(Math.max(...v.repeatsUs));
+    }
   });
 });
 

@@ -69,7 +69,7 @@ describe('compare summary', () => {
         v('off', 1290, 590, 700, 'nccl', true),
         v('off, copy engine', 1230, 530, 700, 'copy-engine', true),
         v('on', 850, 600, 800, 'nccl', false),
-        v('on, copy engine', 721, 540, 714, 'copy-engine', false),
+        { ...v('on, copy engine', 721, 540, 714, 'copy-engine', false), computeStartUs: 5, afterComputeUs: 2 },
         {
           name: 'on, zero SM',
           durationUs: null,
@@ -88,6 +88,10 @@ describe('compare summary', () => {
     expect(lines).toContain('  on, copy engine  721.0 µs  speed-up ×2.08  ×1.03 the ideal');
     expect(lines).toContain('                   transfer 540.0 µs (×1.02 against off, copy engine), GEMM 714.0 µs (×1.02 against alone)');
     expect(lines).toContain('                   transfer 600.0 µs (×1.02 against off), GEMM 800.0 µs (×1.14 against alone)');
+    // Where the block's time went beside the multiply: only where the record says (newer records).
+    expect(lines.filter((l) => l.includes('into the block'))).toEqual([
+      '                   the GEMM began 5.00 µs into the block, and the block ended 2.00 µs after it',
+    ]);
     expect(lines).toContain(
       '  ideal 700.0 µs: the longer of the fastest transfer alone (530.0 µs, off, copy engine) and the GEMM alone on all SMs (700.0 µs, off), measured in this run',
     );

@@ -4,6 +4,7 @@ import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import { summarizeCompares, variantSerial, variantTransport } from '../../../src/shared/run/aggregate';
 import type { StepRecord } from '../../../src/shared/run/record';
+import type { TimelineEvent } from '../../../src/shared/run/protocol';
 import type { PlanStep } from '../../../src/shared/plan/types';
 import { copyEngineNeedsPeerAttributes, copyEnginePairs, copyEngineRefusal } from '../../../src/shared/plan/copy-engine';
 
@@ -110,6 +111,58 @@ describe('a compare block against the true ideal', () => {
     // The overlapped copy (520 µs) is no transfer alone: the ideal's comes from a serial variant.
     expect(c.ideal).toEqual({ us: 700, commUs: 530, commFrom: 'off, copy engine', computeUs: 700, computeFrom: 'off' });
     expect(c.variants.map((v) => v.durationUs! / c.ideal!.us)).toEqual([1290 / 700, 1240 / 700, 850 / 700, 720 / 700]);
+  });
+
+  it("says when an overlapped variant's multiply began in the block and how long the block went on after it, on the rank the block's time is", () => {
+    const repeated = compilePlan(
+      scenario([
+        { op: 'compare', repeat: 3, warmup: 0, variants: [variant('off', 'nccl', true), variant('on, copy engine', 'copy-engine', false)] },
+      ]),
+    );
+    const steps: StepRecord[] = repeated.steps.map((s) => ({
+      index: s.index,
+      path: s.path,
+      label: s.label,
+      origin: s.origin,
+      action: s.action,
+      verdict: 'none',
+      wrong: 0,
+      ranks: [],
+      timing: null,
+      bytes: 0,
+      algbw: null,
+      busbw: null,
+      flops: null,
+    }));
+    const stepOf = (variant: string, repeat: number, kind: string) =>
+      repeated.steps.find(
+        (s) => s.origin.kind === 'compare' && s.origin.variant === variant && s.origin.repeat === repeat && s.action.kind === kind,
+      )!.index;
+    const events: TimelineEvent[] = [];
+    const at = (rank: number, step: number, startUs: number, endUs: number, phase: TimelineEvent['phase'] = 'timed') =>
+      events.push({ rank, stream: 1, step, name: 'x', phase, startNs: 5e9 + startUs * 1e3, endNs: 5e9 + endUs * 1e3, bytes: 0 });
+    // Per repeat: rank 0 copies; rank 1 waits for the copy's end and multiplies, beginning `late` µs in.
+    for (const [repeat, late, copyEnd, gemmEnd] of [
+      [0, 20, 540, 733],
+      [1, 30, 545, 748],
+      [2, 25, 900, 740], // here rank 0's copy is the longer side: the block's time is rank 0's, with no multiply
+    ]) {
+      const group = stepOf('on, copy engine', repeat, 'group');
+      at(0, group, 0, copyEnd);
+      at(1, group, 0, gemmEnd); // its receive ends with the copy's signal, after the multiply
+      at(1, stepOf('on, copy engine', repeat, 'compute'), late, gemmEnd - 3);
+      // Neither the block's own marker nor host work counts.
+      at(1, stepOf('on, copy engine', repeat, 'block-end'), 0, 5000, 'block');
+      at(1, group, -500, 0, 'fill');
+    }
+    at(1, stepOf('off', 0, 'compute'), 600, 1300);
+    const [c] = summarizeCompares(repeated, steps, events);
+    const [off, on] = c.variants;
+    expect(off).not.toHaveProperty('computeStartUs');
+    // Repeats 0 and 1 (repeat 2's time is rank 0's): the medians of 20 and 30 µs, and of 3 and 3 µs.
+    expect(on).toMatchObject({ computeStartUs: 25, afterComputeUs: 3 });
+    // Without the events (older callers), nothing is said.
+    expect(summarizeCompares(repeated, steps)[0].variants[1]).not.toHaveProperty('computeStartUs');
   });
 });
 
