@@ -5,7 +5,7 @@ import type { CollectiveAction, P2pAction, Plan, PlanAction, PlanStep } from '..
 import type { RankStepResult, TimelineEvent } from './protocol.js';
 import { STREAM_PHASES } from './timeline-event.js';
 import { mergeStepInfos, shortChoice } from './nccl-events.js';
-import type { CompareRecord, StepRecord } from './record.js';
+import type { CompareRecord, RunRecord, StepRecord } from './record.js';
 import { algBandwidth, bandwidthTime, iterationTimesAcrossRanks, perOpTime, timingStats } from '../data/stats.js';
 
 function itemBytes(item: CollectiveAction | P2pAction, world: number): { bytes: number; busFactor: number } {
@@ -295,4 +295,28 @@ export function trueIdeal(variants: CompareRecord['variants']): NonNullable<Comp
   const compute = fastestAlone(variants, 'computeUs');
   if (!comm || !compute) return null;
   return { us: Math.max(comm.us, compute.us), commUs: comm.us, commFrom: comm.from, computeUs: compute.us, computeFrom: compute.from };
+}
+
+/**
+ * A record from before overlapped variants said where their block went beside the multiply
+ * (`computeStartUs`, `afterComputeUs`): those two read from its own steps and events, nothing else
+ * of it changed; a record that has them, or has no events, as it is.
+ */
+export function withBlockAnatomy(record: RunRecord): RunRecord {
+  if (!record.compares.length || !record.events.length) return record;
+  if (!record.compares.some((c) => c.variants.some((v) => v.serial === false && v.computeStartUs === undefined && !v.refused)))
+    return record;
+  const fresh = new Map(summarizeCompares(record.plan, record.steps, record.events).map((c) => [c.index, c]));
+  return {
+    ...record,
+    compares: record.compares.map((c) => ({
+      ...c,
+      variants: c.variants.map((v) => {
+        const f = fresh.get(c.index)?.variants.find((x) => x.name === v.name);
+        return v.computeStartUs === undefined && f?.computeStartUs !== undefined
+          ? { ...v, computeStartUs: f.computeStartUs, afterComputeUs: f.afterComputeUs }
+          : v;
+      }),
+    })),
+  };
 }

@@ -5,6 +5,7 @@ import { parse, type ParseError } from 'jsonc-parser';
 import { lineColumns } from '../plan/text.js';
 import { jsonErrorMessage } from '../scenario/messages.js';
 import { RECORD_FORMAT, runRecordSchema, type RunRecord } from './record.js';
+import { withBlockAnatomy } from './aggregate.js';
 
 /** A record's file name ends so (saved runs, `clab run --out`, the exports). */
 export const RUN_RECORD_SUFFIX = /\.run\.json$/i;
@@ -39,10 +40,13 @@ export function parseRecordJson(text: string): { ok: true; raw: unknown } | { ok
   }
 }
 
-/** Parsed JSON checked against the record's schema: the record, or the first field that breaks it (its path and why). */
+/**
+ * Parsed JSON checked against the record's schema: the record (an older one with what newer ones
+ * derive from its own data, withBlockAnatomy), or the first field that breaks it (its path and why).
+ */
 export function validateRecord(raw: unknown): RecordText {
   const parsed = runRecordSchema.safeParse(raw);
-  if (parsed.success) return { ok: true, record: parsed.data };
+  if (parsed.success) return { ok: true, record: withBlockAnatomy(parsed.data) };
   const issue = parsed.error.issues[0];
   return { ok: false, kind: 'schema', problem: `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}` };
 }
