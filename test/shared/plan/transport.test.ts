@@ -40,6 +40,23 @@ describe('copy-engine transport', () => {
   });
 });
 
+/** A plan step's record with these rank results and nothing measured across ranks. */
+const stepRecordOf = (s: PlanStep, ranks: StepRecord['ranks']): StepRecord => ({
+  index: s.index,
+  path: s.path,
+  label: s.label,
+  origin: s.origin,
+  action: s.action,
+  verdict: 'none',
+  wrong: 0,
+  ranks,
+  timing: null,
+  bytes: 0,
+  algbw: null,
+  busbw: null,
+  flops: null,
+});
+
 describe('a compare block against the true ideal', () => {
   const variant = (name: string, transport: string, serial: boolean) => ({
     name,
@@ -89,23 +106,12 @@ describe('a compare block against the true ideal', () => {
     const records: StepRecord[] = plan.steps.map((s) => {
       const [comm, compute, block] = times[(s.origin as { variant: string }).variant];
       const us = s.action.kind === 'group' ? comm : s.action.kind === 'compute' ? compute : s.action.kind === 'block-end' ? block : 0;
-      return {
-        index: s.index,
-        path: s.path,
-        label: s.label,
-        origin: s.origin,
-        action: s.action,
-        verdict: 'none',
-        wrong: 0,
-        ranks: us
+      return stepRecordOf(
+        s,
+        us
           ? [{ step: s.index, rank: 1, verdict: 'none', checked: 0, wrong: 0, mismatches: [], output: null, timesUs: [us], note: null }]
           : [],
-        timing: null,
-        bytes: 0,
-        algbw: null,
-        busbw: null,
-        flops: null,
-      };
+      );
     });
     const [c] = summarizeCompares(plan, records);
     // The overlapped copy (520 µs) is no transfer alone: the ideal's comes from a serial variant.
@@ -119,21 +125,7 @@ describe('a compare block against the true ideal', () => {
         { op: 'compare', repeat: 3, warmup: 0, variants: [variant('off', 'nccl', true), variant('on, copy engine', 'copy-engine', false)] },
       ]),
     );
-    const steps: StepRecord[] = repeated.steps.map((s) => ({
-      index: s.index,
-      path: s.path,
-      label: s.label,
-      origin: s.origin,
-      action: s.action,
-      verdict: 'none',
-      wrong: 0,
-      ranks: [],
-      timing: null,
-      bytes: 0,
-      algbw: null,
-      busbw: null,
-      flops: null,
-    }));
+    const steps = repeated.steps.map((s) => stepRecordOf(s, []));
     const stepOf = (variant: string, repeat: number, kind: string) =>
       repeated.steps.find(
         (s) => s.origin.kind === 'compare' && s.origin.variant === variant && s.origin.repeat === repeat && s.action.kind === kind,
