@@ -326,10 +326,10 @@ function costLine(v: CompareVariant, variants: CompareVariant[], ideal: Ideal, w
   ].filter((p): p is string => p !== null);
   const lines = parts.length ? [`  ${''.padEnd(width)} ${parts.join(', ')}`] : [];
   // The rest of the block beside the multiply: what keeps a variant from the ideal besides a slower GEMM.
-  if (v.computeStartUs !== undefined && v.afterComputeUs !== undefined)
-    lines.push(
-      `  ${''.padEnd(width)} the GEMM began ${us(v.computeStartUs)} µs into the block, and the block ended ${us(v.afterComputeUs)} µs after it`,
-    );
+  if (v.computeStartUs !== undefined && v.afterComputeUs !== undefined) {
+    const end = v.afterComputeUs < 0.05 ? 'and ended it' : `and the block ended ${us(v.afterComputeUs)} µs after it`;
+    lines.push(`  ${''.padEnd(width)} the GEMM began ${us(v.computeStartUs)} µs into the block ${end}`);
+  }
   return lines;
 }
 

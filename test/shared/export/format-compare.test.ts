@@ -68,7 +68,7 @@ describe('compare summary', () => {
       variants: [
         v('off', 1290, 590, 700, 'nccl', true),
         v('off, copy engine', 1230, 530, 700, 'copy-engine', true),
-        v('on', 850, 600, 800, 'nccl', false),
+        { ...v('on', 850, 600, 800, 'nccl', false), computeStartUs: 33.4, afterComputeUs: 0 },
         { ...v('on, copy engine', 721, 540, 714, 'copy-engine', false), computeStartUs: 5, afterComputeUs: 2 },
         {
           name: 'on, zero SM',
@@ -90,7 +90,8 @@ describe('compare summary', () => {
     expect(lines).toContain('                   transfer 600.0 µs (×1.02 against off), GEMM 800.0 µs (×1.14 against alone)');
     // Where the block's time went beside the multiply: only where the record says (newer records).
     expect(lines.filter((l) => l.includes('into the block'))).toEqual([
-      '                   the GEMM began 5.00 µs into the block, and the block ended 2.00 µs after it',
+      '                   the GEMM began 33.4 µs into the block and ended it',
+      '                   the GEMM began 5.00 µs into the block and the block ended 2.00 µs after it',
     ]);
     expect(lines).toContain(
       '  ideal 700.0 µs: the longer of the fastest transfer alone (530.0 µs, off, copy engine) and the GEMM alone on all SMs (700.0 µs, off), measured in this run',
