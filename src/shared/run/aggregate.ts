@@ -243,6 +243,7 @@ export function summarizeCompares(plan: Plan, steps: StepRecord[], events: reado
         (s) => s.action.kind === 'block-end' && s.action.variant === name && s.action.repeat >= 0 && s.ranks.length > 0,
       );
       const own = variantSteps(plan, spec.index, name);
+      const serial = variantSerial(own);
       const refused = inCompare
         .flatMap((s) => (s.origin.kind === 'compare' && s.origin.variant === name ? s.ranks : []))
         .find((r) => r.error)?.error?.message;
@@ -264,8 +265,8 @@ export function summarizeCompares(plan: Plan, steps: StepRecord[], events: reado
         commUs: refused ? null : timeOf(name, 'comm'),
         computeUs: refused ? null : timeOf(name, 'compute'),
         transport: variantTransport(own),
-        serial: variantSerial(own),
-        ...(!refused && spans && !variantSerial(own) ? (multiplyInBlock(spans, spec.index, name, spec.repeat) ?? {}) : {}),
+        serial,
+        ...(!refused && spans && !serial ? (multiplyInBlock(spans, spec.index, name, spec.repeat) ?? {}) : {}),
         ...(refused ? { refused } : {}),
         ...(nccl ? { nccl } : {}),
       };
