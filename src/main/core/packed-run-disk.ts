@@ -23,9 +23,9 @@ import {
   statSync,
   utimesSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeFileAtomicChunks } from './atomic-file.js';
+import { clabHome } from './clab-home.js';
 
 const MAGIC = Buffer.from('CLABPK01', 'latin1');
 /** An entry's head is a few hundred bytes; more is not an entry of ours. */
@@ -58,9 +58,9 @@ export const PACKED_RUN_DISK_LIMITS: PackedRunDiskLimits = {
   entries: 64,
 };
 
-/** ~/.clab/cache/packed-runs, CLAB_HOME over ~/.clab (as the runs' tokens: hosts/token.ts). */
+/** ~/.clab/cache/packed-runs, CLAB_HOME over ~/.clab (clab-home.ts). */
 export function defaultPackedRunDir(): string {
-  return join(process.env.CLAB_HOME ?? join(homedir(), '.clab'), 'cache', 'packed-runs');
+  return join(clabHome(), 'cache', 'packed-runs');
 }
 
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');

@@ -2,14 +2,14 @@
 // by answering the core's nonce with an HMAC, so the token itself never crosses the network.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { clabHome } from '../clab-home.js';
 import { dirname, join } from 'node:path';
 
 export const newNonce = (): string => randomBytes(32).toString('hex');
 
 /** Where a token made for a run goes: ~/.clab/tokens/<run>.token (CLAB_HOME over ~/.clab). */
 export function defaultTokenPath(runId: string): string {
-  return join(process.env.CLAB_HOME ?? join(homedir(), '.clab'), 'tokens', `${runId}.token`);
+  return join(clabHome(), 'tokens', `${runId}.token`);
 }
 
 /** A fresh token written to `path`, mode 0600 (its folder 0700). */
