@@ -44,7 +44,7 @@ export class SavedRuns {
     packedDir: string | PackedRunDisk | null = null,
     warn: (message: string) => void = () => {},
   ) {
-    const disk = typeof packedDir === 'string' ? new PackedRunDisk(packedDir) : packedDir;
+    const disk = typeof packedDir === 'string' ? new PackedRunDisk(packedDir, PACKED_RUN_DISK_LIMITS, warn) : packedDir;
     this.packed = new PackedRuns(
       (file, reuse) => {
         // Read once; where the disk may keep it, hashed (a touched file's packing is found by its

@@ -1,6 +1,9 @@
 // Packed runs kept on disk between processes: used only for the file as it is now, whole and
 // ours; a broken, stale or foreign entry is passed over and the file packed again; bounded.
 import {
+  chmodSync,
+  chownSync,
+  closeSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -9,11 +12,14 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  truncateSync,
   utimesSync,
   writeFileSync,
+  writeSync,
+  openSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PackedRunDisk, sha256, type PackedRunDiskLimits } from '../../../src/main/core/packed-run-disk';
 import { PackedRuns } from '../../../src/main/core/packed-runs';
@@ -23,16 +29,22 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let n = 0;
 const fresh = () => join(root, `case-${n++}`);
-const limits = (o: Partial<PackedRunDiskLimits> = {}): PackedRunDiskLimits => ({ minRecordBytes: 0, bytes: 1 << 20, entries: 16, ...o });
+const limits = (o: Partial<PackedRunDiskLimits> = {}): PackedRunDiskLimits => ({
+  minRecordBytes: 0,
+  entryBytes: 1 << 20,
+  bytes: 1 << 20,
+  entries: 16,
+  ...o,
+});
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 /** A runs folder, a disk store, and a PackedRuns over them whose packer packs a file's text as its bytes and counts its calls. */
 function lab(o: Partial<PackedRunDiskLimits> = {}) {
   const runsDir = fresh();
   const cacheDir = fresh();
-  const disk = new PackedRunDisk(cacheDir, limits(o));
   const packed: string[] = [];
   const problems: string[] = [];
+  const disk = new PackedRunDisk(cacheDir, limits(o), (m) => problems.push(m));
   const session = () =>
     new PackedRuns(
       (file) => {
@@ -51,6 +63,31 @@ function lab(o: Partial<PackedRunDiskLimits> = {}) {
   return { runsDir, cacheDir, disk, packed, problems, session, file };
 }
 const entries = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.pack'));
+/** The file's version as PackedRuns keys it (packed-runs.ts versionOf). */
+const versionOf = (f: string) => {
+  const s = statSync(f, { bigint: true });
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+};
+
+/**
+ * Puts an entry for `file` at its version whose packing is `bytes` zeros: whole and right by its
+ * head (its length and SHA-256), its zeros a hole in a sparse file, never written.
+ */
+function sparseEntry(cacheDir: string, file: string, bytes: number): string {
+  const head = Buffer.from(
+    JSON.stringify({ source: resolve(file), version: versionOf(file), content: null, bytes, sha256: sha256(new Uint8Array(bytes)) }),
+  );
+  const start = Buffer.alloc(12);
+  start.write('CLABPK01', 'latin1');
+  start.writeUInt32LE(head.length, 8);
+  const path = join(cacheDir, `${sha256(Buffer.from(resolve(file)))}.pack`);
+  mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  const fd = openSync(path, 'w', 0o600);
+  writeSync(fd, Buffer.concat([start, head]));
+  closeSync(fd);
+  truncateSync(path, Math.ceil((start.length + head.length) / 8) * 8 + bytes);
+  return path;
+}
 
 describe('packed runs kept on disk', () => {
   it('gives a later session the packing of an unchanged file without packing it again', () => {
@@ -161,10 +198,6 @@ describe('packed runs kept on disk', () => {
     expect(session().get(a)).toBeDefined();
     session().get(c);
     expect(entries(cacheDir)).toHaveLength(2);
-    const versionOf = (f: string) => {
-      const s = statSync(f, { bigint: true });
-      return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-    };
     expect(disk.read(a, versionOf(a))).not.toBeNull();
     expect(disk.read(b, versionOf(b))).toBeNull();
     expect(disk.read(c, versionOf(c))).not.toBeNull();
@@ -200,6 +233,54 @@ describe('packed runs kept on disk', () => {
     expect(text(session().get(run))).toBe('packed:linked'); // packed again: the link is not read
     expect(packed).toHaveLength(2);
     expect(problems.join('\n')).toMatch(/symbolic link/);
+  });
+
+  it('never uses an entry another user wrote: says so in one line and packs the run again', async (ctx) => {
+    ctx.skip(process.getuid?.() !== 0, 'giving the entry to another user (chown) needs root');
+    const { session, file, cacheDir, packed, problems } = lab();
+    const run = file('r.run.json', 'mine');
+    await session().get(run);
+    const [entry] = entries(cacheDir);
+    chownSync(join(cacheDir, entry), 65534, 65534); // nobody's now, as if another user had put it there
+    expect(text(await session().get(run))).toBe('packed:mine');
+    expect(packed).toEqual([run, run]);
+    expect(problems).toEqual([
+      `the packed run kept for ${run} was passed over: ${join(cacheDir, entry)} belongs to user 65534, not to you (user 0)`,
+    ]);
+  });
+
+  it('uses no entry while the folder is writable by group or others, and writes none there', async () => {
+    const { session, file, cacheDir, packed, problems } = lab();
+    const run = file('s.run.json', 'kept');
+    await session().get(run);
+    const [entry] = entries(cacheDir);
+    const written = statSync(join(cacheDir, entry)).ino;
+    for (const mode of [0o770, 0o707]) {
+      chmodSync(cacheDir, mode);
+      expect(text(await session().get(run))).toBe('packed:kept');
+      expect(statSync(join(cacheDir, entry)).ino).toBe(written); // not written again either
+    }
+    expect(packed).toEqual([run, run, run]);
+    expect(problems).toEqual([
+      `packed runs are not kept on disk (${cacheDir}): it is writable by group or others (mode 770); chmod go-w it to use it`,
+      `packed runs are not kept on disk (${cacheDir}): it is writable by group or others (mode 707); chmod go-w it to use it`,
+    ]);
+    chmodSync(cacheDir, 0o700);
+    expect(text(await session().get(run))).toBe('packed:kept');
+    expect(packed).toHaveLength(3); // the entry is used again
+  });
+
+  it('passes over an entry larger than any it writes, by its size before reading it, in one line', async () => {
+    const { session, file, cacheDir, packed, problems, disk } = lab({ entryBytes: 4096 });
+    const run = file('u.run.json', 'the record');
+    const entry = sparseEntry(cacheDir, run, 8192); // whole and right by its head, but over the bound
+    const size = statSync(entry).size;
+    expect(text(await session().get(run))).toBe('packed:the record');
+    expect(packed).toEqual([run]);
+    expect(problems).toEqual([
+      `the packed run kept for ${run} was passed over: ${entry} is ${size} bytes, more than the 4096 bytes (0 MiB) an entry may hold`,
+    ]);
+    expect(disk.write(run, versionOf(run), new Uint8Array(8192), 10)).toBe(false); // none that large is written
   });
 
   it('says once that the cache cannot be written, and the open goes on', () => {
