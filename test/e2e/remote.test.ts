@@ -58,7 +58,7 @@ describe('ranks from a launcher', () => {
     const status = await runAndWait(page, null, 90_000);
     expect(status).toMatch(/^PASSED: 24\/24 checked steps correct on 2 ranks \(cpu\)/);
     const log = await page.getByTestId('log-line').allTextContents();
-    expect(log.some((l) => l.startsWith(`[lab] waiting for 2 ranks at 127.0.0.1:${port} (token in `))).toBe(true);
+    expect(log.some((l) => l.startsWith(`[lab] waiting for 2 ranks at 127.0.0.1:${port} (this host only; token in `))).toBe(true);
     expect(
       log.some(
         (l) => l.startsWith(`[lab] starting the launcher: ${launch} `) && / worker --connect 127\.0\.0\.1:\d+ --token-file /.test(l),

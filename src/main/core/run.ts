@@ -34,6 +34,7 @@ import { hostDifferences } from '../../shared/run/hosts.js';
 import { rankFailureMessage } from './rank-failure.js';
 import { pairCells } from './pair-cells.js';
 import { resolveWorkerEntry } from './paths.js';
+import { checkedRankEnv } from '../../shared/scenario/rank-env.js';
 
 export interface RunOptions {
   plan: Plan;
@@ -112,10 +113,13 @@ export class LabRun extends EventEmitter<RunEvents> {
   private readonly gates: StepGates;
   /** A rank's failure, as it said it: its message gets every rank's last calls once all have reported (end()). */
   private failureBase: string | null = null;
+  /** The plan's NCCL settings, checked as a worker checks them (scenario/rank-env.ts): a bad plan is refused before any rank starts. */
+  private readonly rankEnv: Record<string, string>;
 
   constructor(private readonly options: RunOptions) {
     super();
     this.plan = options.plan;
+    this.rankEnv = checkedRankEnv(options.plan.env);
     this.sentPlan = options.plan;
     this.createdAt = options.createdAt ?? new Date();
     this.participants = this.plan.steps.map((s) => this.ranks().filter((r) => takesPart(s, r)).length);
@@ -160,7 +164,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       `run ${this.id}: ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'} on the ${this.options.backend} backend, ${this.plan.steps.length} steps`,
     );
     // The scenario's NCCL settings over the environment clab was started in.
-    const env = { ...(this.options.env ?? process.env), ...this.plan.env };
+    const env = { ...(this.options.env ?? process.env), ...this.rankEnv };
     trace(`starting ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'}`);
     const opened = this.source.open(
       {

@@ -6,46 +6,81 @@ import { z } from 'zod';
 import { coreToWorkerSchema, PROTOCOL_VERSION, workerToCoreSchema } from './protocol.js';
 import { environmentSchema, type Environment, type HostRecord } from './record.js';
 
-/** The link's own version: framing and handshake. The rank protocol's version is checked beside it. */
-export const LINK_VERSION = 1;
+/**
+ * The link's own version: framing and handshake. The rank protocol's version is checked beside it.
+ * 2: both ends prove the token over both nonces, and every later frame is sealed (hosts/session.ts).
+ */
+export const LINK_VERSION = 2;
 /** A frame before the worker has proved it holds the token: small (the handshake's messages only). */
 export const HANDSHAKE_FRAME_BYTES = 16 * 1024;
 /** Any frame after: the largest a plan (100 000 steps) or a step's events can reasonably make. */
 export const LINK_FRAME_BYTES = 256 * 1024 * 1024;
+/** The longest line of a rank's output a worker relays; a longer one is cut. */
+export const OUTPUT_LINE_CHARS = 16 * 1024;
+
+/**
+ * A name from the wire (a host's id or name, a run id): printable, no whitespace or control or
+ * format character, bounded, so it can be logged as it is.
+ */
+export const wireName = (max: number, min = 1) =>
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .regex(/^[^\p{C}\p{Z}\s]*$/u, 'expected printable characters without spaces or controls');
 
 /** Who a host is: hostname and boot id (one running system), unless a test or container names itself. */
-export const hostIdentitySchema = z.object({ id: z.string().min(1).max(256), name: z.string().max(256), bootId: z.string().max(64) });
+export const hostIdentitySchema = z.object({ id: wireName(256), name: wireName(256), bootId: wireName(64, 0) });
 export type HostIdentity = z.infer<typeof hostIdentitySchema>;
 
-const hex = z
-  .string()
-  .regex(/^[0-9a-f]+$/)
-  .max(256);
+/** A nonce or a MAC: 32 bytes, hex. */
+const hex32 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 hex digits');
 
-/** Worker → core, first: who it is (no proof yet). */
+/** Worker → core, first: who it is and its fresh nonce (no proof yet). The nonce is optional only so an older worker gets the version line. */
 export const helloSchema = z.object({
   type: z.literal('hello'),
   link: z.number().int(),
   protocol: z.number().int(),
-  rank: z.number().int().min(0),
-  world: z.number().int().min(1),
-  localRank: z.number().int().min(0),
-  device: z.number().int().min(0),
+  nonce: hex32.optional(),
+  rank: z
+    .number()
+    .int()
+    .min(0)
+    .max(1 << 20),
+  world: z
+    .number()
+    .int()
+    .min(1)
+    .max(1 << 20),
+  localRank: z
+    .number()
+    .int()
+    .min(0)
+    .max(1 << 20),
+  device: z
+    .number()
+    .int()
+    .min(0)
+    .max(1 << 16),
   host: hostIdentitySchema,
-  pid: z.number().int(),
+  pid: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32),
 });
-/** Core → worker: a fresh nonce to answer with HMAC-SHA256(token, proofText(...)). */
-export const challengeSchema = z.object({ type: z.literal('challenge'), nonce: hex });
-/** Worker → core: the answer. */
-export const proofSchema = z.object({ type: z.literal('proof'), mac: hex });
+/** Core → worker: its fresh nonce, the run, and its proof: HMAC-SHA256(token, proofText('core', …)). */
+export const challengeSchema = z.object({ type: z.literal('challenge'), nonce: hex32, runId: wireName(128), mac: hex32 });
+/** Worker → core: its proof, HMAC-SHA256(token, proofText('worker', …)), once the core's held. */
+export const proofSchema = z.object({ type: z.literal('proof'), mac: hex32 });
 /** Core → worker: admitted; the backend tells the worker what environment to read. */
-export const welcomeSchema = z.object({ type: z.literal('welcome'), runId: z.string(), backend: z.enum(['cpu', 'nccl']) });
-/** Either side: why the link is refused or ends; the other side prints it. */
+export const welcomeSchema = z.object({ type: z.literal('welcome'), runId: wireName(128), backend: z.enum(['cpu', 'nccl']) });
+/** Either side: why the link is refused or ends; the other side prints it (controls made visible). */
 export const refusedSchema = z.object({ type: z.literal('refused'), reason: z.string().max(2000) });
 
 /** Core → worker after welcome: a clock probe; the worker answers at once with its own clock. */
-export const pingSchema = z.object({ type: z.literal('ping'), seq: z.number().int() });
-export const pongSchema = z.object({ type: z.literal('pong'), seq: z.number().int(), workerNs: z.number() });
+export const pingSchema = z.object({ type: z.literal('ping'), seq: z.number().int().min(0).max(1000) });
+export const pongSchema = z.object({ type: z.literal('pong'), seq: z.number().int().min(0).max(1000), workerNs: z.number() });
 /** Worker → core after the pings: the host's environment, read on the host. */
 export const hostEnvironmentSchema = z.object({ type: z.literal('environment'), environment: environmentSchema });
 /** Either way, every second: the link is alive (a cut cable closes nothing). */
@@ -65,10 +100,10 @@ export const coreLinkSchema = z.discriminatedUnion('type', [
 /** After the join, worker → core: the rank's messages, its output lines, and how it ended. */
 export const workerLinkSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('m'), m: workerToCoreSchema }),
-  z.object({ type: z.literal('out'), line: z.string() }),
+  z.object({ type: z.literal('out'), line: z.string().max(OUTPUT_LINE_CHARS) }),
   /** The rank sent something the rank protocol does not allow (seen by its worker). */
-  z.object({ type: z.literal('invalid'), message: z.string() }),
-  z.object({ type: z.literal('exit'), code: z.number().int().nullable(), signal: z.string().nullable() }),
+  z.object({ type: z.literal('invalid'), message: z.string().max(4000) }),
+  z.object({ type: z.literal('exit'), code: z.number().int().nullable(), signal: z.string().max(32).nullable() }),
   helloSchema,
   proofSchema,
   pongSchema,
@@ -81,9 +116,29 @@ export type CoreLinkMessage = z.infer<typeof coreLinkSchema>;
 export type WorkerLinkMessage = z.infer<typeof workerLinkSchema>;
 export type Hello = z.infer<typeof helloSchema>;
 
-/** What the proof covers: the nonce and everything the hello claimed, so none of it can be swapped. */
-export function proofText(nonce: string, hello: Hello): string {
-  return [nonce, hello.rank, hello.world, hello.localRank, hello.device, hello.host.id, hello.link, hello.protocol].join('\n');
+/**
+ * What each end's proof covers: who proves (so one end's proof is never the other's), both nonces
+ * (so neither can be replayed from another session), the run, and everything the hello claimed
+ * (so none of it can be swapped on the way).
+ */
+export function proofText(role: 'core' | 'worker', hello: Hello, coreNonce: string, runId: string): string {
+  return [
+    `clab link ${LINK_VERSION}`,
+    role,
+    hello.nonce ?? '',
+    coreNonce,
+    runId,
+    hello.rank,
+    hello.world,
+    hello.localRank,
+    hello.device,
+    hello.host.id,
+    hello.host.name,
+    hello.host.bootId,
+    hello.pid,
+    hello.link,
+    hello.protocol,
+  ].join('\n');
 }
 
 /** The version the core and the worker must share: the link's and the rank protocol's. */

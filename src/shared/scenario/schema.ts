@@ -6,6 +6,7 @@ import { REDOPS } from '../data/reduce.js';
 import { COLLECTIVES, OBJECT_COLLECTIVES } from '../ops/index.js';
 import { markdownEnumDescriptions } from '../ops/explain.js';
 import { LIMITS } from './limits.js';
+import { RANK_ENV_VALUE, RANK_ENV_VALUE_CHARS, RANK_ENV_VALUE_EXPECTED, rankEnvKeyRefusal } from './rank-env.js';
 import { parseBytes } from '../data/units.js';
 import { valuesCount } from '../data/values.js';
 
@@ -412,29 +413,13 @@ export const stepSchema = z.discriminatedUnion('op', [
  * run record's environment). NVLink multicast stays off whatever a scenario says.
  */
 const ncclEnv = z
-  .record(
-    z.string(),
-    z
-      .string()
-      .max(200)
-      .regex(/^[\x20-\x7e]*$/, 'expected printable ASCII (at most 200 characters)'),
-  )
+  .record(z.string(), z.string().max(RANK_ENV_VALUE_CHARS, RANK_ENV_VALUE_EXPECTED).regex(RANK_ENV_VALUE, RANK_ENV_VALUE_EXPECTED))
   .superRefine((e, ctx) => {
     const keys = Object.keys(e);
     if (keys.length > LIMITS.envSettings) ctx.addIssue({ code: 'custom', message: `expected at most ${LIMITS.envSettings} settings` });
     for (const k of keys.slice(0, LIMITS.envSettings + 1)) {
-      if (!/^NCCL_[A-Z0-9_]{1,60}$/.test(k))
-        ctx.addIssue({
-          code: 'custom',
-          path: [k],
-          message: 'expected an NCCL setting such as "NCCL_ALGO" (NCCL_ and capitals, digits or _)',
-        });
-      else if (k === 'NCCL_NVLS_ENABLE')
-        ctx.addIssue({
-          code: 'custom',
-          path: [k],
-          message: 'NCCL_NVLS_ENABLE stays 0 in every rank clab starts (NVLink multicast is off)',
-        });
+      const why = rankEnvKeyRefusal(k);
+      if (why) ctx.addIssue({ code: 'custom', path: [k], message: why });
     }
   })
   .describe(

@@ -1,9 +1,12 @@
 // One end of a core–worker link: frames over a socket, every message validated on receipt, a
-// heartbeat each way, and one close with its cause. Both the core and `clab worker` use it.
+// heartbeat each way, and one close with its cause. Both the core and `clab worker` use it. Until
+// `seal`, frames are plain (the handshake); after it every frame either way is sealed (session.ts)
+// and a plain or forged one ends the link.
 import type { Socket } from 'node:net';
 import type { z } from 'zod';
 import { parseMessage } from '../../../shared/run/protocol.js';
-import { encodeFrame, FrameReader } from './frames.js';
+import { encodeJsonFrame, FrameError, FrameReader, parseJson, splitBody } from './frames.js';
+import { Sealer } from './session.js';
 
 /** A heartbeat each second; a link silent for this long is lost (a cut cable or a frozen host closes nothing). */
 export const BEAT_INTERVAL_MS = 1000;
@@ -32,6 +35,9 @@ export class FramedLink<In extends { type: string }, Out> {
   peer: string;
   /** Why this side refused the link, once it did. */
   refusal: string | null = null;
+  private sealer: Sealer | null = null;
+  /** A plain `refused` is still taken until the first sealed frame: the peer may have refused our proof (it has no key then). */
+  private plainRefusalUntilHeard = false;
 
   constructor(
     readonly socket: Socket,
@@ -51,6 +57,20 @@ export class FramedLink<In extends { type: string }, Out> {
     this.onMessage = onMessage;
     this.onClose = onClose;
     return this;
+  }
+
+  /**
+   * From now on every frame sent is sealed with `keys.send` and every frame received must be sealed
+   * with `keys.receive`, in order. `plainRefusal`: the peer may still refuse in plain text until its
+   * first sealed frame (it has not checked our proof yet).
+   */
+  seal(keys: { send: Buffer; receive: Buffer }, plainRefusal = false): void {
+    this.sealer = new Sealer(keys);
+    this.plainRefusalUntilHeard = plainRefusal;
+  }
+
+  get sealed(): boolean {
+    return this.sealer !== null;
   }
 
   /** The bound on one message: small until the peer is known. */
@@ -75,19 +95,23 @@ export class FramedLink<In extends { type: string }, Out> {
   }
 
   send(message: Out): void {
-    this.sendFrame(encodeFrame(message));
+    this.sendJson(JSON.stringify(message));
   }
 
-  /** A message already framed (and so not checked against Out: the caller made it from one). */
-  sendFrame(frame: Buffer): void {
+  /** A message's JSON already made (and so not checked against Out: the caller made it from one). */
+  sendJson(json: string): void {
     if (this.closed || this.socket.destroyed) return;
-    this.socket.write(frame);
+    this.socket.write(this.frame(json));
+  }
+
+  private frame(json: string): Buffer {
+    return this.sealer ? this.sealer.seal(Buffer.from(json, 'utf8')) : encodeJsonFrame(json);
   }
 
   /** Sends `message` last and closes once it is written. */
   end(message?: Out): void {
     if (this.closed) return;
-    if (message !== undefined) this.socket.end(encodeFrame(message));
+    if (message !== undefined) this.socket.end(this.frame(JSON.stringify(message)));
     else this.socket.end();
     this.finish(null);
     // A peer that never reads must not hold the socket open.
@@ -105,7 +129,7 @@ export class FramedLink<In extends { type: string }, Out> {
   refuse(reason: string): void {
     if (this.closed) return;
     this.refusal = reason;
-    this.socket.end(encodeFrame({ type: 'refused', reason }));
+    this.socket.end(this.frame(JSON.stringify({ type: 'refused', reason })));
     setTimeout(() => this.socket.destroy(), 1000).unref?.();
     this.finish(reason);
   }
@@ -123,21 +147,35 @@ export class FramedLink<In extends { type: string }, Out> {
   private receive(chunk: Buffer): void {
     if (this.closed) return;
     this.lastHeardMs = Date.now();
-    let raw: unknown[];
+    let bodies: Buffer[];
     try {
-      raw = this.reader.push(chunk);
+      bodies = this.reader.push(chunk);
     } catch (e) {
       return this.refuse((e as Error).message);
     }
-    for (const r of raw) {
+    for (const body of bodies) {
       if (this.closed) return;
       let m: In;
       try {
-        m = parseMessage(this.options.schema, r, this.peer);
+        m = parseMessage(this.options.schema, this.open(body), this.peer);
       } catch (e) {
         return this.refuse((e as Error).message);
       }
       if (m.type !== 'beat') this.onMessage(m);
     }
+  }
+
+  /** A frame's message, its seal checked once the link is sealed. */
+  private open(body: Buffer): unknown {
+    const frame = splitBody(body);
+    if (!this.sealer) {
+      if (frame.sealed) throw new FrameError('a sealed message before the handshake ended');
+      return parseJson(frame.text);
+    }
+    if (!frame.sealed && this.plainRefusalUntilHeard && !this.sealer.heard) {
+      const m = parseJson(frame.text);
+      if ((m as { type?: unknown } | null)?.type === 'refused') return m;
+    }
+    return parseJson(this.sealer.open(frame));
   }
 }

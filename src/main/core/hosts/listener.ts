@@ -1,7 +1,8 @@
-// The core's side of ranks on other hosts: listens, lets in a worker that proves it holds the
-// run's token (the nonce's HMAC, checked in constant time), checks its rank against the world,
-// measures its host's clock offset, takes its host's environment, and once every rank is in hands
-// the run one link per rank that behaves as a forked rank's (workers.ts).
+// The core's side of ranks on other hosts: listens, lets in a worker once both ends proved they
+// hold the run's token (session.ts: each end's HMAC over both nonces, then every frame sealed),
+// checks its rank against the world, measures its host's clock offset, takes its host's
+// environment, and once every rank is in hands the run one link per rank that behaves as a forked
+// rank's (remote-link.ts). Unproven connections are few, short-lived and said in a bounded log.
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import {
   clockOffset,
@@ -15,20 +16,21 @@ import {
   type Hello,
   type WorkerLinkMessage,
 } from '../../../shared/run/hosts.js';
-import type { BackendName, CoreToWorker, TimelineEvent, WorkerToCore } from '../../../shared/run/protocol.js';
+import type { BackendName } from '../../../shared/run/protocol.js';
 import type { Environment, HostRecord } from '../../../shared/run/record.js';
+import { visibleControls } from '../../../shared/data/control-chars.js';
 import { nowNs } from '../clock.js';
-import type { RankSet, RankSource, WorkerHandlers, WorkerLink } from '../workers.js';
-import { encodeJsonFrame } from './frames.js';
+import type { RankSet, RankSource, WorkerHandlers } from '../workers.js';
+import { BoundedLog } from './bounded-log.js';
 import { FramedLink } from './link.js';
-import { newNonce, proofHolds } from './token.js';
+import { remoteLink, type JoinedWorker } from './remote-link.js';
+import { sessionKeys } from './session.js';
+import { newNonce, proofHolds, proofMac } from './token.js';
 
 /** Pings at the join; the one of smallest round trip gives the host's clock offset (NTP's way). */
 export const CLOCK_PINGS = 8;
 /** A connection that has not finished its handshake in this long is closed. */
 const HANDSHAKE_MS = 10_000;
-/** After `kill`, how long a worker gets to say how its rank ended before its link is closed. */
-const KILL_GRACE_MS = 2000;
 
 export interface ListenOptions {
   host: string;
@@ -42,15 +44,15 @@ export interface ListenOptions {
   silenceMs?: number;
   /** The lab's own lines: a worker refused or gone before the run. */
   log(line: string): void;
+  /** At most this many connections not yet proven at once (default 2 × world + 8), and from one address (default world + 4). */
+  maxUnproven?: number;
+  maxUnprovenPerAddress?: number;
 }
 
 type Link = FramedLink<WorkerLinkMessage, CoreLinkMessage>;
 
-interface Joined {
-  hello: Hello;
-  link: Link;
+interface Joined extends JoinedWorker {
   address: string;
-  clock: HostRecord['clock'];
   environment: Environment;
 }
 
@@ -60,18 +62,30 @@ export class JoinError extends Error {
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
+/** A peer's reason, printed: bounded, its controls made visible. */
+const said = (reason: string) => visibleControls(reason.slice(0, 300));
+
 export class RemoteRanks implements RankSource {
   private server: Server | null = null;
   private readonly joined = new Map<number, Joined>();
   private readonly pending = new Set<Link>();
-  private runId = '';
+  /** Connections not yet proven, per address (IP, no port). */
+  private readonly unproven = new Map<string, number>();
+  private unprovenCount = 0;
+  private readonly refusals: BoundedLog;
+  private saidAcceptFailed = false;
+  /** The run's id, once open() names it: the proofs cover it, so a challenge waits for it. */
+  private runId: string | null = null;
+  private readonly runIdWaiters: ((runId: string) => void)[] = [];
   private handed = false;
   private onWorld: (() => void) | null = null;
   private onGiveUp: ((e: Error) => void) | null = null;
   /** Why the wait was given up, once it was (a later open() hears it at once). */
   private closedBecause: string | null = null;
 
-  constructor(private readonly options: ListenOptions) {}
+  constructor(private readonly options: ListenOptions) {
+    this.refusals = new BoundedLog(options.log);
+  }
 
   /** Binds the port (0: any free one) and says where it listens. */
   async listen(): Promise<{ host: string; port: number }> {
@@ -84,6 +98,8 @@ export class RemoteRanks implements RankSource {
         resolve();
       });
     });
+    // An accept that fails (EMFILE: out of file descriptors) leaves the server listening; said once.
+    server.on('error', (e: NodeJS.ErrnoException) => this.acceptFailed(e));
     const address = server.address() as AddressInfo;
     return { host: this.options.host, port: address.port };
   }
@@ -95,6 +111,7 @@ export class RemoteRanks implements RankSource {
 
   open(handlers: WorkerHandlers, context: { runId: string }): Promise<RankSet> {
     this.runId = context.runId;
+    for (const w of this.runIdWaiters.splice(0)) w(context.runId);
     return new Promise<RankSet>((resolve, reject) => {
       if (this.closedBecause !== null) return reject(new JoinError(this.closedBecause));
       const timer = setTimeout(
@@ -123,6 +140,15 @@ export class RemoteRanks implements RankSource {
     if (!this.handed) for (const j of this.joined.values()) j.link.refuse(`the run did not start: ${reason}`);
     this.onGiveUp?.(new JoinError(reason));
     this.onGiveUp = null;
+    this.refusals.summary('refused or dropped connections');
+  }
+
+  /** The server could not take a connection (EMFILE, ENFILE …): said once, with what to do. */
+  acceptFailed(e: NodeJS.ErrnoException): void {
+    if (this.saidAcceptFailed) return;
+    this.saidAcceptFailed = true;
+    const fds = e.code === 'EMFILE' || e.code === 'ENFILE' ? ' (out of file descriptors: raise `ulimit -n`, or fewer connections)' : '';
+    this.options.log(`cannot accept a connection: ${e.code ?? e.message}${fds}; still listening for the ranks`);
   }
 
   private stopListening(): void {
@@ -138,8 +164,38 @@ export class RemoteRanks implements RankSource {
     return `${absent.length} of ${plural(this.options.world, 'rank')} ${why}: joined ${present.length ? present.join(', ') : 'none'}; missing ${absent.join(', ')}`;
   }
 
+  /** Takes a connection unless too many are unproven (in all, or from its address): then it is closed unread. */
   private accept(socket: Socket): void {
-    const address = `${socket.remoteAddress}:${socket.remotePort}`;
+    const ip = socket.remoteAddress ?? 'unknown';
+    const address = `${ip}:${socket.remotePort}`;
+    const { world } = this.options;
+    const maxAll = this.options.maxUnproven ?? 2 * world + 8;
+    const maxHere = this.options.maxUnprovenPerAddress ?? world + 4;
+    const here = this.unproven.get(ip) ?? 0;
+    if (this.unprovenCount >= maxAll || here >= maxHere) {
+      socket.destroy();
+      const which = this.unprovenCount >= maxAll ? `${maxAll} in all` : `${maxHere} from ${ip}`;
+      return this.refusals.line(`dropped a connection from ${address}: ${which} are waiting to prove the token already`);
+    }
+    this.unprovenCount++;
+    this.unproven.set(ip, here + 1);
+    let counted = true;
+    const proven = () => {
+      if (!counted) return;
+      counted = false;
+      this.unprovenCount--;
+      const left = (this.unproven.get(ip) ?? 1) - 1;
+      if (left) this.unproven.set(ip, left);
+      else this.unproven.delete(ip);
+    };
+    this.handshake(socket, address, proven);
+  }
+
+  /**
+   * hello (the worker's nonce) → challenge (the core's nonce, the run, the core's proof) → proof
+   * (the worker's) → sealed from here: pings for the clock, welcome, the host's environment.
+   */
+  private handshake(socket: Socket, address: string, proven: () => void): void {
     const link: Link = new FramedLink(socket, {
       schema: workerLinkSchema,
       peer: `a worker at ${address}`,
@@ -149,39 +205,59 @@ export class RemoteRanks implements RankSource {
     this.pending.add(link);
     const deadline = setTimeout(() => link.refuse(`no handshake within ${HANDSHAKE_MS / 1000} s`), HANDSHAKE_MS);
     let hello: Hello | null = null;
-    let nonce = '';
+    /** Set once the worker's proof held: only then is anything it claims said in a line. */
+    let who: string | null = null;
+    let coreNonce = '';
+    let runId = '';
     const samples: ClockSample[] = [];
     let pingSentNs = 0;
+    let peerReason: string | null = null;
     const refuse = (reason: string) => link.refuse(reason);
     const ping = () => {
       pingSentNs = nowNs();
       link.send({ type: 'ping', seq: samples.length });
     };
+    const challenge = (h: Hello, run: string) => {
+      if (link.isClosed) return;
+      runId = run;
+      coreNonce = newNonce();
+      link.send({ type: 'challenge', nonce: coreNonce, runId, mac: proofMac(this.options.token, proofText('core', h, coreNonce, runId)) });
+    };
     link.listen(
       (m) => {
+        if (m.type === 'refused') {
+          peerReason = m.reason;
+          return link.close(null);
+        }
         if (!hello) {
           if (m.type !== 'hello') return refuse(`expected hello, got ${m.type}`);
           const mismatch = versionMismatch(m);
           if (mismatch) return refuse(mismatch);
+          if (!m.nonce) return refuse('the hello carries no nonce');
           hello = m;
-          link.peer = `rank ${m.rank} (host ${m.host.name}, ${address})`;
-          nonce = newNonce();
-          return link.send({ type: 'challenge', nonce });
+          const h = m;
+          if (this.runId !== null) return challenge(h, this.runId);
+          return void this.runIdWaiters.push((run) => challenge(h, run));
         }
-        if (m.type === 'proof' && samples.length === 0 && pingSentNs === 0) {
-          if (!proofHolds(this.options.token, proofText(nonce, hello), m.mac))
-            return refuse("wrong token: the worker's answer to the challenge does not match the run's token");
+        if (!who) {
+          if (m.type !== 'proof' || !coreNonce) return refuse(`expected the proof, got ${m.type}`);
+          if (!proofHolds(this.options.token, proofText('worker', hello, coreNonce, runId), m.mac))
+            return refuse("wrong token: the worker's proof does not match the run's token");
+          link.seal(sessionKeys(this.options.token, hello.nonce!, coreNonce, 'core'));
+          proven();
+          who = `rank ${hello.rank} (host ${hello.host.name}, ${address})`;
+          link.peer = who;
           const why = this.placeRefusal(hello);
           if (why) return refuse(why);
           link.setLimit(LINK_FRAME_BYTES);
           return ping();
         }
-        if (m.type === 'pong' && m.seq === samples.length && pingSentNs) {
+        if (m.type === 'pong' && m.seq === samples.length && pingSentNs && samples.length < CLOCK_PINGS) {
           samples.push({ sentNs: pingSentNs, workerNs: m.workerNs, receivedNs: nowNs() });
           if (samples.length < CLOCK_PINGS) return ping();
-          return link.send({ type: 'welcome', runId: this.runId, backend: this.options.backend });
+          return link.send({ type: 'welcome', runId, backend: this.options.backend });
         }
-        if (m.type === 'environment' && samples.length === CLOCK_PINGS) {
+        if (m.type === 'environment' && samples.length === CLOCK_PINGS && !this.joined.has(hello.rank)) {
           clearTimeout(deadline);
           // Checked again: another worker may have taken the rank meanwhile.
           const why = this.placeRefusal(hello);
@@ -205,14 +281,25 @@ export class RemoteRanks implements RankSource {
       },
       (cause) => {
         clearTimeout(deadline);
+        proven();
         this.pending.delete(link);
         const h = hello as Hello | null;
-        if (h && this.joined.get(h.rank)?.link === link && !this.handed) {
+        const joinedHere = h !== null && this.joined.get(h.rank)?.link === link;
+        // Before its proof, a peer's words are not said: anyone can connect and say anything.
+        const why =
+          peerReason === null
+            ? (cause ?? 'closed')
+            : who
+              ? `its worker said: ${said(peerReason)}`
+              : coreNonce
+                ? "it refused the core's proof (a different token on each side, or not a clab worker)"
+                : 'it closed the link before proving the token';
+        if (joinedHere && !this.handed) {
           this.joined.delete(h.rank);
-          this.options.log(`rank ${h.rank} (host ${h.host.name}) left before the run started: ${cause ?? 'closed'}`);
-        } else if (!(h && this.joined.get(h.rank)?.link === link)) {
-          const who = `a worker at ${address}${h ? ` (rank ${h.rank}, host ${h.host.name})` : ''}`;
-          this.options.log(link.refusal ? `refused ${who}: ${link.refusal}` : `${who} went during its handshake: ${cause ?? 'closed'}`);
+          this.options.log(`rank ${h.rank} (host ${h.host.name}) left before the run started: ${why}`);
+        } else if (!joinedHere) {
+          const peer = who ?? `a connection from ${address}`;
+          this.refusals.line(link.refusal ? `refused ${peer}: ${link.refusal}` : `${peer} went during its handshake: ${why}`);
         }
       },
     );
@@ -265,79 +352,4 @@ export class RemoteRanks implements RankSource {
       where: (rank) => `rank ${rank} on host ${hostOf(rank)}`,
     };
   }
-}
-
-/** Remote times onto the core's clock: t on the worker's host is t − offset here. */
-function shifted(m: WorkerToCore, offsetNs: number): WorkerToCore {
-  if (!offsetNs) return m;
-  const shift = (e: TimelineEvent): TimelineEvent => ({ ...e, startNs: e.startNs - offsetNs, endNs: e.endNs - offsetNs });
-  switch (m.type) {
-    case 'step-end':
-      return { ...m, events: m.events.map(shift) };
-    case 'step-begin':
-    case 'log':
-      return { ...m, atNs: m.atNs - offsetNs };
-    default:
-      return m;
-  }
-}
-
-/** Each run's plan as JSON, made once: every rank's `start` carries the same plan (1024 ranks: 0.3 s saved). */
-const planJson = new WeakMap<object, string>();
-
-/** `{type: 'm', m: start}` framed, with the plan's JSON made once per plan rather than once per rank. */
-export function startFrame(start: Extract<CoreToWorker, { type: 'start' }>): Buffer {
-  let plan = planJson.get(start.plan);
-  if (plan === undefined) {
-    plan = JSON.stringify(start.plan);
-    planJson.set(start.plan, plan);
-  }
-  const { plan: _plan, ...rest } = start;
-  return encodeJsonFrame(`{"type":"m","m":${JSON.stringify(rest).slice(0, -1)},"plan":${plan}}}`);
-}
-
-function remoteLink(j: Joined, handlers: WorkerHandlers): WorkerLink {
-  const rank = j.hello.rank;
-  let exited = false;
-  let killTimer: NodeJS.Timeout | undefined;
-  const exit = (code: number | null, signal: string | null, lost?: string) => {
-    if (exited) return;
-    exited = true;
-    clearTimeout(killTimer);
-    handlers.exit(rank, code, signal as NodeJS.Signals | null, lost);
-  };
-  j.link.listen(
-    (m) => {
-      if (exited) return;
-      switch (m.type) {
-        case 'm':
-          return handlers.message(rank, shifted(m.m, j.clock.offsetNs));
-        case 'out':
-          return handlers.output(rank, m.line);
-        case 'invalid':
-          return handlers.invalid(rank, new Error(m.message));
-        case 'exit':
-          exit(m.code, m.signal);
-          return j.link.end();
-        case 'refused':
-          return exit(null, null, `its worker gave up: ${m.reason}`);
-        default:
-          return handlers.invalid(rank, new Error(`unexpected ${m.type} from rank ${rank}'s worker`));
-      }
-    },
-    (cause) => exit(null, null, cause ?? 'the link was closed'),
-  );
-  return {
-    rank,
-    pid: j.hello.pid,
-    get exited() {
-      return exited;
-    },
-    send: (message) => (message.type === 'start' ? j.link.sendFrame(startFrame(message)) : j.link.send({ type: 'm', m: message })),
-    kill() {
-      if (exited) return;
-      j.link.send({ type: 'kill' });
-      killTimer = setTimeout(() => j.link.close('killed; its worker did not say how its rank ended'), KILL_GRACE_MS);
-    },
-  };
 }

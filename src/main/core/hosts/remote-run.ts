@@ -32,6 +32,14 @@ export interface RemoteRun {
 
 export const DEFAULT_JOIN_TIMEOUT_MS = 120_000;
 
+/** Who can reach a listener on `host`: "this host only" on a loopback address, else the network it faces. */
+export function listenScope(host: string): string {
+  const h = host.replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h === '::1' || /^127\./.test(h) || /^::ffff:127\./i.test(h)) return 'this host only';
+  if (h === '0.0.0.0' || h === '::') return 'every network of this host: workers on other hosts may join';
+  return `the network of ${h}: workers on other hosts may join`;
+}
+
 export function remoteRanks(request: RemoteRequest, world: number, backend: BackendName, notice: (line: string) => void): RemoteRun {
   const { host, port } = parseAddress(request.listen, '127.0.0.1');
   const made = request.tokenFile === undefined;
@@ -54,7 +62,7 @@ export function remoteRanks(request: RemoteRequest, world: number, backend: Back
         }
         const worker = workerCommand(request.clab ?? clabCommand(), connectAddress(bound.host, bound.port), tokenFile);
         notice(
-          `waiting for ${world} rank${world === 1 ? '' : 's'} at ${connectAddress(bound.host, bound.port)} (token in ${tokenFile}; join timeout ${Math.round(joinTimeoutMs / 1000)} s)`,
+          `waiting for ${world} rank${world === 1 ? '' : 's'} at ${connectAddress(bound.host, bound.port)} (${listenScope(bound.host)}; token in ${tokenFile}; join timeout ${Math.round(joinTimeoutMs / 1000)} s)`,
         );
         if (request.launch) {
           notice(`starting the launcher: ${request.launch} ${worker}`);

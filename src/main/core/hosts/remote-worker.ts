@@ -1,7 +1,10 @@
-// `clab worker`'s work: connect back to the core, prove the token, answer the clock pings, send
-// this host's environment, then fork the rank process here exactly as the core forks one
-// (workers.ts: same entry, same pipes, NCCL's output read from its stdout) and relay between the
-// two. The rank never outlives the link: when the core goes, the rank is killed and the worker ends.
+// `clab worker`'s work: connect back to the core, have the core prove it holds the run's token
+// before anything it says is obeyed, prove it in turn, answer the clock pings, send this host's
+// environment, then fork the rank process here exactly as the core forks one (workers.ts: same
+// entry, same pipes, NCCL's output read from its stdout) and relay between the two over the
+// sealed link. The rank never outlives the link: when the core goes, the rank is killed and the
+// worker ends. A connection that closes before the welcome is tried again, with backoff, until
+// the join deadline.
 import { connect, type Socket } from 'node:net';
 import {
   coreLinkSchema,
@@ -16,11 +19,14 @@ import {
 } from '../../../shared/run/hosts.js';
 import type { RankPlace } from '../../../shared/run/launcher-env.js';
 import { PROTOCOL_VERSION, type CoreToWorker } from '../../../shared/run/protocol.js';
+import { checkedRankEnv } from '../../../shared/scenario/rank-env.js';
+import { visibleControls } from '../../../shared/data/control-chars.js';
 import { nowNs } from '../clock.js';
 import { collectEnvironment } from '../environment.js';
 import { forkWorker, type WorkerLink } from '../workers.js';
 import { FramedLink, WORKER_SILENCE_MS } from './link.js';
-import { proofMac } from './token.js';
+import { sessionKeys } from './session.js';
+import { newNonce, proofHolds, proofMac } from './token.js';
 
 export interface RemoteWorkerOptions {
   host: string;
@@ -30,7 +36,7 @@ export interface RemoteWorkerOptions {
   identity: HostIdentity;
   /** The rank process's bundle (dist/worker.cjs). */
   entry: string;
-  /** How long to keep trying to reach the core (it may not listen yet). */
+  /** How long to keep trying to reach the core (it may not listen yet), and to join it. */
   connectTimeoutMs: number;
   silenceMs?: number;
   log(line: string): void;
@@ -43,15 +49,26 @@ export const WORKER_REFUSED = 2;
 export const WORKER_CORE_LOST = 3;
 
 const RETRY_MS = 250;
+/** Backoff between tries after a connection closed before the welcome: doubling from RETRY_MS up to this. */
+const MAX_BACKOFF_MS = 4000;
+/** A peer that has not challenged and welcomed this worker in this long is left (and tried again). */
+const HANDSHAKE_MS = 10_000;
 
-async function reach(host: string, port: number, timeoutMs: number): Promise<Socket> {
+/** A connection to the core, tried every RETRY_MS until `timeoutMs` (it may not listen yet) or until `stop` aborts. */
+async function reach(host: string, port: number, timeoutMs: number, stop: AbortSignal): Promise<Socket> {
   const until = Date.now() + timeoutMs;
   let last = '';
-  for (let attempt = 0; attempt < Math.ceil(timeoutMs / RETRY_MS) + 1; attempt++) {
+  for (let attempt = 0; attempt < Math.ceil(timeoutMs / RETRY_MS) + 1 && !stop.aborted; attempt++) {
     try {
       return await new Promise<Socket>((resolve, reject) => {
         const s = connect({ host, port, timeout: Math.max(1, until - Date.now()) });
+        const abort = () => {
+          s.destroy();
+          reject(new Error('stopped'));
+        };
+        stop.addEventListener('abort', abort, { once: true });
         s.once('connect', () => {
+          stop.removeEventListener('abort', abort);
           s.setTimeout(0);
           s.removeAllListeners('error');
           resolve(s);
@@ -60,28 +77,68 @@ async function reach(host: string, port: number, timeoutMs: number): Promise<Soc
           s.destroy();
           reject(new Error('timed out'));
         });
-        s.once('error', reject);
+        s.once('error', (e) => {
+          stop.removeEventListener('abort', abort);
+          reject(e);
+        });
       });
     } catch (e) {
       last = (e as Error).message;
-      if (Date.now() + RETRY_MS > until) break;
+      if (Date.now() + RETRY_MS > until || stop.aborted) break;
       await new Promise((r) => setTimeout(r, RETRY_MS));
     }
   }
   throw new Error(`cannot reach the core at ${host}:${port} within ${Math.round(timeoutMs / 1000)} s: ${last}`);
 }
 
+/** How one connection ended: with the worker's exit code, or closed before the welcome (try again). */
+type Attempt = { code: number } | { retry: string };
+
 export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
+  const me = `rank ${o.place.rank}`;
+  const until = Date.now() + o.connectTimeoutMs;
+  let stopped: string | null = null;
+  let stopNow: ((why: string) => void) | null = null;
+  const stopWaiting = new AbortController();
+  o.onStop?.((why) => {
+    stopped = why;
+    stopWaiting.abort();
+    if (stopNow) stopNow(why);
+    else o.log(`clab worker: ${me}: ${why}; ending`);
+  });
+  let backoff = RETRY_MS;
+  let last = '';
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    if (stopped !== null) return WORKER_REFUSED;
+    let socket: Socket;
+    try {
+      socket = await reach(o.host, o.port, Math.max(1, until - Date.now()), stopWaiting.signal);
+    } catch (e) {
+      if (stopped !== null) return WORKER_REFUSED;
+      o.log(`clab worker: ${me}: ${(e as Error).message}${last ? ` (the last connection: ${last})` : ''}`);
+      return WORKER_REFUSED;
+    }
+    const outcome = await session(socket, o, (stop) => (stopNow = stop));
+    stopNow = null;
+    if ('code' in outcome) return outcome.code;
+    if (outcome.retry !== last) o.log(`clab worker: ${me}: ${outcome.retry}; trying again until the join deadline`);
+    last = outcome.retry;
+    if (Date.now() + backoff >= until) break;
+    await new Promise((r) => {
+      const t = setTimeout(r, backoff);
+      stopWaiting.signal.addEventListener('abort', () => (clearTimeout(t), r(undefined)), { once: true });
+    });
+    backoff = Math.min(2 * backoff, MAX_BACKOFF_MS);
+  }
+  o.log(`clab worker: ${me}: did not join the core at ${o.host}:${o.port} within ${Math.round(o.connectTimeoutMs / 1000)} s: ${last}`);
+  return WORKER_REFUSED;
+}
+
+/** One connection: the handshake, then the rank's life. */
+function session(socket: Socket, o: RemoteWorkerOptions, onStop: (stop: (why: string) => void) => void): Promise<Attempt> {
   const { place } = o;
   const core = `the core at ${o.host}:${o.port}`;
   const me = `rank ${place.rank}`;
-  let socket: Socket;
-  try {
-    socket = await reach(o.host, o.port, o.connectTimeoutMs);
-  } catch (e) {
-    o.log(`clab worker: ${me}: ${(e as Error).message}`);
-    return WORKER_REFUSED;
-  }
   const link = new FramedLink<CoreLinkMessage, WorkerLinkMessage>(socket, {
     schema: coreLinkSchema,
     peer: core,
@@ -92,6 +149,7 @@ export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
     type: 'hello',
     link: LINK_VERSION,
     protocol: PROTOCOL_VERSION,
+    nonce: newNonce(),
     rank: place.rank,
     world: place.world,
     localRank: place.localRank,
@@ -100,32 +158,52 @@ export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
     pid: process.pid,
   };
   let rank: WorkerLink | null = null;
+  /** The run's id, once the core proved it holds the token: nothing the peer says is obeyed before. */
+  let runId: string | null = null;
   let welcomed = false;
   let ended = false;
-  return new Promise<number>((resolve) => {
-    const finish = (code: number) => {
+  return new Promise<Attempt>((resolve) => {
+    const finish = (outcome: Attempt) => {
       if (ended) return;
       ended = true;
-      resolve(code);
+      clearTimeout(handshake);
+      resolve(outcome);
     };
+    const handshake = setTimeout(() => link.close(`no welcome within ${HANDSHAKE_MS / 1000} s`), HANDSHAKE_MS);
     /** Why the worker is ending its rank (its exit code), once it is. */
     let stopping: number | null = null;
     /** Ends the rank (if any) and then the worker with `code`. */
     const stop = (code: number) => {
       stopping ??= code;
-      if (!rank || rank.exited) return finish(code);
+      if (!rank || rank.exited) return finish({ code });
       rank.kill();
       // The rank's close reports below; this bounds the wait for it.
-      setTimeout(() => finish(code), 3000).unref?.();
+      setTimeout(() => finish({ code }), 3000).unref?.();
     };
-    o.onStop?.((why) => {
+    onStop((why) => {
       o.log(`clab worker: ${me}: ${why}; ending the rank`);
+      stopping ??= WORKER_CORE_LOST;
       link.end({ type: 'refused', reason: `rank ${place.rank}'s worker on host ${o.identity.name} ${why}` });
       stop(WORKER_CORE_LOST);
     });
+    /** Refuses what the core sent, says why here and there, and ends. */
+    const giveUp = (why: string) => {
+      o.log(`clab worker: ${me}: ${why}`);
+      stopping ??= WORKER_REFUSED;
+      link.end({ type: 'refused', reason: `rank ${place.rank}'s worker: ${why}` });
+      stop(WORKER_REFUSED);
+    };
     const startRank = (start: CoreToWorker) => {
-      if (start.type !== 'start') return;
-      const env = { ...process.env, ...start.plan.env, CLAB_LOCAL_RANK: String(place.localRank) };
+      if (start.type !== 'start') return giveUp(`the core sent ${start.type} before start`);
+      if (start.rank !== place.rank || start.runId !== runId)
+        return giveUp(`the start names rank ${start.rank} of run ${start.runId}; this is rank ${place.rank} of run ${runId}`);
+      let planEnv: Record<string, string>;
+      try {
+        planEnv = checkedRankEnv(start.plan.env);
+      } catch (e) {
+        return giveUp(`${(e as Error).message}; the rank is not started`);
+      }
+      const env = { ...process.env, ...planEnv, CLAB_LOCAL_RANK: String(place.localRank) };
       rank = forkWorker(
         o.entry,
         place.rank,
@@ -135,7 +213,7 @@ export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
           invalid: (_, e) => link.send({ type: 'invalid', message: e.message }),
           exit: (_, code, signal) => {
             link.end({ type: 'exit', code, signal });
-            finish(stopping ?? (code === 0 ? 0 : 1));
+            finish({ code: stopping ?? (code === 0 ? 0 : 1) });
           },
         },
         env,
@@ -143,14 +221,34 @@ export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
     };
     link.listen(
       (m) => {
+        if (m.type === 'refused') {
+          const proven = runId !== null ? '' : ' (before it proved the token)';
+          o.log(`clab worker: ${me}: refused by ${core}${proven}: ${visibleControls(m.reason.slice(0, 500))}`);
+          return stop(WORKER_REFUSED);
+        }
+        if (runId === null) {
+          if (m.type !== 'challenge') return link.close(`the peer sent ${m.type} before proving it holds the run's token`);
+          if (!proofHolds(o.token, proofText('core', hello, m.nonce, m.runId), m.mac)) {
+            o.log(
+              `clab worker: ${me}: ${core} did not prove it holds the run's token (a different token on each side, or not clab's core at that address); nothing was run`,
+            );
+            stopping = WORKER_REFUSED;
+            link.refuse("the core's proof does not match this worker's token");
+            return stop(WORKER_REFUSED);
+          }
+          runId = m.runId;
+          link.send({ type: 'proof', mac: proofMac(o.token, proofText('worker', hello, m.nonce, m.runId)) });
+          link.seal(sessionKeys(o.token, hello.nonce!, m.nonce, 'worker'), true);
+          link.setLimit(LINK_FRAME_BYTES);
+          return undefined;
+        }
         switch (m.type) {
-          case 'challenge':
-            return link.send({ type: 'proof', mac: proofMac(o.token, proofText(m.nonce, hello)) });
           case 'ping':
-            return link.send({ type: 'pong', seq: m.seq, workerNs: nowNs() });
+            return welcomed ? undefined : link.send({ type: 'pong', seq: m.seq, workerNs: nowNs() });
           case 'welcome': {
+            if (welcomed || m.runId !== runId) return giveUp(`an unexpected welcome (run ${m.runId})`);
             welcomed = true;
-            link.setLimit(LINK_FRAME_BYTES);
+            clearTimeout(handshake);
             link.startHeartbeat({ type: 'beat' });
             o.log(
               `clab worker: ${me} of ${place.world} (${place.source}; local rank ${place.localRank}, device ${place.device}) joined ${core} from host ${o.identity.name}`,
@@ -160,22 +258,23 @@ export async function runRemoteWorker(o: RemoteWorkerOptions): Promise<number> {
             );
             return undefined;
           }
-          case 'refused':
-            o.log(`clab worker: ${me}: refused by ${core}: ${m.reason}`);
-            return stop(WORKER_REFUSED);
           case 'kill':
             return stop(1);
           case 'm':
+            if (!welcomed) return giveUp(`the core sent a rank message before the welcome`);
             if (!rank) startRank(m.m);
-            return rank?.send(m.m);
+            // The start goes to the rank it started, as every later message does.
+            return (rank as WorkerLink | null)?.send(m.m);
           default:
-            return undefined;
+            return giveUp(`unexpected ${m.type} from the core`);
         }
       },
       (cause) => {
         if (ended || (rank && rank.exited)) return;
+        if (stopping !== null) return stop(stopping);
+        if (!welcomed) return finish({ retry: `${core} closed the connection before the welcome: ${cause ?? 'closed'}` });
         if (cause) o.log(`clab worker: ${me}: lost ${core}: ${cause}; ending the rank`);
-        stop(welcomed ? WORKER_CORE_LOST : WORKER_REFUSED);
+        stop(WORKER_CORE_LOST);
       },
     );
     link.send(hello);

@@ -1,5 +1,6 @@
-// The run's token: random, kept in a file readable by its user alone; workers prove they hold it
-// by answering the core's nonce with an HMAC, so the token itself never crosses the network.
+// The run's token: random, kept in a file readable by its user alone. Each end of a link proves it
+// holds it with an HMAC over both ends' nonces (session.ts), so the token itself never crosses the
+// network; a token too short to resist guessing is refused.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { clabHome } from '../clab-home.js';
@@ -31,9 +32,27 @@ export function readToken(path: string): string {
   }
   const token = text.split('\n')[0].trim();
   if (!token) throw new Error(`the token file ${path} is empty`);
+  const bits = tokenBits(token);
+  if (bits < MIN_TOKEN_BITS)
+    throw new Error(
+      `the token in ${path} holds about ${bits} bits; at least ${MIN_TOKEN_BITS} are needed (clab makes 256-bit ones: 64 hex digits)`,
+    );
   if ((statSync(path).mode & 0o077) !== 0)
     throw new Error(`the token file ${path} is readable by others (mode ${(statSync(path).mode & 0o777).toString(8)}); chmod 600 it`);
   return token;
+}
+
+/** The fewest bits of a token's secret: below this, guessing it offline from one proof seen on the wire is within reach. */
+export const MIN_TOKEN_BITS = 128;
+
+/**
+ * A token's bits at most, from its alphabet and length: 4 a character for hex, 6 for base64, 6.5
+ * for any printable text. A token of few distinct characters ("aaaa…") is no secret: 0.
+ */
+export function tokenBits(token: string): number {
+  if (new Set(token).size < 8) return 0;
+  const perCharacter = /^[0-9a-fA-F]+$/.test(token) ? 4 : /^[A-Za-z0-9+/_=-]+$/.test(token) ? 6 : 6.5;
+  return Math.floor(token.length * perCharacter);
 }
 
 export const proofMac = (token: string, text: string): string => createHmac('sha256', token).update(text).digest('hex');

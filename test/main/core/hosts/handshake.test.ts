@@ -3,24 +3,27 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RemoteRanks } from '../../../../src/main/core/hosts/listener';
 import { runRemoteWorker } from '../../../../src/main/core/hosts/remote-worker';
-import { encodeFrame, FrameReader } from '../../../../src/main/core/hosts/frames';
+import { encodeFrame, FrameReader, parseJson, splitBody } from '../../../../src/main/core/hosts/frames';
 import { LINK_VERSION } from '../../../../src/shared/run/hosts';
 import { PROTOCOL_VERSION } from '../../../../src/shared/run/protocol';
 import type { WorkerHandlers } from '../../../../src/main/core/workers';
 
-const TOKEN = 'a'.repeat(64);
+const TOKEN = '3f9c0e7a51d24b86'.repeat(4);
 const handlers: WorkerHandlers = { message: () => undefined, output: () => undefined, exit: () => undefined, invalid: () => undefined };
 const open: RemoteRanks[] = [];
 afterEach(() => {
   for (const r of open.splice(0)) r.close('test over');
 });
 
-async function core(world: number, backend: 'cpu' | 'nccl' = 'cpu', joinTimeoutMs = 20_000) {
+/** A core listening on loopback; `open`: the run has begun (its id is known, so workers are challenged). */
+async function core(world: number, backend: 'cpu' | 'nccl' = 'cpu', joinTimeoutMs = 20_000, o: { open?: boolean } = {}) {
   const lines: string[] = [];
   const ranks = new RemoteRanks({ host: '127.0.0.1', port: 0, token: TOKEN, world, backend, joinTimeoutMs, log: (l) => lines.push(l) });
   open.push(ranks);
   const { port } = await ranks.listen();
-  return { ranks, port, lines };
+  const joined = o.open === false ? null : ranks.open(handlers, { runId: 'run-1' });
+  joined?.catch(() => undefined);
+  return { ranks, port, lines, joined };
 }
 
 /** A worker as `clab worker` runs it (its rank process is never forked: these end at the handshake). */
@@ -42,14 +45,21 @@ async function worker(port: number, o: { rank: number; world: number; token?: st
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
 describe('the handshake refuses, with a line on both sides', () => {
-  it('a worker whose token is wrong; the token never crosses the wire', async () => {
+  it('a worker whose token is wrong: the core fails its proof, nothing is run; the token never crosses the wire', async () => {
     const c = await core(2);
-    const w = await worker(c.port, { rank: 0, world: 2, token: 'b'.repeat(64) });
+    const w = await worker(c.port, { rank: 0, world: 2, token: '0123456789abcdef'.repeat(4) });
     await settle();
     expect(w.code).toBe(2);
-    expect(w.lines.join('\n')).toContain('refused by the core at 127.0.0.1');
-    expect(w.lines.join('\n')).toContain('wrong token');
-    expect(c.lines.join('\n')).toMatch(/refused a worker at 127\.0\.0\.1:\d+ \(rank 0, host host-a\): wrong token/);
+    expect(w.lines.join('\n')).toContain(
+      'the core at 127.0.0.1:' +
+        c.port +
+        " did not prove it holds the run's token (a different token on each side, or not clab's core at that address); nothing was run",
+    );
+    // Before its proof, nothing the peer claimed (rank, host) is said: only its address.
+    expect(c.lines.join('\n')).toMatch(
+      /a connection from 127\.0\.0\.1:\d+ went during its handshake: it refused the core's proof \(a different token on each side, or not a clab worker\)/,
+    );
+    expect(c.lines.join('\n')).not.toContain('host-a');
     expect(c.ranks.joinedRanks()).toEqual([]);
   });
 
@@ -63,7 +73,7 @@ describe('the handshake refuses, with a line on both sides', () => {
 
   it('a fifth worker for a four-rank world: its rank is taken', async () => {
     const c = await core(4);
-    const joined = c.ranks.open(handlers, { runId: 'r' });
+    const joined = c.joined!;
     const workers = [0, 1, 2, 3].map((rank) => worker(c.port, { rank, world: 4 }));
     const set = await joined;
     expect(set.links).toHaveLength(4);
@@ -73,7 +83,7 @@ describe('the handshake refuses, with a line on both sides', () => {
     expect(fifth.lines.join('\n')).toMatch(
       /refused by the core .*: rank 2 is taken \(by pid \d+ on host host-a\): the run has all its 4 ranks/,
     );
-    expect(c.lines.join('\n')).toMatch(/refused a worker at .*rank 2 is taken/);
+    expect(c.lines.join('\n')).toMatch(/refused rank 2 \(host host-a, 127\.0\.0\.1:\d+\): rank 2 is taken/);
     for (const l of set.links) l.kill();
     await Promise.all(workers);
   });
@@ -103,7 +113,7 @@ describe('the handshake refuses, with a line on both sides', () => {
 
   it('lets an nccl worker from a second host in', async () => {
     const c = await core(2, 'nccl');
-    const joined = c.ranks.open(handlers, { runId: 'r' });
+    const joined = c.joined!;
     const workers = [worker(c.port, { rank: 0, world: 2, host: 'host-a' }), worker(c.port, { rank: 1, world: 2, host: 'host-b' })];
     const set = await joined;
     expect(set.hosts?.map((h) => [h.name, h.ranks])).toEqual([
@@ -124,17 +134,18 @@ describe('the handshake refuses, with a line on both sides', () => {
       s.on('connect', () => {
         for (const f of frames) s.write(f);
       });
-      s.on('data', (d) => got.push(...reader.push(d)));
+      s.on('data', (d) => got.push(...reader.push(d).map((b) => parseJson(splitBody(b).text))));
       s.on('close', () => resolve(got));
       s.on('error', () => undefined);
     });
   }
 
-  const hello = (protocol: number) =>
+  const hello = (protocol: number, link = LINK_VERSION) =>
     encodeFrame({
       type: 'hello',
-      link: LINK_VERSION,
+      link,
       protocol,
+      ...(link >= 2 ? { nonce: 'ab'.repeat(32) } : {}),
       rank: 0,
       world: 2,
       localRank: 0,
@@ -150,6 +161,14 @@ describe('the handshake refuses, with a line on both sides', () => {
     expect(c.lines.join('\n')).toContain('protocol version mismatch');
   });
 
+  it('a worker of the link before sealed frames (1) gets one line naming both versions', async () => {
+    const c = await core(2);
+    const got = await raw(c.port, [hello(PROTOCOL_VERSION, 1)]);
+    const line = `protocol version mismatch: the worker speaks link 1 / rank protocol ${PROTOCOL_VERSION}, the core link ${LINK_VERSION} / rank protocol ${PROTOCOL_VERSION}; use the same clab on both`;
+    expect(got).toEqual([{ type: 'refused', reason: line }]);
+    expect(c.lines.join('\n')).toContain(line);
+  });
+
   it("a message over the handshake's bound, from its length alone", async () => {
     const c = await core(2);
     const header = Buffer.alloc(4);
@@ -161,11 +180,90 @@ describe('the handshake refuses, with a line on both sides', () => {
 
   it('ends the wait for the world with who joined and who did not', async () => {
     const c = await core(3, 'cpu', 1500);
-    const joined = c.ranks.open(handlers, { runId: 'r' });
+    const joined = c.joined!;
     const w = worker(c.port, { rank: 1, world: 3 });
     await expect(joined).rejects.toThrow('2 of 3 ranks did not join within 2 s: joined 1 (host host-a); missing 0, 2');
     const { code, lines } = await w;
     expect(code).toBe(2);
     expect(lines.join('\n')).toContain('the run did not start: 2 of 3 ranks did not join');
+  });
+});
+
+describe('a worker that joined or is joining', () => {
+  it('stopped before the run starts (a signal) has its reason in the core log', async () => {
+    const c = await core(2);
+    let stopIt: ((why: string) => void) | null = null;
+    const lines: string[] = [];
+    const code = runRemoteWorker({
+      host: '127.0.0.1',
+      port: c.port,
+      token: TOKEN,
+      entry: '/nonexistent/worker.cjs',
+      connectTimeoutMs: 5000,
+      place: { rank: 0, world: 2, localRank: 0, device: 0, source: 'test' },
+      identity: { id: 'host-a', name: 'host-a', bootId: 'boot' },
+      log: (l) => lines.push(l),
+      onStop: (stop) => (stopIt = stop),
+    });
+    for (let i = 0; i < 100 && c.ranks.joinedRanks().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(c.ranks.joinedRanks()).toEqual([0]);
+    stopIt!('got SIGTERM');
+    expect(await code).toBe(3);
+    for (let i = 0; i < 100 && c.ranks.joinedRanks().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(c.lines).toContain(
+      "rank 0 (host host-a) left before the run started: its worker said: rank 0's worker on host host-a got SIGTERM",
+    );
+  });
+
+  it('tries again, with backoff, when the connection closes before the welcome, and joins', async () => {
+    const c = await core(1);
+    // Something at the address that closes the first two connections at once, then passes the rest to the core.
+    let seen = 0;
+    const { createServer, connect: dial } = await import('node:net');
+    const front = createServer((s) => {
+      s.on('error', () => undefined);
+      if (++seen <= 2) return s.destroy();
+      const back = dial({ host: '127.0.0.1', port: c.port });
+      back.on('error', () => s.destroy());
+      s.pipe(back).pipe(s);
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    const w = worker((front.address() as { port: number }).port, { rank: 0, world: 1 });
+    const set = await c.joined!;
+    expect(seen).toBe(3);
+    set.links[0].kill();
+    const { lines } = await w;
+    front.close();
+    // The same cause twice: said once.
+    expect(lines.filter((l) => l.includes('closed the connection before the welcome'))).toHaveLength(1);
+    expect(lines.join('\n')).toContain('trying again until the join deadline');
+  });
+});
+
+describe('a worker waiting for its core', () => {
+  it('ends at once when stopped, not at its connect deadline', async () => {
+    const { createServer } = await import('node:net');
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as { port: number }).port;
+    closed.close();
+    let stopIt: ((why: string) => void) | null = null;
+    const lines: string[] = [];
+    const code = runRemoteWorker({
+      host: '127.0.0.1',
+      port,
+      token: TOKEN,
+      entry: '/nonexistent/worker.cjs',
+      connectTimeoutMs: 60_000,
+      place: { rank: 0, world: 1, localRank: 0, device: 0, source: 'test' },
+      identity: { id: 'host-a', name: 'host-a', bootId: 'boot' },
+      log: (l) => lines.push(l),
+      onStop: (stop) => (stopIt = stop),
+    });
+    await new Promise((r) => setTimeout(r, 600));
+    stopIt!('got SIGTERM');
+    // Within the test's own timeout (5 s), far before the 60 s deadline.
+    expect(await code).toBe(2);
+    expect(lines).toEqual(['clab worker: rank 0: got SIGTERM; ending']);
   });
 });

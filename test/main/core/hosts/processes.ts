@@ -1,7 +1,8 @@
 // Real processes for the hosts tests: `clab run --listen` and `clab worker`s (optionally inside a
 // network namespace), their output kept, every one of them ended when the test is over.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -15,6 +16,7 @@ export interface Proc {
 }
 
 const started: Proc[] = [];
+const folders: string[] = [];
 
 export function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Proc {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -29,7 +31,7 @@ export function start(command: string, args: string[], env: NodeJS.ProcessEnv = 
   return p;
 }
 
-/** Ends every process group a test started (the workers' rank processes with them). */
+/** Ends every process group a test started (the workers' rank processes with them), and removes its token folders. */
 export function endAll(): void {
   for (const p of started.splice(0)) {
     try {
@@ -38,6 +40,7 @@ export function endAll(): void {
       /* gone */
     }
   }
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** Resolves once `text` appears in the process's stderr, or rejects after `ms`. */
@@ -51,9 +54,10 @@ export async function waitFor(p: Proc, text: string | RegExp, ms: number): Promi
   throw new Error(`waited ${ms} ms for ${String(text)}; stderr so far:\n${p.err}`);
 }
 
-/** A token file of the user's alone, in a fresh folder. */
-export function tokenFile(token = 'c'.repeat(64)): { dir: string; file: string } {
+/** A token file of the user's alone, in a fresh folder (removed by endAll). */
+export function tokenFile(token = randomBytes(32).toString('hex')): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'clab-hosts-'));
+  folders.push(dir);
   const file = join(dir, 'token');
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);

@@ -52,7 +52,7 @@ describe('startRun with ranks from a launcher', () => {
     expect(end.record.status).toBe('passed');
     expect(end.record.hosts?.[0].ranks).toEqual([0, 1]);
     const log = events.flatMap((e) => (e.type === 'run-log' ? [e.line.text] : []));
-    expect(log).toContain(`waiting for 2 ranks at 127.0.0.1:${port} (token in ${file}; join timeout 30 s)`);
+    expect(log).toContain(`waiting for 2 ranks at 127.0.0.1:${port} (this host only; token in ${file}; join timeout 30 s)`);
     expect(log.some((l) => /^ {2}mpirun -np 2 \S+ worker --connect 127\.0\.0\.1:\d+ --token-file /.test(l))).toBe(true);
     expect(log.filter((l) => /^rank \d joined from host /.test(l))).toHaveLength(2);
   });
