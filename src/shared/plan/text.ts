@@ -153,31 +153,92 @@ function jsonProblems(errors: ParseError[], json: string, file: string, at: Retu
   return shown;
 }
 
+/** An object or list the nesting count has open: the key or index its current value is at. */
+interface Open {
+  bracket: number;
+  /** An object's key, as the offsets of its quoted text; null before its colon. */
+  key: [number, number] | null;
+  index: number;
+}
+
+/** The JSON path of the value the innermost of `open` is at (as far as broken text names it). */
+function pathOf(json: string, open: Open[]): JsonPath {
+  const path: JsonPath = [];
+  for (const o of open) {
+    if (o.bracket === 0x5b) path.push(o.index);
+    else if (!o.key) break;
+    else path.push(keyText(json.slice(...o.key)));
+  }
+  return path;
+}
+
+const keyText = (quoted: string): string => {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return quoted.replace(/^"|"$/g, '');
+  }
+};
+
 /**
- * Where `json` first opens more than `max` objects and lists inside one another, or -1. Counted as
- * the parser would nest, erring on the deep side: strings end at their quote or, as the parser's
- * scanner ends them, at a line break; a closing bracket that does not match what is open closes
- * nothing (the parser may skip it), so broken text can never hide depth from this count.
+ * Where `json` first opens more than `max` objects and lists inside one another, with the JSON path
+ * of what opens there, or null. Counted as the parser would nest, erring on the deep side: strings
+ * end at their quote or, as the parser's scanner ends them, at a line break; a closing bracket that
+ * does not match what is open closes nothing (the parser may skip it), so broken text can never
+ * hide depth from this count.
  */
-function tooDeep(json: string, max: number): number {
-  const open: number[] = [];
+function tooDeep(json: string, max: number): { offset: number; path: JsonPath } | null {
+  const open: Open[] = [];
+  let lastString: [number, number] | null = null;
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
+    const top = open[open.length - 1];
     if (c === 0x22) {
       // a string: skip to its closing quote or the end of its line
+      const start = i;
       for (i++; i < json.length; i++) {
         const d = json.charCodeAt(i);
         if (d === 0x22 || d === 0x0a || d === 0x0d) break;
         if (d === 0x5c) i++;
       }
+      lastString = [start, Math.min(i + 1, json.length)];
+    } else if (c === 0x3a) {
+      if (top?.bracket === 0x7b) top.key = lastString;
+    } else if (c === 0x2c) {
+      if (top) {
+        top.index++;
+        top.key = null;
+      }
     } else if (c === 0x7b || c === 0x5b) {
-      open.push(c);
-      if (open.length > max) return i;
-    } else if ((c === 0x7d && open[open.length - 1] === 0x7b) || (c === 0x5d && open[open.length - 1] === 0x5b)) {
+      if (open.length === max) return { offset: i, path: pathOf(json, open) };
+      open.push({ bracket: c, key: null, index: 0 });
+    } else if ((c === 0x7d && top?.bracket === 0x7b) || (c === 0x5d && top?.bracket === 0x5b)) {
       open.pop();
     }
   }
-  return -1;
+  return null;
+}
+
+/**
+ * The problem of text nested more than LIMITS.nesting deep, or null. Every reading of scenario text
+ * asks this first: the JSON parser and the schema recurse once per level, and a deep enough text
+ * would overflow the stack (a RangeError instead of a problem).
+ */
+export function nestingProblem(text: string, file: string): FileProblem | null {
+  const deep = tooDeep(jsonText(text), LIMITS.nesting);
+  if (!deep) return null;
+  return {
+    file,
+    path: formatPath(deep.path),
+    ...lineColumns(text)(deep.offset),
+    message: `objects and lists are nested more than ${LIMITS.nesting} deep here; a scenario needs about 10 levels`,
+  };
+}
+
+/** The syntax tree of `json`, or undefined where it nests too deep to parse (nestingProblem says where). */
+function treeOf(json: string, errors?: ParseError[]): Node | undefined {
+  if (tooDeep(json, LIMITS.nesting)) return undefined;
+  return parseTree(json, errors, { allowTrailingComma: false, disallowComments: true });
 }
 
 /**
@@ -186,21 +247,11 @@ function tooDeep(json: string, max: number): number {
  */
 export function parseScenarioText(text: string, file: string): LoadedScenario {
   if (text.length > LIMITS.fileBytes) throw scenarioTooLarge(file, text.length);
+  const deep = nestingProblem(text, file);
+  if (deep) throw new ScenarioFileError([deep]);
   const json = jsonText(text);
-  // The JSON parser and the schema recurse once per level: a deep enough file would overflow the stack.
-  const deep = tooDeep(json, LIMITS.nesting);
-  if (deep >= 0) {
-    throw new ScenarioFileError([
-      {
-        file,
-        path: '',
-        ...lineColumns(text)(deep),
-        message: `objects and lists are nested more than ${LIMITS.nesting} deep here; a scenario needs about 10 levels`,
-      },
-    ]);
-  }
   const errors: ParseError[] = [];
-  const root = parseTree(json, errors, { allowTrailingComma: false, disallowComments: true });
+  const root = treeOf(json, errors);
   const at = lineColumns(text);
   if (json.trim() === '')
     throw new ScenarioFileError([{ file, path: '', line: 1, column: 1, message: 'the file is empty; expected a JSON object' }]);
@@ -228,7 +279,7 @@ export function parseScenarioText(text: string, file: string): LoadedScenario {
 
 /** A problem found beside the text (by the machine, say), placed at the JSON path it concerns. */
 export function problemAt(text: string, file: string, path: JsonPath, message: string): FileProblem {
-  return { file, path: formatPath(path), ...lineColumns(text)(nodeFor(parseTree(jsonText(text)), path)?.offset ?? 0), message };
+  return { file, path: formatPath(path), ...lineColumns(text)(nodeFor(treeOf(jsonText(text)), path)?.offset ?? 0), message };
 }
 
 /** Compiles for a world size, turning plan problems into file problems with positions. */
@@ -237,7 +288,7 @@ export function compileLoaded(loaded: LoadedScenario, options: CompileOptions = 
     return compilePlan(loaded.scenario, options);
   } catch (e) {
     if (!(e instanceof PlanError)) throw e;
-    const root = parseTree(jsonText(loaded.text));
+    const root = treeOf(jsonText(loaded.text));
     const at = lineColumns(loaded.text);
     throw new ScenarioFileError([
       ...e.issues.map((issue) => ({
@@ -264,8 +315,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function worldProblemsOfValidSteps(text: string, file: string, options: CompileOptions = {}): FileProblem[] {
   const json = jsonText(text);
   const errors: ParseError[] = [];
-  const root = parseTree(json, errors, { allowTrailingComma: false, disallowComments: true });
-  if (errors.length || !root || tooDeep(json, LIMITS.nesting) >= 0) return [];
+  const root = treeOf(json, errors);
+  if (errors.length || !root) return [];
   const raw = JSON.parse(json) as unknown;
   if (!isObject(raw) || !Array.isArray(raw.steps)) return [];
   const fields = scenarioSchema.shape;

@@ -1,13 +1,14 @@
 // What `clab validate` and `clab replay` print for mistakes and hostile text: words, positions,
 // warnings that refuse nothing, and no control character from a record reaching the terminal.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 const dir = mkdtempSync(join(tmpdir(), 'clab-messages-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const write = (name: string, text: string) => {
   const file = join(dir, name);
   writeFileSync(file, text);
@@ -50,6 +51,28 @@ describe('clab validate', () => {
         '3 problems found',
         '',
       ].join('\n'),
+    );
+  });
+
+  // Lists and objects inside one another far past what the parser's recursion holds.
+  const DEPTH = 50_000;
+  it('refuses lists nested 50 000 deep with the nesting problem at its JSON path, not a stack overflow', () => {
+    const file = write('deep-lists.scenario.json', `{"steps": ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}`);
+    const r = clab('validate', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      `${file}:1:74: error: steps${'[0]'.repeat(63)}: objects and lists are nested more than 64 deep here; a scenario needs about 10 levels\n` +
+        '1 problem found\n',
+    );
+  });
+
+  it('refuses objects nested 50 000 deep with the nesting problem at its JSON path, not a stack overflow', () => {
+    const file = write('deep-objects.scenario.json', `${'{"a": '.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`);
+    const r = clab('validate', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      `${file}:1:385: error: ${Array(64).fill('a').join('.')}: objects and lists are nested more than 64 deep here; a scenario needs about 10 levels\n` +
+        '1 problem found\n',
     );
   });
 

@@ -136,3 +136,29 @@ describe('world checks beside schema errors', () => {
     expect(checked.beyond.map((p) => p.path)).toEqual(['steps[0].root', 'steps[2].to']);
   });
 });
+
+describe('text nested deeper than a parser recurses', () => {
+  const DEPTH = 50_000;
+  const lists = `{"steps": ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}`;
+  const objects = `${'{"a": '.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
+  const NESTING = 'objects and lists are nested more than 64 deep here; a scenario needs about 10 levels';
+
+  it('is refused with the nesting problem at the JSON path of the value that opens one level too many', () => {
+    expect(problems(lists)).toEqual([{ file: 'x.scenario.json', path: `steps${'[0]'.repeat(63)}`, line: 1, column: 74, message: NESTING }]);
+    expect(problems(objects).map((p) => p.path)).toEqual([Array(64).fill('a').join('.')]);
+  });
+
+  it('names the keys and indices of the path as far as text cut short has them', () => {
+    const text = `{"steps": [{"op": "barrier"}, {"d\\"x": ${'['.repeat(70)}`;
+    expect(problems(text).map((p) => p.path)).toEqual([`steps[1].d"x${'[0]'.repeat(61)}`]);
+  });
+
+  it('has no world problems to give, and no stack to overflow, when too deep to parse', () => {
+    expect(worldProblemsOfValidSteps(lists, 'x.scenario.json', { ranks: 2 })).toEqual([]);
+    expect(worldProblemsOfValidSteps(objects, 'x.scenario.json', { ranks: 2 })).toEqual([]);
+  });
+
+  it('places a problem found beside such text at the start of the file', () => {
+    expect(problemAt(lists, 'x.scenario.json', ['world'], 'no GPUs here')).toMatchObject({ path: 'world', line: 1, column: 1 });
+  });
+});

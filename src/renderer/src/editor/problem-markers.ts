@@ -56,12 +56,14 @@ export function jsonMarkedLines(model: monaco.editor.ITextModel): string {
 /** Shows the problems found in `checked.text` if that is still the model's text. */
 export function applyLabMarkers(model: monaco.editor.ITextModel, checked: ScenarioProblems): void {
   if (model.getValue() !== checked.text) return;
-  // Text that is not JSON: Monaco marks where it breaks, and the lab cannot say more.
-  if (!parses(checked.text)) return monaco.editor.setModelMarkers(model, LAB_OWNER, []);
+  const beyond = checked.beyond.map((p) => labMarker(model, p));
+  // Text that is not JSON: Monaco marks where it breaks; the lab adds only what Monaco cannot say
+  // (text nested too deep for its parser).
+  if (!parses(checked.text)) return monaco.editor.setModelMarkers(model, LAB_OWNER, beyond);
   const marked = new Set(jsonMarkedLines(model).split(',').filter(Boolean).map(Number));
   monaco.editor.setModelMarkers(model, LAB_OWNER, [
     ...checked.problems.filter((p) => !marked.has(p.line)).map((p) => labMarker(model, p)),
-    ...checked.beyond.map((p) => labMarker(model, p)),
+    ...beyond,
   ]);
 }
 

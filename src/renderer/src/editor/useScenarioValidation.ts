@@ -6,7 +6,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import { runPanelBackend, type ApiResult, type BackendCheck, type FileProblemInfo, type RunRequest } from '../../../shared/run/api.js';
 import type { JsonPath } from '../../../shared/scenario/json-path.js';
-import { compileLoaded, parseScenarioText, problemAt, ScenarioFileError, worldProblemsOfValidSteps } from '../../../shared/plan/text.js';
+import {
+  compileLoaded,
+  nestingProblem,
+  parseScenarioText,
+  problemAt,
+  ScenarioFileError,
+  worldProblemsOfValidSteps,
+} from '../../../shared/plan/text.js';
 import type { LabClient } from '../client';
 
 const PAUSE_MS = 300;
@@ -17,7 +24,7 @@ export interface ScenarioProblems {
   text: string;
   /** Syntax, schema and warnings: where Monaco's JSON mode marks the same line, its marker is enough. */
   problems: FileProblemInfo[];
-  /** What the JSON Schema cannot see (the world's checks, the machine's answer): always shown. */
+  /** What the JSON Schema cannot see (the world's checks, the machine's answer, nesting too deep to parse): always shown. */
   beyond: FileProblemInfo[];
 }
 
@@ -32,6 +39,10 @@ interface TextCheck {
 
 export function checkText(text: string, file: string, ranks: number | null, panel: RunRequest['backend']): TextCheck {
   const options = { ranks: ranks ?? undefined };
+  // Text too deep to parse has this one problem. Monaco's JSON mode cannot say it (its parser
+  // overflows on such text, or marks the line for something else), so it is always shown.
+  const deep = nestingProblem(text, file);
+  if (deep) return { text, file, problems: [], beyond: [deep], backend: null };
   let loaded;
   try {
     loaded = parseScenarioText(text, file);
