@@ -1,5 +1,6 @@
-// What `clab validate` and `clab replay` print for mistakes and hostile text: words, positions,
-// warnings that refuse nothing, and no control character from a record reaching the terminal.
+// What `clab validate`, `run` and `replay` print for mistakes and hostile text: words, positions,
+// warnings that refuse nothing, each problem once, and no control character from a record reaching
+// the terminal.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +52,18 @@ describe('clab validate', () => {
         '3 problems found',
         '',
       ].join('\n'),
+    );
+  });
+
+  it('says a problem of the world once, and counts it once', () => {
+    const file = write(
+      'root.scenario.json',
+      '{ "version": 1, "name": "r", "world": { "ranks": 2 },\n  "steps": [{ "op": "broadcast", "count": 4, "root": 5 }] }\n',
+    );
+    const r = clab('validate', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      `${file}:2:54: error: steps[0].root: rank 5 does not exist in a world of 2 ranks (expected 0…1)\n1 problem found\n`,
     );
   });
 
@@ -110,6 +123,25 @@ describe('clab validate', () => {
     const r = clab('validate', file);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('OK — "bom"');
+  });
+});
+
+describe('clab run', () => {
+  it('says a warning and a problem of the world once each before refusing to run', () => {
+    const file = write(
+      'warned-root.scenario.json',
+      '{ "version": 1, "name": "w", "name": "w", "world": { "ranks": 2 },\n  "steps": [{ "op": "broadcast", "count": 4, "root": 5 }] }\n',
+    );
+    const r = clab('run', file, '--backend', 'cpu');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      [
+        `${file}:1:30: warning: name: "name" is given twice in this object: this value is used, the one at line 1, column 17 is ignored`,
+        `${file}:2:54: error: steps[0].root: rank 5 does not exist in a world of 2 ranks (expected 0…1)`,
+        '1 problem found',
+        '',
+      ].join('\n'),
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import { runSucceeded } from '../../../shared/results/expectation.js';
 import type { BackendRequest } from '../../core/backend.js';
 import { keepPackedForLaterOpens } from '../../core/saved-runs.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
+import { ScenarioFileError, type FileProblem } from '../../../shared/plan/text.js';
 import { prepareRun, type PreparedRun } from '../../core/start-run.js';
 import { EXIT_FAILED, EXIT_OK, err, out, outJson, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
 import { LiveReporter } from '../reporter.js';
@@ -49,10 +50,12 @@ function remoteOf(flags: RunFlags): RemoteRequest | undefined {
 async function runCommand(file: string, flags: RunFlags): Promise<number> {
   let prepared: PreparedRun;
   let lesson: Lesson | null;
+  let said: readonly FileProblem[] = [];
   try {
     const loaded = loadScenarioFile(file);
     // Warnings (a duplicate key) do not stop a run; they are said first.
     reportWarnings(loaded.warnings);
+    said = loaded.warnings;
     lesson = loaded.scenario.lesson ?? null;
     prepared = prepareRun({
       loaded,
@@ -66,7 +69,8 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
       onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
     });
   } catch (e) {
-    return reportUsageError(e);
+    // A plan's problems come with the file's warnings, said above already.
+    return reportUsageError(e instanceof ScenarioFileError ? new ScenarioFileError(e.problems.filter((p) => !said.includes(p))) : e);
   }
   const { run, plan, backend } = prepared;
   const reporter = new LiveReporter(plan, {

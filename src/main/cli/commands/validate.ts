@@ -1,6 +1,6 @@
 // `clab validate`: every problem of a scenario file, with position, path and expectation.
 import { worldSize } from '../../../shared/plan/compile.js';
-import { compileLoaded, ScenarioFileError, worldProblemsOfValidSteps } from '../../../shared/plan/text.js';
+import { compileLoaded, ScenarioFileError, worldProblemsOfValidSteps, type LoadedScenario } from '../../../shared/plan/text.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
 import { readCappedText } from '../../core/read-capped.js';
 import { LIMITS } from '../../../shared/scenario/limits.js';
@@ -11,8 +11,14 @@ import { EXIT_OK, out, rankCount, reportUsageError, reportWarnings, type Registe
 const warned = (n: number) => (n ? ` (${n} warning${n === 1 ? '' : 's'})` : '');
 
 function validateCommand(file: string, flags: { ranks?: number; gpus?: boolean }): number {
+  let loaded: LoadedScenario;
   try {
-    const loaded = loadScenarioFile(file);
+    loaded = loadScenarioFile(file);
+  } catch (e) {
+    return reportUsageError(withWorldProblems(e, file, flags.ranks));
+  }
+  try {
+    // Every step passed the schema: the plan's problems are all the world's (withWorldProblems would say them twice).
     const plan = compileLoaded(loaded, { ranks: flags.ranks });
     // Against this machine's GPUs: copy-engine transfers need peer access between them. NVLink
     // means it; for other pairs CUDA's peer attributes say (time a run does not spend before it
@@ -30,13 +36,14 @@ function validateCommand(file: string, flags: { ranks?: number; gpus?: boolean }
     );
     return EXIT_OK;
   } catch (e) {
-    return reportUsageError(withWorldProblems(e, file, flags.ranks));
+    return reportUsageError(e);
   }
 }
 
 /**
  * A file the schema refuses is also checked against its world on the steps that pass (a root
  * outside the world, a send to itself), so every problem is said at once, as the editor does.
+ * Only then: a file the schema accepts has had every step checked against its world already.
  */
 function withWorldProblems(e: unknown, file: string, ranks: number | undefined): unknown {
   if (!(e instanceof ScenarioFileError)) return e;
