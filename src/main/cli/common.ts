@@ -3,6 +3,9 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { inertJson, visibleControls } from '../../shared/data/control-chars.js';
 import { isWarning, ScenarioFileError, type FileProblem } from '../../shared/plan/text.js';
+import { recordAsItsStepsSay } from '../../shared/results/record-status.js';
+import type { RunRecord } from '../../shared/run/record.js';
+import { readRecord } from '../core/record-store.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -50,6 +53,13 @@ export const rankCount = (v: string) => {
 
 const problemLine = (p: FileProblem) =>
   `${p.file}:${p.line}:${p.column}: ${isWarning(p) ? 'warning' : 'error'}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
+
+/** A saved run as `clab` shows it: with the status its steps give it, and a notice where the record said otherwise. */
+export function readShownRecord(file: string): RunRecord {
+  const { record, notice } = recordAsItsStepsSay(readRecord(file), file);
+  if (notice) err(`clab: ${notice}`);
+  return record;
+}
 
 /** Warnings of a scenario that loaded (a duplicate key): printed, refusing nothing. */
 export function reportWarnings(warnings: FileProblem[]): void {

@@ -2,7 +2,7 @@
 // warnings that refuse nothing, each problem once, and no control character from a record reaching
 // the terminal.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -146,6 +146,23 @@ describe('clab run', () => {
 });
 
 describe('clab replay', () => {
+  it('shows a record saved as passed over steps that all failed as failed, and says the record disagreed', () => {
+    const record = JSON.parse(readFileSync('docs/records/all-in-one-h200x2.run.json', 'utf8'));
+    expect(record.status).toBe('passed');
+    for (const step of record.steps) step.verdict = 'fail';
+    const file = write('edited.run.json', JSON.stringify(record));
+    const notice = `clab: ${file}: the record's status is "passed" but 27 of its 27 steps failed; shown as failed, as its steps say\n`;
+    const r = clab('replay', file);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^FAILED: 0\/27 checked steps correct on 2 ranks/m);
+    expect(r.stdout).not.toContain('PASSED');
+    expect(r.stderr).toBe(notice);
+    const compared = clab('compare', file, 'docs/records/all-in-one-h200x2.run.json');
+    expect(compared.stdout).toMatch(/^# A: .* — failed, 2 ranks/m);
+    expect(compared.stdout).toMatch(/^# B: .* — passed, 2 ranks/m);
+    expect(compared.stderr).toBe(notice);
+  });
+
   it('prints labels, outputs and names from a record with their control characters made visible', () => {
     const hostile = 'evil\u001b[2J\u001b]0;owned\u0007\rX\u009b\u202e';
     const scenario = write(

@@ -1,12 +1,11 @@
 // `clab compare`: two saved runs side by side — step times and busbw, which changes stand out
 // from the runs' own spread, compare blocks, and what differs in their environments.
 import { compareRuns, comparisonReport } from '../../../shared/export/index.js';
-import { readRecord } from '../../core/record-store.js';
-import { EXIT_OK, out, outJson, reportUsageError, type RegisterCommand } from '../common.js';
+import { EXIT_OK, out, outJson, readShownRecord, reportUsageError, type RegisterCommand } from '../common.js';
 
 function compareCommand(fileA: string, fileB: string, flags: { json?: boolean }): number {
   try {
-    const comparison = compareRuns(readRecord(fileA), readRecord(fileB));
+    const comparison = compareRuns(readShownRecord(fileA), readShownRecord(fileB));
     if (flags.json) outJson(JSON.stringify(comparison));
     else for (const line of comparisonReport(comparison)) out(line);
     return EXIT_OK;

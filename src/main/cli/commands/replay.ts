@@ -1,12 +1,11 @@
 // `clab replay`: print a saved run without running anything.
 import { runSucceeded } from '../../../shared/results/expectation.js';
 import { runReport, statusLine } from '../../../shared/export/format.js';
-import { readRecord } from '../../core/record-store.js';
-import { EXIT_FAILED, EXIT_OK, out, outJson, reportUsageError, type RegisterCommand } from '../common.js';
+import { EXIT_FAILED, EXIT_OK, out, outJson, readShownRecord, reportUsageError, type RegisterCommand } from '../common.js';
 
 function replayCommand(file: string, flags: { json?: boolean }): number {
   try {
-    const record = readRecord(file);
+    const record = readShownRecord(file);
     if (flags.json) {
       outJson(JSON.stringify(record));
       return EXIT_OK;

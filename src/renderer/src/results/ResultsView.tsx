@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import { runSucceeded } from '../../../shared/results/expectation.js';
 import { compareSummary, statusLine } from '../../../shared/export/format.js';
+import { recordAsItsStepsSay } from '../../../shared/results/record-status.js';
 import type { RunRecord, StepRecord } from '../../../shared/run/record.js';
 import { sweepModel } from '../../../shared/learn/sweep-model.js';
 import { fileStem } from '../ui/download';
@@ -40,6 +41,11 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
   const firstPaint = !useAfterFirstPaint(record);
   const title = runTitle(record);
   const stem = fileStem(title);
+  // A record opened from a file reads by what its steps say, whatever status it was saved with.
+  const { record: shown, notice } = useMemo(
+    () => (source.kind === 'replay' ? recordAsItsStepsSay(record, source.from) : { record, notice: null }),
+    [record, source],
+  );
   return (
     <div className="results" data-testid="results">
       {source.kind === 'replay' && (
@@ -47,11 +53,16 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
           Replay of <code>{source.from}</code>, recorded {new Date(record.createdAt).toLocaleString()}. Nothing was run.
         </p>
       )}
+      {notice && (
+        <p className="replay-banner" data-testid="status-notice">
+          {notice}
+        </p>
+      )}
       {/* An expected failure seen (a deliberate mistake, an injected fault) is the run doing its job: it reads as passed. */}
-      <header className={`results-header ${runSucceeded(record) ? 'passed' : 'failed'}`}>
+      <header className={`results-header ${runSucceeded(shown) ? 'passed' : 'failed'}`}>
         <h2>{title}</h2>
         <p className="status-text" data-testid="results-status">
-          {statusLine(record)}
+          {statusLine(shown)}
         </p>
         {source.kind === 'live' && source.savedTo && (
           <p className="saved-to">
