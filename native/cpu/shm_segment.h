@@ -9,9 +9,10 @@
 // Lifetime: createUniqueId creates and initialises it, then unmaps. Each rank attaches; the
 // last of `world` ranks to attach shm_unlinks the name, so nothing stays in /dev/shm even if a
 // process dies later (the mappings keep the memory alive until the last one goes). A rank that
-// detaches unlinks it too (a run that fails before every rank attached), and creating a segment
-// first unlinks those whose creator process is gone (a run killed before either happened): the
-// backend alone owns these names.
+// detaches unlinks it too (a run that fails before every rank attached). A rank killed before
+// either leaves the name to the core, which unlinks those of its ranks' pids once they are gone
+// (src/addon/cpu-segments.ts), and creating a segment first unlinks those whose creator process
+// is gone (a run killed with its core).
 #pragma once
 
 #include <atomic>

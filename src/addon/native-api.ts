@@ -215,9 +215,10 @@ export interface NativeAddon {
   backends(): Record<BackendName, BackendAvailability>;
   /**
    * A fresh communicator id, made by rank 0 and relayed to the others. cpu: creates and
-   * initialises the communicator's shared-memory segment and returns its name (the backend
-   * removes it: once every rank attached, when a rank destroys its communicator, or, for a run
-   * killed before either, when a later createUniqueId finds its creator gone). nccl: ncclGetUniqueId
+   * initialises the communicator's shared-memory segment and returns its name, "/clab-<pid>-<hex>"
+   * (the backend removes it once every rank attached or when a rank destroys its communicator; for
+   * a rank killed before either, the core does, by its pid: cpu-segments.ts; for a run killed with
+   * its core, a later createUniqueId that finds the creator gone). nccl: ncclGetUniqueId
    * as base64 of its 128 bytes.
    */
   createUniqueId(options: { backend: BackendName; world: number }): string;

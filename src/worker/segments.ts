@@ -1,13 +1,10 @@
 // The cpu backend's shared-memory segments this rank created (as a communicator's rank 0, or a
 // pair's sender). The last rank to attach removes a segment's name; until then, a rank that ends
 // early (its core killed during start-up, a signal) removes the names it created itself, so that
-// nothing is left in /dev/shm for the next run to sweep.
-import { rmSync } from 'node:fs';
+// nothing is left in /dev/shm for the next run to sweep. A rank killed outright runs none of this:
+// its core removes what it made once it is gone (core/workers.ts).
+import { isCpuSegment, removeCpuSegment } from '../addon/cpu-segments.js';
 import type { NativeAddon } from '../addon/native-api.js';
-
-/** Where POSIX shared memory names live on Linux ("/clab-<pid>-<hex>" is /dev/shm/clab-<pid>-<hex>). */
-const SHM_DIR = '/dev/shm';
-const CPU_SEGMENT = /^\/clab-\d+-[0-9a-f]+$/;
 
 class CreatedSegments {
   private readonly names = new Set<string>();
@@ -16,7 +13,7 @@ class CreatedSegments {
   track(addon: NativeAddon): NativeAddon {
     const createUniqueId: NativeAddon['createUniqueId'] = (o) => {
       const id = addon.createUniqueId(o);
-      if (CPU_SEGMENT.test(id)) this.names.add(id);
+      if (isCpuSegment(id)) this.names.add(id);
       return id;
     };
     return Object.create(addon, { createUniqueId: { value: createUniqueId } }) as NativeAddon;
@@ -24,7 +21,7 @@ class CreatedSegments {
 
   /** Removes the names this rank created (those every rank attached to are gone already). */
   remove(): void {
-    for (const name of this.names) rmSync(`${SHM_DIR}${name}`, { force: true });
+    for (const name of this.names) removeCpuSegment(name);
     this.names.clear();
   }
 }

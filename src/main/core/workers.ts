@@ -5,6 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { parseMessage, workerToCoreSchema, type CoreToWorker, type WorkerToCore } from '../../shared/run/protocol.js';
 import type { HostRecord } from '../../shared/run/record.js';
+import { removeCpuSegmentsOf } from '../../addon/cpu-segments.js';
 
 export interface WorkerLink {
   readonly rank: number;
@@ -94,6 +95,10 @@ export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers
   });
   child.on('exit', () => {
     exited = true;
+    // A rank that ends by itself removes the cpu segments not every rank attached to yet
+    // (worker/segments.ts); one killed outright (SIGKILL) cannot, and may have made one whose
+    // name it told no one. The names carry its pid: whatever of it is still there goes now.
+    if (child.pid) removeCpuSegmentsOf(child.pid);
   });
   // Reported once every pipe has closed, the IPC channel included: every message and log line the
   // rank sent has been handled by then, so a rank that said `done` and exited is never taken for
