@@ -1,12 +1,12 @@
 // The `clab` command as a user runs it: the built bundle, real processes.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../setup/temp-dirs';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
-const dir = mkdtempSync(join(tmpdir(), 'clab-cli-'));
+const dir = tempDir('cli');
 
 describe('clab', () => {
   it('prints help for each command', () => {

@@ -2,12 +2,12 @@
 // DevTools' Performance panel (@paulirish/trace_engine, its Node build), on a run of real cpu rank
 // processes with sends and receives. Every slice must be found, and an arrow for every send→recv.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TraceModel, type Types } from '@paulirish/trace_engine';
 import { runRecordSchema, type RunRecord } from '../../../src/shared/run/record.js';
+import { tempDir } from '../../setup/temp-dirs';
 
 /** DevTools' model with every handler, as its Performance panel parses a trace. */
 async function devtoolsParse(traceEvents: unknown[]) {
@@ -19,7 +19,7 @@ async function devtoolsParse(traceEvents: unknown[]) {
 }
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
-const dir = mkdtempSync(join(tmpdir(), 'clab-devtools-'));
+const dir = tempDir('devtools');
 
 const scenario = join(dir, 'p2p.scenario.json');
 writeFileSync(

@@ -1,11 +1,11 @@
 // `clab export --format chrome-trace` of a large run in bounded memory: the trace is written as
 // it is made, never held whole, so a heap far smaller than the trace's text and objects is enough.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { roundsFor, syntheticRecord } from '../../../bench/timeline/synthetic-record.js';
+import { tempDir } from '../../setup/temp-dirs';
 
 const EVENTS = 200_000;
 /** MiB of V8 heap: the trace written whole (its events as objects, then as one string) needs about 250 at this size; streamed, about 110. */
@@ -13,7 +13,7 @@ const HEAP_MIB = 176;
 
 describe('clab export of a large run', () => {
   it(`writes the trace of ${EVENTS} events with a ${HEAP_MIB} MiB heap`, () => {
-    const dir = mkdtempSync(join(tmpdir(), 'clab-export-memory-'));
+    const dir = tempDir('export-memory');
     const shape = { ranks: 8, warmup: 2, iters: 10 };
     const record = syntheticRecord({ ...shape, rounds: roundsFor(EVENTS, shape), name: 'large' });
     const file = join(dir, 'large.run.json');

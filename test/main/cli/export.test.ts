@@ -1,16 +1,16 @@
 // `clab export` and `clab compare` as a user runs them: the built bundle, real rank processes
 // on the cpu backend making the records they read.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runRecordSchema, type RunRecord } from '../../../src/shared/run/record.js';
 import { csvObjects } from '../../shared/export/csv.js';
 import { traceRuleViolations } from '../../shared/export/trace-rules.js';
+import { tempDir } from '../../setup/temp-dirs';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
-const dir = mkdtempSync(join(tmpdir(), 'clab-export-'));
+const dir = tempDir('export');
 const readRun = (file: string): RunRecord => runRecordSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
 
 const scenario = join(dir, 'small.scenario.json');

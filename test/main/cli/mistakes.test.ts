@@ -1,10 +1,10 @@
 // The mistakes gallery through `clab` as a learner runs it: validate warns and exits 0; a run that
 // fails where it was meant to exits 0 and says so.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../setup/temp-dirs';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 const gallery = readdirSync('scenarios/mistakes')
@@ -34,7 +34,7 @@ describe('clab and the mistakes gallery', () => {
   });
 
   it('run says the expected failure was seen, as a pass, and exits 0', () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'clab-mistakes-')), 'root.run.json');
+    const out = join(tempDir('mistakes'), 'root.run.json');
     const r = clab('run', 'scenarios/mistakes/wrong-root.scenario.json', '--backend', 'cpu', '--out', out);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('PASSED: expected failure seen: the deliberate mistake in step 0');

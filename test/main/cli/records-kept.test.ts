@@ -2,13 +2,13 @@
 // record path that cannot be written (refused before anything runs), and kill -9 mid-run (the
 // record at its final path was kept current as steps ended).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runRecordSchema } from '../../../src/shared/run/record';
+import { tempDir } from '../../setup/temp-dirs';
 
-const dir = mkdtempSync(join(tmpdir(), 'clab-kept-'));
+const dir = tempDir('kept');
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 /** Live processes whose parent is `parent`. */
 const childrenOf = (parent: number): number[] =>

@@ -1,14 +1,14 @@
 // What `clab run` prints comes partly from the scenario (labels) and the ranks: a control
 // character there is shown as an escape, never sent to the terminal.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../setup/temp-dirs';
 
 describe('clab run output', () => {
   it("shows a label's escape sequence as \\e instead of clearing the screen", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'clab-reporter-'));
+    const dir = tempDir('reporter');
     const file = join(dir, 'esc.scenario.json');
     writeFileSync(
       file,

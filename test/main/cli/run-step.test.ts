@@ -1,11 +1,11 @@
 // `clab run --step` as a learner uses it: the built bundle, real rank processes, lines on stdin.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../setup/temp-dirs';
 
-const dir = mkdtempSync(join(tmpdir(), 'clab-step-'));
+const dir = tempDir('step');
 const scenario = join(dir, 'two-steps.scenario.json');
 writeFileSync(
   scenario,

@@ -1,17 +1,17 @@
 // The α-β model in `clab run` and `clab replay` as a user sees it: the built bundle, cpu ranks.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SWEEP_HEADER } from '../../../src/shared/export/format.js';
 import { runRecordSchema } from '../../../src/shared/run/record.js';
+import { tempDir } from '../../setup/temp-dirs';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 
 describe('the α-β model in the CLI', () => {
   it('follows the live rows on a pipe, and sits in the replayed table, with β the host copy rate the record kept', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'clab-model-'));
+    const dir = tempDir('model');
     const scenario = join(dir, 'sweep.scenario.json');
     const record = join(dir, 'sweep.run.json');
     writeFileSync(
@@ -61,7 +61,7 @@ describe('the model figure of README.md', () => {
     const out = spawnSync('bash', ['bench/cpu/model.sh'], {
       encoding: 'utf8',
       timeout: 60_000,
-      env: { ...process.env, RANKS: '2', RUNS: '1', BENCH_OUT: mkdtempSync(join(tmpdir(), 'clab-model-bench-')) },
+      env: { ...process.env, RANKS: '2', RUNS: '1', BENCH_OUT: tempDir('model-bench') },
     });
     expect(out.status, out.stderr).toBe(0);
     const lines = out.stdout.trim().split('\n');

@@ -2,13 +2,13 @@
 // checked against the numbers written, a wrong output flagged with the value it should hold, and
 // a list that does not fit refused with its file, JSON path and what was expected.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../setup/temp-dirs';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
-const dir = mkdtempSync(join(tmpdir(), 'clab-values-'));
+const dir = tempDir('values');
 const scenario = (name: string, steps: unknown[]) => {
   const file = join(dir, `${name}.scenario.json`);
   writeFileSync(file, JSON.stringify({ version: 1, name, world: { ranks: 3 }, steps }, null, 2));

@@ -1,13 +1,13 @@
 // A scenario sized for GPUs is refused on cpu before any rank starts, by both doors: no 60 s
 // timeout at 2/56, no record of nothing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LabService } from '../../../src/main/core/lab-service';
+import { tempDir } from '../../setup/temp-dirs';
 
-const dir = mkdtempSync(join(tmpdir(), 'clab-cpu-refusal-'));
+const dir = tempDir('cpu-refusal');
 
 describe('overlap-gpu on the cpu backend', () => {
   const service = new LabService({ runsDir: join(dir, 'runs') });

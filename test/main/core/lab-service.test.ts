@@ -1,6 +1,5 @@
 // The service both doors use, with real rank processes on the cpu backend.
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ApiEvent } from '../../../src/shared/run/api';
@@ -8,8 +7,9 @@ import { unpackRecord } from '../../../src/shared/run/packed-run';
 import { LabService, type FileDoor } from '../../../src/main/core/lab-service';
 import { nodeUtf8 } from '../../../src/main/core/packed-runs';
 import { SavedRuns } from '../../../src/main/core/saved-runs';
+import { tempDir } from '../../setup/temp-dirs';
 
-const runsDir = mkdtempSync(join(tmpdir(), 'clab-service-'));
+const runsDir = tempDir('service');
 const service = new LabService({ runsDir });
 afterAll(() => service.dispose());
 
@@ -306,7 +306,7 @@ describe('saved runs', () => {
 
   it('openRun refuses a record outside the runs directory', async () => {
     const [first] = await service.listRuns();
-    const outside = join(mkdtempSync(join(tmpdir(), 'clab-outside-')), 'x.run.json');
+    const outside = join(tempDir('outside'), 'x.run.json');
     copyFileSync(first.path, outside);
     await expect(service.openRun({ path: outside })).rejects.toThrow(/outside the runs directory/);
     await expect(service.openRun({ path: '../x.run.json' })).rejects.toThrow(/outside the runs directory/);
@@ -328,7 +328,7 @@ describe('saved runs', () => {
   it('packs the newest run once the list has been answered, and a run the window is about to open; not while a run goes', async () => {
     const [saved] = await service.listRuns();
     const record = JSON.parse(readFileSync(saved.path, 'utf8'));
-    const dir = mkdtempSync(join(tmpdir(), 'clab-prefetch-'));
+    const dir = tempDir('prefetch');
     writeFileSync(join(dir, 'older.run.json'), JSON.stringify({ ...record, id: 'older', createdAt: '2026-01-01T00:00:00.000Z' }));
     writeFileSync(join(dir, 'newer.run.json'), JSON.stringify({ ...record, id: 'newer', createdAt: '2026-01-02T00:00:00.000Z' }));
     const lab = new LabService({ runsDir: dir });
@@ -361,12 +361,11 @@ describe('saved runs', () => {
     } finally {
       prefetched.mockRestore();
       await lab.dispose();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('packs a run it has just saved, once run-end has gone out', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'clab-prefetch-saved-'));
+    const dir = tempDir('prefetch-saved');
     const lab = new LabService({ runsDir: dir });
     const prefetched = vi.spyOn(SavedRuns.prototype, 'prefetch');
     const here = () => prefetched.mock.calls.filter(([file]) => file.startsWith(dir));
@@ -384,7 +383,6 @@ describe('saved runs', () => {
     } finally {
       prefetched.mockRestore();
       await lab.dispose();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -403,7 +401,7 @@ describe('file doors', () => {
   });
 
   it('a desktop door saves where the user chose, opens what the user dropped, and remembers both', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'clab-door-'));
+    const dir = tempDir('door');
     const used: string[] = [];
     const door: FileDoor = {
       chooseSavePath: async () => join(dir, 'mine.scenario.json'),

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,6 +13,7 @@ import {
 } from '../../../src/main/core/memory-check';
 import { planMemoryNeed } from '../../../src/shared/run/memory';
 import type { Plan, PlanStep } from '../../../src/shared/plan/types';
+import { tempDir } from '../../setup/temp-dirs';
 
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
@@ -109,7 +109,7 @@ describe('memory check before a run', () => {
   });
 
   it('reads MemAvailable and the free space of /dev/shm from this host', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'clab-meminfo-'));
+    const dir = tempDir('meminfo');
     writeFileSync(join(dir, 'meminfo'), 'MemTotal:       16318504 kB\nMemFree:         1234 kB\nMemAvailable:    4508876 kB\n');
     expect(readMemAvailable(join(dir, 'meminfo'))).toBe(4508876 * 1024);
     expect(readMemAvailable(join(dir, 'missing'))).toBeNull();

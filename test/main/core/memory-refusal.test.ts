@@ -1,13 +1,13 @@
 // A scenario that cannot fit is refused before anything runs, by both doors, with the numbers:
 // no rank process is forked, no record is written.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LabService } from '../../../src/main/core/lab-service';
+import { tempDir } from '../../setup/temp-dirs';
 
-const dir = mkdtempSync(join(tmpdir(), 'clab-memory-'));
+const dir = tempDir('memory');
 // 2^34 float32 elements, in place: 64 GiB per rank.
 const huge = JSON.stringify({ version: 1, name: 'huge', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 2 ** 34 }] });
 

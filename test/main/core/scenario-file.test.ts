@@ -1,9 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile } from '../../../src/main/core/scenario-file';
 import { ScenarioFileError } from '../../../src/shared/plan/text';
+import { tempDir } from '../../setup/temp-dirs';
 
 function problemOf(file: string) {
   try {
@@ -17,7 +16,7 @@ function problemOf(file: string) {
 
 describe('reading a scenario file', () => {
   it('says plainly why a file cannot be read, at the start of the file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'clab-read-'));
+    const dir = tempDir('read');
     const missing = join(dir, 'absent.scenario.json');
     expect(problemOf(missing)).toEqual([{ file: missing, path: '', line: 1, column: 1, message: `cannot read ${missing}: no such file` }]);
     expect(problemOf(dir)[0].message).toBe(`cannot read ${dir}: it is a directory, not a file`);

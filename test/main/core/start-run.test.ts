@@ -1,14 +1,14 @@
 // The one run path both doors take, with real rank processes on the cpu backend.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { BackendUnavailableError } from '../../../src/main/core/backend';
 import { prepareRun } from '../../../src/main/core/start-run';
 import { parseScenarioText, ScenarioFileError } from '../../../src/shared/plan/text';
 import { runPanelBackend } from '../../../src/shared/run/api';
+import { tempDir } from '../../setup/temp-dirs';
 
-const dir = mkdtempSync(join(tmpdir(), 'clab-start-run-'));
+const dir = tempDir('start-run');
 const allInOne = parseScenarioText(readFileSync('scenarios/all-in-one.scenario.json', 'utf8'), 'all-in-one.scenario.json');
 const noNccl = () => ({ backends: () => ({ cpu: { available: true }, nccl: { available: false, reason: 'no GPU here' } }) });
 

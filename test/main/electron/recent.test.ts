@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_RECENT, RecentFiles, withRecent } from '../../../src/main/electron/recent';
+import { tempDir } from '../../setup/temp-dirs';
 
-const store = () => join(mkdtempSync(join(tmpdir(), 'clab-recent-')), 'recent.json');
+const store = () => join(tempDir('recent'), 'recent.json');
 
 describe('recent files', () => {
   it('puts the newest first and keeps one entry per file', () => {

@@ -1,15 +1,15 @@
 // `clab serve`'s server keeps no descriptor for a client that went away, and runs out of none
 // for good: each case watches a server in a process of its own (server-process.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../setup/temp-dirs';
 
 const BIG_ASSET_BYTES = 32 * 1024 * 1024;
-const rendererDir = mkdtempSync(join(tmpdir(), 'clab-renderer-fd-'));
+const rendererDir = tempDir('renderer-fd');
 mkdirSync(join(rendererDir, 'assets'));
 writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>');
 // Larger than the socket buffers on both sides, so a download is cut off mid-way.
@@ -28,7 +28,7 @@ afterEach(() => {
 
 /** Starts the server in its own process, with at most `maxFiles` descriptors when given. */
 async function startServer(maxFiles?: number): Promise<Served> {
-  const command = `${maxFiles ? `ulimit -n ${maxFiles} && ` : ''}exec "${process.execPath}" --import tsx test/main/serve/server-process.ts "${rendererDir}"`;
+  const command = `${maxFiles ? `ulimit -n ${maxFiles} && ` : ''}exec "${process.execPath}" --import tsx test/main/serve/server-process.ts "${rendererDir}" "${tempDir('serve-fd-runs')}"`;
   const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
   const { port, token } = JSON.parse(line) as { port: number; token: string };

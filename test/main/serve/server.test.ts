@@ -1,8 +1,7 @@
 // `clab serve` as a browser and an attacker meet it: real HTTP and WebSocket on a free port.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,18 +12,24 @@ import { startLabServer, type LabServer } from '../../../src/main/serve/server';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 import { unpackRecord } from '../../../src/shared/run/packed-run';
 import { nodeUtf8 } from '../../../src/main/core/packed-runs';
+import { tempDir } from '../../setup/temp-dirs';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self'; connect-src 'self' ws://127.0.0.1:*; object-src 'none'";
-const rendererDir = mkdtempSync(join(tmpdir(), 'clab-renderer-'));
-mkdirSync(join(rendererDir, 'assets'));
+// The renderer folder, beside it a file it must never serve, and the runs folder.
+const served = tempDir('serve');
+const rendererDir = join(served, 'renderer');
+const secret = join(served, 'clab-secret.txt');
+const runsDir = join(served, 'runs');
+mkdirSync(join(rendererDir, 'assets'), { recursive: true });
+mkdirSync(runsDir);
 writeFileSync(
   join(rendererDir, 'index.html'),
   `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}" /></head><body><div id="root"></div><script type="module" src="./assets/app.js"></script></body></html>`,
 );
 writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log("lab");');
-writeFileSync(join(tmpdir(), 'clab-secret.txt'), 'secret');
+writeFileSync(secret, 'secret');
 
-const service = new LabService({ runsDir: mkdtempSync(join(tmpdir(), 'clab-serve-runs-')) });
+const service = new LabService({ runsDir });
 let server: LabServer;
 beforeAll(async () => {
   server = await startLabServer(service, { port: 0, rendererDir });
@@ -232,7 +237,7 @@ describe('a saved run over HTTP', () => {
     expect(unpackRecord(new Uint8Array(ok.bytes), nodeUtf8)).toEqual(record);
     expect(ok.bytes.length).toBeLessThan(JSON.stringify(record).length);
     expect((await get(query)).status).toBe(401);
-    const outside = await get(`/api/run?path=${encodeURIComponent(join(tmpdir(), 'clab-secret.txt'))}`, { cookie });
+    const outside = await get(`/api/run?path=${encodeURIComponent(secret)}`, { cookie });
     expect(outside.status).toBe(400);
     expect(JSON.parse(outside.body).error).toMatch(/outside the runs directory/);
     expect(JSON.parse((await get('/api/run', { cookie })).body).error).toMatch(/invalid call to openRun: params\.path/);
@@ -305,11 +310,9 @@ function childrenOf(parent: number): number[] {
 
 describe('clab serve', () => {
   it('prints its URL on one line; SIGTERM stops the runs, leaves no rank process and exits 0', async () => {
-    const child = spawn(
-      process.execPath,
-      ['bin/clab.cjs', 'serve', '--port', '0', '--runs', mkdtempSync(join(tmpdir(), 'clab-serve-cli-'))],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, ['bin/clab.cjs', 'serve', '--port', '0', '--runs', tempDir('serve-cli')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
     expect(line).toMatch(/^Collective Lab serving at http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
     const url = new URL(line.slice(line.indexOf('http')));
