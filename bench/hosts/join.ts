@@ -1,5 +1,6 @@
 // Scale of the core's side of ranks from a launcher (bench, not a test): N light stand-in workers
-// speaking the real link (frames, token proof, clock pings, environment, then the rank protocol)
+// speaking the real link (frames, both token proofs, sealed frames, clock pings, environment, then
+// the rank protocol)
 // join one core, get a plan, and stream step-end events. Printed per N: join time, plan
 // distribution time, event throughput and the core's memory.
 //
@@ -13,7 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { RemoteRanks } from '../../src/main/core/hosts/listener';
 import { FramedLink } from '../../src/main/core/hosts/link';
-import { proofMac } from '../../src/main/core/hosts/token';
+import { newNonce, proofHolds, proofMac } from '../../src/main/core/hosts/token';
+import { sessionKeys } from '../../src/main/core/hosts/session';
 import { collectEnvironment } from '../../src/main/core/environment';
 import { loadScenarioFile } from '../../src/main/core/scenario-file';
 import { compileLoaded } from '../../src/shared/plan/text';
@@ -64,6 +66,7 @@ async function standIns(job: Job): Promise<void> {
             type: 'hello',
             link: LINK_VERSION,
             protocol: PROTOCOL_VERSION,
+            nonce: newNonce(),
             rank,
             world: job.world,
             localRank: 0,
@@ -73,7 +76,11 @@ async function standIns(job: Job): Promise<void> {
           };
           link.listen(
             (m) => {
-              if (m.type === 'challenge') return link.send({ type: 'proof', mac: proofMac(job.token, proofText(m.nonce, hello)) });
+              if (m.type === 'challenge') {
+                if (!proofHolds(job.token, proofText('core', hello, m.nonce, m.runId), m.mac)) throw new Error("the core's proof does not hold");
+                link.send({ type: 'proof', mac: proofMac(job.token, proofText('worker', hello, m.nonce, m.runId)) });
+                return link.seal(sessionKeys(job.token, hello.nonce!, m.nonce, 'worker'), true);
+              }
               if (m.type === 'ping') return link.send({ type: 'pong', seq: m.seq, workerNs: now() });
               if (m.type === 'welcome') return link.send({ type: 'environment', environment });
               if (m.type !== 'm') return undefined;

@@ -22,6 +22,7 @@ import { visibleControls } from '../../../shared/data/control-chars.js';
 import { nowNs } from '../clock.js';
 import type { RankSet, RankSource, WorkerHandlers } from '../workers.js';
 import { BoundedLog } from './bounded-log.js';
+import { freeDescriptors } from './fd-budget.js';
 import { FramedLink } from './link.js';
 import { remoteLink, type JoinedWorker } from './remote-link.js';
 import { sessionKeys } from './session.js';
@@ -29,6 +30,8 @@ import { newNonce, proofHolds, proofMac } from './token.js';
 
 /** Pings at the join; the one of smallest round trip gives the host's clock offset (NTP's way). */
 export const CLOCK_PINGS = 8;
+/** Descriptors kept back for everything else the core opens (records, pipes): below this many free, accepting stops working. */
+const DESCRIPTOR_MARGIN = 16;
 /** A connection that has not finished its handshake in this long is closed. */
 const HANDSHAKE_MS = 10_000;
 
@@ -74,6 +77,9 @@ export class RemoteRanks implements RankSource {
   private unprovenCount = 0;
   private readonly refusals: BoundedLog;
   private saidAcceptFailed = false;
+  /** Sockets the server holds now, and the descriptors that were free for them when it began to listen. */
+  private sockets = 0;
+  private descriptors: number | null = null;
   /** The run's id, once open() names it: the proofs cover it, so a challenge waits for it. */
   private runId: string | null = null;
   private readonly runIdWaiters: ((runId: string) => void)[] = [];
@@ -100,6 +106,13 @@ export class RemoteRanks implements RankSource {
     });
     // An accept that fails (EMFILE: out of file descriptors) leaves the server listening; said once.
     server.on('error', (e: NodeJS.ErrnoException) => this.acceptFailed(e));
+    this.descriptors = freeDescriptors();
+    if (this.descriptors !== null && this.descriptors < this.options.world + DESCRIPTOR_MARGIN) {
+      this.saidAcceptFailed = true;
+      this.options.log(
+        `${plural(this.options.world, 'rank')} need a file descriptor each here, and only ${this.descriptors} are free: raise \`ulimit -n\` before the run`,
+      );
+    }
     const address = server.address() as AddressInfo;
     return { host: this.options.host, port: address.port };
   }
@@ -148,7 +161,7 @@ export class RemoteRanks implements RankSource {
     if (this.saidAcceptFailed) return;
     this.saidAcceptFailed = true;
     const fds = e.code === 'EMFILE' || e.code === 'ENFILE' ? ' (out of file descriptors: raise `ulimit -n`, or fewer connections)' : '';
-    this.options.log(`cannot accept a connection: ${e.code ?? e.message}${fds}; still listening for the ranks`);
+    this.options.log(`cannot accept a connection, or soon cannot: ${e.code ?? e.message}${fds}; still listening for the ranks`);
   }
 
   private stopListening(): void {
@@ -166,6 +179,11 @@ export class RemoteRanks implements RankSource {
 
   /** Takes a connection unless too many are unproven (in all, or from its address): then it is closed unread. */
   private accept(socket: Socket): void {
+    this.sockets++;
+    socket.once('close', () => this.sockets--);
+    // libuv closes what it cannot accept without a word (its reserve descriptor): said here, once, when close.
+    if (this.descriptors !== null && this.sockets >= this.descriptors - DESCRIPTOR_MARGIN)
+      this.acceptFailed(Object.assign(new Error('EMFILE'), { code: 'EMFILE' }));
     const ip = socket.remoteAddress ?? 'unknown';
     const address = `${ip}:${socket.remotePort}`;
     const { world } = this.options;

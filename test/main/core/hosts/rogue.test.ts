@@ -16,6 +16,7 @@ import { PROTOCOL_VERSION } from '../../../../src/shared/run/protocol';
 import { LINK_VERSION } from '../../../../src/shared/run/hosts';
 import type { RankSet, WorkerHandlers } from '../../../../src/main/core/workers';
 import { closeAll, frameOf, onPath, plainMessage, standIn } from './peers';
+import { CLAB, endAll, start, waitFor } from './processes';
 
 const TOKEN = '5b1e9d07c3a4f826'.repeat(4);
 const dir = mkdtempSync(join(tmpdir(), 'clab-rogue-'));
@@ -36,7 +37,10 @@ afterEach(() => {
   rmSync(MARK, { force: true });
   rmSync(INJECTED_MARK, { force: true });
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  endAll();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const plan = compilePlan(scenarioSchema.parse({ version: 1, name: 'p', world: { ranks: 1 }, steps: [{ op: 'all_reduce', count: 4 }] }));
 /** A start as a captured one looks, with the attacker's environment in its plan. */
@@ -305,13 +309,30 @@ describe('under pressure', () => {
     for (const s of silent) s.destroy();
   });
 
+  it('a core short of file descriptors (ulimit -n) says so once, however many connections come', async () => {
+    const scenario = join(dir, 'barrier.scenario.json');
+    writeFileSync(scenario, JSON.stringify({ version: 1, name: 'b', world: { ranks: 60 }, steps: [{ op: 'barrier' }] }));
+    const c = start('bash', [
+      '-c',
+      `ulimit -n 60; exec node ${CLAB} run ${scenario} --backend cpu --listen 127.0.0.1:0 --join-timeout 5 --out ${join(dir, 'r.json')}`,
+    ]);
+    await waitFor(c, /waiting for 60 ranks at 127\.0\.0\.1:\d+/, 20_000);
+    const port = Number(/waiting for 60 ranks at 127\.0\.0\.1:(\d+)/.exec(c.err)![1]);
+    const sockets = Array.from({ length: 140 }, () => connect({ host: '127.0.0.1', port }).on('error', () => undefined));
+    await c.exited;
+    for (const s of sockets) s.destroy();
+    // Said when it began to listen (60 ranks, fewer descriptors free), and not again as connections come.
+    expect(c.err).toMatch(/60 ranks need a file descriptor each here, and only \d+ are free: raise `ulimit -n` before the run/);
+    expect(c.err.match(/file descriptor|EMFILE/g)).toHaveLength(1);
+  });
+
   it('says once that accept failed (EMFILE), and goes on listening', async () => {
     const c = await core();
     const emfile = Object.assign(new Error('accept EMFILE'), { code: 'EMFILE', syscall: 'accept' });
     c.ranks.acceptFailed(emfile);
     c.ranks.acceptFailed(emfile);
     expect(c.lines.filter((l) => l.includes('EMFILE'))).toEqual([
-      'cannot accept a connection: EMFILE (out of file descriptors: raise `ulimit -n`, or fewer connections); still listening for the ranks',
+      'cannot accept a connection, or soon cannot: EMFILE (out of file descriptors: raise `ulimit -n`, or fewer connections); still listening for the ranks',
     ]);
     const w = worker(c.port);
     const set = await c.joined;

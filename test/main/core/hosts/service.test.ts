@@ -1,6 +1,6 @@
 // The lab service (Electron, `clab serve`) with ranks from a launcher: the API's startRun takes
 // `remote`, checked by its schema; the start lines reach the window as run-log lines.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -9,9 +9,13 @@ import { apiCallSchema } from '../../../../src/shared/run/api';
 import type { ApiEvent } from '../../../../src/shared/run/api';
 import { CLAB, endAll, start, tokenFile } from './processes';
 
-const service = new LabService({ runsDir: mkdtempSync(join(tmpdir(), 'clab-service-hosts-')) });
+const runsDir = mkdtempSync(join(tmpdir(), 'clab-service-hosts-'));
+const service = new LabService({ runsDir });
 afterEach(() => endAll());
-afterAll(() => service.dispose());
+afterAll(() => {
+  service.dispose();
+  rmSync(runsDir, { recursive: true, force: true });
+});
 
 describe('startRun with ranks from a launcher', () => {
   it('checks the remote options: [HOST:]PORT, a join timeout in bounds', () => {
