@@ -227,7 +227,7 @@ export class LabService implements LabHandlers {
 
   /** The newest saved run is the one most often opened from the list: it is packed ahead (prefetchSoon). */
   async listRuns(): Promise<ApiResult<'listRuns'>> {
-    const runs = this.saved.list();
+    const runs = await this.saved.list();
     if (runs.length) this.prefetchSoon(runs[0].path);
     return runs;
   }
@@ -244,7 +244,7 @@ export class LabService implements LabHandlers {
   private prefetchSoon(file: string): void {
     if (this.runs.size > 0) return;
     setImmediate(() => {
-      if (!this.disposed && this.runs.size === 0) this.saved.prefetch(file);
+      if (!this.disposed && this.runs.size === 0) void this.saved.prefetch(file);
     });
   }
 
@@ -262,7 +262,7 @@ export class LabService implements LabHandlers {
    * record, validated, packed (shared/run/packed-run.ts: its events as binary columns, a third of
    * the file's bytes, read by the page without parsing them), kept while the file is unchanged.
    */
-  openRunPacked({ path }: ApiParams<'openRun'>): Uint8Array<ArrayBuffer> {
+  async openRunPacked({ path }: ApiParams<'openRun'>): Promise<Uint8Array<ArrayBuffer>> {
     return this.saved.openPacked(this.runFile(path));
   }
 
@@ -310,11 +310,11 @@ export class LabService implements LabHandlers {
   }
 
   /** A run record when the file says it is one, else scenario text for the editor (which reports its problems). */
-  private openLocal(path: string): OpenedFile {
+  private async openLocal(path: string): Promise<OpenedFile> {
     const file = resolve(path);
     if (!file.endsWith('.json')) throw new Error(`${path}: not a scenario (*.scenario.json) or run record (*.run.json)`);
     const opened: OpenedFile = looksLikeRunRecord(file)
-      ? { kind: 'run', path: file, record: this.saved.open(file) }
+      ? { kind: 'run', path: file, record: await this.saved.open(file) }
       : { kind: 'scenario', path: file, text: readCappedText(file, { maxBytes: MAX_OPEN_BYTES, regularOnly: true }) };
     this.useFile(file);
     return opened;

@@ -4,7 +4,8 @@
 // and modification times), so a file written since (atomically: a new inode; or in place: a new
 // ctime) is read again; at most a few are kept, the least recently used let go first. Where a
 // PackedRunDisk is given, a large run's packing is also kept on disk for other processes and later
-// sessions (packed-run-disk.ts), and looked for there before a file is packed.
+// sessions (packed-run-disk.ts), and looked for there before a file is packed. Opens of a file
+// that come while it is being packed (a prefetch, then the open) wait for that packing.
 import { statSync } from 'node:fs';
 import type { Utf8 } from '../../shared/run/packed-run.js';
 import type { PackedRunDisk } from './packed-run-disk.js';
@@ -36,7 +37,7 @@ export interface Packing {
  * that SHA-256, if any (a file touched or rewritten as it was): a packer that hashes the bytes it
  * read may return that instead of packing.
  */
-export type Packer = (file: string, reuse: (content: string) => Uint8Array<ArrayBuffer> | null) => Packing;
+export type Packer = (file: string, reuse: (content: string) => Uint8Array<ArrayBuffer> | null) => Packing | Promise<Packing>;
 
 interface Kept {
   version: string;
@@ -58,6 +59,8 @@ export class PackedRuns {
   private readonly kept = new Map<string, Kept>();
   /** The version of each file whose prefetch failed: not tried again until the file changes. */
   private readonly failed = new Map<string, string>();
+  /** The packings under way, by file and version (as many as opens at once). */
+  private readonly packing = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 
   /** Why the disk cache could not be written, once (the lab goes on without it). */
   private diskProblem: string | null = null;
@@ -71,9 +74,10 @@ export class PackedRuns {
 
   /**
    * The file's packed run: the one kept, if the file has not changed since; else the one on disk,
-   * if made from the file as it is; else packed now (and kept). Throws as `pack` does.
+   * if made from the file as it is; else the one being packed, or packed now (and kept). Rejects
+   * as `pack` throws.
    */
-  get(file: string): Uint8Array<ArrayBuffer> {
+  async get(file: string): Promise<Uint8Array<ArrayBuffer>> {
     const v = versionOf(file);
     const version = v?.version ?? null;
     const known = this.kept.get(file);
@@ -82,12 +86,22 @@ export class PackedRuns {
       this.kept.set(file, known);
       return known.packed;
     }
+    const key = `${version}:${file}`;
+    const under = this.packing.get(key);
+    if (under) return under;
+    const packing = this.load(file, v).finally(() => this.packing.delete(key));
+    this.packing.set(key, packing);
+    return packing;
+  }
+
+  private async load(file: string, v: { version: string; bytes: number } | null): Promise<Uint8Array<ArrayBuffer>> {
+    const version = v?.version ?? null;
     const stored = v && this.disk?.read(file, v.version);
     if (stored) {
       if (stored.length <= this.limits.bytes) this.keep(file, { version: version!, packed: stored });
       return stored;
     }
-    const { packed, content } = this.pack(file, (content) => (v && this.disk ? this.disk.readByContent(file, content) : null));
+    const { packed, content } = await this.pack(file, (content) => (v && this.disk ? this.disk.readByContent(file, content) : null));
     if (version !== null && packed.length <= this.limits.bytes) this.keep(file, { version, packed });
     // Stored (under the file's version now, a packing reused by content too) only if the file is
     // still as it was before it was read.
@@ -108,11 +122,11 @@ export class PackedRuns {
    * Packs the file ahead of an open that may come. A file that cannot be opened is left for that
    * open to report, and not tried again ahead of time until it changes.
    */
-  prefetch(file: string): void {
+  async prefetch(file: string): Promise<void> {
     const version = versionOf(file)?.version ?? null;
     if (version === null || this.failed.get(file) === version) return;
     try {
-      this.get(file);
+      await this.get(file);
       this.failed.delete(file);
     } catch {
       this.failed.set(file, version);

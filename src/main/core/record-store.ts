@@ -1,12 +1,14 @@
 // Run records on disk: written atomically (temp file + rename), validated when read, read up to
-// a bound (counted as read), named so that two runs never share a file.
+// a bound (counted as read), named so that two runs never share a file. A large file is refused
+// from its start where that cannot begin a record (60 MiB of spaces), before the rest is parsed;
+// a door reads a record a chunk at a time, and parses it with the event loop let go between steps.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
-import { readCapped, type ReadCappedOptions } from './read-capped.js';
+import { readCapped, readCappedChunks, type ReadCappedChunksOptions } from './read-capped.js';
 import type { RunRecord } from '../../shared/run/record.js';
-import { parseRecordJson, validateRecord } from '../../shared/run/record-text.js';
+import { parseRecordJson, RECORD_START_BYTES, recordStartProblem, validateRecord } from '../../shared/run/record-text.js';
 
 export function writeRecordAtomic(file: string, record: RunRecord): void {
   writeFileAtomic(file, JSON.stringify(record));
@@ -15,26 +17,79 @@ export function writeRecordAtomic(file: string, record: RunRecord): void {
 /** The most a record read by `clab` may hold (a V8 string holds at most ~512 MiB of text). */
 export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 
-export type RecordReadOptions = Partial<Omit<ReadCappedOptions, 'head'>>;
+/** The bound (MAX_RECORD_BYTES), whether only a regular file is read, and how a door reads each chunk. */
+export type RecordReadOptions = Partial<Omit<ReadCappedChunksOptions, 'start'>>;
 
+const NOT_A_RECORD = 'CLAB_NOT_A_RUN_RECORD';
+
+/** Throws, in one line naming the file, where a record file's first bytes cannot begin a record (recordStartProblem). */
+function checkRecordStart(file: string, bytes: Buffer): void {
+  if (bytes.length <= RECORD_START_BYTES) return; // short: parsed, and said where it breaks
+  const problem = recordStartProblem(bytes.subarray(0, RECORD_START_BYTES).toString('utf8'));
+  if (problem) throw Object.assign(new Error(`${file}: not a valid run record: ${problem}`), { code: NOT_A_RECORD });
+}
+
+const cannotRead = (file: string, e: unknown) =>
+  (e as NodeJS.ErrnoException).code === NOT_A_RECORD
+    ? (e as Error)
+    : new Error(`${file}: cannot read the run record: ${(e as Error).message}`, { cause: e });
+
+/** A record read at once, as `clab`'s commands read one (serving no one else meanwhile). */
 export function readRecord(file: string, o: RecordReadOptions = {}): RunRecord {
   // The bytes are let go once decoded, and the text once parsed: a large record's bytes, text,
   // parsed JSON and checked copy are not all held at once.
-  return validRecord(file, parseRecordText(file, readRecordBytes(file, o).toString('utf8')));
+  return validRecord(file, parseRecordText(file, recordText(file, readRecordBytes(file, o))));
 }
 
-/** A record file's bytes, at most maxBytes (MAX_RECORD_BYTES), the error naming the file. */
-export function readRecordBytes(file: string, o: RecordReadOptions = {}): Buffer {
+function readRecordBytes(file: string, o: RecordReadOptions): Buffer {
   try {
     return readCapped(file, { maxBytes: o.maxBytes ?? MAX_RECORD_BYTES, regularOnly: o.regularOnly });
   } catch (e) {
-    throw new Error(`${file}: cannot read the run record: ${(e as Error).message}`, { cause: e });
+    throw cannotRead(file, e);
   }
 }
 
-/** The record in a file's bytes (readRecordBytes), parsed and validated, errors naming the file. */
-export function recordFromBytes(file: string, bytes: Buffer): RunRecord {
-  return validRecord(file, parseRecordText(file, bytes.toString('utf8')));
+function recordText(file: string, bytes: Buffer): string {
+  checkRecordStart(file, bytes);
+  return bytes.toString('utf8');
+}
+
+/**
+ * A record file's bytes as a door reads them: a chunk at a time, the event loop going on between
+ * chunks, and its start checked before the rest is read; at most maxBytes (MAX_RECORD_BYTES).
+ * Errors name the file.
+ */
+export async function readRecordFileBytes(file: string, o: RecordReadOptions = {}): Promise<Buffer> {
+  try {
+    return await readCappedChunks(file, {
+      ...o,
+      maxBytes: o.maxBytes ?? MAX_RECORD_BYTES,
+      start: { bytes: RECORD_START_BYTES + 1, check: (start) => checkRecordStart(file, start) },
+    });
+  } catch (e) {
+    throw cannotRead(file, e);
+  }
+}
+
+/** Lets what else waits on the event loop (another client's request) go first. */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The record in a file's bytes (readRecordFileBytes), decoded, parsed and validated with the event
+ * loop let go between those steps (each a fraction of a second for the largest record a door
+ * opens), errors naming the file.
+ */
+export async function recordFromBytes(file: string, bytes: Buffer): Promise<RunRecord> {
+  const text = bytes.toString('utf8');
+  await nextTurn();
+  const raw = parseRecordText(file, text);
+  await nextTurn();
+  return validRecord(file, raw);
+}
+
+/** As readRecord, as a door reads one: readRecordFileBytes, then recordFromBytes. */
+export async function readRecordFile(file: string, o: RecordReadOptions = {}): Promise<RunRecord> {
+  return recordFromBytes(file, await readRecordFileBytes(file, o));
 }
 
 function parseRecordText(file: string, text: string): unknown {

@@ -1,7 +1,8 @@
 // The runs folder as the doors list and open it. A listing reads each record's head (the summary
 // fields a record starts with, run.ts) once, and again only when the file changes; only regular
 // files are read, opened without blocking, so a FIFO or a device named *.run.json is passed over
-// and never stalls the lab; a record larger than the bound is not loaded.
+// and never stalls the lab; a record larger than the bound is not loaded. A record is opened a
+// chunk at a time and parsed in steps (record-store.ts), so a door goes on serving others.
 import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'jsonc-parser';
@@ -10,8 +11,8 @@ import { packRecord } from '../../shared/run/packed-run.js';
 import { RECORD_FORMAT, type RunRecord } from '../../shared/run/record.js';
 import { defaultPackedRunDir, fileBytes, PACKED_RUN_DISK_LIMITS, PackedRunDisk, sha256 } from './packed-run-disk.js';
 import { nodeUtf8, PACKED_RUN_LIMITS, PackedRuns } from './packed-runs.js';
-import { readCapped } from './read-capped.js';
-import { readRecord, readRecordBytes, recordFromBytes } from './record-store.js';
+import { readCapped, readChunk, type ChunkReader } from './read-capped.js';
+import { nextTurn, readRecordFile, readRecordFileBytes, recordFromBytes } from './record-store.js';
 
 export const RUN_SUFFIX = '.run.json';
 /** The most a door loads of one record (a record of 100 000 events is about 17 MB). */
@@ -29,29 +30,35 @@ interface Seen {
   summary: Summary | null;
 }
 
-const openOptions = { maxBytes: MAX_OPENED_RECORD_BYTES, regularOnly: true };
-
 export class SavedRuns {
   private readonly seen = new Map<string, Seen>();
   private readonly packed: PackedRuns;
+  private readonly openOptions: { maxBytes: number; regularOnly: true; read: ChunkReader };
 
   /**
    * `packedDir`: where large runs' packings are kept across processes and sessions
    * (packed-run-disk.ts); null keeps them in memory only. `warn` hears once why they cannot be.
+   * `read` reads each chunk of a record (readChunk).
    */
   constructor(
     readonly dir: string,
     packedDir: string | PackedRunDisk | null = null,
     warn: (message: string) => void = () => {},
+    read: ChunkReader = readChunk,
   ) {
+    this.openOptions = { maxBytes: MAX_OPENED_RECORD_BYTES, regularOnly: true, read };
     const disk = typeof packedDir === 'string' ? new PackedRunDisk(packedDir, PACKED_RUN_DISK_LIMITS, warn) : packedDir;
     this.packed = new PackedRuns(
-      (file, reuse) => {
+      async (file, reuse) => {
         // Read once; where the disk may keep it, hashed (a touched file's packing is found by its
         // bytes), then parsed if need be.
-        const bytes = readRecordBytes(file, openOptions);
+        const bytes = await readRecordFileBytes(file, this.openOptions);
         const content = disk && bytes.length >= disk.limits.minRecordBytes ? sha256(bytes) : null;
-        return { packed: (content === null ? null : reuse(content)) ?? packRecord(recordFromBytes(file, bytes), nodeUtf8), content };
+        const kept = content === null ? null : reuse(content);
+        if (kept) return { packed: kept, content };
+        const record = await recordFromBytes(file, bytes);
+        await nextTurn();
+        return { packed: packRecord(record, nodeUtf8), content };
       },
       PACKED_RUN_LIMITS,
       disk,
@@ -59,7 +66,7 @@ export class SavedRuns {
     );
   }
 
-  list(): SavedRun[] {
+  async list(): Promise<SavedRun[]> {
     let names: string[];
     try {
       names = readdirSync(this.dir);
@@ -72,7 +79,7 @@ export class SavedRuns {
     for (const name of names.filter((n) => n.endsWith(RUN_SUFFIX))) {
       const path = join(this.dir, name);
       listed.add(path);
-      const summary = this.summaryOf(path, name);
+      const summary = await this.summaryOf(path, name);
       if (summary) runs.push({ path, ...summary });
     }
     for (const path of this.seen.keys()) if (!listed.has(path)) this.seen.delete(path);
@@ -80,18 +87,18 @@ export class SavedRuns {
   }
 
   /** A record of the folder (or a file the user opened), validated, at most MAX_OPENED_RECORD_BYTES. */
-  open(file: string): RunRecord {
-    return readRecord(file, openOptions);
+  open(file: string): Promise<RunRecord> {
+    return readRecordFile(file, this.openOptions);
   }
 
   /** `open`'s record packed for the page (shared/run/packed-run.ts); kept for the next open while the file stays as it is. */
-  openPacked(file: string): Uint8Array<ArrayBuffer> {
+  openPacked(file: string): Promise<Uint8Array<ArrayBuffer>> {
     return this.packed.get(file);
   }
 
   /** Packs a record ahead of its open (the newest, when the list is shown); errors wait for the open. */
-  prefetch(file: string): void {
-    this.packed.prefetch(file);
+  prefetch(file: string): Promise<void> {
+    return this.packed.prefetch(file);
   }
 
   /**
@@ -118,7 +125,7 @@ export class SavedRuns {
     return path;
   }
 
-  private summaryOf(path: string, name: string): Summary | null {
+  private async summaryOf(path: string, name: string): Promise<Summary | null> {
     let s;
     try {
       s = statSync(path);
@@ -131,7 +138,7 @@ export class SavedRuns {
     let summary: Summary | null = null;
     try {
       summary = headSummary(readCapped(path, { maxBytes: HEAD_BYTES, regularOnly: true, head: true }).toString('utf8'), name);
-      if (!summary && s.size <= MAX_OPENED_RECORD_BYTES) summary = fullSummary(this.open(path), name);
+      if (!summary && s.size <= MAX_OPENED_RECORD_BYTES) summary = fullSummary(await this.open(path), name);
     } catch {
       // a half-copied or foreign file does not hide the other runs
     }
@@ -145,9 +152,13 @@ export class SavedRuns {
  * with the runs it saves, so that the app's first open of it reads no JSON. Quiet; a run smaller
  * than the disk's minimum is left as it is (it opens in milliseconds).
  */
-export function keepPackedForLaterOpens(file: string, warn: (message: string) => void, packedDir: string = defaultPackedRunDir()): void {
+export async function keepPackedForLaterOpens(
+  file: string,
+  warn: (message: string) => void,
+  packedDir: string = defaultPackedRunDir(),
+): Promise<void> {
   if (fileBytes(file) < PACKED_RUN_DISK_LIMITS.minRecordBytes) return;
-  new SavedRuns(dirname(file), packedDir, warn).prefetch(file);
+  await new SavedRuns(dirname(file), packedDir, warn).prefetch(file);
 }
 
 function scenarioName(scenario: unknown, fileName: string): string | null {

@@ -48,7 +48,7 @@ export async function answerOpenRun(service: Pick<LabService, 'openRunPacked'>, 
     return { ok: false, error: `invalid call to openRun: ${['params', ...issue.path.map(String)].join('.')}: ${issue.message}` };
   }
   try {
-    return { ok: true, value: service.openRunPacked(params.data) };
+    return { ok: true, value: await service.openRunPacked(params.data) };
   } catch (e) {
     return { ok: false, error: (e as Error).message };
   }

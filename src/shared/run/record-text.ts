@@ -12,6 +12,28 @@ export const RUN_RECORD_SUFFIX = /\.run\.json$/i;
 /** How much of a file's start says whether it names the record format (its first field). */
 const HEAD_CHARS = 4096;
 
+/** How much of a large record's start must say it is one (its "format" comes first: core/run.ts). */
+export const RECORD_START_BYTES = 64 * 1024;
+
+/**
+ * Why a record's first RECORD_START_BYTES, of a file longer than that, cannot begin a run record,
+ * or null: after any whitespace a record is a JSON object, and its "format", "clab.run", is among
+ * the fields that start it. Checked before the rest is read, so that a file of 60 MiB of spaces
+ * is refused, not read and parsed whole. (A shorter file is parsed, and says where it breaks.)
+ */
+export function recordStartProblem(start: string): string | null {
+  const what = `(a run record is a JSON object that starts with "format": "${RECORD_FORMAT}")`;
+  const within = `its first ${RECORD_START_BYTES / 1024} KiB`;
+  const first = start.search(/[^ \t\n\r]/);
+  if (first === -1) return `${within} are whitespace only ${what}`;
+  if (start[first] !== '{') return `it starts with ${JSON.stringify(start[first])}, not "{" ${what}`;
+  // Tolerant: a start cut anywhere still yields the fields before the cut.
+  const head = parse(start.slice(first)) as { format?: unknown } | undefined;
+  if (head?.format === undefined) return `${within} hold no "format" field ${what}`;
+  if (head.format !== RECORD_FORMAT) return `its "format" is ${JSON.stringify(head.format).slice(0, 80)}, not "${RECORD_FORMAT}"`;
+  return null;
+}
+
 /** Whether a file is meant to be a run record: its name says so, or its first bytes name the record format. */
 export function isRunRecordFile(name: string, text: string): boolean {
   if (RUN_RECORD_SUFFIX.test(name)) return true;
@@ -51,8 +73,15 @@ export function validateRecord(raw: unknown): RecordText {
   return { ok: false, kind: 'schema', problem: `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}` };
 }
 
+/**
+ * Past this, where the JSON breaks is not looked for: finding it parses the text again, slowly
+ * (2.4 s for a record of 64 MiB cut short, 10 s for 60 MiB of spaces), holding a door that serves others.
+ */
+const LOCATED_BREAK_CHARS = 4 * 1024 * 1024;
+
 /** Where JSON.parse gave up, in the words the editor uses for a scenario's JSON. */
 function jsonBreak(text: string, error: Error): string {
+  if (text.length > LOCATED_BREAK_CHARS) return `its JSON breaks (${text.length} characters): ${error.message}`;
   const errors: ParseError[] = [];
   parse(text, errors, { disallowComments: true, allowTrailingComma: false });
   const first = errors[0];

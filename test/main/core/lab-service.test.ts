@@ -317,12 +317,12 @@ describe('saved runs', () => {
     const record = JSON.parse(readFileSync(first.path, 'utf8'));
     const file = join(runsDir, 'packed.run.json');
     writeFileSync(file, JSON.stringify({ ...record, id: 'packed-1' }));
-    const packed = service.openRunPacked({ path: file });
+    const packed = await service.openRunPacked({ path: file });
     expect(unpackRecord(packed, nodeUtf8)).toEqual(await service.openRun({ path: file }));
-    expect(service.openRunPacked({ path: 'packed.run.json' })).toBe(packed);
+    expect(await service.openRunPacked({ path: 'packed.run.json' })).toBe(packed);
     writeFileSync(file, JSON.stringify({ ...record, id: 'packed-2' }));
-    expect(unpackRecord(service.openRunPacked({ path: file }), nodeUtf8).id).toBe('packed-2');
-    expect(() => service.openRunPacked({ path: '../x.run.json' })).toThrow(/outside the runs directory/);
+    expect(unpackRecord(await service.openRunPacked({ path: file }), nodeUtf8).id).toBe('packed-2');
+    await expect(service.openRunPacked({ path: '../x.run.json' })).rejects.toThrow(/outside the runs directory/);
   });
 
   it('packs the newest run once the list has been answered, and a run the window is about to open; not while a run goes', async () => {

@@ -90,57 +90,57 @@ function sparseEntry(cacheDir: string, file: string, bytes: number): string {
 }
 
 describe('packed runs kept on disk', () => {
-  it('gives a later session the packing of an unchanged file without packing it again', () => {
+  it('gives a later session the packing of an unchanged file without packing it again', async () => {
     const { session, file, packed, cacheDir } = lab();
     const run = file('a.run.json', 'record a');
-    expect(text(session().get(run))).toBe('packed:record a');
+    expect(text(await session().get(run))).toBe('packed:record a');
     expect(entries(cacheDir)).toHaveLength(1);
-    const later = session().get(run);
+    const later = await session().get(run);
     expect(text(later)).toBe('packed:record a');
     expect(later.byteOffset).toBe(0);
     expect(later.buffer.byteLength).toBe(later.length); // its own buffer: nothing of the entry's head travels with it
     expect(packed).toEqual([run]);
   });
 
-  it('packs again a file replaced since (a new inode) or changed in place with its times put back', () => {
+  it('packs again a file replaced since (a new inode) or changed in place with its times put back', async () => {
     const { session, file, packed } = lab();
     const run = file('b.run.json', 'older');
-    session().get(run);
+    await session().get(run);
     const next = file('b2.run.json', 'newer');
     renameSync(next, run);
-    expect(text(session().get(run))).toBe('packed:newer');
+    expect(text(await session().get(run))).toBe('packed:newer');
     const { atime, mtime } = statSync(run);
     writeFileSync(run, 'NEWER');
     utimesSync(run, atime, mtime);
-    expect(text(session().get(run))).toBe('packed:NEWER');
+    expect(text(await session().get(run))).toBe('packed:NEWER');
     expect(packed).toEqual([run, run, run]);
   });
 
-  it('passes over an entry that is cut short, altered, or not ours, and writes it again', () => {
+  it('passes over an entry that is cut short, altered, or not ours, and writes it again', async () => {
     const { session, file, packed, cacheDir } = lab();
     const run = file('c.run.json', 'the record');
-    session().get(run);
+    await session().get(run);
     const [entry] = entries(cacheDir);
     const path = join(cacheDir, entry);
     const whole = readFileSync(path);
 
     writeFileSync(path, whole.subarray(0, whole.length - 3));
-    expect(text(session().get(run))).toBe('packed:the record');
+    expect(text(await session().get(run))).toBe('packed:the record');
     expect(readFileSync(path)).toEqual(whole); // written again, whole
 
     const altered = Buffer.from(whole);
     altered[altered.length - 1] ^= 1;
     writeFileSync(path, altered);
-    expect(text(session().get(run))).toBe('packed:the record');
+    expect(text(await session().get(run))).toBe('packed:the record');
 
     writeFileSync(path, 'not an entry at all');
-    expect(text(session().get(run))).toBe('packed:the record');
+    expect(text(await session().get(run))).toBe('packed:the record');
     expect(packed).toHaveLength(4);
-    expect(session().get(run)).toBeDefined();
+    expect(await session().get(run)).toBeDefined();
     expect(packed).toHaveLength(4);
   });
 
-  it("never uses another file's entry (an entry names its source)", () => {
+  it("never uses another file's entry (an entry names its source)", async () => {
     const { disk, file } = lab();
     const a = file('d.run.json', 'same');
     const b = file('e.run.json', 'same');
@@ -151,7 +151,7 @@ describe('packed runs kept on disk', () => {
     expect(disk.read(a, '1:2:3:4:6')).toBeNull();
   });
 
-  it('finds the packing of a file touched, or rewritten as it was, by the SHA-256 of its bytes', () => {
+  it('finds the packing of a file touched, or rewritten as it was, by the SHA-256 of its bytes', async () => {
     const { file, disk } = lab();
     const packs: string[] = [];
     const session = () =>
@@ -167,36 +167,36 @@ describe('packed runs kept on disk', () => {
         disk,
       );
     const run = file('t.run.json', 'same bytes');
-    expect(text(session().get(run))).toBe('packed:same bytes');
+    expect(text(await session().get(run))).toBe('packed:same bytes');
     const later = new Date(Date.now() + 60_000);
     utimesSync(run, later, later);
-    expect(text(session().get(run))).toBe('packed:same bytes');
+    expect(text(await session().get(run))).toBe('packed:same bytes');
     writeFileSync(run, 'same bytes'); // rewritten in place as it was
-    expect(text(session().get(run))).toBe('packed:same bytes');
+    expect(text(await session().get(run))).toBe('packed:same bytes');
     expect(packs).toEqual([run]);
     writeFileSync(run, 'other bytes'); // the same size, other bytes
-    expect(text(session().get(run))).toBe('packed:other bytes');
+    expect(text(await session().get(run))).toBe('packed:other bytes');
     expect(packs).toEqual([run, run]);
   });
 
-  it('keeps no run smaller than minRecordBytes on disk', () => {
+  it('keeps no run smaller than minRecordBytes on disk', async () => {
     const { session, file, cacheDir } = lab({ minRecordBytes: 100 });
-    session().get(file('f.run.json', 'small'));
+    await session().get(file('f.run.json', 'small'));
     expect(() => readdirSync(cacheDir)).toThrow(/ENOENT/);
-    session().get(file('g.run.json', 'x'.repeat(100)));
+    await session().get(file('g.run.json', 'x'.repeat(100)));
     expect(entries(cacheDir)).toHaveLength(1);
   });
 
-  it('keeps at most its entries and bytes, the least recently used going first', () => {
+  it('keeps at most its entries and bytes, the least recently used going first', async () => {
     const { session, file, cacheDir, disk } = lab({ entries: 2, bytes: 1 << 20 });
     const [a, b, c] = ['h', 'i', 'j'].map((x) => file(`${x}.run.json`, x.repeat(50)));
-    session().get(a);
-    session().get(b);
+    await session().get(a);
+    await session().get(b);
     // a used after b: b is now the least recently used
     const old = new Date(Date.now() - 60_000);
     for (const e of entries(cacheDir)) utimesSync(join(cacheDir, e), old, old);
-    expect(session().get(a)).toBeDefined();
-    session().get(c);
+    expect(await session().get(a)).toBeDefined();
+    await session().get(c);
     expect(entries(cacheDir)).toHaveLength(2);
     expect(disk.read(a, versionOf(a))).not.toBeNull();
     expect(disk.read(b, versionOf(b))).toBeNull();
@@ -204,33 +204,33 @@ describe('packed runs kept on disk', () => {
 
     const tight = lab({ bytes: 400 }); // about one entry (some 300 bytes each)
     const runs = ['k', 'l', 'm'].map((x) => tight.file(`${x}.run.json`, x.repeat(50)));
-    for (const r of runs) tight.session().get(r);
+    for (const r of runs) await tight.session().get(r);
     const total = entries(tight.cacheDir).reduce((s, e) => s + statSync(join(tight.cacheDir, e)).size, 0);
     expect(total).toBeLessThanOrEqual(400);
     expect(entries(tight.cacheDir).length).toBeGreaterThanOrEqual(1);
   });
 
-  it('removes the entry of a run the lab deleted', () => {
+  it('removes the entry of a run the lab deleted', async () => {
     const { session, file, cacheDir } = lab();
     const run = file('n.run.json', 'to delete');
     const s = session();
-    s.get(run);
+    await s.get(run);
     expect(entries(cacheDir)).toHaveLength(1);
     rmSync(run);
     s.forget(run);
     expect(entries(cacheDir)).toHaveLength(0);
   });
 
-  it('does not follow a link standing at an entry, and refuses to write over one', () => {
+  it('does not follow a link standing at an entry, and refuses to write over one', async () => {
     const { session, file, cacheDir, packed, problems } = lab();
     const run = file('o.run.json', 'linked');
-    session().get(run);
+    await session().get(run);
     const [entry] = entries(cacheDir);
     const path = join(cacheDir, entry);
     const elsewhere = fresh();
     renameSync(path, elsewhere);
     symlinkSync(elsewhere, path);
-    expect(text(session().get(run))).toBe('packed:linked'); // packed again: the link is not read
+    expect(text(await session().get(run))).toBe('packed:linked'); // packed again: the link is not read
     expect(packed).toHaveLength(2);
     expect(problems.join('\n')).toMatch(/symbolic link/);
   });
@@ -283,14 +283,14 @@ describe('packed runs kept on disk', () => {
     expect(disk.write(run, versionOf(run), new Uint8Array(8192), 10)).toBe(false); // none that large is written
   });
 
-  it('says once that the cache cannot be written, and the open goes on', () => {
+  it('says once that the cache cannot be written, and the open goes on', async () => {
     const { session, file, cacheDir, problems } = lab();
     const a = file('p.run.json', 'one');
     const b = file('q.run.json', 'two');
     writeFileSync(cacheDir, 'a file where the folder would go'); // fails for root too, unlike a read-only folder
     const s = session();
-    expect(text(s.get(a))).toBe('packed:one');
-    expect(text(s.get(b))).toBe('packed:two');
+    expect(text(await s.get(a))).toBe('packed:one');
+    expect(text(await s.get(b))).toBe('packed:two');
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(cacheDir);
   });

@@ -156,7 +156,7 @@ describe('IPC calls', () => {
 describe('a saved run on the run channel', () => {
   const packed = new Uint8Array([1, 2, 3]);
   const lab = {
-    openRunPacked: ({ path }: { path: string }) => {
+    openRunPacked: async ({ path }: { path: string }) => {
       if (path.startsWith('/etc')) throw new Error(`openRun: ${path} is outside the runs directory`);
       return packed;
     },

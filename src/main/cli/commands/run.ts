@@ -96,7 +96,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     if (savedTo) out(`run record: ${savedTo}`);
   }
   // A large run is packed for the app's next open of it, as the app packs the runs it saves.
-  if (savedTo) keepPackedForLaterOpens(savedTo, (message) => err(`clab: ${message}`));
+  if (savedTo) await keepPackedForLaterOpens(savedTo, (message) => err(`clab: ${message}`));
   if (saveError) {
     err(`clab: the run record could not be written to ${prepared.recordPath}: ${saveError.message}`);
     return EXIT_FAILED;
