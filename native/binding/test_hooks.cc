@@ -191,11 +191,14 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
   return masks;
 }
 
-// tunerPlay(library, calls): NCCL's side of the tuner interface (ncclTunerPlugin_v5) against the
-// plug-in at `library`: { call: 'init', context, comm } (with `v4: true`: through ncclTunerPlugin_v4,
-// which names no communicator), { call: 'coll', context, collType, bytes,
-// table } (table: algorithms × protocols of µs, handed over as NCCL does, a contiguous array cast
-// to float**), { call: 'finalize', context }. Returns what each coll call left in the table.
+// tunerPlay(library, calls): NCCL's side of the tuner interface against the plug-in at `library`:
+// { call: 'init', context, comm, version } through ncclTunerPlugin_v<version> (5 by default; 4 names
+// no communicator), { call: 'coll', context, collType, bytes, table } (table: algorithms × protocols of
+// µs, handed over as NCCL does, a contiguous array cast to float**) through the context's table,
+// { call: 'chunk', context, collType, bytes, algo, proto, nChannels, chunkSize } as NCCL 2.30's
+// enqueue makes it (getChunkSize, where the table has one, may change the size NCCL computed; v4 and
+// v5 have none), { call: 'finalize', context }. Returns what each coll call left in the table and
+// each chunk call left of the size.
 Napi::Value TunerPlay(const Napi::CallbackInfo& info) {
   namespace nt = clab::nccl_tuner;
   Napi::Env env = info.Env();
@@ -203,21 +206,34 @@ Napi::Value TunerPlay(const Napi::CallbackInfo& info) {
   const Napi::Array calls = info[1].As<Napi::Array>();
   void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) throw Napi::Error::New(env, std::string("dlopen: ") + dlerror());
-  auto* table = static_cast<nt::TableV5*>(dlsym(h, "ncclTunerPlugin_v5"));
-  if (!table) throw Napi::Error::New(env, "no ncclTunerPlugin_v5 in " + library);
-  std::map<std::string, void*> contexts;
+  const auto table = [&](int version) {
+    const std::string symbol = "ncclTunerPlugin_v" + std::to_string(version);
+    void* t = dlsym(h, symbol.c_str());
+    if (!t) throw Napi::Error::New(env, "no " + symbol + " in " + library);
+    return t;
+  };
+  // v6 extends v5, and v4's getCollInfo and finalize lie where v5's do: a v5 view reads them all.
+  struct Context {
+    void* ctx = nullptr;
+    int version = 5;
+  };
+  std::map<std::string, Context> contexts;
   Napi::Array after = Napi::Array::New(env);
   for (uint32_t i = 0; i < calls.Length(); i++) {
     const Napi::Object c = calls.Get(i).As<Napi::Object>();
     const std::string call = c.Get("call").ToString().Utf8Value();
-    const std::string name = c.Get("context").ToString().Utf8Value();
-    if (call == "init" && c.Has("v4")) {  // NCCL before 2.28: ncclTunerPlugin_v4, no communicator named
-      auto* v4 = static_cast<nt::TableV4*>(dlsym(h, "ncclTunerPlugin_v4"));
-      if (!v4) throw Napi::Error::New(env, "no ncclTunerPlugin_v4 in " + library);
-      v4->init(2, 1, nullptr, &contexts[name]);
-    } else if (call == "init") {
-      bool lossless = true;
-      table->init(&contexts[name], c.Get("comm").As<Napi::BigInt>().Uint64Value(&lossless), 2, 1, nullptr, nullptr, nullptr);
+    Context& context = contexts[c.Get("context").ToString().Utf8Value()];
+    if (call == "init") {
+      context.version = c.Has("version") ? c.Get("version").ToNumber().Int32Value() : 5;
+      if (context.version == 4) {  // NCCL 2.24 to 2.27: no communicator named
+        static_cast<nt::TableV4*>(table(4))->init(2, 1, nullptr, &context.ctx);
+      } else {
+        bool lossless = true;
+        const uint64_t comm = c.Get("comm").As<Napi::BigInt>().Uint64Value(&lossless);
+        if (context.version == 6) static_cast<nt::TableV6*>(table(6))->init(&context.ctx, comm, 2, 1, nullptr, nullptr, nullptr);
+        else
+          static_cast<nt::TableV5*>(table(context.version))->init(&context.ctx, comm, 2, 1, nullptr, nullptr, nullptr);
+      }
     } else if (call == "coll") {
       const Napi::Array rows = c.Get("table").As<Napi::Array>();
       const int n_algo = static_cast<int>(rows.Length());
@@ -226,13 +242,24 @@ Napi::Value TunerPlay(const Napi::CallbackInfo& info) {
       for (int a = 0; a < n_algo; a++)
         for (int p = 0; p < n_proto; p++) cost[a * n_proto + p] = rows.Get(a).As<Napi::Array>().Get(p).ToNumber().FloatValue();
       int n_channels = 0;
-      table->get_coll_info(contexts[name], c.Get("collType").ToNumber().Int32Value(), c.Get("bytes").ToNumber().Int64Value(), 1,
-                           reinterpret_cast<float**>(cost.data()), n_algo, n_proto, 0, &n_channels);
+      static_cast<nt::TableV5*>(table(context.version))
+          ->get_coll_info(context.ctx, c.Get("collType").ToNumber().Int32Value(), c.Get("bytes").ToNumber().Int64Value(), 1,
+                          reinterpret_cast<float**>(cost.data()), n_algo, n_proto, 0, &n_channels);
       Napi::Array left = Napi::Array::New(env, cost.size());
       for (size_t k = 0; k < cost.size(); k++) left.Set(static_cast<uint32_t>(k), cost[k]);
       after.Set(after.Length(), left);
+    } else if (call == "chunk") {
+      size_t chunk = static_cast<size_t>(c.Get("chunkSize").ToNumber().Int64Value());
+      const auto* v6 = context.version == 6 ? static_cast<nt::TableV6*>(table(6)) : nullptr;
+      if (v6 && v6->get_chunk_size)
+        v6->get_chunk_size(context.ctx, c.Get("collType").ToNumber().Int32Value(), c.Get("bytes").ToNumber().Int64Value(),
+                           c.Get("algo").ToNumber().Int32Value(), c.Get("proto").ToNumber().Int32Value(),
+                           c.Get("nChannels").ToNumber().Int32Value(), &chunk);
+      after.Set(after.Length(), Napi::Number::New(env, static_cast<double>(chunk)));
     } else if (call == "finalize") {
-      table->finalize(contexts[name]);
+      if (context.version == 4) static_cast<nt::TableV4*>(table(4))->finalize(context.ctx);
+      else
+        static_cast<nt::TableV5*>(table(context.version))->finalize(context.ctx);
     }
   }
   return after;

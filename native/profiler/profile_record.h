@@ -74,7 +74,7 @@ struct ProfileStats {
   int32_t mask;             // the activation mask set in init
   int32_t interface;        // the interface NCCL took: 5 or 6 (0 before any init)
   uint64_t tuner_calls;     // getCollInfo calls seen while not paused (NCCL_TUNER_PLUGIN); repeats are not recorded
-  int32_t tuner_interface;  // 4 or 5 (0: NCCL never initialised the tuner)
+  int32_t tuner_interface;  // 4, 5 or 6 (0: NCCL never initialised the tuner)
   int32_t reserved;
 };
 

@@ -48,6 +48,12 @@ nt::Result init_v5(void** context, uint64_t comm_id, size_t, size_t, nt::Logger,
   return nccl_profiler::kSuccess;
 }
 
+nt::Result init_v6(void** context, uint64_t comm_id, size_t, size_t, nt::Logger, nt::NvlDomainInfo*, nt::TunerConstants*) {
+  g_interface.store(6);
+  *context = new TunerContext{comm_id};
+  return nccl_profiler::kSuccess;
+}
+
 nt::Result init_v4(size_t, size_t, nt::Logger, void** context) {
   g_interface.store(4);
   *context = new TunerContext{0};
@@ -70,7 +76,7 @@ nt::Result get_coll_info(void* context, int coll_type, size_t n_bytes, int pipe_
   const float* table = reinterpret_cast<const float*>(cost_table);
   for (int a = 0; a < r.n_algo; a++)
     for (int p = 0; p < r.n_proto; p++) r.cost_us[a][p] = table ? table[a * n_proto + p] : -1.0f;
-  // Only where the record names its communicator (v5): v4's records all say 0, and a repeat left
+  // Only where the record names its communicator (v5, v6): v4's records all say 0, and a repeat left
   // out there would let another communicator's table stand for this one's.
   if (ctx && ctx->comm != 0) {
     if (ctx->recorded && ctx->coll_type == coll_type && ctx->n_bytes == n_bytes && ctx->pipe_ops == pipe_ops && ctx->n_algo == r.n_algo &&
@@ -106,8 +112,13 @@ void set_tuner_paused(bool paused) { g_paused.store(paused); }
 
 }  // namespace clab
 
+// NCCL 2.30 and later look up ncclTunerPlugin_v6 first, 2.28 and 2.29 ncclTunerPlugin_v5, 2.24 to
+// 2.27 ncclTunerPlugin_v4. v6's getChunkSize is left null: NCCL then keeps the chunk size it computed
+// (src/enqueue.cc calls it only where it is set), as a tuner that only reads must.
 extern "C" {
 
+__attribute__((visibility("default")))
+clab::nccl_tuner::TableV6 ncclTunerPlugin_v6 = {"clab", clab::init_v6, clab::get_coll_info, clab::finalize, nullptr};
 __attribute__((visibility("default")))
 clab::nccl_tuner::TableV5 ncclTunerPlugin_v5 = {"clab", clab::init_v5, clab::get_coll_info, clab::finalize};
 __attribute__((visibility("default")))

@@ -10,7 +10,7 @@ import { addon } from './ranks';
 const LIBRARY = path.resolve('build/native/Release/clab_profiler.so');
 const hooks = createRequire(import.meta.url)(path.resolve('build/native/Release/clab_test_hooks.node')) as {
   profilerPlay(library: string, symbol: string, calls: object[]): number[];
-  tunerPlay(library: string, calls: object[]): number[][];
+  tunerPlay(library: string, calls: object[]): (number[] | number)[];
 };
 const COLL = 2,
   P2P = 4,
@@ -289,13 +289,33 @@ describe('the NCCL profiler plug-in', () => {
     ]);
   });
 
+  it("takes NCCL 2.30's calls through ncclTunerPlugin_v6 as v5's, and leaves the chunk size NCCL computed as it was", () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    const table = [
+      [10.5, 20, -1],
+      [8.25, 16, 30],
+    ];
+    const coll = { call: 'coll', context: 's', collType: 4, bytes: 1 << 20, table };
+    const after = hooks.tunerPlay(LIBRARY, [
+      { call: 'init', context: 's', comm: 0x6an, version: 6 },
+      coll,
+      coll, // the same call again: already recorded
+      { call: 'chunk', context: 's', collType: 4, bytes: 1 << 20, algo: 1, proto: 2, nChannels: 24, chunkSize: 131072 },
+      { call: 'finalize', context: 's' },
+    ]);
+    expect(after).toEqual([table.flat(), table.flat(), 131072]);
+    const read = addon.ncclProfilerRead({ library: LIBRARY });
+    expect(read.tunerInterface).toBe(6);
+    expect(read.tuner.map((t) => [t.comm, t.func, t.bytes, t.costUs])).toEqual([['000000000000006a', 'AllReduce', 1 << 20, table]]);
+  });
+
   it('records every call through the v4 interface, whose records name no communicator to tell repeats apart by', () => {
     addon.ncclProfilerRead({ library: LIBRARY });
     const table = [[1, 2, 3]];
     const coll = (context: string) => ({ call: 'coll', context, collType: 4, bytes: 64, table });
     hooks.tunerPlay(LIBRARY, [
-      { call: 'init', context: 'x', v4: true },
-      { call: 'init', context: 'y', v4: true },
+      { call: 'init', context: 'x', version: 4 },
+      { call: 'init', context: 'y', version: 4 },
       coll('x'),
       coll('x'),
       coll('y'),
