@@ -19,6 +19,7 @@
 #include "cpu/shm_segment.h"
 #include "data/data_device.h"
 #include "gpu/backends.h"
+#include "gpu/gpu_loader.h"
 #include "gpu/peer_copy.h"
 #include "gpu/topology.h"
 #include "nccl/nccl_comm.h"
@@ -81,15 +82,46 @@ Napi::Object availability(Napi::Env env, const BackendStatus& s) {
   return o;
 }
 
+// backends({ ncclLibrary }?): ncclLibrary judges nccl by that library (a run's --nccl), not the process's own.
 Napi::Value Backends(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  std::string library;
+  try {
+    if (info[0].IsObject() && !info[0].As<Napi::Object>().Get("ncclLibrary").IsUndefined())
+      library = get_string(info[0].As<Napi::Object>().Get("ncclLibrary"), "ncclLibrary");
+  } catch (const ClabError& e) {
+    throw make_error(env, e.code_name(), e.what(), -1);
+  }
   Napi::Object o = Napi::Object::New(env);
   o.Set("cpu", availability(env, cpu_backend_status()));
-  Napi::Object nccl = availability(env, nccl_backend_status());
+  Napi::Object nccl = availability(env, nccl_backend_status(library));
   // The data kernels (data_device.h), as built; whether a GPU's driver takes them shows when a rank joins.
   nccl.Set("dataKernels", Napi::Boolean::New(env, data_kernels_built_in()));
   o.Set("nccl", nccl);
   return o;
+}
+
+/**
+ * ncclLibraryVersion({ path }?): the NCCL at `path` (absent: the one a rank would load), loaded apart
+ * from the process's own, and its ncclGetVersion: { path: the file it was loaded from, version }.
+ * Throws CLAB_NCCL_LIBRARY with dlopen's words where it cannot be loaded or is no NCCL.
+ */
+Napi::Value NcclLibraryVersion(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  try {
+    std::string path;
+    if (info[0].IsObject() && !info[0].As<Napi::Object>().Get("path").IsUndefined())
+      path = get_string(info[0].As<Napi::Object>().Get("path"), "path");
+    gpu::NcclProbe probe;
+    std::string why;
+    if (!gpu::probe_nccl(path, &probe, &why)) throw ClabError("CLAB_NCCL_LIBRARY", why);
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("path", probe.file);
+    o.Set("version", probe.version);
+    return o;
+  } catch (const ClabError& e) {
+    throw make_error(env, e.code_name(), e.what(), -1);
+  }
 }
 
 /** gpuMemoryTotals(): each visible GPU's total memory by CUDA index, from NVML alone; null when it cannot say (backends.h). */
@@ -341,6 +373,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("backends", Napi::Function::New(env, Backends, "backends"));
   exports.Set("exitNow", Napi::Function::New(env, ExitNow, "exitNow"));
   exports.Set("gpuMemoryTotals", Napi::Function::New(env, GpuMemoryTotals, "gpuMemoryTotals"));
+  exports.Set("ncclLibraryVersion", Napi::Function::New(env, NcclLibraryVersion, "ncclLibraryVersion"));
   exports.Set("createUniqueId", Napi::Function::New(env, CreateUniqueId, "createUniqueId"));
   exports.Set("prepareDevice", Napi::Function::New(env, PrepareDevice, "prepareDevice"));
   exports.Set("commInit", Napi::Function::New(env, CommInit, "commInit"));

@@ -93,11 +93,12 @@ std::vector<uint64_t> gpu_memory_totals_from_nvml() {
   return std::vector<uint64_t>(count, total);
 }
 
-BackendStatus nccl_backend_status() {
+BackendStatus nccl_backend_status(const std::string& nccl_library) {
   std::string why;
   const gpu::CudaRuntime* rt = gpu::load_cudart(&why);
   if (!rt) return {false, why};
-  if (!gpu::load_nccl(&why)) return {false, why};
+  gpu::NcclProbe probe;
+  if (nccl_library.empty() ? !gpu::load_nccl(&why) : !gpu::probe_nccl(nccl_library, &probe, &why)) return {false, why};
   const int nvml_count = visible_gpus_from_nvml();
   if (nvml_count == 0) return {false, "no GPU is visible to CUDA (NVML counts none, or CUDA_VISIBLE_DEVICES hides them)"};
   if (nvml_count > 0) return {true, "", nvml_count};

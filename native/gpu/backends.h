@@ -15,7 +15,8 @@ struct BackendStatus {
 };
 
 BackendStatus cpu_backend_status();
-BackendStatus nccl_backend_status();
+/** `nccl_library` (a path): judged by that NCCL, loaded apart (gpu_loader.h probe_nccl), not the process's own. */
+BackendStatus nccl_backend_status(const std::string& nccl_library = {});
 
 /**
  * Each GPU visible to CUDA's total memory, by CUDA index, read from NVML alone (no cuInit, which

@@ -48,6 +48,24 @@ struct Loaded {
 #define CLAB_RESOLVE_REQUIRED(name, ret, params) resolve(h, lib.library, #name, lib.name, true, &why);
 #define CLAB_RESOLVE_OPTIONAL(name, ret, params) resolve(h, lib.library, #name, lib.name, false, &why);
 
+/**
+ * The NCCL a rank loads: CLAB_NCCL_LIBRARY names one libnccl to use instead of the one the loader
+ * finds (e.g. the one a PyTorch wheel bundles; `clab run --nccl` sets it for the ranks); when set,
+ * nothing else is tried.
+ */
+void* open_nccl(std::string* loaded, std::string* why) {
+  const char* chosen = std::getenv("CLAB_NCCL_LIBRARY");
+  void* h = chosen && *chosen ? open_first({chosen}, loaded, why) : open_first({"libnccl.so.2"}, loaded, why);
+  if (!h && chosen && *chosen) *why = "CLAB_NCCL_LIBRARY=" + std::string(chosen) + ": " + *why;
+  return h;
+}
+
+/** The file that holds `symbol` (dlopen's name may be a link or a bare soname). */
+std::string file_of(void* symbol, const std::string& fallback) {
+  Dl_info info{};
+  return dladdr(symbol, &info) && info.dli_fname ? info.dli_fname : fallback;
+}
+
 }  // namespace
 
 const CudaRuntime* load_cudart(std::string* why_out) {
@@ -83,14 +101,8 @@ const NcclLibrary* load_nccl(std::string* why_out) {
   std::call_once(state.once, [] {
     NcclLibrary& lib = state.lib;
     std::string& why = state.why;
-    // CLAB_NCCL_LIBRARY names one libnccl to use instead of the one the loader finds (e.g. the one a
-    // PyTorch wheel bundles, for a like-for-like comparison); when set, nothing else is tried.
-    const char* chosen = std::getenv("CLAB_NCCL_LIBRARY");
-    void* h = chosen && *chosen ? open_first({chosen}, &lib.library, &why) : open_first({"libnccl.so.2"}, &lib.library, &why);
-    if (!h) {
-      if (chosen && *chosen) why = "CLAB_NCCL_LIBRARY=" + std::string(chosen) + ": " + why;
-      return;
-    }
+    void* h = open_nccl(&lib.library, &why);
+    if (!h) return;
     CLAB_NCCL_API(CLAB_RESOLVE_REQUIRED)
     CLAB_NCCL_OPTIONAL_API(CLAB_RESOLVE_OPTIONAL)
     state.ok = why.empty();
@@ -98,11 +110,27 @@ const NcclLibrary* load_nccl(std::string* why_out) {
     // pipe to the lab core, which stdio buffers fully: the lines would reach the core only when the
     // rank exits (never, if it is killed), after the `failed` message they explain. Line by line instead.
     if (state.ok) std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
-    Dl_info info{};  // the file the loader found, for the run's environment
-    if (state.ok && dladdr(reinterpret_cast<void*>(lib.ncclGetVersion), &info) && info.dli_fname) lib.library = info.dli_fname;
+    if (state.ok) lib.library = file_of(reinterpret_cast<void*>(lib.ncclGetVersion), lib.library);  // for the run's environment
   });
   if (!state.ok) *why_out = state.why;
   return state.ok ? &state.lib : nullptr;
+}
+
+bool probe_nccl(const std::string& path, NcclProbe* out, std::string* why) {
+  std::string loaded;
+  void* h = path.empty() ? open_nccl(&loaded, why) : open_first({path.c_str()}, &loaded, why);
+  if (!h) return false;
+  using GetVersion = ncclResult_t(int*);
+  GetVersion* get_version = nullptr;
+  if (!resolve(h, loaded, "ncclGetVersion", get_version, true, why)) return false;
+  int version = 0;
+  if (get_version(&version) != ncclSuccess || version <= 0) {
+    *why = loaded + ": ncclGetVersion gave no version";
+    return false;
+  }
+  out->file = file_of(reinterpret_cast<void*>(get_version), loaded);
+  out->version = version;
+  return true;
 }
 
 const CublasLibrary* load_cublas(std::string* why_out) {

@@ -52,6 +52,19 @@ const NvmlLibrary* load_nvml(std::string* why);
 /** libcuda.so.1, the driver API (the data kernels are loaded through it). */
 const CudaDriver* load_cuda_driver(std::string* why);
 
+/** What an NCCL library file says of itself: the file dlopen found, and ncclGetVersion's code. */
+struct NcclProbe {
+  std::string file;
+  int version = 0;
+};
+
+/**
+ * Loads the NCCL at `path` (empty: the one load_nccl would load) apart from load_nccl's, and asks its
+ * version: ncclGetVersion only returns a constant, so no CUDA is touched. The handle stays open
+ * (NCCL is not made to be unloaded). False, and *why, where it cannot be loaded or is no NCCL.
+ */
+bool probe_nccl(const std::string& path, NcclProbe* out, std::string* why);
+
 /** "cudaErrorNoDevice (no CUDA-capable device is detected)". */
 std::string cuda_error_text(const CudaRuntime& rt, cudaError_t e);
 

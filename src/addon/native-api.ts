@@ -212,7 +212,18 @@ export interface NativeAddon {
    * data kernels and a CUDA context on the device; throws where either is missing.
    */
   gpuClock(options: { device: number; rank: number }): GpuClockSample;
-  backends(): Record<BackendName, BackendAvailability>;
+  /**
+   * Which backends this machine offers. `ncclLibrary` (a path, e.g. a run's --nccl): nccl is judged by
+   * that NCCL, loaded apart from this process's own (which stays the one CLAB_NCCL_LIBRARY or the loader names).
+   */
+  backends(options?: { ncclLibrary?: string }): Record<BackendName, BackendAvailability>;
+  /**
+   * The NCCL at `path` (absent: the one a rank would load: CLAB_NCCL_LIBRARY, else libnccl.so.2),
+   * loaded apart from this process's own: the file the loader took it from, and ncclGetVersion's
+   * code (2.28.3 → 22803). Needs no GPU: ncclGetVersion only returns a constant. Throws
+   * CLAB_NCCL_LIBRARY with the loader's words where it cannot be loaded or has no ncclGetVersion.
+   */
+  ncclLibraryVersion(options?: { path?: string }): { path: string; version: number };
   /**
    * A fresh communicator id, made by rank 0 and relayed to the others. cpu: creates and
    * initialises the communicator's shared-memory segment and returns its name, "/clab-<pid>-<hex>"
