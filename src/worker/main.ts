@@ -2,6 +2,7 @@
 // the unique id, the core relays it), runs the plan, streams results back, and exits.
 import { BACKEND_DATA_MIN_ELEMENTS } from '../shared/data/data-program.js';
 import { formatComputeCapability } from '../shared/ops/gpu-support.js';
+import { ncclVersionText } from '../shared/run/comm-settings.js';
 import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
 import { rankDevice } from '../shared/plan/per-rank.js';
@@ -168,7 +169,9 @@ async function main(): Promise<void> {
     const cc = comm.computeCapability === undefined ? '' : `, compute capability ${formatComputeCapability(comm.computeCapability)}`;
     const registered =
       start.backend === 'nccl' && plan.registerBuffers ? ', every buffer registered with it (ncclMemAlloc, ncclCommRegister)' : '';
-    const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}${cc}${registered}`;
+    // The NCCL this rank loaded, as it reports itself: the record's library is the core's reading of the same file.
+    const nccl = comm.ncclVersion === undefined ? '' : `, NCCL ${ncclVersionText(comm.ncclVersion)}`;
+    const gpu = comm.device === undefined ? '' : `, GPU ${comm.device} at ${comm.busId}${cc}${registered}${nccl}`;
     const data = comm.makesData
       ? `tensors of ${BACKEND_DATA_MIN_ELEMENTS} elements and more are filled and checked by the backend${comm.device === undefined ? '' : ' on the GPU'}`
       : `data is filled and checked on the host (${comm.makesDataWhyNot ?? 'the backend cannot'})`;

@@ -16,6 +16,7 @@ import {
   timingLine,
 } from '../../shared/export/format.js';
 import { hostLines } from '../../shared/results/hosts.js';
+import { environmentLine } from '../../shared/export/environment-line.js';
 import { visibleControls } from '../../shared/data/control-chars.js';
 import type { Plan } from '../../shared/plan/types.js';
 import type { LogLine, RunRecord, StepRecord } from '../../shared/run/record.js';
@@ -109,6 +110,7 @@ export class LiveReporter {
     for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(record, i)) this.out(line);
     for (const c of record.compares) for (const line of compareSummary(c, record.environment.backend)) this.out(line);
     for (const line of hostLines(record)) this.out(line);
+    this.out(environmentLine(record.environment));
     this.out(statusLine(record));
   }
 }

@@ -35,8 +35,10 @@ export function chooseBackend(
   request: BackendRequest,
   addon: Pick<NativeAddon, 'backends'> = loadAddon(),
   plan?: Pick<Plan, 'world' | 'devices'>,
+  /** The NCCL the run's ranks load (--nccl): nccl is usable when that one loads, whatever this process loaded. */
+  ncclLibrary?: string,
 ): BackendChoice {
-  const available = addon.backends();
+  const available = addon.backends(ncclLibrary ? { ncclLibrary } : undefined);
   const nccl = available.nccl;
   const whyNotNccl = !nccl.available ? (nccl.reason ?? 'no reason given') : plan ? gpuShortfall(nccl, plan) : null;
   if (request === 'auto') {

@@ -147,7 +147,7 @@ export class LabService implements LabHandlers {
     }
   }
 
-  async startRun({ text, file, backend, ranks, stepMode, remote }: ApiParams<'startRun'>): Promise<ApiResult<'startRun'>> {
+  async startRun({ text, file, backend, ranks, stepMode, remote, nccl }: ApiParams<'startRun'>): Promise<ApiResult<'startRun'>> {
     if (this.disposed) throw new Error('the lab is shutting down; no new runs');
     const forward = afterAnswer((event) => this.emit(event));
     let prepared: PreparedRun;
@@ -163,6 +163,7 @@ export class LabService implements LabHandlers {
         workerEntry: remote ? undefined : (this.workerEntry ?? resolveWorkerEntry()),
         stepMode,
         remote,
+        ncclLibrary: nccl,
         onCheckpointError: (e) =>
           forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be kept current: ${e.message}`) }),
       });

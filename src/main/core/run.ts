@@ -27,6 +27,7 @@ import {
 } from '../../shared/run/record.js';
 import { nowNs } from './clock.js';
 import { collectEnvironment } from './environment.js';
+import { describeNcclLibrary, ncclChoice } from './nccl-library.js';
 import { StepGates } from './step-gates.js';
 import { Watchdog } from './watchdog.js';
 import { forkedRanks, type RankSet, type RankSource, type WorkerLink } from './workers.js';
@@ -56,6 +57,8 @@ export interface RunOptions {
   stepMode?: boolean;
   /** Where the ranks come from: forked here by default, or joined from a launcher (hosts/listener.ts). */
   ranks?: RankSource;
+  /** The NCCL library the run names (--nccl; checked by start-run.ts): forked ranks load it (CLAB_NCCL_LIBRARY). */
+  ncclLibrary?: string;
 }
 
 export interface RunEvents {
@@ -165,6 +168,13 @@ export class LabRun extends EventEmitter<RunEvents> {
     );
     // The scenario's NCCL settings over the environment clab was started in.
     const env = { ...(this.options.env ?? process.env), ...this.rankEnv };
+    // The run's own NCCL, where it names one, over CLAB_NCCL_LIBRARY: the variable the ranks' loader reads.
+    const ncclLibrary = this.options.ncclLibrary;
+    const ranksEnv = ncclLibrary ? { ...env, CLAB_NCCL_LIBRARY: ncclLibrary } : env;
+    const environment = () =>
+      collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, ranksEnv, () =>
+        describeNcclLibrary(ncclChoice(ncclLibrary, ranksEnv)),
+      );
     trace(`starting ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'}`);
     const opened = this.source.open(
       {
@@ -173,12 +183,12 @@ export class LabRun extends EventEmitter<RunEvents> {
         exit: (r, code, signal, lost) => this.onExit(r, code, signal, lost),
         invalid: (r, e) => this.fail(r, null, 'CLAB_PROTOCOL', e.message),
       },
-      { runId: this.id, env },
+      { runId: this.id, env: ranksEnv },
     );
     // Forked ranks: read while they start up (NVML and the CUDA runtime take a moment), not after
     // they end. Ranks from a launcher bring their hosts' environments; the core's stands in only
     // when they never came.
-    const local = this.options.ranks ? null : collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env);
+    const local = this.options.ranks ? null : environment();
     if (local)
       void local.then((e) => {
         this.environment = e;
@@ -186,7 +196,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     try {
       this.rankSet = await opened;
     } catch (e) {
-      this.environment = await (local ?? collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, env));
+      this.environment = await (local ?? environment());
       const error = e as Error & { code?: string };
       this.fail(null, null, this.stopped ? 'CLAB_STOPPED' : (error.code ?? 'CLAB_START_TIMEOUT'), error.message);
       this.end();

@@ -15,6 +15,7 @@ import { chooseBackend, type BackendChoice, type BackendRequest } from './backen
 import { RecordCheckpoint } from './record-checkpoint.js';
 import { defaultRecordPath, writeRecordAtomic } from './record-store.js';
 import { LabRun } from './run.js';
+import { checkNcclLibraryPath, NcclLibraryError } from './nccl-library.js';
 import { remoteRanks, type RemoteRequest, type RemoteRun } from './hosts/remote-run.js';
 
 /** How often the record at its final path is rewritten while the run goes, at most. */
@@ -41,6 +42,11 @@ export interface RunRequest {
   stepMode?: boolean;
   /** Ranks from a launcher, on this host or others: the core listens and they join (`clab run --listen`). */
   remote?: RemoteRequest;
+  /**
+   * The NCCL library the ranks load (`clab run --nccl`, a run request's `nccl`), over
+   * CLAB_NCCL_LIBRARY: must be an existing regular file (NcclLibraryError otherwise).
+   */
+  ncclLibrary?: string;
 }
 
 export interface RunOutcome {
@@ -62,20 +68,27 @@ export interface PreparedRun {
 
 /**
  * Everything a run needs, checked before anything runs: throws ScenarioFileError for a plan the
- * world cannot hold, BackendUnavailableError, InsufficientMemoryError (with what the plan needs and
- * what the machine has), TooSlowForCpuError (steps sized for GPUs), or an Error naming why the record
- * cannot be written.
+ * world cannot hold, NcclLibraryError (a library named that is no file), BackendUnavailableError,
+ * InsufficientMemoryError (with what the plan needs and what the machine has), TooSlowForCpuError
+ * (steps sized for GPUs), or an Error naming why the record cannot be written.
  */
 export function prepareRun(request: RunRequest): PreparedRun {
   const { loaded } = request;
   const plan = compileLoaded(loaded, { ranks: request.ranks });
+  const ncclLibrary = request.ncclLibrary === undefined ? undefined : checkNcclLibraryPath(request.ncclLibrary, 'the NCCL library');
+  // A launcher's ranks load their own host's NCCL, which a path on this host cannot name.
+  if (ncclLibrary && request.remote)
+    throw new NcclLibraryError(
+      'a run whose ranks come from a launcher loads each host’s own NCCL: set CLAB_NCCL_LIBRARY in the environment the launcher starts `clab worker` in',
+    );
   // With the plan: auto falls back to cpu, and nccl is refused, when there are fewer GPUs than ranks.
   const addon = request.loadAddon?.();
   // Ranks from a launcher run on their hosts' GPUs, not this one's: the core only checks the
-  // backend can be named (its rank process checks it where it runs).
+  // backend can be named (its rank process checks it where it runs). A run's own NCCL is judged by
+  // that library, not by the one this process loaded.
   const backend = request.remote
     ? remoteBackend(request.backend ?? loaded.scenario.backend ?? 'auto', addon)
-    : chooseBackend(request.backend ?? loaded.scenario.backend ?? 'auto', addon, plan);
+    : chooseBackend(request.backend ?? loaded.scenario.backend ?? 'auto', addon, plan, ncclLibrary);
   // What the plan needs against what this host (and its GPUs) has: refused with the numbers now,
   // not as an allocation failure halfway through the run.
   const gpus = backend.backend !== 'nccl' || request.remote ? undefined : gpuMemory(addon ?? loadAddon());
@@ -100,6 +113,7 @@ export function prepareRun(request: RunRequest): PreparedRun {
     workerEntry: request.workerEntry,
     stepMode: request.stepMode,
     ranks: remote?.ranks,
+    ncclLibrary,
   });
   const start = () => runAndSave(run, recordPath, request, backend.backend);
   return { run, plan, backend, recordPath, start: remote ? () => remote.around(start) : start };

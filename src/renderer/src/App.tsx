@@ -141,6 +141,7 @@ export function App() {
         ranks: settings.ranks,
         stepMode: settings.stepMode,
         remote: settings.remote,
+        nccl: settings.nccl,
       }),
     );
   }, [
@@ -150,6 +151,7 @@ export function App() {
     settings.ranks,
     settings.stepMode,
     settings.remote,
+    settings.nccl,
     busy,
     start,
     bring,

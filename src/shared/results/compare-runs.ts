@@ -4,6 +4,7 @@ import type { Environment, RunRecord, StepRecord } from '../run/record.js';
 import { bandwidthTime } from '../data/stats.js';
 import { formatMicroseconds, isBookkeeping, stepOp } from './results-table.js';
 import { shortChoice } from '../run/nccl-events.js';
+import { ncclLibraryText } from '../run/nccl-library.js';
 
 /** A step as runs are matched: the nth step (occurrence, from 0) with this label, op and size. */
 export interface StepKey {
@@ -83,6 +84,8 @@ export interface RunComparison {
   onlyInB: StepKey[];
   blocks: BlockComparison[];
   environment: EnvironmentChange[];
+  /** Each side's NCCL library, where the two runs loaded different ones (another file, or other bytes); else null. */
+  ncclLibraries: { a: string; b: string } | null;
 }
 
 const changePct = (a: number | null, b: number | null): number | null => (a !== null && b !== null && a !== 0 ? ((b - a) / a) * 100 : null);
@@ -198,7 +201,23 @@ function environmentFields(e: Environment): Map<string, string> {
   }
   for (const [k, v] of Object.entries(e.versions)) fields.set(`versions.${k}`, v);
   for (const [k, v] of Object.entries(e.env)) fields.set(`env.${k}`, v);
+  if (e.ncclLibrary) {
+    fields.set('ncclLibrary.path', e.ncclLibrary.path);
+    fields.set('ncclLibrary.version', e.ncclLibrary.version ?? 'unknown');
+    fields.set('ncclLibrary.sha256', e.ncclLibrary.sha256 ?? 'unknown');
+  }
   return fields;
+}
+
+/**
+ * Both sides' libraries when both records keep one and they differ: by file or by bytes (a library
+ * rebuilt in place keeps its path). An older record keeps none; the fields list says so.
+ */
+function ncclLibraryDifference(a: Environment, b: Environment): RunComparison['ncclLibraries'] {
+  const x = a.ncclLibrary;
+  const y = b.ncclLibrary;
+  if (!x || !y || (x.path === y.path && x.sha256 === y.sha256 && x.version === y.version)) return null;
+  return { a: ncclLibraryText(x), b: ncclLibraryText(y) };
 }
 
 export function environmentChanges(a: Environment, b: Environment): EnvironmentChange[] {
@@ -234,6 +253,7 @@ export function compareRuns(a: RunRecord, b: RunRecord): RunComparison {
       ...(a.world === b.world ? [] : [{ field: 'ranks', kind: 'changed' as const, a: String(a.world), b: String(b.world) }]),
       ...environmentChanges(a.environment, b.environment),
     ],
+    ncclLibraries: ncclLibraryDifference(a.environment, b.environment),
   };
 }
 
@@ -292,6 +312,8 @@ export function comparisonReport(c: RunComparison): string[] {
       );
     }
   }
+  if (c.ncclLibraries)
+    lines.push('', '# the runs loaded different NCCL libraries:', `  A: ${c.ncclLibraries.a}`, `  B: ${c.ncclLibraries.b}`);
   lines.push('', c.environment.length ? '# environment differences' : '# same environment');
   for (const e of c.environment) {
     lines.push(

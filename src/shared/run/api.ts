@@ -62,6 +62,11 @@ export const runRequestSchema = z.object({
   /** Step mode: the run waits before each step until nextStep (absent: false). */
   stepMode: z.boolean().optional(),
   /**
+   * The NCCL library the ranks load, a path on the lab's host (absent: CLAB_NCCL_LIBRARY, else the
+   * loader's libnccl.so.2); the core refuses one that is no regular file, naming it.
+   */
+  nccl: z.string().min(1).max(4096).optional(),
+  /**
    * Ranks from a launcher (absent: forked here): the core listens at `listen` ("[HOST:]PORT", loopback
    * unless a host is named) for `clab worker`s, started by `launch` when given (e.g. "mpirun -np 8 -H a,b").
    */

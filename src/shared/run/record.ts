@@ -6,6 +6,7 @@ import { LIMITS } from '../scenario/limits.js';
 import { recordInconsistency } from './record-consistency.js';
 import { backendNameSchema, rankStepResultsSchema, timelineEventsSchema } from './protocol.js';
 import { ncclStepSummarySchema } from './nccl-events.js';
+import { ncclLibrarySchema } from './nccl-library.js';
 
 export const RECORD_FORMAT = 'clab.run';
 export const RECORD_VERSION = 1;
@@ -173,6 +174,8 @@ export const environmentSchema = z.object({
   hostCopyGBps: z.number().optional(),
   versions: z.record(z.string(), z.string()),
   env: z.record(z.string(), z.string()),
+  /** nccl runs (newer records): the NCCL the ranks loaded, its version and the SHA-256 of its file. */
+  ncclLibrary: ncclLibrarySchema.optional(),
 });
 
 /** A host whose ranks joined from a launcher (src/shared/run/hosts.ts has the link's messages). */

@@ -79,3 +79,25 @@ describe('listenProblem', () => {
     expect(remoteProblem(on())).toBeNull();
   });
 });
+
+describe("the run panel's NCCL library", () => {
+  it('is sent trimmed when given, and validated as the API takes it', () => {
+    const request = buildRunRequest('{}', null, {
+      ...choices,
+      backend: 'nccl',
+      remote: REMOTE_OFF,
+      nccl: ' /venv/nvidia/nccl/lib/libnccl.so.2 ',
+    });
+    expect(request.nccl).toBe('/venv/nvidia/nccl/lib/libnccl.so.2');
+    expect(runRequestSchema.safeParse(request).success).toBe(true);
+  });
+
+  it('is not sent when empty, nor for cpu ranks, which load no NCCL', () => {
+    expect('nccl' in buildRunRequest('{}', null, { ...choices, backend: 'auto', remote: REMOTE_OFF, nccl: '  ' })).toBe(false);
+    expect('nccl' in buildRunRequest('{}', null, { ...choices, backend: 'cpu', remote: REMOTE_OFF, nccl: '/x/libnccl.so.2' })).toBe(false);
+  });
+
+  it('is refused by the API when empty: absent means the default', () => {
+    expect(runRequestSchema.safeParse({ text: '{}', file: null, backend: 'nccl', ranks: null, nccl: '' }).success).toBe(false);
+  });
+});

@@ -1,6 +1,7 @@
 // `clab replay`: print a saved run without running anything.
 import { runSucceeded } from '../../../shared/results/expectation.js';
 import { runReport, statusLine } from '../../../shared/export/format.js';
+import { environmentLine } from '../../../shared/export/environment-line.js';
 import { EXIT_FAILED, EXIT_OK, out, outJson, readShownRecord, reportUsageError, type RegisterCommand } from '../common.js';
 
 function replayCommand(file: string, flags: { json?: boolean }): number {
@@ -16,6 +17,7 @@ function replayCommand(file: string, flags: { json?: boolean }): number {
       `# replay of ${record.scenarioFile ?? 'a run'} — recorded ${record.createdAt} on ${record.environment.host} (${record.environment.backend}, ${record.world} ranks)`,
     );
     for (const line of runReport(record)) print(line);
+    print(environmentLine(record.environment));
     print(statusLine(record));
     return runSucceeded(record) ? EXIT_OK : EXIT_FAILED;
   } catch (e) {

@@ -23,6 +23,7 @@ interface RunFlags {
   tokenFile?: string;
   launch?: string;
   joinTimeout?: number;
+  nccl?: string;
 }
 
 const seconds = (v: string) => {
@@ -66,6 +67,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
       stopOnSignals: true,
       stepMode: Boolean(flags.step),
       remote: remoteOf(flags),
+      ncclLibrary: flags.nccl,
       onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
     });
   } catch (e) {
@@ -114,6 +116,10 @@ export const registerRun: RegisterCommand = (program, setExit) => {
     .option('--out <file>', 'where to write the run record (default runs/<name>-<time>.run.json)')
     .option('--json', 'print the run record as JSON instead of the report')
     .option('-v, --verbose', "print every rank's log lines")
+    .option(
+      '--nccl <path>',
+      "the NCCL library the ranks load, e.g. a PyTorch wheel's nvidia/nccl/lib/libnccl.so.2 (default: CLAB_NCCL_LIBRARY, else the loader's libnccl.so.2)",
+    )
     .option('--step', "pause before each step, print it with each rank's input, and run it on Enter (a line on stdin)")
     .option(
       '--listen <[host:]port>',

@@ -1,6 +1,7 @@
 // Where the run ran: host, CPUs, backend, GPUs, library versions and the environment variables
 // that change how NCCL behaves.
 import type { Environment } from '../../../shared/run/record.js';
+import { ncclLibraryText } from '../../../shared/run/nccl-library.js';
 import { formatBytes, formatComputeCapability } from '../ui/units';
 
 function Pairs({ values }: { values: Record<string, string> }) {
@@ -50,6 +51,12 @@ export function EnvironmentPanel({ environment: env }: { environment: Environmen
           ))
         )}
       </dd>
+      {env.ncclLibrary && (
+        <>
+          <dt>NCCL library</dt>
+          <dd>{ncclLibraryText(env.ncclLibrary)}</dd>
+        </>
+      )}
       <dt>node</dt>
       <dd>{env.node}</dd>
       <dt>versions</dt>

@@ -66,6 +66,20 @@ export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRu
             ))}
           </select>
         </label>
+        {settings.backend !== 'cpu' && (
+          <label title="The NCCL library the ranks load, a path on the lab's host (empty: CLAB_NCCL_LIBRARY, else the system's libnccl.so.2)">
+            NCCL{' '}
+            <input
+              type="text"
+              data-testid="nccl-library"
+              placeholder="default libnccl.so.2"
+              value={settings.nccl}
+              onChange={(e) => settings.setNccl(e.target.value)}
+              disabled={busy}
+              spellCheck={false}
+            />
+          </label>
+        )}
         <label title="Pause before each step, so you can predict its result; Next runs it">
           <input
             type="checkbox"

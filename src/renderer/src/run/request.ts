@@ -51,6 +51,8 @@ export interface PanelChoices {
   ranks: number | null;
   stepMode: boolean;
   remote: RemoteFields;
+  /** The NCCL library field as typed (empty or absent: the lab's default NCCL). */
+  nccl?: string;
 }
 
 /** What Run sends for `text` (from `file`, null if unsaved) with the panel's choices. */
@@ -58,5 +60,8 @@ export function buildRunRequest(text: string, file: string | null, choices: Pane
   const request: RunRequest = { text, file, backend: choices.backend, ranks: choices.ranks, stepMode: choices.stepMode };
   const remote = remoteRequest(choices.remote);
   if (remote) request.remote = remote;
+  // Ranks on cpu load no NCCL: a path left in the field is not sent (nor checked) then.
+  const nccl = choices.backend === 'cpu' ? '' : (choices.nccl ?? '').trim();
+  if (nccl) request.nccl = nccl;
   return request;
 }

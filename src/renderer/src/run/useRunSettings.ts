@@ -18,6 +18,9 @@ export interface RunSettings {
   /** Ranks from a launcher: the section's fields (kept while it is off). */
   remote: RemoteFields;
   setRemote(change: Partial<RemoteFields>): void;
+  /** The NCCL library the ranks load, a path on the lab's host (empty: the lab's default). */
+  nccl: string;
+  setNccl(path: string): void;
 }
 
 export function maxRanks(machine: MachineInfo | null, backend: BackendChoice): number {
@@ -33,9 +36,10 @@ export function useRunSettings(machine: MachineInfo | null): RunSettings {
   const [chosenRanks, setRanks] = useState<number | null>(null);
   const [stepMode, setStepMode] = useState(false);
   const [remote, setRemoteFields] = useState<RemoteFields>(REMOTE_OFF);
+  const [nccl, setNccl] = useState('');
   const setRemote = useCallback((change: Partial<RemoteFields>) => setRemoteFields((r) => ({ ...r, ...change })), []);
   const rankChoices = useMemo(() => Array.from({ length: maxRanks(machine, backend) }, (_, i) => i + 1), [machine, backend]);
   // A choice the backend no longer offers falls back to the scenario's world.
   const ranks = chosenRanks !== null && chosenRanks <= rankChoices.length ? chosenRanks : null;
-  return { backend, ranks, rankChoices, stepMode, setBackend, setRanks, setStepMode, remote, setRemote };
+  return { backend, ranks, rankChoices, stepMode, setBackend, setRanks, setStepMode, remote, setRemote, nccl, setNccl };
 }
