@@ -1,11 +1,21 @@
 // `clab doctor`: what this machine offers: the backends (and why one is unavailable), the GPUs,
-// the link between every pair (NVLinks, PCIe distance, CUDA peer access) and the driver, CUDA,
-// NCCL and cuBLAS versions.
+// the link between every pair (NVLinks, PCIe distance, CUDA peer access), the driver, CUDA,
+// NCCL and cuBLAS versions, and every NCCL library found with what its version offers.
+import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { formatComputeCapability } from '../../../shared/ops/gpu-support.js';
 import { loadAddon } from '../../../addon/addon.js';
 import type { BackendAvailability, Topology } from '../../../addon/native-api.js';
-import { EXIT_FAILED, EXIT_OK, err, out, type RegisterCommand } from '../common.js';
+import {
+  featureText,
+  labPluginInterfaceAt,
+  ncclFeaturesAt,
+  pluginInterfacesAt,
+  type NcclPluginKind,
+} from '../../../shared/run/nccl-features.js';
+import { findNcclLibraries, machineNcclSearch, type FoundNccl, type NcclOrigin } from '../../core/nccl-finder.js';
+import { checkNcclLibraryPath } from '../../core/nccl-library.js';
+import { EXIT_FAILED, EXIT_OK, err, out, reportUsageError, type RegisterCommand } from '../common.js';
 
 const VERSION_NAMES: [string, string][] = [
   ['nvidiaDriver', 'NVIDIA driver'],
@@ -73,25 +83,94 @@ export function doctorReport(backends: { cpu: BackendAvailability; nccl: Backend
   return lines;
 }
 
-function doctorCommand(flags: { json?: boolean }): number {
-  let addon;
+const ORIGIN_TEXT: Record<NcclOrigin, string> = {
+  system: 'system',
+  pytorch: 'PyTorch wheel',
+  option: '--nccl',
+  env: 'CLAB_NCCL_LIBRARY',
+};
+
+/** "v1–v5" (the interfaces an NCCL looks up are a run of numbers). */
+const interfaceRange = (versions: number[]) =>
+  versions.length === 0 ? 'none' : versions.length === 1 ? `v${versions[0]}` : `v${versions[0]}–v${versions[versions.length - 1]}`;
+
+function pluginText(kind: NcclPluginKind, code: number): string {
+  const lab = labPluginInterfaceAt(kind, code);
+  return `${kind} plug-in ${interfaceRange(pluginInterfacesAt(kind, code))} (${lab === null ? "the lab's: none of its" : `the lab's as v${lab}`})`;
+}
+
+/**
+ * The NCCL libraries found, each with its version, and per version what it offers (✓ has it,
+ * · not yet; ? where the version it came with is unconfirmed). `loaded`: the file runs load,
+ * marked so.
+ */
+export function ncclLibrariesReport(found: readonly FoundNccl[], loaded: string | null): string[] {
+  const lines = [`NCCL libraries (each version read from the file's "NCCL version" string: nothing loaded, no GPU needed):`];
+  if (!found.length) lines.push('  none found');
+  for (const f of found) {
+    const linked = f.file && f.file !== f.path ? ` → ${f.file}` : '';
+    const what = f.banner ? `NCCL ${f.banner.version} for CUDA ${f.banner.cuda}` : f.problem;
+    const runs = loaded !== null && (f.file ?? f.path) === loaded ? '  ← runs load this one' : '';
+    lines.push(`  ${f.path}${linked}  [${f.origins.map((o) => ORIGIN_TEXT[o]).join(', ')}]  ${what}${runs}`);
+  }
+  const versions = new Map(found.flatMap((f) => (f.banner ? [[f.banner.version, f.banner.code] as const] : [])));
+  for (const [version, code] of [...versions].sort((a, b) => b[1] - a[1])) {
+    lines.push(`NCCL ${version}: ${pluginText('profiler', code)}, ${pluginText('tuner', code)}`);
+    for (const { feature, lit } of ncclFeaturesAt(code))
+      lines.push(`  ${lit ? '✓' : feature.confirmed ? '·' : '?'} ${featureText(feature)}`);
+  }
+  if (versions.size) lines.push("  (✓ has it, · not yet: it came later, ? not confirmed in NVIDIA's sources)");
+  return lines;
+}
+
+/** The file a path names, links resolved (the loader's may be a link); null for none. */
+function realPath(path: string | undefined): string | null {
+  if (!path) return null;
   try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+interface DoctorFlags {
+  json?: boolean;
+  nccl?: string;
+}
+
+async function doctorCommand(flags: DoctorFlags): Promise<number> {
+  let addon;
+  let named: string | undefined;
+  try {
+    named = flags.nccl === undefined ? undefined : checkNcclLibraryPath(flags.nccl, '--nccl');
     addon = loadAddon();
   } catch (e) {
+    if ((e as { code?: string }).code === 'CLAB_NCCL_LIBRARY') return reportUsageError(e);
     err(`clab: ${(e as Error).message}`);
     return EXIT_FAILED;
   }
-  const backends = addon.backends();
+  const backends = addon.backends(named ? { ncclLibrary: named } : undefined);
   const topology = addon.topology({ detailed: true });
-  if (flags.json) out(JSON.stringify({ backends, topology }));
-  else for (const line of doctorReport(backends, topology)) out(line);
+  const envLibrary = process.env.CLAB_NCCL_LIBRARY;
+  const search = machineNcclSearch([
+    ...(named ? [{ path: named, origin: 'option' as const }] : []),
+    ...(envLibrary ? [{ path: envLibrary, origin: 'env' as const }] : []),
+  ]);
+  const ncclLibraries = await findNcclLibraries(search);
+  // What a run loads: the one named, else this process's (CLAB_NCCL_LIBRARY's or the loader's).
+  const loaded = ncclLibraries.find((f) => f.origins.includes(named ? 'option' : 'env'))?.file ?? realPath(topology.versions.ncclLibrary);
+  if (flags.json) out(JSON.stringify({ backends, topology, ncclLibraries }));
+  else for (const line of [...doctorReport(backends, topology), ...ncclLibrariesReport(ncclLibraries, loaded)]) out(line);
   return EXIT_OK;
 }
 
 export const registerDoctor: RegisterCommand = (program, setExit) => {
   program
     .command('doctor')
-    .description('Show the backends, GPUs, links between GPUs, and driver, CUDA and NCCL versions of this machine.')
-    .option('--json', 'print { backends, topology } as JSON')
-    .action((flags: { json?: boolean }) => setExit(doctorCommand(flags)));
+    .description(
+      'Show the backends, GPUs, links between GPUs, driver, CUDA and NCCL versions of this machine, and every NCCL library found with what its version offers.',
+    )
+    .option('--json', 'print { backends, topology, ncclLibraries } as JSON')
+    .option('--nccl <path>', 'an NCCL library to list too, and to judge the nccl backend by (as `clab run --nccl` would load it)')
+    .action(async (flags: DoctorFlags) => setExit(await doctorCommand(flags)));
 };
