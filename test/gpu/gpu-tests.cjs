@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 // The GPU tests (test/gpu/run.sh runs this on the GPU machine; never part of CI): the shipped
-// scenarios and test scenarios made here run through `clab run --backend nccl` on 1 and 2 GPUs,
-// and every check must pass; failure modes (too little GPU memory, a hang, an NCCL error) must end
-// with a clear error and no process left on a GPU. Prints PASS/FAIL/SKIP per test and a summary line.
+// scenarios run through `clab run --backend nccl` at every world from 1 to the GPU count (and again
+// on a second NCCL when one is named), test scenarios made here on 1 and 2 GPUs, and every check
+// must pass; failure modes (too little GPU memory, a hang, an NCCL error) must end with a clear
+// error and no process left on a GPU. Prints PASS/FAIL/SKIP per test and a summary line.
 //
-//   node test/gpu/gpu-tests.cjs [--only NAME-SUBSTRING]
+//   node test/gpu/gpu-tests.cjs [--only NAME-SUBSTRING] [--nccl /path/libnccl.so.2]
 // Environment: WORK (where scenarios, logs and records go; default a fresh /tmp dir);
+// CLAB_NCCL_SECOND=/path/libnccl.so.2 names the second NCCL when --nccl does not;
 // CLAB_TEST_BACKEND=cpu runs the scenario tests on cpu ranks (to try the scenarios without a GPU).
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const os = require('node:os');
+const { ncclLibraries, scenarioRuns } = require('./worlds.cjs');
 
 const root = path.resolve(__dirname, '../..');
 const work = process.env.WORK || fs.mkdtempSync(path.join(os.tmpdir(), 'clab-gpu-'));
@@ -65,7 +68,8 @@ function writeScenario(name, scenario) {
 function run(name, file, ranks, options = {}) {
   const out = path.join(work, `${name}.run.json`);
   const t0 = Date.now();
-  const r = clab(['run', file, '--backend', BACKEND, ...(ranks ? ['--ranks', String(ranks)] : []), '--out', out], options);
+  const nccl = options.nccl ? ['--nccl', options.nccl] : [];
+  const r = clab(['run', file, '--backend', BACKEND, ...(ranks ? ['--ranks', String(ranks)] : []), ...nccl, '--out', out], options);
   fs.writeFileSync(path.join(work, `${name}.log`), `${r.out}\n--- stderr ---\n${r.err}`);
   const rec = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : null;
   return { rec, r, seconds: (Date.now() - t0) / 1000 };
@@ -98,22 +102,40 @@ function expectPassed(name, file, ranks, extra = () => null, options = {}) {
   );
 }
 
-/** Runs a scenario file with 1 and 2 ranks (as many as there are GPUs), skipping worlds it cannot have. */
-function shippedScenario(file, ranks) {
-  const name = `${path.basename(file, '.scenario.json')} on ${ranks} GPU${ranks > 1 ? 's' : ''}`;
+/** The record says the ranks loaded `nccl` (--nccl): its file and the version NCCL gave; null when so. */
+function loadedNamed(rec, nccl) {
+  const lib = rec.environment.ncclLibrary;
+  if (BACKEND === 'cpu') return null; // cpu ranks load no NCCL
+  if (!lib || lib.chosenBy !== 'option' || lib.path !== fs.realpathSync(nccl)) return `the record's NCCL is ${JSON.stringify(lib)}`;
+  console.log(`    NCCL ${lib.version} from ${lib.path} (sha256 ${lib.sha256?.slice(0, 12)}…)`);
+  return null;
+}
+
+/** Runs a scenario file with `ranks` ranks (on the NCCL `nccl` names, if any), skipping worlds it cannot have. */
+function shippedScenario(file, ranks, nccl) {
+  const name = `${path.basename(file, '.scenario.json')} on ${ranks} GPU${ranks > 1 ? 's' : ''}${nccl ? ` with ${nccl}` : ''}`;
   if (!selected(name)) return;
   const v = clab(['validate', file, '--ranks', String(ranks)]);
   if (v.code !== 0) return record(name, true, `not runnable on ${ranks} rank(s): ${v.err.trim().split('\n')[0]}`, true);
-  expectPassed(name.replace(/ /g, '_'), file, ranks, (rec) => {
-    for (const c of rec.compares ?? []) {
-      const parts = c.variants.map((v) => `${v.name} ${v.durationUs?.toFixed(0)} µs (×${v.speedup?.toFixed(2)})`);
-      console.log(
-        `    ${c.label}: ${parts.join(', ')}; comm ${c.commUs?.toFixed(0)} µs + compute ${c.computeUs?.toFixed(0)} µs, ideal ×${c.idealSpeedup?.toFixed(2)}`,
-      );
-      if (!c.variants.every((v) => v.refused || v.durationUs > 0)) return `compare ${c.label} has no durations`;
-    }
-    return null;
-  });
+  const runName = `${path.basename(file, '.scenario.json')}_on_${ranks}_GPU${ranks > 1 ? 's' : ''}${nccl ? '_second_nccl' : ''}`;
+  expectPassed(
+    runName,
+    file,
+    ranks,
+    (rec) => {
+      const notLoaded = nccl ? loadedNamed(rec, nccl) : null;
+      if (notLoaded) return notLoaded;
+      for (const c of rec.compares ?? []) {
+        const parts = c.variants.map((v) => `${v.name} ${v.durationUs?.toFixed(0)} µs (×${v.speedup?.toFixed(2)})`);
+        console.log(
+          `    ${c.label}: ${parts.join(', ')}; comm ${c.commUs?.toFixed(0)} µs + compute ${c.computeUs?.toFixed(0)} µs, ideal ×${c.idealSpeedup?.toFixed(2)}`,
+        );
+        if (!c.variants.every((v) => v.refused || v.durationUs > 0)) return `compare ${c.label} has no durations`;
+      }
+      return null;
+    },
+    { nccl },
+  );
 }
 
 // ---- scenarios made here ---------------------------------------------------------------------
@@ -541,11 +563,18 @@ async function main() {
     .readdirSync(path.join(root, 'scenarios'))
     .filter((f) => f.endsWith('.scenario.json'))
     .sort();
-  for (const ranks of [1, 2]) {
-    for (const f of shipped) {
-      if (ranks > gpus) record(`${f} on ${ranks} GPUs`, true, `only ${gpus} GPU(s) here`, true);
-      else shippedScenario(path.join(root, 'scenarios', f), ranks);
-    }
+  const libraries = ncclLibraries(process.argv.slice(2), process.env);
+  const second = libraries[1] ?? null;
+  const secondMissing = second !== null && !fs.existsSync(second);
+  if (secondMissing) record(`second NCCL ${second}`, false, 'no such file');
+  else if (second)
+    console.log(
+      `# second NCCL: ${clab(['doctor', '--nccl', second])
+        .out.split('\n')
+        .find((l) => l.includes('[--nccl]'))}`,
+    );
+  for (const { ranks, nccl } of scenarioRuns(gpus, secondMissing ? [null] : libraries)) {
+    for (const f of shipped) shippedScenario(path.join(root, 'scenarios', f), ranks, nccl);
   }
   if (gpus >= 2) {
     // NCCL reduces float8 only on compute capability 9.0 and later; below it clab stops at the first such step (unit-tested on cpu).

@@ -4,8 +4,11 @@
 #      headers: test/gpu/check_gpu_api.cc compiled with -fsyntax-only (static_asserts only).
 #   2. test/gpu/gemm-one-gpu.cjs: the nccl backend's cuBLAS GEMM on its own operands against the
 #      cpu stand-in's C, byte for byte.
-#   3. test/gpu/gpu-tests.cjs: scenarios on 1 and 2 GPUs through `clab run --backend nccl`,
-#      every check passing; a sweep of every collective 8 B … 1 GiB with #wrong = 0; failure modes.
+#   3. test/gpu/gpu-tests.cjs: the shipped scenarios at every world from 1 to the GPU count
+#      (nvidia-smi -L) through `clab run --backend nccl`, and again on a second NCCL when one is
+#      named (`--nccl /path/libnccl.so.2` among this script's arguments, or CLAB_NCCL_SECOND); test
+#      scenarios on 1 and 2 GPUs, every check passing; a sweep of every collective 8 B … 1 GiB
+#      with #wrong = 0; failure modes.
 # Ends with one summary line. Needs the built addon and bundles (`npm install`, or on a machine
 # without Node.js the copy scripts/gpu-pack.sh prepares). NCCL_NVLS_ENABLE=0 is forced for everything it starts.
 set -uo pipefail
