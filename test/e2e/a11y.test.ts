@@ -1,17 +1,14 @@
 // Accessibility and themes in Chromium against a real `clab serve` (issue 25, items 12, 17, 21
 // and 26): axe-core finds nothing serious or critical in any view in either theme after a cpu
 // run; keyboard focus can leave the editor; the tabs follow the arrow keys; the dark theme.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventually, screenshot, setEditorText, usesLabPage } from './helpers';
+import { axeViolations, eventually, screenshot, setEditorText, usesLabPage } from './helpers';
 import { chooseTemplate, runAndWait, setRunOptions } from './lab-page';
 
 let page: Page;
 usesLabPage((session) => ({ page } = session));
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8');
 const VIEWS = ['log', 'results', 'timeline', 'learn', 'runs'] as const;
 type Scheme = 'light' | 'dark';
 
@@ -33,26 +30,6 @@ const SCENARIO = JSON.stringify(
   null,
   2,
 );
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function axeViolations(): Promise<string[]> {
-  // The page's CSP refuses inline scripts: evaluate the source through the debugger instead.
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: Violation[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} (${v.help}) at ${n.target.join(' ')}: ${n.failureSummary ?? ''}`));
-}
 
 async function setScheme(scheme: Scheme): Promise<void> {
   await page.emulateMedia({ colorScheme: scheme });
@@ -99,7 +76,7 @@ describe('accessibility', () => {
         await showView(view);
         // axe judges the contrast of what it can see: bring the heatmap's cells into view.
         if (view === 'results') await page.getByTestId('pairs-cell').first().scrollIntoViewIfNeeded();
-        found.push(...(await axeViolations()).map((v) => `[${view}] ${v}`));
+        found.push(...(await axeViolations(page)).map((v) => `[${view}] ${v}`));
         await screenshot(page, `a11y-${scheme}-${view}`);
       }
       await setScheme('light');

@@ -3,7 +3,7 @@
 // each step and resuming on Next; Stop while paused leaving no rank process; the lessons.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { descendants, eventually, screenshot, setEditorText, usesLabPage, type LabServerProcess } from './helpers';
+import { axeViolations, descendants, eventually, screenshot, setEditorText, usesLabPage, type LabServerProcess } from './helpers';
 import { chooseTemplate, runAndWait, setRunOptions } from './lab-page';
 
 let server: LabServerProcess;
@@ -86,6 +86,27 @@ describe('the Learn view', () => {
       'r0+r1+r2+r3',
     );
     await screenshot(page, 'learn-all-reduce-after-reduce-scatter');
+  });
+
+  it('draws no chunk without an element when the tensor is shorter than the world', async () => {
+    await setEditorText(page, scenario([{ op: 'all_reduce', count: 3, data: { kind: 'arange_rank', start: 1 } }]));
+    expect(await runAndWait(page)).toMatch(/^PASSED/);
+    await page.getByTestId('tab-learn').click();
+    await page.getByTestId('learn-view').waitFor();
+    // 3 elements in 4 chunks: one chunk of every rank's input, and its slot in the ring, holds none.
+    expect(await page.getByTestId('learn-input-chunk').count()).toBe(12);
+    expect(await page.getByTestId('learn-slot').count()).toBe(12);
+    const empty = async () =>
+      [...(await texts('learn-input-chunk')), ...(await texts('learn-slot'))].filter((t) => !t.trim() || t.includes('(empty)'));
+    for (let stage = 0; stage < 6; stage++) {
+      expect(await empty(), `stage ${stage}`).toEqual([]);
+      await page.getByTestId('learn-forward').click();
+    }
+    expect(await empty()).toEqual([]);
+    // Rank r holds r + 1, r + 2, r + 3: the sums over 4 ranks.
+    expect(await texts('learn-output')).toEqual(Array(4).fill('output [10, 14, 18] ✓'));
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'learn-all-reduce-short');
   });
 
   it('step mode pauses before each step with outputs to predict, and Next runs one step at a time', async () => {

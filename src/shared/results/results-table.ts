@@ -44,7 +44,7 @@ export interface ResultCells {
   type: Dtype | 'mixed' | null;
   /** nccl-tests prints "none" where the operation does not reduce. */
   redop: string;
-  /** nccl-tests prints -1 where the operation has no root. */
+  /** nccl-tests prints -1 where the operation has no root (the CSV and JSON keep it; the tables print "-"). */
   root: number;
   /** Microseconds per op (nccl-tests' time). */
   time: number | null;
@@ -152,7 +152,8 @@ export function resultTexts(step: StepRecord): Record<ResultColumnId, string> {
     count: c.count === null ? 'n/a' : String(c.count),
     type: c.type ?? '-',
     redop: c.redop,
-    root: String(c.root),
+    // A root of -1 reads as a rank that does not exist: "-", as for a step without a type.
+    root: c.root < 0 ? '-' : String(c.root),
     time: c.time === null ? 'n/a' : formatMicroseconds(c.time),
     algbw: gbs(c.algbw),
     busbw: gbs(c.busbw),

@@ -16,7 +16,7 @@ describe('the nccl-tests results table', () => {
     expect(RESULT_COLUMNS.map((c) => c.id)).toEqual(['size', 'count', 'type', 'redop', 'root', 'time', 'algbw', 'busbw', 'wrong']);
   });
 
-  it('prints an all_reduce row as nccl-tests does: size, elements, type, redop, root -1, time, bandwidths, #wrong', () => {
+  it('prints an all_reduce row as nccl-tests does: size, elements, type, redop, no root (-), time, bandwidths, #wrong', () => {
     const [step] = steps(2, {
       label: 'all_reduce',
       action: allReduce(1024),
@@ -25,7 +25,7 @@ describe('the nccl-tests results table', () => {
         [10, 10],
       ],
     });
-    expect(sweepRow(step)).toBe('         4096          1024   float32     sum    -1      10.0     0.41     0.41       0');
+    expect(sweepRow(step)).toBe('         4096          1024   float32     sum     -      10.0     0.41     0.41       0');
     expect(resultCells(step)).toEqual({
       size: 4096,
       count: 1024,
@@ -70,7 +70,7 @@ describe('the nccl-tests results table', () => {
   it('leaves count, type and bandwidth empty where a step moves no tensor', () => {
     const [barrier] = steps(2, { label: 'barrier', action: { kind: 'barrier' }, timesUs: [[3], [3]] });
     expect(resultCells(barrier)).toMatchObject({ size: 0, count: null, type: null, algbw: null, busbw: null, time: 3 });
-    expect(resultTexts(barrier)).toMatchObject({ count: 'n/a', type: '-', algbw: 'n/a' });
+    expect(resultTexts(barrier)).toMatchObject({ count: 'n/a', type: '-', root: '-', algbw: 'n/a' });
   });
 
   it('has no #wrong count for a step that did not finish, and says why in its place', () => {

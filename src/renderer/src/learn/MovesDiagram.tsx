@@ -7,7 +7,7 @@ import { chunkRange, type Piece, type SlotContent } from '../../../shared/learn/
 import { slotValues } from '../../../shared/learn/values.js';
 import { formatScalar } from '../../../shared/data/check.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
-import { carriesElements, sentContent, type LearnModel } from './model';
+import { carriesElements, sentContent, slotRows, type LearnModel } from './model';
 
 /** One colour per rank (cycled past eight). */
 export const RANK_COLOURS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d'];
@@ -36,20 +36,22 @@ export const diagramWidth = (world: number) => PAD * 2 + world * COL_W + (world 
 const columnX = (rank: number) => PAD + rank * (COL_W + GAP);
 
 function layout(model: LearnModel) {
-  const { schedule } = model;
-  const inputRows = Math.max(1, ...schedule.inputChunks);
+  const rows = slotRows(model);
+  const shownRows = (buffer: number[][]) => Math.max(1, ...buffer.map((r) => r.filter((row) => row >= 0).length));
+  const inputRows = shownRows(rows.input);
   const inputTop = HEADER_H + LABEL_H;
   const workLabel = inputTop + inputRows * (CELL_H + CELL_GAP) + 8;
   const workTop = workLabel + LABEL_H;
-  const workRows = Math.max(1, ...schedule.workSlots);
+  const workRows = shownRows(rows.work);
   const height = workTop + workRows * (CELL_H + CELL_GAP) + 40;
   const cell = (rank: number, buffer: 'input' | 'work', slot: number) => ({
     x: columnX(rank) + 6,
-    y: (buffer === 'input' ? inputTop : workTop) + slot * (CELL_H + CELL_GAP),
+    y: (buffer === 'input' ? inputTop : workTop) + Math.max(0, rows[buffer][rank][slot]) * (CELL_H + CELL_GAP),
     w: COL_W - 12,
     h: CELL_H,
   });
-  return { inputTop, workLabel, workTop, height, cell, outputY: workTop + workRows * (CELL_H + CELL_GAP) + 14 };
+  const shown = (rank: number, buffer: 'input' | 'work', slot: number) => rows[buffer][rank][slot] >= 0;
+  return { inputTop, workLabel, workTop, height, cell, shown, outputY: workTop + workRows * (CELL_H + CELL_GAP) + 14 };
 }
 
 const compact = (values: Scalar[], max = 20) => {
@@ -170,6 +172,7 @@ export function MovesDiagram({ model, t, hideOutcome }: Props) {
             </text>
             <g data-testid="learn-input" data-values={model.inputs[rank] ? model.inputs[rank]!.map(formatScalar).join(', ') : ''}>
               {Array.from({ length: schedule.inputChunks[rank] }, (_, j) => {
+                if (!L.shown(rank, 'input', j)) return null;
                 const c = L.cell(rank, 'input', j);
                 return <Cell key={j} {...c} content={[{ rank, chunk: j }]} model={model} dashed={false} testId="learn-input-chunk" />;
               })}
@@ -178,6 +181,7 @@ export function MovesDiagram({ model, t, hideOutcome }: Props) {
               {schedule.workSlots[rank] ? 'output buffer' : 'no output buffer'}
             </text>
             {state[rank].map((content, j) => {
+              if (!L.shown(rank, 'work', j)) return null;
               const c = L.cell(rank, 'work', j);
               return <Cell key={j} {...c} content={content} model={model} dashed={!outputs.has(j)} testId="learn-slot" />;
             })}

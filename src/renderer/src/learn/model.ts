@@ -151,3 +151,36 @@ export const carriesElements = (model: LearnModel, content: SlotContent): boolea
     const [start, end] = chunkRange(model.inputLengths[p.rank], model.schedule.inputChunks[p.rank], p.chunk);
     return end > start;
   });
+
+/**
+ * Where each input chunk and working slot is drawn: its row, or -1 where it holds no element (a
+ * tensor shorter than the world is cut into chunks some of which are empty: there is nothing to
+ * show of them). A slot that is never filled (an output still to come) is drawn.
+ */
+export interface SlotRows {
+  input: number[][];
+  work: number[][];
+}
+
+const rowsOf = (shown: boolean[]) => {
+  let row = 0;
+  return shown.map((s) => (s ? row++ : -1));
+};
+
+export function slotRows(model: LearnModel): SlotRows {
+  const { schedule, states } = model;
+  return {
+    input: schedule.inputChunks.map((chunks, rank) =>
+      rowsOf(Array.from({ length: chunks }, (_, chunk) => carriesElements(model, [{ rank, chunk }]))),
+    ),
+    work: schedule.workSlots.map((slots, rank) =>
+      rowsOf(
+        Array.from(
+          { length: slots },
+          (_, slot) =>
+            states.every((state) => state[rank][slot].length === 0) || states.some((state) => carriesElements(model, state[rank][slot])),
+        ),
+      ),
+    ),
+  };
+}
