@@ -117,8 +117,23 @@ const NcclLibrary* load_nccl(std::string* why_out) {
 }
 
 bool probe_nccl(const std::string& path, NcclProbe* out, std::string* why) {
+  // This process's own NCCL first: once a library is loaded by path, every later dlopen of its soname
+  // ("libnccl.so.2", load_nccl's) is answered with it, and the loader's own would never be seen.
+  const NcclLibrary* own = load_nccl(why);
+  if (path.empty()) {
+    int version = 0;
+    if (!own) return false;
+    if (own->ncclGetVersion(&version) != ncclSuccess || version <= 0) {
+      *why = own->library + ": ncclGetVersion gave no version";
+      return false;
+    }
+    out->file = own->library;
+    out->version = version;
+    return true;
+  }
+  why->clear();
   std::string loaded;
-  void* h = path.empty() ? open_nccl(&loaded, why) : open_first({path.c_str()}, &loaded, why);
+  void* h = open_first({path.c_str()}, &loaded, why);
   if (!h) return false;
   using GetVersion = ncclResult_t(int*);
   GetVersion* get_version = nullptr;

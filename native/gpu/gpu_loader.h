@@ -59,9 +59,9 @@ struct NcclProbe {
 };
 
 /**
- * Loads the NCCL at `path` (empty: the one load_nccl would load) apart from load_nccl's, and asks its
- * version: ncclGetVersion only returns a constant, so no CUDA is touched. The handle stays open
- * (NCCL is not made to be unloaded). False, and *why, where it cannot be loaded or is no NCCL.
+ * Loads the NCCL at `path` apart from load_nccl's (empty: load_nccl's own), and asks its version:
+ * ncclGetVersion only returns a constant, so no CUDA is touched. The handle stays open (NCCL is not
+ * made to be unloaded). False, and *why, where it cannot be loaded or is no NCCL.
  */
 bool probe_nccl(const std::string& path, NcclProbe* out, std::string* why);
 

@@ -571,7 +571,7 @@ async function main() {
     console.log(
       `# second NCCL: ${clab(['doctor', '--nccl', second])
         .out.split('\n')
-        .find((l) => l.includes('[--nccl]'))}`,
+        .find((l) => /\[[^\]]*--nccl\]/.test(l))}`,
     );
   for (const { ranks, nccl } of scenarioRuns(gpus, secondMissing ? [null] : libraries)) {
     for (const f of shipped) shippedScenario(path.join(root, 'scenarios', f), ranks, nccl);

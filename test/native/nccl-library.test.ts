@@ -34,6 +34,21 @@ describe('ncclLibraryVersion', () => {
 // NCCL is judged after the CUDA runtime: where that is missing too, it is the reason either way.
 const noCudaRuntime = /libcudart/.test(addon.backends().nccl.reason ?? '');
 
+describe("the process's own NCCL", () => {
+  it('is not taken for a library loaded by path before it, though both are named libnccl.so.2', () => {
+    expect(addon.ncclLibraryVersion({ path: fake }).version).toBe(22905);
+    // No NCCL on this machine: none of its own; with one, its own, never the stand-in.
+    let own: { path: string } | null = null;
+    try {
+      own = addon.ncclLibraryVersion();
+    } catch {
+      own = null;
+    }
+    expect(own?.path ?? null).not.toBe(fake);
+    expect(own?.path ?? null).not.toBe(path.join(dir, 'libnccl.so.2'));
+  });
+});
+
 describe('backends({ ncclLibrary })', () => {
   it.skipIf(noCudaRuntime)('judges nccl by the library named: a missing one is the reason, a loadable one is not', () => {
     const withMissing = addon.backends({ ncclLibrary: missing }).nccl;
