@@ -57,8 +57,9 @@ export function App() {
   const showReplay = useCallback(
     (record: RunRecord, from: string) => {
       setShown({ record, source: { kind: 'replay', from } });
-      // What ran, in the editor: a new document, so the saved run's scenario can be changed and run again.
-      if (record.scenario !== null && typeof record.scenario === 'object') openDocument(recordDocument(record, from));
+      // What ran, in the editor: a new document, so the saved run's scenario can be changed and run
+      // again. The focus stays where the user opened the run: the record is what they asked to see.
+      if (record.scenario !== null && typeof record.scenario === 'object') openDocument(recordDocument(record, from), false);
       bring('record');
     },
     [bring, openDocument],
@@ -86,16 +87,16 @@ export function App() {
   useEffect(() => forgetRefusal(), [scenario.generation, forgetRefusal]);
 
   const openTemplate = useCallback(
-    (id: string) => {
+    (id: string, chosen = true) => {
       const template = templates.find((t) => t.id === id);
-      if (template) scenario.open(templateDocument(template));
+      if (template) scenario.open(templateDocument(template), chosen);
     },
     [templates, scenario.open],
   );
 
   useEffect(() => {
     if (!scenario.doc && templates.length)
-      openTemplate(templates.some((t) => t.id === DEFAULT_TEMPLATE) ? DEFAULT_TEMPLATE : templates[0].id);
+      openTemplate(templates.some((t) => t.id === DEFAULT_TEMPLATE) ? DEFAULT_TEMPLATE : templates[0].id, false);
   }, [scenario.doc, templates, openTemplate]);
 
   const { live } = run.state;
@@ -252,6 +253,7 @@ export function App() {
             name={scenario.doc?.name ?? 'untitled.scenario.json'}
             text={scenario.text}
             generation={scenario.generation}
+            focusOnLoad={scenario.chosen}
             problems={problems}
             onChange={scenario.edit}
             onRun={startRun}

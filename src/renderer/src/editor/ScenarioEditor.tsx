@@ -1,11 +1,12 @@
 // The Monaco editor over one scenario. Monaco owns the text while typing; the document hook
 // gets every change, and loads new text by bumping `generation`. The lab's problems appear as
 // markers beside Monaco's own JSON and schema markers. Tab indents in the editor, so it says how
-// to leave by keyboard while it has focus: Ctrl+M makes Tab move focus, and Esc then Tab leaves.
+// to leave by keyboard while it has focus: Ctrl+M makes Tab move focus, and Esc then Tab leaves;
+// and it takes focus only when the user chose what it shows, never on the page's own load.
 import { useEffect, useRef, useState } from 'react';
 import './editor.css';
 import { applyLabMarkers, clearLabMarkers, jsonMarkedLines, summarizeMarkers, type MarkerSummary } from './problem-markers';
-import { monaco, scenarioModelUri } from './monaco';
+import { MONACO_THEMES, monaco, scenarioModelUri } from './monaco';
 import { leaveByTab } from './tab-exit';
 import { colourScheme, onColourScheme, type ColourScheme } from '../ui/theme';
 import type { ScenarioProblems } from './useScenarioValidation';
@@ -16,6 +17,8 @@ interface Props {
   name: string;
   text: string;
   generation: number;
+  /** Take focus when `generation` brings new text (the user chose it; not on the page's own load). */
+  focusOnLoad: boolean;
   problems: ScenarioProblems;
   onChange(text: string): void;
   onRun(): void;
@@ -34,13 +37,13 @@ function disposeModel(editor: monaco.editor.IStandaloneCodeEditor): void {
   model.dispose();
 }
 
-const monacoTheme = (scheme: ColourScheme) => (scheme === 'dark' ? 'vs-dark' : 'vs');
+const monacoTheme = (scheme: ColourScheme) => MONACO_THEMES[scheme];
 
-export function ScenarioEditor({ name, text, generation, problems, onChange, onRun, onSave, onMarkers, reveal }: Props) {
+export function ScenarioEditor({ name, text, generation, focusOnLoad, problems, onChange, onRun, onSave, onMarkers, reveal }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
-  const latest = useRef({ name, text, problems, onChange, onRun, onSave, onMarkers });
-  latest.current = { name, text, problems, onChange, onRun, onSave, onMarkers };
+  const latest = useRef({ name, text, focusOnLoad, problems, onChange, onRun, onSave, onMarkers });
+  latest.current = { name, text, focusOnLoad, problems, onChange, onRun, onSave, onMarkers };
   const [focused, setFocused] = useState(false);
   const [tabMovesFocus, setTabMovesFocus] = useState(false);
 
@@ -102,7 +105,7 @@ export function ScenarioEditor({ name, text, generation, problems, onChange, onR
     monaco.editor.getModel(uri)?.dispose();
     editor.setModel(monaco.editor.createModel(latest.current.text, 'json', uri));
     latest.current.onMarkers(summarizeMarkers(editor.getModel()!));
-    editor.focus();
+    if (latest.current.focusOnLoad) editor.focus();
   }, [generation]);
 
   useEffect(() => {

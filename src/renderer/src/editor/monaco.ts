@@ -118,6 +118,25 @@ monaco.languages.registerCompletionItemProvider('json', {
   },
 });
 
+/**
+ * Monaco's light and dark themes, with line numbers that read at 4.5:1 (WCAG AA): Monaco draws the
+ * number of the line after a final newline dimmed, at 40 % of the others' colour (1.75:1 on white).
+ * The dimmed number stays the paler of the two, and the dark theme's others are lighter to make room.
+ */
+export const MONACO_THEMES = { light: 'clab-light', dark: 'clab-dark' } as const;
+monaco.editor.defineTheme(MONACO_THEMES.light, {
+  base: 'vs',
+  inherit: true,
+  rules: [],
+  colors: { 'editorLineNumber.dimmedForeground': '#5f7680' },
+});
+monaco.editor.defineTheme(MONACO_THEMES.dark, {
+  base: 'vs-dark',
+  inherit: true,
+  rules: [],
+  colors: { 'editorLineNumber.foreground': '#9d9d9d', 'editorLineNumber.dimmedForeground': '#888888' },
+});
+
 export function scenarioModelUri(fileName: string): monaco.Uri {
   return monaco.Uri.from({ scheme: 'file', path: `/scenarios/${fileName.replace(/[\\/]/g, '_') || 'untitled.scenario.json'}` });
 }

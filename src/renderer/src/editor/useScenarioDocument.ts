@@ -10,7 +10,14 @@ export interface ScenarioDocumentState {
   dirty: boolean;
   /** Bumps when text comes from outside the editor (open, revert). */
   generation: number;
-  open(doc: ScenarioDocument): void;
+  /**
+   * The text loaded last was the user's choice (a template picked, a file opened, a revert), not
+   * the page's (the session restored, the first template): only then does the editor take focus,
+   * so that a keyboard user's first Tab on a fresh page moves through the page rather than indenting.
+   */
+  chosen: boolean;
+  /** `chosen`: false where the page opens it by itself. */
+  open(doc: ScenarioDocument, chosen?: boolean): void;
   edit(text: string): void;
   /** The text now on disk (or downloaded) is the current text. */
   saved(doc: Pick<ScenarioDocument, 'key' | 'name' | 'path'>): void;
@@ -21,20 +28,21 @@ interface Loaded {
   doc: ScenarioDocument | null;
   text: string;
   generation: number;
+  chosen: boolean;
 }
 
-function load(doc: ScenarioDocument, generation: number): Loaded {
+function load(doc: ScenarioDocument, generation: number, chosen: boolean): Loaded {
   writeSession(doc);
-  return { doc, text: readDraft(doc.key) ?? doc.savedText, generation };
+  return { doc, text: readDraft(doc.key) ?? doc.savedText, generation, chosen };
 }
 
 export function useScenarioDocument(): ScenarioDocumentState {
   const [state, setState] = useState<Loaded>(() => {
     const doc = readSession();
-    return doc ? load(doc, 1) : { doc: null, text: '', generation: 0 };
+    return doc ? load(doc, 1, false) : { doc: null, text: '', generation: 0, chosen: false };
   });
 
-  const open = useCallback((doc: ScenarioDocument) => setState((s) => load(doc, s.generation + 1)), []);
+  const open = useCallback((doc: ScenarioDocument, chosen = true) => setState((s) => load(doc, s.generation + 1, chosen)), []);
 
   const edit = useCallback(
     (text: string) =>
@@ -63,7 +71,7 @@ export function useScenarioDocument(): ScenarioDocumentState {
       setState((s) => {
         if (!s.doc) return s;
         forgetDraft(s.doc.key);
-        return { ...s, text: s.doc.savedText, generation: s.generation + 1 };
+        return { ...s, text: s.doc.savedText, generation: s.generation + 1, chosen: true };
       }),
     [],
   );
@@ -73,6 +81,7 @@ export function useScenarioDocument(): ScenarioDocumentState {
     text: state.text,
     dirty: state.doc !== null && state.text !== state.doc.savedText,
     generation: state.generation,
+    chosen: state.chosen,
     open,
     edit,
     saved,
