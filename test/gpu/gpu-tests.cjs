@@ -113,13 +113,12 @@ function loadedNamed(rec, nccl) {
 
 /** Runs a scenario file with `ranks` ranks (on the NCCL `nccl` names, if any), skipping worlds it cannot have. */
 function shippedScenario(file, ranks, nccl) {
-  const name = `${path.basename(file, '.scenario.json')} on ${ranks} GPU${ranks > 1 ? 's' : ''}${nccl ? ` with ${nccl}` : ''}`;
+  const name = `${path.basename(file, '.scenario.json')} on ${ranks} GPU${ranks > 1 ? 's' : ''}${nccl ? ' with the second NCCL' : ''}`;
   if (!selected(name)) return;
   const v = clab(['validate', file, '--ranks', String(ranks)]);
   if (v.code !== 0) return record(name, true, `not runnable on ${ranks} rank(s): ${v.err.trim().split('\n')[0]}`, true);
-  const runName = `${path.basename(file, '.scenario.json')}_on_${ranks}_GPU${ranks > 1 ? 's' : ''}${nccl ? '_second_nccl' : ''}`;
   expectPassed(
-    runName,
+    name.replace(/ /g, '_'),
     file,
     ranks,
     (rec) => {
