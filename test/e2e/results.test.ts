@@ -2,7 +2,7 @@
 // cpu backend: pair heatmaps, each rank's input beside its output, the chart's y scale, the
 // exports (trace, CSV, record, PNG) and the comparison of two saved runs.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { formatGBs } from '../../src/renderer/src/ui/units';
 import { runRecordSchema, type RunRecord } from '../../src/shared/run/record';
 import { bandwidthTime } from '../../src/shared/data/stats';
 import { traceRuleViolations } from '../shared/export/trace-rules';
-import { REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
+import { axeViolations, REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
 import { selectRun } from './lab-page';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
 import { FIRST_PAINT_STEPS } from '../../src/renderer/src/results/first-paint';
@@ -22,7 +22,7 @@ import { ROWS_SHOWN } from '../../src/renderer/src/results/StepTable';
 
 let server: LabServerProcess;
 let page: Page;
-const paths = { pairs: '', allInOne: '', sweepA: '', sweepB: '' };
+const paths = { pairs: '', allInOne: '', sweepA: '', sweepB: '', gpuPairs: '' };
 
 const readRecord = (path: string): RunRecord => runRecordSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
 
@@ -61,6 +61,9 @@ usesLabPage(
     const b = readRecord(paths.sweepB);
     b.environment.env.NCCL_ALGO = 'Ring';
     writeFileSync(paths.sweepB, JSON.stringify(b));
+    // Recorded on 2 × H200 before pairs steps named their measure: latency was a pairs step of 8 B.
+    paths.gpuPairs = join(lab.runsDir, 'p2p-pairs-h200x2.run.json');
+    copyFileSync(join(REPO_ROOT, 'docs/records/p2p-pairs-h200x2.run.json'), paths.gpuPairs);
   },
 );
 
@@ -167,6 +170,26 @@ describe('results in a browser', () => {
     expect(await page.getByTestId('pairs-summary').first().textContent()).toBe('6 of 6 pairs measured');
     await page.getByTestId('pairs-matrix').first().scrollIntoViewIfNeeded();
     await screenshot(page, 'r1-pairs-heatmaps');
+  });
+
+  it("shows an older GPU record's 8 B pairs step as the latency matrix, in µs", async () => {
+    const record = readRecord(paths.gpuPairs);
+    await openSaved(paths.gpuPairs);
+    expect(await page.getByTestId('pairs-matrix').evaluateAll((m) => m.map((x) => x.getAttribute('data-metric')))).toEqual([
+      'bandwidth',
+      'bandwidth',
+      'latency',
+    ]);
+    const latency = page.getByTestId('pairs-matrix').nth(2);
+    expect(await latency.locator('figcaption').textContent()).toBe('latency, 8 B (µs)');
+    const [cell] = (await heatmapCells(2)).filter((c) => c.state === 'measured');
+    const step = record.steps.find((s) => s.origin.kind === 'pairs' && s.origin.pairs === 2)!;
+    // 8 B an op at 0.00082 GB/s: about 9.7 µs, not a bandwidth.
+    expect(Number(cell.value)).toBeCloseTo(bandwidthTime(step.timing!), 6);
+    expect(cell.text).toBe(bandwidthTime(step.timing!).toFixed(2));
+    await latency.scrollIntoViewIfNeeded();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'r1-pairs-gpu-latency');
   });
 
   it('marks a pair that failed, says why beside the matrix and counts it', async () => {

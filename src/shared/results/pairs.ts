@@ -3,6 +3,7 @@
 // (one way: i→j and j→i apart; both ways: the pair's one exchange, in its row i < j). Beside each
 // cell: the link between the two GPUs, the transport NCCL chose, and the figure's share of the
 // link's peak. Pure: reads a run record.
+import { LATENCY_BYTES } from '../plan/compile.js';
 import { linkBetween, type LinkInfo } from '../run/links.js';
 import { rankDevice } from '../plan/per-rank.js';
 import type { PairMeasure, PairsSpec, Plan } from '../plan/types.js';
@@ -81,13 +82,18 @@ const TITLES: Record<PairMeasure, { title: (bytes: string) => string; unit: 'GB/
 const valueOf = (measure: PairMeasure, s: StepRecord): number | null =>
   measure === 'latency' ? (s.timing ? bandwidthTime(s.timing) : null) : s.algbw;
 
-/** A record's steps of pairs step `pairs`, by measure and "from,to" (old records: bandwidth only). */
-function cellsOf(steps: StepRecord[], pairs: number): Map<PairMeasure, Map<string, StepRecord>> {
+/**
+ * A record's steps of the pairs step `spec`, by measure and "from,to". Older records measured one size
+ * per pairs step and name no measure: a step of 8 B (what latency is measured with) was the latency
+ * matrix, any other the bandwidth one.
+ */
+function cellsOf(steps: StepRecord[], spec: PairsSpec): Map<PairMeasure, Map<string, StepRecord>> {
   const by = new Map<PairMeasure, Map<string, StepRecord>>();
+  const unnamed: PairMeasure = spec.bytes <= LATENCY_BYTES ? 'latency' : 'bandwidth';
   for (const s of steps) {
     const o = s.origin;
-    if (o.kind !== 'pairs' || o.pairs !== pairs) continue;
-    const measure = o.measure ?? 'bandwidth';
+    if (o.kind !== 'pairs' || o.pairs !== spec.index) continue;
+    const measure = o.measure ?? unnamed;
     const m = by.get(measure) ?? new Map<string, StepRecord>();
     m.set(`${o.from},${o.to}`, s);
     // Both ways at once: one exchange measured both directions, so both cells show it.
@@ -127,7 +133,7 @@ export function pairsView(
   const { plan, steps, environment } = record;
   const spec = plan.pairs[pairs];
   const both = spec.direction === 'both';
-  const by = cellsOf(steps, pairs);
+  const by = cellsOf(steps, spec);
   const order: PairMeasure[] = ['bandwidth', 'latency', 'copy'];
   const matrices = order.filter((m) => by.has(m)).map((m) => matrix(m, formatBytes(spec.bytes), plan.world, by.get(m)!));
   const bandwidth = by.get('bandwidth') ?? new Map<string, StepRecord>();
