@@ -3,7 +3,7 @@
 // the very file the ranks load) and the SHA-256 of its bytes, hashed here, not in every rank.
 import { createHash } from 'node:crypto';
 import { createReadStream, realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { ncclVersionText } from '../../shared/run/comm-settings.js';
 import type { NcclLibraryRecord, NcclLibrarySource } from '../../shared/run/nccl-library.js';
 import type { NativeAddon } from '../../addon/native-api.js';
@@ -23,14 +23,24 @@ export function checkNcclLibraryPath(path: string, named: string): string {
   let kind: string;
   try {
     const st = statSync(file);
+    // Only a file named as NCCL's library is: the path may come from a client of `clab serve`, and
+    // any other shared object would be loaded into every rank just the same.
+    if (st.isFile() && ![file, realpathSync(file)].some((f) => NCCL_LIBRARY_NAME.test(basename(f))))
+      throw new NcclLibraryError(
+        `${named} ${JSON.stringify(path)}: not named as NCCL's library is; expected a file named libnccl….so… (libnccl.so.2, libnccl.so.2.30.7)`,
+      );
     if (st.isFile()) return file;
     kind = st.isDirectory() ? 'a directory' : 'not a regular file';
   } catch (e) {
+    if (e instanceof NcclLibraryError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     kind = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
   }
   throw new NcclLibraryError(`${named} ${JSON.stringify(path)}: ${kind}; expected an NCCL library file (libnccl.so.2)`);
 }
+
+/** How NCCL's library files are named: libnccl.so, libnccl.so.2, libnccl.so.2.30.7, libnccl-net….so is not one. */
+export const NCCL_LIBRARY_NAME = /^libnccl\.so(\.\d+)*$/;
 
 /** The most a library file is hashed to: NCCL for CUDA 12 with every GPU architecture is some 300 MiB. */
 export const NCCL_HASH_MAX_BYTES = 2 * 2 ** 30;

@@ -36,6 +36,17 @@ describe('the NCCL library a run names', () => {
     expect(checkNcclLibraryPath(link, '--nccl')).toBe(link);
   });
 
+  it('must be named as NCCL names its library: no other shared object is loaded into the ranks', () => {
+    const other = path.join(dir, 'libevil.so');
+    writeFileSync(other, 'x');
+    expect(() => checkNcclLibraryPath(other, 'the NCCL library')).toThrow(
+      `the NCCL library ${JSON.stringify(other)}: not named as NCCL's library is; expected a file named libnccl….so… (libnccl.so.2, libnccl.so.2.30.7)`,
+    );
+    const plugin = path.join(dir, 'libnccl-net.so');
+    writeFileSync(plugin, 'x');
+    expect(() => checkNcclLibraryPath(plugin, '--nccl')).toThrow('not named as NCCL');
+  });
+
   it('is checked before anything runs, and never with ranks from a launcher (they load their own host’s)', () => {
     expect(() => prepareRun({ loaded: loaded(), scenarioFile: null, backend: 'cpu', ncclLibrary: path.join(dir, 'missing.so') })).toThrow(
       /the NCCL library ".*missing\.so": no such file/,
