@@ -1,10 +1,12 @@
 // The lab API over a WebSocket: JSON text frames, each inbound frame validated, each call
-// answered by a `result` frame with its id, and every lab event pushed to every client.
+// answered by a `result` frame with its id, and lab events pushed: a run's to the pages that follow
+// it (run-audience.ts), the others to every page.
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
-import { API_VERSION, wsClientMessageSchema, type ApiEvent } from '../../shared/run/api.js';
+import { API_VERSION, wsClientMessageSchema, type ApiCall, type ApiEvent } from '../../shared/run/api.js';
 import { dispatch } from '../core/dispatch.js';
 import type { LabService } from '../core/lab-service.js';
+import { RunAudience, runFollowed } from './run-audience.js';
 
 /** The envelope alone; dispatch() checks the call itself and names the method and parameter at fault. */
 const envelopeSchema = wsClientMessageSchema.extend({ call: z.unknown() });
@@ -22,11 +24,19 @@ const MAX_FRAME_BYTES = 9 * 1024 * 1024;
  */
 export const MAX_BUFFERED_BYTES = 96 * 1024 * 1024;
 
+/**
+ * A message as the bytes of one text frame, made once however many pages it goes to: given a
+ * string, ws would encode it again for every socket.
+ */
+function encodeFrame(message: unknown): Buffer {
+  return Buffer.from(JSON.stringify(message));
+}
+
 /** Sends `frame`, or disconnects a client that has left more than `maxBuffered` bytes unread. */
-function sendFrame(ws: WebSocket, frame: string, maxBuffered: number): void {
+function sendFrame(ws: WebSocket, frame: Buffer, maxBuffered: number): void {
   if (ws.readyState !== ws.OPEN) return;
   if (ws.bufferedAmount > maxBuffered) return ws.terminate();
-  ws.send(frame);
+  ws.send(frame, { binary: false });
 }
 
 type Send = (ws: WebSocket, message: unknown) => void;
@@ -35,7 +45,7 @@ function answerError(send: Send, ws: WebSocket, id: number, error: string): void
   send(ws, { type: 'result', v: API_VERSION, id, ok: false, error });
 }
 
-function onFrame(send: Send, ws: WebSocket, service: LabService, data: RawData, isBinary: boolean): void {
+function onFrame(send: Send, audience: RunAudience, ws: WebSocket, service: LabService, data: RawData, isBinary: boolean): void {
   if (isBinary) return answerError(send, ws, NO_ID, 'expected a JSON text frame');
   let frame: unknown;
   try {
@@ -56,7 +66,12 @@ function onFrame(send: Send, ws: WebSocket, service: LabService, data: RawData, 
   }
   const { id, call } = envelope.data;
   dispatch(service, call).then(
-    (value) => send(ws, { type: 'result', v: API_VERSION, id, ok: true, value }),
+    (value) => {
+      // Answered, so the call was valid. Followed before the answer goes: the run's events wait for it (lab-service.ts).
+      const runId = runFollowed(call as ApiCall, value);
+      if (runId !== null) audience.follow(runId, ws);
+      send(ws, { type: 'result', v: API_VERSION, id, ok: true, value });
+    },
     (e: Error) => answerError(send, ws, id, e.message),
   );
 }
@@ -68,19 +83,25 @@ export interface ApiSocketOptions {
 
 export function createApiSocket(service: LabService, options: ApiSocketOptions = {}): { sockets: WebSocketServer; stop(): void } {
   const maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
-  const send: Send = (ws, message) => sendFrame(ws, JSON.stringify(message), maxBufferedBytes);
+  const send: Send = (ws, message) => sendFrame(ws, encodeFrame(message), maxBufferedBytes);
+  const audience = new RunAudience();
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   // A run paused in step mode with no page left to resume it is stopped in time (lab-service.ts).
   const attended = () => service.setAttended([...sockets.clients].some((ws) => ws.readyState === ws.OPEN));
   sockets.on('connection', (ws) => {
-    ws.on('message', (data, isBinary) => onFrame(send, ws, service, data, isBinary));
+    ws.on('message', (data, isBinary) => onFrame(send, audience, ws, service, data, isBinary));
     ws.on('error', () => ws.terminate());
-    ws.on('close', attended);
+    ws.on('close', () => {
+      audience.leave(ws);
+      attended();
+    });
     attended();
   });
   const unsubscribe = service.onEvent((event: ApiEvent) => {
-    const frame = JSON.stringify({ type: 'event', v: API_VERSION, event });
-    for (const ws of sockets.clients) sendFrame(ws, frame, maxBufferedBytes);
+    const pages = [...audience.pagesFor(event, sockets.clients)];
+    if (pages.length === 0) return;
+    const frame = encodeFrame({ type: 'event', v: API_VERSION, event });
+    for (const ws of pages) sendFrame(ws, frame, maxBufferedBytes);
   });
   return {
     sockets,
