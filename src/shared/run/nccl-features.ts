@@ -159,8 +159,8 @@ const DROPPED: Record<NcclPluginKind, readonly { version: number; since: number 
   tuner: [{ version: 1, since: 22100 }],
 };
 
-/** The interfaces the lab's plug-in library exports (native/profiler: ncclProfiler_v5/_v6, ncclTunerPlugin_v4/_v5). */
-export const LAB_PLUGIN_INTERFACES: Record<NcclPluginKind, readonly number[]> = { profiler: [5, 6], tuner: [4, 5] };
+/** The interfaces the lab's plug-in library exports (native/profiler: ncclProfiler_v5/_v6, ncclTunerPlugin_v4/_v5/_v6). */
+export const LAB_PLUGIN_INTERFACES: Record<NcclPluginKind, readonly number[]> = { profiler: [5, 6], tuner: [4, 5, 6] };
 
 /** The plug-in interfaces an NCCL of version `code` looks up, oldest first. */
 export function pluginInterfacesAt(kind: NcclPluginKind, code: number): number[] {

@@ -37,7 +37,8 @@ describe('plug-in interfaces by NCCL version', () => {
     expect(labPluginInterfaceAt('profiler', ncclVersionCode(2, 30, 4))).toBe(6);
     expect(labPluginInterfaceAt('tuner', ncclVersionCode(2, 23, 4))).toBeNull();
     expect(labPluginInterfaceAt('tuner', ncclVersionCode(2, 24, 3))).toBe(4);
-    expect(labPluginInterfaceAt('tuner', ncclVersionCode(2, 30, 3))).toBe(5);
+    expect(labPluginInterfaceAt('tuner', ncclVersionCode(2, 30, 3))).toBe(6);
+    expect(labPluginInterfaceAt('tuner', ncclVersionCode(2, 29, 7))).toBe(5);
   });
 });
 
