@@ -57,10 +57,10 @@ Napi::Object record_layout(Napi::Env env) {
   const uint16_t probe = 1;
   l.Set("littleEndian", Napi::Boolean::New(env, *reinterpret_cast<const uint8_t*>(&probe) == 1));
   // By number (ProfileKind, ProfilePoint); "" where no kind or point has the number.
-  Napi::Array kinds = Napi::Array::New(env, 7);
-  const char* kind_names[] = {"", "comm", "coll", "p2p", "kernel-ch", "proxy-op", "proxy-step"};
-  static_assert(static_cast<int>(ProfileKind::ProxyStep) == 6, "kind_names follows ProfileKind");
-  for (uint32_t k = 0; k < 7; k++) kinds.Set(k, kind_names[k]);
+  Napi::Array kinds = Napi::Array::New(env, 8);
+  const char* kind_names[] = {"", "comm", "coll", "p2p", "kernel-ch", "proxy-op", "proxy-step", "ce-coll"};
+  static_assert(static_cast<int>(ProfileKind::CeColl) == 7, "kind_names follows ProfileKind");
+  for (uint32_t k = 0; k < 8; k++) kinds.Set(k, kind_names[k]);
   l.Set("kinds", kinds);
   Napi::Array points = Napi::Array::New(env, 4);
   const char* point_names[] = {"start", "stop", "channel-end", "state"};

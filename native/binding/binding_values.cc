@@ -173,6 +173,9 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
 
   const Napi::Value comm = o.Get("comm");
   if (!comm.IsUndefined()) op.comm = static_cast<int>(get_int(comm, path + ".comm", 0, 64));
+  const Napi::Value window = o.Get("window");
+  if (!window.IsUndefined() && !window.IsBoolean()) throw_invalid(path + ".window must be a boolean (got " + show(window) + ")");
+  op.window = window.IsBoolean() && window.As<Napi::Boolean>().Value();
   if (op.kind == OpKind::Group) {
     const Napi::Value ops = o.Get("ops");
     if (!ops.IsArray()) throw_invalid(path + ".ops must be an array of ops (got " + show(ops) + ")");
@@ -185,7 +188,10 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
         op.ops.push_back(std::move(child));
       }
     }
-    for (Op& c : op.ops) c.comm = op.comm;  // a group is issued on one communicator
+    for (Op& c : op.ops) {  // a group is issued on one communicator, its buffers all windows or none
+      c.comm = op.comm;
+      c.window = op.window;
+    }
     return op;
   }
   if (op_has_dtype(op.kind)) {
@@ -246,6 +252,12 @@ Napi::Object times_object(Napi::Env e, const Times& m) {
     Napi::Array seq = Napi::Array::New(e, m.seq.size());
     for (size_t i = 0; i < m.seq.size(); i++) seq.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(m.seq[i])));
     times.Set("ncclSeq", seq);
+  }
+  if (m.windows_asked != 0) {
+    Napi::Object windows = Napi::Object::New(e);
+    windows.Set("asked", Napi::Number::New(e, m.windows_asked));
+    windows.Set("declined", Napi::Number::New(e, m.windows_declined));
+    times.Set("windows", windows);
   }
   if (m.data_fill_end != 0) {
     times.Set("dataFillStartNs", Napi::Number::New(e, static_cast<double>(m.data_fill_start)));

@@ -84,10 +84,10 @@ Napi::Value GpuGemmResult(const Napi::CallbackInfo& info) {
 
 // profilerPlay(library, symbol, calls): plays NCCL's side of the profiler interface against the
 // plug-in at `library` through its table `symbol` (ncclProfiler_v5 or _v6), as NCCL would, without
-// a GPU. Each call is { call: 'init' | 'start' | 'state' | 'stop' | 'finalize', ... }; contexts and
-// handles are named by the test (`context`, `handle`, `parent`); `pause` pauses and resumes the
-// plug-ins as the addon does around a loop; `sleep` lets `us` microseconds pass. Returns the
-// activation mask after each init and pause.
+// a GPU (a start's `type`: coll, p2p, proxy-op, proxy-step, kernel-ch, ce-coll, or a group). Each call is { call: 'init' | 'start' |
+// 'state' | 'stop' | 'finalize', ... }; contexts and handles are named by the test (`context`, `handle`, `parent`); `pause` pauses and
+// resumes the plug-ins as the addon does around a loop; `sleep` lets `us` microseconds pass. Returns the activation mask after each init
+// and pause.
 Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
   namespace np = clab::nccl_profiler;
   Napi::Env env = info.Env();
@@ -168,6 +168,14 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
         d.type = np::kKernelCh;
         d.kernel_ch.channel_id = static_cast<uint8_t>(num(c, "channel"));
         d.kernel_ch.p_timer = big(c, "pTimer");
+      } else if (type == "ce-coll") {
+        d.type = np::kCeColl;
+        d.ce_coll.seq_number = static_cast<uint64_t>(num(c, "seq"));
+        d.ce_coll.func = str(c, "func");
+        d.ce_coll.count = static_cast<size_t>(num(c, "count"));
+        d.ce_coll.root = static_cast<int>(num(c, "root"));
+        d.ce_coll.datatype = str(c, "datatype");
+        d.ce_coll.sync_strategy = str(c, "syncStrategy");
       } else {
         d.type = uint64_t{1} << 0;  // a group event: one the plug-in does not keep
       }

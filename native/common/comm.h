@@ -38,6 +38,8 @@ struct Times {
    * recv, its number among this communicator's calls of that direction to that peer. Empty elsewhere.
    */
   std::vector<uint64_t> seq;
+  /** nccl, for an op with Op::window: the symmetric windows asked of NCCL, and those it gave none for (no symmetric support). */
+  uint32_t windows_asked = 0, windows_declined = 0;
 };
 
 class Comm {

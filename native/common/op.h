@@ -91,6 +91,7 @@ struct Op {
   OpKind kind = OpKind::Barrier;
   Transport transport = Transport::Nccl;  // send/recv only
   int comm = 0;                           // nccl: 0 the run's communicator, i the i-th split with settings of its own
+  bool window = false;                    // nccl: buffers from ncclMemAlloc, registered on `comm` as symmetric windows
   Dtype dtype = Dtype::Float32;
   Redop redop = Redop::Sum;
   int root = 0;

@@ -36,14 +36,23 @@ DeviceBlock::~DeviceBlock() {
   if (owner_) owner_->release(ptr_);
 }
 
-DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what, bool shareable) {
+DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what, Kind kind) {
   std::lock_guard<std::mutex> lock(mu_);
-  // The smallest idle block that fits without wasting more than it holds.
+  const bool registering = !comms_.empty();
+  const bool shareable = kind == Kind::Shareable;
+  const bool nccl_alloc = kind == Kind::Window || (kind == Kind::Any && registering);
+  if (nccl_alloc && (!nccl_ || !nccl_->ncclMemAlloc || !nccl_->ncclMemFree))
+    throw ClabError("CLAB_UNSUPPORTED", "symmetric windows need buffers from ncclMemAlloc (NCCL 2.19 or later); " +
+                                            (nccl_ ? nccl_->library : std::string("no NCCL")) + " has not got it");
+  // The smallest idle block that fits without wasting more than it holds, from where the kind asks.
+  const auto fits = [&](const Block& b) {
+    if (shareable) return !b.nccl_alloc;
+    if (kind == Kind::Window) return b.nccl_alloc;
+    return registering || !b.nccl_alloc;
+  };
   Block* best = nullptr;
   for (Block& b : blocks_)
-    if (!b.lent && !(shareable && b.nccl_alloc) && b.bytes >= bytes && b.bytes <= 2 * bytes + (1u << 20) &&
-        (!best || b.bytes < best->bytes))
-      best = &b;
+    if (!b.lent && fits(b) && b.bytes >= bytes && b.bytes <= 2 * bytes + (1u << 20) && (!best || b.bytes < best->bytes)) best = &b;
   if (best) {
     best->lent = true;
     return DeviceBlock(this, best->ptr);
@@ -66,7 +75,7 @@ DeviceBlock DeviceMemory::acquire(uint64_t bytes, const std::string& what, bool 
                                               " of which stay for NCCL and cuBLAS");
   void* p = nullptr;
   const std::string where = " bytes for " + what + " failed on GPU " + std::to_string(device_) + " (rank " + std::to_string(rank_) + "): ";
-  if (!comms_.empty() && !shareable) {  // registering with live communicators
+  if (nccl_alloc) {  // a window's, or registering with live communicators
     const gpu::ncclResult_t r = nccl_->ncclMemAlloc(&p, bytes);
     if (r != gpu::ncclSuccess)
       throw ClabError(r == gpu::ncclSystemError || r == gpu::ncclUnhandledCudaError ? "CLAB_OUT_OF_MEMORY" : "CLAB_NCCL_ERROR",
@@ -98,6 +107,11 @@ void DeviceMemory::check_registration(const gpu::NcclLibrary& nccl) {
   if (!nccl.ncclMemAlloc || !nccl.ncclMemFree || !nccl.ncclCommRegister || !nccl.ncclCommDeregister)
     throw ClabError("CLAB_UNSUPPORTED",
                     "registerBuffers needs NCCL 2.19 or later (ncclMemAlloc, ncclCommRegister); " + nccl.library + " has not got them");
+}
+
+void DeviceMemory::use_nccl(const gpu::NcclLibrary& nccl) {
+  std::lock_guard<std::mutex> lock(mu_);
+  nccl_ = &nccl;
 }
 
 void DeviceMemory::register_with(const gpu::NcclLibrary& nccl, const std::vector<gpu::ncclComm_t>& comms) {

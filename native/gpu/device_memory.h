@@ -2,7 +2,8 @@
 // the communicator lives (a sweep reuses its buffers), freed at close. A request that the GPU
 // cannot hold is refused up front, with the bytes asked and the bytes free. With registration on
 // (a scenario's registerBuffers), blocks come from ncclMemAlloc and are registered with the
-// communicator (ncclCommRegister), so that NCCL moves data straight between them (zero-copy).
+// communicator (ncclCommRegister), so that NCCL moves data straight between them (zero-copy). A
+// symmetric window's block (Kind::Window) comes from ncclMemAlloc too, which NCCL requires of one.
 // No Node-API here.
 #pragma once
 
@@ -39,6 +40,15 @@ class DeviceBlock {
 
 class DeviceMemory {
  public:
+  /**
+   * Where a block comes from. Any: cudaMalloc, or while registering ncclMemAlloc registered with the
+   * communicators; Shareable: cudaMalloc, which another process can map (cudaIpcGetMemHandle does not
+   * take ncclMemAlloc's memory); Window: ncclMemAlloc (registered too while registering), which NCCL
+   * registers as a symmetric window. Outside registration, Any never lends a Window block, nor
+   * Window an Any one.
+   */
+  enum class Kind { Any, Shareable, Window };
+
   DeviceMemory(const gpu::CudaRuntime& rt, int device, int rank) : rt_(rt), device_(device), rank_(rank) {}
   ~DeviceMemory() { free_all(); }
   DeviceMemory(const DeviceMemory&) = delete;
@@ -48,12 +58,9 @@ class DeviceMemory {
    * A block of at least `bytes` (> 0) on this communicator's device, the calling thread's current
    * device. Throws CLAB_OUT_OF_MEMORY naming `what`, the rank, the bytes asked and the bytes free.
    */
-  DeviceBlock acquire(uint64_t bytes, const std::string& what) { return acquire(bytes, what, false); }
-  /**
-   * `shareable`: from cudaMalloc even while registering, and the base of its allocation, so that
-   * another process can map it (cudaIpcGetMemHandle does not take ncclMemAlloc's memory).
-   */
-  DeviceBlock acquire(uint64_t bytes, const std::string& what, bool shareable);
+  DeviceBlock acquire(uint64_t bytes, const std::string& what, Kind kind = Kind::Any);
+  /** The library Window blocks come from (ncclMemAlloc, NCCL 2.19): set at join. */
+  void use_nccl(const gpu::NcclLibrary& nccl);
   /** Frees every block; none may be lent out. */
   void free_all();
   /**

@@ -83,6 +83,7 @@ NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, 
   split(settings);
   const uint64_t t1 = now_ns();
   memory_ = std::make_unique<DeviceMemory>(*rt_, device_, rank_);
+  memory_->use_nccl(*nccl_);
   if (register_buffers) {
     std::vector<gpu::ncclComm_t> comms{comm_};
     for (const Split& s : splits_)
@@ -184,6 +185,7 @@ void NcclComm::close() {
       nccl_->ncclCommDestroy(comm_);
   }
   splits_.clear();
+  windows_.clear();  // they went with their communicator
   comm_ = nullptr;
   if (memory_) memory_->forget_comm();  // its registrations went with it
   const uint64_t t1 = now_ns();

@@ -132,12 +132,14 @@ class NcclComm final : public Comm {
   gpu::ncclComm_t communicator(int index) const;
   /** Splits one communicator per setting off the run's (every rank at once, at join). */
   void split(const std::vector<CommSetting>& settings);
+  /** Whether the op's buffers are symmetric windows: it says so (Op::window), or its communicator has the zero-SM policy. */
+  bool windowed(const Op& op) const;
   /**
-   * On a communicator with the zero-SM policy: registers the op's buffers as NCCL windows (a
-   * collective call, made in the op's turn so every rank makes it in the same order), after
-   * deregistering the previous op's.
+   * For a windowed() op: registers its buffers as NCCL windows on its communicator (a collective
+   * call, made in the op's turn so every rank makes it in the same order), after deregistering the
+   * previous op's there; counts in `times` the windows asked and those NCCL gave none for.
    */
-  void register_windows(const Op& op, const Staged& bufs);
+  void register_windows(const Op& op, const Staged& bufs, Times& times);
   StreamState& stream_state(int index);
   void stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStream_t stream);
   /** Copies outputs back to the host, and checks on the GPU those that have data (op_data.h); waits for both. */
@@ -222,9 +224,10 @@ class NcclComm final : public Comm {
     CommSetting setting;
     gpu::ncclComm_t comm = nullptr;
     std::string refused;
-    std::vector<gpu::ncclWindow_t> windows;  // the last op's registered windows (zero-SM policy)
+    std::vector<gpu::ncclWindow_t> windows;  // the last windowed op's registered windows
   };
   std::vector<Split> splits_;
+  std::vector<gpu::ncclWindow_t> windows_;  // the last windowed op's windows on comm_
   int nccl_version_ = 0;
   int rank_, world_, device_;
   unsigned priority_streams_ = 0;

@@ -208,7 +208,7 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   std::function<void()> line_up;
   if (op.kind != OpKind::Barrier && world_ > 1)
     line_up = [&] {
-      register_windows(op, bufs);
+      register_windows(op, bufs, times);
       if (copies) align_copy_engine(op, bufs, st.stream, targets);
       else
         align(op, st.stream);

@@ -1,7 +1,9 @@
 // Communicators with NCCL settings of their own, split from the run's: a compare variant's `nccl`
-// (maxCTAs: NCCL on fewer CTAs, and so fewer channels; CTAPolicy zero: no CTA where NCCL can, NCCL
-// 2.29, on window-registered buffers), so that variants with different settings run in one
-// process, on one time scale.
+// or a sweep's `ctaPolicy` (maxCTAs: NCCL on fewer CTAs, and so fewer channels; CTAPolicy
+// efficiency, 2.27; zero: no CTA where NCCL can, 2.29, on window-registered buffers), so that
+// settings run side by side in one process, on one time scale; and the steps whose buffers are
+// symmetric windows (Op::window: NCCL numbers neither its symmetric nor its copy-engine calls, which
+// would leave the run's communicator's numbers behind the addon's).
 #include "common/errors.h"
 #include "gpu/gpu_errors.h"
 #include "gpu/gpu_loader.h"
@@ -12,12 +14,14 @@ namespace clab {
 namespace {
 
 constexpr int kSplitSince = 21800;       // ncclCommSplit with a config
+constexpr int kCtaPolicySince = 22700;   // ncclConfig_t.CTAPolicy
 constexpr int kZeroPolicySince = 22900;  // NCCL_CTA_POLICY_ZERO taken by send/recv and collectives
 
 }  // namespace
 
 int comm_setting_needs(const CommSetting& setting) {
-  return setting.cta_policy == gpu::kNcclCtaPolicyZero ? kZeroPolicySince : kSplitSince;
+  if (setting.cta_policy == gpu::kNcclCtaPolicyZero) return kZeroPolicySince;
+  return setting.cta_policy >= 0 ? kCtaPolicySince : kSplitSince;
 }
 
 void NcclComm::split(const std::vector<CommSetting>& settings) {
@@ -27,7 +31,8 @@ void NcclComm::split(const std::vector<CommSetting>& settings) {
     const int needs = comm_setting_needs(setting);
     if (nccl_version_ < needs || !nccl_->ncclCommSplit) {
       s.refused = std::string(setting.cta_policy == gpu::kNcclCtaPolicyZero ? "NCCL's zero-SM policy (CTAPolicy zero)"
-                                                                            : "NCCL settings per variant (ncclCommSplit)") +
+                              : setting.cta_policy >= 0                     ? "NCCL's CTA policies (ncclConfig_t.CTAPolicy)"
+                                                                            : "NCCL settings of their own (ncclCommSplit)") +
                   " needs NCCL " + gpu::nccl_version_text(needs) + " or later; this rank loaded NCCL " +
                   gpu::nccl_version_text(nccl_version_);
       splits_.push_back(std::move(s));
@@ -57,17 +62,31 @@ gpu::ncclComm_t NcclComm::communicator(int index) const {
   return s.comm;
 }
 
-void NcclComm::register_windows(const Op& op, const Staged& b) {
-  if (op.comm <= 0 || static_cast<size_t>(op.comm) > splits_.size()) return;
-  Split& s = splits_[op.comm - 1];
-  if (s.setting.cta_policy != gpu::kNcclCtaPolicyZero || !s.comm || !nccl_->ncclCommWindowRegister) return;
-  for (gpu::ncclWindow_t w : s.windows) nccl(nccl_->ncclCommWindowDeregister(s.comm, w), "ncclCommWindowDeregister");
-  s.windows.clear();
+bool NcclComm::windowed(const Op& op) const {
+  if (op.window) return true;
+  if (op.comm <= 0 || static_cast<size_t>(op.comm) > splits_.size()) return false;
+  return splits_[op.comm - 1].setting.cta_policy == gpu::kNcclCtaPolicyZero;
+}
+
+void NcclComm::register_windows(const Op& op, const Staged& b, Times& times) {
+  if (!windowed(op)) return;
+  if (!nccl_->ncclCommWindowRegister || !nccl_->ncclCommWindowDeregister)
+    throw ClabError("CLAB_UNSUPPORTED",
+                    "symmetric windows need NCCL 2.27 or later (ncclCommWindowRegister); " + nccl_->library + " has not got it");
+  const gpu::ncclComm_t c = communicator(op.comm);
+  std::vector<gpu::ncclWindow_t>& windows = op.comm > 0 ? splits_[op.comm - 1].windows : windows_;
+  for (gpu::ncclWindow_t w : windows) nccl(nccl_->ncclCommWindowDeregister(c, w), "ncclCommWindowDeregister");
+  windows.clear();
   auto add = [&](uint8_t* ptr, uint64_t bytes) {
     if (!ptr || !bytes) return;
     gpu::ncclWindow_t w = nullptr;
-    nccl(nccl_->ncclCommWindowRegister(s.comm, ptr, bytes, &w, gpu::kNcclWinCollSymmetric), "ncclCommWindowRegister");
-    s.windows.push_back(w);
+    nccl(nccl_->ncclCommWindowRegister(c, ptr, bytes, &w, gpu::kNcclWinCollSymmetric), "ncclCommWindowRegister");
+    times.windows_asked++;
+    // A communicator without symmetric support (not every GPU reached by CUDA P2P, no cuMem,
+    // NCCL_WIN_ENABLE=0) returns success and no window.
+    if (w) windows.push_back(w);
+    else
+      times.windows_declined++;
   };
   auto each = [&](const Op& o, const Staged& sb) {
     uint64_t send = 0, recv = 0;

@@ -22,23 +22,26 @@ void NcclComm::stage(const Op& op, Staged& out, Staging& staging, gpu::cudaStrea
   uint64_t sb = 0, rb = 0;
   op_buffer_bytes(op, rank_, world_, &sb, &rb);
   const std::string what = std::string(op_kind_name(op.kind)) + " (" + op.path + ")";
+  // A symmetric window must come from ncclMemAlloc.
+  const DeviceMemory::Kind kind = windowed(op) ? DeviceMemory::Kind::Window : DeviceMemory::Kind::Any;
   // The device buffers alias the way the host ones do, so NCCL runs the in-place form too
   // (all_to_all excepted: NCCL has no in-place all_to_all, and the host sees the same result).
   if (sb && rb && op.kind != OpKind::AllToAll && op_in_place(op, rank_, world_)) {
     const uint8_t* lo = std::min(op.send, op.recv);
     const uint8_t* hi = std::max(op.send + sb, op.recv + rb);
-    staging.blocks.push_back(memory_->acquire(static_cast<uint64_t>(hi - lo), what));
+    staging.blocks.push_back(memory_->acquire(static_cast<uint64_t>(hi - lo), what, kind));
     uint8_t* base = staging.blocks.back().get();
     out.send = base + (op.send - lo);
     out.recv = base + (op.recv - lo);
   } else {
     if (sb) {
-      staging.blocks.push_back(memory_->acquire(sb, what + " send buffer"));
+      staging.blocks.push_back(memory_->acquire(sb, what + " send buffer", kind));
       out.send = staging.blocks.back().get();
     }
     if (rb) {
       // A copy engine's target must be mappable by the sender's process (CUDA IPC): cudaMalloc'd.
-      staging.blocks.push_back(memory_->acquire(rb, what + " recv buffer", op.transport == Transport::CopyEngine));
+      staging.blocks.push_back(
+          memory_->acquire(rb, what + " recv buffer", op.transport == Transport::CopyEngine ? DeviceMemory::Kind::Shareable : kind));
       out.recv = staging.blocks.back().get();
       // Like the host's poisoned output: an element NCCL never writes cannot pass the check.
       cuda_check(*rt_, rt_->cudaMemsetAsync(out.recv, 0xff, rb, stream), "cudaMemsetAsync", rank_);

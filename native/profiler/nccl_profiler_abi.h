@@ -1,7 +1,7 @@
 // Our declarations of NCCL's profiler plug-in interface (what NCCL 2.28 calls `ncclProfiler_v5`
 // and 2.29 `ncclProfiler_v6`), limited to what the lab reads. NCCL hands the plug-in a descriptor
-// per event; only the members of its union we read are declared, in NCCL's order, which fixes
-// their offsets. v6 appends copy-engine members to the same union, so one reader serves both.
+// per event; only the members of its union we read are declared, each laid out as NCCL's, which
+// fixes their offsets. v6 adds copy-engine members to the same union, so one reader serves both.
 #pragma once
 
 #include <sys/types.h>
@@ -20,6 +20,8 @@ constexpr uint64_t kP2p = 1 << 2;
 constexpr uint64_t kProxyOp = 1 << 3;
 constexpr uint64_t kProxyStep = 1 << 4;
 constexpr uint64_t kKernelCh = 1 << 6;
+// v6 (NCCL 2.29): a collective run on copy engines, with no kernel (CTA policy zero on windows).
+constexpr uint64_t kCeColl = 1 << 12;
 
 // The state NCCL records when a channel's kernel is seen to end (args carry its %globaltimer).
 constexpr int kKernelChStop = 22;
@@ -76,6 +78,16 @@ struct EventDescr {
       uint8_t channel_id;
       uint64_t p_timer;  // the GPU's %globaltimer when the channel's kernel started
     } kernel_ch;
+    struct {
+      uint64_t seq_number;  // NCCL's count of its copy-engine synchronisations, not the call's number
+      const char* func;
+      const void* send_buff;
+      void* recv_buff;
+      size_t count;
+      int root;
+      const char* datatype;
+      const char* sync_strategy;  // "MC": NVLink multicast; "UC": unicast
+    } ce_coll;
   };
 };
 

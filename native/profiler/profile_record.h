@@ -8,9 +8,14 @@
 namespace clab {
 
 /** Bumped whenever ProfileRecord or the entry points change; the reader refuses another. */
-constexpr uint32_t kProfileRecordVersion = 3;
+constexpr uint32_t kProfileRecordVersion = 4;
 
-enum class ProfileKind : uint8_t { Comm = 1, Coll = 2, P2p = 3, KernelCh = 4, ProxyOp = 5, ProxyStep = 6 };
+/**
+ * CeColl: a collective NCCL ran on copy engines (profiler v6, NCCL 2.29 and later: CTA policy zero on
+ * symmetric windows), kept at its start only, with its function, count, root, datatype, algo "CE"
+ * and its synchronisation (proto: "MC" over NVLink multicast, "UC" without).
+ */
+enum class ProfileKind : uint8_t { Comm = 1, Coll = 2, P2p = 3, KernelCh = 4, ProxyOp = 5, ProxyStep = 6, CeColl = 7 };
 /**
  * Start and Stop of an event; ChannelEnd: a KernelCh's end as the GPU timed it; State: another state
  * (`state`). A ProxyStep is never kept as a record of its own: the plug-in adds each step into its
@@ -24,10 +29,10 @@ struct ProfileRecord {
   uint64_t comm;     // NCCL's hash of the communicator
   uint64_t host_ns;  // CLOCK_MONOTONIC when NCCL called the plug-in
   uint64_t gpu_ns;   // KernelCh: the GPU's %globaltimer (0 where NCCL gave none)
-  uint64_t seq;      // Coll: its sequence number
-  uint64_t count;    // Coll, P2p: elements; ProxyOp stop: bytes its steps moved
+  uint64_t seq;      // Coll: its sequence number; CeColl: NCCL's count of copy-engine synchronisations
+  uint64_t count;    // Coll, P2p, CeColl: elements (NCCL counts a CeColl all_gather's in bytes); ProxyOp stop: bytes its steps moved
   int32_t rank;      // Comm: the rank in it
-  int32_t peer;      // Coll: root; P2p, ProxyOp: the peer; Comm: the number of ranks
+  int32_t peer;      // Coll, CeColl: root; P2p, ProxyOp: the peer; Comm: the number of ranks
   int32_t steps;     // ProxyOp start: the steps NCCL planned; stop: the steps that ran
   int32_t chunk;     // ProxyOp: chunk size
   uint8_t kind;      // ProfileKind

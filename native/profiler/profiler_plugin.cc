@@ -1,6 +1,7 @@
 // The lab's NCCL profiler plug-in (clab_profiler.so, beside the addon; the rank sets
 // NCCL_PROFILER_PLUGIN to it). NCCL calls it for every collective, p2p and kernel channel (and
-// proxy operation and step where the network carries the data); it keeps what the lab joins to its
+// proxy operation and step where the network carries the data, and, through v6, every collective
+// it runs on copy engines); it keeps what the lab joins to its
 // steps in a ring that the addon drains through clab_profiler_drain. It links nothing of NCCL or
 // CUDA and allocates nothing per event: handles are slots of a fixed table, reused in turn.
 #include <time.h>
@@ -103,9 +104,11 @@ bool env_is(const char* name, const char* value) {
 // where the network carries the data (more than one node) unless CLAB_NCCL_PROXY_EVENTS=0, and on
 // one node too with CLAB_NCCL_PROXY_EVENTS=1; none at all with CLAB_NCCL_EVENTS=0 (the plug-ins
 // loaded, every event off: what loading them costs).
-int activation_mask(int n_nodes) {
+// Through v6 also copy-engine collectives (one start per call; NCCL 2.28, which takes v5, has none).
+int activation_mask(int n_nodes, bool copy_engine) {
   if (env_is("CLAB_NCCL_EVENTS", "0")) return 0;
   int mask = static_cast<int>(np::kColl | np::kP2p);
+  if (copy_engine) mask |= static_cast<int>(np::kCeColl);
   if (!env_is("CLAB_NCCL_KERNEL_EVENTS", "0")) mask |= static_cast<int>(np::kKernelCh);
   const bool proxy = env_is("CLAB_NCCL_PROXY_EVENTS", "1") || (n_nodes > 1 && !env_is("CLAB_NCCL_PROXY_EVENTS", "0"));
   if (proxy) mask |= static_cast<int>(np::kProxyOp | np::kProxyStep);
@@ -131,8 +134,8 @@ void close_state(StepState& st, uint64_t now) {
   st.state_ns = now;
 }
 
-np::Result init(void** context, uint64_t comm_id, int* activation, const char*, int n_nodes, int n_ranks, int rank, np::Logger) {
-  const int mask = activation_mask(n_nodes);
+np::Result init(void** context, uint64_t comm_id, int* activation, int n_nodes, int n_ranks, int rank, bool copy_engine) {
+  const int mask = activation_mask(n_nodes, copy_engine);
   *activation = mask;
   g_mask.store(mask);
   g_nccl_mask.store(activation);
@@ -148,14 +151,14 @@ np::Result init(void** context, uint64_t comm_id, int* activation, const char*, 
   return np::kSuccess;
 }
 
-np::Result init_v5(void** c, uint64_t id, int* m, const char* n, int nodes, int ranks, int rank, np::Logger log) {
+np::Result init_v5(void** c, uint64_t id, int* m, const char*, int nodes, int ranks, int rank, np::Logger) {
   g_interface.store(5);
-  return init(c, id, m, n, nodes, ranks, rank, log);
+  return init(c, id, m, nodes, ranks, rank, false);
 }
 
-np::Result init_v6(void** c, uint64_t id, int* m, const char* n, int nodes, int ranks, int rank, np::Logger log) {
+np::Result init_v6(void** c, uint64_t id, int* m, const char*, int nodes, int ranks, int rank, np::Logger) {
   g_interface.store(6);
-  return init(c, id, m, n, nodes, ranks, rank, log);
+  return init(c, id, m, nodes, ranks, rank, true);
 }
 
 ProfileKind kind_of(uint64_t type) {
@@ -165,6 +168,7 @@ ProfileKind kind_of(uint64_t type) {
     case np::kKernelCh: return ProfileKind::KernelCh;
     case np::kProxyOp: return ProfileKind::ProxyOp;
     case np::kProxyStep: return ProfileKind::ProxyStep;
+    case np::kCeColl: return ProfileKind::CeColl;
     default: return ProfileKind::Comm;  // not one we keep
   }
 }
@@ -173,6 +177,26 @@ np::Result start_event(void* context, void** handle, np::EventDescr* d) {
   *handle = nullptr;
   const ProfileKind kind = kind_of(d->type);
   if (kind == ProfileKind::Comm || !context) return np::kSuccess;
+  if (kind == ProfileKind::CeColl) {
+    // Its start says all the lab reads (that NCCL ran the call on copy engines): no handle, so NCCL
+    // makes no stop call.
+    ProfileRecord r{};
+    r.id = g_next_id.fetch_add(1) + 1;
+    r.comm = static_cast<Context*>(context)->comm;
+    r.kind = static_cast<uint8_t>(kind);
+    r.point = static_cast<uint8_t>(ProfilePoint::Start);
+    r.host_ns = monotonic_ns();
+    r.rank = d->rank;
+    r.seq = d->ce_coll.seq_number;
+    r.count = d->ce_coll.count;
+    r.peer = d->ce_coll.root;
+    copy_name(r.func, d->ce_coll.func);
+    copy_name(r.datatype, d->ce_coll.datatype);
+    copy_name(r.algo, "CE");
+    copy_name(r.proto, d->ce_coll.sync_strategy);
+    ring().push(r);
+    return np::kSuccess;
+  }
   const uint64_t id = g_next_id.fetch_add(1) + 1;
   Slot& s = g_slots[(id - 1) % kSlots];
   s.id = id;
@@ -222,6 +246,7 @@ np::Result start_event(void* context, void** handle, np::EventDescr* d) {
       r.is_send = static_cast<uint8_t>(d->proxy_op.is_send != 0);
       break;
     case ProfileKind::ProxyStep:
+    case ProfileKind::CeColl:
     case ProfileKind::Comm: break;
   }
   ring().push(r);
@@ -286,7 +311,7 @@ np::Result finalize(void* context) {
 }  // namespace clab
 
 // NCCL 2.28 looks up ncclProfiler_v5, 2.29 and later ncclProfiler_v6 first: the same functions
-// serve both, as v6 only adds copy-engine events, which the mask leaves off.
+// serve both; v6's init also asks for copy-engine collectives.
 extern "C" {
 
 __attribute__((visibility("default"))) clab::nccl_profiler::Table ncclProfiler_v5 = {

@@ -53,8 +53,13 @@ export type NativeOp = (
   /** smCount: the SMs cuBLAS targets (cublasSetSmCountTarget; absent or 0: all); cpu ignores it. */
   | { op: 'gemm'; dtype: NativeDtype; m: number; n: number; k: number; smCount?: number }
 ) &
-  /** nccl: the communicator it runs on, the i-th of commInit's `comms` (1-based; absent: the run's); cpu ignores it. */
-  { comm?: number };
+  /**
+   * nccl: the communicator it runs on, the i-th of commInit's `comms` (1-based; absent: the run's).
+   * `window`: its buffers from ncclMemAlloc, registered on that communicator as symmetric windows
+   * (ncclCommWindowRegister, NCCL_WIN_COLL_SYMMETRIC) as it lines up, the previous op's there
+   * deregistered; a collective of every rank. cpu ignores both.
+   */
+  { comm?: number; window?: boolean };
 
 /** Per-run wall clock of each repetition, CLOCK_MONOTONIC nanoseconds (same clock as process.hrtime). */
 export interface NativeTimes {
@@ -82,6 +87,12 @@ export interface NativeTimes {
    * number NCCL gave each call of this enqueue (per collective type per communicator), the loop's first.
    */
   ncclSeq?: number[];
+  /**
+   * nccl, for an op with `window`: the windows it asked NCCL for, and of them those NCCL gave none
+   * (a communicator without symmetric memory support: ncclCommWindowRegister then succeeds with no
+   * window, and the buffers stay plain).
+   */
+  windows?: { asked: number; declined: number };
 }
 
 export interface NativeComm {
@@ -188,7 +199,7 @@ export interface NcclProfilerRead {
   records: NcclProfileRecord[];
   /** The tuner's calls (the same library as NCCL_TUNER_PLUGIN): NCCL's predicted time per algorithm × protocol. */
   tuner: NcclTunerRecord[];
-  /** The tuner interface NCCL took (5, 4; 0: it never initialised the tuner). */
+  /** The tuner interface NCCL took (6, 5, 4; 0: it never initialised the tuner). */
   tunerInterface: number;
   recorded: number;
   /** Records lost to a full ring. */

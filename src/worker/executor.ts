@@ -3,7 +3,7 @@
 // issue communication in the same order even when steps are async.
 import { actionBandwidthBasis } from '../shared/run/aggregate.js';
 import { gpuRefusal } from '../shared/ops/gpu-support.js';
-import { commSettingRefusal } from '../shared/run/comm-settings.js';
+import { commSettingRefusal, windowRefusal } from '../shared/run/comm-settings.js';
 import type { FlightEntry } from '../shared/run/flight.js';
 import { rankStep } from '../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
@@ -42,10 +42,14 @@ export interface ExecutorHost {
 const nowNs = () => Number(process.hrtime.bigint());
 /** Steps that only enqueue work on their stream (see run()). */
 const CHAINABLE = new Set<PlanStep['action']['kind']>(['collective', 'p2p', 'group', 'compute', 'barrier']);
-/** The one native op for a step's calls (a group when there are several), on the step's communicator. */
+/** The one native op for a step's calls (a group when there are several), on the step's communicator, its buffers windows where it says. */
 const nativeOp = (calls: PreparedCall[], step: PlanStep): NativeOp => {
   const op: NativeOp = calls.length === 1 ? calls[0].op : { op: 'group', ops: calls.map((c) => c.op) };
-  return step.comm !== undefined ? { ...op, comm: step.comm } : op;
+  return {
+    ...op,
+    ...(step.comm !== undefined ? { comm: step.comm } : {}),
+    ...(step.registration === 'window' ? { window: true } : {}),
+  };
 };
 const loopHostOf = ({ issueNs, faults, blocked, preempted }: NonNullable<NativeTimes['loopHost']>) => ({
   issueUs: issueNs / 1e3,
@@ -201,6 +205,7 @@ export class PlanExecutor {
         ...(outcome.timed?.loopHost ? { loopHost: loopHostOf(outcome.timed.loopHost) } : {}),
         note,
         ...(outcome.nccl ? { nccl: outcome.nccl } : {}),
+        ...(outcome.timed?.windows ? { windows: outcome.timed.windows } : {}),
       },
       events,
     );
@@ -310,10 +315,14 @@ export class PlanExecutor {
     const op = nativeOp(calls, step);
     const refusal = gpuRefusal(op, comm.computeCapability, `GPU ${comm.device} (bus ${comm.busId})`);
     if (refusal) throw Object.assign(new Error(refusal), { code: 'CLAB_UNSUPPORTED' });
-    // A variant's NCCL settings that the loaded NCCL cannot run: every rank refuses the step alike,
+    // NCCL settings or windows that the loaded NCCL cannot run: every rank refuses the step alike,
     // before any call, and the run goes on.
     const setting = step.comm !== undefined ? this.plan.comms?.[step.comm - 1] : undefined;
-    const refused = setting && comm.ncclVersion !== undefined ? commSettingRefusal(setting, comm.ncclVersion) : null;
+    const version = comm.ncclVersion;
+    const refused =
+      version === undefined
+        ? null
+        : ((step.registration === 'window' ? windowRefusal(version) : null) ?? (setting ? commSettingRefusal(setting, version) : null));
     if (refused)
       return { checks: () => [], timed: null, events: [made.fill], note: null, error: { code: 'CLAB_UNSUPPORTED', message: refused } };
     const needsFreshCheck = this.needsFreshCheck(step, calls);
@@ -363,6 +372,13 @@ export class PlanExecutor {
    */
   private async ncclJoin(step: PlanStep, op: NativeOp, timed: NativeTimes, others: (NativeTimes | null)[], bytes: number) {
     if (!this.host.ncclProfile) return null;
+    if (step.comm !== undefined) {
+      // Not numbered there: every call of the step's is counted, those of the loop excepted (issued
+      // with the profiler paused).
+      const calls = others.reduce((n, t) => n + (t?.startNs.length ?? 0), timed.startNs.length);
+      const info = this.host.ncclProfile.countOn(step.comm, op, calls);
+      return info ? { info, events: [] } : null;
+    }
     return stepNccl(this.host.ncclProfile, op, timed, others, {
       rank: this.host.rank,
       stream: step.stream,

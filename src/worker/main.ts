@@ -2,10 +2,11 @@
 // the unique id, the core relays it), runs the plan, streams results back, and exits.
 import { BACKEND_DATA_MIN_ELEMENTS } from '../shared/data/data-program.js';
 import { formatComputeCapability } from '../shared/ops/gpu-support.js';
-import { ncclVersionText } from '../shared/run/comm-settings.js';
+import { commSettingRefusal, ncclVersionText } from '../shared/run/comm-settings.js';
 import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
 import { rankDevice } from '../shared/plan/per-rank.js';
+import { ncclInfoSubsystems } from '../shared/run/nccl-kernels.js';
 import {
   PROTOCOL_VERSION,
   coreToWorkerSchema,
@@ -141,10 +142,13 @@ async function main(): Promise<void> {
   const { plan } = start;
   // NCCL's warnings go to stdout, which the core keeps as this rank's log lines. With pairs on
   // nccl, also its INFO lines of the transports it connects (P2P, SHM, NET): the core reads from
-  // them which transport each pair used. Read by NCCL at its first call, which comes later.
-  if (start.backend === 'nccl' && plan.steps.some((s) => s.action.kind === 'pair') && process.env.NCCL_DEBUG === undefined) {
+  // them which transport each pair used; with steps on windows or a CTA policy, those of each call's
+  // kernel (TUNING), a line per call from rank 0 (nccl-kernels.ts). Read by NCCL at its first call,
+  // which comes later.
+  const subsystems = ncclInfoSubsystems(plan);
+  if (start.backend === 'nccl' && subsystems.length && process.env.NCCL_DEBUG === undefined) {
     process.env.NCCL_DEBUG = 'INFO';
-    process.env.NCCL_DEBUG_SUBSYS ??= 'P2P,SHM,NET';
+    process.env.NCCL_DEBUG_SUBSYS ??= subsystems.join(',');
   }
   process.env.NCCL_DEBUG ??= 'WARN';
   // The lab's profiler plug-in, named to NCCL before its first communicator (nccl-profile.ts).
@@ -175,8 +179,20 @@ async function main(): Promise<void> {
     const data = comm.makesData
       ? `tensors of ${BACKEND_DATA_MIN_ELEMENTS} elements and more are filled and checked by the backend${comm.device === undefined ? '' : ' on the GPU'}`
       : `data is filled and checked on the host (${comm.makesDataWhyNot ?? 'the backend cannot'})`;
+    // The communicators split off the run's as it was joined: those the loaded NCCL could make.
+    const version = comm.ncclVersion;
+    const splits = version === undefined ? 0 : (plan.comms ?? []).filter((s) => commSettingRefusal(s, version) === null).length;
     if (profiler?.library)
-      ncclProfile = NcclProfile.attach(addon, profiler.library, rank, plan.world, rankDevice(plan, rank), (text) => void logLine(text));
+      ncclProfile = NcclProfile.attach(
+        addon,
+        profiler.library,
+        rank,
+        plan.world,
+        rankDevice(plan, rank),
+        (text) => void logLine(text),
+        true,
+        splits,
+      );
     else if (profiler?.why) await logLine(`the lab's NCCL profiler plug-in is not used: ${profiler.why}`);
     await logLine(
       `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started; ${data}`,

@@ -8,10 +8,13 @@ import type { NativeAddon, NativeOp, NcclProfilerRead, NativeTimes } from '../ad
 import type { TimelineEvent } from '../shared/run/protocol.js';
 import type { GpuClockSample } from '../shared/run/gpu-clock.js';
 import {
+  NCCL_CALL_NAME,
+  communicatorOf,
   NCCL_FUNC,
   NcclEventPool,
   p2pFunc,
-  communicatorOf,
+  countedStep,
+  joinedCommunicators,
   joinStep,
   type ChannelSlice,
   type NcclStepInfo,
@@ -55,6 +58,8 @@ export class NcclProfile {
     private readonly rank: number,
     private readonly world: number,
     private readonly log: (text: string) => void,
+    /** The communicators split off the run's at join (commInit's `comms` that the loaded NCCL could make), in order. */
+    private readonly splits: string[] = [],
   ) {
     this.active = comm;
     this.joinedLast = comm;
@@ -92,7 +97,8 @@ export class NcclProfile {
    * After the communicator is joined: the profile of it, or null where NCCL did not load the
    * plug-in or it cannot be read (logged once, with why). For a plan of pairs only (`runWide`
    * false: no run-wide communicator), a profile that joins each pair's calls on the pair's own
-   * communicator (joinedAs).
+   * communicator (joinedAs). `splits`: how many communicators the rank split off the run's as it
+   * joined (their inits follow the run's).
    */
   static attach(
     addon: NativeAddon,
@@ -102,21 +108,23 @@ export class NcclProfile {
     device: number,
     log: (text: string) => void,
     runWide = true,
+    splits = 0,
   ): NcclProfile | null {
     try {
       const read = addon.ncclProfilerRead({ library });
-      const comm = runWide ? communicatorOf(read.records, rank, world) : '';
-      if (comm === null) {
+      const joined = runWide ? joinedCommunicators(read.records, rank, world, splits) : { run: '', splits: [] };
+      if (joined === null) {
         log(
           'NCCL did not load the profiler plug-in (it needs NCCL 2.28 or later, ncclProfiler_v5; set NCCL_DEBUG=INFO to see why): no algorithm, protocol or channels',
         );
         return null;
       }
-      const profile = new NcclProfile(addon, library, comm, device, rank, world, log);
+      const { run: comm } = joined;
+      const profile = new NcclProfile(addon, library, comm, device, rank, world, log, joined.splits);
       profile.take(read);
       if (runWide)
         log(
-          `NCCL's profiler plug-in is loaded (interface v${read.interface}, communicator ${comm}): algorithm, protocol and channels per step`,
+          `NCCL's profiler plug-in is loaded (interface v${read.interface}, communicator ${comm}${joined.splits.length ? `, ${joined.splits.length} split off it: ${joined.splits.join(', ')}` : ''}): algorithm, protocol and channels per step`,
         );
       return profile;
     } catch (e) {
@@ -151,6 +159,20 @@ export class NcclProfile {
       this.log(`the GPU's clock cannot be placed against the host's, so NCCL's channels are not on the timeline: ${(e as Error).message}`);
       return null;
     }
+  }
+
+  /**
+   * How NCCL ran a step's calls on communicator `index` split off the run's (commInit's `comms`,
+   * 1-based), where calls are not numbered: every call of the op's function and size there since the
+   * last step (countedStep). `calls`: how many the profiler could see. null where the op is not one
+   * collective, or the communicator is not known.
+   */
+  countOn(index: number, op: NativeOp, calls: number): NcclStepInfo | null {
+    const comm = this.splits[index - 1];
+    const func = NCCL_CALL_NAME[op.op];
+    if (comm === undefined || func === undefined || !('count' in op)) return null;
+    this.read();
+    return countedStep(this.pool.takeCalls(comm, func, op.count), calls);
   }
 
   /**

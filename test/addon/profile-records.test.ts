@@ -36,7 +36,7 @@ const LAYOUT: ProfileRecordLayout = {
   lastStepNs: 152,
   waitNs: 160,
   littleEndian: true,
-  kinds: ['', 'comm', 'coll', 'p2p', 'kernel-ch', 'proxy-op', 'proxy-step'],
+  kinds: ['', 'comm', 'coll', 'p2p', 'kernel-ch', 'proxy-op', 'proxy-step', 'ce-coll'],
   points: ['start', 'stop', 'channel-end', 'state'],
   proxyOp: 5,
   stop: 1,

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The GPU tests (test/gpu/run.sh runs this on the GPU machine; never part of CI): the shipped
 // scenarios run through `clab run --backend nccl` at every world from 1 to the GPU count (and again
-// on a second NCCL when one is named), test scenarios made here on 1 and 2 GPUs, and every check
+// on a second NCCL when one is named), test scenarios made here on 1 and 2 GPUs (symmetric memory
+// and zero-SM collectives on 2 and 4), and every check
 // must pass; failure modes (too little GPU memory, a hang, an NCCL error) must end with a clear
 // error and no process left on a GPU. Prints PASS/FAIL/SKIP per test and a summary line.
 //
@@ -84,7 +85,8 @@ function expectPassed(name, file, ranks, extra = () => null, options = {}) {
   // A variant the loaded NCCL cannot run (zero-SM before 2.29) is refused, said so, and the run goes on.
   const refused = new Set((rec.compares ?? []).flatMap((c) => c.variants.filter((v) => v.refused).map((v) => `${c.index}/${v.name}`)));
   const ofRefused = (s) => s.origin.kind === 'compare' && refused.has(`${s.origin.compare}/${s.origin.variant}`);
-  const bad = rec.steps.filter((s) => !['pass', 'none'].includes(s.verdict) && !ofRefused(s));
+  // So is a step every rank refused for its NCCL (windows before 2.27, zero SM before 2.29).
+  const bad = rec.steps.filter((s) => !['pass', 'none'].includes(s.verdict) && !ofRefused(s) && !refusedFor(s));
   const checked = rec.steps.filter((s) => s.verdict === 'pass').length;
   const problems = [];
   if (rec.environment.backend !== BACKEND) problems.push(`ran on ${rec.environment.backend}`);
@@ -360,6 +362,99 @@ function wrongElementsFound() {
   );
 }
 
+/** The sweeps of `rec`, each with its rows, by label. */
+function sweepRows(rec) {
+  return rec.plan.sweeps.map((sp) => ({
+    label: sp.label,
+    rows: rec.steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sp.index),
+  }));
+}
+
+/** Where every rank refused a step for its NCCL (windows before 2.27, zero SM before 2.29): its message, else null. */
+const refusedFor = (step) =>
+  step.ranks.length && step.ranks.every((r) => r.error?.code === 'CLAB_UNSUPPORTED' && / needs? NCCL \d/.test(r.error.message))
+    ? step.ranks[0].error.message
+    : null;
+
+/** What a row ran on, from the record alone (shared/run/nccl-kernels.ts describes it the same way for people). */
+function ranText(step) {
+  const k = step.kernels;
+  const ce = step.nccl?.copyEngine ?? 0;
+  const names = k ? [...Object.keys(k.symmetric).map((n) => `sym ${n}`), ...Object.keys(k.other)] : [];
+  return [ce ? `CE×${ce}` : null, ...names].filter(Boolean).join('+') || '-';
+}
+
+/**
+ * scenarios/symmetric.scenario.json on `ranks` GPUs: every value right, and every row of both sweeps
+ * names the kernel NCCL ran (NCCL's INFO lines), the windowed one a symmetric kernel at some size,
+ * unless NCCL gave no window (said) or is older than 2.27 (refused, said: then a skip).
+ */
+function symmetricKernels(ranks) {
+  const name = `symmetric_kernels_on_${ranks}_GPUs`;
+  if (!selected(name)) return;
+  const { rec, r } = run(name, path.join(root, 'scenarios', 'symmetric.scenario.json'), ranks);
+  if (!rec) return record(name, false, `no run record (exit ${r.code}): ${(r.err || r.out).trim().split('\n').slice(-3).join(' | ')}`);
+  const [plain, windows] = sweepRows(rec);
+  for (const sw of [plain, windows]) console.log(`    ${sw.label.padEnd(18)} ${sw.rows.map((x) => `${x.bytes}:${ranText(x)}`).join(' ')}`);
+  const wrong = rec.steps.reduce((a, s) => a + s.wrong, 0);
+  const refused = windows.rows.map(refusedFor).find(Boolean);
+  const notPassed = rec.steps.filter((s) => s.verdict !== 'pass' && !(refused && windows.rows.includes(s)));
+  if (wrong || notPassed.length) return record(name, false, `#wrong ${wrong}, ${notPassed.length} steps not passed`);
+  if (refused) return record(name, true, refused, true);
+  if (BACKEND === 'cpu') return record(name, true, 'cpu ranks ignore registration');
+  const rows = [...plain.rows, ...windows.rows];
+  const problems = [];
+  const unnamed = rows.filter((x) => !x.kernels || Object.keys(x.kernels.symmetric).length + Object.keys(x.kernels.other).length === 0);
+  if (unnamed.length) problems.push(`${unnamed.length} of ${rows.length} sizes name no kernel (first ${unnamed[0].label})`);
+  if (plain.rows.some((x) => x.kernels?.windows) || windows.rows.some((x) => x.kernels && !x.kernels.windows))
+    problems.push('the record says windows for the wrong sweep');
+  const declined = windows.rows.filter((x) => x.ranks.some((k) => k.windows?.declined > 0));
+  if (declined.length) problems.push(`NCCL gave no window at ${declined.length} sizes (no symmetric memory support on these GPUs)`);
+  else if (!windows.rows.some((x) => x.kernels && Object.keys(x.kernels.symmetric).length))
+    problems.push('no size on windows ran a symmetric kernel');
+  if (plain.rows.some((x) => x.kernels && Object.keys(x.kernels.symmetric).length))
+    problems.push('a size on plain buffers ran a symmetric kernel');
+  const symmetric = windows.rows.filter((x) => x.kernels && Object.keys(x.kernels.symmetric).length).length;
+  record(
+    name,
+    problems.length === 0,
+    problems.join('; ') || `${rows.length} sizes named, ${symmetric} of ${windows.rows.length} on windows symmetric, #wrong 0`,
+  );
+}
+
+/**
+ * scenarios/zero-sm.scenario.json on `ranks` GPUs: every value right, and where the loaded NCCL runs
+ * CTA policy zero (2.29) the zero sweep's every size ran on copy engines (the profiler's CE events),
+ * the default sweep's on none; refused with the version needed on an older NCCL (then a skip).
+ */
+function zeroSmCopyEngine(ranks) {
+  const name = `zero_SM_copy_engine_on_${ranks}_GPUs`;
+  if (!selected(name)) return;
+  const file = path.join(root, 'scenarios', 'zero-sm.scenario.json');
+  const { rec, r } = run(name, file, ranks);
+  if (!rec) return record(name, false, `no run record (exit ${r.code}): ${(r.err || r.out).trim().split('\n').slice(-3).join(' | ')}`);
+  const sweeps = sweepRows(rec);
+  for (const sw of sweeps) console.log(`    ${sw.label.padEnd(24)} ${sw.rows.map((x) => `${x.bytes}:${ranText(x)}`).join(' ')}`);
+  const wrong = rec.steps.reduce((a, s) => a + s.wrong, 0);
+  const zero = sweeps.find((sw) => sw.label.startsWith('zero'));
+  const refused = zero.rows.map(refusedFor).find(Boolean);
+  const others = rec.steps.filter((s) => !zero.rows.includes(s) && s.verdict !== 'pass');
+  if (wrong || others.length) return record(name, false, `#wrong ${wrong}, ${others.length} other steps not passed`);
+  if (refused) return record(name, true, refused, true);
+  if (BACKEND === 'cpu')
+    return record(
+      name,
+      zero.rows.every((x) => x.verdict === 'pass'),
+      'cpu ranks ignore ctaPolicy',
+    );
+  const problems = [];
+  if (zero.rows.some((x) => x.verdict !== 'pass')) problems.push('a zero-SM size did not pass');
+  const notCe = zero.rows.filter((x) => !(x.nccl?.copyEngine > 0 && x.nccl.copyEngine === x.nccl.seen));
+  if (notCe.length) problems.push(`${notCe.length} zero-SM sizes not all on copy engines (first ${notCe[0].label}: ${ranText(notCe[0])})`);
+  if (sweeps[0].rows.some((x) => x.nccl?.copyEngine)) problems.push('the default sweep ran on copy engines');
+  record(name, problems.length === 0, problems.join('; ') || `${zero.rows.length} sizes on copy engines, #wrong 0`);
+}
+
 // ---- failure modes -------------------------------------------------------------------------------
 
 function sleep(ms) {
@@ -604,6 +699,11 @@ async function main() {
     });
     hangIsEnded();
     pairsIsolated();
+  }
+  for (const ranks of [2, 4]) {
+    if (gpus < ranks) continue;
+    symmetricKernels(ranks);
+    zeroSmCopyEngine(ranks);
   }
   if (gpus >= 1) registeredBuffers(Math.min(gpus, 2));
   if (gpus >= 1 && BACKEND === 'nccl') gemmSmCount();

@@ -347,3 +347,78 @@ describe("executor: a compare variant's NCCL settings", () => {
     });
   });
 });
+
+describe('executor: steps on windows and sweeps with a CTA policy', () => {
+  const plan = compilePlan(
+    scenarioSchema.parse({
+      version: 1,
+      name: 'windows',
+      world: { ranks: 1 },
+      steps: [
+        { op: 'all_reduce', count: 16, registration: 'window' },
+        { op: 'sweep', collective: 'all_gather', minBytes: 64, maxBytes: 64, ctaPolicy: 'zero' },
+        { op: 'all_reduce', count: 16 },
+      ],
+    }),
+  );
+
+  /**
+   * Runs the plan as a rank that loaded NCCL `version`: what reached the backend, and each step's
+   * result. `declined`: as NCCL without symmetric support, which gives no window for any asked.
+   */
+  async function runAs(version: number, declined = false) {
+    const { comm: inner } = await loopingComm();
+    const ops: NativeOp[] = [];
+    const comm: NativeComm = {
+      ...inner,
+      ncclVersion: version,
+      enqueue: async (stream, op, repeat, options) => {
+        ops.push(op);
+        const t = await inner.enqueue(stream, op, repeat, options);
+        return op.window ? { ...t, windows: { asked: 1, declined: declined ? 1 : 0 } } : t;
+      },
+    };
+    const results: RankStepResult[] = [];
+    await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
+    return { ops: ops.filter((o) => o.op !== 'barrier'), results };
+  }
+
+  it('gives the backend each step on its communicator, its buffers windows where it says', async () => {
+    expect(plan.comms).toEqual([{}, { ctaPolicy: 'zero' }]);
+    const { ops, results } = await runAs(23007);
+    expect(ops.map((o) => [o.op, o.comm, o.window])).toEqual([
+      ['all_reduce', 1, true],
+      ['all_gather', 2, true],
+      ['all_reduce', undefined, undefined],
+    ]);
+    expect(results.map((r) => r.verdict)).toEqual(['pass', 'pass', 'pass']);
+    expect(results.map((r) => r.windows)).toEqual([{ asked: 1, declined: 0 }, { asked: 1, declined: 0 }, undefined]);
+  });
+
+  it('reports the windows NCCL gave none for, as where it has no symmetric memory support', async () => {
+    const { results } = await runAs(23007, true);
+    expect(results.map((r) => r.windows?.declined)).toEqual([1, 1, undefined]);
+  });
+
+  it('refuses alike, before any call, what the loaded NCCL cannot run, with the version it needs, and goes on', async () => {
+    const old = await runAs(22605);
+    expect(old.ops.map((o) => o.op)).toEqual(['all_reduce']);
+    expect(old.results.slice(0, 2).map((r) => r.error?.message)).toEqual([
+      'symmetric windows ("registration": "window": ncclCommWindowRegister, which NCCL\'s symmetric kernels run on) need NCCL 2.27.0 or later; this rank loaded NCCL 2.26.5',
+      'symmetric windows ("registration": "window": ncclCommWindowRegister, which NCCL\'s symmetric kernels run on) need NCCL 2.27.0 or later; this rank loaded NCCL 2.26.5',
+    ]);
+    const v228 = await runAs(22803);
+    expect(v228.ops.map((o) => [o.op, o.comm])).toEqual([
+      ['all_reduce', 1],
+      ['all_reduce', undefined],
+    ]);
+    expect(v228.results[1]).toMatchObject({
+      verdict: 'error',
+      error: {
+        code: 'CLAB_UNSUPPORTED',
+        message:
+          "NCCL's zero-SM policy (CTA policy zero, on window-registered buffers) needs NCCL 2.29.0 or later; this rank loaded NCCL 2.28.3",
+      },
+    });
+  });
+});

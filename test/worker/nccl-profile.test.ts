@@ -1,7 +1,7 @@
 // The rank's side of the NCCL profiler plug-in (src/worker/nccl-profile.ts) against reads given
 // here: a step whose records outgrew the plug-in's ring says so in the rank's log, once.
 import { describe, expect, it } from 'vitest';
-import type { NativeAddon, NativeTimes, NcclProfilerRead } from '../../src/addon/native-api';
+import type { NativeAddon, NativeOp, NativeTimes, NcclProfilerRead } from '../../src/addon/native-api';
 import type { NcclProfileRecord } from '../../src/shared/run/nccl-events';
 import { NcclProfile } from '../../src/worker/nccl-profile';
 import { ncclRecord } from '../shared/run/nccl-record';
@@ -60,5 +60,32 @@ describe("the rank's NCCL profile", () => {
         'Of its 2 timed calls, 1 was seen (0 channels without an end), and what NCCL chose is said for those alone. ' +
         'At most about 1 timed iteration keeps every call whole.',
     );
+  });
+});
+
+describe("the rank's NCCL profile with communicators split off the run's", () => {
+  const SPLIT = '00000000000000bb';
+  const init = (comm: string) => record({ kind: 'comm', comm, rank: 0, peer: 2 });
+
+  it("joins the run's steps on the run's communicator, and counts a split step's calls on its own: copy engine and kernels", async () => {
+    const lines: string[] = [];
+    const addon = addonReading([
+      { records: [init(COMM), init(SPLIT)] },
+      { records: call(1, 10) },
+      {
+        records: [
+          record({ kind: 'ce-coll', id: 30, comm: SPLIT, func: 'AllGather', count: 64, algo: 'CE', proto: 'UC' }),
+          record({ kind: 'ce-coll', id: 31, comm: SPLIT, func: 'AllGather', count: 64, algo: 'CE', proto: 'UC' }),
+          record({ id: 32, comm: SPLIT, func: 'AllGather', count: 16, algo: 'RING', proto: 'LL', nChannels: 1 }),
+        ],
+      },
+    ]);
+    const profile = NcclProfile.attach(addon, 'clab_profiler.so', 0, 2, 0, (t) => lines.push(t), true, 1)!;
+    expect(profile.comm).toBe(COMM);
+    expect(lines[0]).toContain(`communicator ${COMM}, 1 split off it: ${SPLIT}`);
+    expect((await profile.join('AllReduce', timed(1), [], false))?.info).toMatchObject({ calls: 1, seen: 1, algo: { RING: 1 } });
+    const op: NativeOp = { op: 'all_gather', dtype: 'float32', count: 16, send: new Float32Array(16), recv: new Float32Array(32) };
+    expect(profile.countOn(1, op, 4)).toMatchObject({ calls: 4, seen: 3, copyEngine: 2, algo: { RING: 1 } });
+    expect(profile.countOn(2, op, 4)).toBeNull(); // no such communicator
   });
 });

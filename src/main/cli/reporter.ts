@@ -5,6 +5,8 @@ import {
   compareSummary,
   loopStallLines,
   sweepLoopStallNotes,
+  sweepRanNotes,
+  stepRanLines,
   pairsMatrix,
   resultLines,
   statusLine,
@@ -103,10 +105,12 @@ export class LiveReporter {
         : [
             ...sweepTable(this.plan, record.steps, i).filter((l) => l.startsWith('# Out') || l.startsWith('# busbw')),
             ...sweepLoopStallNotes(record.steps, i),
+            ...sweepRanNotes(record.steps, i),
             ...sweepModelTable(this.plan, record.steps, i, record.environment),
           ];
       for (const line of table) this.out(line);
     }
+    for (const line of stepRanLines(record.steps)) this.out(line);
     for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(record, i)) this.out(line);
     for (const c of record.compares) for (const line of compareSummary(c, record.environment.backend)) this.out(line);
     for (const line of hostLines(record)) this.out(line);

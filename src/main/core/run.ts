@@ -34,6 +34,7 @@ import { forkedRanks, type RankSet, type RankSource, type WorkerLink } from './w
 import { hostDifferences } from '../../shared/run/hosts.js';
 import { rankFailureMessage } from './rank-failure.js';
 import { pairCells } from './pair-cells.js';
+import { kernelsByStep } from '../../shared/run/nccl-kernels.js';
 import { resolveWorkerEntry } from './paths.js';
 import { checkedRankEnv } from '../../shared/scenario/rank-env.js';
 
@@ -464,6 +465,16 @@ export class LabRun extends EventEmitter<RunEvents> {
     }
   }
 
+  /** Each collective step's calls by the kernel NCCL ran them on, from the INFO lines its ranks printed (nccl-kernels.ts). */
+  private addKernels(steps: StepRecord[]): void {
+    if (this.options.backend !== 'nccl') return;
+    const kernels = kernelsByStep(this.plan, this.logs, this.beganNs);
+    for (let i = 0; i < steps.length; i++) {
+      const k = kernels.get(steps[i].index);
+      if (k) steps[i] = { ...steps[i], kernels: k };
+    }
+  }
+
   /** A failed or stopped run's steps still in flight on each rank, as open slices up to the failure. */
   private unfinished(ended: boolean): TimelineEvent[] {
     if (!ended || this.failedAtNs === null) return [];
@@ -485,6 +496,7 @@ export class LabRun extends EventEmitter<RunEvents> {
       }
     }
     this.addPairCells(steps);
+    this.addKernels(steps);
     const anyWrong = steps.some((s) => s.verdict === 'fail' || (s.verdict === 'error' && s.pair?.error));
     const status = this.error ? (this.stopped ? 'aborted' : 'error') : anyWrong ? 'failed' : 'passed';
     const expectation = expectationOf(this.plan, { status, error: this.error, steps });

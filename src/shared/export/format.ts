@@ -14,6 +14,7 @@ import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeLoopStall, loopStalls } from '../run/loop-host.js';
 import { describeChoice, oneChoice, type NcclStepSummary } from '../run/nccl-events.js';
+import { describeRan } from '../run/nccl-kernels.js';
 
 export const PASS = '✓';
 export const FAIL = '✗';
@@ -75,6 +76,20 @@ export function timingLine(step: StepRecord): string | null {
   return `    time ${us(t.mean)} µs mean (min ${us(t.min)}, median ${us(t.median)}, max ${us(t.max)}, n=${t.samples}${loop})${bw}${fl}`;
 }
 
+/** What NCCL ran the step on (a symmetric kernel, its usual ones, copy engines: nccl-kernels.ts), under the timing line; null where nothing says. */
+export function ranLine(step: StepRecord): string | null {
+  const ran = describeRan(step);
+  return ran === null ? null : `    ran on ${ran}`;
+}
+
+/** The plain steps' ran lines, each after its step's title: for steps printed before the record said (`clab run`). */
+export function stepRanLines(steps: readonly StepRecord[]): string[] {
+  return steps.flatMap((s) => {
+    const ran = s.origin.kind === 'step' ? describeRan(s) : null;
+    return ran === null ? [] : [`${stepTitle(s)}: ran on ${ran}`];
+  });
+}
+
 /** Where a rank's loop waited for the host (loop-host.ts): one line each, under the timing line. */
 export function loopStallLines(step: StepRecord): string[] {
   return loopStalls(step.ranks).map((s) => `    ! ${describeLoopStall(s)}`);
@@ -84,6 +99,17 @@ export function loopStallLines(step: StepRecord): string[] {
 function loopStallNotes(rows: readonly StepRecord[]): string[] {
   return rows
     .flatMap((r) => loopStalls(r.ranks).map((s) => `at ${formatBytes(r.bytes)}, ${describeLoopStall(s)}.`))
+    .flatMap((note) => wrapWords(note, 100, '# ', '#   '));
+}
+
+/** What each size of a sweep ran on (describeRan), as `#` notes, for tables whose rows were printed before the record said. */
+export function sweepRanNotes(steps: readonly StepRecord[], sweep: number): string[] {
+  return steps
+    .filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep)
+    .flatMap((r) => {
+      const ran = describeRan(r);
+      return ran === null ? [] : [`at ${formatBytes(r.bytes)}, ran on ${ran}.`];
+    })
     .flatMap((note) => wrapWords(note, 100, '# ', '#   '));
 }
 
@@ -135,6 +161,10 @@ function ncclCells(step: StepRecord | undefined): string {
   const predicted = n.predictedChosenUs === null || n.predictedChosenUs === undefined ? 'n/a' : us(n.predictedChosenUs);
   return `  ${oneChoice(n.algo).padEnd(8)}${oneChoice(n.proto).padEnd(8)}${pad(oneChoice(n.nChannels), 4)}${pad(kernel, 9)}${pad(predicted, 9)}`;
 }
+
+/** What each size ran on, last in a row, where any size says (describeRan). */
+const RAN_HEADER = ['  ran on', '  '];
+const ranCell = (step: StepRecord | undefined) => `  ${(step && describeRan(step)) ?? '-'}`;
 
 /**
  * Where the network carried the data: NCCL's proxy operations and steps, and where the steps' time
@@ -205,11 +235,14 @@ export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number, envir
   const model = environment ? sweepModel(plan, environment, steps, sweep) : null;
   const modelOf = new Map(model?.rows.map((r) => [r.step, r]));
   const nccl = rows.some((r) => r.nccl);
-  const header = (h: string, i: number) => h + (model ? MODEL_HEADER[i] : '') + (nccl ? NCCL_HEADER[i] : '');
+  const ran = rows.some((r) => describeRan(r) !== null);
+  const header = (h: string, i: number) => h + (model ? MODEL_HEADER[i] : '') + (nccl ? NCCL_HEADER[i] : '') + (ran ? RAN_HEADER[i] : '');
   return [
     sweepTitle(plan, sweep),
     ...SWEEP_HEADER.map(header),
-    ...rows.map((r) => sweepRow(r) + (model ? modelCells(modelOf.get(r.index)) : '') + (nccl ? ncclCells(r) : '')),
+    ...rows.map(
+      (r) => sweepRow(r) + (model ? modelCells(modelOf.get(r.index)) : '') + (nccl ? ncclCells(r) : '') + (ran ? ranCell(r) : ''),
+    ),
     `# Out of bounds values : ${wrong} ${wrong ? 'ERROR' : 'OK'}`,
     ...(large ? [`# busbw at the largest size: ${large.busbw!.toFixed(2)} GB/s`] : []),
     ...loopStallNotes(rows),
@@ -426,6 +459,8 @@ export function runReport(record: RunRecord): string[] {
     out.push(...resultLines(step));
     const t = timingLine(step);
     if (t) out.push(t);
+    const ran = ranLine(step);
+    if (ran) out.push(ran);
   }
   for (const c of record.compares) out.push(...compareSummary(c, record.environment.backend));
   out.push(...hostLines(record));

@@ -71,6 +71,8 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
   let asyncIds = new Set<string>();
   // The communicator of the variant being expanded (its `nccl` settings); undefined: the run's.
   let comm: number | undefined;
+  // The steps being pushed register their buffers as symmetric windows there (enterSplit).
+  let registration: 'window' | undefined;
   const commOf = (setting: CommSetting): number => {
     plan.comms ??= [];
     const key = JSON.stringify(setting);
@@ -109,6 +111,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     id?: string;
     stream?: string;
     expect?: 'success' | 'failure';
+    registration?: 'none' | 'window';
   };
   type PerRank = PlanStep['perRank'];
   const push = (path: JsonPath, s: Common, label: string, origin: StepOrigin, action: PlanAction, forceSync = false, perRank?: PerRank) => {
@@ -141,8 +144,27 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       ...(s.expect === 'failure' ? { expect: 'failure' as const } : {}),
       ...(perRank ? { perRank } : {}),
       ...(comm !== undefined && COMMUNICATES.has(action.kind) ? { comm } : {}),
+      ...(registration === 'window' && COMMUNICATES.has(action.kind) ? { registration } : {}),
     });
   };
+  /**
+   * The steps pushed until leaveSplit() run on a communicator of their own with `setting`
+   * (ncclCommSplit), and with `window` their buffers are registered as symmetric windows there: NCCL
+   * numbers neither symmetric nor copy-engine calls, so the run's communicator, whose calls the
+   * profiler join counts, keeps none. Nothing changes for neither.
+   */
+  const enterSplit = (setting: CommSetting | null, window: boolean) => {
+    if (!setting && !window) return;
+    comm = commOf(setting ?? {});
+    registration = window ? 'window' : undefined;
+  };
+  const leaveSplit = () => {
+    comm = undefined;
+    registration = undefined;
+  };
+  /** A step's or sweep's registration, its own else the defaults' ("window" for the zero-SM policy unless set). */
+  const registrationOf = (s: { registration?: 'none' | 'window' }, ctaPolicy?: CommSetting['ctaPolicy']) =>
+    (s.registration ?? d.registration ?? (ctaPolicy === 'zero' ? 'window' : 'none')) === 'window';
 
   /** What the ranks named in `perRank` run instead of the step, each checked like a step of its own. */
   const perRankActions = <S extends object, A extends CollectiveAction | P2pAction>(
@@ -315,8 +337,19 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
           },
           true,
         ); // object sizes decide the second call, so they are always waited for (as in torch)
-      default:
-        return push(path, s, `${labelPrefix}${s.op}`, origin, collective(path, s), false, perRankActions(path, s, s.perRank, collective));
+      default: {
+        const window = origin.kind !== 'compare' && registrationOf(s);
+        if (origin.kind === 'compare' && s.registration !== undefined)
+          issues.push({
+            path: [...path, 'registration'],
+            message:
+              '"registration" applies to steps and sweeps outside compare blocks (a variant\'s "nccl": {"ctaPolicy": "zero"} registers its buffers as windows)',
+          });
+        enterSplit(null, window);
+        push(path, s, `${labelPrefix}${s.op}`, origin, collective(path, s), false, perRankActions(path, s, s.perRank, collective));
+        if (window) leaveSplit();
+        return;
+      }
     }
   };
 
@@ -344,12 +377,25 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     const label = s.label ?? `${s.collective} sweep`;
     if (refusesValues(path, s.data, d.data, 'a sweep')) return;
     plan.sweeps.push({ index, path: formatPath(path), label, op: s.collective, dtype, redop, root: s.root ?? 0 });
+    const p2pSweep = s.collective === 'send' || s.collective === 'sendrecv';
+    if (p2pSweep && s.registration === 'window')
+      issues.push({
+        path: [...path, 'registration'],
+        message: `"registration": "window" applies to collectives, which NCCL's symmetric kernels run; a ${s.collective} sweep has none`,
+      });
+    // Registering windows is a call of every rank: a send sweep is two ranks'.
+    if (s.collective === 'send' && s.ctaPolicy === 'zero' && world > 2)
+      issues.push({
+        path: [...path, 'ctaPolicy'],
+        message: `the zero-SM policy registers each size's buffers as windows, a call of every rank, and a send sweep runs on two of the ${world}: expected a collective or sendrecv sweep`,
+      });
     const elementBytes = DTYPE_INFO[dtype].bytes;
     const seen = new Set<number>();
     if (s.collective === 'sendrecv' && world < 2) {
       issues.push({ path: [...path, 'collective'], message: `sendrecv needs at least 2 ranks; the world has ${world}` });
       return;
     }
+    enterSplit(s.ctaPolicy ? { ctaPolicy: s.ctaPolicy } : null, !p2pSweep && registrationOf(s, s.ctaPolicy));
     for (let bytes = Math.max(1, s.minBytes); bytes <= s.maxBytes; bytes *= factor) {
       const common = { ...s, label: undefined };
       if (s.collective === 'send') {
@@ -392,6 +438,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
         collective(path, { ...s, op: s.collective, count } as never),
       );
     }
+    leaveSplit();
   }
 
   function pairs(path: JsonPath, s: Extract<Step, { op: 'pairs' }>, index: number) {

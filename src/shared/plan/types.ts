@@ -129,6 +129,11 @@ export const planStepSchema = z.object({
   /** failure: the step shows a deliberate mistake and must not succeed (absent: success). */
   expect: z.enum(['success', 'failure']).optional(),
   /**
+   * window (nccl): the step's buffers come from ncclMemAlloc and are registered as symmetric windows
+   * on its communicator (`comm`) as it lines up; absent: not registered as windows.
+   */
+  registration: z.literal('window').optional(),
+  /**
    * Ranks that do something else than `action` in this step (a deliberate mistake): their own
    * action, or null where the rank skips the step. Each rank runs its own (plan/per-rank.ts).
    */

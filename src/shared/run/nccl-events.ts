@@ -6,12 +6,18 @@
 // their start and end, which give the call's real span. Records arrive in any order between reads
 // (a channel's end is recorded by NCCL's proxy thread, later); stops may be missing, and some NCCL
 // versions give some channels zero timestamps (NCCL #1961): such channels are counted, not timed.
+// On a communicator split for a step's own settings (a sweep's or variant's `ctaPolicy`, a
+// `registration` "window"), the addon does not number calls: NCCL numbers neither its copy-engine
+// nor its symmetric calls, so no count of the lab's could follow its numbers there. Such a step's
+// calls are counted on their communicator instead (takeCalls): copy-engine calls (CeColl, profiler
+// v6) and kernels (Coll), by algorithm and protocol.
 import { z } from 'zod';
 import { gpuToHostNs, type GpuClockSample } from './gpu-clock.js';
 
 /** One record as the addon reads it from the plug-in (native/profiler/profile_record.h). */
 export interface NcclProfileRecord {
-  kind: 'comm' | 'coll' | 'p2p' | 'kernel-ch' | 'proxy-op' | 'proxy-step';
+  /** ce-coll: a collective NCCL ran on copy engines (algo "CE", proto its synchronisation, "MC" or "UC"). */
+  kind: 'comm' | 'coll' | 'p2p' | 'kernel-ch' | 'proxy-op' | 'proxy-step' | 'ce-coll';
   /** channel-end: a kernel channel's end as the GPU timed it (gpuNs); state: another state (`state`). */
   point: 'start' | 'stop' | 'channel-end' | 'state';
   id: number;
@@ -113,6 +119,17 @@ export const NCCL_FUNC: Readonly<Record<string, string>> = {
   reduce_scatter: 'ReduceScatter',
 };
 
+/**
+ * NCCL's name of each native collective's calls, as its profiler events and INFO lines give them
+ * (ncclFuncToString): NCCL_FUNC's, and those NCCL does not number.
+ */
+export const NCCL_CALL_NAME: Readonly<Record<string, string>> = {
+  ...NCCL_FUNC,
+  all_to_all: 'AlltoAll',
+  gather: 'Gather',
+  scatter: 'Scatter',
+};
+
 export interface NcclChannel {
   channel: number;
   /** %globaltimer at the channel kernel's start and end; null: stamped zero (NCCL #1961), or no end yet. */
@@ -150,6 +167,23 @@ export function communicatorOf(records: NcclProfileRecord[], rank: number, world
   return inits.length ? inits[inits.length - 1].comm : null;
 }
 
+/**
+ * The run's communicator and the `splits` split off it as it was joined (made right after it, in
+ * order), from the plug-in's init records: this rank's last `splits` + 1 inits; null where there are
+ * fewer (NCCL did not load the plug-in).
+ */
+export function joinedCommunicators(
+  records: NcclProfileRecord[],
+  rank: number,
+  world: number,
+  splits: number,
+): { run: string; splits: string[] } | null {
+  const inits = records.filter((r) => r.kind === 'comm' && r.rank === rank && r.peer === world).map((r) => r.comm);
+  if (inits.length < splits + 1) return null;
+  const ours = inits.slice(inits.length - splits - 1);
+  return { run: ours[0], splits: ours.slice(1) };
+}
+
 const key = (comm: string, func: string, seq: number) => `${comm}/${func}/${seq}`;
 
 /** Takes out of `orphans` (children seen before their parent) those whose parent is `parent`. */
@@ -180,6 +214,8 @@ export class NcclEventPool {
   private orphanProxies = new Map<number, { parent: number; op: NcclProxyOp }>();
   /** The tuner's calls by communicator and function, in time order. */
   private tuner = new Map<string, NcclTunerRecord[]>();
+  /** Copy-engine collectives by communicator, in the order NCCL started them. */
+  private copyEngine = new Map<string, NcclProfileRecord[]>();
 
   constructor(private readonly limit = 50_000) {}
 
@@ -212,8 +248,37 @@ export class NcclEventPool {
       else if (r.kind === 'p2p') this.addP2p(r);
       else if (r.kind === 'kernel-ch') this.addChannel(r);
       else if (r.kind === 'proxy-op') this.addProxyOp(r);
+      else if (r.kind === 'ce-coll') this.addCopyEngine(r);
     }
     this.trim();
+  }
+
+  private addCopyEngine(r: NcclProfileRecord): void {
+    const list = this.copyEngine.get(r.comm) ?? [];
+    list.push(r);
+    if (list.length > this.limit) list.splice(0, list.length - this.limit);
+    this.copyEngine.set(r.comm, list);
+  }
+
+  /**
+   * Takes every call of `func` on communicator `comm` out of the pool: those NCCL ran on copy
+   * engines, and the Coll events of its kernels that have `count` elements (which leaves out the
+   * lab's one-float line-ups of another step's size).
+   */
+  takeCalls(comm: string, func: string, count: number): { copyEngine: NcclProfileRecord[]; kernels: NcclColl[] } {
+    const all = this.copyEngine.get(comm) ?? [];
+    const copyEngine = all.filter((r) => r.func === func);
+    this.copyEngine.set(
+      comm,
+      all.filter((r) => r.func !== func),
+    );
+    const kernels: NcclColl[] = [];
+    for (const [id, c] of this.byId) {
+      if (c.comm !== comm || c.func !== func) continue;
+      this.remove(id, c);
+      if (c.count === count) kernels.push(c);
+    }
+    return { copyEngine, kernels };
   }
 
   /**
@@ -383,6 +448,15 @@ export const ncclStepInfoSchema = z.object({
    * null where no channel could be timed. Absent where the profiler saw no channel.
    */
   kernelUs: z.array(z.number().nullable()).optional(),
+  /**
+   * Of `seen`, the calls NCCL ran on copy engines: no kernel, no SM (profiler v6's CeColl events, NCCL
+   * 2.29 and later, CTA policy zero on windows). Counted on a communicator of the step's own (absent
+   * elsewhere), where `calls` are all the step's calls the profiler could see (warm-up, the timed
+   * iterations run one by one, the check), `seen` those it saw, and algo/proto/nChannels count the
+   * kernels among them. A call in neither ran on a symmetric kernel, which NCCL's profiler does not see
+   * (the step's `kernels` names it, from NCCL's INFO lines).
+   */
+  copyEngine: z.number().int().nonnegative().optional(),
   /** Channels that started but whose end never came, and channels NCCL stamped with zero (NCCL #1961). */
   missingEnds: z.number().int().nonnegative(),
   zeroTimes: z.number().int().nonnegative(),
@@ -407,6 +481,31 @@ export const ncclStepInfoSchema = z.object({
     .optional(),
 });
 export type NcclStepInfo = z.infer<typeof ncclStepInfoSchema>;
+
+/**
+ * What NCCL did with a step's calls counted on a communicator of the step's own (NcclEventPool
+ * takeCalls): `calls` is how many the profiler could see; copy-engine calls are counted apart, kernels
+ * by algorithm, protocol and channels.
+ */
+export function countedStep(taken: ReturnType<NcclEventPool['takeCalls']>, calls: number): NcclStepInfo {
+  const seen = taken.copyEngine.length + taken.kernels.length;
+  const info: NcclStepInfo = {
+    calls: Math.max(calls, seen),
+    seen,
+    algo: {},
+    proto: {},
+    nChannels: {},
+    copyEngine: taken.copyEngine.length,
+    missingEnds: 0,
+    zeroTimes: 0,
+  };
+  for (const c of taken.kernels) {
+    bump(info.algo, c.algo);
+    bump(info.proto, c.proto);
+    bump(info.nChannels, String(c.nChannels));
+  }
+  return info;
+}
 
 /** A proxy operation's slice on the host clock (its steps' first start to last stop, else its own start to stop). */
 export interface ProxySlice {
@@ -560,6 +659,7 @@ export function mergeStepInfos(infos: NcclStepInfo[]): NcclStepSummary | null {
     out.seen += i.seen;
     out.missingEnds += i.missingEnds;
     out.zeroTimes += i.zeroTimes;
+    if (i.copyEngine !== undefined) out.copyEngine = (out.copyEngine ?? 0) + i.copyEngine;
     for (const f of ['algo', 'proto', 'nChannels'] as const) for (const [k, n] of Object.entries(i[f])) out[f][k] = (out[f][k] ?? 0) + n;
     if (i.proxy) {
       const p = (out.proxy ??= { ops: 0, steps: 0, bytes: 0, waitUs: { gpu: 0, peer: 0, network: 0, flush: 0 } });

@@ -47,6 +47,11 @@ export const rankStepResultSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   /** nccl with the lab's profiler plug-in: what NCCL chose for the step's calls on this rank (nccl-events.ts). */
   nccl: ncclStepInfoSchema.optional(),
+  /**
+   * nccl, a step on symmetric windows: the windows this rank asked NCCL for, and those NCCL gave none
+   * for (a communicator without symmetric memory support: the buffers stayed plain).
+   */
+  windows: z.object({ asked: z.number().int().nonnegative(), declined: z.number().int().nonnegative() }).optional(),
 });
 
 export type RankStepResult = z.infer<typeof rankStepResultSchema>;
@@ -69,6 +74,7 @@ export const RESULT_KEYS = [
   'note',
   'error',
   'nccl',
+  'windows',
 ] as const;
 export const MISMATCH_KEYS = ['index', 'expected', 'actual'] as const;
 export const LOOP_HOST_KEYS = ['issueUs', 'faults', 'blocked', 'preempted'] as const;
@@ -135,10 +141,10 @@ function optional<K extends keyof Result>(
 
 /**
  * The copy the schema would give of a valid result (see checked-array.ts), its keys in the schema's
- * order; null where the schema must decide (an invalid one, or one with NCCL's choices).
+ * order; null where the schema must decide (an invalid one, or one with NCCL's choices or windows).
  */
 export function resultByHand(x: unknown): Result | null {
-  if (!isObject(x) || x.nccl !== undefined) return null;
+  if (!isObject(x) || x.nccl !== undefined || x.windows !== undefined) return null;
   const { step, rank, verdict, checked, wrong, output, note } = x;
   const mismatches = arrayByHand(x.mismatches, mismatchByHand);
   const timesUs = arrayByHand(x.timesUs, numberByHand);
@@ -166,6 +172,7 @@ export function resultByHand(x: unknown): Result | null {
   if (!optional(r, x, 'error', errorByHand)) return null;
   // NCCL's choices (absent, or undefined: checked above) are the schema's to check.
   if ('nccl' in x) r.nccl = undefined;
+  if ('windows' in x) r.windows = undefined;
   return r;
 }
 

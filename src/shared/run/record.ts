@@ -6,6 +6,7 @@ import { LIMITS } from '../scenario/limits.js';
 import { recordInconsistency } from './record-consistency.js';
 import { backendNameSchema, rankStepResultsSchema, timelineEventsSchema } from './protocol.js';
 import { ncclStepSummarySchema } from './nccl-events.js';
+import { ncclKernelsSchema } from './nccl-kernels.js';
 import { ncclLibrarySchema } from './nccl-library.js';
 
 export const RECORD_FORMAT = 'clab.run';
@@ -71,6 +72,12 @@ export const stepRecordSchema = z.object({
   pair: pairCellSchema.optional(),
   /** nccl with the lab's profiler plug-in (newer records): NCCL's algorithm, protocol and channels over the step's ranks. */
   nccl: ncclStepSummarySchema.optional(),
+  /**
+   * nccl, where the ranks printed NCCL's INFO lines of each call's kernel (a plan with steps on
+   * windows or with a CTA policy; newer records): the step's calls by the kernel NCCL ran them on,
+   * a symmetric kernel by name or its usual ones by algorithm and protocol (nccl-kernels.ts).
+   */
+  kernels: ncclKernelsSchema.optional(),
 });
 
 export const compareRecordSchema = z.object({

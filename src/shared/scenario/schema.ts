@@ -118,6 +118,18 @@ const common = {
   stream: name.optional().describe('Stream the step runs on: "default" unless named (e.g. "comm", "compute").'),
 };
 
+const registration = z
+  .enum(['none', 'window'])
+  .describe(
+    'nccl: how the step\'s buffers are given to NCCL. "window": allocated with ncclMemAlloc and registered as symmetric windows (ncclCommWindowRegister with NCCL_WIN_COLL_SYMMETRIC, NCCL 2.27 or later; refused with the version needed on an older NCCL), on a communicator split from the run\'s for such steps, so that NCCL may run its symmetric kernels (all_reduce, all_gather and reduce_scatter, where every GPU reaches every other directly); the step\'s record names the kernel NCCL ran. "none" (default): plain cudaMalloc buffers (ncclMemAlloc with registerBuffers). Applies to collectives and collective sweeps outside compare blocks; cpu ranks ignore it.',
+  )
+  .meta({
+    markdownEnumDescriptions: [
+      'Plain device buffers: NCCL runs its usual kernels (ring, tree, NVLS …).',
+      "ncclMemAlloc'd buffers registered as symmetric windows: NCCL may run a symmetric kernel (NCCL 2.27 or later).",
+    ],
+  });
+
 // No description on an op enum: an editor's hover shows a schema's description above the
 // hovered value's own (markdownEnumDescriptions), so a list of every op there buried it.
 const collectiveOp = z.enum(COLLECTIVES).meta({ markdownEnumDescriptions: markdownEnumDescriptions(COLLECTIVES) });
@@ -163,6 +175,7 @@ const collectiveTopStep = z
       .describe(
         'What each rank reads as its result: "output" (default), or "rank-slice" (reduce_scatter, scatter): the output buffer is as large as the input and each rank reads the slice at rank × count, where the in-place form would put its result; the op writes only the first count elements, so every rank but 0 reads memory it never wrote.',
       ),
+    registration: registration.optional(),
     perRank: perRank({
       op: collectiveOp.optional(),
       count: count.optional(),
@@ -269,6 +282,9 @@ export const basicStepSchema = z.discriminatedUnion('op', [
   groupStep,
 ]);
 
+/** NCCL's CTA policies (ncclConfig_t.CTAPolicy: NCCL_CTA_POLICY_DEFAULT, _EFFICIENCY, _ZERO). */
+export const CTA_POLICIES = ['default', 'efficiency', 'zero'] as const;
+
 const sweepStep = z
   .object({
     ...common,
@@ -285,6 +301,13 @@ const sweepStep = z
     data: patternSchema.optional(),
     from: rankIndex.optional().describe('For collective "send": the sending rank (default 0).'),
     to: rankIndex.optional().describe('For collective "send": the receiving rank (default 1).'),
+    registration: registration.optional(),
+    ctaPolicy: z
+      .enum(CTA_POLICIES)
+      .optional()
+      .describe(
+        'nccl: NCCL\'s CTA policy (ncclConfig_t.CTAPolicy) for this sweep, on a communicator split from the run\'s with it. "efficiency" (NCCL 2.27 or later) uses as few CTAs as keep performance decent; "zero" (NCCL 2.29 or later) uses none where NCCL can: all_gather, all_to_all, gather and scatter run on copy engines where every GPU reaches every other over NVLink, on buffers registered as windows (so "registration" is "window" unless set). Refused with the version needed on an older NCCL; the table says which engine ran. cpu ranks ignore it.',
+      ),
   })
   .strict()
   .describe('An nccl-tests style sweep of one operation over sizes, printed as a table.');
@@ -342,7 +365,7 @@ export const commSettingSchema = z
         'At most this many CTAs per NCCL kernel, and so at most this many channels (send/recv included): fewer SMs held beside a GEMM, a slower transfer. Like NCCL_MAX_CTAS, for this variant alone.',
       ),
     ctaPolicy: z
-      .enum(['default', 'efficiency', 'zero'])
+      .enum(CTA_POLICIES)
       .optional()
       .describe(
         'NCCL\'s CTA policy (ncclConfig_t.CTAPolicy): "efficiency" uses as few CTAs as keep performance decent; "zero" (NCCL 2.29 or later) uses none where NCCL can, on window-registered buffers (the lab registers each operation\'s buffers); refused with the version needed on an older NCCL.',
@@ -483,6 +506,7 @@ export const scenarioSchema = z
         iters: z.number().int().min(1).max(LIMITS.iters).optional(),
         timeoutMs: z.number().int().min(1).max(LIMITS.timeoutMs).optional(),
         data: patternSchema.optional(),
+        registration: registration.optional(),
       })
       .strict()
       .optional(),

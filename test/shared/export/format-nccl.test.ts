@@ -1,7 +1,7 @@
 // NCCL's choice (the profiler plug-in's events) in the sweep table: algo, proto, nCh and kernel
 // after the other columns, "varied" with its counts in the notes.
 import { describe, expect, it } from 'vitest';
-import { proxyNote, sweepTable } from '../../../src/shared/export/format';
+import { proxyNote, ranLine, stepRanLines, sweepRanNotes, sweepTable } from '../../../src/shared/export/format';
 import { summarizeStep } from '../../../src/shared/run/aggregate';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
@@ -84,5 +84,39 @@ describe("the sweep table with NCCL's choice", () => {
     expect(steps[0].nccl?.proxy).toMatchObject({ ops: 8, steps: 64 });
     const text = sweepTable(plan, steps, 0).join('\n');
     expect(text).toMatch(/at 1 KiB: proxy: 8 operations, 64 steps, 16 MiB \(steps' time on the network 60 %/);
+  });
+});
+
+describe('what each step ran on', () => {
+  const kernels = (symmetric: Record<string, number>, other: Record<string, number>) => ({ windows: true, symmetric, other });
+
+  it('ends each sweep row with the kernel NCCL ran, and says it as notes for rows printed before the record said', () => {
+    const steps = [
+      { ...summarizeStep(plan.steps[0], [rank(0), rank(1)], 2), kernels: kernels({ AllReduce_AGxLL_R: 46 }, {}) },
+      { ...summarizeStep(plan.steps[1], [rank(0), rank(1)], 2), kernels: kernels({}, { 'RING/LL': 46 }) },
+    ];
+    const lines = sweepTable(plan, steps, 0);
+    expect(lines[1]).toMatch(/#wrong\s+ran on$/);
+    expect(lines[3]).toMatch(/ {2}symmetric kernel AllReduce_AGxLL_R$/);
+    expect(lines[4]).toMatch(/ {2}not symmetric: RING\/LL$/);
+    expect(sweepRanNotes(steps, 0)).toEqual([
+      '# at 1 KiB, ran on symmetric kernel AllReduce_AGxLL_R.',
+      '# at 2 KiB, ran on not symmetric: RING/LL.',
+    ]);
+    // Without any, no column and no note.
+    const plain = [summarizeStep(plan.steps[0], [rank(0), rank(1)], 2)];
+    expect(sweepTable(plan, plain, 0)[1]).not.toMatch(/ran on/);
+    expect(sweepRanNotes(plain, 0)).toEqual([]);
+  });
+
+  it("gives a plain step a line under its timing, and copy engines from NCCL's profiler", () => {
+    const one = compilePlan(
+      scenarioSchema.parse({ version: 1, name: 'g', world: { ranks: 2 }, steps: [{ op: 'all_gather', count: 16, label: 'ag' }] }),
+    );
+    const ce = info({}, [], { seen: 6, calls: 6, copyEngine: 6 });
+    const step = summarizeStep(one.steps[0], [rank(0, ce), rank(1, ce)], 2);
+    expect(ranLine(step)).toBe('    ran on copy engine');
+    expect(stepRanLines([step])).toEqual(['ag: ran on copy engine']);
+    expect(ranLine(summarizeStep(one.steps[0], [rank(0), rank(1)], 2))).toBeNull();
   });
 });

@@ -3,6 +3,8 @@ import { ncclRecord } from './nccl-record';
 import {
   NcclEventPool,
   communicatorOf,
+  countedStep,
+  joinedCommunicators,
   describeChoice,
   joinStep,
   kernelSpanNs,
@@ -328,5 +330,66 @@ describe("NCCL's proxy operations, where the network carries the data", () => {
     pool.add([...all(c), ...proxy(nextId++, c.coll.id, { first: 0, last: 0 })]);
     const { proxies } = joinStep(pool.take(COMM, 'AllReduce', [43]), 1, null);
     expect(proxies.map((p) => [p.startNs, p.endNs])).toEqual([[10_000, 90_000]]);
+  });
+});
+
+describe('a step on a communicator of its own, whose calls NCCL does not number', () => {
+  const SPLIT = '00000000000000bb';
+  const ce = (id: number, func = 'AllGather', comm = SPLIT) =>
+    rec({ kind: 'ce-coll', id, comm, func, count: 4096, datatype: 'ncclInt8', algo: 'CE', proto: 'MC' });
+
+  it("finds the run's communicator before those split off it as it was joined, not the last one joined", () => {
+    const records = [
+      rec({ kind: 'comm', comm: 'run', rank: 0, peer: 2 }),
+      rec({ kind: 'comm', comm: 'other', rank: 1, peer: 2 }),
+      rec({ kind: 'comm', comm: 's1', rank: 0, peer: 2 }),
+      rec({ kind: 'comm', comm: 's2', rank: 0, peer: 2 }),
+    ];
+    expect(joinedCommunicators(records, 0, 2, 2)).toEqual({ run: 'run', splits: ['s1', 's2'] });
+    expect(joinedCommunicators(records, 0, 2, 0)).toEqual({ run: 's2', splits: [] });
+    expect(joinedCommunicators(records, 0, 2, 3)).toBeNull();
+  });
+
+  it("counts every call of the step's function there: on copy engines, and kernels of its size by algorithm, leaving line-ups out", () => {
+    const pool = new NcclEventPool();
+    const kernel = (id: number, count: number, func = 'AllGather', comm = SPLIT) =>
+      rec({ id, comm, func, count, algo: 'RING', proto: 'SIMPLE', nChannels: 2 });
+    pool.add([
+      ce(1),
+      ce(2),
+      kernel(3, 1024),
+      kernel(4, 1, 'AllReduce'), // the lab's one-float line-up
+      kernel(5, 1024, 'AllGather', COMM), // the run's communicator: another step's
+      ce(6, 'AllGather', COMM),
+      ce(7, 'AlltoAll'),
+    ]);
+    const taken = pool.takeCalls(SPLIT, 'AllGather', 1024);
+    expect(taken.copyEngine.map((r) => r.id)).toEqual([1, 2]);
+    expect(taken.kernels.map((c) => c.id)).toEqual([3]);
+    expect(countedStep(taken, 5)).toEqual({
+      calls: 5,
+      seen: 3,
+      algo: { RING: 1 },
+      proto: { SIMPLE: 1 },
+      nChannels: { '2': 1 },
+      copyEngine: 2,
+      missingEnds: 0,
+      zeroTimes: 0,
+    });
+    // Taken out: a second count finds none of them, and the other communicator's and function's stay.
+    expect(countedStep(pool.takeCalls(SPLIT, 'AllGather', 1024), 0)).toMatchObject({ calls: 0, seen: 0, copyEngine: 0 });
+    expect(pool.takeCalls(COMM, 'AllGather', 1024).copyEngine.map((r) => r.id)).toEqual([6]);
+    expect(pool.takeCalls(SPLIT, 'AlltoAll', 1024).copyEngine.map((r) => r.id)).toEqual([7]);
+  });
+
+  it('adds the copy-engine calls of ranks up, and leaves the count out where no rank counted so', () => {
+    const base = { calls: 3, seen: 3, algo: {}, proto: {}, nChannels: {}, missingEnds: 0, zeroTimes: 0 };
+    expect(
+      mergeStepInfos([
+        { ...base, copyEngine: 3 },
+        { ...base, copyEngine: 2 },
+      ])?.copyEngine,
+    ).toBe(5);
+    expect(mergeStepInfos([base, base])?.copyEngine).toBeUndefined();
   });
 });

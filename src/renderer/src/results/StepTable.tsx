@@ -6,6 +6,7 @@ import { RESULT_COLUMNS, resultTexts } from '../../../shared/results/results-tab
 import { FAIL, PASS, stepTitle } from '../../../shared/export/format.js';
 import type { StepRecord } from '../../../shared/run/record.js';
 import { describeChoice, shortChoice } from '../../../shared/run/nccl-events.js';
+import { describeRan } from '../../../shared/run/nccl-kernels.js';
 import { FIRST_PAINT_STEPS } from './first-paint';
 
 const VERDICT_TEXT: Record<StepRecord['verdict'], string> = {
@@ -71,7 +72,28 @@ function NcclCell({ step }: { step: StepRecord }) {
   );
 }
 
-function StepRow({ step, showStep, columns, nccl }: { step: StepRecord; showStep: boolean; columns: number; nccl: boolean }) {
+/** What NCCL ran the step on: a symmetric kernel by name, its usual kernels, copy engines (nccl-kernels.ts). */
+function RanCell({ step }: { step: StepRecord }) {
+  return (
+    <td className="left" data-testid="nccl-ran">
+      {describeRan(step) ?? '–'}
+    </td>
+  );
+}
+
+function StepRow({
+  step,
+  showStep,
+  columns,
+  nccl,
+  ran,
+}: {
+  step: StepRecord;
+  showStep: boolean;
+  columns: number;
+  nccl: boolean;
+  ran: boolean;
+}) {
   const texts = resultTexts(step);
   return (
     <>
@@ -82,6 +104,7 @@ function StepRow({ step, showStep, columns, nccl }: { step: StepRecord; showStep
         ))}
         <td className="verdict">{VERDICT_TEXT[step.verdict]}</td>
         {nccl && <NcclCell step={step} />}
+        {ran && <RanCell step={step} />}
       </tr>
       <Mismatches step={step} columns={columns} />
     </>
@@ -98,7 +121,8 @@ export const ROWS_SHOWN = 300;
 export function StepTable({ steps, showStep, firstPaint }: { steps: StepRecord[]; showStep: boolean; firstPaint: boolean }) {
   const [all, setAll] = useState(false);
   const nccl = steps.some((s) => s.nccl);
-  const columns = RESULT_COLUMNS.length + 1 + (showStep ? 1 : 0) + (nccl ? 1 : 0);
+  const ran = steps.some((s) => describeRan(s) !== null);
+  const columns = RESULT_COLUMNS.length + 1 + (showStep ? 1 : 0) + (nccl ? 1 : 0) + (ran ? 1 : 0);
   const rows = firstPaint ? FIRST_PAINT_STEPS : ROWS_SHOWN;
   const shown =
     (all && !firstPaint) || steps.length <= rows
@@ -123,11 +147,12 @@ export function StepTable({ steps, showStep, firstPaint }: { steps: StepRecord[]
             ))}
             <th>check</th>
             {nccl && <th className="left">NCCL</th>}
+            {ran && <th className="left">ran on</th>}
           </tr>
         </thead>
         <tbody>
           {shown.map((step) => (
-            <StepRow key={step.index} step={step} showStep={showStep} columns={columns} nccl={nccl} />
+            <StepRow key={step.index} step={step} showStep={showStep} columns={columns} nccl={nccl} ran={ran} />
           ))}
         </tbody>
       </table>
