@@ -117,6 +117,8 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
     // Whether ops may carry data (op.data) that this backend makes and checks itself, and why not.
     const std::string why_not = comm_->data_unavailable();
     self.DefineProperty(Napi::PropertyDescriptor::Value("makesData", Napi::Boolean::New(env, why_not.empty()), napi_enumerable));
+    self.DefineProperty(
+        Napi::PropertyDescriptor::Value("launchesGraphs", Napi::Boolean::New(env, comm_->launches_graphs()), napi_enumerable));
     if (!why_not.empty())
       self.DefineProperty(Napi::PropertyDescriptor::Value("makesDataWhyNot", Napi::String::New(env, why_not), napi_enumerable));
     pool_ = std::make_unique<StreamPool>();
@@ -144,7 +146,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   Napi::Value Prestage(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Prestage); }
   Napi::Value Drain(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Drain); }
 
-  // enqueue(stream, op, repeat?, { loop? }?) | prestage(stream, op) | drain(stream)
+  // enqueue(stream, op, repeat?, { loop?, launch? }?) | prestage(stream, op) | drain(stream)
   Napi::Value Submit(const Napi::CallbackInfo& info, Job::Kind kind) {
     Napi::Env env = info.Env();
     auto job = std::make_unique<Job>(env);
@@ -163,6 +165,18 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
         const Napi::Value loop = info[3].As<Napi::Object>().Get("loop");
         if (!loop.IsUndefined() && !loop.IsBoolean()) throw_invalid("options.loop must be a boolean (got " + show(loop) + ")");
         job->times.loop_wanted = loop.IsBoolean() && loop.As<Napi::Boolean>().Value();
+        const Napi::Value launch = info[3].As<Napi::Object>().Get("launch");
+        const std::string how = launch.IsString() ? launch.As<Napi::String>().Utf8Value() : "";
+        if (!launch.IsUndefined() && how != "host" && how != "graph")
+          throw_invalid("options.launch must be 'host' or 'graph' (got " + show(launch) + ")");
+        if (how == "graph") {
+          if (!comm_->launches_graphs())
+            throw ClabError("CLAB_UNSUPPORTED",
+                            "graph launch captures the loop in a CUDA graph: the nccl backend has them, this one does not");
+          // A copy's target is learnt as the ranks line up, after the loop's graph is captured.
+          if (op_has_copy_engine(job->op)) throw_invalid("options.launch 'graph' cannot take a copy-engine transfer");
+          job->times.loop_wanted = job->times.graph_wanted = true;  // the graph is that loop's
+        }
       }
       if (kind == Job::Kind::Execute) job->ticket = comm_->admit(job->op);
       // The device copies of a prestaged op point at its host buffers until drain(): they must outlive it.

@@ -247,6 +247,7 @@ Napi::Object times_object(Napi::Env e, const Times& m) {
     host.Set("blocked", Napi::Number::New(e, static_cast<double>(m.loop_blocked)));
     host.Set("preempted", Napi::Number::New(e, static_cast<double>(m.loop_preempted)));
     times.Set("loopHost", host);
+    if (m.graph_wanted) times.Set("launch", Napi::String::New(e, "graph"));
   }
   if (!m.seq.empty()) {
     Napi::Array seq = Napi::Array::New(e, m.seq.size());

@@ -12,6 +12,7 @@
 #include "gpu/device_memory.h"
 #include "gpu/gpu_errors.h"
 #include "gpu/gpu_gemm.h"
+#include "gpu/graph_loop.h"
 #include "profiler/nccl_profiler_abi.h"
 #include "profiler/nccl_tuner_abi.h"
 
@@ -273,7 +274,96 @@ Napi::Value TunerPlay(const Napi::CallbackInfo& info) {
   return after;
 }
 
+// A CUDA runtime of the graph calls alone that logs each call and fails the one named (graphLoopPlay).
+namespace fake_cuda {
+std::vector<std::string> calls;
+std::string fail_at;
+auto* const kStream = reinterpret_cast<gpu::cudaStream_t>(0x10);
+auto* const kGraph = reinterpret_cast<gpu::cudaGraph_t>(0x20);
+auto* const kExec = reinterpret_cast<gpu::cudaGraphExec_t>(0x30);
+constexpr auto kFailure = static_cast<gpu::cudaError_t>(901);  // cudaErrorStreamCaptureInvalidated
+
+gpu::cudaError_t logged(const std::string& call, const std::string& what) {
+  calls.push_back(what);
+  return fail_at == call ? kFailure : gpu::cudaSuccess;
+}
+gpu::cudaError_t begin_capture(gpu::cudaStream_t s, gpu::cudaStreamCaptureMode mode) {
+  const char* name = mode == gpu::cudaStreamCaptureModeThreadLocal ? "thread-local"
+                     : mode == gpu::cudaStreamCaptureModeGlobal    ? "global"
+                                                                   : "relaxed";
+  return logged("begin", std::string("begin capture ") + name + (s == kStream ? "" : " on another stream"));
+}
+gpu::cudaError_t end_capture(gpu::cudaStream_t, gpu::cudaGraph_t* graph) {
+  const gpu::cudaError_t e = logged("end", "end capture");
+  *graph = e == gpu::cudaSuccess ? kGraph : nullptr;
+  return e;
+}
+gpu::cudaError_t instantiate(gpu::cudaGraphExec_t* exec, gpu::cudaGraph_t graph, unsigned long long flags) {
+  const gpu::cudaError_t e = logged("instantiate", "instantiate " + std::string(graph == kGraph ? "the captured graph" : "another graph") +
+                                                       ", flags " + std::to_string(flags));
+  *exec = e == gpu::cudaSuccess ? kExec : nullptr;
+  return e;
+}
+gpu::cudaError_t launch(gpu::cudaGraphExec_t exec, gpu::cudaStream_t) {
+  return logged("launch", exec == kExec ? "launch" : "launch another graph");
+}
+gpu::cudaError_t exec_destroy(gpu::cudaGraphExec_t) { return logged("", "destroy the executable graph"); }
+gpu::cudaError_t graph_destroy(gpu::cudaGraph_t) { return logged("", "destroy the graph"); }
+gpu::cudaError_t last_error() { return logged("", "clear the last error"); }
+const char* error_name(gpu::cudaError_t) { return "cudaErrorStreamCaptureInvalidated"; }
+const char* error_string(gpu::cudaError_t) { return "operation failed due to a previous error during capture"; }
+
+const gpu::CudaRuntime& runtime() {
+  static gpu::CudaRuntime rt = [] {
+    gpu::CudaRuntime r;
+    r.cudaStreamBeginCapture = begin_capture;
+    r.cudaStreamEndCapture = end_capture;
+    r.cudaGraphInstantiate = instantiate;
+    r.cudaGraphLaunch = launch;
+    r.cudaGraphExecDestroy = exec_destroy;
+    r.cudaGraphDestroy = graph_destroy;
+    r.cudaGetLastError = last_error;
+    r.cudaGetErrorName = error_name;
+    r.cudaGetErrorString = error_string;
+    r.library = "fake";
+    return r;
+  }();
+  return rt;
+}
+}  // namespace fake_cuda
+
+// graphLoopPlay(repeat, failAt): a graph-launched loop (gpu/graph_loop.h) against a runtime that logs
+// its calls instead of making them: `repeat` ops (each logged "op") captured, then one launch, then
+// the loop destroyed. failAt names the call that fails: 'begin', 'op' (the second op throws),
+// 'end', 'instantiate', 'launch', or '' for none. Returns { calls, error?: { code, message } }.
+Napi::Value GraphLoopPlay(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  fake_cuda::calls.clear();
+  fake_cuda::fail_at = info[1].ToString().Utf8Value();
+  const int repeat = info[0].ToNumber().Int32Value();
+  Napi::Object result = Napi::Object::New(env);
+  try {
+    gpu::GraphLoop loop(fake_cuda::runtime(), fake_cuda::kStream, 3);
+    int issued = 0;
+    loop.capture(repeat, [&] {
+      fake_cuda::calls.push_back("op");
+      if (fake_cuda::fail_at == "op" && ++issued == 2) throw ClabError("NCCL_ERROR_INVALID_USAGE", "rank 3: ncclAllReduce failed");
+    });
+    loop.launch();
+  } catch (const ClabError& e) {
+    Napi::Object error = Napi::Object::New(env);
+    error.Set("code", e.code_name());
+    error.Set("message", e.what());
+    result.Set("error", error);
+  }
+  Napi::Array calls = Napi::Array::New(env, fake_cuda::calls.size());
+  for (size_t i = 0; i < fake_cuda::calls.size(); i++) calls.Set(static_cast<uint32_t>(i), fake_cuda::calls[i]);
+  result.Set("calls", calls);
+  return result;
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("graphLoopPlay", Napi::Function::New(env, GraphLoopPlay, "graphLoopPlay"));
   exports.Set("tunerPlay", Napi::Function::New(env, TunerPlay, "tunerPlay"));
   exports.Set("profilerPlay", Napi::Function::New(env, ProfilerPlay, "profilerPlay"));
   exports.Set("gemmResult", Napi::Function::New(env, GemmResult, "gemmResult"));

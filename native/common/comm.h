@@ -21,6 +21,12 @@ struct Times {
    * the host clock between repetitions) ignore it and leave loop_end at 0.
    */
   bool loop_wanted = false;
+  /**
+   * Set by the caller, with loop_wanted: that loop is captured once in a CUDA graph and one replay
+   * of it is timed (nccl-tests' -G): no host launch between its ops. The per-repetition run stays
+   * host-launched. Only backends that launches_graphs() take it.
+   */
+  bool graph_wanted = false;
   uint64_t loop_start = 0, loop_end = 0;
   /**
    * The host thread while it issued that loop (nccl): how long issuing took, and the page faults it
@@ -74,6 +80,9 @@ class Comm {
 
   /** Why this communicator cannot fill and check an op's data itself (Op::data), or "" when it can. */
   virtual std::string data_unavailable() const { return ""; }
+
+  /** Whether execute() can replay its loop as a CUDA graph (Times::graph_wanted): nccl alone has graphs. */
+  virtual bool launches_graphs() const { return false; }
 
   /** Makes pending and later ops fail with CLAB_ABORTED (thread-safe, any thread). */
   virtual void abort(const std::string& reason) = 0;

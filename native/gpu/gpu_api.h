@@ -41,8 +41,15 @@ enum cudaDeviceAttr : int {
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
 };
+enum cudaStreamCaptureMode : int {
+  cudaStreamCaptureModeGlobal = 0,
+  cudaStreamCaptureModeThreadLocal = 1,
+  cudaStreamCaptureModeRelaxed = 2,
+};
 struct CUstream_st;
 struct CUevent_st;
+struct CUgraph_st;
+struct CUgraphExec_st;
 constexpr size_t kCudaIpcHandleBytes = 64;  // CUDA_IPC_HANDLE_SIZE
 struct cudaIpcMemHandle_t {
   char reserved[kCudaIpcHandleBytes];
@@ -50,10 +57,15 @@ struct cudaIpcMemHandle_t {
 constexpr unsigned kCudaIpcMemLazyEnablePeerAccess = 0x01;  // cudaIpcMemLazyEnablePeerAccess
 using cudaStream_t = CUstream_st*;
 using cudaEvent_t = CUevent_st*;
+using cudaGraph_t = CUgraph_st*;
+using cudaGraphExec_t = CUgraphExec_st*;
 constexpr unsigned kCudaStreamNonBlocking = 0x01;   // cudaStreamNonBlocking
 constexpr unsigned kCudaEventDefault = 0x00;        // cudaEventDefault
 constexpr unsigned kCudaEventDisableTiming = 0x02;  // cudaEventDisableTiming
 
+// The graph calls capture a step's timed loop and replay it (`"launch": "graph"`, gpu/graph_loop.h);
+// cudaGraphInstantiate as CUDA 12 and 13 declare it, with flags (CUDA 11's took an error node and a
+// log buffer instead), the runtimes load_cudart takes.
 #define CLAB_CUDART_API(X)                                                                    \
   X(cudaGetDeviceCount, cudaError_t, (int*))                                                  \
   X(cudaSetDevice, cudaError_t, (int))                                                        \
@@ -86,7 +98,13 @@ constexpr unsigned kCudaEventDisableTiming = 0x02;  // cudaEventDisableTiming
   X(cudaMemcpyPeerAsync, cudaError_t, (void*, int, const void*, int, size_t, cudaStream_t))   \
   X(cudaIpcGetMemHandle, cudaError_t, (cudaIpcMemHandle_t*, void*))                           \
   X(cudaIpcOpenMemHandle, cudaError_t, (void**, cudaIpcMemHandle_t, unsigned int))            \
-  X(cudaIpcCloseMemHandle, cudaError_t, (void*))
+  X(cudaIpcCloseMemHandle, cudaError_t, (void*))                                              \
+  X(cudaStreamBeginCapture, cudaError_t, (cudaStream_t, cudaStreamCaptureMode))               \
+  X(cudaStreamEndCapture, cudaError_t, (cudaStream_t, cudaGraph_t*))                          \
+  X(cudaGraphInstantiate, cudaError_t, (cudaGraphExec_t*, cudaGraph_t, unsigned long long))   \
+  X(cudaGraphLaunch, cudaError_t, (cudaGraphExec_t, cudaStream_t))                            \
+  X(cudaGraphExecDestroy, cudaError_t, (cudaGraphExec_t))                                     \
+  X(cudaGraphDestroy, cudaError_t, (cudaGraph_t))
 
 // ---- NCCL (libnccl.so.2) -------------------------------------------------------------------
 

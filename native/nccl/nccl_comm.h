@@ -83,6 +83,7 @@ class NcclComm final : public Comm {
   void close() override;
   /** Its kernels' reason, or CLAB_DATA=host (for comparing both paths). */
   std::string data_unavailable() const override;
+  bool launches_graphs() const override { return true; }
 
  private:
   struct StreamState {
@@ -178,7 +179,8 @@ class NcclComm final : public Comm {
 
   /**
    * Runs `repeat` repetitions of `enqueue_one` between event pairs and fills times.start/end;
-   * with times.loop_wanted, first `repeat` more with one event pair around them all (loop_start/end).
+   * with times.loop_wanted, first `repeat` more with one event pair around them all (loop_start/end),
+   * with times.graph_wanted captured in a CUDA graph before the line-up and replayed once there.
    * `spin`: wait for the end without ever sleeping.
    */
   template <class F>

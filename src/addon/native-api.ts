@@ -77,6 +77,8 @@ export interface NativeTimes {
    * (getrusage of that thread).
    */
   loopHost?: { issueNs: number; faults: number; blocked: number; preempted: number };
+  /** 'graph': the loop was a CUDA graph's replay (enqueue()'s `launch`); absent: host-launched. */
+  launch?: 'graph';
   /** Where the backend made the op's data (`data`): when it filled the inputs and checked the outputs. */
   dataFillStartNs?: number;
   dataFillEndNs?: number;
@@ -95,6 +97,12 @@ export interface NativeTimes {
   windows?: { asked: number; declined: number };
 }
 
+/** How enqueue() times its repetitions (see there). */
+export interface EnqueueOptions {
+  loop?: boolean;
+  launch?: 'host' | 'graph';
+}
+
 export interface NativeComm {
   readonly rank: number;
   readonly world: number;
@@ -108,6 +116,8 @@ export interface NativeComm {
   /** Whether ops may carry `data` that this backend makes and checks itself; if not, why (makesDataWhyNot). */
   readonly makesData: boolean;
   readonly makesDataWhyNot?: string;
+  /** Whether enqueue() takes `launch: 'graph'` (nccl: CUDA graphs; cpu: none). */
+  readonly launchesGraphs: boolean;
   /**
    * Runs `op` `repeat` times back to back on stream `stream` (0..7). Ops on one stream run in
    * issue order; different streams run concurrently. Rejects with an Error carrying
@@ -118,8 +128,13 @@ export interface NativeComm {
    * (nccl): before those, run the repetitions once more with events around the whole loop only
    * (loopStartNs/loopEndNs), so that the per-repetition events' own cost is not in that time;
    * the cpu backend reads the host clock between repetitions, which costs nothing, and ignores it.
+   * `options.launch` 'graph' (launchesGraphs only; implies loop): that loop's repetitions are captured
+   * in a CUDA graph and replayed once untimed before the ranks line up, then one replay of it is
+   * timed (times.launch 'graph');
+   * the per-repetition run stays host-launched. Rejects with CLAB_UNSUPPORTED where the backend has
+   * no graphs, CLAB_INVALID_ARGUMENT for a copy-engine transfer.
    */
-  enqueue(stream: number, op: NativeOp, repeat?: number, options?: { loop?: boolean }): Promise<NativeTimes>;
+  enqueue(stream: number, op: NativeOp, repeat?: number, options?: EnqueueOptions): Promise<NativeTimes>;
   /**
    * Moves `op`'s input to where the backend computes (nccl: the GPU) ahead of its enqueue() calls
    * on this communicator, which then neither copy it in nor copy their output back: drain() does

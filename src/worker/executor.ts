@@ -4,6 +4,7 @@
 import { actionBandwidthBasis } from '../shared/run/aggregate.js';
 import { gpuRefusal } from '../shared/ops/gpu-support.js';
 import { commSettingRefusal, windowRefusal } from '../shared/run/comm-settings.js';
+import { GRAPH_LAUNCH_NEEDS } from '../shared/ops/launch.js';
 import type { FlightEntry } from '../shared/run/flight.js';
 import { rankStep } from '../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
@@ -203,6 +204,7 @@ export class PlanExecutor {
           : {}),
         ...(outcome.timed?.loopEndNs !== undefined ? { loopUs: (outcome.timed.loopEndNs - outcome.timed.loopStartNs!) / 1e3 } : {}),
         ...(outcome.timed?.loopHost ? { loopHost: loopHostOf(outcome.timed.loopHost) } : {}),
+        ...(outcome.timed?.launch === 'graph' ? { launch: 'graph' as const } : {}),
         note,
         ...(outcome.nccl ? { nccl: outcome.nccl } : {}),
         ...(outcome.timed?.windows ? { windows: outcome.timed.windows } : {}),
@@ -245,7 +247,7 @@ export class PlanExecutor {
         ? [
             {
               ...base,
-              name: `${step.label} ×${times.startNs.length} (loop)`,
+              name: `${step.label} ×${times.startNs.length} (${times.launch === 'graph' ? 'graph' : 'loop'})`,
               phase: 'loop',
               startNs: times.loopStartNs!,
               endNs: times.loopEndNs,
@@ -325,14 +327,25 @@ export class PlanExecutor {
         : ((step.registration === 'window' ? windowRefusal(version) : null) ?? (setting ? commSettingRefusal(setting, version) : null));
     if (refused)
       return { checks: () => [], timed: null, events: [made.fill], note: null, error: { code: 'CLAB_UNSUPPORTED', message: refused } };
+    // Graph launch on a backend without CUDA graphs (auto fell back to cpu): refused alike, the run goes on.
+    const graph = step.launch === 'graph';
+    if (graph && !comm.launchesGraphs)
+      return {
+        checks: () => [],
+        timed: null,
+        events: [made.fill],
+        note: null,
+        error: { code: 'CLAB_UNSUPPORTED', message: `${GRAPH_LAUNCH_NEEDS}; this rank's backend has none` },
+      };
     const needsFreshCheck = this.needsFreshCheck(step, calls);
     const checkCalls = needsFreshCheck ? made.sets[1] : calls;
     const checkOp = nativeOp(checkCalls, step);
     const enqueue = this.flight.enqueue.bind(this.flight, step.index, step.stream);
     const warm = step.warmup > 0 ? enqueue(op, step.warmup) : null;
     // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
-    // the timed iterations as one loop timed as a whole, which bandwidth comes from (see loopUs).
-    const timed = enqueue(op, step.iters, { loop: step.iters > 1 && step.origin.kind !== 'compare' });
+    // the timed iterations as one loop timed as a whole, which bandwidth comes from (see loopUs);
+    // graph-launched, that loop is a CUDA graph's replay, even of one iteration.
+    const timed = enqueue(op, step.iters, graph ? { launch: 'graph' } : { loop: step.iters > 1 && step.origin.kind !== 'compare' });
     const check = needsFreshCheck ? enqueue(checkOp, 1) : null;
     let warmT: NativeTimes | null, timedT: NativeTimes, checkT: NativeTimes | null;
     try {

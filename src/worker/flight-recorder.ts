@@ -3,7 +3,7 @@
 // when the backend never returns from it (a mismatch on NCCL hangs).
 import { FLIGHT_ENTRIES_KEPT, type FlightCall, type FlightEntry } from '../shared/run/flight.js';
 import { COLLECTIVE_DESCRIPTORS } from '../shared/ops/index.js';
-import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
+import type { EnqueueOptions, NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 
 /** The collective descriptors by their native op name: whether a call's root and redop mean anything. */
 const BY_NATIVE = new Map(Object.values(COLLECTIVE_DESCRIPTORS).map((d) => [d.native, d]));
@@ -34,7 +34,7 @@ export class FlightRecorder {
   }
 
   /** comm.enqueue, with a communication call recorded and reported first (compute is not communication). */
-  enqueue(step: number | null, stream: number, op: NativeOp, repeat = 1, options?: { loop?: boolean }): Promise<NativeTimes> {
+  enqueue(step: number | null, stream: number, op: NativeOp, repeat = 1, options?: EnqueueOptions): Promise<NativeTimes> {
     if (op.op !== 'gemm') {
       const entry: FlightEntry = { ...callOf(op), seq: this.seq + 1, repeat, step, stream };
       if (op.op === 'group') entry.items = op.ops.map(callOf);

@@ -65,6 +65,9 @@ CLAB_SAME_VALUE(cudaDevP2PAttrAccessSupported)
 CLAB_SAME_VALUE(cudaDevP2PAttrNativeAtomicSupported)
 CLAB_SAME_VALUE(cudaDevAttrComputeCapabilityMajor)
 CLAB_SAME_VALUE(cudaDevAttrComputeCapabilityMinor)
+CLAB_SAME_VALUE(cudaStreamCaptureModeGlobal)
+CLAB_SAME_VALUE(cudaStreamCaptureModeThreadLocal)
+CLAB_SAME_VALUE(cudaStreamCaptureModeRelaxed)
 static_assert(g::kCudaStreamNonBlocking == cudaStreamNonBlocking, "cudaStreamNonBlocking differs");
 static_assert(g::kCudaEventDefault == cudaEventDefault, "cudaEventDefault differs");
 static_assert(g::kCudaEventDisableTiming == cudaEventDisableTiming, "cudaEventDisableTiming differs");
@@ -130,6 +133,7 @@ static_assert(g::kNcclUniqueIdBytes == NCCL_UNIQUE_ID_BYTES, "NCCL_UNIQUE_ID_BYT
 CLAB_SAME_SIZE(cudaError_t)
 CLAB_SAME_SIZE(cudaMemcpyKind)
 CLAB_SAME_SIZE(cudaDeviceP2PAttr)
+CLAB_SAME_SIZE(cudaStreamCaptureMode)
 CLAB_SAME_SIZE(ncclResult_t)
 CLAB_SAME_SIZE(ncclDataType_t)
 CLAB_SAME_SIZE(ncclRedOp_t)

@@ -119,6 +119,8 @@ function shippedScenario(file, ranks, nccl) {
   if (!selected(name)) return;
   const v = clab(['validate', file, '--ranks', String(ranks)]);
   if (v.code !== 0) return record(name, true, `not runnable on ${ranks} rank(s): ${v.err.trim().split('\n')[0]}`, true);
+  if (BACKEND === 'cpu' && /"launch":\s*"graph"/.test(fs.readFileSync(file, 'utf8')))
+    return record(name, true, 'graph-launched steps need the nccl backend', true);
   expectPassed(
     name.replace(/ /g, '_'),
     file,
@@ -245,6 +247,53 @@ function sweeps() {
   const steps = COLLECTIVES.map((collective) => ({ op: 'sweep', collective, minBytes: 8, maxBytes: '1GiB', factor: 2, root: 1, data }));
   steps.push({ op: 'sweep', collective: 'send', from: 0, to: 1, minBytes: 8, maxBytes: '1GiB', factor: 2, data });
   return { world: { ranks: 2 }, defaults: { dtype: 'float32', warmup: 1, iters: 3 }, steps };
+}
+
+/**
+ * Graph launch ("launch": "graph"): sweeps of a collective, of a both-ways exchange (a group of
+ * sends and receives) and of a gather, and one call timed once, each captured in a CUDA graph and
+ * replayed; every output checked, every rank's loop a graph's replay with a positive time per op.
+ * Beside them the same all_reduce sweep host-launched, printed side by side for reading.
+ */
+function graphLaunch() {
+  const name = 'graph_launched_sweeps_on_2_GPUs';
+  if (!selected(name)) return;
+  const data = { kind: 'random', seed: 3, min: 0, max: 8 };
+  const sweep = (collective, maxBytes, launch) => ({ op: 'sweep', collective, minBytes: 8, maxBytes, data, launch });
+  const file = writeScenario('graph-launch', {
+    world: { ranks: 2 },
+    backend: 'nccl',
+    defaults: { dtype: 'float32', warmup: 2, iters: 20 },
+    steps: [
+      sweep('all_reduce', '1MiB', 'graph'),
+      sweep('sendrecv', '64KiB', 'graph'),
+      sweep('all_gather_into_tensor', '64KiB', 'graph'),
+      { op: 'reduce_scatter_tensor', label: 'one graph-launched call', count: 1 << 20, iters: 1, launch: 'graph', data },
+      sweep('all_reduce', '1MiB', 'host'),
+    ],
+  });
+  expectPassed(name, file, 2, (rec) => {
+    const graphed = rec.steps.filter((s) => rec.plan.steps[s.index]?.launch === 'graph');
+    const host = rec.steps.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === 3); // the plan's fourth sweep
+    const problems = [];
+    if (graphed.length !== rec.plan.steps.filter((s) => s.launch === 'graph').length) problems.push('a graph-launched step has no record');
+    for (const s of graphed) {
+      const notGraph = s.ranks.filter((r) => r.launch !== 'graph' || !(r.loopUs > 0));
+      if (notGraph.length)
+        problems.push(
+          `${s.label}: rank ${notGraph[0].rank} reports no graph replay (${JSON.stringify(notGraph[0].launch)}, loopUs ${notGraph[0].loopUs})`,
+        );
+      if (!(s.timing?.perOp > 0)) problems.push(`${s.label}: time per op ${s.timing?.perOp}`);
+      if (s.ranks.length !== 2) problems.push(`${s.label}: ${s.ranks.length} ranks reported`);
+    }
+    if (host.length !== 18 || host.some((s) => s.ranks.some((r) => r.launch !== undefined)))
+      problems.push(`the host-launched sweep: ${host.length} steps, or one says it was graph-launched`);
+    const graphAllReduce = new Map(graphed.filter((s) => s.origin.kind === 'sweep' && s.origin.sweep === 0).map((s) => [s.bytes, s]));
+    console.log(
+      `    all_reduce µs per op, host / graph: ${host.map((s) => `${s.bytes} B ${s.timing?.perOp?.toFixed(2)} / ${graphAllReduce.get(s.bytes)?.timing?.perOp?.toFixed(2)}`).join(', ')}`,
+    );
+    return problems.length ? problems.slice(0, 3).join('; ') : null;
+  });
 }
 
 /** The data kernels made and checked the large tensors (the rank log's line), on every rank. */
@@ -699,6 +748,7 @@ async function main() {
     });
     hangIsEnded();
     pairsIsolated();
+    if (BACKEND === 'nccl') graphLaunch();
   }
   for (const ranks of [2, 4]) {
     if (gpus < ranks) continue;

@@ -9,25 +9,31 @@ import type { PlanStep } from '../../src/shared/plan/types';
 import type { RankStepResult, TimelineEvent } from '../../src/shared/run/protocol';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
 import { PlanExecutor } from '../../src/worker/executor';
-import type { NativeComm, NativeOp, NativeTimes } from '../../src/addon/native-api';
+import type { EnqueueOptions, NativeComm, NativeOp, NativeTimes } from '../../src/addon/native-api';
 import { cpuCommInit, createId } from '../native/ranks';
 
 const comms: NativeComm[] = [];
 afterAll(() => comms.forEach((c) => c.destroy()));
 
-async function loopingComm(): Promise<{ comm: NativeComm; asked: { op: string; repeat: number; loop: boolean }[]; seen: string[] }> {
+type Asked = { op: string; repeat: number; loop: boolean; launch?: 'host' | 'graph' };
+
+/** `graphs`: the wrapper takes launch 'graph' as nccl does (its loop then reads as a graph's replay). */
+async function loopingComm(graphs = false): Promise<{ comm: NativeComm; asked: Asked[]; seen: string[] }> {
   const real = await cpuCommInit(createId(1), 0, 1);
   comms.push(real);
-  const asked: { op: string; repeat: number; loop: boolean }[] = [];
+  const asked: Asked[] = [];
   const seen: string[] = []; // "enqueue OP" and "done OP", in the order they happened
   const comm: NativeComm = {
     rank: 0,
     world: 1,
     makesData: false,
-    async enqueue(stream: number, op: NativeOp, repeat = 1, options?: { loop?: boolean }): Promise<NativeTimes> {
-      asked.push({ op: op.op, repeat, loop: options?.loop ?? false });
+    launchesGraphs: graphs,
+    async enqueue(stream: number, op: NativeOp, repeat = 1, options?: EnqueueOptions): Promise<NativeTimes> {
+      asked.push({ op: op.op, repeat, loop: options?.loop ?? false, ...(options?.launch ? { launch: options.launch } : {}) });
       seen.push(`enqueue ${op.op}`);
-      if (!options?.loop) return real.enqueue(stream, op, repeat).finally(() => seen.push(`done ${op.op}`));
+      const graph = options?.launch === 'graph';
+      if (graph && !graphs) throw Object.assign(new Error('no graphs here'), { code: 'CLAB_UNSUPPORTED' });
+      if (!options?.loop && !graph) return real.enqueue(stream, op, repeat).finally(() => seen.push(`done ${op.op}`));
       const loop = await real.enqueue(stream, op, repeat);
       const each = await real.enqueue(stream, op, repeat);
       seen.push(`done ${op.op}`);
@@ -37,6 +43,7 @@ async function loopingComm(): Promise<{ comm: NativeComm; asked: { op: string; r
         loopStartNs: loop.startNs[0],
         loopEndNs: loop.endNs[repeat - 1],
         loopHost: { issueNs: 1500, faults: 2, blocked: 3, preempted: 1 },
+        ...(graph ? { launch: 'graph' as const } : {}),
       };
     },
     prestage: (stream, op) => real.prestage(stream, op),
@@ -147,6 +154,77 @@ describe('executor: the loop timed as a whole', () => {
     expect(at('enqueue broadcast')).toBeGreaterThan(at('done all_gather')); // another stream: after the chain ended
     expect(results.filter((r) => r.verdict === 'fail')).toEqual([]);
     expect(results.filter((r) => r.verdict === 'pass')).toHaveLength(3);
+  });
+});
+
+describe('executor: graph launch', () => {
+  const graphPlan = () =>
+    compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'graph',
+        world: { ranks: 1 },
+        defaults: { iters: 3, warmup: 2 },
+        steps: [
+          { op: 'all_reduce', count: 1024, launch: 'graph', iters: 1 },
+          { op: 'sweep', collective: 'broadcast', minBytes: 8, maxBytes: 16, launch: 'graph' },
+          { op: 'all_gather', count: 16 },
+        ],
+      }),
+    );
+
+  it('asks for a graph-launched loop (even of one iteration) after a host-launched warm-up, and the result says so', async () => {
+    const plan = graphPlan();
+    const { comm, asked } = await loopingComm(true);
+    const results: RankStepResult[] = [];
+    const events: TimelineEvent[] = [];
+    await new PlanExecutor(plan, {
+      rank: 0,
+      comm,
+      stepBegin: () => undefined,
+      stepEnd: (r, e) => {
+        results.push(r);
+        events.push(...e);
+      },
+    }).run();
+
+    expect(asked.filter((a) => a.op === 'all_reduce')).toEqual([
+      { op: 'all_reduce', repeat: 2, loop: false }, // the warm-up, host-launched
+      { op: 'all_reduce', repeat: 1, loop: false, launch: 'graph' },
+      { op: 'all_reduce', repeat: 1, loop: false }, // the check on fresh input, outside the graph
+    ]);
+    expect(asked.filter((a) => a.op === 'broadcast' && a.launch === 'graph').map((a) => a.repeat)).toEqual([3, 3]);
+    expect(asked.filter((a) => a.op === 'all_gather').map((a) => a.launch)).toEqual([undefined, undefined]);
+    expect(results.map((r) => [r.step, r.verdict, r.launch])).toEqual([
+      [0, 'pass', 'graph'],
+      [1, 'pass', 'graph'],
+      [2, 'pass', 'graph'],
+      [3, 'pass', undefined],
+    ]);
+    expect(events.filter((e) => e.phase === 'loop').map((e) => e.name)).toEqual([
+      'all_reduce ×1 (graph)',
+      'broadcast sweep 8 B ×3 (graph)',
+      'broadcast sweep 16 B ×3 (graph)',
+      'all_gather ×3 (loop)',
+    ]);
+    const first = results[0];
+    expect(summarizeStep(plan.steps[0], [first], 1).timing!.perOp).toBeCloseTo(first.loopUs!, 6);
+  });
+
+  it('refuses a graph-launched step before handing it to a backend without graphs, and the run goes on', async () => {
+    const { comm, asked } = await loopingComm(false);
+    const results: RankStepResult[] = [];
+    await new PlanExecutor(graphPlan(), { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
+    expect(results.map((r) => [r.step, r.verdict, r.error?.code])).toEqual([
+      [0, 'error', 'CLAB_UNSUPPORTED'],
+      [1, 'error', 'CLAB_UNSUPPORTED'],
+      [2, 'error', 'CLAB_UNSUPPORTED'],
+      [3, 'pass', undefined],
+    ]);
+    expect(results[0].error?.message).toBe(
+      `"launch": "graph" captures the timed loop in a CUDA graph, which only the nccl backend has; this rank's backend has none`,
+    );
+    expect(asked.filter((a) => a.op !== 'barrier').map((a) => a.op)).toEqual(['all_gather', 'all_gather']); // nothing else was handed over
   });
 });
 

@@ -42,6 +42,7 @@ function standIn(how: { init: 'ok' | 'hang'; enqueue: 'ok' | 'hang-until-abort' 
       rank: 0,
       world: 2,
       makesData: false,
+      launchesGraphs: false,
       enqueue: (_s, op, repeat = 1, _opts?: unknown) => {
         log.push(`enqueue ${op.op} on comm ${id}`);
         // warm-up-only: the untimed warm-up (no options) moves its data; the timed loop never ends.

@@ -11,7 +11,8 @@ import { checkWritable } from './atomic-file.js';
 import { hostCopyGBps } from './host-copy.js';
 import { checkPlanMemory, gpusFromTopology, type GpuMemory } from './memory-check.js';
 import { cpuTooSlow } from '../../shared/run/cpu-time.js';
-import { chooseBackend, type BackendChoice, type BackendRequest } from './backend.js';
+import { graphLaunchRefusal } from '../../shared/plan/launch.js';
+import { BackendUnavailableError, chooseBackend, type BackendChoice, type BackendRequest } from './backend.js';
 import { RecordCheckpoint } from './record-checkpoint.js';
 import { defaultRecordPath, writeRecordAtomic } from './record-store.js';
 import { LabRun } from './run.js';
@@ -70,7 +71,8 @@ export interface PreparedRun {
  * Everything a run needs, checked before anything runs: throws ScenarioFileError for a plan the
  * world cannot hold, NcclLibraryError (a library named that is no file), BackendUnavailableError,
  * InsufficientMemoryError (with what the plan needs and what the machine has), TooSlowForCpuError
- * (steps sized for GPUs), or an Error naming why the record cannot be written.
+ * (steps sized for GPUs), BackendUnavailableError for graph-launched steps on cpu, or an Error
+ * naming why the record cannot be written.
  */
 export function prepareRun(request: RunRequest): PreparedRun {
   const { loaded } = request;
@@ -96,6 +98,9 @@ export function prepareRun(request: RunRequest): PreparedRun {
   // A scenario sized for GPUs: refused now, not after a step's timeout on cpu ranks.
   const tooSlow = backend.backend === 'cpu' ? cpuTooSlow(plan) : null;
   if (tooSlow) throw new TooSlowForCpuError(tooSlow);
+  // Graph-launched steps on ranks without CUDA graphs (cpu, asked for or chosen by auto): one line now.
+  const noGraphs = graphLaunchRefusal(plan, backend.backend, backend.note);
+  if (noGraphs) throw new BackendUnavailableError(noGraphs);
   const createdAt = new Date();
   const recordPath = request.recordPath ?? defaultRecordPath(loaded.scenario.name, createdAt, request.recordsDir);
   checkWritable(recordPath);

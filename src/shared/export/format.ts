@@ -14,6 +14,7 @@ import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeLoopStall, loopStalls } from '../run/loop-host.js';
 import { describeChoice, oneChoice, type NcclStepSummary } from '../run/nccl-events.js';
+import { graphLaunched } from '../learn/launch.js';
 import { describeRan } from '../run/nccl-kernels.js';
 
 export const PASS = '✓';
@@ -69,10 +70,13 @@ export function timingLine(step: StepRecord): string | null {
       ? `, ${formatBytes(step.bytes)}: algbw ${step.algbw.toFixed(2)} GB/s${step.busbw !== null ? `, busbw ${step.busbw.toFixed(2)} GB/s` : ''}`
       : '';
   const fl = step.flops ? `, ${(step.flops / (bandwidthTime(t) * 1e3)).toFixed(2)} GFLOP/s` : '';
+  // Graph-launched, time per op is the replay's and the iterations' own times were host-launched: both said.
   const loop =
-    t.perOp !== undefined && Math.abs(t.perOp - t.mean) > 0.05 * t.mean
-      ? `; ${us(t.perOp)} µs per op over the loop, as nccl-tests times`
-      : '';
+    t.perOp !== undefined && graphLaunched(step)
+      ? `; ${us(t.perOp)} µs per op in a CUDA graph's replay (launch "graph"), the iterations host-launched`
+      : t.perOp !== undefined && Math.abs(t.perOp - t.mean) > 0.05 * t.mean
+        ? `; ${us(t.perOp)} µs per op over the loop, as nccl-tests times`
+        : '';
   return `    time ${us(t.mean)} µs mean (min ${us(t.min)}, median ${us(t.median)}, max ${us(t.max)}, n=${t.samples}${loop})${bw}${fl}`;
 }
 
@@ -225,7 +229,14 @@ export function sweepTitle(plan: Plan, sweep: number): string {
       : first.inPlace
         ? ', in-place: nccl-tests\' right half ("inPlace": false for its left)'
         : ', out-of-place: nccl-tests\' left half ("inPlace": true for its right, where the op has one)';
-  return `# ${spec.label} (${spec.path}), ${plan.world} ranks${half}`;
+  // Which launch, where the plan has graph-launched steps (a sweep beside its host-launched twin).
+  const graph = plan.steps.some((s) => s.origin.kind === 'sweep' && s.origin.sweep === sweep && s.launch === 'graph');
+  const launch = graph
+    ? ", graph-launched: time is one CUDA graph replay of each size's iterations (nccl-tests -G)"
+    : plan.steps.some((s) => s.launch === 'graph')
+      ? ', host-launched: the CPU launches every op of the loop'
+      : '';
+  return `# ${spec.label} (${spec.path}), ${plan.world} ranks${half}${launch}`;
 }
 
 export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number, environment?: Environment): string[] {

@@ -21,6 +21,7 @@ import {
   type ModelledOp,
 } from './model.js';
 import { linkPeak, type LinkPeak } from './peak.js';
+import { GRAPH_LATENCY_NOTE, graphLaunched } from './launch.js';
 
 export interface SweepModelRow {
   /** The step's index in the record. */
@@ -144,6 +145,7 @@ export function sweepModel(
       })),
   };
   model.notes = [
+    ...(timed.some(graphLaunched) ? [GRAPH_LATENCY_NOTE] : []),
     ...sweepNotes(model, new Map(timed.map((s) => [s.index, s.busbw!])), environment.backend),
     ...ncclChoiceNotes(model, timed),
   ];

@@ -9,6 +9,7 @@ import { LIMITS } from '../scenario/limits.js';
 import type { BasicStep, Scenario, Step } from '../scenario/schema.js';
 import { formatBytes } from '../data/units.js';
 import { valuesCount, valuesIssues, type ValuesUse } from '../data/values.js';
+import { GRAPH_LAUNCH_NEEDS, type Launch } from '../ops/launch.js';
 import type {
   CollectiveAction,
   CommSetting,
@@ -111,9 +112,44 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
     id?: string;
     stream?: string;
     expect?: 'success' | 'failure';
+    launch?: Launch;
     registration?: 'none' | 'window';
   };
   type PerRank = PlanStep['perRank'];
+  // A scenario that names the cpu backend and asks for graph launch: said once, where first asked.
+  let graphRefused = false;
+  /**
+   * How a step's timed loop is launched: its own `launch`, else the defaults', for collective steps
+   * and sweeps (a compare block is timed as a whole, host-launched: there `launch` is refused).
+   */
+  const launchOf = (path: JsonPath, s: Common, origin: StepOrigin, action: PlanAction, iters: number): Launch => {
+    const own = s.launch !== undefined;
+    if (origin.kind === 'compare') {
+      if (own)
+        issues.push({
+          path: [...path, 'launch'],
+          message: '"launch" applies to steps and sweeps outside compare blocks: a block is timed as a whole, host-launched',
+        });
+      return 'host';
+    }
+    if (origin.kind !== 'sweep' && action.kind !== 'collective') return 'host';
+    const launch = s.launch ?? d.launch ?? 'host';
+    if (launch !== 'graph') return launch;
+    const at: JsonPath = own ? [...path, 'launch'] : ['defaults', 'launch'];
+    if (scenario.backend === 'cpu' && !graphRefused) {
+      graphRefused = true;
+      issues.push({
+        path: at,
+        message: `${GRAPH_LAUNCH_NEEDS}; this scenario's backend is "cpu" (set "backend": "nccl" or "auto", or "launch": "host")`,
+      });
+    }
+    if (iters > LIMITS.graphIters)
+      issues.push({
+        path: s.iters !== undefined ? [...path, 'iters'] : ['defaults', 'iters'],
+        message: `a graph-launched step captures its ${iters} timed ops in one CUDA graph: expected at most ${LIMITS.graphIters} iters`,
+      });
+    return launch;
+  };
   const push = (path: JsonPath, s: Common, label: string, origin: StepOrigin, action: PlanAction, forceSync = false, perRank?: PerRank) => {
     // Checked as the plan grows, so that no scenario expands into more than the bound first.
     if (steps.length >= LIMITS.planSteps) {
@@ -129,6 +165,8 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       if (asyncIds.has(s.id)) issues.push({ path: [...path, 'id'], message: `async id "${s.id}" is already used by an earlier step` });
       asyncIds.add(s.id);
     }
+    const iters = s.iters ?? d.iters ?? 1;
+    const launch = launchOf(path, s, origin, action, iters);
     steps.push({
       index: steps.length,
       path: formatPath(path),
@@ -136,7 +174,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       origin,
       action,
       warmup: s.warmup ?? d.warmup ?? 0,
-      iters: s.iters ?? d.iters ?? 1,
+      iters,
       timeoutMs: s.timeoutMs ?? d.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       async: !forceSync && (s.async ?? false),
       asyncId: s.id ?? null,
@@ -144,6 +182,7 @@ export function compilePlan(scenario: Scenario, options: CompileOptions = {}): P
       ...(s.expect === 'failure' ? { expect: 'failure' as const } : {}),
       ...(perRank ? { perRank } : {}),
       ...(comm !== undefined && COMMUNICATES.has(action.kind) ? { comm } : {}),
+      ...(launch === 'graph' ? { launch } : {}),
       ...(registration === 'window' && COMMUNICATES.has(action.kind) ? { registration } : {}),
     });
   };

@@ -320,7 +320,8 @@ export function worldProblemsOfValidSteps(text: string, file: string, options: C
   const raw = JSON.parse(json) as unknown;
   if (!isObject(raw) || !Array.isArray(raw.steps)) return [];
   const fields = scenarioSchema.shape;
-  const valid = (key: 'world' | 'defaults' | 'registerBuffers') => (fields[key].safeParse(raw[key]).success ? raw[key] : undefined);
+  const valid = (key: 'world' | 'defaults' | 'registerBuffers' | 'backend') =>
+    fields[key].safeParse(raw[key]).success ? raw[key] : undefined;
   const world = valid('world') ?? (options.ranks !== undefined ? { ranks: options.ranks } : undefined);
   const kept: number[] = [];
   raw.steps.forEach((step, i) => {
@@ -333,6 +334,7 @@ export function worldProblemsOfValidSteps(text: string, file: string, options: C
     world,
     defaults: valid('defaults'),
     registerBuffers: valid('registerBuffers'),
+    backend: valid('backend'),
     steps: kept.map((i) => (raw.steps as unknown[])[i]),
   });
   if (!scenario.success) return [];

@@ -7,6 +7,7 @@ import { REDOPS } from '../data/reduce.js';
 import { COLLECTIVES, OBJECT_COLLECTIVES } from '../ops/index.js';
 import { commSettingSchema, patternSchema } from '../scenario/schema.js';
 import { LIMITS } from '../scenario/limits.js';
+import { LAUNCHES } from '../ops/launch.js';
 
 const rank = z.number().int().min(0);
 const count = z.number().int().min(0);
@@ -128,6 +129,8 @@ export const planStepSchema = z.object({
   comm: z.number().int().min(1).optional(),
   /** failure: the step shows a deliberate mistake and must not succeed (absent: success). */
   expect: z.enum(['success', 'failure']).optional(),
+  /** graph (nccl): the timed loop is captured in a CUDA graph and one replay timed (ops/launch.ts); absent: host. */
+  launch: z.enum(LAUNCHES).optional(),
   /**
    * window (nccl): the step's buffers come from ncclMemAlloc and are registered as symmetric windows
    * on its communicator (`comm`) as it lines up; absent: not registered as windows.

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { checkedArray, isInt, isNumber, isObject, isString } from './checked-array.js';
 import { ncclStepInfoSchema } from './nccl-events.js';
+import { LAUNCHES, type Launch } from '../ops/launch.js';
 
 export const mismatchSchema = z.object({ index: z.number().int(), expected: z.string(), actual: z.string() });
 
@@ -42,6 +43,12 @@ export const rankStepResultSchema = z.object({
       preempted: z.number().int().nonnegative(),
     })
     .optional(),
+  /**
+   * graph (nccl, newer records): loopUs is one replay of the timed iterations captured in a CUDA
+   * graph, no host launch between them (ops/launch.ts); timesUs and spanUs still come from the
+   * iterations launched one by one. Absent: host-launched.
+   */
+  launch: z.enum(LAUNCHES).optional(),
   note: z.string().nullable(),
   /** Why the step failed on this rank while the run went on (verdict error): the code and the backend's message. */
   error: z.object({ code: z.string(), message: z.string() }).optional(),
@@ -71,6 +78,7 @@ export const RESULT_KEYS = [
   'spanUs',
   'loopUs',
   'loopHost',
+  'launch',
   'note',
   'error',
   'nccl',
@@ -101,6 +109,8 @@ function arrayByHand<T>(x: unknown, copy: (element: unknown) => T | null): T[] |
 }
 
 const numberByHand = (x: unknown): number | null => (isNumber(x) ? x : null);
+const LAUNCH_SET: ReadonlySet<unknown> = new Set(LAUNCHES);
+const launchByHand = (x: unknown): Launch | null => (LAUNCH_SET.has(x) ? (x as Launch) : null);
 
 function mismatchByHand(x: unknown): Mismatch | null {
   if (!isObject(x)) return null;
@@ -166,7 +176,12 @@ export function resultByHand(x: unknown): Result | null {
     r.input = x.input;
   }
   r.timesUs = timesUs;
-  if (!optional(r, x, 'spanUs', numberByHand) || !optional(r, x, 'loopUs', numberByHand) || !optional(r, x, 'loopHost', loopHostByHand))
+  if (
+    !optional(r, x, 'spanUs', numberByHand) ||
+    !optional(r, x, 'loopUs', numberByHand) ||
+    !optional(r, x, 'loopHost', loopHostByHand) ||
+    !optional(r, x, 'launch', launchByHand)
+  )
     return null;
   r.note = note;
   if (!optional(r, x, 'error', errorByHand)) return null;

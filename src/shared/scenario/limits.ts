@@ -14,6 +14,8 @@ export const LIMITS = {
   /** Elements of one tensor. */
   count: 2 ** 40,
   iters: 100_000,
+  /** Timed ops one CUDA graph holds (a graph-launched step's iters): each is a node NCCL prepares when the graph is made. */
+  graphIters: 10_000,
   warmup: 100_000,
   timeoutMs: 24 * 3600 * 1000,
   compareRepeat: 1000,

@@ -9,6 +9,7 @@ import { LIMITS } from './limits.js';
 import { RANK_ENV_VALUE, RANK_ENV_VALUE_CHARS, RANK_ENV_VALUE_EXPECTED, rankEnvKeyRefusal } from './rank-env.js';
 import { parseBytes } from '../data/units.js';
 import { valuesCount } from '../data/values.js';
+import { LAUNCH_CHOICES, LAUNCH_DESCRIPTION, LAUNCHES } from '../ops/launch.js';
 
 export const SCENARIO_VERSION = 1;
 
@@ -118,6 +119,10 @@ const common = {
   stream: name.optional().describe('Stream the step runs on: "default" unless named (e.g. "comm", "compute").'),
 };
 
+const launch = z
+  .enum(LAUNCHES)
+  .describe(LAUNCH_DESCRIPTION)
+  .meta({ markdownEnumDescriptions: LAUNCHES.map((l) => LAUNCH_CHOICES[l]) });
 const registration = z
   .enum(['none', 'window'])
   .describe(
@@ -175,6 +180,7 @@ const collectiveTopStep = z
       .describe(
         'What each rank reads as its result: "output" (default), or "rank-slice" (reduce_scatter, scatter): the output buffer is as large as the input and each rank reads the slice at rank × count, where the in-place form would put its result; the op writes only the first count elements, so every rank but 0 reads memory it never wrote.',
       ),
+    launch: launch.optional(),
     registration: registration.optional(),
     perRank: perRank({
       op: collectiveOp.optional(),
@@ -301,6 +307,7 @@ const sweepStep = z
     data: patternSchema.optional(),
     from: rankIndex.optional().describe('For collective "send": the sending rank (default 0).'),
     to: rankIndex.optional().describe('For collective "send": the receiving rank (default 1).'),
+    launch: launch.optional(),
     registration: registration.optional(),
     ctaPolicy: z
       .enum(CTA_POLICIES)
@@ -506,6 +513,7 @@ export const scenarioSchema = z
         iters: z.number().int().min(1).max(LIMITS.iters).optional(),
         timeoutMs: z.number().int().min(1).max(LIMITS.timeoutMs).optional(),
         data: patternSchema.optional(),
+        launch: launch.optional(),
         registration: registration.optional(),
       })
       .strict()

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { COLLECTIVE_DESCRIPTORS, COLLECTIVES } from '../../../src/shared/ops';
 import { reference } from '../../shared/learn/reference.js';
+import { LAUNCH_SUMMARY, LAUNCH_TEACHING } from '../../../src/shared/ops/launch';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 
@@ -33,6 +34,24 @@ describe('clab explain', () => {
     expect(list.stdout).toMatch(/^recv +One transfer between two ranks/m);
     const json = clab('explain', 'broadcast_object', '--json');
     expect(JSON.parse(json.stdout)).toMatchObject({ op: 'broadcast_object', countMeans: null, busFactors: null });
+  });
+
+  it('explains host- against graph-launched timing as a topic, lists it after the ops, and points to it from each op', () => {
+    const r = clab('explain', 'launch');
+    expect(r.status).toBe(0);
+    // Every word of the summary and the lesson, paragraph by paragraph, wrapped to 96 columns.
+    const words = (t: string) => t.split(/\s+/).filter(Boolean).join(' ');
+    expect(r.stdout.trim().split('\n\n').map(words)).toEqual([`launch: ${LAUNCH_SUMMARY}`, ...LAUNCH_TEACHING].map(words));
+    expect(Math.max(...r.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(96);
+    expect(JSON.parse(clab('explain', 'launch', '--json').stdout)).toEqual({
+      topic: 'launch',
+      summary: LAUNCH_SUMMARY,
+      teaching: LAUNCH_TEACHING,
+    });
+    const listed = clab('explain').stdout.trim().split('\n').at(-1)!;
+    expect(listed.split(/ {2,}/)).toEqual(['launch', LAUNCH_SUMMARY]);
+    expect(clab('explain', 'all_reduce').stdout).toContain('  launch  "host" (default) or "graph" (nccl): see `clab explain launch`');
+    expect(clab('explain', 'lanuch').stderr).toContain('did you mean launch?');
   });
 
   it('refuses an unknown op with exit 2, saying which one was meant and listing the known ones', () => {

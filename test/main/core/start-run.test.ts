@@ -49,6 +49,23 @@ describe('prepareRun', () => {
     expect(auto.recordPath.startsWith(dir)).toBe(true);
   });
 
+  it('refuses graph-launched steps in one line where the run is on cpu, asked for or chosen by auto, and takes them on nccl', () => {
+    const graphs = parseScenarioText(readFileSync('scenarios/graph-vs-host.scenario.json', 'utf8'), 'graph-vs-host.scenario.json');
+    const line =
+      'steps[1]: "launch": "graph" captures the timed loop in a CUDA graph, which only the nccl backend has; this run is on the cpu backend';
+    expect(() => prepareRun({ loaded: graphs, scenarioFile: null, backend: 'cpu', loadAddon: noNccl, recordsDir: dir })).toThrow(
+      `${line}, and 18 steps ask for it`,
+    );
+    const auto = () => prepareRun({ loaded: graphs, scenarioFile: null, backend: 'auto', loadAddon: noNccl, recordsDir: dir });
+    expect(auto).toThrow(BackendUnavailableError);
+    expect(auto).toThrow(`${line} (auto chose cpu: nccl is unavailable (no GPU here)), and 18 steps ask for it`);
+    const gpus = () => ({
+      backends: () => ({ cpu: { available: true }, nccl: { available: true, devices: 2 } }),
+      gpuMemoryTotals: () => [80e9, 80e9],
+    });
+    expect(prepareRun({ loaded: graphs, scenarioFile: null, loadAddon: gpus, recordsDir: dir }).backend.backend).toBe('nccl');
+  });
+
   it("checks an nccl plan against NVML's figures when they place every GPU, and asks CUDA (topology) only when they do not", () => {
     const big = parseScenarioText(
       JSON.stringify({ version: 1, name: 'big', world: { ranks: 2 }, backend: 'nccl', steps: [{ op: 'all_reduce', count: 1 << 26 }] }),

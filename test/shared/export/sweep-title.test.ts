@@ -28,3 +28,25 @@ describe("a sweep table says which half of nccl-tests' table it is", () => {
     expect(sweepTable(plan, [], 0)[0]).toBe(sweepTitle(plan, 0));
   });
 });
+
+describe('a sweep table says how its loop was launched', () => {
+  it('graph-launched where the sweep asked, host-launched beside one, and nothing where no step is graph-launched', () => {
+    const both = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 't',
+        world: { ranks: 2 },
+        backend: 'nccl',
+        steps: [
+          { op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: 64, launch: 'graph' },
+          { op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: 64 },
+        ],
+      }),
+    );
+    expect(sweepTitle(both, 0)).toMatch(
+      /, in-place: .*, graph-launched: time is one CUDA graph replay of each size's iterations \(nccl-tests -G\)$/,
+    );
+    expect(sweepTitle(both, 1)).toMatch(/, host-launched: the CPU launches every op of the loop$/);
+    expect(sweepTitle(plan, 0)).not.toMatch(/launched/);
+  });
+});

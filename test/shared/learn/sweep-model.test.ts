@@ -92,6 +92,17 @@ describe('the α-β model beside a sweep', () => {
     ]);
   });
 
+  it("says first that a graph-launched sweep's α is the GPU's own floor, with no host launch cost in it", () => {
+    const r = sweepRecord(2, CPU_SWEEP, NCCL);
+    const host = sweepModel(r.plan, r.environment, r.steps, 0)!.notes;
+    for (const s of r.steps) for (const rank of s.ranks) rank.launch = 'graph';
+    const graph = sweepModel(r.plan, r.environment, r.steps, 0)!.notes;
+    expect(graph).toEqual([
+      "the sweep was graph-launched: its α is the GPU's own floor per hop, with no host launch cost in it (a host-launched sweep's α adds the CPU's cost of launching each op).",
+      ...host,
+    ]);
+  });
+
   it('tells a small call that waited far longer than its hops from one latency-bound as the model expects', () => {
     // α = 10 µs from the 8 B row; the model says 20 µs at 32 B, which took 400.
     const r = sweepRecord(

@@ -66,6 +66,24 @@ describe('time per op, as nccl-tests measures it', () => {
     expect(summarizeStep(step, [withLoop(0, 40), rank(1, [10, 10, 10, 10], 48)], 2).timing!.perOp).toBe(11);
   });
 
+  it("takes a graph-launched loop's replay as time per op, and says both that and how the iterations ran", () => {
+    const graph = (r: number, loopUs: number): RankStepResult => ({ ...rank(r, [10, 10, 10, 10], 44), loopUs, launch: 'graph' });
+    const s = summarizeStep(step, [graph(0, 20), graph(1, 24)], 2);
+    expect(s.timing!.perOp).toBe(5.5);
+    expect(s.algbw).toBeCloseTo(8 / 5.5e3, 9);
+    expect(timingLine(s)).toContain(`; 5.50 µs per op in a CUDA graph's replay (launch "graph"), the iterations host-launched)`);
+    // The same loop host-launched reads as nccl-tests' loop.
+    const host = summarizeStep(
+      step,
+      [
+        { ...graph(0, 20), launch: undefined },
+        { ...graph(1, 24), launch: undefined },
+      ],
+      2,
+    );
+    expect(timingLine(host)).toContain('5.50 µs per op over the loop, as nccl-tests times');
+  });
+
   it('falls back to the mean iteration for records without spans', () => {
     const s = summarizeStep(step, [rank(0, [10, 10, 10, 10]), rank(1, [10, 10, 10, 10])], 2);
     expect(s.timing!.perOp).toBeUndefined();

@@ -40,6 +40,7 @@ const validResult = fc.record(
     spanUs: number,
     loopUs: number,
     loopHost,
+    launch: fc.constantFrom(...shape.launch.unwrap().options),
     note: fc.option(text),
     error: fc.record({ code: text, message: text }, plain),
   },

@@ -1,10 +1,12 @@
 // `clab explain [op]`: what an operation does, what its `count` counts, its busbw factor and the
 // teaching text, from the operation's descriptor, then a worked example: every rank's input and
-// output for a small call; without an op, every op with its summary.
+// output for a small call; without an op, every op with its summary, then the topics beside them
+// (`launch`: host- against graph-launched timing, learn/launch.ts).
 import { InvalidArgumentError } from 'commander';
 import { exampleRows, ExampleError, workedExample, type WorkedExample } from '../../../shared/learn/worked-example.js';
 import { busFactorText, EXPLAINED_OPS, explainOp } from '../../../shared/ops/explain.js';
 import { wrapWords } from '../../../shared/data/wrap.js';
+import { LAUNCH_SUMMARY, LAUNCH_TEACHING } from '../../../shared/ops/launch.js';
 import { nearestName } from '../../../shared/scenario/messages.js';
 import { EXIT_OK, EXIT_USAGE, err, out, rankCount, type RegisterCommand } from '../common.js';
 
@@ -33,16 +35,38 @@ function printExample(example: WorkedExample): void {
   }
 }
 
-function explainCommand(op: string | undefined, flags: ExplainFlags): number {
-  if (op === undefined) {
-    const width = Math.max(...EXPLAINED_OPS.map((o) => o.length));
-    for (const o of EXPLAINED_OPS) out(`${o.padEnd(width)}  ${explainOp(o)!.summary}`);
+/** What `clab explain` teaches beside the operations: each topic's summary and text. */
+const TOPICS: Record<string, { summary: string; teaching: readonly string[] }> = {
+  launch: { summary: LAUNCH_SUMMARY, teaching: LAUNCH_TEACHING },
+};
+const NAMES = [...EXPLAINED_OPS, ...Object.keys(TOPICS)];
+
+function explainTopic(topic: string, flags: ExplainFlags): number {
+  const { summary, teaching } = TOPICS[topic];
+  if (flags.json) {
+    out(JSON.stringify({ topic, summary, teaching }));
     return EXIT_OK;
   }
+  for (const line of wrapWords(`${topic}: ${summary}`, WIDTH, '')) out(line);
+  for (const paragraph of teaching) {
+    out('');
+    for (const line of wrapWords(paragraph, WIDTH, '  ')) out(line);
+  }
+  return EXIT_OK;
+}
+
+function explainCommand(op: string | undefined, flags: ExplainFlags): number {
+  if (op === undefined) {
+    const width = Math.max(...NAMES.map((o) => o.length));
+    for (const o of EXPLAINED_OPS) out(`${o.padEnd(width)}  ${explainOp(o)!.summary}`);
+    for (const [topic, { summary }] of Object.entries(TOPICS)) out(`${topic.padEnd(width)}  ${summary}`);
+    return EXIT_OK;
+  }
+  if (Object.hasOwn(TOPICS, op)) return explainTopic(op, flags);
   const e = explainOp(op);
   if (!e) {
-    const meant = nearestName(op, EXPLAINED_OPS);
-    const known = `expected one of ${EXPLAINED_OPS.join(', ')}`;
+    const meant = nearestName(op, NAMES);
+    const known = `expected one of ${NAMES.join(', ')}`;
     err(`clab: unknown operation "${op}"${meant ? `: did you mean ${meant}? (${known})` : `; ${known}`}`);
     return EXIT_USAGE;
   }
@@ -64,6 +88,7 @@ function explainCommand(op: string | undefined, flags: ExplainFlags): number {
   out(
     `  busbw   ${e.busFactors ? `algbw × ${busFactorText(e.busFactors)}` : 'none: an object step is timed and checked but reports no bandwidth'}`,
   );
+  if (e.busFactors) out('  launch  "host" (default) or "graph" (nccl): see `clab explain launch`');
   out('');
   for (const line of wrapWords(e.teaching, WIDTH, '  ')) out(line);
   out('');
@@ -74,8 +99,10 @@ function explainCommand(op: string | undefined, flags: ExplainFlags): number {
 export const registerExplain: RegisterCommand = (program, setExit) => {
   program
     .command('explain')
-    .description('Explain an operation: what it does, what count means, its busbw factor, and what to learn from it.')
-    .argument('[op]', 'an operation as a scenario names it (e.g. all_reduce); none lists them all')
+    .description(
+      'Explain an operation: what it does, what count means, its busbw factor, and what to learn from it; or a topic (launch: host- against graph-launched timing).',
+    )
+    .argument('[op]', 'an operation as a scenario names it (e.g. all_reduce), or a topic (launch); none lists them all')
     .option('--ranks <n>', 'ranks in the worked example, 1 to 64 (default 4)', rankCount)
     .option(
       '--count <c>',
