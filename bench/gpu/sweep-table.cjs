@@ -66,6 +66,8 @@ const smallIssue = {};
 const walls = { clab: [], peer: [] };
 const slowLoops = [];
 const issuing = { loops: 0, faulted: 0, faults: 0, blocked: 0, preempted: 0, slowestShare: 0 }; // every loop's issuing, over all runs
+// How clab's sweep steps were launched (GRAPH, sweep.sh): graph where every rank's loop was a graph's replay.
+const launches = { graph: 0, steps: 0 };
 for (let k = 1; k <= repeats; k++) {
   walls.clab.push(Number(read(path.join(work, `clab-${k}.wall`)).trim()) || NaN);
   walls.peer.push(Number(read(path.join(work, `peer-${k}.wall`)).trim()) || NaN);
@@ -76,6 +78,8 @@ for (let k = 1; k <= repeats; k++) {
       if (s.origin.kind !== 'sweep') continue;
       const op = opOf(s);
       const cell = at(op, s.bytes);
+      launches.steps++;
+      if (s.ranks.length && s.ranks.every((r) => r.launch === 'graph')) launches.graph++;
       // The loop timed as a whole against the same iterations timed one by one (the bench's
       // outlier of 2026-11-23: a slow loop whose iterations were not).
       // Tiny ops are bound by issuing on both sides: a loop counts as slow only 5 µs per op (100 µs
@@ -198,6 +202,10 @@ for (const [op, sizes] of Object.entries(figures)) {
     );
   }
 }
+if (launches.graph || Number(process.env.GRAPH) > 0)
+  console.log(
+    `\nlaunch: clab graph-launched ${launches.graph} of ${launches.steps} sweep steps over the runs (each size's iterations captured in one CUDA graph, one replay timed); nccl-tests ${Number(process.env.GRAPH) > 0 ? `-G ${process.env.GRAPH} (that many replays of its graph of the same iterations)` : 'host-launched (GRAPH unset)'}`,
+  );
 const wall = [median(walls.clab), median(walls.peer)];
 console.log(
   `\nwhole sweep, process start to exit (8 B … 1 GiB): clab ${f(wall[0])} s (runs ${walls.clab.map((x) => f(x)).join(', ')}), nccl-tests ${f(wall[1])} s summed over its processes (one per op) (runs ${walls.peer.map((x) => f(x)).join(', ')}); ratio ${f(wall[0] / wall[1], 3)} (target ≤ 1.0)`,

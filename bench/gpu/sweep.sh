@@ -37,6 +37,12 @@ for kv in $CLAB_B_ENV; do [[ $kv =~ ^[A-Z_][A-Z0-9_]*=.*$ ]] || { echo "sweep.sh
 CLAB_B_NODE=${CLAB_B_NODE:-}
 export CLAB_B_NODE
 for f in $CLAB_B_NODE; do [[ $f =~ ^--[a-z0-9-]+(=[A-Za-z0-9._-]+)?$ ]] || { echo "sweep.sh: CLAB_B_NODE takes --flag or --flag=value words (got $f)" >&2; exit 2; }; done
+# GRAPH=N (default 0: host-launched) times both sides' loops as CUDA graph replays: clab's sweeps get
+# "launch": "graph" (each size's ITERS ops captured in one graph, one replay timed) and nccl-tests -G N
+# (N replays of its graph of ITERS ops); each launch is shared by ITERS ops on both. graph.sh runs it.
+GRAPH=${GRAPH:-0}
+[[ $GRAPH =~ ^[0-9]+$ ]] && ((GRAPH <= 1000)) || { echo "sweep.sh: GRAPH must be a number of graph launches, 0 … 1000 (got $GRAPH)" >&2; exit 2; }
+export GRAPH
 # ITERS: timed iterations per size on both sides (default 20, as the scenario and nccl-tests' -n 20).
 # Below 1 MiB a loop of 20 lasts ~200 µs, where a slow first call weighs; ITERS=200 reads steadier.
 ITERS=${ITERS:-20}
@@ -56,16 +62,17 @@ export NCCL_NVLS_ENABLE=0
 
 # The scenario, narrowed to OPS (and without send on one rank), and the nccl-tests binaries beside it.
 node -e '
-  const [file, out, ops, ranks, maxBytes, iters] = process.argv.slice(1);
+  const [file, out, ops, ranks, maxBytes, iters, graph] = process.argv.slice(1);
   const s = JSON.parse(require("fs").readFileSync(file, "utf8"));
   const keep = ops ? ops.split(" ") : null;
   s.steps = s.steps.filter((x) => (!keep || keep.includes(x.collective)) && !(Number(ranks) < 2 && (x.collective === "send" || x.collective === "sendrecv")));
   for (const x of s.steps) x.maxBytes = Number(maxBytes);
   s.world.ranks = Number(ranks);
   s.defaults.iters = Number(iters);
+  if (Number(graph) > 0) s.defaults.launch = "graph";
   require("fs").writeFileSync(out, JSON.stringify(s));
   console.log(s.steps.map((x) => x.collective).join(" "));
-' bench/gpu/sweep.scenario.json "$WORK/sweep.scenario.json" "$OPS" "$RANKS" "$MAX_BYTES" "$ITERS" >"$WORK/ops"
+' bench/gpu/sweep.scenario.json "$WORK/sweep.scenario.json" "$OPS" "$RANKS" "$MAX_BYTES" "$ITERS" "$GRAPH" >"$WORK/ops"
 PEERS=()
 for op in $(cat "$WORK/ops"); do [[ " ${PEERS[*]} " == *" ${PEER_OF[$op]} "* ]] || PEERS+=("${PEER_OF[$op]}"); done
 
@@ -79,14 +86,15 @@ clab_side() { # K [NAME: clab, or clab-b for the run with CLAB_B_ENV]
 }
 
 peer_side() { # K [NAME: peer, or peer2 for the A/A run]
-  local t0=$EPOCHREALTIME bin name=${2:-peer}
+  local t0=$EPOCHREALTIME bin name=${2:-peer} graph=()
+  ((GRAPH > 0)) && graph=(-G "$GRAPH")
   for bin in "${PEERS[@]}"; do
-    "$NCCL_TESTS_BUILD/$bin" -b 8 -e "$MAX_BYTES" -f 2 -w 5 -n "$ITERS" -c 1 -t "$RANKS" -g 1 >"$WORK/$name-$1-$bin.log" 2>&1
+    "$NCCL_TESTS_BUILD/$bin" -b 8 -e "$MAX_BYTES" -f 2 -w 5 -n "$ITERS" "${graph[@]}" -c 1 -t "$RANKS" -g 1 >"$WORK/$name-$1-$bin.log" 2>&1
   done
   awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }' >"$WORK/$name-$1.wall"
 }
 
-echo "# bench/gpu/sweep.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), REPEATS=$REPEATS, RANKS=$RANKS, MAX_BYTES=$MAX_BYTES, ITERS=$ITERS, PEER_AA=$PEER_AA, CLAB_B_ENV="$CLAB_B_ENV", CLAB_B_NODE="$CLAB_B_NODE", ops: $(cat "$WORK/ops"), nccl-tests from $NCCL_TESTS_BUILD, logs in $WORK"
+echo "# bench/gpu/sweep.sh, $(date -u +%FT%TZ), $(nvidia-smi -L | wc -l) GPU(s): $(nvidia-smi -L | head -1), REPEATS=$REPEATS, RANKS=$RANKS, MAX_BYTES=$MAX_BYTES, ITERS=$ITERS, GRAPH=$GRAPH, PEER_AA=$PEER_AA, CLAB_B_ENV="$CLAB_B_ENV", CLAB_B_NODE="$CLAB_B_NODE", ops: $(cat "$WORK/ops"), nccl-tests from $NCCL_TESTS_BUILD, logs in $WORK"
 for ((k = 1; k <= REPEATS; k++)); do
   # A new order each repeat, nccl-tests' second run (PEER_AA) included: a place in the order that
   # is always the same one carries its own bias (on one machine the run always last read 11–16 %

@@ -115,5 +115,26 @@ describe('bench/gpu/sweep-table.cjs', () => {
     expect(out).toContain('clab-b (CLAB_NCCL_PROFILER=0), all_reduce < 1 MiB, clab-b / nccl-tests: 1.200–1.200');
     expect(out).toContain('clab / clab-b: 0.750–0.750');
     expect(out).toMatch(/whole sweep, process start to exit .*clab 2\.50 s .*nccl-tests 3\.50 s .*ratio 0\.714/);
+    expect(out).not.toContain('launch:');
+  });
+
+  it("says how many of clab's sweep steps were graph-launched beside nccl-tests' -G (GRAPH)", () => {
+    const sweepSteps = base.steps.filter((s) => s.origin.kind === 'sweep').length;
+    const graphed = (k: number, all: boolean) => {
+      const r = scaled(0.9 * wobble(k));
+      (r.steps as (Step & { ranks: { launch?: string }[] })[]).forEach((s, i) =>
+        s.ranks.forEach((rank) => (rank.launch = all || i > 0 ? 'graph' : undefined)),
+      );
+      return r;
+    };
+    for (let k = 1; k <= REPEATS; k++) write(`clab-${k}.run.json`, graphed(k, k > 1));
+    const out = spawnSync(process.execPath, [path.resolve('bench/gpu/sweep-table.cjs'), work, String(REPEATS)], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, GRAPH: '20' },
+    }).stdout;
+    expect(out).toContain(
+      `launch: clab graph-launched ${REPEATS * sweepSteps - 1} of ${REPEATS * sweepSteps} sweep steps over the runs (each size's iterations captured in one CUDA graph, one replay timed); nccl-tests -G 20 (that many replays of its graph of the same iterations)`,
+    );
   });
 });
