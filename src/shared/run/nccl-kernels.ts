@@ -10,7 +10,7 @@
 //   "%s [Hierarchical CE]: %ld Bytes -> RMA proxy + CE"             src/ce_coll.cc, 2.30
 // where the first %s is ncclFuncToString ("AllReduce") and the bytes are the call's count × its
 // element size. From 2.28 on only rank 0 prints them. A line is a step's when its rank had begun the
-// step (or the step before: a line may reach the core after its rank began the next step) and its
+// step (or an earlier one: a line may reach the core after its rank began later steps) and its
 // function and bytes are the step's call's.
 import { z } from 'zod';
 import { DTYPE_INFO } from '../data/dtypes.js';
@@ -91,18 +91,23 @@ export function kernelsByStep(
     byRank.set(rank, list);
   }
   for (const list of byRank.values()) list.sort((a, b) => a.at - b.at);
+  // A rank's lines come in its order, but through its stdout, which can lag its messages by several
+  // short steps: a line goes to the first step, from the last one a line went to up to the last one
+  // begun before the line came, whose call it names (NCCL 2.30.7 on 2 × H200: 16 B lines read three
+  // steps late).
+  const cursor = new Map<number, number>();
   const out = new Map<number, NcclKernels>();
   for (const line of logs) {
     if (line.rank === null || !line.text.includes('Bytes -> ')) continue;
     const k = parseNcclKernelLine(line.text);
     const list = byRank.get(line.rank);
     if (!k || !list) continue;
-    // The last step begun at or before the line, else the one before it.
-    let i = list.findIndex((s) => s.at > line.atNs);
-    i = (i < 0 ? list.length : i) - 1;
-    for (let back = 0; back < 2 && i >= 0; back++, i--) {
+    let last = list.findIndex((s) => s.at > line.atNs);
+    last = (last < 0 ? list.length : last) - 1;
+    for (let i = cursor.get(line.rank) ?? 0; i <= last; i++) {
       const call = calls.get(list[i].step);
       if (!call || call.func !== k.func || call.bytes !== k.bytes) continue;
+      cursor.set(line.rank, i);
       const kernels = out.get(list[i].step) ?? { windows: windows.has(list[i].step), symmetric: {}, other: {} };
       const counts = kernels[k.kind];
       counts[k.kernel] = (counts[k.kernel] ?? 0) + 1;

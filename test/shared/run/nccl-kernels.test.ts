@@ -114,6 +114,27 @@ describe("NCCL's INFO lines of each call's kernel", () => {
     expect(kernels.size).toBe(3);
   });
 
+  it("gives a line read several steps late to its step, not to none (stdout lags a rank's messages)", () => {
+    const plan = compilePlan(scenario([{ op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: 64 }]));
+    const began = new Map([0, 1, 2, 3].map((step) => [`0/${step}`, 100 * (step + 1)]));
+    const logs = [
+      { rank: 0, atNs: 110, text: other('AllReduce', 8, 'RING', 'LL') },
+      // 16 B's line, read after rank 0 began the 64 B step.
+      { rank: 0, atNs: 410, text: other('AllReduce', 16, 'RING', 'LL') },
+      { rank: 0, atNs: 420, text: other('AllReduce', 32, 'RING', 'LL') },
+      { rank: 0, atNs: 430, text: other('AllReduce', 64, 'RING', 'LL') },
+      // Never back: 8 B again after 16 B went is no later 8 B step's either.
+      { rank: 0, atNs: 440, text: other('AllReduce', 8, 'RING', 'LL') },
+    ];
+    const kernels = kernelsByStep(plan, logs, began);
+    expect([0, 1, 2, 3].map((s) => kernels.get(s)?.other)).toEqual([
+      { 'RING/LL': 1 },
+      { 'RING/LL': 1 },
+      { 'RING/LL': 1 },
+      { 'RING/LL': 1 },
+    ]);
+  });
+
   it('says what a step ran on: the symmetric kernel by name, why not where it knows, copy engines, counts where it varied', () => {
     const k = (symmetric: Record<string, number>, other: Record<string, number>, windows = true) => ({ windows, symmetric, other });
     expect(describeRan({ kernels: k({ AllReduce_RSxLD_AGxST: 46 }, {}) })).toBe('symmetric kernel AllReduce_RSxLD_AGxST');
