@@ -77,7 +77,8 @@ async function standIns(job: Job): Promise<void> {
           link.listen(
             (m) => {
               if (m.type === 'challenge') {
-                if (!proofHolds(job.token, proofText('core', hello, m.nonce, m.runId), m.mac)) throw new Error("the core's proof does not hold");
+                if (!proofHolds(job.token, proofText('core', hello, m.nonce, m.runId), m.mac))
+                  throw new Error("the core's proof does not hold");
                 link.send({ type: 'proof', mac: proofMac(job.token, proofText('worker', hello, m.nonce, m.runId)) });
                 return link.seal(sessionKeys(job.token, hello.nonce!, m.nonce, 'worker'), true);
               }

@@ -46,6 +46,8 @@ describe('versions', () => {
     expect(versionMismatch({ link: LINK_VERSION, protocol: PROTOCOL_VERSION + 1 })).toMatch(
       /protocol version mismatch: the worker speaks link 2 \/ rank protocol 2, the core link 2 \/ rank protocol 1/,
     );
-    expect(versionMismatch({ link: 1, protocol: PROTOCOL_VERSION })).toMatch(/the worker speaks link 1 \/ rank protocol 1, the core link 2/);
+    expect(versionMismatch({ link: 1, protocol: PROTOCOL_VERSION })).toMatch(
+      /the worker speaks link 1 \/ rank protocol 1, the core link 2/,
+    );
   });
 });
