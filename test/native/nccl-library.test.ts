@@ -38,7 +38,7 @@ describe("the process's own NCCL", () => {
   it('is not taken for a library loaded by path before it, though both are named libnccl.so.2', () => {
     expect(addon.ncclLibraryVersion({ path: fake }).version).toBe(22905);
     // No NCCL on this machine: none of its own; with one, its own, never the stand-in.
-    let own: { path: string } | null = null;
+    let own: { path: string } | null;
     try {
       own = addon.ncclLibraryVersion();
     } catch {
