@@ -116,7 +116,8 @@ function stepName(step: StepRecord): string {
   return `${step.label} [${o.variant}, ${o.repeat < 0 ? 'warm-up' : `repeat ${o.repeat + 1}`}]`;
 }
 
-function keyedSteps(record: RunRecord): Map<string, { key: StepKey; step: StepRecord }> {
+/** A record's steps (bookkeeping left out) by their key: label, op, size and occurrence. */
+export function keyedSteps(record: RunRecord): Map<string, { key: StepKey; step: StepRecord }> {
   const seen = new Map<string, number>();
   const out = new Map<string, { key: StepKey; step: StepRecord }>();
   for (const step of record.steps) {
