@@ -12,6 +12,7 @@ import { EXIT_FAILED, EXIT_OK, err, out, outJson, rankCount, reportUsageError, r
 import { LiveReporter } from '../reporter.js';
 import { lessonLines, type Lesson } from '../../../shared/learn/lessons.js';
 import { promptSteps } from '../step-prompt.js';
+import { AB_REPEATS_DEFAULT, repeatCount, runAbCommand } from './run-ab.js';
 interface RunFlags {
   backend?: BackendRequest;
   ranks?: number;
@@ -23,7 +24,9 @@ interface RunFlags {
   tokenFile?: string;
   launch?: string;
   joinTimeout?: number;
-  nccl?: string;
+  /** Once: the library the ranks load; twice: an A/B of the two (run-ab.ts). */
+  nccl?: string[];
+  repeats?: number;
 }
 
 const seconds = (v: string) => {
@@ -49,6 +52,12 @@ function remoteOf(flags: RunFlags): RemoteRequest | undefined {
 }
 
 async function runCommand(file: string, flags: RunFlags): Promise<number> {
+  const libraries = flags.nccl ?? [];
+  if (libraries.length > 1) {
+    const alone = (['step', 'listen', 'launch'] as const).filter((f) => flags[f] !== undefined).map((f) => `--${f}`);
+    return runAbCommand(file, libraries, { ...flags, alone });
+  }
+  if (flags.repeats !== undefined) return reportUsageError(new Error('--repeats goes with --nccl twice (an A/B of two NCCL libraries)'));
   let prepared: PreparedRun;
   let lesson: Lesson | null;
   let said: readonly FileProblem[] = [];
@@ -67,7 +76,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
       stopOnSignals: true,
       stepMode: Boolean(flags.step),
       remote: remoteOf(flags),
-      ncclLibrary: flags.nccl,
+      ncclLibrary: libraries[0],
       onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
     });
   } catch (e) {
@@ -118,7 +127,13 @@ export const registerRun: RegisterCommand = (program, setExit) => {
     .option('-v, --verbose', "print every rank's log lines")
     .option(
       '--nccl <path>',
-      "the NCCL library the ranks load, e.g. a PyTorch wheel's nvidia/nccl/lib/libnccl.so.2 (default: CLAB_NCCL_LIBRARY, else the loader's libnccl.so.2)",
+      "the NCCL library the ranks load, e.g. a PyTorch wheel's nvidia/nccl/lib/libnccl.so.2 (default: CLAB_NCCL_LIBRARY, else the loader's libnccl.so.2); twice (--nccl A --nccl B): run the scenario on each in turn and print B/A per step, with --out the A/B's folder",
+      (path: string, earlier: string[] | undefined) => [...(earlier ?? []), path],
+    )
+    .option(
+      '--repeats <n>',
+      `with --nccl twice: how many runs per library, taking turns A B, B A, … (default ${AB_REPEATS_DEFAULT})`,
+      repeatCount,
     )
     .option('--step', "pause before each step, print it with each rank's input, and run it on Enter (a line on stdin)")
     .option(
