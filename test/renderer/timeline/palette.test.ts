@@ -6,8 +6,11 @@ import { CANVAS_COLOURS, OP_TEXT } from '../../../src/renderer/src/timeline/pain
 import { contrastRatio } from '../../../src/renderer/src/ui/contrast';
 import { ciede2000, distance, VISIONS, type Vision } from '../ui/colour-vision';
 
-/** CIEDE2000 between any two op colours: about 2 is just noticeable side by side; these must be told apart in a legend. */
-const MIN_DISTANCE: Record<Vision, number> = { normal: 10, protanopia: 7.5, deuteranopia: 7.5, tritanopia: 7.5 };
+/**
+ * CIEDE2000 between any two op colours: about 2 is just noticeable side by side; these must be told
+ * apart at a glance, in a legend and on slices next to each other (15 for normal vision).
+ */
+const MIN_DISTANCE: Record<Vision, number> = { normal: 15, protanopia: 7.5, deuteranopia: 7.5, tritanopia: 7.5 };
 
 function closestPairs(vision: Vision): { pair: string; d: number }[] {
   const found: { pair: string; d: number }[] = [];

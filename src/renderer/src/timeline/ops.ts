@@ -11,36 +11,37 @@ export type OpName = (typeof OPS)[number];
 const OP_INDEX = new Map<string, number>(OPS.map((op, i) => [op, i]));
 
 /**
- * One colour per entry of OPS, in order. Chosen (by search) so that every two are at least 7.9
- * apart in CIEDE2000 for normal vision and for protanopia, deuteranopia and tritanopia
- * (test/renderer/timeline/palette.test.ts); then given out by family, a hue range each: one to
+ * One colour per entry of OPS, in order. Chosen (by search, each moved as little as it could from
+ * where its family put it) so that every two are at least 15 apart in CIEDE2000 for normal vision
+ * (15.5 here) and 7.5 for protanopia, deuteranopia and tritanopia (7.7), each at least 20 from both
+ * themes' canvas (test/renderer/timeline/palette.test.ts); given out by family, a hue range each: one to
  * all in blues and violets, gathers in reds, reductions in yellows and olives, all-to-all in
  * green and teal, point to point in teal and cyan, the rest in greys. Text on a colour is white or
  * black, whichever reads better (paint.ts).
  */
 export const OP_COLOURS = [
-  '#146df7', // broadcast
+  '#1f6ef9', // broadcast
   '#bcaa00', // all_reduce
-  '#f30006', // reduce
-  '#e22a4c', // all_gather
-  '#b72525', // all_gather_into_tensor
-  '#931e8d', // gather
+  '#ef0400', // reduce
+  '#e92351', // all_gather
+  '#a91921', // all_gather_into_tensor
+  '#8d2090', // gather
   '#8071a2', // scatter
-  '#b2c56a', // reduce_scatter
-  '#7a6c47', // reduce_scatter_tensor
-  '#a7df00', // all_to_all
-  '#18b3a2', // all_to_all_single
-  '#1c32fb', // broadcast_object
-  '#f26556', // all_gather_object
-  '#b62d69', // gather_object
-  '#8808c8', // scatter_object
-  '#086058', // send/recv
-  '#3fd8f4', // copy
-  '#516d81', // group
+  '#b3c579', // reduce_scatter
+  '#7a6c46', // reduce_scatter_tensor
+  '#aff004', // all_to_all
+  '#1cb2a1', // all_to_all_single
+  '#0331fe', // broadcast_object
+  '#ee7360', // all_gather_object
+  '#b42265', // gather_object
+  '#3f0693', // scatter_object
+  '#06605b', // send/recv
+  '#3fd9f5', // copy
+  '#5b6a78', // group
   '#987970', // compute
-  '#6e92a4', // barrier
-  '#9b9877', // wait
-  '#daaeca', // block
+  '#6f92a3', // barrier
+  '#9d9b81', // wait
+  '#d9aec9', // block
 ] as const;
 
 /** The op of a step (shared with the exports, so a slice and its trace event name it alike). */
