@@ -65,7 +65,19 @@ export interface CounterEvent extends TraceEventBase {
   args: Record<string, number>;
 }
 
-type TimedEvent = CompleteEvent | FlowEvent | CounterEvent;
+/**
+ * Where an arrow lands inside a receive that was posted before its send began: the end of a flow
+ * needs a slice (or this mark) that starts at its time for Chrome DevTools to bind it.
+ */
+export interface LandingEvent extends TraceEventBase {
+  ph: 'i';
+  /** Thread-scoped. */
+  s: 't';
+  cat: string;
+  args: { step: number; from: number };
+}
+
+type TimedEvent = CompleteEvent | FlowEvent | CounterEvent | LandingEvent;
 export type TraceEvent = MetadataEvent | TimedEvent;
 
 export interface ChromeTrace {
@@ -190,19 +202,26 @@ function pairsSummary(v: PairsView) {
   };
 }
 
+/** One arrow: its start and end, and the mark its end binds to where that is inside the receive. */
+interface Arrow {
+  start: FlowEvent;
+  end: FlowEvent;
+  landing: LandingEvent | null;
+}
+
 /**
- * Arrows from the sender's slice to the receiver's slice of the same step, phase and iteration, as
- * pairs of flow events kept after every other event, each start right before its end.
+ * Arrows from the sender's slice to the receiver's slice of the same step, phase and iteration:
+ * per arrow one start and one end, kept after every other event, each start right before its end.
  *
- * Chrome DevTools binds a flow event to the slice with the same pid, tid, cat and ts (its
+ * Chrome DevTools binds a flow event to the event with the same pid, tid, cat and ts (its
  * FlowsHandler), taking start and end in file order; Perfetto sorts by time and binds each one to
- * the slice open on its thread at that instant ("bp": "e" for the end). So both ends sit at their
- * slice's start, in its category. Where the receive started first (it was posted and waited),
- * Perfetto would meet the end before the start and drop the arrow: a second end, later inside the
- * receive and no earlier than the send, is the one it binds; DevTools has closed the flow by then
- * and passes over it.
+ * the slice open on its thread at that instant ("bp": "e" for the end), and drops an end that
+ * comes before its start. So the start sits at the send's start, and the end at the receive's
+ * start, in their category; where the receive started first (it was posted and waited), the end
+ * sits inside the receive, after the send began, on a mark of its own (LandingEvent) for DevTools
+ * to bind. A receive that ended before its send began (clocks of two hosts apart) gets no arrow.
  */
-function* flows(record: RunRecord, layout: SliceLayout): Generator<FlowEvent> {
+function arrows(record: RunRecord, layout: SliceLayout): Arrow[] {
   const { events, plan } = record;
   const { order, ts, dur, tid, iteration } = layout;
   const transfersOf = new Map<number, { from: number; to: number }[]>();
@@ -218,7 +237,7 @@ function* flows(record: RunRecord, layout: SliceLayout): Generator<FlowEvent> {
   }
   const end = (i: number) => ts[i] + dur[i];
   const labels = new Map(record.steps.map((s) => [s.index, s.label]));
-  let id = 1;
+  const out: Arrow[] = [];
   for (const send of order) {
     const e = events[send];
     if (tid[send] === HOST_TID) continue;
@@ -226,17 +245,21 @@ function* flows(record: RunRecord, layout: SliceLayout): Generator<FlowEvent> {
       if (t.from !== e.rank) continue;
       const recv = byKey.get(key(t.to, e.step, e.phase, iteration[send]));
       if (recv === undefined) continue;
+      const posted = ts[recv] < ts[send];
+      if (posted && end(recv) <= ts[send]) continue;
       const name = labels.get(e.step) ?? plan.steps[e.step]?.label ?? e.name;
       const cat = e.phase;
-      yield { name, cat, ph: 's', id, pid: e.rank, tid: tid[send], ts: ts[send] };
-      yield { name, cat, ph: 'f', bp: 'e', id, pid: t.to, tid: tid[recv], ts: ts[recv] };
-      if (ts[recv] < ts[send] && ts[send] < end(recv)) {
-        const later = ts[send] + (Math.min(end(recv), end(send)) - ts[send]) / 2;
-        yield { name, cat, ph: 'f', bp: 'e', id, pid: t.to, tid: tid[recv], ts: later };
-      }
-      id++;
+      const id = out.length + 1;
+      const at = posted ? ts[send] + (Math.min(end(recv), end(send)) - ts[send]) / 2 : ts[recv];
+      const where = { pid: t.to, tid: tid[recv], ts: at };
+      out.push({
+        start: { name, cat, ph: 's', id, pid: e.rank, tid: tid[send], ts: ts[send] },
+        end: { name, cat, ph: 'f', bp: 'e', id, ...where },
+        landing: posted ? { name: `from rank ${e.rank}`, cat, ph: 'i', s: 't', ...where, args: { step: e.step, from: e.rank } } : null,
+      });
     }
   }
+  return out;
 }
 
 /** Makes each event's slice, sharing what a step's slices have in common. */
@@ -298,21 +321,28 @@ function busbwCounters(record: RunRecord, layout: SliceLayout): CounterEvent[] {
 }
 
 /**
- * The trace's events one at a time, in file order: metadata, then slices and counters in time
- * order (a counter after the slices starting with it), then the flow events. Nothing but the
- * layout's columns is held, so a writer can stream a large run.
+ * The trace's events one at a time, in file order: metadata, then slices, counters and the marks
+ * arrows land on in time order (a counter or mark after the slices starting with it), then the
+ * flow events. Only the layout's columns and the arrows are held, so a writer can stream a large run.
  */
 export function* traceEvents(record: RunRecord, layout = layoutSlices(record.events)): Generator<TraceEvent> {
   yield* metadata(record, layout.threads);
   const slice = sliceMaker(record, layout);
-  const counters = busbwCounters(record, layout);
+  const flows = arrows(record, layout);
+  const between: (CounterEvent | LandingEvent)[] = [
+    ...busbwCounters(record, layout),
+    ...flows.flatMap((a) => (a.landing ? [a.landing] : [])),
+  ].sort((a, b) => a.ts - b.ts);
   let c = 0;
   for (const i of layout.order) {
-    while (c < counters.length && counters[c].ts < layout.ts[i]) yield counters[c++];
+    while (c < between.length && between[c].ts < layout.ts[i]) yield between[c++];
     yield slice(i);
   }
-  while (c < counters.length) yield counters[c++];
-  yield* flows(record, layout);
+  while (c < between.length) yield between[c++];
+  for (const a of flows) {
+    yield a.start;
+    yield a.end;
+  }
 }
 
 /** Everything in the trace but its events. */

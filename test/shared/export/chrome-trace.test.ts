@@ -5,12 +5,14 @@ import {
   type CompleteEvent,
   type CounterEvent,
   type FlowEvent,
+  type LandingEvent,
   type MetadataEvent,
   type TraceEvent,
 } from '../../../src/shared/export/chrome-trace.js';
 import type { Environment } from '../../../src/shared/run/record.js';
 import { allReduce, buildRecord, CPU_ENVIRONMENT, event, sendRecv } from './records.js';
 import { traceRuleViolations } from './trace-rules.js';
+import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 
 const NCCL_ENVIRONMENT: Environment = {
   ...CPU_ENVIRONMENT,
@@ -116,15 +118,18 @@ describe('a run as a Chrome trace', () => {
     expect(step.busbw).toBeGreaterThan(0);
   });
 
-  it('draws an arrow from each send to its receive of the same iteration, each end at the start of its slice, in its category', () => {
+  it('draws an arrow from each send to its receive of the same iteration, starting at the send, ending in the receive, in its category', () => {
     const flows = events.filter((e): e is FlowEvent => e.ph === 's' || e.ph === 'f');
     const byId = new Map<number, FlowEvent[]>();
     for (const f of flows) byId.set(f.id, [...(byId.get(f.id) ?? []), f]);
-    const arrows = [...byId.values()].map(([start, end]) => {
-      // Where DevTools binds a flow event: the slice with the same pid, tid, cat and ts.
+    const arrows = [...byId.entries()].map(([id, [start, end, ...rest]]) => {
+      expect(rest, `flow ${id}`).toEqual([]);
+      // Where Perfetto binds a flow event: the slice of its pid, tid and cat open at its ts.
       const bound = (f: FlowEvent) =>
-        ofPhase(events, 'X').find((x) => x.pid === f.pid && x.tid === f.tid && x.cat === f.cat && x.ts === f.ts)!;
+        ofPhase(events, 'X').find((x) => x.pid === f.pid && x.tid === f.tid && x.cat === f.cat && x.ts <= f.ts && f.ts < x.ts + x.dur)!;
       const [from, to] = [bound(start), bound(end)];
+      expect(from.ts).toBe(start.ts);
+      expect(end.ts).toBeGreaterThanOrEqual(start.ts);
       expect([start.ph, end.ph, end.bp]).toEqual(['s', 'f', 'e']);
       expect(from.args.iteration).toBe(to.args.iteration);
       return `${from.args.step}: ${start.pid}→${end.pid} #${from.args.iteration}`;
@@ -140,7 +145,7 @@ describe('a run as a Chrome trace', () => {
     expect(starts.length).toBe(4);
   });
 
-  it('gives Perfetto a second end inside a receive that started before its send, no earlier than the send', () => {
+  it('ends an arrow into a receive posted before its send inside it, after the send began, on a mark DevTools binds', () => {
     const early = record();
     // Rank 1 posts its receive of the first send 5 µs before rank 0 starts sending.
     const recv = early.events.find((e) => e.rank === 1 && e.step === 0 && e.phase === 'timed')!;
@@ -149,10 +154,25 @@ describe('a run as a Chrome trace', () => {
     const t = chromeTrace(early);
     expect(traceRuleViolations(t)).toEqual([]);
     const flow = t.traceEvents.filter((e): e is FlowEvent => (e.ph === 's' || e.ph === 'f') && e.id === 1);
-    expect(flow.map((f) => f.ph)).toEqual(['s', 'f', 'f']);
-    const [start, first, second] = flow;
-    expect(first.ts).toBe(start.ts - 5);
-    expect(second.ts).toBeGreaterThan(start.ts);
+    expect(flow.map((f) => f.ph)).toEqual(['s', 'f']);
+    const [start, end] = flow;
+    const receive = ofPhase(t.traceEvents, 'X').find((x) => x.pid === 1 && x.tid === end.tid && x.ts === start.ts - 5)!;
+    expect(end.ts).toBeGreaterThan(start.ts);
+    expect(end.ts).toBeLessThan(receive.ts + receive.dur);
+    const landing = t.traceEvents.filter((e): e is LandingEvent => e.ph === 'i' && e.ts === end.ts);
+    expect(landing).toEqual([
+      { name: 'from rank 0', ph: 'i', s: 't', cat: end.cat, pid: 1, tid: end.tid, ts: end.ts, args: { step: 0, from: 0 } },
+    ]);
+  });
+
+  it('gives every arrow of a large run one start and one end, never the end first', () => {
+    const large = syntheticRecord({ ranks: 4, rounds: 60, warmup: 1, iters: 4 });
+    const flows = chromeTrace(large).traceEvents.filter((e): e is FlowEvent => e.ph === 's' || e.ph === 'f');
+    const byId = new Map<number, FlowEvent[]>();
+    for (const f of flows) byId.set(f.id, [...(byId.get(f.id) ?? []), f]);
+    expect(byId.size).toBeGreaterThan(500);
+    const wrong = [...byId.values()].filter(([s, f, ...rest]) => s.ph !== 's' || f?.ph !== 'f' || rest.length || f.ts < s.ts);
+    expect(wrong.map((events) => events.map((e) => `${e.ph}@${e.ts}`).join(' '))).toEqual([]);
   });
 
   it('moves a slice that crosses another on its stream to an overlap lane of that stream', () => {
@@ -213,7 +233,7 @@ describe('the trace rule checker', () => {
       firstIndex(t, (e) => e.ph === 'f'),
       1,
     );
-    expect(traceRuleViolations(t).join('\n')).toMatch(/flow .*expected a start then one or two ends, found s$/m);
+    expect(traceRuleViolations(t).join('\n')).toMatch(/flow .*expected one start then one end, found s$/m);
   });
 
   it('finds a negative duration and a missing field', () => {

@@ -10,7 +10,7 @@ const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.is
 const isInt = (x: unknown): x is number => Number.isInteger(x);
 
 const METADATA_NAMES = new Set(['process_name', 'process_sort_index', 'thread_name', 'thread_sort_index']);
-const PHASES = new Set(['M', 'X', 's', 'f', 'C']);
+const PHASES = new Set(['M', 'X', 's', 'f', 'C', 'i']);
 
 /** Fields every event of a phase must carry, and of which type. */
 function fieldProblems(e: Json): string[] {
@@ -45,6 +45,12 @@ function fieldProblems(e: Json): string[] {
       need('id', (x) => isInt(x) || typeof x === 'string', 'an integer or a string');
       if (e.ph === 'f' && e.bp !== undefined && e.bp !== 'e') out.push('bp must be "e" where given');
       break;
+    case 'i':
+      need('tid', isInt, 'an integer');
+      need('ts', (x) => isNumber(x) && x >= 0, 'a number ≥ 0');
+      need('cat', (x) => typeof x === 'string', 'a string');
+      need('s', (x) => x === 't', '"t" (a mark on its thread)');
+      break;
     case 'C':
       need('ts', (x) => isNumber(x) && x >= 0, 'a number ≥ 0');
       need('args', (x) => isObject(x) && Object.values(x).length > 0 && Object.values(x).every(isNumber), 'an object of numbers');
@@ -69,7 +75,7 @@ export function traceRuleViolations(trace: unknown): string[] {
     else valid.push({ i, e: e as Json });
   }
 
-  // Metadata first, then slices and counters in time order, then the flow events.
+  // Metadata first, then slices, counters and marks in time order, then the flow events.
   let seenTimed = false;
   let seenFlow = false;
   let lastTs = -Infinity;
@@ -115,44 +121,34 @@ export function traceRuleViolations(trace: unknown): string[] {
     slices.set(threadKey(e), list);
   }
 
-  // Flow arrows, bound as Chrome DevTools binds them (same pid, tid, cat and ts as a slice, start
+  // Flow arrows, bound as Chrome DevTools binds them (same pid, tid, cat and ts as an event, start
   // before end in the file) and as Perfetto does (sorted by time, each end inside the slice open
-  // on its thread, no end before its start): one start, then one end at a slice's start, and a
-  // second end, inside that slice and no earlier than the start, only where the first is earlier.
+  // on its thread, no end before its start): one start, at a slice's start, then one end, no
+  // earlier than the start, inside a slice of its thread and at the start of a slice or a mark.
   const flows = new Map<string, Json[]>();
   for (const { e } of valid) {
     if (e.ph !== 's' && e.ph !== 'f') continue;
     const key = `${e.name}/${e.id}`;
     flows.set(key, [...(flows.get(key) ?? []), e]);
   }
-  const slicesOf = (e: Json) =>
-    valid.filter(({ e: x }) => x.ph === 'X' && x.pid === e.pid && x.tid === e.tid && x.cat === e.cat).map(({ e: x }) => x);
-  const startsSlice = (e: Json) => slicesOf(e).find((x) => x.ts === e.ts);
+  const onThread = (e: Json, ph: string) =>
+    valid.filter(({ e: x }) => x.ph === ph && x.pid === e.pid && x.tid === e.tid && x.cat === e.cat).map(({ e: x }) => x);
+  const startsSlice = (e: Json) => onThread(e, 'X').find((x) => x.ts === e.ts);
+  const marks = (e: Json) => onThread(e, 'i').find((x) => x.ts === e.ts);
+  const inside = (e: Json) =>
+    onThread(e, 'X').find((x) => (x.ts as number) <= (e.ts as number) && (e.ts as number) < (x.ts as number) + (x.dur as number));
   for (const [key, events] of flows) {
-    const [s, f, later, ...rest] = events;
-    if (s.ph !== 's' || f?.ph !== 'f' || (later && later.ph !== 'f') || rest.length) {
-      problems.push(`flow ${key}: expected a start then one or two ends, found ${events.map((e) => e.ph).join(' ')}`);
+    const [s, f, ...rest] = events;
+    if (s.ph !== 's' || f?.ph !== 'f' || rest.length) {
+      problems.push(`flow ${key}: expected one start then one end, found ${events.map((e) => e.ph).join(' ')}`);
       continue;
     }
-    for (const end of [s, f]) {
-      if (!startsSlice(end))
-        problems.push(
-          `flow ${key}: its ${end.ph === 's' ? 'start' : 'end'} at ${end.ts} starts no ${end.cat} slice of pid ${end.pid} tid ${end.tid}`,
-        );
-    }
+    if (!startsSlice(s)) problems.push(`flow ${key}: its start at ${s.ts} starts no ${s.cat} slice of pid ${s.pid} tid ${s.tid}`);
+    if (!startsSlice(f) && !marks(f))
+      problems.push(`flow ${key}: its end at ${f.ts} starts no ${f.cat} slice or mark of pid ${f.pid} tid ${f.tid}`);
+    if (!inside(f) && !startsSlice(f)) problems.push(`flow ${key}: its end at ${f.ts} is inside no ${f.cat} slice of its thread`);
     if (f.bp !== 'e') problems.push(`flow ${key}: its end must bind to the enclosing slice ("bp": "e")`);
-    const receive = startsSlice(f);
-    if (!later) {
-      // Perfetto shows no arrow into a receive that was over before the send began; any other needs a second end.
-      const over = receive && (receive.ts as number) + (receive.dur as number) <= (s.ts as number);
-      if ((f.ts as number) < (s.ts as number) && !over)
-        problems.push(`flow ${key}: ends before it starts with no later end inside the receive`);
-      continue;
-    }
-    const t = later.ts as number;
-    if ((f.ts as number) >= (s.ts as number)) problems.push(`flow ${key}: a second end where the first does not precede the start`);
-    if (t < (s.ts as number) || !receive || t <= (receive.ts as number) || t >= (receive.ts as number) + (receive.dur as number))
-      problems.push(`flow ${key}: its second end at ${t} is not inside the receive and after the start`);
+    if ((f.ts as number) < (s.ts as number)) problems.push(`flow ${key}: its end at ${f.ts} comes before its start at ${s.ts}`);
   }
   return problems;
 }
