@@ -86,11 +86,20 @@ function expectPassed(name, file, ranks, extra = () => null, options = {}) {
   const refused = new Set((rec.compares ?? []).flatMap((c) => c.variants.filter((v) => v.refused).map((v) => `${c.index}/${v.name}`)));
   const ofRefused = (s) => s.origin.kind === 'compare' && refused.has(`${s.origin.compare}/${s.origin.variant}`);
   // So is a step every rank refused for its NCCL (windows before 2.27, zero SM before 2.29).
-  const bad = rec.steps.filter((s) => !['pass', 'none'].includes(s.verdict) && !ofRefused(s) && !refusedFor(s));
+  // A pair the scenario breaks on purpose (its `faults`) must fail, and only it: the run then fails.
+  const faults = injectedFaults(file);
+  const ofFault = (s) => s.origin.kind === 'pairs' && faults.has(`${s.origin.from}→${s.origin.to}`);
+  const bad = rec.steps.filter((s) => !['pass', 'none'].includes(s.verdict) && !ofRefused(s) && !refusedFor(s) && !ofFault(s));
   const checked = rec.steps.filter((s) => s.verdict === 'pass').length;
   const problems = [];
   if (rec.environment.backend !== BACKEND) problems.push(`ran on ${rec.environment.backend}`);
-  if (rec.status !== 'passed') problems.push(`status ${rec.status}${rec.error ? `: ${rec.error.message}` : ''}`);
+  const faulted = rec.steps.filter(ofFault);
+  if (faults.size) {
+    const passedAnyway = faulted.filter((s) => s.verdict === 'pass').map((s) => s.label);
+    if (passedAnyway.length) problems.push(`a pair broken on purpose passed: ${passedAnyway.join(', ')}`);
+    if (rec.status !== 'failed' || rec.error)
+      problems.push(`status ${rec.status}${rec.error ? `: ${rec.error.message}` : ''}, expected failed by its broken pairs alone`);
+  } else if (rec.status !== 'passed') problems.push(`status ${rec.status}${rec.error ? `: ${rec.error.message}` : ''}`);
   if (bad.length)
     problems.push(
       `${bad.length} steps not passed, first: ${bad[0].label} (${bad[0].verdict}, ${bad[0].wrong} wrong${bad[0].ranks[0]?.mismatches?.[0] ? `, e.g. [${bad[0].ranks[0].mismatches[0].index}] expected ${bad[0].ranks[0].mismatches[0].expected} got ${bad[0].ranks[0].mismatches[0].actual}` : ''})`,
@@ -102,6 +111,16 @@ function expectPassed(name, file, ranks, extra = () => null, options = {}) {
     problems.length === 0,
     problems.length ? problems.join('; ') : `${rec.steps.length} steps, ${checked} checked, #wrong ${wrong}, ${seconds.toFixed(1)} s`,
   );
+}
+
+/** The pairs a scenario file breaks on purpose (`faults` of its pairs steps), as "from→to". */
+function injectedFaults(file) {
+  try {
+    const scenario = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return new Set((scenario.steps ?? []).flatMap((s) => (s.faults ?? []).map((f) => `${f.from}→${f.to}`)));
+  } catch {
+    return new Set();
+  }
 }
 
 /** The record says the ranks loaded `nccl` (--nccl): its file and the version NCCL gave; null when so. */
@@ -129,10 +148,15 @@ function shippedScenario(file, ranks, nccl) {
       const notLoaded = nccl ? loadedNamed(rec, nccl) : null;
       if (notLoaded) return notLoaded;
       for (const c of rec.compares ?? []) {
-        const parts = c.variants.map((v) => `${v.name} ${v.durationUs?.toFixed(0)} µs (×${v.speedup?.toFixed(2)})`);
-        console.log(
-          `    ${c.label}: ${parts.join(', ')}; comm ${c.commUs?.toFixed(0)} µs + compute ${c.computeUs?.toFixed(0)} µs, ideal ×${c.idealSpeedup?.toFixed(2)}`,
+        const fixed = (x, d) => (typeof x === 'number' ? x.toFixed(d) : 'n/a');
+        const parts = c.variants.map(
+          (v) => `${v.name} ${v.refused ? 'refused' : `${fixed(v.durationUs, 0)} µs (×${fixed(v.speedup, 2)})`}`,
         );
+        const ideal =
+          typeof c.computeUs === 'number'
+            ? `; comm ${fixed(c.commUs, 0)} µs + compute ${fixed(c.computeUs, 0)} µs, ideal ×${fixed(c.idealSpeedup, 2)}`
+            : '';
+        console.log(`    ${c.label}: ${parts.join(', ')}${ideal}`);
         if (!c.variants.every((v) => v.refused || v.durationUs > 0)) return `compare ${c.label} has no durations`;
       }
       return null;
@@ -692,7 +716,8 @@ function pairsIsolated() {
 // ---- main ----------------------------------------------------------------------------------------
 
 async function main() {
-  const gpus = BACKEND === 'cpu' ? 2 : gpuCount(); // cpu ranks stand in for two GPUs
+  // cpu ranks stand in for two GPUs, or CLAB_TEST_CPU_RANKS of them (a world the machine lacks GPUs for).
+  const gpus = BACKEND === 'cpu' ? Number(process.env.CLAB_TEST_CPU_RANKS ?? 2) : gpuCount();
   console.log(`# clab GPU tests, ${new Date().toISOString()}, ${gpus} GPU(s); work dir ${work}`);
   const doctor = clab(['doctor']);
   console.log(
