@@ -1,6 +1,9 @@
 // `clab`: run, validate, replay, export, compare and explain from a terminal; `clab worker` is a rank a launcher starts. A thin front door to the lab core;
 // each command lives in commands/ and registers itself here.
 import { Command } from 'commander';
+import { LINK_VERSION } from '../../shared/run/hosts.js';
+import { PROTOCOL_VERSION } from '../../shared/run/protocol.js';
+import { packageVersion } from '../core/package-root.js';
 import { EXIT_OK, EXIT_USAGE, tolerateClosedPipes, type RegisterCommand } from './common.js';
 import { registerCompare } from './commands/compare.js';
 import { registerDoctor } from './commands/doctor.js';
@@ -28,6 +31,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('clab')
     .description('Collective Lab: run, check and measure collective communication on GPUs (NCCL) or CPU ranks.')
     .showHelpAfterError()
+    // What a worker and a core must share to join (hosts.ts): said with the package's version.
+    .version(`clab ${packageVersion()} (link ${LINK_VERSION}, rank protocol ${PROTOCOL_VERSION})`, '-V, --version', 'print the version')
     // Set before the commands are added so that they inherit it: usage errors exit with 2.
     .exitOverride((e) => {
       process.exitCode = e.exitCode === 0 ? 0 : EXIT_USAGE;

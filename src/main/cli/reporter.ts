@@ -112,7 +112,7 @@ export class LiveReporter {
     }
     for (const line of stepRanLines(record.steps)) this.out(line);
     for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(record, i)) this.out(line);
-    for (const c of record.compares) for (const line of compareSummary(c, record.environment.backend)) this.out(line);
+    for (const c of record.compares) for (const line of compareSummary(c, record.environment.backend, record.plan)) this.out(line);
     for (const line of hostLines(record)) this.out(line);
     this.out(environmentLine(record.environment));
     this.out(statusLine(record));

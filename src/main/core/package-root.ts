@@ -12,3 +12,9 @@ export function findPackageRoot(baseDir: string = __dirname): string {
     if (dirname(dir) === dir) throw new Error(`the ${PACKAGE_NAME} package was not found above ${baseDir}`);
   }
 }
+
+/** The installed package's version, from its package.json. */
+export function packageVersion(root: string = findPackageRoot()): string {
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown }).version;
+  return typeof version === 'string' ? version : 'unknown';
+}

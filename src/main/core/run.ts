@@ -428,11 +428,15 @@ export class LabRun extends EventEmitter<RunEvents> {
     if (overdue) this.fail(overdue.rank, overdue.step, overdue.code, overdue.message);
   }
 
-  /** A failure one rank reported; its message gets each rank's last call (again at the end, when every rank's calls are in). */
+  /**
+   * A failure one rank reported; its message gets each rank's last call at the end, when every
+   * rank's calls are in: one list, not a first one (in the log, said as it failed) that the end's
+   * would contradict.
+   */
   private failRank(rank: number, step: number | null, code: string, message: string): void {
     if (this.error) return;
     this.failureBase = message;
-    this.fail(rank, step, code, message + this.positions.lastCalls());
+    this.fail(rank, step, code, message);
   }
 
   private fail(rank: number | null, step: number | null, code: string, message: string): void {

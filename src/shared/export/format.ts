@@ -1,5 +1,6 @@
 // Text views of results: the per-rank lines a learner reads, nccl-tests-style sweep tables,
 // pair matrices and compare summaries. Pure, so the CLI, replay and tests share them.
+import { CPU_RUNS_NCCL_SETTINGS_ALIKE, ncclSettingBlocks } from '../results/nccl-settings.js';
 import { READABLE_SPREAD, speedupSpread, type SpeedupSpread } from '../results/speedup-spread.js';
 import { formatMicroseconds as us, isBookkeeping, RESULT_COLUMNS, resultTexts } from '../results/results-table.js';
 import { COLLECTIVE_DESCRIPTORS } from '../ops/index.js';
@@ -371,11 +372,26 @@ function costLine(v: CompareVariant, variants: CompareVariant[], ideal: Ideal, w
   const lines = parts.length ? [`  ${''.padEnd(width)} ${parts.join(', ')}`] : [];
   // The rest of the block beside the multiply: what keeps a variant from the ideal besides a slower GEMM.
   if (v.computeStartUs !== undefined && v.afterComputeUs !== undefined) {
-    const end = v.afterComputeUs < 0.05 ? 'and ended it' : `and the block ended ${us(v.afterComputeUs)} µs after it`;
-    lines.push(`  ${''.padEnd(width)} the GEMM began ${us(v.computeStartUs)} µs into the block ${end}`);
+    // Both are medians over the repeats, as the block's time is, each of its own: where repeats
+    // differ widely, the multiply's median start can pass the block's median time. A start cannot
+    // lie past the block: said as what it is, not as a place in the block.
+    if (v.durationUs !== null && v.computeStartUs >= v.durationUs) {
+      lines.push(
+        `  ${''.padEnd(width)} the GEMM began late in the block: its median start over the repeats (${us(v.computeStartUs)} µs) is past the block's median time (${us(v.durationUs)} µs), so the repeats differ too much to say where`,
+      );
+    } else {
+      const end = v.afterComputeUs < 0.05 ? 'and ended it' : `and the block ended ${us(v.afterComputeUs)} µs after it`;
+      lines.push(`  ${''.padEnd(width)} the GEMM began ${us(v.computeStartUs)} µs into the block ${end}`);
+    }
   }
   return lines;
 }
+
+/**
+ * The overlap lesson recorded on 2 × H200 (overlap-gpu.scenario.json's variants, repeats within
+ * ×1.1 of each other), in the repository: replayed by `clab replay`, opened by the app's Open….
+ */
+export const OVERLAP_LESSON_RECORD = 'docs/records/overlap-gpu-variants-h200x2.run.json';
 
 /** How much slower a multiply beside communication may be before the summary explains why. */
 const SLOWER_COMPUTE = 1.05;
@@ -385,10 +401,12 @@ const SLOWER_COMPUTE = 1.05;
  * slower than the first's gets a line on why (measured on an H100: a GEMM's time goes as the SMs
  * it gets, 633 µs on 132, ×1.27 on 100, ×3.78 on 33). Where serial variants measured the transfer
  * and the multiply alone (newer records), every variant is held against the true ideal: the longer
- * of the fastest transfer alone and the multiply alone.
+ * of the fastest transfer alone and the multiply alone. With the run's `plan`, a block run on cpu
+ * whose variants differ only in NCCL's settings says first that they ran alike.
  */
-export function compareSummary(c: CompareRecord, backend?: BackendName): string[] {
+export function compareSummary(c: CompareRecord, backend?: BackendName, plan?: Pick<Plan, 'steps'>): string[] {
   const lines = [`# ${c.label}`];
+  if (backend === 'cpu' && plan && ncclSettingBlocks(plan).has(c.index)) lines.push(`  ${CPU_RUNS_NCCL_SETTINGS_ALIKE}`);
   if (c.variants.every((v) => v.repeatsUs.length === 0)) return [...lines, '  not measured: the run ended before this block ran'];
   const [first] = c.variants;
   const ideal = c.ideal ?? null;
@@ -438,6 +456,9 @@ export function compareSummary(c: CompareRecord, backend?: BackendName): string[
       `  ⚠ too noisy to read: the speed-up ranges ${speedupRange(widest)} over the repeats (its ends more than ×${READABLE_SPREAD} apart), so the median says little; ` +
         `more "repeat", or a machine with fewer other jobs${backend === 'cpu' ? ' (cpu ranks share its cores)' : ''}, narrows it`,
     );
+    // A block that multiplies beside its transfers: the lesson, measured where nothing else ran.
+    if (c.variants.some((v) => v.computeUs))
+      lines.push(`  the same lesson measured on 2 × H200 with nothing else running: ${OVERLAP_LESSON_RECORD}`);
   }
   return lines;
 }
@@ -473,7 +494,7 @@ export function runReport(record: RunRecord): string[] {
     const ran = ranLine(step);
     if (ran) out.push(ran);
   }
-  for (const c of record.compares) out.push(...compareSummary(c, record.environment.backend));
+  for (const c of record.compares) out.push(...compareSummary(c, record.environment.backend, record.plan));
   out.push(...hostLines(record));
   return out;
 }

@@ -4,6 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../setup/temp-dirs';
+import { LINK_VERSION } from '../../../src/shared/run/hosts';
+import { PROTOCOL_VERSION } from '../../../src/shared/run/protocol';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 const dir = tempDir('cli');
@@ -21,6 +23,32 @@ describe('clab', () => {
     const r = clab('serve', '--help');
     expect(r.stdout).not.toContain('one-time');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('a token made when it starts (good until it stops');
+  });
+
+  it('--version prints the package version and the link and rank protocol versions a worker must share', () => {
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    for (const flag of ['--version', '-V']) {
+      const r = clab(flag);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(`clab ${version} (link ${LINK_VERSION}, rank protocol ${PROTOCOL_VERSION})\n`);
+    }
+  });
+
+  it('validate --gpus says it could not check where CUDA sees no GPU, and exits 1 rather than OK', () => {
+    const r = spawnSync(process.execPath, ['bin/clab.cjs', 'validate', '--gpus', 'scenarios/all-in-one.scenario.json'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, CUDA_VISIBLE_DEVICES: '' },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout).not.toContain('OK');
+    expect(r.stdout).toContain('scenarios/all-in-one.scenario.json: valid — "All-in-one collectives"');
+    expect(r.stdout).toContain('NOT checked against GPUs');
+    expect(r.stderr).toContain("scenarios/all-in-one.scenario.json: could not check against this machine's GPUs: CUDA sees no GPU here");
+    // Without --gpus nothing is claimed about GPUs.
+    expect(clab('validate', 'scenarios/all-in-one.scenario.json').stdout).toMatch(
+      /: OK — "All-in-one collectives", \d+ steps on 2 ranks\n$/,
+    );
   });
 
   it('exits 2 on a bad option value', () => {
@@ -70,7 +98,7 @@ describe('clab', () => {
     const r = clab('run', file, '--backend', 'cpu', '--out', join(dir, 's.run.json'));
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/#\s+size\s+count\s+type\s+redop\s+root\s+time\s+algbw\s+busbw\s+#wrong/);
-    expect(r.stdout).toMatch(/^\s+4096\s+1024\s+float32\s+none\s+-1\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+0$/m);
+    expect(r.stdout).toMatch(/^\s+4096\s+1024\s+float32\s+none\s+-\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+0$/m);
     expect(r.stdout).toContain('# Out of bounds values : 0 OK');
   });
 

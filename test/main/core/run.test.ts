@@ -101,6 +101,11 @@ describe('failures', () => {
     expect(record.status).toBe('error');
     expect(record.error).toMatchObject({ rank: 1, code: 'CLAB_RANK_EXITED' });
     expect(record.error!.message).toMatch(/rank 1 exited on signal SIGKILL/);
+    // One list of the ranks' last calls, in the error: not a first one in the log, said as the rank
+    // died, that the end's (every rank's calls in) contradicts.
+    const lists = [record.error!.message, ...record.logs.map((l) => l.text)].join('\n').match(/\[last calls entered: [^\]]*\]/g) ?? [];
+    expect(lists).toHaveLength(1);
+    expect(record.error!.message).toContain(lists[0]);
     expect(record.steps.slice(0, 2).map((s) => s.verdict)).toEqual(['pass', 'pass']);
     for (const pid of run.workerPids()) expect(alive(pid)).toBe(false);
     expect(shmSegments().filter((f) => f.includes(`-${run.workerPids()[0]}-`))).toEqual([]);

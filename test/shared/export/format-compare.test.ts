@@ -1,8 +1,9 @@
 // A compare block's summary: each later variant's comm and compute times against the first's.
 import { describe, expect, it } from 'vitest';
-import { compareSummary } from '../../../src/shared/export/format';
+import { compareSummary, OVERLAP_LESSON_RECORD } from '../../../src/shared/export/format';
+import { cpuAlikeNote, ncclSettingBlocks } from '../../../src/shared/results/nccl-settings';
 import type { CompareRecord } from '../../../src/shared/run/record';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { summarizeCompares } from '../../../src/shared/run/aggregate';
 import { speedupSpread } from '../../../src/shared/results/speedup-spread';
 import { compilePlan } from '../../../src/shared/plan/compile';
@@ -131,7 +132,7 @@ describe('compare summary of a block that did not run, or ran noisily', () => {
   });
 
   it('says when the spread is too wide to read a speed-up from, and not when the repeats agree', () => {
-    expect(compareSummary(noisy, 'cpu').at(-1)).toMatch(/^ {2}⚠ too noisy to read: the speed-up ranges ×0\.93–×2\.35 over the repeats/);
+    expect(compareSummary(noisy, 'cpu').at(-2)).toMatch(/^ {2}⚠ too noisy to read: the speed-up ranges ×0\.93–×2\.35 over the repeats/);
     const tight: CompareRecord = {
       ...noisy,
       variants: [
@@ -142,5 +143,65 @@ describe('compare summary of a block that did not run, or ran noisily', () => {
     expect(compareSummary(tight, 'nccl').some((l) => l.includes('too noisy'))).toBe(false);
     expect(speedupSpread([1418, 1420, 1425], [848, 850, 853])).toMatchObject({ readable: true });
     expect(speedupSpread([9487, 5887, 6500], [6322, 4734, 4042])).toMatchObject({ readable: false });
+  });
+});
+
+describe('compare summary, what it cannot say', () => {
+  const noisyOverlap: CompareRecord = {
+    index: 0,
+    label: '3 chunks 0 → 1 + fp16 matmul',
+    commUs: 2493,
+    computeUs: 2905,
+    idealSpeedup: 1.86,
+    ideal: { us: 2905, commUs: 2493, commFrom: 'overlap off', computeUs: 2905, computeFrom: 'overlap off' },
+    variants: [
+      { name: 'overlap off', durationUs: 6500, repeatsUs: [9487, 5887, 6500], speedup: 1, commUs: 2493, computeUs: 2905, serial: true },
+      {
+        name: 'overlap on',
+        durationUs: 2354,
+        repeatsUs: [6322, 2354, 1042],
+        speedup: 6500 / 2354,
+        commUs: 1867,
+        computeUs: 2605,
+        serial: false,
+        // Medians over the repeats, each of its own: the multiply's start past the block's time.
+        computeStartUs: 2546,
+        afterComputeUs: 12,
+      },
+    ],
+  };
+
+  it("never puts the multiply's start past the block: where the medians say so, says the repeats differ too much", () => {
+    const lines = compareSummary(noisyOverlap, 'cpu');
+    expect(lines.some((l) => l.includes('began 2546 µs into the block'))).toBe(false);
+    expect(lines).toContain(
+      "               the GEMM began late in the block: its median start over the repeats (2546 µs) is past the block's median time (2354 µs), so the repeats differ too much to say where",
+    );
+  });
+
+  it('points a noisy overlap block to the lesson recorded on 2 × H200, a file that is there', () => {
+    const lines = compareSummary(noisyOverlap, 'cpu');
+    expect(lines.at(-1)).toBe(`  the same lesson measured on 2 × H200 with nothing else running: ${OVERLAP_LESSON_RECORD}`);
+    expect(existsSync(OVERLAP_LESSON_RECORD)).toBe(true);
+    // A block without a multiply is no overlap lesson.
+    const transfersOnly = { ...noisyOverlap, variants: noisyOverlap.variants.map((v) => ({ ...v, computeUs: null })) };
+    expect(compareSummary(transfersOnly, 'cpu').some((l) => l.includes(OVERLAP_LESSON_RECORD))).toBe(false);
+  });
+
+  it("says first, on cpu ranks, that variants differing only in NCCL's settings ran alike", () => {
+    const plan = compilePlan(scenarioSchema.parse(JSON.parse(readFileSync('scenarios/nccl-algorithms.scenario.json', 'utf8'))));
+    const [block] = summarizeCompares(plan, []);
+    const measured = { ...block, variants: block.variants.map((v, i) => ({ ...v, durationUs: 100 + i, repeatsUs: [100 + i] })) };
+    expect(compareSummary(measured, 'cpu', plan)[1]).toBe(
+      "  on cpu ranks every variant runs alike: they differ only in NCCL's algorithm and protocol, which apply on nccl alone, so the speed-ups below are noise",
+    );
+    expect(compareSummary(measured, 'nccl', plan).some((l) => l.includes('runs alike'))).toBe(false);
+    // Overlap on and off differ in more than NCCL's settings: nothing to say.
+    const overlap = compilePlan(scenarioSchema.parse(JSON.parse(readFileSync('scenarios/overlap.scenario.json', 'utf8'))));
+    expect(ncclSettingBlocks(overlap).size).toBe(0);
+    expect(cpuAlikeNote(plan, 'cpu')).toMatch(
+      /^on cpu ranks every NCCL algorithm and protocol runs alike: the variants of 3 compare blocks/,
+    );
+    expect(cpuAlikeNote(plan, 'nccl')).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ import { LiveReporter } from '../reporter.js';
 import { lessonLines, type Lesson } from '../../../shared/learn/lessons.js';
 import { promptSteps } from '../step-prompt.js';
 import { AB_REPEATS_DEFAULT, repeatCount, runAbCommand } from './run-ab.js';
+import { cpuAlikeNote } from '../../../shared/results/nccl-settings.js';
 interface RunFlags {
   backend?: BackendRequest;
   ranks?: number;
@@ -91,6 +92,9 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     writeErr: err,
   });
   if (backend.note && !flags.json) err(`[lab] ${backend.note}`);
+  // Before the run, not only in its summary: a run of NCCL's settings side by side on cpu compares nothing.
+  const alike = cpuAlikeNote(plan, backend.backend);
+  if (alike && !flags.json) err(`[lab] ${alike}`);
   run.on('log', (l) => reporter.log(l));
   // Where to start the workers, who joined: said as it comes (in --verbose the log says it already).
   if (!flags.verbose) run.on('notice', (text) => err(`[lab] ${text}`));

@@ -1,12 +1,13 @@
 // `clab validate`: every problem of a scenario file, with position, path and expectation.
 import { worldSize } from '../../../shared/plan/compile.js';
+import type { Plan } from '../../../shared/plan/types.js';
 import { compileLoaded, ScenarioFileError, worldProblemsOfValidSteps, type LoadedScenario } from '../../../shared/plan/text.js';
 import { loadScenarioFile } from '../../core/scenario-file.js';
 import { readCappedText } from '../../core/read-capped.js';
 import { LIMITS } from '../../../shared/scenario/limits.js';
 import { copyEngineNeedsPeerAttributes, copyEnginePairs, copyEngineRefusal } from '../../../shared/plan/copy-engine.js';
 import { loadAddon } from '../../../addon/addon.js';
-import { EXIT_OK, out, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
+import { err, EXIT_FAILED, EXIT_OK, out, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
 
 const warned = (n: number) => (n ? ` (${n} warning${n === 1 ? '' : 's'})` : '');
 
@@ -20,24 +21,43 @@ function validateCommand(file: string, flags: { ranks?: number; gpus?: boolean }
   try {
     // Every step passed the schema: the plan's problems are all the world's (withWorldProblems would say them twice).
     const plan = compileLoaded(loaded, { ranks: flags.ranks });
-    // Against this machine's GPUs: copy-engine transfers need peer access between them. NVLink
-    // means it; for other pairs CUDA's peer attributes say (time a run does not spend before it
-    // starts: its ranks refuse such a pair alike, and the run goes on).
-    if (flags.gpus && copyEnginePairs(plan).length) {
-      const addon = loadAddon();
-      let links = addon.topology().links;
-      if (copyEngineNeedsPeerAttributes(plan, links)) links = addon.topology({ detailed: true }).links;
-      const refused = copyEngineRefusal(plan, links);
-      if (refused) throw Object.assign(new Error(`${file}: ${refused}`), { code: 'CLAB_UNSUPPORTED' });
-    }
+    const unchecked = flags.gpus ? checkGpus(file, plan) : null;
     reportWarnings(loaded.warnings);
-    out(
-      `${file}: OK — "${loaded.scenario.name}", ${plan.steps.length} steps on ${worldSize(loaded.scenario, flags)} ranks${warned(loaded.warnings.length)}`,
-    );
+    const what = `"${loaded.scenario.name}", ${plan.steps.length} steps on ${worldSize(loaded.scenario, flags)} ranks${warned(loaded.warnings.length)}`;
+    // --gpus asked for a check that could not be made: the file is valid, but no OK is said for the GPUs.
+    if (unchecked) {
+      out(`${file}: valid — ${what}; NOT checked against GPUs`);
+      err(`${file}: could not check against this machine's GPUs: ${unchecked}`);
+      return EXIT_FAILED;
+    }
+    out(`${file}: OK — ${what}${flags.gpus ? ", checked against this machine's GPUs" : ''}`);
     return EXIT_OK;
   } catch (e) {
     return reportUsageError(e);
   }
+}
+
+/**
+ * Checks the plan against this machine's GPUs: copy-engine transfers need peer access between
+ * them. NVLink means it; for other pairs CUDA's peer attributes say (time a run does not spend
+ * before it starts: its ranks refuse such a pair alike, and the run goes on). Throws what the GPUs
+ * refuse; returns why they could not be asked (no addon, no GPU), else null.
+ */
+function checkGpus(file: string, plan: Plan): string | null {
+  let addon;
+  try {
+    addon = loadAddon();
+  } catch (e) {
+    return `the native addon did not load (${(e as Error).message})`;
+  }
+  const topology = addon.topology();
+  if (!topology.gpus.length) return `CUDA sees no GPU here${topology.problems.length ? ` (${topology.problems.join('; ')})` : ''}`;
+  if (!copyEnginePairs(plan).length) return null;
+  let links = topology.links;
+  if (copyEngineNeedsPeerAttributes(plan, links)) links = addon.topology({ detailed: true }).links;
+  const refused = copyEngineRefusal(plan, links);
+  if (refused) throw Object.assign(new Error(`${file}: ${refused}`), { code: 'CLAB_UNSUPPORTED' });
+  return null;
 }
 
 /**
@@ -63,6 +83,9 @@ export const registerValidate: RegisterCommand = (program, setExit) => {
     .description('Check a scenario file; every problem is reported with file:line:column, JSON path and what was expected.')
     .argument('<file>', 'a *.scenario.json file')
     .option('--ranks <n>', "check against this many ranks instead of the scenario's world", rankCount)
-    .option('--gpus', "also check against this machine's GPUs: copy-engine transfers need peer access between them")
+    .option(
+      '--gpus',
+      "also check against this machine's GPUs (copy-engine transfers need peer access between them); exits 1, saying why, where there are none to check",
+    )
     .action((file: string, flags: { ranks?: number; gpus?: boolean }) => setExit(validateCommand(file, flags)));
 };

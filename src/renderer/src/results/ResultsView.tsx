@@ -116,7 +116,7 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
           <h3>Compare</h3>
           {record.compares.map((c) => (
             <pre key={c.index} className="text-block" data-testid="compare-summary">
-              {compareSummary(c, record.environment.backend).join('\n')}
+              {compareSummary(c, record.environment.backend, record.plan).join('\n')}
             </pre>
           ))}
         </section>
