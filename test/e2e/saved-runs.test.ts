@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
 import { chooseTemplate, runAndWait, setRunOptions } from './lab-page';
 import {
+  axeViolations,
   editorMarkers,
   editorText,
   openLab,
@@ -39,6 +40,7 @@ const GPU_RECORD = join(REPO_ROOT, 'docs', 'records', 'overlap-gpu-h200x2.run.js
 
 /** As `clab serve` names a record: the scenario's slug, the time, a random tail (not the scenario's name). */
 const RING_RUN = 'my-ring-2026-11-26T01-00-00-000Z-a1b2c3.run.json';
+const MISTAKE_RUN = 'wrong-root.run.json';
 
 const record = (name: string, createdAt: string, seconds: number, status: 'passed' | 'failed' = 'passed') => {
   const r = syntheticRecord({ ranks: 2, rounds: 1, warmup: 0, iters: 1, name });
@@ -63,6 +65,12 @@ usesLabPage(
       cwd: REPO_ROOT,
       stdio: 'ignore',
     });
+    // A mistake of the gallery: it fails as it is meant to, so `clab run` exits 0.
+    execFileSync(
+      process.execPath,
+      ['bin/clab.cjs', 'run', 'scenarios/mistakes/wrong-root.scenario.json', '--backend', 'cpu', '--out', join(lab.runsDir, MISTAKE_RUN)],
+      { cwd: REPO_ROOT, stdio: 'ignore' },
+    );
   },
 );
 
@@ -166,6 +174,31 @@ describe('saved runs', () => {
     expect(markers[0]).toMatchObject({ severity: 2, text: expect.stringContaining(note) });
     expect(await page.getByTestId('editor-problems').textContent()).toBe('No problems');
     await screenshot(page, 'saved-5-gpu-record-note');
+  });
+
+  it('reads a run that failed as it was meant to as passed in the list, the Results and its failed steps, as its run did', async () => {
+    await showSavedRuns();
+    const cell = page.locator(`[data-testid=saved-run]:has(td[title$="/${MISTAKE_RUN}"]) [data-testid=run-status-cell]`);
+    expect(await cell.textContent()).toBe('passed (expected failure)');
+    expect(await cell.getAttribute('class')).toBe('passed');
+    expect(await cell.getAttribute('title')).toMatch(/^expected failure seen: /);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'saved-5b-expected-failure-listed');
+    await openSaved(MISTAKE_RUN);
+    await page.getByTestId('tab-results').click();
+    const status = page.getByTestId('results-status');
+    expect(await status.textContent()).toMatch(/^PASSED: expected failure seen/);
+    const failed = page.locator('[data-testid=result-row][data-verdict=error], [data-testid=result-row][data-verdict=fail]');
+    expect(await failed.count()).toBeGreaterThan(0);
+    const colour = (l: ReturnType<Page['locator']>) => l.evaluate((el) => getComputedStyle(el).color);
+    for (const row of await failed.all()) {
+      expect(await row.getAttribute('data-expected')).toBe('true');
+      expect(await row.locator('td.verdict').textContent()).toMatch(/ \(expected\)$/);
+      // Green as the run's status, not red.
+      expect(await colour(row.locator('td.verdict'))).toBe(await colour(status));
+    }
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'saved-5c-expected-failure-results');
   });
 
   it('filters the list by scenario, backend, date and status', async () => {

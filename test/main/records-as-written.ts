@@ -3,6 +3,7 @@
 import type { RunRecord } from '../../src/shared/run/record';
 
 export function asWritten(r: RunRecord): string {
-  const { format, version, id, createdAt, finishedAt, scenarioFile, world, status, environment, error, ...rest } = r;
-  return JSON.stringify({ format, version, id, createdAt, finishedAt, scenarioFile, world, status, environment, error, ...rest });
+  const { format, version, id, createdAt, finishedAt, scenarioFile, world, status, environment, error, expectation, ...rest } = r;
+  const head = { format, version, id, createdAt, finishedAt, scenarioFile, world, status, environment, error };
+  return JSON.stringify({ ...head, ...(expectation ? { expectation } : {}), ...rest });
 }

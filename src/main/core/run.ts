@@ -516,11 +516,12 @@ export class LabRun extends EventEmitter<RunEvents> {
       status,
       environment: this.environment!, // set in run() before record() is called
       error: this.error,
+      // How a run meant to fail reads (shared/results/expectation.ts): part of what a listing shows.
+      ...(expectation ? { expectation } : {}),
       scenario: this.options.scenario,
       ...(this.options.scenarioText !== undefined ? { scenarioText: this.options.scenarioText } : {}),
       plan: this.sentPlan,
       steps,
-      ...(expectation ? { expectation } : {}),
       compares: summarizeCompares(this.plan, steps, this.events),
       logs: this.logs,
       events: [...this.events, ...this.unfinished(ended)].sort((a, b) => a.startNs - b.startNs),

@@ -182,7 +182,17 @@ function headSummary(head: string, fileName: string): Summary | null {
   )
     return null;
   const finishedAt = typeof r.finishedAt === 'string' ? r.finishedAt : null;
-  return { name, createdAt: r.createdAt, finishedAt, status: r.status, world: r.world as number, backend };
+  const e = r.expectation as { met?: unknown; note?: unknown } | undefined;
+  const expectation = typeof e?.met === 'boolean' && typeof e.note === 'string' ? { met: e.met, note: e.note } : undefined;
+  return {
+    name,
+    createdAt: r.createdAt,
+    finishedAt,
+    status: r.status,
+    ...(expectation ? { expectation } : {}),
+    world: r.world as number,
+    backend,
+  };
 }
 
 function fullSummary(record: RunRecord, fileName: string): Summary {
@@ -192,6 +202,7 @@ function fullSummary(record: RunRecord, fileName: string): Summary {
     createdAt: record.createdAt,
     finishedAt: record.finishedAt,
     status: record.status,
+    ...(record.expectation ? { expectation: { met: record.expectation.met, note: record.expectation.note } } : {}),
     world: record.world,
     backend: record.environment.backend,
   };

@@ -1,6 +1,7 @@
 // Text views of results: the per-rank lines a learner reads, nccl-tests-style sweep tables,
 // pair matrices and compare summaries. Pure, so the CLI, replay and tests share them.
 import { CPU_RUNS_NCCL_SETTINGS_ALIKE, ncclSettingBlocks } from '../results/nccl-settings.js';
+import { shownStatus } from '../results/expectation.js';
 import { READABLE_SPREAD, speedupSpread, type SpeedupSpread } from '../results/speedup-spread.js';
 import { formatMicroseconds as us, isBookkeeping, RESULT_COLUMNS, resultTexts } from '../results/results-table.js';
 import { COLLECTIVE_DESCRIPTORS } from '../ops/index.js';
@@ -511,6 +512,6 @@ export function statusLine(record: RunRecord): string {
   const base = `${counts} on ${record.world} rank${record.world === 1 ? '' : 's'} (${record.environment.backend})${pairsFailed}${stopped ? `, ${stopped} step${stopped === 1 ? '' : 's'} stopped in flight` : ''}`;
   // A run meant to fail reads by whether it failed as meant (shared/results/expectation.ts).
   const e = record.expectation;
-  const word = e?.met ? 'PASSED' : e && record.status === 'passed' ? 'FAILED' : record.status.toUpperCase();
+  const word = shownStatus(record).toUpperCase();
   return [`${word}: ${e ? `${e.note}; ` : ''}${base}`, record.error?.message].filter(Boolean).join('; ');
 }

@@ -75,6 +75,14 @@ export function expectationOf(plan: Plan, run: Outcome): Expectation | undefined
   return faulted.length ? faultExpectation(plan, run, faulted) : undefined;
 }
 
+/**
+ * A run's status as every view says it (the run's line, Saved runs, the Results): a run meant to
+ * fail reads by whether it failed as meant: passed where it did, failed where it passed instead.
+ */
+export function shownStatus(record: { status: string; expectation?: Pick<Expectation, 'met'> }): string {
+  const e = record.expectation;
+  return e?.met ? 'passed' : e && record.status === 'passed' ? 'failed' : record.status;
+}
+
 /** What `clab run` and `clab replay` exit 0 for: a run that passed, or one that failed where it was meant to. */
-export const runSucceeded = (record: Pick<RunRecord, 'status' | 'expectation'>): boolean =>
-  record.expectation ? record.expectation.met : record.status === 'passed';
+export const runSucceeded = (record: Pick<RunRecord, 'status' | 'expectation'>): boolean => shownStatus(record) === 'passed';

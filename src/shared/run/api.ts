@@ -100,6 +100,8 @@ export const savedRunSchema = z.object({
   /** null: the run did not finish writing its record; absent: an older core. */
   finishedAt: z.string().nullable().optional(),
   status: z.string(),
+  /** A run meant to fail: whether it failed as meant (shared/results/expectation.ts); absent: not meant to, or not known. */
+  expectation: z.object({ met: z.boolean(), note: z.string() }).optional(),
   world: z.number().int(),
   backend: z.string(),
 });

@@ -9,6 +9,7 @@ import { unpackRecord } from '../../../src/shared/run/packed-run';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 import { tempDir } from '../../setup/temp-dirs';
 import { asWritten } from '../records-as-written';
+import { shownStatus } from '../../../src/shared/results/expectation';
 
 const dir = tempDir('saved-runs');
 
@@ -43,5 +44,18 @@ describe('saved runs opened by a door', () => {
     release();
     await largeOpened;
     expect(answered).toEqual(['synthetic-2x1', 'listed 2', 'synthetic-4x400']);
+  });
+});
+
+describe('saved runs as a listing shows them', () => {
+  it("lists a large run meant to fail with how it failed, from the file's head", async () => {
+    const folder = tempDir('saved-runs-expected');
+    const r = syntheticRecord({ ranks: 4, rounds: 40, warmup: 1, iters: 5, name: 'mistake' });
+    const note = 'expected failure seen: the deliberate mistake in step 0 (x) made the run fail';
+    writeFileSync(join(folder, 'mistake.run.json'), asWritten({ ...r, status: 'error', expectation: { steps: [0], met: true, note } }));
+    expect(statSync(join(folder, 'mistake.run.json')).size).toBeGreaterThan(4 * 64 * 1024); // past the head a listing reads
+    const [listed] = await new SavedRuns(folder).list();
+    expect(listed).toMatchObject({ name: 'mistake', status: 'error', expectation: { met: true, note } });
+    expect(shownStatus(listed)).toBe('passed');
   });
 });

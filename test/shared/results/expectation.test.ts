@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectationOf, runSucceeded } from '../../../src/shared/results/expectation';
+import { expectationOf, runSucceeded, shownStatus } from '../../../src/shared/results/expectation';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import type { RunRecord, StepRecord } from '../../../src/shared/run/record';
@@ -145,5 +145,16 @@ describe('the status line of a run with an expected failure', () => {
       }),
     );
     expect(line).toMatch(/^FAILED: expected failure not seen: /);
+  });
+});
+
+describe('the status every view shows', () => {
+  it('reads a run that failed as meant as passed, one that passed instead as failed, any other as recorded', () => {
+    const met = { met: true };
+    expect(shownStatus({ status: 'error', expectation: met })).toBe('passed');
+    expect(shownStatus({ status: 'failed', expectation: met })).toBe('passed');
+    expect(shownStatus({ status: 'passed', expectation: { met: false } })).toBe('failed');
+    expect(shownStatus({ status: 'aborted', expectation: { met: false } })).toBe('aborted');
+    expect(shownStatus({ status: 'error' })).toBe('error');
   });
 });

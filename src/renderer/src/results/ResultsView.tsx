@@ -76,7 +76,7 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
           return (
             <section key={`steps-${section.steps[0].index}`} className="result-section">
               <h3>Steps</h3>
-              <StepTable steps={section.steps} showStep firstPaint={firstPaint} />
+              <StepTable steps={section.steps} showStep firstPaint={firstPaint} expectedFailures={shown.expectation?.met === true} />
               <h4>Per-rank results</h4>
               <RankLines steps={section.steps} firstPaint={firstPaint} />
             </section>
@@ -93,7 +93,12 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
                   {spec.path}, {record.world} ranks
                 </small>
               </h3>
-              <StepTable steps={section.steps} showStep={false} firstPaint={firstPaint} />
+              <StepTable
+                steps={section.steps}
+                showStep={false}
+                firstPaint={firstPaint}
+                expectedFailures={shown.expectation?.met === true}
+              />
               <SweepSummary steps={section.steps} />
               <BandwidthChart
                 title={`${spec.label}: bandwidth vs size, ${record.world} ranks`}

@@ -19,7 +19,12 @@ const VERDICT_TEXT: Record<StepRecord['verdict'], string> = {
 };
 
 /** A step the user stopped did nothing wrong: it reads grey, not as a failure. */
-const rowClass = (step: StepRecord) => `verdict-${step.verdict}${step.verdict === 'stopped' ? ' dim' : ''}`;
+const rowClass = (step: StepRecord, expected: boolean) =>
+  expected ? 'verdict-expected' : `verdict-${step.verdict}${step.verdict === 'stopped' ? ' dim' : ''}`;
+
+/** A step that failed in a run whose failures were all meant (its expectation met): the run doing its job. */
+const failedAsMeant = (step: StepRecord, expectedFailures: boolean) =>
+  expectedFailures && (step.verdict === 'fail' || step.verdict === 'error');
 
 function Mismatches({ step, columns }: { step: StepRecord; columns: number }) {
   const ranks = step.ranks.filter((r) => r.mismatches.length > 0);
@@ -87,22 +92,27 @@ function StepRow({
   columns,
   nccl,
   ran,
+  expected,
 }: {
   step: StepRecord;
   showStep: boolean;
   columns: number;
   nccl: boolean;
   ran: boolean;
+  expected: boolean;
 }) {
   const texts = resultTexts(step);
   return (
     <>
-      <tr className={rowClass(step)} data-testid="result-row" data-verdict={step.verdict}>
+      <tr className={rowClass(step, expected)} data-testid="result-row" data-verdict={step.verdict} data-expected={expected || undefined}>
         {showStep && <td className="left">{stepTitle(step)}</td>}
         {RESULT_COLUMNS.map((c) => (
           <td key={c.id}>{texts[c.id]}</td>
         ))}
-        <td className="verdict">{VERDICT_TEXT[step.verdict]}</td>
+        <td className="verdict">
+          {VERDICT_TEXT[step.verdict]}
+          {expected && ' (expected)'}
+        </td>
         {nccl && <NcclCell step={step} />}
         {ran && <RanCell step={step} />}
       </tr>
@@ -117,8 +127,22 @@ function StepRow({
  */
 export const ROWS_SHOWN = 300;
 
-/** `firstPaint`: the Results' first go (first-paint.ts), its first rows only, and no "show all" yet. */
-export function StepTable({ steps, showStep, firstPaint }: { steps: StepRecord[]; showStep: boolean; firstPaint: boolean }) {
+/**
+ * `firstPaint`: the Results' first go (first-paint.ts), its first rows only, and no "show all" yet.
+ * `expectedFailures`: the run failed as it was meant to (a deliberate mistake, an injected fault):
+ * its failed steps read as expected, as the run's status does.
+ */
+export function StepTable({
+  steps,
+  showStep,
+  firstPaint,
+  expectedFailures = false,
+}: {
+  steps: StepRecord[];
+  showStep: boolean;
+  firstPaint: boolean;
+  expectedFailures?: boolean;
+}) {
   const [all, setAll] = useState(false);
   const nccl = steps.some((s) => s.nccl);
   const ran = steps.some((s) => describeRan(s) !== null);
@@ -152,7 +176,15 @@ export function StepTable({ steps, showStep, firstPaint }: { steps: StepRecord[]
         </thead>
         <tbody>
           {shown.map((step) => (
-            <StepRow key={step.index} step={step} showStep={showStep} columns={columns} nccl={nccl} ran={ran} />
+            <StepRow
+              key={step.index}
+              step={step}
+              showStep={showStep}
+              columns={columns}
+              nccl={nccl}
+              ran={ran}
+              expected={failedAsMeant(step, expectedFailures)}
+            />
           ))}
         </tbody>
       </table>

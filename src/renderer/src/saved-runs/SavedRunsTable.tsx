@@ -1,6 +1,7 @@
 // The saved runs' table: sortable columns, a pick for comparing, Open, and Delete (asked once
 // more in the row before anything is removed).
 import { useState } from 'react';
+import { shownStatus } from '../../../shared/results/expectation.js';
 import type { SavedRun } from '../../../shared/run/api.js';
 import { formatDuration, runDuration, type RunSort, type SortKey } from './list';
 
@@ -44,6 +45,17 @@ function SortHeader({
   );
 }
 
+/** A run's status as its run's line says it: a run meant to fail that did reads passed, and says so. */
+function RunStatusCell({ run }: { run: SavedRun }) {
+  const status = shownStatus(run);
+  return (
+    <td className={status === 'passed' ? 'passed' : 'failed'} title={run.expectation?.note} data-testid="run-status-cell">
+      {status}
+      {run.expectation?.met && <span className="expected-note"> (expected failure)</span>}
+    </td>
+  );
+}
+
 export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onPrepare, onDelete, deleting }: Props) {
   const [confirming, setConfirming] = useState<string | null>(null);
   const header = { sort, onSort };
@@ -78,7 +90,7 @@ export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onP
             </td>
             <td className="left">{showDate(run.createdAt)}</td>
             <td data-testid="run-duration">{formatDuration(runDuration(run))}</td>
-            <td className={run.status === 'passed' ? 'passed' : 'failed'}>{run.status}</td>
+            <RunStatusCell run={run} />
             <td>{run.world}</td>
             <td>{run.backend}</td>
             <td className="run-actions">

@@ -1,5 +1,6 @@
 // The saved runs as the list shows them: filtered by words the user typed, sorted by a column
 // (kept across sessions), each run's duration and file name.
+import { shownStatus } from '../../../shared/results/expectation.js';
 import type { SavedRun } from '../../../shared/run/api.js';
 
 export type SortKey = 'date' | 'name' | 'duration' | 'status';
@@ -32,13 +33,16 @@ export function formatDuration(ms: number | null): string {
 
 /**
  * The runs every word of `query` is found in (case ignored), a word matching the scenario's name,
- * the backend, the status, the file name or the date (as the list shows it, or as ISO).
+ * the backend, the status (as the list shows it: a run that failed as it was meant to is passed),
+ * the file name or the date (as the list shows it, or as ISO).
  */
 export function filterRuns(runs: readonly SavedRun[], query: string, showDate: (iso: string) => string): SavedRun[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return [...runs];
   return runs.filter((run) => {
-    const haystack = [run.name, run.backend, run.status, runFileName(run), run.createdAt, showDate(run.createdAt)].join('\n').toLowerCase();
+    const haystack = [run.name, run.backend, shownStatus(run), runFileName(run), run.createdAt, showDate(run.createdAt)]
+      .join('\n')
+      .toLowerCase();
     return words.every((w) => haystack.includes(w));
   });
 }
@@ -50,7 +54,7 @@ function compareBy(key: SortKey): (a: SavedRun, b: SavedRun) => number {
     case 'name':
       return (a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true });
     case 'status':
-      return (a, b) => a.status.localeCompare(b.status);
+      return (a, b) => shownStatus(a).localeCompare(shownStatus(b));
     case 'duration':
       return (a, b) => (runDuration(a) ?? 0) - (runDuration(b) ?? 0);
   }
