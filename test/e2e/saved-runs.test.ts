@@ -3,11 +3,12 @@
 // name and text, a GPU record replayed on this machine, delete / filter / sort, and the
 // timeline PNG's title and legend. Screenshots go to test-results/screenshots/saved-*.png.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
+import { MAX_RECORD_BYTES, recordTooLargeMessage } from '../../src/shared/run/record-text';
 import { chooseTemplate, runAndWait, setRunOptions } from './lab-page';
 import {
   axeViolations,
@@ -41,6 +42,7 @@ const GPU_RECORD = join(REPO_ROOT, 'docs', 'records', 'overlap-gpu-h200x2.run.js
 /** As `clab serve` names a record: the scenario's slug, the time, a random tail (not the scenario's name). */
 const RING_RUN = 'my-ring-2026-11-26T01-00-00-000Z-a1b2c3.run.json';
 const MISTAKE_RUN = 'wrong-root.run.json';
+const BROKEN_RUN = 'broken.run.json';
 
 const record = (name: string, createdAt: string, seconds: number, status: 'passed' | 'failed' = 'passed') => {
   const r = syntheticRecord({ ranks: 2, rounds: 1, warmup: 0, iters: 1, name });
@@ -65,6 +67,19 @@ usesLabPage(
       cwd: REPO_ROOT,
       stdio: 'ignore',
     });
+    // Cut short, its summary whole at its head: listed, and Open says where it breaks.
+    writeFileSync(join(lab.runsDir, BROKEN_RUN), record('broken', '2026-11-19T10:00:00.000Z', 1).slice(0, 3000));
+    // As older cores wrote records (the scenario and plan before the summary), past 64 MiB: sparse.
+    const older = join(lab.runsDir, 'older.run.json');
+    writeFileSync(
+      older,
+      '{"format":"clab.run","version":1,"id":"old","createdAt":"2026-10-01T00:00:00.000Z","scenario":{"name":"older and large"},"plan":{"steps":[',
+    );
+    truncateSync(older, 65 * 1024 * 1024);
+    // Past the bound every door shares: listed, and refused when opened.
+    const huge = join(lab.runsDir, 'huge.run.json');
+    writeFileSync(huge, record('huge', '2026-11-18T10:00:00.000Z', 1));
+    truncateSync(huge, MAX_RECORD_BYTES + 1);
     // A mistake of the gallery: it fails as it is meant to, so `clab run` exits 0.
     execFileSync(
       process.execPath,
@@ -80,6 +95,11 @@ async function showSavedRuns(): Promise<void> {
   await page.getByTestId('tab-runs').click();
   await page.getByTestId('saved-runs').waitFor();
 }
+
+/** The console's line for a run the lab refused to send (HTTP 400): a test's own doing where it opens one on purpose. */
+const refusedDownloadsAreOurs = () => pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !e.includes('status of 400')));
+
+const savedRow = (file: string) => page.locator(`[data-testid=saved-run]:has(td[title$="/${file}"])`);
 
 async function openSaved(file: string): Promise<void> {
   await showSavedRuns();
@@ -199,6 +219,49 @@ describe('saved runs', () => {
     }
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'saved-5c-expected-failure-results');
+  });
+
+  it('lists an older record too large to read whole for its summary, marked, and one past the bound, whose Open says the bound in one line', async () => {
+    await showSavedRuns();
+    const older = savedRow('older.run.json');
+    expect(await older.getAttribute('data-partial')).toBe('true');
+    expect(await older.locator('td').nth(1).textContent()).toBe('older and large');
+    expect(await older.getByTestId('run-status-cell').textContent()).toBe('unknown (summary not read)');
+    const huge = savedRow('huge.run.json');
+    expect(await huge.getByTestId('run-too-large').textContent()).toBe(' (256.0 MiB: too large to open)');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'saved-5d-older-and-too-large');
+    await huge.getByTestId('open-run').click();
+    const notice = page.getByTestId('notice');
+    await notice.waitFor();
+    // The words Open… in a browser refuses such a file with (renderer/src/editor/file-io.ts).
+    expect(await notice.evaluate((el) => el.firstChild!.textContent)).toBe(recordTooLargeMessage('huge.run.json', MAX_RECORD_BYTES + 1));
+    await notice.getByRole('button', { name: 'dismiss' }).click();
+    refusedDownloadsAreOurs();
+  });
+
+  it('names a refused run by its file, not by its absolute path, and drops the notice once a good run opens', async () => {
+    await showSavedRuns();
+    await savedRow(BROKEN_RUN).getByTestId('open-run').click();
+    const notice = page.getByTestId('notice');
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/^broken\.run\.json: cannot read the run record: its JSON breaks at line 1/);
+    expect(await notice.textContent()).not.toContain(server.runsDir);
+    await screenshot(page, 'saved-5e-refused-by-name');
+    refusedDownloadsAreOurs();
+    await openSaved(RING_RUN);
+    await notice.waitFor({ state: 'detached' });
+    const banner = page.getByTestId('replay-banner');
+    expect(await banner.textContent()).toContain(RING_RUN);
+    expect(await banner.textContent()).not.toContain(server.runsDir);
+    // The same with Open…: a cut file refused, then a good one opened.
+    const picker = page.getByTestId('open-file-input');
+    const ring = readFileSync(join(server.runsDir, RING_RUN));
+    await picker.setInputFiles({ name: 'cut.run.json', mimeType: 'application/json', buffer: ring.subarray(0, 2000) });
+    await notice.waitFor();
+    await picker.setInputFiles({ name: 'ring.run.json', mimeType: 'application/json', buffer: ring });
+    await notice.waitFor({ state: 'detached' });
+    await banner.filter({ hasText: 'ring.run.json' }).waitFor();
   });
 
   it('filters the list by scenario, backend, date and status', async () => {

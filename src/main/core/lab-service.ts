@@ -2,7 +2,7 @@
 // and one stream of events. No Electron here; what differs per door arrives as a FileDoor.
 import { EventEmitter } from 'node:events';
 import { realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { runPanelBackend, type ApiEvent, type ApiMethod, type ApiParams, type ApiResult, type OpenedFile } from '../../shared/run/api.js';
 import type { RunRecord } from '../../shared/run/record.js';
 import { isRunRecordFile } from '../../shared/run/record-text.js';
@@ -250,7 +250,8 @@ export class LabService implements LabHandlers {
   }
 
   async openRun({ path }: ApiParams<'openRun'>): Promise<ApiResult<'openRun'>> {
-    return this.saved.open(this.runFile(path));
+    const file = this.runFile(path);
+    return this.namingFile(file, () => this.saved.open(file));
   }
 
   /** Removes one saved run from the runs folder: a regular file named there, never a path. */
@@ -264,7 +265,23 @@ export class LabService implements LabHandlers {
    * the file's bytes, read by the page without parsing them), kept while the file is unchanged.
    */
   async openRunPacked({ path }: ApiParams<'openRun'>): Promise<Uint8Array<ArrayBuffer>> {
-    return this.saved.openPacked(this.runFile(path));
+    const file = this.runFile(path);
+    return this.namingFile(file, () => this.saved.openPacked(file));
+  }
+
+  /**
+   * What is said of a run file goes to a window's notice: it names the file relative to the runs
+   * folder, or by its name where it lies elsewhere (a file the user opened), not by its absolute path.
+   */
+  private async namingFile<T>(file: string, open: () => Promise<T>): Promise<T> {
+    try {
+      return await open();
+    } catch (e) {
+      const inRuns = relative(this.runsDir, file);
+      const shown = inRuns && !inRuns.startsWith('..') && !isAbsolute(inRuns) ? inRuns : basename(file);
+      const error = e as Error & { code?: string };
+      throw Object.assign(new Error(error.message.replaceAll(file, shown), { cause: e }), error.code ? { code: error.code } : {});
+    }
   }
 
   /** A run file a window may open: saved in the runs directory, or opened through the app. */
@@ -315,7 +332,7 @@ export class LabService implements LabHandlers {
     const file = resolve(path);
     if (!file.endsWith('.json')) throw new Error(`${path}: not a scenario (*.scenario.json) or run record (*.run.json)`);
     const opened: OpenedFile = looksLikeRunRecord(file)
-      ? { kind: 'run', path: file, record: await this.saved.open(file) }
+      ? { kind: 'run', path: file, record: await this.namingFile(file, () => this.saved.open(file)) }
       : { kind: 'scenario', path: file, text: readCappedText(file, { maxBytes: MAX_OPEN_BYTES, regularOnly: true }) };
     this.useFile(file);
     return opened;

@@ -6,16 +6,22 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
-import { readCapped, readCappedChunks, type ReadCappedChunksOptions } from './read-capped.js';
+import { FileTooLargeError, readCapped, readCappedChunks, type ReadCappedChunksOptions } from './read-capped.js';
 import type { RunRecord } from '../../shared/run/record.js';
-import { parseRecordJson, RECORD_START_BYTES, recordStartProblem, validateRecord } from '../../shared/run/record-text.js';
+import {
+  MAX_RECORD_BYTES,
+  parseRecordJson,
+  RECORD_START_BYTES,
+  recordStartProblem,
+  recordTooLargeMessage,
+  validateRecord,
+} from '../../shared/run/record-text.js';
 
 export function writeRecordAtomic(file: string, record: RunRecord): void {
   writeFileAtomic(file, JSON.stringify(record));
 }
 
-/** The most a record read by `clab` may hold (a V8 string holds at most ~512 MiB of text). */
-export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+export { MAX_RECORD_BYTES } from '../../shared/run/record-text.js';
 
 /** The bound (MAX_RECORD_BYTES), whether only a regular file is read, and how a door reads each chunk. */
 export type RecordReadOptions = Partial<Omit<ReadCappedChunksOptions, 'start'>>;
@@ -29,10 +35,13 @@ function checkRecordStart(file: string, bytes: Buffer): void {
   if (problem) throw Object.assign(new Error(`${file}: not a valid run record: ${problem}`), { code: NOT_A_RECORD });
 }
 
-const cannotRead = (file: string, e: unknown) =>
-  (e as NodeJS.ErrnoException).code === NOT_A_RECORD
-    ? (e as Error)
-    : new Error(`${file}: cannot read the run record: ${(e as Error).message}`, { cause: e });
+/** A record that cannot be read, in one line naming it; one too large says the bound every door shares. */
+function cannotRead(file: string, e: unknown): Error {
+  if ((e as NodeJS.ErrnoException).code === NOT_A_RECORD) return e as Error;
+  if (e instanceof FileTooLargeError)
+    return Object.assign(new Error(recordTooLargeMessage(file, e.exact ? e.bytes : null), { cause: e }), { code: e.code });
+  return new Error(`${file}: cannot read the run record: ${(e as Error).message}`, { cause: e });
+}
 
 /** A record read at once, as `clab`'s commands read one (serving no one else meanwhile). */
 export function readRecord(file: string, o: RecordReadOptions = {}): RunRecord {

@@ -1,24 +1,28 @@
 // The runs folder as the doors list and open it. A listing reads each record's head (the summary
 // fields a record starts with, run.ts) once, and again only when the file changes; only regular
 // files are read, opened without blocking, so a FIFO or a device named *.run.json is passed over
-// and never stalls the lab; a record larger than the bound is not loaded. A record is opened a
-// chunk at a time and parsed in steps (record-store.ts), so a door goes on serving others.
+// and never stalls the lab. A record whose head lacks its summary (an older one) is read whole
+// only while that is cheap; past that it is listed with what its head and the file tell, marked.
+// A record larger than the bound every door shares (MAX_RECORD_BYTES) is listed, not loaded. A
+// record is opened a chunk at a time and parsed in steps (record-store.ts), so a door goes on
+// serving others.
 import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { RUN_FILE_NAME, type SavedRun } from '../../shared/run/api.js';
 import { packRecord } from '../../shared/run/packed-run.js';
 import { RECORD_FORMAT, type RunRecord } from '../../shared/run/record.js';
+import { MAX_RECORD_BYTES } from '../../shared/run/record-text.js';
 import { defaultPackedRunDir, fileBytes, PACKED_RUN_DISK_LIMITS, PackedRunDisk, sha256 } from './packed-run-disk.js';
 import { nodeUtf8, PACKED_RUN_LIMITS, PackedRuns } from './packed-runs.js';
 import { readCapped, readChunk, type ChunkReader } from './read-capped.js';
 import { nextTurn, readRecordFile, readRecordFileBytes, recordFromBytes } from './record-store.js';
 
 export const RUN_SUFFIX = '.run.json';
-/** The most a door loads of one record (a record of 100 000 events is about 17 MB). */
-export const MAX_OPENED_RECORD_BYTES = 64 * 1024 * 1024;
 /** What a listing reads of a record it has not seen: its summary fields come first. */
 const HEAD_BYTES = 64 * 1024;
+/** An older record whose head lacks its summary is read whole for it up to this (tens of ms); past it, not. */
+const WHOLE_SUMMARY_BYTES = 4 * 1024 * 1024;
 
 type Summary = Omit<SavedRun, 'path'>;
 
@@ -46,7 +50,7 @@ export class SavedRuns {
     warn: (message: string) => void = () => {},
     read: ChunkReader = readChunk,
   ) {
-    this.openOptions = { maxBytes: MAX_OPENED_RECORD_BYTES, regularOnly: true, read };
+    this.openOptions = { maxBytes: MAX_RECORD_BYTES, regularOnly: true, read };
     const disk = typeof packedDir === 'string' ? new PackedRunDisk(packedDir, PACKED_RUN_DISK_LIMITS, warn) : packedDir;
     this.packed = new PackedRuns(
       async (file, reuse) => {
@@ -86,7 +90,7 @@ export class SavedRuns {
     return runs.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
-  /** A record of the folder (or a file the user opened), validated, at most MAX_OPENED_RECORD_BYTES. */
+  /** A record of the folder (or a file the user opened), validated, at most MAX_RECORD_BYTES. */
   open(file: string): Promise<RunRecord> {
     return readRecordFile(file, this.openOptions);
   }
@@ -137,13 +141,26 @@ export class SavedRuns {
     if (known && known.mtimeMs === s.mtimeMs && known.size === s.size && known.ino === s.ino) return known.summary;
     let summary: Summary | null = null;
     try {
-      summary = headSummary(readCapped(path, { maxBytes: HEAD_BYTES, regularOnly: true, head: true }).toString('utf8'), name);
-      if (!summary && s.size <= MAX_OPENED_RECORD_BYTES) summary = fullSummary(await this.open(path), name);
+      const head = recordHead(readCapped(path, { maxBytes: HEAD_BYTES, regularOnly: true, head: true }).toString('utf8'));
+      // Not a record (nor the start of one): not listed.
+      if (head) summary = (await this.wholeSummary(head, path, name, s.size)) ?? partialSummary(head, name, s.mtime);
     } catch {
-      // a half-copied or foreign file does not hide the other runs
+      // a file that cannot be read does not hide the other runs
     }
+    if (summary) summary = { ...summary, bytes: s.size };
     this.seen.set(path, { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino, summary });
     return summary;
+  }
+
+  /** The summary from the head, else from the whole record where that is cheap; null where neither can give it. */
+  private async wholeSummary(head: RecordHead, path: string, name: string, size: number): Promise<Summary | null> {
+    const fromHead = headSummary(head, name);
+    if (fromHead || size > WHOLE_SUMMARY_BYTES) return fromHead;
+    try {
+      return fullSummary(await this.open(path), name);
+    } catch {
+      return null; // cut short, or spoilt: listed with what its head tells
+    }
   }
 }
 
@@ -167,31 +184,57 @@ function scenarioName(scenario: unknown, fileName: string): string | null {
   return typeof name === 'string' ? name : null;
 }
 
-/** The summary from a record's first bytes, when they hold all of it (records since the summary came first). */
-function headSummary(head: string, fileName: string): Summary | null {
-  const r = parse(head, [], { allowTrailingComma: false, disallowComments: true }) as Record<string, unknown> | undefined;
-  if (!r || typeof r !== 'object' || r.format !== RECORD_FORMAT) return null;
+/** What a record file's first bytes parse to (tolerant: a head cut anywhere keeps the fields before the cut); null where they begin no record. */
+type RecordHead = Record<string, unknown>;
+
+function recordHead(head: string): RecordHead | null {
+  const r = parse(head, [], { allowTrailingComma: false, disallowComments: true }) as RecordHead | undefined;
+  return r && typeof r === 'object' && r.format === RECORD_FORMAT ? r : null;
+}
+
+const headString = (r: RecordHead, key: string) => (typeof r[key] === 'string' ? (r[key] as string) : null);
+
+function headExpectation(r: RecordHead): Summary['expectation'] {
+  const e = r.expectation as { met?: unknown; note?: unknown } | undefined;
+  return typeof e?.met === 'boolean' && typeof e.note === 'string' ? { met: e.met, note: e.note } : undefined;
+}
+
+/** The summary from a record's head, when it holds all of it (records since the summary came first). */
+function headSummary(r: RecordHead, fileName: string): Summary | null {
   const backend = (r.environment as { backend?: unknown } | undefined)?.backend;
   const name = 'scenario' in r ? scenarioName(r.scenario, fileName) : null;
-  if (
-    typeof r.createdAt !== 'string' ||
-    typeof r.status !== 'string' ||
-    !Number.isInteger(r.world) ||
-    typeof backend !== 'string' ||
-    name === null
-  )
-    return null;
-  const finishedAt = typeof r.finishedAt === 'string' ? r.finishedAt : null;
-  const e = r.expectation as { met?: unknown; note?: unknown } | undefined;
-  const expectation = typeof e?.met === 'boolean' && typeof e.note === 'string' ? { met: e.met, note: e.note } : undefined;
+  const createdAt = headString(r, 'createdAt');
+  const status = headString(r, 'status');
+  if (createdAt === null || status === null || !Number.isInteger(r.world) || typeof backend !== 'string' || name === null) return null;
+  const expectation = headExpectation(r);
   return {
     name,
-    createdAt: r.createdAt,
-    finishedAt,
-    status: r.status,
+    createdAt,
+    finishedAt: headString(r, 'finishedAt'),
+    status,
     ...(expectation ? { expectation } : {}),
     world: r.world as number,
     backend,
+  };
+}
+
+/**
+ * A record whose head lacks its summary, too large to read whole for it (an older record) or
+ * broken: what its head holds, else the file's name and time, marked `partial` (Open reads the
+ * rest, or says where it breaks).
+ */
+function partialSummary(r: RecordHead, fileName: string, modified: Date): Summary {
+  const backend = (r.environment as { backend?: unknown } | undefined)?.backend;
+  const expectation = headExpectation(r);
+  return {
+    name: ('scenario' in r ? scenarioName(r.scenario, fileName) : null) ?? fileName.slice(0, -RUN_SUFFIX.length),
+    createdAt: headString(r, 'createdAt') ?? modified.toISOString(),
+    finishedAt: headString(r, 'finishedAt'),
+    status: headString(r, 'status') ?? 'unknown',
+    ...(expectation ? { expectation } : {}),
+    world: Number.isInteger(r.world) ? (r.world as number) : null,
+    backend: typeof backend === 'string' ? backend : null,
+    partial: true,
   };
 }
 

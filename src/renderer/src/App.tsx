@@ -163,6 +163,8 @@ export function App() {
     async (path: string) => {
       try {
         showReplay(await client.call('openRun', { path }), path);
+        // A notice about a file refused before is over once one opens.
+        setNotice(null);
       } catch (e) {
         setNotice((e as Error).message);
       }

@@ -102,8 +102,17 @@ export const savedRunSchema = z.object({
   status: z.string(),
   /** A run meant to fail: whether it failed as meant (shared/results/expectation.ts); absent: not meant to, or not known. */
   expectation: z.object({ met: z.boolean(), note: z.string() }).optional(),
-  world: z.number().int(),
-  backend: z.string(),
+  /** null: not known (a partial summary). */
+  world: z.number().int().nullable(),
+  backend: z.string().nullable(),
+  /** The file's size (absent: an older core): a record past MAX_RECORD_BYTES is listed, and refused when opened. */
+  bytes: z.number().int().min(0).optional(),
+  /**
+   * A record whose summary could not be read cheaply (an older one whose head lacks it, too large
+   * to read whole for it; one cut short): the fields its head holds, else the file's name and time
+   * ("unknown" status). Open reads the rest, or says where it breaks.
+   */
+  partial: z.literal(true).optional(),
 });
 
 /** Calls: method + params; each has a result schema below. */

@@ -6,11 +6,23 @@ import { lineColumns } from '../plan/text.js';
 import { jsonErrorMessage } from '../scenario/messages.js';
 import { RECORD_FORMAT, runRecordSchema, type RunRecord } from './record.js';
 import { withBlockAnatomy } from './aggregate.js';
+import { formatBytes } from '../data/units.js';
 
 /** A record's file name ends so (saved runs, `clab run --out`, the exports). */
 export const RUN_RECORD_SUFFIX = /\.run\.json$/i;
 /** How much of a file's start says whether it names the record format (its first field). */
 const HEAD_CHARS = 4096;
+
+/**
+ * The largest run record the lab opens, the same for every door: `clab`, the app's Open (a saved
+ * run) and Open… (a file picked, read by the page). A V8 string holds at most ~512 MiB of text; a
+ * record of 177 MiB (a million events) opens in about 4 s.
+ */
+export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+
+/** One line refusing a file too large to open; `bytes` null where it has no size to tell (a pipe) and was read past the bound. */
+export const recordTooLargeMessage = (name: string, bytes: number | null): string =>
+  `${name}: ${bytes === null ? '' : `${formatBytes(bytes)} is `}larger than the ${formatBytes(MAX_RECORD_BYTES)} the lab opens (the app and clab alike)`;
 
 /** How much of a large record's start must say it is one (its "format" comes first: core/run.ts). */
 export const RECORD_START_BYTES = 64 * 1024;

@@ -285,7 +285,7 @@ describe('templates and machine', () => {
 });
 
 describe('saved runs', () => {
-  it('lists records newest first and skips files that are not run records', async () => {
+  it('lists records newest first, one cut short with what its head tells, marked partial', async () => {
     const allInOneRun = (await service.listRuns()).find((r) => r.name === 'All-in-one collectives')!;
     const record = JSON.parse(readFileSync(allInOneRun.path, 'utf8'));
     writeFileSync(join(runsDir, 'later.run.json'), JSON.stringify({ ...record, id: 'later', createdAt: '2999-01-01T00:00:00.000Z' }));
@@ -299,7 +299,13 @@ describe('saved runs', () => {
       backend: 'cpu',
     });
     expect(runs.map((r) => r.createdAt)).toEqual([...runs.map((r) => r.createdAt)].sort().reverse());
-    expect(runs.some((r) => r.path.endsWith('damaged.run.json'))).toBe(false);
+    expect(runs.find((r) => r.path.endsWith('damaged.run.json'))).toMatchObject({
+      name: 'damaged',
+      status: 'unknown',
+      world: null,
+      backend: null,
+      partial: true,
+    });
     expect((await service.openRun({ path: runs[0].path })).id).toBe('later');
     expect((await service.openRun({ path: 'later.run.json' })).id).toBe('later');
   });

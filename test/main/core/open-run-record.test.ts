@@ -25,11 +25,13 @@ describe('a run record opened by path', () => {
     expect(await service.openPath({ path: file })).toMatchObject({ kind: 'run', path: file });
   });
 
-  it('says where a truncated one breaks', async () => {
+  it('says where a truncated one breaks, naming it by its file name, not its absolute path', async () => {
     const file = join(dir, 'cut.run.json');
     writeFileSync(file, cut);
+    const refused = await service.openPath({ path: file }).catch((e: Error) => e.message);
+    expect(refused).not.toContain(dir);
     await expect(service.openPath({ path: file })).rejects.toThrow(
-      `${file}: cannot read the run record: its JSON breaks at line 1, column ${cut.length + 1} (character ${cut.length} of ${cut.length}): the file ends too early`,
+      `cut.run.json: cannot read the run record: its JSON breaks at line 1, column ${cut.length + 1} (character ${cut.length} of ${cut.length}): the file ends too early`,
     );
   });
 

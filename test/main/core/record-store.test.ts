@@ -4,8 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readChunk, type ChunkReader } from '../../../src/main/core/read-capped';
-import { readRecord, readRecordFile } from '../../../src/main/core/record-store';
-import { MAX_OPENED_RECORD_BYTES } from '../../../src/main/core/saved-runs';
+import { MAX_RECORD_BYTES, readRecord, readRecordFile } from '../../../src/main/core/record-store';
 import { RECORD_START_BYTES } from '../../../src/shared/run/record-text';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 import { tempDir } from '../../setup/temp-dirs';
@@ -40,7 +39,7 @@ describe('a run record read from its file', () => {
   it('refuses 60 MiB of spaces from its first 64 KiB, in one line, without reading the rest', async () => {
     const { counted, read } = counting();
     const parsedWhole = parsesOf(MiB);
-    const refused = await readRecordFile(spaces, { maxBytes: MAX_OPENED_RECORD_BYTES, regularOnly: true, read }).catch((e: Error) => e);
+    const refused = await readRecordFile(spaces, { maxBytes: MAX_RECORD_BYTES, regularOnly: true, read }).catch((e: Error) => e);
     expect((refused as Error).message).toBe(whitespaceOnly);
     expect(counted.bytes).toBe(RECORD_START_BYTES + 1);
     expect(parsedWhole()).toBe(0);

@@ -18,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { LabService } from '../../../src/main/core/lab-service';
-import { keepPackedForLaterOpens, MAX_OPENED_RECORD_BYTES } from '../../../src/main/core/saved-runs';
+import { keepPackedForLaterOpens } from '../../../src/main/core/saved-runs';
+import { MAX_RECORD_BYTES } from '../../../src/shared/run/record-text';
 import { unpackRecord } from '../../../src/shared/run/packed-run';
 import { nodeUtf8 as utf8 } from '../../../src/main/core/packed-runs';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
@@ -46,8 +47,10 @@ describe('the runs folder of clab serve', () => {
   it('refuses to load a record past the bound, by its size, without reading it', async () => {
     const big = join(runsDir, 'huge.run.json');
     closeSync(openSync(big, 'w'));
-    truncateSync(big, MAX_OPENED_RECORD_BYTES + 1); // sparse: nothing to read but zeros
-    await expect(service.openRun({ path: big })).rejects.toThrow(/huge\.run\.json: \d+ bytes is larger than the 67108864 bytes \(64 MiB\)/);
+    truncateSync(big, MAX_RECORD_BYTES + 1); // sparse: nothing to read but zeros
+    await expect(service.openRun({ path: big })).rejects.toThrow(
+      /huge\.run\.json: 256\.0 MiB is larger than the 256 MiB the lab opens \(the app and clab alike\)$/,
+    );
     expect((await service.listRuns()).map((r) => r.name)).toEqual(['good']);
     rmSync(big);
   });
@@ -73,6 +76,7 @@ describe('the runs folder of clab serve', () => {
       status: record.status,
       world: 4,
       backend: record.environment.backend,
+      bytes: Buffer.byteLength(text),
     });
     await expect(service.openRun({ path: file })).rejects.toThrow(/cannot read the run record/);
   });

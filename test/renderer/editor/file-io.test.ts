@@ -2,8 +2,8 @@
 // for a scenario; what is wrong with a broken one is said with where it breaks.
 import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
-import { classifyFileText } from '../../../src/renderer/src/editor/file-io';
-import { isRunRecordFile } from '../../../src/shared/run/record-text';
+import { classifyFileText, readFiles } from '../../../src/renderer/src/editor/file-io';
+import { isRunRecordFile, MAX_RECORD_BYTES, recordTooLargeMessage } from '../../../src/shared/run/record-text';
 
 const record = syntheticRecord({ ranks: 2, rounds: 1, warmup: 0, iters: 1, name: 'opened' });
 const text = JSON.stringify(record, null, 2);
@@ -48,5 +48,18 @@ describe('a file opened in the browser', () => {
     expect(classifyFileText('a.scenario.json', scenario)).toEqual({ kind: 'scenario', path: 'a.scenario.json', text: scenario });
     const broken = scenario.slice(0, 20);
     expect(classifyFileText('a.scenario.json', broken)).toEqual({ kind: 'scenario', path: 'a.scenario.json', text: broken });
+  });
+});
+
+describe('a file picked with Open… in a browser', () => {
+  it('is refused unread past the bound the lab opens, in the words the lab refuses it with', async () => {
+    let read = false;
+    const picked = {
+      name: 'big.run.json',
+      size: MAX_RECORD_BYTES + 1,
+      text: () => ((read = true), Promise.resolve('')),
+    } as unknown as File;
+    await expect(readFiles([picked])).rejects.toThrow(recordTooLargeMessage('big.run.json', MAX_RECORD_BYTES + 1));
+    expect(read).toBe(false);
   });
 });

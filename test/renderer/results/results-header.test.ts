@@ -23,10 +23,10 @@ const header = (source: RecordSource) => {
 };
 
 describe('the Results header of a replayed record', () => {
-  it('shows a record saved as passed over steps that all failed as failed, with a notice naming its file', () => {
+  it('shows a record saved as passed over steps that all failed as failed, with a notice naming its file (not its path)', () => {
     expect(header({ kind: 'replay', from: FILE })).toEqual({
       status: ['failed', 'FAILED: 0/3 checked steps correct on 2 ranks (cpu)'],
-      notice: `${FILE}: the record&#x27;s status is &quot;passed&quot; but 3 of its 3 steps failed; shown as failed, as its steps say`,
+      notice: `edited.run.json: the record&#x27;s status is &quot;passed&quot; but 3 of its 3 steps failed; shown as failed, as its steps say`,
     });
   });
 });

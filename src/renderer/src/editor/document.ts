@@ -1,6 +1,7 @@
 // What the editor holds: which document, where it saves, and the text it was opened with.
 import type { MachineInfo, Template } from '../../../shared/run/api.js';
 import type { RunRecord } from '../../../shared/run/record.js';
+import { baseName } from '../ui/file-name';
 
 export interface ScenarioDocument {
   /** Key of its draft: the file's path, "template:<id>" or "upload:<name>". */
@@ -15,7 +16,7 @@ export interface ScenarioDocument {
   recordedOn?: string;
 }
 
-export const baseName = (path: string) => path.split(/[\\/]/).pop() || path;
+export { baseName };
 
 export function templateDocument(template: Template): ScenarioDocument {
   return {

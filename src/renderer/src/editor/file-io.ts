@@ -1,7 +1,7 @@
 // Files in a browser, where there is no path to open or save: read what the user picked or
 // dropped, and hand text back as a download.
 import type { OpenedFile } from '../../../shared/run/api.js';
-import { isRunRecordFile, parseRecordText } from '../../../shared/run/record-text.js';
+import { isRunRecordFile, MAX_RECORD_BYTES, parseRecordText, recordTooLargeMessage } from '../../../shared/run/record-text.js';
 import { downloadBlob } from '../ui/download';
 
 /**
@@ -16,9 +16,13 @@ export function classifyFileText(name: string, text: string): OpenedFile {
   return { kind: 'run', path: name, record: parsed.record };
 }
 
+/** Each file, refused unread past the bound every door shares (the lab's Open says the same). */
 export async function readFiles(files: Iterable<File>): Promise<OpenedFile[]> {
   const opened: OpenedFile[] = [];
-  for (const file of files) opened.push(classifyFileText(file.name, await file.text()));
+  for (const file of files) {
+    if (file.size > MAX_RECORD_BYTES) throw new Error(recordTooLargeMessage(file.name, file.size));
+    opened.push(classifyFileText(file.name, await file.text()));
+  }
   return opened;
 }
 

@@ -23,16 +23,18 @@ export function useFileActions(
   client: LabClient,
   scenario: ScenarioDocumentState,
   onRunRecord: (record: RunRecord, from: string) => void,
-  onError: (message: string) => void,
+  /** A file refused (its message), or one opened (null: a notice about an earlier one is over). */
+  onNotice: (message: string | null) => void,
 ): FileActions {
   const { doc, text, open, saved } = scenario;
 
   const openOpened = useCallback(
     (file: OpenedFile, byPath: boolean) => {
+      onNotice(null);
       if (file.kind === 'run') onRunRecord(file.record, file.path);
       else open(byPath ? fileDocument(file.path, file.text) : uploadedDocument(file.path, file.text));
     },
-    [open, onRunRecord],
+    [open, onRunRecord, onNotice],
   );
 
   const saveTo = useCallback(
@@ -54,10 +56,10 @@ export function useFileActions(
       try {
         await action();
       } catch (e) {
-        onError((e as Error).message);
+        onNotice((e as Error).message);
       }
     },
-    [onError],
+    [onNotice],
   );
 
   const openPicked = useCallback(
@@ -69,10 +71,10 @@ export function useFileActions(
           else for (const opened of await readFiles([file])) openOpened(opened, false);
         }
       } catch (e) {
-        onError((e as Error).message);
+        onNotice((e as Error).message);
       }
     },
-    [client, openOpened, onError],
+    [client, openOpened, onNotice],
   );
 
   return {

@@ -7,6 +7,7 @@ import { recordAsItsStepsSay } from '../../../shared/results/record-status.js';
 import type { RunRecord, StepRecord } from '../../../shared/run/record.js';
 import { sweepModel } from '../../../shared/learn/sweep-model.js';
 import { fileStem } from '../ui/download';
+import { baseName } from '../ui/file-name';
 import type { RecordSource } from '../ui/view';
 import { BandwidthChart } from './BandwidthChart';
 import { EnvironmentPanel } from './EnvironmentPanel';
@@ -43,14 +44,15 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
   const stem = fileStem(title);
   // A record opened from a file reads by what its steps say, whatever status it was saved with.
   const { record: shown, notice } = useMemo(
-    () => (source.kind === 'replay' ? recordAsItsStepsSay(record, source.from) : { record, notice: null }),
+    () => (source.kind === 'replay' ? recordAsItsStepsSay(record, baseName(source.from)) : { record, notice: null }),
     [record, source],
   );
   return (
     <div className="results" data-testid="results">
       {source.kind === 'replay' && (
         <p className="replay-banner" data-testid="replay-banner">
-          Replay of <code>{source.from}</code>, recorded {new Date(record.createdAt).toLocaleString()}. Nothing was run.
+          Replay of <code title={source.from}>{baseName(source.from)}</code>, recorded {new Date(record.createdAt).toLocaleString()}.
+          Nothing was run.
         </p>
       )}
       {notice && (

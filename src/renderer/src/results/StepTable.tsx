@@ -104,7 +104,12 @@ function StepRow({
   const texts = resultTexts(step);
   return (
     <>
-      <tr className={rowClass(step, expected)} data-testid="result-row" data-verdict={step.verdict} data-expected={expected || undefined}>
+      <tr
+        className={rowClass(step, expected)}
+        data-testid="result-row"
+        data-verdict={step.verdict}
+        data-expected={expected ? 'true' : undefined}
+      >
         {showStep && <td className="left">{stepTitle(step)}</td>}
         {RESULT_COLUMNS.map((c) => (
           <td key={c.id}>{texts[c.id]}</td>

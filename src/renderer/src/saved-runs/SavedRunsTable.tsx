@@ -3,7 +3,9 @@
 import { useState } from 'react';
 import { shownStatus } from '../../../shared/results/expectation.js';
 import type { SavedRun } from '../../../shared/run/api.js';
-import { formatDuration, runDuration, type RunSort, type SortKey } from './list';
+import { formatDuration, runDuration, runFileName, type RunSort, type SortKey } from './list';
+import { MAX_RECORD_BYTES, recordTooLargeMessage } from '../../../shared/run/record-text.js';
+import { formatBytes } from '../../../shared/data/units.js';
 
 interface Props {
   runs: SavedRun[];
@@ -48,6 +50,12 @@ function SortHeader({
 /** A run's status as its run's line says it: a run meant to fail that did reads passed, and says so. */
 function RunStatusCell({ run }: { run: SavedRun }) {
   const status = shownStatus(run);
+  if (run.partial)
+    return (
+      <td className="dim" title={PARTIAL} data-testid="run-status-cell">
+        {status} <span className="expected-note">(summary not read)</span>
+      </td>
+    );
   return (
     <td className={status === 'passed' ? 'passed' : 'failed'} title={run.expectation?.note} data-testid="run-status-cell">
       {status}
@@ -55,6 +63,13 @@ function RunStatusCell({ run }: { run: SavedRun }) {
     </td>
   );
 }
+
+const PARTIAL =
+  "This record's summary is not at the head of its file (an older record) and it is too large to read whole for a listing, or it is broken: shown with what its head and the file tell. Open reads it.";
+
+/** A record larger than the lab opens: listed, and said so beside its name (Open refuses it, saying the bound). */
+const tooLarge = (run: SavedRun) =>
+  run.bytes !== undefined && run.bytes > MAX_RECORD_BYTES ? recordTooLargeMessage(runFileName(run), run.bytes) : null;
 
 export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onPrepare, onDelete, deleting }: Props) {
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -75,7 +90,7 @@ export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onP
       </thead>
       <tbody>
         {runs.map((run) => (
-          <tr key={run.path} data-testid="saved-run">
+          <tr key={run.path} data-testid="saved-run" data-partial={run.partial ? 'true' : undefined}>
             <td>
               <input
                 type="checkbox"
@@ -87,12 +102,18 @@ export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onP
             </td>
             <td className="left run-name" title={run.path}>
               {run.name}
+              {tooLarge(run) && (
+                <span className="expected-note" data-testid="run-too-large" title={tooLarge(run)!}>
+                  {' '}
+                  ({formatBytes(run.bytes!)}: too large to open)
+                </span>
+              )}
             </td>
             <td className="left">{showDate(run.createdAt)}</td>
             <td data-testid="run-duration">{formatDuration(runDuration(run))}</td>
             <RunStatusCell run={run} />
-            <td>{run.world}</td>
-            <td>{run.backend}</td>
+            <td>{run.world ?? '?'}</td>
+            <td>{run.backend ?? '?'}</td>
             <td className="run-actions">
               {confirming === run.path ? (
                 <span

@@ -40,7 +40,7 @@ export function filterRuns(runs: readonly SavedRun[], query: string, showDate: (
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return [...runs];
   return runs.filter((run) => {
-    const haystack = [run.name, run.backend, shownStatus(run), runFileName(run), run.createdAt, showDate(run.createdAt)]
+    const haystack = [run.name, run.backend ?? '', shownStatus(run), runFileName(run), run.createdAt, showDate(run.createdAt)]
       .join('\n')
       .toLowerCase();
     return words.every((w) => haystack.includes(w));
