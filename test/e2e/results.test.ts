@@ -22,7 +22,7 @@ import { ROWS_SHOWN } from '../../src/renderer/src/results/StepTable';
 
 let server: LabServerProcess;
 let page: Page;
-const paths = { pairs: '', allInOne: '', sweepA: '', sweepB: '', gpuPairs: '' };
+const paths = { pairs: '', allInOne: '', sweepA: '', sweepB: '', gpuPairs: '', overlap: '' };
 
 const readRecord = (path: string): RunRecord => runRecordSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
 
@@ -62,8 +62,11 @@ usesLabPage(
     b.environment.env.NCCL_ALGO = 'Ring';
     writeFileSync(paths.sweepB, JSON.stringify(b));
     // Recorded on 2 × H200 before pairs steps named their measure: latency was a pairs step of 8 B.
+    paths.overlap = runCli('scenarios/overlap.scenario.json', 2, 'overlap');
+    // Read from docs/records/, written only into the lab's runs folder (a temp folder).
+    const recorded = join(REPO_ROOT, 'docs/records/p2p-pairs-h200x2.run.json');
     paths.gpuPairs = join(lab.runsDir, 'p2p-pairs-h200x2.run.json');
-    copyFileSync(join(REPO_ROOT, 'docs/records/p2p-pairs-h200x2.run.json'), paths.gpuPairs);
+    copyFileSync(recorded, paths.gpuPairs);
   },
 );
 
@@ -190,6 +193,29 @@ describe('results in a browser', () => {
     await latency.scrollIntoViewIfNeeded();
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'r1-pairs-gpu-latency');
+  });
+
+  it("shows an overlap run's lone warm-up step by its time and check, and its compare block wrapped in the pane", async () => {
+    await openSaved(paths.overlap);
+    const table = page.getByTestId('results-table').first();
+    expect(await table.locator('th').allTextContents()).toEqual(['step', 'time(µs)', 'check']);
+    const rows = table.getByTestId('result-row');
+    expect(await rows.count()).toBe(1);
+    const cells = await rows.locator('td').allTextContents();
+    expect(cells[0]).toContain('warm-up matmul');
+    expect(Number(cells[1])).toBeGreaterThan(0);
+    const summary = page.getByTestId('compare-summary').first();
+    await summary.scrollIntoViewIfNeeded();
+    const fits = await summary.evaluate((el) => ({
+      scroll: el.scrollWidth,
+      client: el.clientWidth,
+      longest: Math.max(...(el.textContent ?? '').split('\n').map((line) => line.length)),
+    }));
+    // Lines far wider than the pane (12 px monospace), wrapped inside it rather than cut off.
+    expect(fits.longest * 7).toBeGreaterThan(fits.client);
+    expect(fits.scroll).toBeLessThanOrEqual(fits.client);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'r1-overlap-results');
   });
 
   it('marks a pair that failed, says why beside the matrix and counts it', async () => {
