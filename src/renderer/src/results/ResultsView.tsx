@@ -122,7 +122,7 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
         <section className="result-section">
           <h3>Compare</h3>
           {record.compares.map((c) => (
-            <pre key={c.index} className="text-block" data-testid="compare-summary">
+            <pre key={c.index} className="text-block compare-summary" data-testid="compare-summary">
               {compareSummary(c, record.environment.backend, record.plan).join('\n')}
             </pre>
           ))}

@@ -1,8 +1,9 @@
 // The nccl-tests table: size, count, type, redop, root, time, algbw, busbw, #wrong, and a
 // verdict per step (and, where NCCL's profiler saw the run, what NCCL chose); a failed step is
-// followed by its first mismatches on each rank.
+// followed by its first mismatches on each rank. A table of steps that move no tensor (a warm-up
+// multiply) shows their time and check alone.
 import { useState } from 'react';
-import { RESULT_COLUMNS, resultTexts } from '../../../shared/results/results-table.js';
+import { RESULT_COLUMNS, resultCells, resultTexts, type ResultColumn } from '../../../shared/results/results-table.js';
 import { FAIL, PASS, stepTitle } from '../../../shared/export/format.js';
 import type { StepRecord } from '../../../shared/run/record.js';
 import { describeChoice, shortChoice } from '../../../shared/run/nccl-events.js';
@@ -93,6 +94,7 @@ function StepRow({
   nccl,
   ran,
   expected,
+  shownColumns,
 }: {
   step: StepRecord;
   showStep: boolean;
@@ -100,6 +102,7 @@ function StepRow({
   nccl: boolean;
   ran: boolean;
   expected: boolean;
+  shownColumns: readonly ResultColumn[];
 }) {
   const texts = resultTexts(step);
   return (
@@ -111,7 +114,7 @@ function StepRow({
         data-expected={expected ? 'true' : undefined}
       >
         {showStep && <td className="left">{stepTitle(step)}</td>}
-        {RESULT_COLUMNS.map((c) => (
+        {shownColumns.map((c) => (
           <td key={c.id}>{texts[c.id]}</td>
         ))}
         <td className="verdict">
@@ -125,6 +128,8 @@ function StepRow({
     </>
   );
 }
+
+const TIME_ONLY = RESULT_COLUMNS.filter((c) => c.id === 'time');
 
 /**
  * Rows shown before "show all": a run of thousands of steps would hold the page up while it opens
@@ -151,7 +156,10 @@ export function StepTable({
   const [all, setAll] = useState(false);
   const nccl = steps.some((s) => s.nccl);
   const ran = steps.some((s) => describeRan(s) !== null);
-  const columns = RESULT_COLUMNS.length + 1 + (showStep ? 1 : 0) + (nccl ? 1 : 0) + (ran ? 1 : 0);
+  // Steps that move no tensor (a multiply, a barrier) have a time and a check, nothing of
+  // nccl-tests' other columns: a table of them alone shows those two.
+  const shownColumns = steps.some((s) => resultCells(s).count !== null) ? RESULT_COLUMNS : TIME_ONLY;
+  const columns = shownColumns.length + 1 + (showStep ? 1 : 0) + (nccl ? 1 : 0) + (ran ? 1 : 0);
   const rows = firstPaint ? FIRST_PAINT_STEPS : ROWS_SHOWN;
   const shown =
     (all && !firstPaint) || steps.length <= rows
@@ -163,7 +171,7 @@ export function StepTable({
         <thead>
           <tr>
             {showStep && <th className="left">step</th>}
-            {RESULT_COLUMNS.map((c) => (
+            {shownColumns.map((c) => (
               <th key={c.id}>
                 {c.title}
                 {c.unit && (
@@ -189,6 +197,7 @@ export function StepTable({
               nccl={nccl}
               ran={ran}
               expected={failedAsMeant(step, expectedFailures)}
+              shownColumns={shownColumns}
             />
           ))}
         </tbody>
