@@ -12,7 +12,7 @@ import { syntheticRecord } from '../../bench/timeline/synthetic-record';
 import { LAYOUT_STORAGE_KEY } from '../../src/renderer/src/app/workspace-layout';
 import { KEY_BINDINGS } from '../../src/renderer/src/timeline/keys';
 import type { RunRecord } from '../../src/shared/run/record';
-import { REPO_ROOT, screenshot, usesLabPage } from './helpers';
+import { axeViolations, REPO_ROOT, screenshot, usesLabPage } from './helpers';
 
 let page: Page;
 
@@ -125,11 +125,13 @@ describe('the timeline takes the window', () => {
     expect(await splitter.getAttribute('aria-valuenow')).toBe('42');
   });
 
-  it('goes full screen with F or its button and back with Esc', async () => {
+  it('goes full screen with Shift+F or its button and back with Esc; F alone, as in Perfetto, does not', async () => {
     await openTimeline('small.run.json');
     await focusTimeline();
-    await page.keyboard.press('f');
     const root = page.getByTestId('timeline');
+    await page.keyboard.press('f');
+    expect(await root.getAttribute('data-fullscreen')).toBe('false');
+    await page.keyboard.press('Shift+F');
     expect(await root.getAttribute('data-fullscreen')).toBe('true');
     await frames();
     const box = (await root.boundingBox())!;
@@ -145,8 +147,11 @@ describe('the timeline takes the window', () => {
 });
 
 describe('the timeline by keys', () => {
-  it('searches the slices: count, matches selected in time order by Enter and Shift+Enter', async () => {
-    const expected = small.events.filter((e) => e.name.toLowerCase().includes('matmul')).sort((a, b) => a.startNs - b.startNs);
+  it("searches the slices: count, matches selected in time order by Enter and Shift+Enter, the op's, not the host's fill", async () => {
+    // The host's fill and verify are named after their step, but are not the op: "fill" finds them.
+    const host = (e: RunRecord['events'][number]) => e.phase === 'fill' || e.phase === 'verify';
+    const expected = small.events.filter((e) => e.name.toLowerCase().includes('matmul') && !host(e)).sort((a, b) => a.startNs - b.startNs);
+    expect(small.events.filter((e) => e.name.toLowerCase().includes('matmul') && host(e))[0].startNs).toBeLessThan(expected[0].startNs);
     await focusTimeline();
     await page.keyboard.press('Control+f');
     const field = page.getByTestId('timeline-search');
@@ -163,6 +168,7 @@ describe('the timeline by keys', () => {
     expect(await count.textContent()).toBe(`1 of ${expected.length}`);
     const slice = page.getByTestId('timeline-details-slice');
     expect(await slice.textContent()).toContain(expected[0].name);
+    expect(await slice.textContent()).not.toContain('(fill)');
     await field.press('Enter');
     expect(await count.textContent()).toBe(`2 of ${expected.length}`);
     expect(await slice.textContent()).toContain(expected[1].name);
@@ -282,6 +288,56 @@ describe('the timeline by keys', () => {
     await measure.waitFor({ state: 'detached' });
   });
 
+  it("zooms to the selected slice with F, as Perfetto does, else to the measured range; Home and End go to the run's ends", async () => {
+    const lane0 = laneEvents(small, 0, 'default');
+    const origin = Math.min(...small.events.map((e) => e.startNs));
+    await focusTimeline();
+    await page.keyboard.press(']');
+    await page.keyboard.press(']');
+    await page.keyboard.press('f');
+    const slice = { start: lane0[1].startNs - origin, end: lane0[1].endNs - origin };
+    const spare = (slice.end - slice.start) / 10;
+    const zoomed = await visible();
+    expect(Math.abs(zoomed.start - (slice.start - spare))).toBeLessThanOrEqual(2);
+    expect(Math.abs(zoomed.end - (slice.end + spare))).toBeLessThanOrEqual(2);
+    await screenshot(page, 'timeline-keys-7b-zoomed-to-selection');
+    // Home and End: the same width, at the run's start and at its end.
+    const width = zoomed.end - zoomed.start;
+    await page.keyboard.press('End');
+    const atEnd = await visible();
+    expect(Math.abs(atEnd.end - atEnd.start - width)).toBeLessThanOrEqual(2);
+    await page.keyboard.press('Home');
+    const atStart = await visible();
+    expect(Math.abs(atStart.end - atStart.start - width)).toBeLessThanOrEqual(2);
+    expect(atStart.start).toBeLessThanOrEqual(0);
+    expect(atEnd.start).toBeGreaterThan(atStart.start + width);
+    // No slice selected: F zooms to the measured range.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('timeline-fit').click();
+    await focusTimeline();
+    const canvas = (await page.getByTestId('timeline-canvas').boundingBox())!;
+    const whole = await visible();
+    await page.keyboard.down('Shift');
+    await page.mouse.move(canvas.x + 0.2 * canvas.width, canvas.y + 40);
+    await page.mouse.down();
+    await page.mouse.move(canvas.x + 0.4 * canvas.width, canvas.y + 40, { steps: 4 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await page.mouse.move(5, 5);
+    await focusTimeline();
+    await page.keyboard.press('f');
+    const measured = await visible();
+    expect((measured.end - measured.start) / (whole.end - whole.start)).toBeCloseTo(0.2 * 1.2, 1);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('timeline-fit').click();
+  });
+
+  it('says in the legend what the arrows are', async () => {
+    const arrow = page.getByTestId('timeline-legend-arrow');
+    expect(await arrow.textContent()).toBe('a send to its receive');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it('collapses a group of lanes by a click on its header and expands it by the keyboard', async () => {
     const lanes = page.getByTestId('timeline-lane');
     const before = await lanes.count();
@@ -306,7 +362,18 @@ describe('the timeline by keys', () => {
     await help.waitFor();
     expect(await page.getByTestId('timeline-help-key').count()).toBe(KEY_BINDINGS.length);
     const text = (await help.textContent()) ?? '';
-    for (const words of ['Ctrl+F', 'Shift+Enter', 'full screen', 'measure', 'Shift+drag']) expect(text).toContain(words);
+    for (const words of [
+      'Ctrl+F',
+      'Shift+Enter',
+      'Shift+F',
+      'full screen',
+      'zoom to the selected slice',
+      'Home',
+      'End',
+      'measure',
+      'Shift+drag',
+    ])
+      expect(text).toContain(words);
     await screenshot(page, 'timeline-keys-9-help');
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });

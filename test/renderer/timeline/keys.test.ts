@@ -30,8 +30,16 @@ describe('timeline keys', () => {
     expect(actionOf(press('Enter', { shiftKey: true }))).toBe('previous-match');
   });
 
-  it('tells F (full screen) from Ctrl+F, ? from /, and leaves Ctrl and Alt chords to the page', () => {
-    expect(actionOf(press('f'))).toBe('fullscreen');
+  it("gives F Perfetto's meaning, zoom to the selection, and full screen to Shift+F; Home and End go to the run's ends", () => {
+    expect(actionOf(press('f'))).toBe('zoom-selection');
+    expect(actionOf(press('F', { shiftKey: true }))).toBe('fullscreen');
+    // Shift with a letter the table has no Shift+ binding for is that letter still.
+    expect(actionOf(press('W', { shiftKey: true }))).toBe('zoom-in');
+    expect(actionOf(press('Home'))).toBe('run-start');
+    expect(actionOf(press('End'))).toBe('run-end');
+  });
+
+  it('tells F from Ctrl+F, ? from /, and leaves Ctrl and Alt chords to the page', () => {
     expect(actionOf(press('?', { shiftKey: true }))).toBe('help');
     expect(actionOf(press('w', { ctrlKey: true }))).toBeNull();
     expect(actionOf(press('+', { ctrlKey: true }))).toBeNull();

@@ -29,6 +29,25 @@ describe('searching the timeline', () => {
     ]);
   });
 
+  it("finds an op on its stream, not the host's work named after it, which its own word finds", () => {
+    // Lane 0: rank 0 · default; lane 1: rank 0 · host. The host fills the buffers first.
+    const withHost = loadTimeline(
+      source(
+        [{ action: allReduce() }],
+        [
+          named('all_reduce (fill)', event(0, 0, 'fill', 0, 50)),
+          named('all_reduce', event(0, 0, 'timed', 60, 100)),
+          named('all_reduce (verify)', event(0, 0, 'verify', 110, 130)),
+        ],
+      ),
+    );
+    expect(withHost.lanes.map((l) => l.stream)).toEqual([0, null]);
+    expect(matches(searchSlices(withHost, 'all_reduce'))).toEqual([{ lane: 0, slice: 0 }]);
+    expect(matches(searchSlices(withHost, 'fill'))).toEqual([{ lane: 1, slice: 0 }]);
+    expect(matches(searchSlices(withHost, 'all_reduce (verify'))).toEqual([{ lane: 1, slice: 1 }]);
+    expect(matchCount(searchSlices(withHost, '#0'))).toBe(3);
+  });
+
   it('finds every slice of a step for #N', () => {
     expect(matches(searchSlices(model, '#0'))).toEqual([
       { lane: 0, slice: 0 },

@@ -1,4 +1,5 @@
-// Which colour is which op (only the ops of this run), and how phases look.
+// Which colour is which op (only the ops of this run), how phases look, and the arrows where the
+// run sent from rank to rank.
 import { useMemo } from 'react';
 import { opsIn, type TimelineModel } from './model';
 import { OP_COLOURS, OPS } from './ops';
@@ -16,7 +17,8 @@ const PHASE_KEYS: [string, string][] = [
   ['unfinished', 'in flight when the run ended'],
 ];
 
-export function Legend({ model, version }: { model: TimelineModel; version: number }) {
+/** `arrows`: the timeline draws arrows from sends to their receives. */
+export function Legend({ model, version, arrows }: { model: TimelineModel; version: number; arrows: boolean }) {
   const ops = useMemo(() => opsIn(model), [model, version]);
   return (
     <div className="timeline-legend" data-testid="timeline-legend">
@@ -33,6 +35,14 @@ export function Legend({ model, version }: { model: TimelineModel; version: numb
           {label}
         </span>
       ))}
+      {arrows && (
+        <span className="legend-item" data-testid="timeline-legend-arrow">
+          <svg className="swatch-arrow" width="18" height="10" viewBox="0 0 18 10" aria-hidden="true">
+            <path d="M 1 5 H 14 M 10 1.5 L 15 5 L 10 8.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          </svg>
+          a send to its receive
+        </span>
+      )}
     </div>
   );
 }

@@ -90,7 +90,7 @@ export function TimelineToolbar(props: Props) {
         className="small"
         data-testid="timeline-fullscreen"
         aria-pressed={fullscreen}
-        title={fullscreen ? 'Leave full screen (F or Esc)' : 'Full screen (F)'}
+        title={fullscreen ? 'Leave full screen (Shift+F or Esc)' : 'Full screen (Shift+F)'}
         onClick={onFullscreen}
       >
         {fullscreen ? 'Exit full screen' : 'Full screen'}

@@ -1,7 +1,8 @@
 // The timeline of a run: every rank's streams and host thread on one clock, drawn on a canvas;
 // or a compare block's variants stacked on one scale. Hover describes a slice, a click (or ] [ ↑ ↓)
 // selects it and its step (details below, the step's slices outlined on every lane). Search, a
-// measured range, collapsible groups of lanes, full screen and the `?` list of keys.
+// measured range, F to zoom to the selection (as in Perfetto), Home and End, collapsible groups of
+// lanes, full screen (Shift+F) and the `?` list of keys.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PlanStep } from '../../../shared/plan/types.js';
 import type { StepView } from '../ui/view';
@@ -178,7 +179,7 @@ export function TimelineView({ record, live = false, name = 'run', title, stepVi
           onClose={closeSearch}
         />
       )}
-      <Legend model={model} version={version} />
+      <Legend model={model} version={version} arrows={flows.length > 0} />
       <div className="timeline-overview-row">
         <div className="timeline-overview-label dim" style={{ width: LABEL_WIDTH, height: OVERVIEW_HEIGHT }}>
           whole run

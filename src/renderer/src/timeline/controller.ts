@@ -13,7 +13,7 @@ import { hatchPattern } from './paint';
 import type { SearchResult } from './search';
 import { findSlice, moveSelection, revealRange, type SelectionMove, type SliceIdentity } from './selection';
 import { sliceAt, type SliceRef } from './slices';
-import { centreOn, clampViewport, fitAll, panBy, zoomAround, type Viewport } from './viewport';
+import { centreOn, clampViewport, fitAll, MIN_SPAN_NS, panBy, zoomAround, type Viewport } from './viewport';
 import { onColourScheme } from '../ui/theme';
 
 export type { SliceRef } from './slices';
@@ -146,6 +146,31 @@ export class TimelineController {
     } else return false;
     this.setMeasure(markMeasure(this.measure, t));
     return true;
+  }
+
+  /**
+   * F, as in Perfetto: the window on the selected slice (a tenth of it to spare each side), else on
+   * the measured range; false where there is neither.
+   */
+  zoomToSelection(): boolean {
+    if (!this.model) return false;
+    let range: Viewport | null = null;
+    if (this.selection) {
+      const s = this.model.lanes[this.selection.lane].slices;
+      range = { start: s.start[this.selection.slice], end: s.end[this.selection.slice] };
+    } else if (this.measure && this.measure.end !== null) range = { start: this.measure.start, end: this.measure.end };
+    if (!range) return false;
+    const spare = Math.max((range.end - range.start) / 10, MIN_SPAN_NS / 2);
+    this.moveTo(clampViewport({ start: range.start - spare, end: range.end + spare }, this.total));
+    return true;
+  }
+
+  /** Home and End: the window at the run's start or end, as wide as it is. */
+  goTo(where: 'start' | 'end'): void {
+    const span = this.view.end - this.view.start;
+    const bounds = fitAll(this.total);
+    const start = where === 'start' ? bounds.start : bounds.end - span;
+    this.moveTo(clampViewport({ start, end: start + span }, this.total));
   }
 
   /** A Shift+drag from canvas x `x0` to `x1` (CSS px). */

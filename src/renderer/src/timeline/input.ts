@@ -87,6 +87,12 @@ export function attachInput(c: TimelineController, el: TimelineElements, listene
         return c.moveSelection(action);
       case 'measure':
         return c.markMeasure(pointerX);
+      case 'zoom-selection':
+        return c.zoomToSelection();
+      case 'run-start':
+      case 'run-end':
+        c.goTo(action === 'run-start' ? 'start' : 'end');
+        return true;
       default:
         listener.onAction(action);
         return true;

@@ -1,6 +1,7 @@
-// The timeline's keys, in one table: what input.ts acts on and what the `?` help lists. Letters as
-// Perfetto has them (W/S zoom, A/D pan), and what users of other tools reach for besides: arrows,
-// + and -, [ and ] through a lane's slices, Ctrl+F or / to search, M to measure, F for full screen.
+// The timeline's keys, in one table: what input.ts acts on and what the `?` help lists. Where a key
+// means something in Perfetto it means that here (W/S zoom, A/D pan, F zooms to the selection, M
+// marks), and what users of other tools reach for besides: arrows, + and -, Home and End, [ and ]
+// through a lane's slices, Ctrl+F or / to search, Shift+F for full screen.
 
 export type TimelineAction =
   | 'zoom-in'
@@ -15,6 +16,9 @@ export type TimelineAction =
   | 'next-match'
   | 'previous-match'
   | 'measure'
+  | 'zoom-selection'
+  | 'run-start'
+  | 'run-end'
   | 'fullscreen'
   | 'help'
   | 'escape';
@@ -33,6 +37,9 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { action: 'zoom-out', codes: ['s', '-', '_'], keys: 'S  −', what: 'zoom out' },
   { action: 'pan-left', codes: ['a', 'ArrowLeft'], keys: 'A  ←', what: 'pan to earlier' },
   { action: 'pan-right', codes: ['d', 'ArrowRight'], keys: 'D  →', what: 'pan to later' },
+  { action: 'run-start', codes: ['Home'], keys: 'Home', what: "go to the run's start (the same zoom)" },
+  { action: 'run-end', codes: ['End'], keys: 'End', what: "go to the run's end (the same zoom)" },
+  { action: 'zoom-selection', codes: ['f'], keys: 'F', what: 'zoom to the selected slice, else to the measured range' },
   { action: 'next-slice', codes: [']'], keys: ']', what: 'select the next slice in the lane (its step below)' },
   { action: 'previous-slice', codes: ['['], keys: '[', what: 'select the previous slice in the lane' },
   { action: 'lane-up', codes: ['ArrowUp'], keys: '↑', what: 'select the nearest slice in the lane above' },
@@ -41,7 +48,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { action: 'next-match', codes: ['Enter'], keys: 'Enter', what: 'select the next match of the search' },
   { action: 'previous-match', codes: ['Shift+Enter'], keys: 'Shift+Enter', what: 'select the previous match' },
   { action: 'measure', codes: ['m'], keys: 'M', what: "mark a measure's start, then its end: at the pointer, else the selected slice" },
-  { action: 'fullscreen', codes: ['f'], keys: 'F', what: 'full screen timeline, on and off' },
+  { action: 'fullscreen', codes: ['Shift+f'], keys: 'Shift+F', what: 'full screen timeline, on and off' },
   { action: 'help', codes: ['?'], keys: '?', what: 'this list of keys' },
   { action: 'escape', codes: ['Escape'], keys: 'Esc', what: 'close this list, leave full screen, or clear the selection and measure' },
 ];
@@ -63,8 +70,9 @@ export interface KeyPress {
 }
 
 /**
- * A key press as the table names it: letters in lower case (Shift+W is still W), a printable key as
- * it prints (`?`, `]`), a named key with Shift+ when shifted, Ctrl+ for Ctrl or Cmd; null with Alt.
+ * A key press as the table names it: letters in lower case (Shift+W is still W, unless the table
+ * names Shift+ with that letter: actionOf), a printable key as it prints (`?`, `]`), a named key
+ * with Shift+ when shifted, Ctrl+ for Ctrl or Cmd; null with Alt.
  */
 export function keyName(e: KeyPress): string | null {
   if (e.altKey) return null;
@@ -77,5 +85,8 @@ const ACTION_OF = new Map(KEY_BINDINGS.flatMap((b) => b.codes.map((c) => [c, b.a
 
 export function actionOf(e: KeyPress): TimelineAction | null {
   const name = keyName(e);
-  return name === null ? null : (ACTION_OF.get(name) ?? null);
+  if (name === null) return null;
+  // Shift with a letter: its own binding where the table has one (Shift+F), else the letter's.
+  const shifted = e.shiftKey && /^[a-z]$/.test(name) ? ACTION_OF.get(`Shift+${name}`) : undefined;
+  return shifted ?? ACTION_OF.get(name) ?? null;
 }

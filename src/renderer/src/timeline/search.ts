@@ -3,6 +3,8 @@
 // built once per model version: a query tests each distinct name once, then each slice is a
 // lookup in typed arrays. What a frame needs is an array per lane of matches before each slice,
 // so that a rectangle standing for many thin slices knows in O(1) whether one of them matched.
+// A host slice ("all_reduce (fill)") matches by its own word, "fill" or "verify": searching an op
+// finds the op on its stream, not the host's work before it.
 import type { TimelineModel } from './model';
 import type { SliceRef } from './slices';
 
@@ -52,22 +54,31 @@ function nameIndex(model: TimelineModel): NameIndex {
   return index;
 }
 
+/** What the host's own work adds to its step's name (executor.ts). */
+const HOST_WORK = / \((fill|verify)\)$/;
+
 export function searchSlices(model: TimelineModel, query: string): SearchResult {
   const needle = query.trim().toLowerCase();
   const step = /^#(\d+)$/.exec(needle);
   const stepWanted = step ? Number(step[1]) : -1;
   const { names, ids } = nameIndex(model);
   const nameHit = new Uint8Array(names.length);
-  if (needle && !step) names.forEach((name, id) => (nameHit[id] = name.includes(needle) ? 1 : 0));
+  const hostHit = new Uint8Array(names.length);
+  if (needle && !step)
+    names.forEach((name, id) => {
+      nameHit[id] = name.includes(needle) ? 1 : 0;
+      hostHit[id] = nameHit[id] && !name.replace(HOST_WORK, '').includes(needle) ? 1 : 0;
+    });
   const lanes: number[] = [];
   const slices: number[] = [];
   const starts: number[] = [];
-  const before = model.lanes.map(({ slices: s }, l) => {
+  const before = model.lanes.map(({ slices: s, stream }, l) => {
     if (!needle) return null;
     const laneIds = ids[l];
+    const hits = stream === null ? hostHit : nameHit;
     const counts = new Int32Array(s.count + 1);
     for (let i = 0; i < s.count; i++) {
-      const hit = step ? s.step[i] === stepWanted : nameHit[laneIds[i]] === 1;
+      const hit = step ? s.step[i] === stepWanted : hits[laneIds[i]] === 1;
       counts[i + 1] = counts[i] + (hit ? 1 : 0);
       if (hit) {
         lanes.push(l);
