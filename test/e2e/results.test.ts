@@ -61,8 +61,8 @@ usesLabPage(
     const b = readRecord(paths.sweepB);
     b.environment.env.NCCL_ALGO = 'Ring';
     writeFileSync(paths.sweepB, JSON.stringify(b));
-    // Recorded on 2 × H200 before pairs steps named their measure: latency was a pairs step of 8 B.
     paths.overlap = runCli('scenarios/overlap.scenario.json', 2, 'overlap');
+    // Recorded on 2 × H200 before pairs steps named their measure: latency was a pairs step of 8 B.
     // Read from docs/records/, written only into the lab's runs folder (a temp folder).
     const recorded = join(REPO_ROOT, 'docs/records/p2p-pairs-h200x2.run.json');
     paths.gpuPairs = join(lab.runsDir, 'p2p-pairs-h200x2.run.json');
