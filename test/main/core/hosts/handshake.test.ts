@@ -26,20 +26,30 @@ async function core(world: number, backend: 'cpu' | 'nccl' = 'cpu', joinTimeoutM
   return { ranks, port, lines, joined };
 }
 
-/** A worker as `clab worker` runs it (its rank process is never forked: these end at the handshake). */
-async function worker(port: number, o: { rank: number; world: number; token?: string; host?: string }) {
+/**
+ * A worker as `clab worker` runs it (its rank process is never forked: these end at the
+ * handshake), not awaited; `stop` is what a signal would do.
+ */
+function startWorker(port: number, o: { rank: number; world: number; token?: string; host?: string; connectTimeoutMs?: number }) {
   const lines: string[] = [];
-  const code = await runRemoteWorker({
+  let stop: (why: string) => void = () => undefined;
+  const code = runRemoteWorker({
     host: '127.0.0.1',
     port,
     token: o.token ?? TOKEN,
     entry: '/nonexistent/worker.cjs',
-    connectTimeoutMs: 5000,
+    connectTimeoutMs: o.connectTimeoutMs ?? 5000,
     place: { rank: o.rank, world: o.world, localRank: 0, device: 0, source: 'test' },
     identity: { id: o.host ?? 'host-a', name: o.host ?? 'host-a', bootId: 'boot' },
     log: (l) => lines.push(l),
+    onStop: (s) => (stop = s),
   });
-  return { code, lines };
+  return { code, lines, stop: (why: string) => stop(why) };
+}
+
+async function worker(port: number, o: { rank: number; world: number; token?: string; host?: string }) {
+  const w = startWorker(port, o);
+  return { code: await w.code, lines: w.lines };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 50));
@@ -192,23 +202,11 @@ describe('the handshake refuses, with a line on both sides', () => {
 describe('a worker that joined or is joining', () => {
   it('stopped before the run starts (a signal) has its reason in the core log', async () => {
     const c = await core(2);
-    let stopIt: ((why: string) => void) | null = null;
-    const lines: string[] = [];
-    const code = runRemoteWorker({
-      host: '127.0.0.1',
-      port: c.port,
-      token: TOKEN,
-      entry: '/nonexistent/worker.cjs',
-      connectTimeoutMs: 5000,
-      place: { rank: 0, world: 2, localRank: 0, device: 0, source: 'test' },
-      identity: { id: 'host-a', name: 'host-a', bootId: 'boot' },
-      log: (l) => lines.push(l),
-      onStop: (stop) => (stopIt = stop),
-    });
+    const w = startWorker(c.port, { rank: 0, world: 2 });
     for (let i = 0; i < 100 && c.ranks.joinedRanks().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(c.ranks.joinedRanks()).toEqual([0]);
-    stopIt!('got SIGTERM');
-    expect(await code).toBe(3);
+    w.stop('got SIGTERM');
+    expect(await w.code).toBe(3);
     for (let i = 0; i < 100 && c.ranks.joinedRanks().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(c.lines).toContain(
       "rank 0 (host host-a) left before the run started: its worker said: rank 0's worker on host host-a got SIGTERM",
@@ -247,23 +245,11 @@ describe('a worker waiting for its core', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as { port: number }).port;
     closed.close();
-    let stopIt: ((why: string) => void) | null = null;
-    const lines: string[] = [];
-    const code = runRemoteWorker({
-      host: '127.0.0.1',
-      port,
-      token: TOKEN,
-      entry: '/nonexistent/worker.cjs',
-      connectTimeoutMs: 60_000,
-      place: { rank: 0, world: 1, localRank: 0, device: 0, source: 'test' },
-      identity: { id: 'host-a', name: 'host-a', bootId: 'boot' },
-      log: (l) => lines.push(l),
-      onStop: (stop) => (stopIt = stop),
-    });
+    const w = startWorker(port, { rank: 0, world: 1, connectTimeoutMs: 60_000 });
     await new Promise((r) => setTimeout(r, 600));
-    stopIt!('got SIGTERM');
+    w.stop('got SIGTERM');
     // Within the test's own timeout (5 s), far before the 60 s deadline.
-    expect(await code).toBe(2);
-    expect(lines).toEqual(['clab worker: rank 0: got SIGTERM; ending']);
+    expect(await w.code).toBe(2);
+    expect(w.lines).toEqual(['clab worker: rank 0: got SIGTERM; ending']);
   });
 });
