@@ -69,10 +69,6 @@ export class FramedLink<In extends { type: string }, Out> {
     this.plainRefusalUntilHeard = plainRefusal;
   }
 
-  get sealed(): boolean {
-    return this.sealer !== null;
-  }
-
   /** The bound on one message: small until the peer is known. */
   setLimit(limit: number): void {
     this.reader.limit = limit;
