@@ -17,6 +17,8 @@ export const HANDSHAKE_FRAME_BYTES = 16 * 1024;
 export const LINK_FRAME_BYTES = 256 * 1024 * 1024;
 /** The longest line of a rank's output a worker relays; a longer one is cut. */
 export const OUTPUT_LINE_CHARS = 16 * 1024;
+/** The longest account of a rank's invalid message a worker relays. */
+export const INVALID_MESSAGE_CHARS = 4000;
 
 /**
  * A name from the wire (a host's id or name, a run id): printable, no whitespace or control or
@@ -102,7 +104,7 @@ export const workerLinkSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('m'), m: workerToCoreSchema }),
   z.object({ type: z.literal('out'), line: z.string().max(OUTPUT_LINE_CHARS) }),
   /** The rank sent something the rank protocol does not allow (seen by its worker). */
-  z.object({ type: z.literal('invalid'), message: z.string().max(4000) }),
+  z.object({ type: z.literal('invalid'), message: z.string().max(INVALID_MESSAGE_CHARS) }),
   z.object({ type: z.literal('exit'), code: z.number().int().nullable(), signal: z.string().max(32).nullable() }),
   helloSchema,
   proofSchema,

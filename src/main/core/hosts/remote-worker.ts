@@ -10,7 +10,9 @@ import {
   coreLinkSchema,
   HANDSHAKE_FRAME_BYTES,
   LINK_FRAME_BYTES,
+  INVALID_MESSAGE_CHARS,
   LINK_VERSION,
+  OUTPUT_LINE_CHARS,
   proofText,
   type CoreLinkMessage,
   type Hello,
@@ -209,8 +211,9 @@ function session(socket: Socket, o: RemoteWorkerOptions, onStop: (stop: (why: st
         place.rank,
         {
           message: (_, m) => link.send({ type: 'm', m }),
-          output: (_, line) => link.send({ type: 'out', line }),
-          invalid: (_, e) => link.send({ type: 'invalid', message: e.message }),
+          // Cut to what the core's schema takes: a longer line would end the link.
+          output: (_, line) => link.send({ type: 'out', line: line.slice(0, OUTPUT_LINE_CHARS) }),
+          invalid: (_, e) => link.send({ type: 'invalid', message: e.message.slice(0, INVALID_MESSAGE_CHARS) }),
           exit: (_, code, signal) => {
             link.end({ type: 'exit', code, signal });
             finish({ code: stopping ?? (code === 0 ? 0 : 1) });

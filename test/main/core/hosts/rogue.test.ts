@@ -13,7 +13,7 @@ import { encodeFrame, FrameReader } from '../../../../src/main/core/hosts/frames
 import { compilePlan } from '../../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../../src/shared/scenario/schema';
 import { PROTOCOL_VERSION } from '../../../../src/shared/run/protocol';
-import { LINK_VERSION } from '../../../../src/shared/run/hosts';
+import { LINK_VERSION, OUTPUT_LINE_CHARS } from '../../../../src/shared/run/hosts';
 import type { RankSet, WorkerHandlers } from '../../../../src/main/core/workers';
 import { closeAll, frameOf, onPath, plainMessage, standIn } from './peers';
 import { CLAB, endAll, start, waitFor } from './processes';
@@ -53,7 +53,7 @@ const evilStart = (runId: string) => ({
   plan: { ...plan, env: { NODE_OPTIONS: `--require ${INJECTED}` } },
 });
 
-async function core(o: { maxUnproven?: number; maxUnprovenPerAddress?: number; world?: number } = {}) {
+async function core(o: { maxUnproven?: number; maxUnprovenPerAddress?: number; world?: number; handlers?: WorkerHandlers } = {}) {
   const lines: string[] = [];
   const ranks = new RemoteRanks({
     host: '127.0.0.1',
@@ -67,18 +67,18 @@ async function core(o: { maxUnproven?: number; maxUnprovenPerAddress?: number; w
   });
   cores.push(ranks);
   const { port } = await ranks.listen();
-  const joined: Promise<RankSet> = ranks.open(handlers, { runId: 'run-1' });
+  const joined: Promise<RankSet> = ranks.open(o.handlers ?? handlers, { runId: 'run-1' });
   joined.catch(() => undefined);
   return { ranks, port, lines, joined };
 }
 
-function worker(port: number, o: { token?: string; connectTimeoutMs?: number } = {}) {
+function worker(port: number, o: { token?: string; connectTimeoutMs?: number; entry?: string } = {}) {
   const lines: string[] = [];
   const code = runRemoteWorker({
     host: '127.0.0.1',
     port,
     token: o.token ?? TOKEN,
-    entry: ENTRY,
+    entry: o.entry ?? ENTRY,
     connectTimeoutMs: o.connectTimeoutMs ?? 5000,
     place: { rank: 0, world: 1, localRank: 0, device: 0, source: 'test' },
     identity: { id: 'host-a', name: 'host-a', bootId: 'boot' },
@@ -223,6 +223,24 @@ describe('a core that holds the token', () => {
       nothingRan();
       c.ranks.close('next');
     }
+  });
+});
+
+describe("a rank's output", () => {
+  it('a line longer than the link takes is cut by the worker, not the end of its link', async () => {
+    const entry = join(dir, 'long-line.cjs');
+    writeFileSync(entry, `process.stdout.write('x'.repeat(${OUTPUT_LINE_CHARS + 5000}) + '\\n');\n`);
+    const out: string[] = [];
+    const exits: (number | null)[] = [];
+    const c = await core({ handlers: { ...handlers, output: (_, line) => out.push(line), exit: (_, code) => exits.push(code) } });
+    const w = worker(c.port, { entry });
+    const set = await c.joined;
+    set.links[0].send({ ...evilStart('run-1'), plan });
+    expect(await w.code).toBe(0);
+    // The worker's last frame (how the rank ended) may reach the core just after the worker is done.
+    for (let i = 0; i < 100 && exits.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(out.map((l) => l.length)).toEqual([OUTPUT_LINE_CHARS]);
+    expect(exits).toEqual([0]);
   });
 });
 
