@@ -4,7 +4,9 @@
 //              pure TypeScript: imports nothing of ours outside src/shared, no Node builtin, and
 //              of npm only zod and jsonc-parser (no DOM either: tsconfig.shared.json has no DOM lib)
 //   addon    — the native addon's contract: of ours only shared
-//   core     — src/main/core: no electron, none of its front doors, no renderer, worker or preload
+//   core     — src/main/core: no electron, none of its front doors, no renderer, worker or preload;
+//              in rooms by floor (ground ← machine ← library ← run ← hosts ← service), none loose
+//   run      — src/shared/run in rooms by floor (nccl ← rank ← record ← hosts ← api), none loose
 //   doors    — src/main/{cli,serve,electron}: beside the core, not inside the renderer or worker
 //   worker   — the rank process: nothing of src/main, renderer or preload
 //   preload  — of ours only shared
@@ -26,6 +28,37 @@ const floorRules = SHARED_FLOORS.slice(0, -1).map((floor, i) => ({
   to: { path: `^src/shared/(${SHARED_FLOORS.slice(i + 1).join('|')})/` },
 }));
 
+// Rooms with floors: src/main/core (the ground of files and clocks, the machine, the saved-runs
+// library, the run, the hosts it reaches, the service and its front-door helpers) and src/shared/run
+// (NCCL's own words, what a rank says, the record, the hosts' link, the API). A room stands on its
+// own floor and those below it, never one above; every file lives in a room.
+function floorsOf(prefix, floors, ruleName) {
+  return floors.slice(0, -1).map((floor, i) => ({
+    name: `${ruleName}-${floor}`,
+    comment: `${prefix}${floor}/ stands on ${floors.slice(0, i + 1).join(', ')} only: not on ${floors.slice(i + 1).join(', ')}.`,
+    severity: 'error',
+    from: { path: `^${prefix}${floor}/` },
+    to: { path: `^${prefix}(${floors.slice(i + 1).join('|')})/` },
+  }));
+}
+function inRooms(prefix, floors, ruleName) {
+  return {
+    name: ruleName,
+    comment: `Every file of ${prefix} lives in one of its rooms (${floors.join(', ')}), none loose at its top.`,
+    severity: 'error',
+    from: { path: '^src/' },
+    to: { path: `^${prefix}[^/]+$` },
+  };
+}
+const CORE_FLOORS = ['ground', 'machine', 'library', 'run', 'hosts', 'service'];
+const RUN_FLOORS = ['nccl', 'rank', 'record', 'hosts', 'api'];
+const roomRules = [
+  ...floorsOf('src/main/core/', CORE_FLOORS, 'core-floor'),
+  inRooms('src/main/core/', CORE_FLOORS, 'core-in-rooms'),
+  ...floorsOf('src/shared/run/', RUN_FLOORS, 'run-floor'),
+  inRooms('src/shared/run/', RUN_FLOORS, 'run-in-rooms'),
+];
+
 // The renderer's folders that are not views: the shell (app), its two panes (editor, run), the one
 // client, and the UI bits views share. Any other folder is a view, so a new view needs no line here.
 const RENDERER = '^src/renderer/src/';
@@ -35,6 +68,7 @@ const VIEW_FOLDER = `${RENDERER}(?!(${RENDERER_SHELL.join('|')})/)[^/]+/`;
 module.exports = {
   forbidden: [
     ...floorRules,
+    ...roomRules,
     {
       name: 'shared-in-rooms',
       comment: `Every file of src/shared lives in one of its rooms (${SHARED_FLOORS.join(', ')}), none loose at its top or in another room.`,

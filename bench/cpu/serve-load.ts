@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { API_VERSION } from '../../src/shared/run/api';
+import { API_VERSION } from '../../src/shared/run/api/api';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 200);
 const RUNS = Number(process.env.RUNS ?? 6);

@@ -83,7 +83,7 @@ for (let k = 1; k <= repeats; k++) {
       // The loop timed as a whole against the same iterations timed one by one (the bench's
       // outlier of 2026-11-23: a slow loop whose iterations were not).
       // Tiny ops are bound by issuing on both sides: a loop counts as slow only 5 µs per op (100 µs
-      // over 20 iterations) past its iterations, as src/shared/run/loop-host.ts has it.
+      // over 20 iterations) past its iterations, as src/shared/run/rank/loop-host.ts has it.
       if (s.timing.perOp > 1.25 * s.timing.median && s.timing.perOp - s.timing.median >= 5 && s.bytes >= MiB) {
         // What each rank's host thread did while it issued the loop (the record's loopHost).
         const host = s.ranks

@@ -16,8 +16,8 @@ import { RemoteRanks } from '../../src/main/core/hosts/listener';
 import { FramedLink } from '../../src/main/core/hosts/link';
 import { newNonce, proofHolds, proofMac } from '../../src/main/core/hosts/token';
 import { sessionKeys } from '../../src/main/core/hosts/session';
-import { collectEnvironment } from '../../src/main/core/environment';
-import { loadScenarioFile } from '../../src/main/core/scenario-file';
+import { collectEnvironment } from '../../src/main/core/machine/environment';
+import { loadScenarioFile } from '../../src/main/core/library/scenario-file';
 import { compileLoaded } from '../../src/shared/plan/text';
 import {
   coreLinkSchema,
@@ -27,9 +27,9 @@ import {
   type CoreLinkMessage,
   type Hello,
   type WorkerLinkMessage,
-} from '../../src/shared/run/hosts';
-import { PROTOCOL_VERSION, type TimelineEvent } from '../../src/shared/run/protocol';
-import type { WorkerLink } from '../../src/main/core/workers';
+} from '../../src/shared/run/hosts/hosts';
+import { PROTOCOL_VERSION, type TimelineEvent } from '../../src/shared/run/rank/protocol';
+import type { WorkerLink } from '../../src/main/core/run/workers';
 
 const STEPS = 20;
 const EVENTS_PER_STEP = 50;

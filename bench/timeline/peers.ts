@@ -9,7 +9,7 @@ import { extname, join, normalize } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, REPO_ROOT, type LabServerProcess } from '../../test/e2e/helpers';
 import { writeChromeTrace } from '../../src/shared/export/chrome-trace';
-import type { RunRecord } from '../../src/shared/run/record';
+import type { RunRecord } from '../../src/shared/run/record/record';
 
 export interface PeerFigures {
   /** Navigation start → the end of the first frame that shows the run, in ms. */

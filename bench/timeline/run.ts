@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { keepPackedForLaterOpens } from '../../src/main/core/saved-runs';
+import { keepPackedForLaterOpens } from '../../src/main/core/library/saved-runs';
 import { launchBrowser, openLab, startLabServer } from '../../test/e2e/helpers';
 import { labColdLoad, speedscopeColdLoad, type PeerFigures } from './peers';
 import { roundsFor, syntheticRecord } from './synthetic-record';

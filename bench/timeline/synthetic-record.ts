@@ -2,8 +2,8 @@
 // "comm" overlapped with a matmul on "compute", a ring of sends in a group and one send/recv on
 // "default", each with fill and verify on the host. Seeded, so every run draws the same record.
 import type { PlanStep } from '../../src/shared/plan/types';
-import type { TimelineEvent } from '../../src/shared/run/protocol';
-import { runRecordSchema, type RunRecord, type StepRecord } from '../../src/shared/run/record';
+import type { TimelineEvent } from '../../src/shared/run/rank/protocol';
+import { runRecordSchema, type RunRecord, type StepRecord } from '../../src/shared/run/record/record';
 
 export interface SyntheticOptions {
   ranks: number;

@@ -5,10 +5,10 @@
 import type { NativeData } from '../shared/data/data-program.js';
 import type { Dtype } from '../shared/data/dtypes.js';
 import type { COLLECTIVE_DESCRIPTORS, CollectiveName } from '../shared/ops/index.js';
-import type { BackendName } from '../shared/run/protocol.js';
+import type { BackendName } from '../shared/run/rank/protocol.js';
 import type { Redop } from '../shared/data/reduce.js';
-import type { NcclProfileRecord, NcclTunerRecord } from '../shared/run/nccl-events.js';
-import type { GpuClockSample } from '../shared/run/gpu-clock.js';
+import type { NcclProfileRecord, NcclTunerRecord } from '../shared/run/nccl/nccl-events.js';
+import type { GpuClockSample } from '../shared/run/nccl/gpu-clock.js';
 
 export type { BackendName };
 export type NativeDtype = Dtype;
@@ -85,7 +85,7 @@ export interface NativeTimes {
   dataCheckStartNs?: number;
   dataCheckEndNs?: number;
   /**
-   * nccl, for a single collective with a sequence number (shared/run/nccl-events.ts NCCL_FUNC): the
+   * nccl, for a single collective with a sequence number (shared/run/nccl/nccl-events.ts NCCL_FUNC): the
    * number NCCL gave each call of this enqueue (per collective type per communicator), the loop's first.
    */
   ncclSeq?: number[];

@@ -1,8 +1,8 @@
 // The one bridge the renderer gets: `window.lab`, named methods only, never ipcRenderer. Calls are
 // validated in the main process (dispatch); the renderer's client validates what comes back.
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
-import type { ApiEvent } from '../shared/run/api.js';
-import { LAB_CALL_CHANNEL, LAB_EVENT_CHANNEL, LAB_OPEN_RUN_CHANNEL, type IpcReply, type LabBridge } from '../shared/run/bridge.js';
+import type { ApiEvent } from '../shared/run/api/api.js';
+import { LAB_CALL_CHANNEL, LAB_EVENT_CHANNEL, LAB_OPEN_RUN_CHANNEL, type IpcReply, type LabBridge } from '../shared/run/api/bridge.js';
 
 const lab: LabBridge<File> = {
   async call(method, params) {

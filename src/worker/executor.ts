@@ -1,15 +1,15 @@
 // Runs a rank's whole plan against the backend, with no round trip to the core per operation:
 // every step's runs (warm-up, timed, check) are enqueued at once, in plan order, so all ranks
 // issue communication in the same order even when steps are async.
-import { actionBandwidthBasis } from '../shared/run/aggregate.js';
+import { actionBandwidthBasis } from '../shared/run/record/aggregate.js';
 import { gpuRefusal } from '../shared/ops/gpu-support.js';
-import { commSettingRefusal, windowRefusal } from '../shared/run/comm-settings.js';
+import { commSettingRefusal, windowRefusal } from '../shared/run/nccl/comm-settings.js';
 import { GRAPH_LAUNCH_NEEDS } from '../shared/ops/launch.js';
-import type { FlightEntry } from '../shared/run/flight.js';
+import type { FlightEntry } from '../shared/run/rank/flight.js';
 import { rankStep } from '../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
-import type { RankStepResult, TimelineEvent } from '../shared/run/protocol.js';
-import { STREAM_PHASES } from '../shared/run/timeline-event.js';
+import type { RankStepResult, TimelineEvent } from '../shared/run/rank/protocol.js';
+import { STREAM_PHASES } from '../shared/run/rank/timeline-event.js';
 import { prepareCollective, prepareP2p, type PreparedCall } from './buffers.js';
 import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { runObjectCollective } from './objects.js';

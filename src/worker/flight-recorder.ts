@@ -1,7 +1,7 @@
-// The rank's flight recorder (src/shared/run/flight.ts): every communication call is numbered and
+// The rank's flight recorder (src/shared/run/rank/flight.ts): every communication call is numbered and
 // reported before it is handed to the backend, so the core knows which call a rank is in even
 // when the backend never returns from it (a mismatch on NCCL hangs).
-import { FLIGHT_ENTRIES_KEPT, type FlightCall, type FlightEntry } from '../shared/run/flight.js';
+import { FLIGHT_ENTRIES_KEPT, type FlightCall, type FlightEntry } from '../shared/run/rank/flight.js';
 import { COLLECTIVE_DESCRIPTORS } from '../shared/ops/index.js';
 import type { EnqueueOptions, NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 

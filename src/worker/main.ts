@@ -2,11 +2,11 @@
 // the unique id, the core relays it), runs the plan, streams results back, and exits.
 import { BACKEND_DATA_MIN_ELEMENTS } from '../shared/data/data-program.js';
 import { formatComputeCapability } from '../shared/ops/gpu-support.js';
-import { commSettingRefusal, ncclVersionText } from '../shared/run/comm-settings.js';
+import { commSettingRefusal, ncclVersionText } from '../shared/run/nccl/comm-settings.js';
 import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
 import { rankDevice } from '../shared/plan/per-rank.js';
-import { ncclInfoSubsystems } from '../shared/run/nccl-kernels.js';
+import { ncclInfoSubsystems } from '../shared/run/nccl/nccl-kernels.js';
 import {
   PROTOCOL_VERSION,
   coreToWorkerSchema,
@@ -14,9 +14,9 @@ import {
   type BackendName,
   type CoreToWorker,
   type WorkerToCore,
-} from '../shared/run/protocol.js';
+} from '../shared/run/rank/protocol.js';
 import { findAddon, loadAddon } from '../addon/addon.js';
-import { pausesBefore } from '../shared/run/step-mode.js';
+import { pausesBefore } from '../shared/run/rank/step-mode.js';
 import { PlanExecutor } from './executor.js';
 import { createdSegments } from './segments.js';
 import { chooseProfiler, NcclProfile } from './nccl-profile.js';

@@ -1,12 +1,12 @@
 // The rank's side of the lab's NCCL profiler plug-in: pointing NCCL at it, reading what it kept,
 // finding this rank's communicator among its inits, placing the GPU's clock, and joining a step's
-// calls (shared/run/nccl-events.ts). Whatever fails here, the run goes on without it and the
+// calls (shared/run/nccl/nccl-events.ts). Whatever fails here, the run goes on without it and the
 // rank's log says so once.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { NativeAddon, NativeOp, NcclProfilerRead, NativeTimes } from '../addon/native-api.js';
-import type { TimelineEvent } from '../shared/run/protocol.js';
-import type { GpuClockSample } from '../shared/run/gpu-clock.js';
+import type { TimelineEvent } from '../shared/run/rank/protocol.js';
+import type { GpuClockSample } from '../shared/run/nccl/gpu-clock.js';
 import {
   NCCL_CALL_NAME,
   communicatorOf,
@@ -19,7 +19,7 @@ import {
   type ChannelSlice,
   type NcclStepInfo,
   type ProxySlice,
-} from '../shared/run/nccl-events.js';
+} from '../shared/run/nccl/nccl-events.js';
 
 export const PROFILER_LIBRARY = 'clab_profiler.so';
 /** How long a step waits for NCCL's proxy thread to record its last channels' ends. */

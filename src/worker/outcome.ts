@@ -1,9 +1,9 @@
 // What running one step gave this rank, before it is reported: the executor's steps and the pair
 // runner's alike.
 import type { CheckResult } from '../shared/data/check.js';
-import type { TimelineEvent } from '../shared/run/protocol.js';
+import type { TimelineEvent } from '../shared/run/rank/protocol.js';
 import type { NativeTimes } from '../addon/native-api.js';
-import type { NcclStepInfo } from '../shared/run/nccl-events.js';
+import type { NcclStepInfo } from '../shared/run/nccl/nccl-events.js';
 
 export interface Outcome {
   /** Checking is deferred, so that inside a timed compare block it runs after the block's clock stops. */

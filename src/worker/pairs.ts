@@ -4,7 +4,7 @@
 // goes on with the next pair; the run's communicator is never touched, so one broken link cannot
 // end the matrix. Faults the scenario injects make a pair fail the way a broken link does.
 import type { P2pAction, PairAction, PlanStep } from '../shared/plan/types.js';
-import type { TimelineEvent } from '../shared/run/protocol.js';
+import type { TimelineEvent } from '../shared/run/rank/protocol.js';
 import type { BackendName, NativeAddon, NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { prepareP2p, type PreparedCall } from './buffers.js';
 import { hostWrittenBytes, type HostMemory } from './host-memory.js';

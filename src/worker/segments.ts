@@ -2,7 +2,7 @@
 // pair's sender). The last rank to attach removes a segment's name; until then, a rank that ends
 // early (its core killed during start-up, a signal) removes the names it created itself, so that
 // nothing is left in /dev/shm for the next run to sweep. A rank killed outright runs none of this:
-// its core removes what it made once it is gone (core/workers.ts).
+// its core removes what it made once it is gone (core/run/workers.ts).
 import { isCpuSegment, removeCpuSegment } from '../addon/cpu-segments.js';
 import type { NativeAddon } from '../addon/native-api.js';
 

@@ -1,7 +1,7 @@
 // `clab serve` refuses what does not come from its own page: no token, a foreign Origin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { API_VERSION, machineInfoSchema, wsServerMessageSchema } from '../../src/shared/run/api';
+import { API_VERSION, machineInfoSchema, wsServerMessageSchema } from '../../src/shared/run/api/api';
 import { startLabServer, type LabServerProcess } from './helpers';
 
 let server: LabServerProcess;

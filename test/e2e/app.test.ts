@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { resultLines } from '../../src/shared/export/format';
 import { learnerLines } from '../../src/shared/export/learner-lines';
-import { runRecordSchema, type RunRecord } from '../../src/shared/run/record';
+import { runRecordSchema, type RunRecord } from '../../src/shared/run/record/record';
 import {
   descendants,
   editorMarkers,

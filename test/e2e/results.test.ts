@@ -11,7 +11,7 @@ import { resultLines } from '../../src/shared/export/format';
 import { sweepModel } from '../../src/shared/learn/sweep-model';
 import { learnerLines } from '../../src/shared/export/learner-lines';
 import { formatGBs } from '../../src/renderer/src/ui/units';
-import { runRecordSchema, type RunRecord } from '../../src/shared/run/record';
+import { runRecordSchema, type RunRecord } from '../../src/shared/run/record/record';
 import { bandwidthTime } from '../../src/shared/data/stats';
 import { traceRuleViolations } from '../shared/export/trace-rules';
 import { axeViolations, REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
-import { MAX_RECORD_BYTES, recordTooLargeMessage } from '../../src/shared/run/record-text';
+import { MAX_RECORD_BYTES, recordTooLargeMessage } from '../../src/shared/run/record/record-text';
 import { chooseTemplate, runAndWait, setRunOptions } from './lab-page';
 import {
   axeViolations,

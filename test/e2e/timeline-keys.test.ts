@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
 import { LAYOUT_STORAGE_KEY } from '../../src/renderer/src/app/workspace-layout';
 import { KEY_BINDINGS } from '../../src/renderer/src/timeline/keys';
-import type { RunRecord } from '../../src/shared/run/record';
+import type { RunRecord } from '../../src/shared/run/record/record';
 import { axeViolations, REPO_ROOT, screenshot, usesLabPage } from './helpers';
 
 let page: Page;

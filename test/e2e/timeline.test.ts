@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
 import { resultLines } from '../../src/shared/export/format';
-import type { RunRecord } from '../../src/shared/run/record';
+import type { RunRecord } from '../../src/shared/run/record/record';
 import { REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
 import { chooseTemplate, setRunOptions } from './lab-page';
 

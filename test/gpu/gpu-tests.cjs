@@ -449,7 +449,7 @@ const refusedFor = (step) =>
     ? step.ranks[0].error.message
     : null;
 
-/** What a row ran on, from the record alone (shared/run/nccl-kernels.ts describes it the same way for people). */
+/** What a row ran on, from the record alone (shared/run/nccl/nccl-kernels.ts describes it the same way for people). */
 function ranText(step) {
   const k = step.kernels;
   const ce = step.nccl?.copyEngine ?? 0;

@@ -5,11 +5,18 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(__dirname, '../..');
 const FLOORS = ['data', 'ops', 'scenario', 'plan', 'run', 'results', 'learn', 'export'];
+// Rooms with floors inside src/main/core and src/shared/run: [prefix, rule name, floors].
+// A floor's throwaway file; shared/run keeps its files in rooms, so its one sits in a room there.
+const thing = (floor: string) => (floor === 'run' ? 'src/shared/run/api/run-thing.ts' : `src/shared/${floor}/${floor}-thing.ts`);
+const ROOMS: [string, string, string[]][] = [
+  ['src/main/core/', 'core-floor', ['ground', 'machine', 'library', 'run', 'hosts', 'service']],
+  ['src/shared/run/', 'run-floor', ['nccl', 'rank', 'record', 'hosts', 'api']],
+];
 
 interface Violation {
   rule: { name: string };
@@ -52,14 +59,30 @@ describe('the layer rules, each broken on purpose', () => {
   FLOORS.forEach((floor, i) => {
     const above = FLOORS[i + 1];
     write(
-      `src/shared/${floor}/${floor}-thing.ts`,
-      above ? `import { x } from '../${above}/${above}-thing.js';\nexport const y = x;\n` : 'export const x = 1;\n',
+      thing(floor),
+      above
+        ? `import { x } from '${relative(dirname(thing(floor)), thing(above)).replace(/\.ts$/, '.js')}';\nexport const y = x;\n`
+        : 'export const x = 1;\n',
     );
   });
+  // Each room of core and shared/run imports the room above it; the top room stands alone.
+  for (const [prefix, , floors] of ROOMS) {
+    floors.forEach((floor, i) => {
+      const above = floors[i + 1];
+      write(
+        `${prefix}${floor}/${floor}-room.ts`,
+        above ? `import { r } from '../${above}/${above}-room.js';\nexport const q = r;\n` : 'export const r = 1;\n',
+      );
+    });
+  }
   write('src/shared/loose.ts', 'export const loose = 1;\n');
-  write('src/main/core/uses-loose.ts', "import { loose } from '../../shared/loose.js';\nexport const z = loose;\n");
-  write('src/main/core/circle-a.ts', "import { b } from './circle-b.js';\nexport const a = () => b;\n");
-  write('src/main/core/circle-b.ts', "import { a } from './circle-a.js';\nexport const b = () => a;\n");
+  write('src/main/core/run/uses-loose.ts', "import { loose } from '../../../shared/loose.js';\nexport const z = loose;\n");
+  write('src/main/core/loose-core.ts', 'export const looseCore = 1;\n');
+  write('src/main/core/service/uses-loose-core.ts', "import { looseCore } from '../loose-core.js';\nexport const w = looseCore;\n");
+  write('src/shared/run/loose-run.ts', 'export const looseRun = 1;\n');
+  write('src/shared/run/api/uses-loose-run.ts', "import { looseRun } from '../loose-run.js';\nexport const v = looseRun;\n");
+  write('src/main/core/run/circle-a.ts', "import { b } from './circle-b.js';\nexport const a = () => b;\n");
+  write('src/main/core/run/circle-b.ts', "import { a } from './circle-a.js';\nexport const b = () => a;\n");
   // The renderer: a view may use the client, ui/, its own folder and shared; the list may import views.
   write('src/renderer/src/client/index.ts', 'export const client = 1;\n');
   write('src/renderer/src/ui/units.ts', "import { x } from '../../../shared/export/export-thing.js';\nexport const units = x;\n");
@@ -79,18 +102,42 @@ describe('the layer rules, each broken on purpose', () => {
   it.each(FLOORS.slice(0, -1).map((floor, i) => [floor, FLOORS[i + 1]]))(
     'a file of shared/%s importing shared/%s breaks its floor rule',
     (floor, above) => {
-      expect(named(`shared-floor-${floor}`)).toEqual([`src/shared/${floor}/${floor}-thing.ts → src/shared/${above}/${above}-thing.ts`]);
+      expect(named(`shared-floor-${floor}`)).toEqual([`${thing(floor)} → ${thing(above)}`]);
     },
   );
 
   it('a file loose at the top of src/shared breaks shared-in-rooms', () => {
-    expect(named('shared-in-rooms')).toEqual(['src/main/core/uses-loose.ts → src/shared/loose.ts']);
+    expect(named('shared-in-rooms')).toEqual(['src/main/core/run/uses-loose.ts → src/shared/loose.ts']);
+  });
+
+  const roomCases = ROOMS.flatMap(([prefix, rule, floors]) =>
+    floors.slice(0, -1).map((floor, i) => [prefix, rule, floor, floors[i + 1]] as const),
+  );
+  it.each(roomCases)('a file of %s%s importing the room above breaks %s', (prefix, rule, floor, above) => {
+    expect(named(`${rule}-${floor}`)).toEqual([`${prefix}${floor}/${floor}-room.ts → ${prefix}${above}/${above}-room.ts`]);
+  });
+
+  it('a file loose at the top of src/main/core breaks core-in-rooms', () => {
+    expect(named('core-in-rooms')).toEqual(['src/main/core/service/uses-loose-core.ts → src/main/core/loose-core.ts']);
+  });
+
+  it('a file loose at the top of src/shared/run breaks run-in-rooms', () => {
+    expect(named('run-in-rooms')).toEqual(['src/shared/run/api/uses-loose-run.ts → src/shared/run/loose-run.ts']);
+  });
+
+  it('the rooms in the test are the rooms of the config', () => {
+    const config = createRequire(__filename)(join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: { name: string }[] };
+    for (const [, rule, floors] of ROOMS) {
+      expect(config.forbidden.filter((r) => r.name.startsWith(`${rule}-`)).map((r) => r.name)).toEqual(
+        floors.slice(0, -1).map((f) => `${rule}-${f}`),
+      );
+    }
   });
 
   it('two files importing each other break no-circular', () => {
     // depcruise names a circle once, at the import where it first closes.
     expect(named('no-circular')).toHaveLength(1);
-    expect(named('no-circular')[0]).toMatch(/^src\/main\/core\/circle-[ab]\.ts → src\/main\/core\/circle-[ab]\.ts$/);
+    expect(named('no-circular')[0]).toMatch(/^src\/main\/core\/run\/circle-[ab]\.ts → src\/main\/core\/run\/circle-[ab]\.ts$/);
   });
 
   it('a view importing another view breaks view-imports-only-client-ui-shared', () => {

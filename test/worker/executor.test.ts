@@ -3,10 +3,10 @@
 // backend does not run one (its clock readings cost nothing), so the wrapper answers the way the
 // nccl backend does: the repetitions run once more first, timed only at the loop's ends.
 import { afterAll, describe, expect, it } from 'vitest';
-import { summarizeStep } from '../../src/shared/run/aggregate';
+import { summarizeStep } from '../../src/shared/run/record/aggregate';
 import { compilePlan } from '../../src/shared/plan/compile';
 import type { PlanStep } from '../../src/shared/plan/types';
-import type { RankStepResult, TimelineEvent } from '../../src/shared/run/protocol';
+import type { RankStepResult, TimelineEvent } from '../../src/shared/run/rank/protocol';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
 import { PlanExecutor } from '../../src/worker/executor';
 import type { EnqueueOptions, NativeComm, NativeOp, NativeTimes } from '../../src/addon/native-api';

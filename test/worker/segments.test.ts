@@ -5,7 +5,7 @@ import { fork } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compilePlan } from '../../src/shared/plan/compile';
-import { PROTOCOL_VERSION } from '../../src/shared/run/protocol';
+import { PROTOCOL_VERSION } from '../../src/shared/run/rank/protocol';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
 
 const plan = compilePlan(scenarioSchema.parse({ version: 1, name: 'two', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4 }] }));

@@ -1,9 +1,9 @@
 // `clab`: run, validate, replay, export, compare and explain from a terminal; `clab worker` is a rank a launcher starts. A thin front door to the lab core;
 // each command lives in commands/ and registers itself here.
 import { Command } from 'commander';
-import { LINK_VERSION } from '../../shared/run/hosts.js';
-import { PROTOCOL_VERSION } from '../../shared/run/protocol.js';
-import { packageVersion } from '../core/package-root.js';
+import { LINK_VERSION } from '../../shared/run/hosts/hosts.js';
+import { PROTOCOL_VERSION } from '../../shared/run/rank/protocol.js';
+import { packageVersion } from '../core/ground/package-root.js';
 import { EXIT_OK, EXIT_USAGE, tolerateClosedPipes, type RegisterCommand } from './common.js';
 import { registerCompare } from './commands/compare.js';
 import { registerDoctor } from './commands/doctor.js';

@@ -4,8 +4,8 @@ import { InvalidArgumentError } from 'commander';
 import { inertJson, visibleControls } from '../../shared/data/control-chars.js';
 import { isWarning, ScenarioFileError, type FileProblem } from '../../shared/plan/text.js';
 import { recordAsItsStepsSay } from '../../shared/results/record-status.js';
-import type { RunRecord } from '../../shared/run/record.js';
-import { readRecord } from '../core/record-store.js';
+import type { RunRecord } from '../../shared/run/record/record.js';
+import { readRecord } from '../core/library/record-store.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;

@@ -21,7 +21,7 @@ import { hostLines } from '../../shared/results/hosts.js';
 import { environmentLine } from '../../shared/export/environment-line.js';
 import { visibleControls } from '../../shared/data/control-chars.js';
 import type { Plan } from '../../shared/plan/types.js';
-import type { LogLine, RunRecord, StepRecord } from '../../shared/run/record.js';
+import type { LogLine, RunRecord, StepRecord } from '../../shared/run/record/record.js';
 
 export interface ReporterOptions {
   tty: boolean;

@@ -5,8 +5,8 @@
 // `yes '' |` or a file without newlines holds no memory.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { pauseDescription } from '../../shared/run/step-mode.js';
-import type { LabRun } from '../core/run.js';
+import { pauseDescription } from '../../shared/run/rank/step-mode.js';
+import type { LabRun } from '../core/run/run.js';
 
 export interface StepPromptOptions {
   input: Readable;

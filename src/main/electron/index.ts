@@ -5,10 +5,10 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type OpenDia
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ApiEvent, OpenedFile, Template } from '../../shared/run/api.js';
-import { LAB_CALL_CHANNEL, LAB_EVENT_CHANNEL, LAB_OPEN_RUN_CHANNEL } from '../../shared/run/bridge.js';
-import { contentSecurityPolicy } from '../core/content-security.js';
-import { LabService, type FileDoor } from '../core/lab-service.js';
+import type { ApiEvent, OpenedFile, Template } from '../../shared/run/api/api.js';
+import { LAB_CALL_CHANNEL, LAB_EVENT_CHANNEL, LAB_OPEN_RUN_CHANNEL } from '../../shared/run/api/bridge.js';
+import { contentSecurityPolicy } from '../core/service/content-security.js';
+import { LabService, type FileDoor } from '../core/service/lab-service.js';
 import { answerCall, answerOpenRun, isFromLabWindow } from './ipc.js';
 import { buildMenuTemplate, type MenuHandlers } from './menu.js';
 import { RecentFiles } from './recent.js';

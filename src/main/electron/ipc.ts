@@ -1,9 +1,9 @@
 // The main side of window.lab: a call is served only when it comes from the lab window's top
 // frame showing the lab's own page, and only after dispatch() has checked it against the API.
-import { openRunParamsSchema } from '../../shared/run/api.js';
-import type { IpcReply } from '../../shared/run/bridge.js';
-import { dispatch } from '../core/dispatch.js';
-import type { LabHandlers, LabService } from '../core/lab-service.js';
+import { openRunParamsSchema } from '../../shared/run/api/api.js';
+import type { IpcReply } from '../../shared/run/api/bridge.js';
+import { dispatch } from '../core/service/dispatch.js';
+import type { LabHandlers, LabService } from '../core/service/lab-service.js';
 
 /** What an IPC event says about where it came from (IpcMainInvokeEvent's sender and senderFrame). */
 export interface CallSource {

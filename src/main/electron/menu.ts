@@ -1,7 +1,7 @@
 // The application menu, as a plain template so it can be tested without Electron. Editor actions
 // go to the renderer as `menu` events; opening files is done here and sent as `open-file`.
 import type { MenuItemConstructorOptions } from 'electron';
-import type { ApiEvent, Template } from '../../shared/run/api.js';
+import type { ApiEvent, Template } from '../../shared/run/api/api.js';
 
 export type MenuAction = Extract<ApiEvent, { type: 'menu' }>['action'];
 

@@ -1,7 +1,7 @@
 // Open Recent: the last files opened or saved, newest first, kept in userData/recent.json.
 import { z } from 'zod';
-import { writeFileAtomic } from '../core/atomic-file.js';
-import { readCappedText } from '../core/read-capped.js';
+import { writeFileAtomic } from '../core/ground/atomic-file.js';
+import { readCappedText } from '../core/ground/read-capped.js';
 
 export const MAX_RECENT = 10;
 

@@ -3,9 +3,9 @@
 // it (run-audience.ts), the others to every page.
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
-import { API_VERSION, wsClientMessageSchema, type ApiCall, type ApiEvent } from '../../shared/run/api.js';
-import { dispatch } from '../core/dispatch.js';
-import type { LabService } from '../core/lab-service.js';
+import { API_VERSION, wsClientMessageSchema, type ApiCall, type ApiEvent } from '../../shared/run/api/api.js';
+import { dispatch } from '../core/service/dispatch.js';
+import type { LabService } from '../core/service/lab-service.js';
 import { RunAudience, runFollowed } from './run-audience.js';
 
 /** The envelope alone; dispatch() checks the call itself and names the method and parameter at fault. */

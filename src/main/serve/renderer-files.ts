@@ -6,7 +6,7 @@ import { open } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { contentSecurityPolicy } from '../core/content-security.js';
+import { contentSecurityPolicy } from '../core/service/content-security.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -4,7 +4,7 @@
 // every page connected, 6 runs ending before 200 pages had `clab serve` write 2.4 GB and answer
 // requests after up to 13.7 s (bench/cpu/serve-load.ts).
 import type { WebSocket } from 'ws';
-import type { ApiCall, ApiEvent, ApiResult } from '../../shared/run/api.js';
+import type { ApiCall, ApiEvent, ApiResult } from '../../shared/run/api/api.js';
 
 const NOBODY: ReadonlySet<WebSocket> = new Set();
 

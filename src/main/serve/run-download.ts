@@ -1,14 +1,14 @@
 // A saved run, sent to the page over plain HTTP: the same parameters and checks as `openRun` on
 // the API socket, but a run record of 100 000 events arrives in a fraction of the time Chromium
 // takes to receive it as one WebSocket message (measured: 0.3 s against 2.5 s for 17 MB). It goes
-// packed (shared/run/packed-run.ts: the events as binary columns), which the page unpacks and
+// packed (shared/run/record/packed-run.ts: the events as binary columns), which the page unpacks and
 // checks; a refusal goes as JSON, `{ error }`. The record is read and packed while the server
 // goes on answering others (saved-runs.ts).
 import type { ServerResponse } from 'node:http';
-import { openRunParamsSchema } from '../../shared/run/api.js';
-import type { LabService } from '../core/lab-service.js';
+import { openRunParamsSchema } from '../../shared/run/api/api.js';
+import type { LabService } from '../core/service/lab-service.js';
 
-export { RUN_DOWNLOAD_PATH } from '../../shared/run/api.js';
+export { RUN_DOWNLOAD_PATH } from '../../shared/run/api/api.js';
 
 export async function sendRun(
   res: ServerResponse,

@@ -4,7 +4,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { LabService } from '../core/lab-service.js';
+import type { LabService } from '../core/service/lab-service.js';
 import { AccessPolicy, hostNamesFor, isLoopback, isWildcard, newToken, urlHost, type Refusal } from './access.js';
 import { createApiSocket } from './api-socket.js';
 import { NOT_BUILT, RendererFiles } from './renderer-files.js';

@@ -2,8 +2,8 @@
 // on the right the run controls, and below them the views (app/views.ts) as tabs, each drawn from
 // one view context. Everything goes through the one LabClient.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ApiEvent } from '../../shared/run/api.js';
-import type { RunRecord } from '../../shared/run/record.js';
+import type { ApiEvent } from '../../shared/run/api/api.js';
+import type { RunRecord } from '../../shared/run/record/record.js';
 import { Header } from './app/Header';
 import { Splitter } from './app/Splitter';
 import { Tabs } from './app/Tabs';

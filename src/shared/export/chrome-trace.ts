@@ -1,11 +1,11 @@
 // A run's timeline in the Chrome Trace Event Format, which Perfetto UI and chrome://tracing open:
 // a process per rank, a thread per stream plus the host thread, a slice per timeline event,
 // arrows from each send to its receive, and each rank's busbw as a counter.
-import { describeLoopStall, loopStall } from '../run/loop-host.js';
+import { describeLoopStall, loopStall } from '../run/rank/loop-host.js';
 import { CHANNEL_TID, HOST_PHASES, HOST_TID, LANE_STRIDE, layoutSlices, PROXY_TID, type SliceLayout } from './trace-layout.js';
 import type { P2pAction, Plan } from '../plan/types.js';
-import type { TimelineEvent } from '../run/protocol.js';
-import type { RunRecord, StepRecord } from '../run/record.js';
+import type { TimelineEvent } from '../run/rank/protocol.js';
+import type { RunRecord, StepRecord } from '../run/record/record.js';
 import { pairsView, type PairLink, type PairsView } from '../results/pairs.js';
 import { rankDevice } from '../plan/per-rank.js';
 import { clockNote, environmentOfRank, hostOfRank } from '../results/hosts.js';

@@ -1,7 +1,7 @@
 // The one line `clab run` and `clab replay` print of where a run ran: host, backend, GPUs, and on
 // nccl which NCCL library (its version, file and hash), CUDA runtime and driver.
-import type { Environment } from '../run/record.js';
-import { ncclLibraryText } from '../run/nccl-library.js';
+import type { Environment } from '../run/record/record.js';
+import { ncclLibraryText } from '../run/nccl/nccl-library.js';
 
 /** "2 × NVIDIA H200", or the names one by one where the GPUs differ. */
 function gpuText(gpus: Environment['gpus']): string | null {

@@ -6,18 +6,18 @@ import { READABLE_SPREAD, speedupSpread, type SpeedupSpread } from '../results/s
 import { formatMicroseconds as us, isBookkeeping, RESULT_COLUMNS, resultTexts } from '../results/results-table.js';
 import { COLLECTIVE_DESCRIPTORS } from '../ops/index.js';
 import type { Plan, PlanAction } from '../plan/types.js';
-import type { BackendName } from '../run/protocol.js';
-import type { CompareRecord, Environment, RunRecord, StepRecord } from '../run/record.js';
+import type { BackendName } from '../run/rank/protocol.js';
+import type { CompareRecord, Environment, RunRecord, StepRecord } from '../run/record/record.js';
 import { modelSummary, sweepModel, type SweepModel, type SweepModelRow } from '../learn/sweep-model.js';
 import { wrapWords } from '../data/wrap.js';
 import { pairErrorWord, pairsView, type PairsCell, type PairsMatrix } from '../results/pairs.js';
 import { hostLines, hostOfRank, rankOrder } from '../results/hosts.js';
 import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
-import { describeLoopStall, loopStalls } from '../run/loop-host.js';
-import { describeChoice, oneChoice, type NcclStepSummary } from '../run/nccl-events.js';
+import { describeLoopStall, loopStalls } from '../run/rank/loop-host.js';
+import { describeChoice, oneChoice, type NcclStepSummary } from '../run/nccl/nccl-events.js';
 import { graphLaunched } from '../learn/launch.js';
-import { describeRan } from '../run/nccl-kernels.js';
+import { describeRan } from '../run/nccl/nccl-kernels.js';
 
 export const PASS = '✓';
 export const FAIL = '✗';

@@ -4,7 +4,7 @@
 import { resultLines, stepTitle } from './format.js';
 import { COLLECTIVE_DESCRIPTORS } from '../ops/index.js';
 import type { Redop } from '../data/reduce.js';
-import type { StepRecord } from '../run/record.js';
+import type { StepRecord } from '../run/record/record.js';
 
 type RankResult = StepRecord['ranks'][number];
 

@@ -1,7 +1,7 @@
 // Where each timeline event of a run goes in its Chrome trace, held as columns over
 // record.events (typed arrays, one entry per event) rather than an object per slice, so that a
 // run of a million events converts in a few hundred bytes per event.
-import type { TimelineEvent } from '../run/protocol.js';
+import type { TimelineEvent } from '../run/rank/protocol.js';
 
 /** Host work (making and checking buffers) runs on the rank's own thread, not on a stream. */
 export const HOST_PHASES: ReadonlySet<TimelineEvent['phase']> = new Set(['fill', 'verify']);

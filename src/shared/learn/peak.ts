@@ -2,8 +2,8 @@
 // run record's environment. On GPUs, the slowest link between any two of the ranks' GPUs (a ring
 // through all of them is as fast as its slowest hop); on the cpu backend, the host memory copy
 // rate measured when the run started.
-import { linkBetween } from '../run/links.js';
-import type { Environment } from '../run/record.js';
+import { linkBetween } from '../run/record/links.js';
+import type { Environment } from '../run/record/record.js';
 
 export interface LinkPeak {
   /** One direction, GB/s (10⁹ B/s). */

@@ -5,10 +5,10 @@
 import { formatMicroseconds } from '../results/results-table.js';
 import { rankDevice } from '../plan/per-rank.js';
 import type { Plan } from '../plan/types.js';
-import type { Environment, StepRecord } from '../run/record.js';
+import type { Environment, StepRecord } from '../run/record/record.js';
 import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
-import { shortChoice } from '../run/nccl-events.js';
+import { shortChoice } from '../run/nccl/nccl-events.js';
 import {
   algorithmsOf,
   isModelledOp,

@@ -1,10 +1,10 @@
 // Two runs side by side: the same steps' time and busbw, whether each change stands out from the
 // runs' own iteration-to-iteration spread, the compare blocks, and what differs in the environment.
-import type { Environment, RunRecord, StepRecord } from '../run/record.js';
+import type { Environment, RunRecord, StepRecord } from '../run/record/record.js';
 import { bandwidthTime } from '../data/stats.js';
 import { formatMicroseconds, isBookkeeping, stepOp } from './results-table.js';
-import { shortChoice } from '../run/nccl-events.js';
-import { ncclLibraryText } from '../run/nccl-library.js';
+import { shortChoice } from '../run/nccl/nccl-events.js';
+import { ncclLibraryText } from '../run/nccl/nccl-library.js';
 
 /** A step as runs are matched: the nth step (occurrence, from 0) with this label, op and size. */
 export interface StepKey {

@@ -3,7 +3,7 @@
 // whose pairs step injects faults (a broken link). One rule for both, decided from the finished
 // run, the same way for a record made now and one replayed later.
 import type { Plan, PlanStep } from '../plan/types.js';
-import type { RunRecord, StepRecord } from '../run/record.js';
+import type { RunRecord, StepRecord } from '../run/record/record.js';
 
 export interface Expectation {
   /** The steps meant to fail: marked "expect": "failure", or pairs with an injected fault. */

@@ -1,8 +1,8 @@
 // The hosts of a run whose ranks joined from a launcher, as the CLI prints them, the trace names
 // them and the pair matrix groups them: which host each rank ran on, with that host's environment,
 // its clock offset to the core's and the bound on it. Pure: reads a run record.
-import { ranksByHost } from '../run/hosts.js';
-import type { Environment, RunRecord } from '../run/record.js';
+import { ranksByHost } from '../run/hosts/hosts.js';
+import type { Environment, RunRecord } from '../run/record/record.js';
 
 type WithHosts = Pick<RunRecord, 'hosts' | 'environment'>;
 

@@ -1,7 +1,7 @@
 // One scenario run on two NCCL libraries, the sides taking turns (`clab run --nccl A --nccl B`): per
 // step, B's time per op over A's in each repeat, the median of those ratios with its interval, and
 // whether B is faster, slower or within the machine's noise. What the A/B summary file holds, and
-// the table the CLI prints of it. Pure: the core computes it (core/nccl-ab), the app shows it.
+// the table the CLI prints of it. Pure: the core computes it (core/service/nccl-ab), the app shows it.
 import { formatBytes } from '../data/units.js';
 import { formatMicroseconds } from './results-table.js';
 

@@ -2,7 +2,7 @@
 // on cpu ranks the variants of a block that differ only in them run alike, and the speed-ups
 // between them are noise (nccl-algorithms.scenario.json run on cpu).
 import type { Plan } from '../plan/types.js';
-import type { BackendName } from '../run/protocol.js';
+import type { BackendName } from '../run/rank/protocol.js';
 
 /** The compare blocks every variant of which sets NCCL's algorithm or protocol, by index. */
 export function ncclSettingBlocks(plan: Pick<Plan, 'steps'>): Set<number> {

@@ -4,10 +4,10 @@
 // cell: the link between the two GPUs, the transport NCCL chose, and the figure's share of the
 // link's peak. Pure: reads a run record.
 import { LATENCY_BYTES } from '../plan/compile.js';
-import { linkBetween, type LinkInfo } from '../run/links.js';
+import { linkBetween, type LinkInfo } from '../run/record/links.js';
 import { rankDevice } from '../plan/per-rank.js';
 import type { PairMeasure, PairsSpec, Plan } from '../plan/types.js';
-import type { Environment, PairCell, RunRecord, StepRecord } from '../run/record.js';
+import type { Environment, PairCell, RunRecord, StepRecord } from '../run/record/record.js';
 import { bandwidthTime } from '../data/stats.js';
 import { environmentOfRank, hostOfRank } from './hosts.js';
 

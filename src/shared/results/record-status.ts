@@ -1,9 +1,9 @@
 // A saved run's status beside its steps. A run that finished without a run error has the status its
-// steps give it (core/run.ts): failed where a step found wrong values or a pair failed, else
+// steps give it (core/run/run.ts): failed where a step found wrong values or a pair failed, else
 // passed. A record saying otherwise was edited by hand or pieced together from two; wherever a
 // record is shown, its steps decide, and a notice names the file that said otherwise.
 import { expectationOf } from './expectation.js';
-import type { RunRecord, StepRecord } from '../run/record.js';
+import type { RunRecord, StepRecord } from '../run/record/record.js';
 
 /** A step that fails the run it is in: wrong values, or a pair that failed (a refused step fails only itself). */
 const failsTheRun = (s: StepRecord): boolean => s.verdict === 'fail' || (s.verdict === 'error' && Boolean(s.pair?.error));

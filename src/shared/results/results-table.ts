@@ -4,10 +4,10 @@
 import { DTYPE_INFO, type Dtype } from '../data/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS, p2pAlgBytes } from '../ops/index.js';
 import type { CollectiveAction, P2pAction, PlanAction } from '../plan/types.js';
-import type { RunRecord, StepRecord } from '../run/record.js';
+import type { RunRecord, StepRecord } from '../run/record/record.js';
 import { bandwidthTime } from '../data/stats.js';
-import { describeChoice } from '../run/nccl-events.js';
-import { busiestSender } from '../run/aggregate.js';
+import { describeChoice } from '../run/nccl/nccl-events.js';
+import { busiestSender } from '../run/record/aggregate.js';
 
 export type ResultColumnId = 'size' | 'count' | 'type' | 'redop' | 'root' | 'time' | 'algbw' | 'busbw' | 'wrong';
 

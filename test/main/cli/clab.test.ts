@@ -4,8 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../setup/temp-dirs';
-import { LINK_VERSION } from '../../../src/shared/run/hosts';
-import { PROTOCOL_VERSION } from '../../../src/shared/run/protocol';
+import { LINK_VERSION } from '../../../src/shared/run/hosts/hosts';
+import { PROTOCOL_VERSION } from '../../../src/shared/run/rank/protocol';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 const dir = tempDir('cli');

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TraceModel, type Types } from '@paulirish/trace_engine';
-import { runRecordSchema, type RunRecord } from '../../../src/shared/run/record.js';
+import { runRecordSchema, type RunRecord } from '../../../src/shared/run/record/record.js';
 import { tempDir } from '../../setup/temp-dirs';
 
 /** DevTools' model with every handler, as its Performance panel parses a trace. */

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runRecordSchema, type RunRecord } from '../../../src/shared/run/record.js';
+import { runRecordSchema, type RunRecord } from '../../../src/shared/run/record/record.js';
 import { csvObjects } from '../../shared/export/csv.js';
 import { traceRuleViolations } from '../../shared/export/trace-rules.js';
 import { tempDir } from '../../setup/temp-dirs';

@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRecord } from '../../../src/main/core/record-store';
-import { LabRun } from '../../../src/main/core/run';
+import { readRecord } from '../../../src/main/core/library/record-store';
+import { LabRun } from '../../../src/main/core/run/run';
 import { visibleControls } from '../../../src/shared/data/control-chars';
 import { chromeTrace, compareRuns, comparisonReport, resultsCsv, resultsJson } from '../../../src/shared/export/index';
 import { pairsMatrix, runReport, statusLine } from '../../../src/shared/export/format';
 import { compilePlan } from '../../../src/shared/plan/compile';
-import type { RunRecord } from '../../../src/shared/run/record';
+import type { RunRecord } from '../../../src/shared/run/record/record';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 
 const dir = mkdtempSync(join(tmpdir(), 'clab-record-sweep-'));

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runRecordSchema } from '../../../src/shared/run/record';
+import { runRecordSchema } from '../../../src/shared/run/record/record';
 import { tempDir } from '../../setup/temp-dirs';
 
 const dir = tempDir('kept');

@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { promptSteps } from '../../../src/main/cli/step-prompt';
-import type { LabRun } from '../../../src/main/core/run';
+import type { LabRun } from '../../../src/main/core/run/run';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SWEEP_HEADER } from '../../../src/shared/export/format.js';
-import { runRecordSchema } from '../../../src/shared/run/record.js';
+import { runRecordSchema } from '../../../src/shared/run/record/record.js';
 import { tempDir } from '../../setup/temp-dirs';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });

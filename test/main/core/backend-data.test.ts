@@ -3,10 +3,10 @@
 // every collective in and out of place, p2p, groups and a compare block pass with every element
 // checked, as many as the host path checks.
 import { afterEach, describe, expect, it } from 'vitest';
-import { LabRun } from '../../../src/main/core/run';
-import { loadScenarioFile } from '../../../src/main/core/scenario-file';
+import { LabRun } from '../../../src/main/core/run/run';
+import { loadScenarioFile } from '../../../src/main/core/library/scenario-file';
 import { compilePlan } from '../../../src/shared/plan/compile';
-import type { RunRecord } from '../../../src/shared/run/record';
+import type { RunRecord } from '../../../src/shared/run/record/record';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import { compileLoaded } from '../../../src/shared/plan/text';
 import { chromeTrace } from '../../../src/shared/export/chrome-trace';

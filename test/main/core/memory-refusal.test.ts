@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LabService } from '../../../src/main/core/lab-service';
+import { LabService } from '../../../src/main/core/service/lab-service';
 import { tempDir } from '../../setup/temp-dirs';
 
 const dir = tempDir('memory');

@@ -3,15 +3,15 @@
 // flight as open slices on its timeline and in the trace, and leaves no process and no /dev/shm
 // segment behind.
 import { describe, expect, it } from 'vitest';
-import { LabRun } from '../../../src/main/core/run';
-import { loadScenarioFile } from '../../../src/main/core/scenario-file';
+import { LabRun } from '../../../src/main/core/run/run';
+import { loadScenarioFile } from '../../../src/main/core/library/scenario-file';
 import { runSucceeded } from '../../../src/shared/results/expectation';
 import { resultLines } from '../../../src/shared/export/format';
 import { compileLoaded } from '../../../src/shared/plan/text';
 import { alive, shmSegments } from './leftovers';
 import { chromeTrace, type CompleteEvent } from '../../../src/shared/export/chrome-trace';
 import { traceRuleViolations } from '../../shared/export/trace-rules';
-import type { RunRecord } from '../../../src/shared/run/record';
+import type { RunRecord } from '../../../src/shared/run/record/record';
 
 /** What each rank was doing when the run ended: its steps in flight as open slices, with its call. */
 function openSlices(record: RunRecord): string[] {

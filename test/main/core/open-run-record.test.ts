@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LabService } from '../../../src/main/core/lab-service';
+import { LabService } from '../../../src/main/core/service/lab-service';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 
 const dir = mkdtempSync(join(tmpdir(), 'clab-open-record-'));

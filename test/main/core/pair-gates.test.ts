@@ -1,9 +1,9 @@
 // The gates between pairs on real cpu rank processes: a rank outside the running pair that stops
 // (SIGSTOP) or dies while idle ends the run with a message naming it and a step, in bounded time.
 import { describe, expect, it } from 'vitest';
-import { LabRun } from '../../../src/main/core/run';
+import { LabRun } from '../../../src/main/core/run/run';
 import { compilePlan } from '../../../src/shared/plan/compile';
-import type { StepRecord } from '../../../src/shared/run/record';
+import type { StepRecord } from '../../../src/shared/run/record/record';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import { alive, shmSegments } from './leftovers';
 

@@ -1,14 +1,14 @@
 // Pair matrices on real cpu rank processes: every pair on its own communicator, a pair that fails
 // or hangs is marked in its cell and the matrix goes on, and nothing is left behind.
 import { describe, expect, it } from 'vitest';
-import { LabRun } from '../../../src/main/core/run';
+import { LabRun } from '../../../src/main/core/run/run';
 import { chromeTrace, type CompleteEvent } from '../../../src/shared/export/chrome-trace';
 import { pairsMatrix, statusLine } from '../../../src/shared/export/format';
 import { traceRuleViolations } from '../../shared/export/trace-rules';
 import { pairsView } from '../../../src/shared/results/pairs';
 import { runSucceeded } from '../../../src/shared/results/expectation';
 import { compilePlan } from '../../../src/shared/plan/compile';
-import type { RunRecord, StepRecord } from '../../../src/shared/run/record';
+import type { RunRecord, StepRecord } from '../../../src/shared/run/record/record';
 import { formatBytes } from '../../../src/shared/data/units';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import { alive, shmSegments } from './leftovers';

@@ -2,7 +2,7 @@
 // not yet by it (the kill came first), is its step, not one "it takes no part in". Seen on CI under
 // load: the launcher test's rank 1 was killed before its begin message reached the core.
 import { describe, expect, it } from 'vitest';
-import { LabRun } from '../../../src/main/core/run';
+import { LabRun } from '../../../src/main/core/run/run';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 

@@ -1,7 +1,7 @@
 // A scenario's NCCL settings (`env`): bounded and checked where they are written, set in every
 // rank process's environment, and kept in the run record beside clab's own environment.
 import { describe, expect, it } from 'vitest';
-import { LabRun } from '../../../src/main/core/run';
+import { LabRun } from '../../../src/main/core/run/run';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 

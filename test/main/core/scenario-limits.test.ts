@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile } from '../../../src/main/core/scenario-file';
+import { loadScenarioFile } from '../../../src/main/core/library/scenario-file';
 import { lineColumns, ScenarioFileError } from '../../../src/shared/plan/text';
 import { LIMITS } from '../../../src/shared/scenario/limits';
 import { problems } from '../../shared/scenario/problems';

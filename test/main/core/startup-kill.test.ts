@@ -4,7 +4,7 @@
 // (test/fixtures/addons/killed-rank-addon.cjs, through CLAB_NATIVE_ADDON).
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LabRun } from '../../../src/main/core/run';
+import { LabRun } from '../../../src/main/core/run/run';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import { alive, shmSegments } from './leftovers';

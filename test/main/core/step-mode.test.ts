@@ -3,8 +3,8 @@
 // every rank.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LabRun } from '../../../src/main/core/run';
-import { PROTOCOL_VERSION } from '../../../src/shared/run/protocol';
+import { LabRun } from '../../../src/main/core/run/run';
+import { PROTOCOL_VERSION } from '../../../src/shared/run/rank/protocol';
 import { compileLoaded, parseScenarioText } from '../../../src/shared/plan/text';
 import { alive, shmSegments } from './leftovers';
 

@@ -1,7 +1,7 @@
 // Every IPC call is checked before the lab sees it; a fake lab answers so only validation is tested.
 import { describe, expect, it } from 'vitest';
-import type { ApiMethod } from '../../../src/shared/run/api';
-import type { LabHandlers } from '../../../src/main/core/lab-service';
+import type { ApiMethod } from '../../../src/shared/run/api/api';
+import type { LabHandlers } from '../../../src/main/core/service/lab-service';
 import { answerCall, answerOpenRun, isFromLabWindow } from '../../../src/main/electron/ipc';
 
 const record = {

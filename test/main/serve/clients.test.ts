@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { API_VERSION, type ApiEvent } from '../../../src/shared/run/api';
-import { LabService } from '../../../src/main/core/lab-service';
+import { API_VERSION, type ApiEvent } from '../../../src/shared/run/api/api';
+import { LabService } from '../../../src/main/core/service/lab-service';
 import { createApiSocket } from '../../../src/main/serve/api-socket';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { API_VERSION, deleteRunParamsSchema, wsServerMessageSchema } from '../../../src/shared/run/api';
-import { LabService } from '../../../src/main/core/lab-service';
+import { API_VERSION, deleteRunParamsSchema, wsServerMessageSchema } from '../../../src/shared/run/api/api';
+import { LabService } from '../../../src/main/core/service/lab-service';
 import { startLabServer, type LabServer } from '../../../src/main/serve/server';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 

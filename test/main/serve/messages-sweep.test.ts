@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { API_VERSION, wsServerMessageSchema } from '../../../src/shared/run/api';
-import { LabService } from '../../../src/main/core/lab-service';
+import { API_VERSION, wsServerMessageSchema } from '../../../src/shared/run/api/api';
+import { LabService } from '../../../src/main/core/service/lab-service';
 import { createApiSocket } from '../../../src/main/serve/api-socket';
 
 const runsDir = mkdtempSync(join(tmpdir(), 'clab-serve-frames-'));

@@ -17,11 +17,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { LabService } from '../../../src/main/core/lab-service';
-import { keepPackedForLaterOpens } from '../../../src/main/core/saved-runs';
-import { MAX_RECORD_BYTES } from '../../../src/shared/run/record-text';
-import { unpackRecord } from '../../../src/shared/run/packed-run';
-import { nodeUtf8 as utf8 } from '../../../src/main/core/packed-runs';
+import { LabService } from '../../../src/main/core/service/lab-service';
+import { keepPackedForLaterOpens } from '../../../src/main/core/library/saved-runs';
+import { MAX_RECORD_BYTES } from '../../../src/shared/run/record/record-text';
+import { unpackRecord } from '../../../src/shared/run/record/packed-run';
+import { nodeUtf8 as utf8 } from '../../../src/main/core/library/packed-runs';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 import { asWritten } from '../records-as-written';
 

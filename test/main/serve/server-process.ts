@@ -1,6 +1,6 @@
 // `clab serve`'s server in a process of its own over a given renderer folder and runs folder, for
 // tests that watch its descriptors or limit them (ulimit -n): prints {"port","token"} on one line.
-import { LabService } from '../../../src/main/core/lab-service';
+import { LabService } from '../../../src/main/core/service/lab-service';
 import { startLabServer } from '../../../src/main/serve/server';
 
 // templatesDir given: findPackageRoot() relies on the __dirname a bundle or vitest provides.

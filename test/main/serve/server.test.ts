@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { API_VERSION, wsServerMessageSchema } from '../../../src/shared/run/api';
-import { LabService } from '../../../src/main/core/lab-service';
+import { API_VERSION, wsServerMessageSchema } from '../../../src/shared/run/api/api';
+import { LabService } from '../../../src/main/core/service/lab-service';
 import { startLabServer, type LabServer } from '../../../src/main/serve/server';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
-import { unpackRecord } from '../../../src/shared/run/packed-run';
-import { nodeUtf8 } from '../../../src/main/core/packed-runs';
+import { unpackRecord } from '../../../src/shared/run/record/packed-run';
+import { nodeUtf8 } from '../../../src/main/core/library/packed-runs';
 import { tempDir } from '../../setup/temp-dirs';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self'; connect-src 'self' ws://127.0.0.1:*; object-src 'none'";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gpuSummary, machineTitle } from '../../../src/renderer/src/app/machine-text.js';
-import type { MachineInfo } from '../../../src/shared/run/api.js';
+import type { MachineInfo } from '../../../src/shared/run/api/api.js';
 
 const base: MachineInfo = {
   host: 'h',

@@ -3,10 +3,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IpcLabClient } from '../../../src/renderer/src/client/ipc-client';
 import { WebSocketLabClient } from '../../../src/renderer/src/client/ws-client';
-import type { LabBridge } from '../../../src/shared/run/bridge';
-import { packRecord } from '../../../src/shared/run/packed-run';
-import { runRecordSchema } from '../../../src/shared/run/record';
-import { nodeUtf8 } from '../../../src/main/core/packed-runs';
+import type { LabBridge } from '../../../src/shared/run/api/bridge';
+import { packRecord } from '../../../src/shared/run/record/packed-run';
+import { runRecordSchema } from '../../../src/shared/run/record/record';
+import { nodeUtf8 } from '../../../src/main/core/library/packed-runs';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 
 const record = runRecordSchema.parse(syntheticRecord({ ranks: 2, rounds: 2, warmup: 0, iters: 1, name: 'opened' }));

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 import { classifyFileText, readFiles } from '../../../src/renderer/src/editor/file-io';
-import { isRunRecordFile, MAX_RECORD_BYTES, recordTooLargeMessage } from '../../../src/shared/run/record-text';
+import { isRunRecordFile, MAX_RECORD_BYTES, recordTooLargeMessage } from '../../../src/shared/run/record/record-text';
 
 const record = syntheticRecord({ ranks: 2, rounds: 1, warmup: 0, iters: 1, name: 'opened' });
 const text = JSON.stringify(record, null, 2);

@@ -1,7 +1,7 @@
 // A saved run's scenario opened in the editor (a replay): its own name and text, and a note rather
 // than an error when the machine lacks the backend it was recorded on.
 import { describe, expect, it } from 'vitest';
-import type { MachineInfo } from '../../../src/shared/run/api';
+import type { MachineInfo } from '../../../src/shared/run/api/api';
 import { recordDocument, replayBackendNote } from '../../../src/renderer/src/editor/document';
 
 const text = '{\n  "version": 1, "name": "All-in-one collectives",\n  "world": { "ranks": 2 }\n}\n';

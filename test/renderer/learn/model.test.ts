@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { carriesElements, learnable, learnSubject, learnTitle, sentContent } from '../../../src/renderer/src/learn/model';
 import { learnPace, paceText, runSlowdown, STAGE_MS_BOUNDS, UNTIMED_STAGE_MS } from '../../../src/renderer/src/learn/pace';
 import { compileLoaded, parseScenarioText } from '../../../src/shared/plan/text';
-import type { StepRecord } from '../../../src/shared/run/record';
-import { formatValues, rankInput } from '../../../src/shared/run/inputs';
+import type { StepRecord } from '../../../src/shared/run/record/record';
+import { formatValues, rankInput } from '../../../src/shared/run/rank/inputs';
 import { reduceTensors } from '../../../src/shared/data/reduce';
 import { allocTensor } from '../../../src/shared/data/dtypes';
 

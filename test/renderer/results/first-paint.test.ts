@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FIRST_PAINT_STEPS } from '../../../src/renderer/src/results/first-paint';
 import { RankLines, RANK_LINES_SHOWN } from '../../../src/renderer/src/results/RankLines';
 import { ROWS_SHOWN, StepTable } from '../../../src/renderer/src/results/StepTable';
-import type { StepRecord } from '../../../src/shared/run/record';
+import type { StepRecord } from '../../../src/shared/run/record/record';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 
 /** 1 100 steps, the 700th failed. */

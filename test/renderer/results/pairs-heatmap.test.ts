@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contrastRatio } from '../../../src/renderer/src/ui/contrast.js';
 import type { PairMeasure, Plan } from '../../../src/shared/plan/types.js';
-import type { Environment, PairCell as RecordPairCell, StepRecord } from '../../../src/shared/run/record.js';
+import type { Environment, PairCell as RecordPairCell, StepRecord } from '../../../src/shared/run/record/record.js';
 import {
   formatPairValue,
   heatColour,

@@ -4,7 +4,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ResultsView } from '../../../src/renderer/src/results/ResultsView';
-import type { RunRecord } from '../../../src/shared/run/record';
+import type { RunRecord } from '../../../src/shared/run/record/record';
 import type { RecordSource } from '../../../src/renderer/src/ui/view';
 import { allReduce, buildRecord } from '../../shared/export/records';
 

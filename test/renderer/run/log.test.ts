@@ -1,10 +1,10 @@
 // The run log's entries for a step: a loop that waited for the host gets its own line under the timing.
 import { describe, expect, it } from 'vitest';
 import { stepEntries } from '../../../src/renderer/src/run/log';
-import { summarizeStep } from '../../../src/shared/run/aggregate';
+import { summarizeStep } from '../../../src/shared/run/record/aggregate';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
-import type { RankStepResult } from '../../../src/shared/run/protocol';
+import type { RankStepResult } from '../../../src/shared/run/rank/protocol';
 
 const result = (rank: number, loopUs: number, issueUs: number): RankStepResult => ({
   step: 0,

@@ -10,7 +10,7 @@ import {
   remoteRequest,
   type RemoteFields,
 } from '../../../src/renderer/src/run/request';
-import { runRequestSchema } from '../../../src/shared/run/api';
+import { runRequestSchema } from '../../../src/shared/run/api/api';
 
 const on = (fields: Partial<RemoteFields> = {}): RemoteFields => ({ ...REMOTE_OFF, enabled: true, ...fields });
 const choices = { backend: 'cpu' as const, ranks: 2, stepMode: false };

@@ -1,6 +1,6 @@
 // The saved runs list: filtered by words, sorted by a column, the sort kept across sessions.
 import { describe, expect, it } from 'vitest';
-import type { SavedRun } from '../../../src/shared/run/api';
+import type { SavedRun } from '../../../src/shared/run/api/api';
 import {
   DEFAULT_SORT,
   filterRuns,

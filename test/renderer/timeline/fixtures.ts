@@ -1,8 +1,8 @@
 // Small hand-made run sources: a plan of the given actions and events placed by hand, so that
 // each test reads its expected lanes and times straight from its own lines.
 import type { CollectiveAction, P2pAction, PlanAction, PlanStep, StepOrigin } from '../../../src/shared/plan/types';
-import type { TimelineEvent } from '../../../src/shared/run/protocol';
-import type { StepRecord } from '../../../src/shared/run/record';
+import type { TimelineEvent } from '../../../src/shared/run/rank/protocol';
+import type { StepRecord } from '../../../src/shared/run/record/record';
 import type { TimelineSource } from '../../../src/renderer/src/timeline/source';
 
 export const send = (from: number, to: number): P2pAction =>

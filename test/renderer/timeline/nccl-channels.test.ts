@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeSlice, stepsByIndex } from '../../../src/renderer/src/timeline/describe';
 import { loadTimeline } from '../../../src/renderer/src/timeline/model';
-import type { TimelineEvent } from '../../../src/shared/run/protocol';
+import type { TimelineEvent } from '../../../src/shared/run/rank/protocol';
 import { allReduce, event, source, stepRecord } from './fixtures';
 
 const channel = (rank: number, id: number, startNs: number, endNs: number): TimelineEvent => ({

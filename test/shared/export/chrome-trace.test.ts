@@ -9,7 +9,7 @@ import {
   type MetadataEvent,
   type TraceEvent,
 } from '../../../src/shared/export/chrome-trace.js';
-import type { Environment } from '../../../src/shared/run/record.js';
+import type { Environment } from '../../../src/shared/run/record/record.js';
 import { allReduce, buildRecord, CPU_ENVIRONMENT, event, sendRecv } from './records.js';
 import { traceRuleViolations } from './trace-rules.js';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';

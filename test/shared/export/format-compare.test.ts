@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { compareSummary, OVERLAP_LESSON_RECORD } from '../../../src/shared/export/format';
 import { cpuAlikeNote, ncclSettingBlocks } from '../../../src/shared/results/nccl-settings';
-import type { CompareRecord } from '../../../src/shared/run/record';
+import type { CompareRecord } from '../../../src/shared/run/record/record';
 import { existsSync, readFileSync } from 'node:fs';
-import { summarizeCompares } from '../../../src/shared/run/aggregate';
+import { summarizeCompares } from '../../../src/shared/run/record/aggregate';
 import { speedupSpread } from '../../../src/shared/results/speedup-spread';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';

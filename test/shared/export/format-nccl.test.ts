@@ -2,11 +2,11 @@
 // after the other columns, "varied" with its counts in the notes.
 import { describe, expect, it } from 'vitest';
 import { proxyNote, ranLine, stepRanLines, sweepRanNotes, sweepTable } from '../../../src/shared/export/format';
-import { summarizeStep } from '../../../src/shared/run/aggregate';
+import { summarizeStep } from '../../../src/shared/run/record/aggregate';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
-import type { RankStepResult } from '../../../src/shared/run/protocol';
-import type { NcclStepInfo } from '../../../src/shared/run/nccl-events';
+import type { RankStepResult } from '../../../src/shared/run/rank/protocol';
+import type { NcclStepInfo } from '../../../src/shared/run/nccl/nccl-events';
 
 const info = (algo: Record<string, number>, kernelUs: number[], over: Partial<NcclStepInfo> = {}): NcclStepInfo => ({
   calls: 4,

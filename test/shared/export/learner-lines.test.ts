@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resultLines } from '../../../src/shared/export/format.js';
 import { combination, learnerLines, reductionLine } from '../../../src/shared/export/learner-lines.js';
 import type { CollectiveAction } from '../../../src/shared/plan/types.js';
-import type { StepRecord } from '../../../src/shared/run/record.js';
+import type { StepRecord } from '../../../src/shared/run/record/record.js';
 
 type Rank = StepRecord['ranks'][number];
 

@@ -1,9 +1,9 @@
 // Hand-made run records for the export tests: steps summarized by the same code a run uses
 // (summarizeStep), events placed by hand, the whole validated as a record file is when opened.
-import { summarizeCompares, summarizeStep, type UnfinishedVerdict } from '../../../src/shared/run/aggregate.js';
+import { summarizeCompares, summarizeStep, type UnfinishedVerdict } from '../../../src/shared/run/record/aggregate.js';
 import type { CollectiveAction, P2pAction, Plan, PlanAction, PlanStep } from '../../../src/shared/plan/types.js';
-import type { RankStepResult, TimelineEvent } from '../../../src/shared/run/protocol.js';
-import { runRecordSchema, type Environment, type RunRecord } from '../../../src/shared/run/record.js';
+import type { RankStepResult, TimelineEvent } from '../../../src/shared/run/rank/protocol.js';
+import { runRecordSchema, type Environment, type RunRecord } from '../../../src/shared/run/record/record.js';
 
 export const CPU_ENVIRONMENT: Environment = {
   host: 'lab-1',

@@ -3,7 +3,7 @@ import { SWEEP_HEADER, sweepModelTable, sweepTable } from '../../../src/shared/e
 import { linkPeak } from '../../../src/shared/learn/peak.js';
 import { modelSummary, sweepModel } from '../../../src/shared/learn/sweep-model.js';
 import type { CollectiveAction } from '../../../src/shared/plan/types.js';
-import type { Environment, RunRecord } from '../../../src/shared/run/record.js';
+import type { Environment, RunRecord } from '../../../src/shared/run/record/record.js';
 import { allReduce, buildRecord, CPU_ENVIRONMENT, sendRecv, type StepSpec } from '../export/records.js';
 
 const CPU: Environment = { ...CPU_ENVIRONMENT, hostCopyGBps: 10 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { communicationOnlyStreams, compilePlan, involves, PlanError } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
-import { actionBandwidthBasis } from '../../../src/shared/run/aggregate';
+import { actionBandwidthBasis } from '../../../src/shared/run/record/aggregate';
 
 const scenario = (steps: unknown[], extra: object = {}) =>
   scenarioSchema.parse({ version: 1, name: 't', world: { ranks: 4 }, steps, ...extra });

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
-import { summarizeCompares, variantSerial, variantTransport } from '../../../src/shared/run/aggregate';
-import type { StepRecord } from '../../../src/shared/run/record';
-import type { TimelineEvent } from '../../../src/shared/run/protocol';
+import { summarizeCompares, variantSerial, variantTransport } from '../../../src/shared/run/record/aggregate';
+import type { StepRecord } from '../../../src/shared/run/record/record';
+import type { TimelineEvent } from '../../../src/shared/run/rank/protocol';
 import type { PlanStep } from '../../../src/shared/plan/types';
 import { copyEngineNeedsPeerAttributes, copyEnginePairs, copyEngineRefusal } from '../../../src/shared/plan/copy-engine';
 

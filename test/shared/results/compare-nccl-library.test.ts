@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns, comparisonReport } from '../../../src/shared/results/compare-runs';
 import { environmentLine } from '../../../src/shared/export/environment-line';
-import type { Environment } from '../../../src/shared/run/record';
-import type { NcclLibraryRecord } from '../../../src/shared/run/nccl-library';
+import type { Environment } from '../../../src/shared/run/record/record';
+import type { NcclLibraryRecord } from '../../../src/shared/run/nccl/nccl-library';
 import { allReduce, buildRecord, CPU_ENVIRONMENT } from '../export/records';
 
 const library = (over: Partial<NcclLibraryRecord> = {}): NcclLibraryRecord => ({

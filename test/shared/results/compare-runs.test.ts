@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { beyondSpread, compareRuns, comparisonReport, environmentChanges } from '../../../src/shared/results/compare-runs.js';
 import type { PlanAction } from '../../../src/shared/plan/types.js';
-import type { Environment } from '../../../src/shared/run/record.js';
+import type { Environment } from '../../../src/shared/run/record/record.js';
 import { allReduce, buildRecord, CPU_ENVIRONMENT, sendRecv, type StepSpec } from '../export/records.js';
 
 const spread = (min: number, median: number, max: number, samples = 5) => ({ min, median, max, samples });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectationOf, runSucceeded, shownStatus } from '../../../src/shared/results/expectation';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
-import type { RunRecord, StepRecord } from '../../../src/shared/run/record';
+import type { RunRecord, StepRecord } from '../../../src/shared/run/record/record';
 import { statusLine } from '../../../src/shared/export/format';
 import { buildRecord } from '../export/records';
 

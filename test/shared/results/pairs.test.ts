@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { pairsMatrix } from '../../../src/shared/export/format';
 import { formatBytes } from '../../../src/shared/data/units';
 import { pairsView } from '../../../src/shared/results/pairs';
-import { parseRecordText } from '../../../src/shared/run/record-text';
+import { parseRecordText } from '../../../src/shared/run/record/record-text';
 
 const FILE = 'docs/records/p2p-pairs-h200x2.run.json';
 

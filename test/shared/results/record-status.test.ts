@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { recordAsItsStepsSay } from '../../../src/shared/results/record-status';
 import { runSucceeded } from '../../../src/shared/results/expectation';
 import { statusLine } from '../../../src/shared/export/format';
-import type { RunRecord } from '../../../src/shared/run/record';
+import type { RunRecord } from '../../../src/shared/run/record/record';
 import { allReduce, buildRecord } from '../export/records';
 
 const FILE = 'runs/edited.run.json';

@@ -2,9 +2,9 @@
 // with it, from its own steps and events: the stored 2 × H200 overlap record (docs/records).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseRecordText } from '../../../src/shared/run/record-text';
-import { withBlockAnatomy } from '../../../src/shared/run/aggregate';
-import type { RunRecord } from '../../../src/shared/run/record';
+import { parseRecordText } from '../../../src/shared/run/record/record-text';
+import { withBlockAnatomy } from '../../../src/shared/run/record/aggregate';
+import type { RunRecord } from '../../../src/shared/run/record/record';
 
 const FILE = 'docs/records/overlap-gpu-variants-h200x2.run.json';
 

@@ -1,5 +1,5 @@
 // Generators of values near a schema's rules, and the properties every hand check
-// (src/shared/run/checked-array.ts) must hold against the schema it stands in for.
+// (src/shared/run/rank/checked-array.ts) must hold against the schema it stands in for.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { z } from 'zod';

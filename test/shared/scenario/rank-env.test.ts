@@ -2,7 +2,7 @@
 // the scenario schema, by the core before it forks ranks (LabRun), and by `clab worker` (the same
 // checkedRankEnv).
 import { describe, expect, it } from 'vitest';
-import { LabRun } from '../../../src/main/core/run';
+import { LabRun } from '../../../src/main/core/run/run';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { checkedRankEnv, rankEnvRefusal } from '../../../src/shared/scenario/rank-env';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';

@@ -12,9 +12,9 @@ import {
   ncclFeaturesAt,
   pluginInterfacesAt,
   type NcclPluginKind,
-} from '../../../shared/run/nccl-features.js';
-import { findNcclLibraries, machineNcclSearch, type FoundNccl, type NcclOrigin } from '../../core/nccl-finder.js';
-import { checkNcclLibraryPath } from '../../core/nccl-library.js';
+} from '../../../shared/run/nccl/nccl-features.js';
+import { findNcclLibraries, machineNcclSearch, type FoundNccl, type NcclOrigin } from '../../core/machine/nccl-finder.js';
+import { checkNcclLibraryPath } from '../../core/machine/nccl-library.js';
 import { EXIT_FAILED, EXIT_OK, err, out, reportUsageError, type RegisterCommand } from '../common.js';
 
 const VERSION_NAMES: [string, string][] = [

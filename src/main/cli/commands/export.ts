@@ -1,10 +1,10 @@
 // `clab export`: a saved run as a Chrome/Perfetto trace, or its results table as CSV or JSON.
 import { Option } from 'commander';
 import { resultsCsv, resultsJson, writeChromeTrace } from '../../../shared/export/index.js';
-import type { RunRecord } from '../../../shared/run/record.js';
+import type { RunRecord } from '../../../shared/run/record/record.js';
 import { inertJson, visibleControls } from '../../../shared/data/control-chars.js';
-import { checkWritable, writeFileAtomicChunks } from '../../core/atomic-file.js';
-import { readRecord } from '../../core/record-store.js';
+import { checkWritable, writeFileAtomicChunks } from '../../core/ground/atomic-file.js';
+import { readRecord } from '../../core/library/record-store.js';
 import { EXIT_OK, reportUsageError, type RegisterCommand } from '../common.js';
 
 const EXPORT_FORMATS = ['chrome-trace', 'csv', 'json'] as const;

@@ -4,12 +4,12 @@
 import { mkdirSync, readdirSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import type { BackendRequest } from '../../core/backend.js';
-import { writeFileAtomic } from '../../core/atomic-file.js';
-import { checkNcclLibraryPath } from '../../core/nccl-library.js';
-import { runAb, type RunSide } from '../../core/nccl-ab/run-ab.js';
-import { loadScenarioFile } from '../../core/scenario-file.js';
-import { prepareRun } from '../../core/start-run.js';
+import type { BackendRequest } from '../../core/machine/backend.js';
+import { writeFileAtomic } from '../../core/ground/atomic-file.js';
+import { checkNcclLibraryPath } from '../../core/machine/nccl-library.js';
+import { runAb, type RunSide } from '../../core/service/nccl-ab/run-ab.js';
+import { loadScenarioFile } from '../../core/library/scenario-file.js';
+import { prepareRun } from '../../core/service/start-run.js';
 import { runSucceeded } from '../../../shared/results/expectation.js';
 import { abTableLines } from '../../../shared/results/nccl-ab.js';
 import { EXIT_FAILED, EXIT_OK, err, out, outJson, reportUsageError, reportWarnings } from '../common.js';

@@ -1,13 +1,13 @@
 // `clab run`: validate, run on rank processes, print results live, save the run record.
 import { InvalidArgumentError, Option } from 'commander';
-import { parseAddress } from '../../../shared/run/launcher-env.js';
+import { parseAddress } from '../../../shared/run/hosts/launcher-env.js';
 import type { RemoteRequest } from '../../core/hosts/remote-run.js';
 import { runSucceeded } from '../../../shared/results/expectation.js';
-import type { BackendRequest } from '../../core/backend.js';
-import { keepPackedForLaterOpens } from '../../core/saved-runs.js';
-import { loadScenarioFile } from '../../core/scenario-file.js';
+import type { BackendRequest } from '../../core/machine/backend.js';
+import { keepPackedForLaterOpens } from '../../core/library/saved-runs.js';
+import { loadScenarioFile } from '../../core/library/scenario-file.js';
 import { ScenarioFileError, type FileProblem } from '../../../shared/plan/text.js';
-import { prepareRun, type PreparedRun } from '../../core/start-run.js';
+import { prepareRun, type PreparedRun } from '../../core/service/start-run.js';
 import { EXIT_FAILED, EXIT_OK, err, out, outJson, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
 import { LiveReporter } from '../reporter.js';
 import { lessonLines, type Lesson } from '../../../shared/learn/lessons.js';

@@ -1,8 +1,8 @@
 // `clab serve`: the desktop app's UI in a browser, with the same lab behind it.
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { LabService, UNATTENDED_PAUSE_MS } from '../../core/lab-service.js';
-import { findPackageRoot } from '../../core/package-root.js';
+import { LabService, UNATTENDED_PAUSE_MS } from '../../core/service/lab-service.js';
+import { findPackageRoot } from '../../core/ground/package-root.js';
 import { NOT_BUILT } from '../../serve/renderer-files.js';
 import { DEFAULT_HOST, PREFERRED_PORT, startLabServer } from '../../serve/server.js';
 import { err, EXIT_OK, out, reportUsageError, type RegisterCommand } from '../common.js';

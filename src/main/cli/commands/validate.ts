@@ -2,8 +2,8 @@
 import { worldSize } from '../../../shared/plan/compile.js';
 import type { Plan } from '../../../shared/plan/types.js';
 import { compileLoaded, ScenarioFileError, worldProblemsOfValidSteps, type LoadedScenario } from '../../../shared/plan/text.js';
-import { loadScenarioFile } from '../../core/scenario-file.js';
-import { readCappedText } from '../../core/read-capped.js';
+import { loadScenarioFile } from '../../core/library/scenario-file.js';
+import { readCappedText } from '../../core/ground/read-capped.js';
 import { LIMITS } from '../../../shared/scenario/limits.js';
 import { copyEngineNeedsPeerAttributes, copyEnginePairs, copyEngineRefusal } from '../../../shared/plan/copy-engine.js';
 import { loadAddon } from '../../../addon/addon.js';

@@ -2,11 +2,11 @@
 // Indexed Job, ssh) on any host. It reads its rank from the launcher's environment, connects back
 // to `clab run --listen`, and runs its plan as a forked rank does.
 import { InvalidArgumentError } from 'commander';
-import { parseAddress, rankPlace, type RankPlace } from '../../../shared/run/launcher-env.js';
+import { parseAddress, rankPlace, type RankPlace } from '../../../shared/run/hosts/launcher-env.js';
 import { hostIdentity } from '../../core/hosts/identity.js';
 import { runRemoteWorker, WORKER_REFUSED } from '../../core/hosts/remote-worker.js';
 import { readToken } from '../../core/hosts/token.js';
-import { resolveWorkerEntry } from '../../core/paths.js';
+import { resolveWorkerEntry } from '../../core/ground/paths.js';
 import { err, type RegisterCommand } from '../common.js';
 
 interface WorkerFlags {

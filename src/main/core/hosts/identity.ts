@@ -3,7 +3,7 @@
 // CLAB_HOST_NAME (--host-name) only another name in the record (e.g. a network namespace's).
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { HostIdentity } from '../../../shared/run/hosts.js';
+import type { HostIdentity } from '../../../shared/run/hosts/hosts.js';
 
 function bootId(): string {
   try {

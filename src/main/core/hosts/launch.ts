@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { findPackageRoot } from '../package-root.js';
+import { findPackageRoot } from '../ground/package-root.js';
 
 /** A word for a POSIX shell, quoted only where it must be. */
 export const shellWord = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);

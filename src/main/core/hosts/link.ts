@@ -4,7 +4,7 @@
 // and a plain or forged one ends the link.
 import type { Socket } from 'node:net';
 import type { z } from 'zod';
-import { parseMessage } from '../../../shared/run/protocol.js';
+import { parseMessage } from '../../../shared/run/rank/protocol.js';
 import { encodeJsonFrame, FrameError, FrameReader, parseJson, splitBody } from './frames.js';
 import { Sealer } from './session.js';
 

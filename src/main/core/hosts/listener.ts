@@ -15,12 +15,12 @@ import {
   type CoreLinkMessage,
   type Hello,
   type WorkerLinkMessage,
-} from '../../../shared/run/hosts.js';
-import type { BackendName } from '../../../shared/run/protocol.js';
-import type { Environment, HostRecord } from '../../../shared/run/record.js';
+} from '../../../shared/run/hosts/hosts.js';
+import type { BackendName } from '../../../shared/run/rank/protocol.js';
+import type { Environment, HostRecord } from '../../../shared/run/record/record.js';
 import { visibleControls } from '../../../shared/data/control-chars.js';
-import { nowNs } from '../clock.js';
-import type { RankSet, RankSource, WorkerHandlers } from '../workers.js';
+import { nowNs } from '../ground/clock.js';
+import type { RankSet, RankSource, WorkerHandlers } from '../run/workers.js';
 import { BoundedLog } from './bounded-log.js';
 import { freeDescriptors } from './fd-budget.js';
 import { FramedLink } from './link.js';

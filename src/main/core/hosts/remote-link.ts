@@ -1,11 +1,11 @@
 // A joined worker's link as the run sees it: one rank that behaves as a forked rank does
 // (workers.ts). Its messages come onto the core's clock; its output lines are relayed as they are
 // (the record and every terminal line make controls visible).
-import type { Hello } from '../../../shared/run/hosts.js';
-import type { CoreToWorker, TimelineEvent, WorkerToCore } from '../../../shared/run/protocol.js';
-import type { CoreLinkMessage, WorkerLinkMessage } from '../../../shared/run/hosts.js';
-import type { HostRecord } from '../../../shared/run/record.js';
-import type { WorkerHandlers, WorkerLink } from '../workers.js';
+import type { Hello } from '../../../shared/run/hosts/hosts.js';
+import type { CoreToWorker, TimelineEvent, WorkerToCore } from '../../../shared/run/rank/protocol.js';
+import type { CoreLinkMessage, WorkerLinkMessage } from '../../../shared/run/hosts/hosts.js';
+import type { HostRecord } from '../../../shared/run/record/record.js';
+import type { WorkerHandlers, WorkerLink } from '../run/workers.js';
 import type { FramedLink } from './link.js';
 
 /** After `kill`, how long a worker gets to say how its rank ended before its link is closed. */

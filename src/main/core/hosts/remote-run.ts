@@ -3,8 +3,8 @@
 // the core waits or the launcher started here, and everything undone at the end.
 import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { parseAddress } from '../../../shared/run/launcher-env.js';
-import type { BackendName } from '../../../shared/run/protocol.js';
+import { parseAddress } from '../../../shared/run/hosts/launcher-env.js';
+import type { BackendName } from '../../../shared/run/rank/protocol.js';
 import { RemoteRanks } from './listener.js';
 import { clabCommand, connectAddress, startLauncher, startLines, workerCommand, type Launched } from './launch.js';
 import { defaultTokenPath, readToken, writeNewToken } from './token.js';

@@ -18,14 +18,14 @@ import {
   type Hello,
   type HostIdentity,
   type WorkerLinkMessage,
-} from '../../../shared/run/hosts.js';
-import type { RankPlace } from '../../../shared/run/launcher-env.js';
-import { PROTOCOL_VERSION, type CoreToWorker } from '../../../shared/run/protocol.js';
+} from '../../../shared/run/hosts/hosts.js';
+import type { RankPlace } from '../../../shared/run/hosts/launcher-env.js';
+import { PROTOCOL_VERSION, type CoreToWorker } from '../../../shared/run/rank/protocol.js';
 import { checkedRankEnv } from '../../../shared/scenario/rank-env.js';
 import { visibleControls } from '../../../shared/data/control-chars.js';
-import { nowNs } from '../clock.js';
-import { collectEnvironment } from '../environment.js';
-import { forkWorker, type WorkerLink } from '../workers.js';
+import { nowNs } from '../ground/clock.js';
+import { collectEnvironment } from '../machine/environment.js';
+import { forkWorker, type WorkerLink } from '../run/workers.js';
 import { FramedLink, WORKER_SILENCE_MS } from './link.js';
 import { sessionKeys } from './session.js';
 import { newNonce, proofHolds, proofMac } from './token.js';

@@ -3,7 +3,7 @@
 // network; a token too short to resist guessing is refused.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { clabHome } from '../clab-home.js';
+import { clabHome } from '../ground/clab-home.js';
 import { dirname, join } from 'node:path';
 
 export const newNonce = (): string => randomBytes(32).toString('hex');

@@ -1,7 +1,7 @@
 // The title bar: which machine the lab runs on, the file actions, and whether this window is
 // connected to the lab.
 import type { ReactNode } from 'react';
-import type { MachineInfo } from '../../../shared/run/api.js';
+import type { MachineInfo } from '../../../shared/run/api/api.js';
 import type { ConnectionState } from '../client';
 import { gpuSummary, machineTitle } from './machine-text';
 

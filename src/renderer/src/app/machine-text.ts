@@ -1,5 +1,5 @@
 // The header's words for what this machine has.
-import type { MachineInfo } from '../../../shared/run/api.js';
+import type { MachineInfo } from '../../../shared/run/api/api.js';
 import { formatComputeCapability } from '../ui/units';
 
 /** "2 × NVIDIA H200 (140 GiB, compute 9.0), NV18": what nccl ranks would run on; the title lists each GPU. */

@@ -1,7 +1,7 @@
 // What the lab offers this window: the machine (backends, GPUs, rank limits) and the templates.
 // Asked again after a reconnect, since the server may have restarted.
 import { useEffect, useState } from 'react';
-import type { MachineInfo, Template } from '../../../shared/run/api.js';
+import type { MachineInfo, Template } from '../../../shared/run/api/api.js';
 import type { ConnectionState, LabClient } from '../client';
 
 export interface LabInfo {

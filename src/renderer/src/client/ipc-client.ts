@@ -1,7 +1,7 @@
 // LabClient over Electron IPC: the preload's window.lab (named methods only, never ipcRenderer). A
 // saved run comes on its own channel, packed, as `clab serve` sends it to a browser.
-import type { ApiEvent, ApiMethod, ApiParams, ApiResult } from '../../../shared/run/api.js';
-import type { LabBridge } from '../../../shared/run/bridge.js';
+import type { ApiEvent, ApiMethod, ApiParams, ApiResult } from '../../../shared/run/api/api.js';
+import type { LabBridge } from '../../../shared/run/api/bridge.js';
 import type { ConnectionState, LabClient } from './lab-client';
 import { parseEvent, parsePackedRun, parseResult } from './validate';
 

@@ -1,6 +1,6 @@
 // The one interface every view uses to reach the lab. Two implementations: Electron IPC through
 // the preload's window.lab, and a WebSocket to `clab serve`. No view knows which one it has.
-import type { LabApi } from '../../../shared/run/api.js';
+import type { LabApi } from '../../../shared/run/api/api.js';
 
 export interface LabCapabilities {
   /** Native open/save dialogs and opening files by path (Electron); a browser downloads and uploads instead. */

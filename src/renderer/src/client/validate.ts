@@ -1,8 +1,8 @@
 // Both doors validate what they receive with the contract's schemas, so a view only ever sees
 // values of the declared types.
-import { apiEventSchema, apiResultSchemas, type ApiEvent, type ApiMethod, type ApiResult } from '../../../shared/run/api.js';
-import { unpackRecord, type Utf8 } from '../../../shared/run/packed-run.js';
-import type { RunRecord } from '../../../shared/run/record.js';
+import { apiEventSchema, apiResultSchemas, type ApiEvent, type ApiMethod, type ApiResult } from '../../../shared/run/api/api.js';
+import { unpackRecord, type Utf8 } from '../../../shared/run/record/packed-run.js';
+import type { RunRecord } from '../../../shared/run/record/record.js';
 
 const utf8: Utf8 = {
   encode: (text) => new TextEncoder().encode(text),
@@ -26,7 +26,7 @@ export function parseEvent(value: unknown): ApiEvent | null {
   return null;
 }
 
-/** A saved run as both doors send it (shared/run/packed-run.ts), unpacked and checked as openRun's result is. */
+/** A saved run as both doors send it (shared/run/record/packed-run.ts), unpacked and checked as openRun's result is. */
 export function parsePackedRun(packed: Uint8Array<ArrayBuffer>): RunRecord {
   try {
     return unpackRecord(packed, utf8);

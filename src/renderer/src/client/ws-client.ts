@@ -10,7 +10,7 @@ import {
   type ApiMethod,
   type ApiParams,
   type ApiResult,
-} from '../../../shared/run/api.js';
+} from '../../../shared/run/api/api.js';
 import type { ConnectionState, LabClient } from './lab-client';
 import { parsePackedRun, parseResult } from './validate';
 

@@ -1,6 +1,6 @@
 // The file actions (in the title bar): New from template, Open, Save / Save As or Download.
 import { useRef, type RefObject } from 'react';
-import type { Template } from '../../../shared/run/api.js';
+import type { Template } from '../../../shared/run/api/api.js';
 import type { FileActions } from './useFileActions';
 
 interface Props {

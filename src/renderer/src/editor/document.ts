@@ -1,6 +1,6 @@
 // What the editor holds: which document, where it saves, and the text it was opened with.
-import type { MachineInfo, Template } from '../../../shared/run/api.js';
-import type { RunRecord } from '../../../shared/run/record.js';
+import type { MachineInfo, Template } from '../../../shared/run/api/api.js';
+import type { RunRecord } from '../../../shared/run/record/record.js';
 import { baseName } from '../ui/file-name';
 
 export interface ScenarioDocument {

@@ -1,7 +1,7 @@
 // Files in a browser, where there is no path to open or save: read what the user picked or
 // dropped, and hand text back as a download.
-import type { OpenedFile } from '../../../shared/run/api.js';
-import { isRunRecordFile, MAX_RECORD_BYTES, parseRecordText, recordTooLargeMessage } from '../../../shared/run/record-text.js';
+import type { OpenedFile } from '../../../shared/run/api/api.js';
+import { isRunRecordFile, MAX_RECORD_BYTES, parseRecordText, recordTooLargeMessage } from '../../../shared/run/record/record-text.js';
 import { downloadBlob } from '../ui/download';
 
 /**

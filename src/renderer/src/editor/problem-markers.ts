@@ -2,7 +2,7 @@
 // Monaco already marks a line (syntax, schema) the lab's own syntax or schema problem there is
 // left out, so nothing shows twice; what the JSON Schema cannot say, such as a root outside the
 // world or a backend this machine does not have, is always shown, even beside schema errors.
-import type { FileProblemInfo } from '../../../shared/run/api.js';
+import type { FileProblemInfo } from '../../../shared/run/api/api.js';
 import { monaco } from './monaco';
 import type { ScenarioProblems } from './useScenarioValidation';
 

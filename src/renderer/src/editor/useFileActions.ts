@@ -1,8 +1,8 @@
 // Open, Save, Save As, drop: through the lab's dialogs and paths where the door has them
 // (Electron), else uploads and downloads (browser). Run files open as replays.
 import { useCallback } from 'react';
-import type { OpenedFile } from '../../../shared/run/api.js';
-import type { RunRecord } from '../../../shared/run/record.js';
+import type { OpenedFile } from '../../../shared/run/api/api.js';
+import type { RunRecord } from '../../../shared/run/record/record.js';
 import type { LabClient } from '../client';
 import { fileDocument, uploadedDocument } from './document';
 import { downloadText, readFiles } from './file-io';

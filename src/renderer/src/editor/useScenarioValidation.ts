@@ -4,7 +4,7 @@
 // asked for hold this world here? — and only when the backend, world or GPUs asked for change.
 // The world's checks run even while the schema refuses some steps: on the steps it accepts.
 import { useEffect, useMemo, useState } from 'react';
-import { runPanelBackend, type ApiResult, type BackendCheck, type FileProblemInfo, type RunRequest } from '../../../shared/run/api.js';
+import { runPanelBackend, type ApiResult, type BackendCheck, type FileProblemInfo, type RunRequest } from '../../../shared/run/api/api.js';
 import type { JsonPath } from '../../../shared/scenario/json-path.js';
 import {
   compileLoaded,

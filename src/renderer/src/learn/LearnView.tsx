@@ -3,10 +3,10 @@
 // ran, and the outputs it arrives at held against the ones the run recorded. While a run in step
 // mode waits before a step, its outputs are left for the learner to predict; Next runs it.
 import { useEffect, useMemo, useState } from 'react';
-import type { Template } from '../../../shared/run/api.js';
+import type { Template } from '../../../shared/run/api/api.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
 import type { Plan } from '../../../shared/plan/types.js';
-import type { StepRecord } from '../../../shared/run/record.js';
+import type { StepRecord } from '../../../shared/run/record/record.js';
 import type { Lesson } from '../../../shared/learn/lessons.js';
 import { Lessons, LessonText } from './Lessons';
 import { diagramWidth, MovesDiagram } from './MovesDiagram';

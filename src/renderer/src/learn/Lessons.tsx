@@ -1,7 +1,7 @@
 // The mistakes gallery as lessons: each scenario with a lesson, what the learner will see, why it
 // happens and how to fix it; Open puts the scenario in the editor to run it.
 import { useMemo } from 'react';
-import type { Template } from '../../../shared/run/api.js';
+import type { Template } from '../../../shared/run/api/api.js';
 import { lessonOf, type Lesson } from '../../../shared/learn/lessons.js';
 
 interface Props {

@@ -3,7 +3,7 @@
 // pattern), the state after every stage, and the outputs the schedule arrives at held against
 // the outputs the run recorded.
 import type { Dtype, Scalar } from '../../../shared/data/dtypes.js';
-import { formatValues, inputLength, rankInput } from '../../../shared/run/inputs.js';
+import { formatValues, inputLength, rankInput } from '../../../shared/run/rank/inputs.js';
 import {
   chunkRange,
   collectiveMoves,
@@ -19,7 +19,7 @@ import { matchesPreview, outputValues, parsePreview, slotReducer } from '../../.
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
 import type { PlanAction, PlanStep } from '../../../shared/plan/types.js';
 import type { Redop } from '../../../shared/data/reduce.js';
-import type { StepRecord } from '../../../shared/run/record.js';
+import type { StepRecord } from '../../../shared/run/record/record.js';
 
 export interface LearnModel {
   planStep: PlanStep;

@@ -1,7 +1,7 @@
 // How fast the Learn view plays a step: at the pace its iterations ran, slowed down by one factor
 // for the whole run (a power of ten, so a step that took twice as long plays twice as long), each
 // stage kept between bounds a person can follow.
-import type { StepRecord } from '../../../shared/run/record.js';
+import type { StepRecord } from '../../../shared/run/record/record.js';
 import { formatMicroseconds } from '../../../shared/results/results-table.js';
 
 /** On screen, the run's typical step plays for about this long. */

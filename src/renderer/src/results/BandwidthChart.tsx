@@ -2,7 +2,7 @@
 // y axis is linear by default; log makes the small sizes readable beside the large ones.
 import { useEffect, useRef, useState } from 'react';
 import type { SweepModel } from '../../../shared/learn/sweep-model.js';
-import type { StepRecord } from '../../../shared/run/record.js';
+import type { StepRecord } from '../../../shared/run/record/record.js';
 import { canvasPng, downloadBlob } from '../ui/download';
 import { formatBytes, formatLogTick } from '../ui/units';
 import { useColourScheme } from '../ui/theme';

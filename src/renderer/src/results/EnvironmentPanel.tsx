@@ -1,7 +1,7 @@
 // Where the run ran: host, CPUs, backend, GPUs, library versions and the environment variables
 // that change how NCCL behaves.
-import type { Environment } from '../../../shared/run/record.js';
-import { ncclLibraryText } from '../../../shared/run/nccl-library.js';
+import type { Environment } from '../../../shared/run/record/record.js';
+import { ncclLibraryText } from '../../../shared/run/nccl/nccl-library.js';
 import { formatBytes, formatComputeCapability } from '../ui/units';
 
 function Pairs({ values }: { values: Record<string, string> }) {

@@ -1,7 +1,7 @@
 // The run's results as files, made here in the page from the record: a trace for Perfetto UI
 // (ui.perfetto.dev, chrome://tracing), the results table as CSV, and the run record itself.
 import { chromeTrace, resultsCsv } from '../../../shared/export/index.js';
-import type { RunRecord } from '../../../shared/run/record.js';
+import type { RunRecord } from '../../../shared/run/record/record.js';
 import { downloadBlob } from '../ui/download';
 
 const json = (value: unknown) => new Blob([JSON.stringify(value)], { type: 'application/json' });

@@ -3,7 +3,7 @@
 // ranks' inputs combined.
 import { useState } from 'react';
 import { learnerLines, reductionLine } from '../../../shared/export/learner-lines.js';
-import type { StepRecord } from '../../../shared/run/record.js';
+import type { StepRecord } from '../../../shared/run/record/record.js';
 import { FIRST_PAINT_STEPS } from './first-paint';
 
 /**

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { runSucceeded } from '../../../shared/results/expectation.js';
 import { compareSummary, statusLine } from '../../../shared/export/format.js';
 import { recordAsItsStepsSay } from '../../../shared/results/record-status.js';
-import type { RunRecord, StepRecord } from '../../../shared/run/record.js';
+import type { RunRecord, StepRecord } from '../../../shared/run/record/record.js';
 import { sweepModel } from '../../../shared/learn/sweep-model.js';
 import { fileStem } from '../ui/download';
 import { baseName } from '../ui/file-name';

@@ -3,7 +3,7 @@
 // measured that direction, a one-way step's reverse left "not measured" rather than borrowed.
 // Here: what the app adds, the colour scale and the numbers' text.
 import { pairsView, type PairLink, type PairsCell, type PairsMatrix, type PairsView } from '../../../shared/results/pairs.js';
-import type { RunRecord } from '../../../shared/run/record.js';
+import type { RunRecord } from '../../../shared/run/record/record.js';
 import { textOn } from '../ui/contrast';
 import { formatBytes, formatGBs, formatMicroseconds } from '../ui/units';
 

@@ -2,7 +2,7 @@
 // matrix per pairs sweep. Compare blocks are summarized apart, and waits and block markers are
 // bookkeeping, not results.
 import { isBookkeeping } from '../../../shared/results/results-table.js';
-import type { RunRecord, StepRecord } from '../../../shared/run/record.js';
+import type { RunRecord, StepRecord } from '../../../shared/run/record/record.js';
 
 export type ResultSection =
   { kind: 'steps'; steps: StepRecord[] } | { kind: 'sweep'; sweep: number; steps: StepRecord[] } | { kind: 'pairs'; pairs: number };

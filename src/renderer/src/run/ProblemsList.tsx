@@ -1,5 +1,5 @@
 // Why the lab refused to run the scenario: every problem with its place in the file.
-import type { FileProblemInfo } from '../../../shared/run/api.js';
+import type { FileProblemInfo } from '../../../shared/run/api/api.js';
 
 interface Props {
   problems: FileProblemInfo[];

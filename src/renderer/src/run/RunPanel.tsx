@@ -1,5 +1,5 @@
 // Run controls: backend (with why one is unavailable), ranks, Run and Stop, progress, status.
-import type { MachineInfo } from '../../../shared/run/api.js';
+import type { MachineInfo } from '../../../shared/run/api/api.js';
 import { ProblemsList } from './ProblemsList';
 import { RemoteSection } from './RemoteSection';
 import { remoteProblem } from './request';

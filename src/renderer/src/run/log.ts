@@ -1,6 +1,6 @@
 // The live log of a run, one entry per line: each rank's result as `clab run` prints it
 // (`[Rank 1] all_reduce sum: [2, 4, 6] ✓`), the timing under it, and the ranks' own log lines.
-import type { LogLine, StepRecord } from '../../../shared/run/record.js';
+import type { LogLine, StepRecord } from '../../../shared/run/record/record.js';
 import { loopStallLines, resultLines, timingLine } from '../../../shared/export/format.js';
 import type { LogEntry } from '../ui/view';
 

@@ -1,5 +1,5 @@
 // The run request the panel's Run sends, and what is wrong with its "Ranks from a launcher" fields.
-import { LISTEN_ADDRESS, type RunRequest } from '../../../shared/run/api.js';
+import { LISTEN_ADDRESS, type RunRequest } from '../../../shared/run/api/api.js';
 
 /** The run panel's backend choice (useRunSettings.ts holds it). */
 type BackendChoice = RunRequest['backend'];

@@ -1,10 +1,10 @@
 // One run at a time from this window: start, stop, follow its events, keep its log. Events that
 // arrive before startRun answers are held until the run's id is known.
 import { useCallback, useReducer, useRef } from 'react';
-import type { ApiEvent, FileProblemInfo, RunRequest } from '../../../shared/run/api.js';
+import type { ApiEvent, FileProblemInfo, RunRequest } from '../../../shared/run/api/api.js';
 import type { Plan } from '../../../shared/plan/types.js';
-import type { TimelineEvent } from '../../../shared/run/protocol.js';
-import type { RunRecord, StepRecord } from '../../../shared/run/record.js';
+import type { TimelineEvent } from '../../../shared/run/rank/protocol.js';
+import type { RunRecord, StepRecord } from '../../../shared/run/record/record.js';
 import type { LabClient } from '../client';
 import type { LogEntry } from '../ui/view';
 import { logEntry, stepEntries } from './log';

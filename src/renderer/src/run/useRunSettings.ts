@@ -1,7 +1,7 @@
 // Where and how wide to run: the backend (unavailable ones cannot be picked) and the number of
 // ranks each backend offers; null ranks keeps the scenario's world.
 import { useCallback, useMemo, useState } from 'react';
-import type { MachineInfo, RunRequest } from '../../../shared/run/api.js';
+import type { MachineInfo, RunRequest } from '../../../shared/run/api/api.js';
 import { REMOTE_OFF, type RemoteFields } from './request';
 
 export type BackendChoice = RunRequest['backend'];

@@ -2,7 +2,7 @@
 // can be filtered and sorted, a run deleted, and two picked runs compared below it. While the lab
 // is out of reach the list says so and is fetched again once it is back.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { SavedRun } from '../../../shared/run/api.js';
+import type { SavedRun } from '../../../shared/run/api/api.js';
 import { compareRuns, type RunComparison } from '../../../shared/export/index.js';
 import type { ConnectionState, LabClient } from '../client';
 import { filterRuns, nextSort, readSort, runFileName, sortRuns, writeSort, type RunSort, type SortKey } from './list';

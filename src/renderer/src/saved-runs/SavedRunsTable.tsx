@@ -2,9 +2,9 @@
 // more in the row before anything is removed).
 import { useState } from 'react';
 import { shownStatus } from '../../../shared/results/expectation.js';
-import type { SavedRun } from '../../../shared/run/api.js';
+import type { SavedRun } from '../../../shared/run/api/api.js';
 import { formatDuration, runDuration, runFileName, type RunSort, type SortKey } from './list';
-import { MAX_RECORD_BYTES, recordTooLargeMessage } from '../../../shared/run/record-text.js';
+import { MAX_RECORD_BYTES, recordTooLargeMessage } from '../../../shared/run/record/record-text.js';
 import { formatBytes } from '../../../shared/data/units.js';
 
 interface Props {

@@ -1,7 +1,7 @@
 // The saved runs as the list shows them: filtered by words the user typed, sorted by a column
 // (kept across sessions), each run's duration and file name.
 import { shownStatus } from '../../../shared/results/expectation.js';
-import type { SavedRun } from '../../../shared/run/api.js';
+import type { SavedRun } from '../../../shared/run/api/api.js';
 
 export type SortKey = 'date' | 'name' | 'duration' | 'status';
 export interface RunSort {

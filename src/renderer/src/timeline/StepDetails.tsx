@@ -3,7 +3,7 @@
 // it is still running.
 import { loopStallLines, resultLines, stepTitle, timingLine } from '../../../shared/export/format.js';
 import type { PlanStep } from '../../../shared/plan/types.js';
-import type { StepRecord } from '../../../shared/run/record.js';
+import type { StepRecord } from '../../../shared/run/record/record.js';
 import type { StepView } from '../ui/view';
 import type { SliceDescription } from './describe';
 

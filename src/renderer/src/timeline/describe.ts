@@ -1,7 +1,7 @@
 // What the tooltip says about a slice: its op and step, where it ran, how long, and the step's
 // bandwidth and verdict where the step has ended.
-import type { StepRecord } from '../../../shared/run/record.js';
-import { describeLoopStall, loopStall } from '../../../shared/run/loop-host.js';
+import type { StepRecord } from '../../../shared/run/record/record.js';
+import { describeLoopStall, loopStall } from '../../../shared/run/rank/loop-host.js';
 import { formatBytes, formatDuration } from '../ui/units';
 import type { TimelineModel } from './model';
 import { OPS } from './ops';

@@ -1,7 +1,7 @@
 // The loader: a run's events as lanes of typed-array slices on one time axis. Per rank, one lane
 // per stream that has events (named as in the scenario) and one for the host thread (fill,
 // verify). All ranks share CLOCK_MONOTONIC, so time 0 is the earliest event of any rank.
-import type { TimelineEvent } from '../../../shared/run/protocol.js';
+import type { TimelineEvent } from '../../../shared/run/rank/protocol.js';
 import { stepOpIndices } from './ops';
 import { isHostPhase, PHASE_INDEX } from './phases';
 import { emptySlices, pushSlice, shiftSlices, sortFrom, type LaneSlices } from './slices';

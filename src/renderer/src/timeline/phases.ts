@@ -1,7 +1,7 @@
 // The phases of an event as small integers (for typed arrays), and where each is drawn.
 import { HOST_PHASES } from '../../../shared/export/trace-layout.js';
-import type { TimelineEvent } from '../../../shared/run/protocol.js';
-import { timelineEventSchema } from '../../../shared/run/timeline-event.js';
+import type { TimelineEvent } from '../../../shared/run/rank/protocol.js';
+import { timelineEventSchema } from '../../../shared/run/rank/timeline-event.js';
 
 export type Phase = TimelineEvent['phase'];
 

@@ -2,9 +2,9 @@
 // view is drawn from the one context below. The shell (App) lists the descriptors (app/views.ts)
 // and builds the context; a view reaches the lab, the run shown and the other views through it.
 import type { ComponentType } from 'react';
-import type { Template } from '../../../shared/run/api.js';
+import type { Template } from '../../../shared/run/api/api.js';
 import type { PlanStep } from '../../../shared/plan/types.js';
-import type { RunRecord } from '../../../shared/run/record.js';
+import type { RunRecord } from '../../../shared/run/record/record.js';
 import type { LabClient } from '../client';
 
 /** What the views read of a run: a saved record, or a live run's record as it grows (whose environment is not known yet). */

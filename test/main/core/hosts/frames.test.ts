@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeFrame, FrameReader, parseJson, splitBody } from '../../../../src/main/core/hosts/frames';
 import { startJson } from '../../../../src/main/core/hosts/remote-link';
 import { Sealer, sessionKeys } from '../../../../src/main/core/hosts/session';
-import { loadScenarioFile } from '../../../../src/main/core/scenario-file';
+import { loadScenarioFile } from '../../../../src/main/core/library/scenario-file';
 import { compileLoaded } from '../../../../src/shared/plan/text';
 
 const json = (body: Buffer) => parseJson(splitBody(body).text);

@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RemoteRanks } from '../../../../src/main/core/hosts/listener';
 import { runRemoteWorker } from '../../../../src/main/core/hosts/remote-worker';
 import { encodeFrame, FrameReader, parseJson, splitBody } from '../../../../src/main/core/hosts/frames';
-import { LINK_VERSION } from '../../../../src/shared/run/hosts';
-import { PROTOCOL_VERSION } from '../../../../src/shared/run/protocol';
-import type { WorkerHandlers } from '../../../../src/main/core/workers';
+import { LINK_VERSION } from '../../../../src/shared/run/hosts/hosts';
+import { PROTOCOL_VERSION } from '../../../../src/shared/run/rank/protocol';
+import type { WorkerHandlers } from '../../../../src/main/core/run/workers';
 
 const TOKEN = '3f9c0e7a51d24b86'.repeat(4);
 const handlers: WorkerHandlers = { message: () => undefined, output: () => undefined, exit: () => undefined, invalid: () => undefined };

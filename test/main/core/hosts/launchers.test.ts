@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runRecordSchema } from '../../../../src/shared/run/record';
+import { runRecordSchema } from '../../../../src/shared/run/record/record';
 import { alive, CLAB, endAll, has, pidsMentioning, start, tokenFile, waitFor } from './processes';
 
 const noMpirun = has('mpirun') ? null : 'mpirun (Open MPI) is missing: apt-get install openmpi-bin';

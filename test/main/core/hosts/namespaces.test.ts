@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runRecordSchema, type RunRecord } from '../../../../src/shared/run/record';
+import { runRecordSchema, type RunRecord } from '../../../../src/shared/run/record/record';
 import { cutLink, makeNamespaces, namespacesUnavailable, removeNamespaces, type Namespace } from './netns';
 import { alive, CLAB, endAll, pidsMentioning, start, tokenFile, waitFor, type Proc } from './processes';
 

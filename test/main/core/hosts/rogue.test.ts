@@ -12,9 +12,9 @@ import { runRemoteWorker } from '../../../../src/main/core/hosts/remote-worker';
 import { encodeFrame, FrameReader } from '../../../../src/main/core/hosts/frames';
 import { compilePlan } from '../../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../../src/shared/scenario/schema';
-import { PROTOCOL_VERSION } from '../../../../src/shared/run/protocol';
-import { LINK_VERSION, OUTPUT_LINE_CHARS } from '../../../../src/shared/run/hosts';
-import type { RankSet, WorkerHandlers } from '../../../../src/main/core/workers';
+import { PROTOCOL_VERSION } from '../../../../src/shared/run/rank/protocol';
+import { LINK_VERSION, OUTPUT_LINE_CHARS } from '../../../../src/shared/run/hosts/hosts';
+import type { RankSet, WorkerHandlers } from '../../../../src/main/core/run/workers';
 import { closeAll, frameOf, onPath, plainMessage, standIn } from './peers';
 import { CLAB, endAll, start, waitFor } from './processes';
 

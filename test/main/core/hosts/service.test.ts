@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LabService } from '../../../../src/main/core/lab-service';
-import { apiCallSchema } from '../../../../src/shared/run/api';
-import type { ApiEvent } from '../../../../src/shared/run/api';
+import { LabService } from '../../../../src/main/core/service/lab-service';
+import { apiCallSchema } from '../../../../src/shared/run/api/api';
+import type { ApiEvent } from '../../../../src/shared/run/api/api';
 import { CLAB, endAll, start, tokenFile } from './processes';
 
 const runsDir = mkdtempSync(join(tmpdir(), 'clab-service-hosts-'));

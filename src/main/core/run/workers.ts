@@ -1,0 +1,128 @@
+// The core's view of a rank process: a link that carries validated messages and can be killed.
+// Forked children here; workers started by a launcher on other hosts (hosts/listener.ts) give the
+// core the same links, so nothing else assumes a child process.
+import { fork, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { parseMessage, workerToCoreSchema, type CoreToWorker, type WorkerToCore } from '../../../shared/run/rank/protocol.js';
+import type { HostRecord } from '../../../shared/run/record/record.js';
+import { removeCpuSegmentsOf } from '../../../addon/cpu-segments.js';
+
+export interface WorkerLink {
+  readonly rank: number;
+  readonly pid: number | undefined;
+  send(message: CoreToWorker): void;
+  kill(): void;
+  readonly exited: boolean;
+}
+
+export interface WorkerHandlers {
+  message(rank: number, message: WorkerToCore): void;
+  output(rank: number, line: string): void;
+  /** `lost`: the rank's link went (a remote rank): why, in words; code and signal are then unknown. */
+  exit(rank: number, code: number | null, signal: NodeJS.Signals | null, lost?: string): void;
+  invalid(rank: number, error: Error): void;
+}
+
+/**
+ * How long a rank's `failed` waits for the output the rank wrote before sending it (NCCL's WARN
+ * lines, which its message quotes): stdout and the IPC channel are separate pipes, and the core
+ * reads them in no set order — the message usually came first. It waits less when stdout closes.
+ */
+export const FAILED_WAITS_FOR_OUTPUT_MS = 100;
+
+/** libuv threads of a rank process (UV_THREADPOOL_SIZE, unless the environment sets it). */
+export const RANK_THREAD_POOL = 32;
+
+/** Where a run's ranks come from: forked here (forkedRanks), or joined from a launcher (hosts/listener.ts). */
+export interface RankSource {
+  /** Every rank's link, once all are there; rejects with why the world did not come together. */
+  open(handlers: WorkerHandlers, context: { runId: string; env: NodeJS.ProcessEnv }): Promise<RankSet>;
+  /** Gives up: no rank joins any more, links not yet handed out are closed. */
+  close(reason: string): void;
+}
+
+export interface RankSet {
+  links: WorkerLink[];
+  /** Ranks on other hosts: each rank's device on its host, and what the record keeps of the hosts. */
+  devices?: number[];
+  hosts?: HostRecord[];
+  /** Says where a rank runs, for failure messages ("rank 3 on host b"). */
+  where?(rank: number): string;
+}
+
+/** The ranks as children of this process, one per rank. */
+export function forkedRanks(entry: string, world: number): RankSource {
+  return {
+    open: async (handlers, { env }) => ({ links: Array.from({ length: world }, (_, rank) => forkWorker(entry, rank, handlers, env)) }),
+    close: () => undefined,
+  };
+}
+
+export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers, env: NodeJS.ProcessEnv): WorkerLink {
+  const child: ChildProcess = fork(entry, [], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    // NVLink multicast stays off in every environment we build for a rank. The addon's waits run
+    // on libuv's thread pool (4 threads by default): a pair's NCCL init that never returns keeps one
+    // for good (it cannot be aborted), so a matrix over broken links needs more than 4 to go on.
+    env: { UV_THREADPOOL_SIZE: String(RANK_THREAD_POOL), ...env, NCCL_NVLS_ENABLE: '0', CLAB_RANK: String(rank) },
+  });
+  let exited = false;
+  // From a `failed` on, messages wait (in order) until stdout closes or the wait is over.
+  let held: WorkerToCore[] | null = null;
+  let holdTimer: NodeJS.Timeout | undefined;
+  const release = () => {
+    clearTimeout(holdTimer);
+    const messages = held ?? [];
+    held = null;
+    for (const m of messages) handlers.message(rank, m);
+  };
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    const lines = createInterface({ input: stream }).on('line', (line) => handlers.output(rank, line));
+    if (stream === child.stdout) lines.on('close', release);
+  }
+  child.on('message', (raw) => {
+    let message: WorkerToCore;
+    try {
+      message = parseMessage(workerToCoreSchema, raw, `rank ${rank}`);
+    } catch (e) {
+      return handlers.invalid(rank, e as Error);
+    }
+    if (held) return void held.push(message);
+    if (message.type !== 'failed' || child.stdout?.readableEnded) return handlers.message(rank, message);
+    held = [message];
+    holdTimer = setTimeout(release, FAILED_WAITS_FOR_OUTPUT_MS);
+  });
+  child.on('exit', () => {
+    exited = true;
+    // A rank that ends by itself removes the cpu segments not every rank attached to yet
+    // (worker/segments.ts); one killed outright (SIGKILL) cannot, and may have made one whose
+    // name it told no one. The names carry its pid: whatever of it is still there goes now.
+    if (child.pid) removeCpuSegmentsOf(child.pid);
+  });
+  // Reported once every pipe has closed, the IPC channel included: every message and log line the
+  // rank sent has been handled by then, so a rank that said `done` and exited is never taken for
+  // one that died, whichever arrived first.
+  child.on('close', (code, signal) => {
+    release();
+    handlers.exit(rank, code, signal);
+  });
+  child.on('error', (e) => handlers.invalid(rank, e));
+  return {
+    rank,
+    get pid() {
+      return child.pid;
+    },
+    get exited() {
+      return exited;
+    },
+    send(message) {
+      // A rank that has just exited or disconnected cannot be told anything (EPIPE): its close
+      // says what became of it, so the failed write is not an error of its own.
+      if (child.connected) child.send(message, () => undefined);
+    },
+    kill() {
+      if (!exited) child.kill('SIGKILL');
+    },
+  };
+}
