@@ -7,7 +7,7 @@ import type { Dtype } from '../shared/data/dtypes.js';
 import type { COLLECTIVE_DESCRIPTORS, CollectiveName } from '../shared/ops/index.js';
 import type { BackendName } from '../shared/run/rank/protocol.js';
 import type { Redop } from '../shared/data/reduce.js';
-import type { NcclProfileRecord, NcclTunerRecord } from '../shared/run/nccl/nccl-events.js';
+import type { NcclProfileRecord, NcclTunerRecord } from '../shared/run/nccl/nccl-records.js';
 import type { GpuClockSample } from '../shared/run/nccl/gpu-clock.js';
 
 export type { BackendName };

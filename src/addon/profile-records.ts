@@ -3,7 +3,7 @@
 // of the records' bytes and this decoder took 23–45 ms on a 2-core box where building each object in
 // the addon, property by property, took 190–350 ms (15 000 records, each channel's stop kept then);
 // without the channels' stops, 10 000 records, 11–48 ms (2026-11-26).
-import type { NcclProfileRecord } from '../shared/run/nccl/nccl-events.js';
+import type { NcclProfileRecord } from '../shared/run/nccl/nccl-records.js';
 import type { NativeAddon, NcclProfilerRead } from './native-api.js';
 
 /**

@@ -7,19 +7,10 @@ import { dirname, join } from 'node:path';
 import type { NativeAddon, NativeOp, NcclProfilerRead, NativeTimes } from '../addon/native-api.js';
 import type { TimelineEvent } from '../shared/run/rank/protocol.js';
 import type { GpuClockSample } from '../shared/run/nccl/gpu-clock.js';
-import {
-  NCCL_CALL_NAME,
-  communicatorOf,
-  NCCL_FUNC,
-  NcclEventPool,
-  p2pFunc,
-  countedStep,
-  joinedCommunicators,
-  joinStep,
-  type ChannelSlice,
-  type NcclStepInfo,
-  type ProxySlice,
-} from '../shared/run/nccl/nccl-events.js';
+import { NcclEventPool } from '../shared/run/nccl/nccl-event-pool.js';
+import { NCCL_CALL_NAME, communicatorOf, NCCL_FUNC, p2pFunc, joinedCommunicators } from '../shared/run/nccl/nccl-records.js';
+import type { NcclStepInfo } from '../shared/run/nccl/nccl-step-info.js';
+import { countedStep, joinStep, type ChannelSlice, type ProxySlice } from '../shared/run/nccl/nccl-step-join.js';
 
 export const PROFILER_LIBRARY = 'clab_profiler.so';
 /** How long a step waits for NCCL's proxy thread to record its last channels' ends. */

@@ -3,7 +3,7 @@
 import type { CheckResult } from '../shared/data/check.js';
 import type { TimelineEvent } from '../shared/run/rank/protocol.js';
 import type { NativeTimes } from '../addon/native-api.js';
-import type { NcclStepInfo } from '../shared/run/nccl/nccl-events.js';
+import type { NcclStepInfo } from '../shared/run/nccl/nccl-step-info.js';
 
 export interface Outcome {
   /** Checking is deferred, so that inside a timed compare block it runs after the block's clock stops. */

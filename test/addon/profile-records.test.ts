@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeProfileRecords, type ProfileRecordLayout } from '../../src/addon/profile-records';
-import type { NcclProfileRecord } from '../../src/shared/run/nccl/nccl-events';
+import type { NcclProfileRecord } from '../../src/shared/run/nccl/nccl-records';
 
 /** The layout of native/profiler/profile_record.h on a 64-bit build. */
 const LAYOUT: ProfileRecordLayout = {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { sweepModel } from '../../src/shared/learn/sweep-model';
-import { mergeStepInfos, shortChoice, type NcclStepInfo } from '../../src/shared/run/nccl/nccl-events';
+import { mergeStepInfos, shortChoice, type NcclStepInfo } from '../../src/shared/run/nccl/nccl-step-info';
 import type { TimelineEvent } from '../../src/shared/run/rank/protocol';
 import { runRecordSchema, type RunRecord } from '../../src/shared/run/record/record';
 import { REPO_ROOT, screenshot, usesLabPage } from './helpers';

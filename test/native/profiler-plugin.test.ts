@@ -4,7 +4,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NcclEventPool, joinStep } from '../../src/shared/run/nccl/nccl-events';
+import { NcclEventPool } from '../../src/shared/run/nccl/nccl-event-pool';
+import { joinStep } from '../../src/shared/run/nccl/nccl-step-join';
 import { addon } from './ranks';
 
 const LIBRARY = path.resolve('build/native/Release/clab_profiler.so');

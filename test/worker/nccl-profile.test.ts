@@ -2,7 +2,7 @@
 // here: a step whose records outgrew the plug-in's ring says so in the rank's log, once.
 import { describe, expect, it } from 'vitest';
 import type { NativeAddon, NativeOp, NativeTimes, NcclProfilerRead } from '../../src/addon/native-api';
-import type { NcclProfileRecord } from '../../src/shared/run/nccl/nccl-events';
+import type { NcclProfileRecord } from '../../src/shared/run/nccl/nccl-records';
 import { NcclProfile } from '../../src/worker/nccl-profile';
 import { ncclRecord } from '../shared/run/nccl-record';
 

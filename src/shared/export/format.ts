@@ -15,7 +15,7 @@ import { hostLines, hostOfRank, rankOrder } from '../results/hosts.js';
 import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeLoopStall, loopStalls } from '../run/rank/loop-host.js';
-import { describeChoice, oneChoice, type NcclStepSummary } from '../run/nccl/nccl-events.js';
+import { describeChoice, oneChoice, type NcclStepSummary } from '../run/nccl/nccl-step-info.js';
 import { graphLaunched } from '../learn/launch.js';
 import { describeRan } from '../run/nccl/nccl-kernels.js';
 

@@ -8,7 +8,7 @@ import type { Plan } from '../plan/types.js';
 import type { Environment, StepRecord } from '../run/record/record.js';
 import { formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
-import { shortChoice } from '../run/nccl/nccl-events.js';
+import { shortChoice } from '../run/nccl/nccl-step-info.js';
 import {
   algorithmsOf,
   isModelledOp,

@@ -3,7 +3,7 @@
 import type { Environment, RunRecord, StepRecord } from '../run/record/record.js';
 import { bandwidthTime } from '../data/stats.js';
 import { formatMicroseconds, isBookkeeping, stepOp } from './results-table.js';
-import { shortChoice } from '../run/nccl/nccl-events.js';
+import { shortChoice } from '../run/nccl/nccl-step-info.js';
 import { ncclLibraryText } from '../run/nccl/nccl-library.js';
 
 /** A step as runs are matched: the nth step (occurrence, from 0) with this label, op and size. */

@@ -6,7 +6,7 @@ import { COLLECTIVE_DESCRIPTORS, p2pAlgBytes } from '../ops/index.js';
 import type { CollectiveAction, P2pAction, PlanAction } from '../plan/types.js';
 import type { RunRecord, StepRecord } from '../run/record/record.js';
 import { bandwidthTime } from '../data/stats.js';
-import { describeChoice } from '../run/nccl/nccl-events.js';
+import { describeChoice } from '../run/nccl/nccl-step-info.js';
 import { busiestSender } from '../run/record/aggregate.js';
 
 export type ResultColumnId = 'size' | 'count' | 'type' | 'redop' | 'root' | 'time' | 'algbw' | 'busbw' | 'wrong';

@@ -6,7 +6,7 @@ import { summarizeStep } from '../../../src/shared/run/record/aggregate';
 import { compilePlan } from '../../../src/shared/plan/compile';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import type { RankStepResult } from '../../../src/shared/run/rank/protocol';
-import type { NcclStepInfo } from '../../../src/shared/run/nccl/nccl-events';
+import type { NcclStepInfo } from '../../../src/shared/run/nccl/nccl-step-info';
 
 const info = (algo: Record<string, number>, kernelUs: number[], over: Partial<NcclStepInfo> = {}): NcclStepInfo => ({
   calls: 4,

@@ -1,6 +1,6 @@
 // A profiler plug-in record for the tests of the join and of the rank's profile: every field at its
 // zero, the kind a collective's start, and what the test gives over it.
-import type { NcclProfileRecord } from '../../../src/shared/run/nccl/nccl-events';
+import type { NcclProfileRecord } from '../../../src/shared/run/nccl/nccl-records';
 
 const ZERO: NcclProfileRecord = {
   kind: 'coll',

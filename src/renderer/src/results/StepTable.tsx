@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { RESULT_COLUMNS, resultCells, resultTexts, type ResultColumn } from '../../../shared/results/results-table.js';
 import { FAIL, PASS, stepTitle } from '../../../shared/export/format.js';
 import type { StepRecord } from '../../../shared/run/record/record.js';
-import { describeChoice, shortChoice } from '../../../shared/run/nccl/nccl-events.js';
+import { describeChoice, shortChoice } from '../../../shared/run/nccl/nccl-step-info.js';
 import { describeRan } from '../../../shared/run/nccl/nccl-kernels.js';
 import { FIRST_PAINT_STEPS } from './first-paint';
 

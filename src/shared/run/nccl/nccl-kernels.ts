@@ -16,7 +16,8 @@ import { z } from 'zod';
 import { DTYPE_INFO } from '../../data/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../ops/index.js';
 import type { Plan, PlanAction } from '../../plan/types.js';
-import { NCCL_CALL_NAME, type NcclStepInfo } from './nccl-events.js';
+import { NCCL_CALL_NAME } from './nccl-records.js';
+import type { NcclStepInfo } from './nccl-step-info.js';
 
 /** One call as NCCL's INFO line names it: a symmetric kernel's name, or the algorithm and protocol of its usual kernels. */
 export interface NcclKernelLine {

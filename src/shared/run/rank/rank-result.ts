@@ -4,7 +4,7 @@
 // with NCCL's choices, say) by the schema.
 import { z } from 'zod';
 import { checkedArray, isInt, isNumber, isObject, isString } from './checked-array.js';
-import { ncclStepInfoSchema } from '../nccl/nccl-events.js';
+import { ncclStepInfoSchema } from '../nccl/nccl-step-info.js';
 import { LAUNCHES, type Launch } from '../../ops/launch.js';
 
 export const mismatchSchema = z.object({ index: z.number().int(), expected: z.string(), actual: z.string() });

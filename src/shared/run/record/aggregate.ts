@@ -4,7 +4,7 @@ import { COLLECTIVE_DESCRIPTORS, p2pAlgBytes, p2pBusFactor } from '../../ops/ind
 import type { CollectiveAction, P2pAction, Plan, PlanAction, PlanStep } from '../../plan/types.js';
 import type { RankStepResult, TimelineEvent } from '../rank/protocol.js';
 import { STREAM_PHASES } from '../rank/timeline-event.js';
-import { mergeStepInfos, shortChoice } from '../nccl/nccl-events.js';
+import { mergeStepInfos, shortChoice } from '../nccl/nccl-step-info.js';
 import type { CompareRecord, RunRecord, StepRecord } from './record.js';
 import { algBandwidth, bandwidthTime, iterationTimesAcrossRanks, perOpTime, timingStats } from '../../data/stats.js';
 

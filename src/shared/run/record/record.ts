@@ -5,7 +5,7 @@ import { planActionSchema, planSchema, stepOriginSchema } from '../../plan/types
 import { LIMITS } from '../../scenario/limits.js';
 import { recordInconsistency } from './record-consistency.js';
 import { backendNameSchema, rankStepResultsSchema, timelineEventsSchema } from '../rank/protocol.js';
-import { ncclStepSummarySchema } from '../nccl/nccl-events.js';
+import { ncclStepSummarySchema } from '../nccl/nccl-step-info.js';
 import { ncclKernelsSchema } from '../nccl/nccl-kernels.js';
 import { ncclLibrarySchema } from '../nccl/nccl-library.js';
 

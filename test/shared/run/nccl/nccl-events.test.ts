@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ncclRecord } from '../nccl-record';
+import { NcclEventPool } from '../../../../src/shared/run/nccl/nccl-event-pool';
 import {
-  NcclEventPool,
   communicatorOf,
-  countedStep,
   joinedCommunicators,
-  describeChoice,
-  joinStep,
-  kernelSpanNs,
-  mergeStepInfos,
   predictionTable,
-  shortChoice,
   type NcclProfileRecord,
   type NcclTunerRecord,
-} from '../../../../src/shared/run/nccl/nccl-events';
+} from '../../../../src/shared/run/nccl/nccl-records';
+import { describeChoice, mergeStepInfos, shortChoice } from '../../../../src/shared/run/nccl/nccl-step-info';
+import { countedStep, joinStep, kernelSpanNs } from '../../../../src/shared/run/nccl/nccl-step-join';
 
 const COMM = '00000000000000aa';
 const G = 1_764_000_000_000_000_000n;
