@@ -1,4 +1,4 @@
-// Bundles the CLI (with the lab core) and the rank process into self-contained CommonJS files
+// Bundles the CLI (with the lab core), the rank process and the benches' statistics into self-contained CommonJS files
 // in dist/, so they run from carried files alone (no node_modules), e.g. on the GPU machine;
 // then writes the scenario JSON Schema generated from the TypeScript source of truth.
 import { build } from 'esbuild';
@@ -17,6 +17,8 @@ const common = {
 await Promise.all([
   build({ ...common, entryPoints: ['src/main/cli/clab.ts'], outfile: 'dist/cli.cjs' }),
   build({ ...common, entryPoints: ['src/worker/main.ts'], outfile: 'dist/worker.cjs' }),
+  // The paired statistics, for the GPU benches' plain-node scripts (bench/gpu/paired.cjs).
+  build({ ...common, entryPoints: ['src/shared/data/stats.ts'], outfile: 'dist/stats.cjs' }),
   build({ ...common, format: 'esm', sourcemap: false, entryPoints: ['src/shared/scenario/json-schema.ts'], outfile: 'dist/schema.mjs' }),
 ]);
 const { scenarioJsonSchema } = await import(new URL('../dist/schema.mjs', import.meta.url).href);

@@ -1,63 +1,25 @@
 // Paired ratios for the GPU benches: each repeat runs every side once, back to back in a random
-// order, so side A's figure over side B's of the same repeat cancels what drifts between repeats
-// (on the lent machines each process lands in a fast or a slow mode of issuing calls, 6.5 or
-// 9.5 µs per all_reduce of 8 B, and a median over 5–15 repeats of either side alone flips between
-// the modes). The median of those ratios comes with a distribution-free confidence interval (the
-// order statistics that a sign test gives, no assumption about the shape), and a target is read
-// against the interval: met where all of it lies on the right side, missed where all of it lies on
-// the wrong one, and unresolved where the machine's noise straddles it.
+// order, so side A's figure over side B's of the same repeat cancels what drifts between repeats.
+// The median of those ratios comes with a distribution-free confidence interval, and a target is
+// read against the interval: met where all of it lies on the right side, missed where all of it
+// lies on the wrong one, unresolved where the machine's noise straddles it.
+//
+// The statistics are the lab's own (src/shared/data/stats.ts, the NCCL A/B reads them too), bundled
+// by `npm run build` (scripts/bundle.mjs) into dist/stats.cjs so that these scripts run with plain
+// node on a GPU machine; only the tally of a table's verdicts is the benches' own.
 'use strict';
 
-/** P(X ≤ k) for X ~ Binomial(n, 1/2), n ≤ 1000. */
-function binomialCdfHalf(n, k) {
-  if (k < 0) return 0;
-  if (k >= n) return 1;
-  // log of C(n, i) / 2^n summed in a stable way
-  let logTerm = -n * Math.LN2; // i = 0
-  let sum = Math.exp(logTerm);
-  for (let i = 1; i <= k; i++) {
-    logTerm += Math.log((n - i + 1) / i);
-    sum += Math.exp(logTerm);
-  }
-  return Math.min(1, sum);
-}
+const path = require('node:path');
 
-/**
- * The median of `values` (non-finite ones dropped) with a confidence interval of at least
- * `level` (default 0.95) from order statistics: [x(j), x(n+1-j)] with the largest j such that
- * P(Binomial(n, 1/2) < j) ≤ (1 − level) / 2. Below 6 values no 95 % interval exists: lo and hi
- * are then the smallest and largest value and `exact` is false.
- */
-function medianWithInterval(values, level = 0.95) {
-  const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  const n = v.length;
-  if (n === 0) return { n: 0, median: NaN, lo: NaN, hi: NaN, level: NaN, exact: false };
-  if (n > 1000) throw new RangeError(`medianWithInterval: at most 1000 values (got ${n})`);
-  const median = n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  const tail = (1 - level) / 2;
-  let j = 0; // 1-based order statistic; 0: none qualifies
-  while (j + 1 <= n / 2 && binomialCdfHalf(n, j) <= tail) j++;
-  if (j === 0) return { n, median, lo: v[0], hi: v[n - 1], level: 1 - 2 * binomialCdfHalf(n, 0), exact: false };
-  return { n, median, lo: v[j - 1], hi: v[n - j], level: 1 - 2 * binomialCdfHalf(n, j - 1), exact: true };
+const STATS = path.join(__dirname, '..', '..', 'dist', 'stats.cjs');
+let stats;
+try {
+  stats = require(STATS);
+} catch (e) {
+  if (e.code !== 'MODULE_NOT_FOUND') throw e;
+  throw new Error(`bench/gpu/paired.cjs: ${STATS} is missing: run \`npm run build\` (or \`npm run build:cli\`) first`);
 }
-
-/**
- * A target read against an interval: `limit` with `direction` 'max' (the ratio must be ≤ limit,
- * as time per op) or 'min' (≥ limit, as busbw). 'met', 'missed' or 'unresolved'.
- */
-function verdict(interval, limit, direction) {
-  if (!Number.isFinite(interval.lo) || !Number.isFinite(interval.hi)) return 'n/a';
-  if (direction === 'max') return interval.hi <= limit ? 'met' : interval.lo > limit ? 'missed' : 'unresolved';
-  return interval.lo >= limit ? 'met' : interval.hi < limit ? 'missed' : 'unresolved';
-}
-
-/** Per-repeat ratios a[k] / b[k] where both are finite and b[k] > 0 (a repeat either side lacks, a hole: skipped). */
-function pairedRatios(a, b) {
-  const out = [];
-  for (let k = 0; k < Math.min(a.length, b.length); k++)
-    if (Number.isFinite(a[k]) && Number.isFinite(b[k]) && b[k] > 0) out.push(a[k] / b[k]);
-  return out;
-}
+const { binomialCdfHalf, medianWithInterval, targetVerdict, pairedRatios } = stats;
 
 /**
  * Counts `v` (verdict's answer) into `tally` ({ met, missed: [], unresolved: [] }): met by number,
@@ -70,4 +32,4 @@ function tallyVerdict(tally, v, item) {
   return tally;
 }
 
-module.exports = { binomialCdfHalf, medianWithInterval, verdict, pairedRatios, tallyVerdict };
+module.exports = { binomialCdfHalf, medianWithInterval, verdict: targetVerdict, pairedRatios, tallyVerdict };

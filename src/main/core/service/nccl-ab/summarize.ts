@@ -1,9 +1,8 @@
 // The A/B summary of a scenario's runs on two NCCL libraries: per step, each repeat's B time per op
-// over the same repeat's A (paired, so what drifts between repeats cancels), read with the GPU
-// benches' paired statistics (bench/gpu/paired.cjs: median and its distribution-free interval).
-import { medianWithInterval, pairedRatios, type MedianInterval } from '../../../../../bench/gpu/paired.cjs';
+// over the same repeat's A (paired, so what drifts between repeats cancels), read with the lab's
+// paired statistics, the GPU benches' too (shared/data/stats.ts: median and its distribution-free interval).
 import { keyedSteps, type StepKey } from '../../../../shared/results/compare-runs.js';
-import { bandwidthTime } from '../../../../shared/data/stats.js';
+import { bandwidthTime, medianWithInterval, pairedRatios, type MedianInterval } from '../../../../shared/data/stats.js';
 import type { AbLibrary, AbSideName, AbStep, AbTurn, AbVerdict, NcclAbSummary } from '../../../../shared/results/nccl-ab.js';
 import type { RunRecord } from '../../../../shared/run/record/record.js';
 
