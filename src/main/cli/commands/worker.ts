@@ -1,5 +1,5 @@
-// `clab worker`: a rank started by a launcher (srun, mpirun, torchrun --no-python, a Kubernetes
-// Indexed Job, ssh) on any host. It reads its rank from the launcher's environment, connects back
+// `clab worker`: a rank started by a launcher (srun, mpirun, mpiexec, torchrun --no-python, a
+// Kubernetes Indexed Job, ssh) on any host. It reads its rank from the launcher's environment, connects back
 // to `clab run --listen`, and runs its plan as a forked rank does.
 import { InvalidArgumentError } from 'commander';
 import { parseAddress, rankPlace, type RankPlace } from '../../../shared/run/hosts/launcher-env.js';
@@ -69,11 +69,19 @@ export const registerWorker: RegisterCommand = (program, setExit) => {
     .description('A rank for `clab run --listen`: started by a launcher on any host, it connects back to the core and runs its plan.')
     .requiredOption('--connect <host:port>', 'where `clab run --listen` waits')
     .requiredOption('--token-file <file>', "the run's token (the same file, or a copy readable by its user alone)")
-    .option('--rank <n>', "this rank (over the launcher's RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK, JOB_COMPLETION_INDEX)", whole)
-    .option('--world <n>', 'the number of ranks (over WORLD_SIZE, SLURM_NTASKS, OMPI_COMM_WORLD_SIZE)', whole)
+    .option(
+      '--rank <n>',
+      "this rank (over the launcher's RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK, MV2_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, JOB_COMPLETION_INDEX)",
+      whole,
+    )
+    .option(
+      '--world <n>',
+      'the number of ranks (over WORLD_SIZE, SLURM_NTASKS, OMPI_COMM_WORLD_SIZE, MV2_COMM_WORLD_SIZE, PMI_SIZE)',
+      whole,
+    )
     .option(
       '--local-rank <n>',
-      "this rank's place on its host, which picks its GPU (over LOCAL_RANK, SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK)",
+      "this rank's place on its host, which picks its GPU (over LOCAL_RANK, SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK, MV2_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID)",
       whole,
     )
     .option('--host-id <id>', "the host's identity (default hostname and boot id; CLAB_HOST_ID): for tests and containers")

@@ -1,5 +1,6 @@
 // Where a `clab worker` stands in the world, read from the environment its launcher gave it:
-// torchrun, Slurm, Open MPI, a Kubernetes Indexed Job; explicit flags win over all of them.
+// torchrun, Slurm, Open MPI, MVAPICH, MPICH and Intel MPI (Hydra's PMI variables), PMIx, a
+// Kubernetes Indexed Job; explicit flags win over all of them.
 // Pure: the caller passes the environment and the flags.
 
 export interface RankPlace {
@@ -21,12 +22,23 @@ export interface PlaceFlags {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The launchers, in the order they are tried: each names its rank, world size and local rank variables. */
-const LAUNCHERS: { name: string; rank: string; world: string; local: string | null }[] = [
+/**
+ * The launchers, in the order they are tried: each names its rank, world size and local rank
+ * variables (null: the launcher sets none; --world or --local-rank says). Where one launcher sets
+ * another's variables too, the more particular comes first: Slurm's srun may also set PMI_RANK or
+ * PMIX_RANK, an MVAPICH rank may see a PMI_RANK beside MVAPICH's own, Open MPI 5 sets PMIX_RANK
+ * beside its OMPI_ ones.
+ */
+const LAUNCHERS: { name: string; rank: string; world: string | null; local: string | null }[] = [
   { name: 'torchrun', rank: 'RANK', world: 'WORLD_SIZE', local: 'LOCAL_RANK' },
   { name: 'Slurm', rank: 'SLURM_PROCID', world: 'SLURM_NTASKS', local: 'SLURM_LOCALID' },
   { name: 'Open MPI', rank: 'OMPI_COMM_WORLD_RANK', world: 'OMPI_COMM_WORLD_SIZE', local: 'OMPI_COMM_WORLD_LOCAL_RANK' },
-  // An Indexed Job's pod knows its index; the world comes from --world (the Job's completions).
+  { name: 'MVAPICH', rank: 'MV2_COMM_WORLD_RANK', world: 'MV2_COMM_WORLD_SIZE', local: 'MV2_COMM_WORLD_LOCAL_RANK' },
+  // MPICH's and Intel MPI's mpiexec (Hydra) give each process its PMI rank and size and its place on the node.
+  { name: 'MPICH / Intel MPI (Hydra)', rank: 'PMI_RANK', world: 'PMI_SIZE', local: 'MPI_LOCALRANKID' },
+  // A PMIx launcher (prterun, srun --mpi=pmix) names the rank alone; the size is the client library's to ask.
+  { name: 'PMIx', rank: 'PMIX_RANK', world: null, local: null },
+  // An Indexed Job's pod knows its index; the world comes from --world (the Job's completions) or CLAB_WORLD.
   { name: 'Kubernetes Indexed Job', rank: 'JOB_COMPLETION_INDEX', world: 'CLAB_WORLD', local: null },
 ];
 
@@ -46,14 +58,20 @@ function whole(value: string | undefined, what: string): number | undefined {
 export function rankPlace(env: Env, flags: PlaceFlags = {}): RankPlace {
   const launcher = LAUNCHERS.find((l) => env[l.rank] !== undefined && env[l.rank] !== '');
   const rank = flags.rank ?? (launcher ? whole(env[launcher.rank], launcher.rank) : undefined);
-  const world = flags.world ?? (launcher ? whole(env[launcher.world], launcher.world) : undefined);
+  const world = flags.world ?? (launcher?.world ? whole(env[launcher.world], launcher.world) : undefined);
   if (rank === undefined) {
     throw new PlaceError(
       `no rank: pass --rank, or start the worker with a launcher that sets one (${LAUNCHERS.map((l) => `${l.name} ${l.rank}`).join(', ')})`,
     );
   }
-  if (world === undefined)
-    throw new PlaceError(`no world size: pass --world${launcher ? ` (${launcher.name} did not set ${launcher.world})` : ''}`);
+  if (world === undefined) {
+    const why = !launcher
+      ? ''
+      : launcher.world
+        ? ` (${launcher.name} did not set ${launcher.world})`
+        : ` (${launcher.name} sets no world size)`;
+    throw new PlaceError(`no world size: pass --world${why}`);
+  }
   if (world < 1) throw new PlaceError(`the world size is ${world}; it must be 1 or more`);
   if (rank >= world) throw new PlaceError(`rank ${rank} is outside a world of ${world} (ranks 0 to ${world - 1})`);
   const localRank = flags.localRank ?? (launcher?.local ? whole(env[launcher.local], launcher.local) : undefined) ?? 0;

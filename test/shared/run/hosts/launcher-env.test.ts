@@ -20,6 +20,38 @@ describe("a worker's place from its launcher's environment", () => {
     });
   });
 
+  it("reads MPICH's and Intel MPI's PMI_RANK, PMI_SIZE and MPI_LOCALRANKID (Hydra)", () => {
+    const p = rankPlace({ PMI_RANK: '6', PMI_SIZE: '8', MPI_LOCALRANKID: '2', MPI_LOCALNRANKS: '4', PMI_FD: '6' });
+    expect(p).toMatchObject({ rank: 6, world: 8, localRank: 2, device: 2 });
+    expect(p.source).toBe('MPICH / Intel MPI (Hydra) (PMI_RANK, PMI_SIZE, MPI_LOCALRANKID)');
+  });
+
+  it("reads MVAPICH's MV2_COMM_WORLD_RANK, _SIZE and _LOCAL_RANK over a PMI_RANK it may see beside them", () => {
+    const p = rankPlace({
+      MV2_COMM_WORLD_RANK: '5',
+      MV2_COMM_WORLD_SIZE: '6',
+      MV2_COMM_WORLD_LOCAL_RANK: '1',
+      PMI_RANK: '0',
+      PMI_SIZE: '1',
+    });
+    expect(p).toMatchObject({ rank: 5, world: 6, localRank: 1 });
+    expect(p.source).toContain('MVAPICH');
+  });
+
+  it("reads PMIx's PMIX_RANK with the world from --world, and says PMIx sets no size", () => {
+    expect(rankPlace({ PMIX_RANK: '3', PMIX_NAMESPACE: 'prterun-x-1@1' }, { world: 4 })).toMatchObject({ rank: 3, world: 4, localRank: 0 });
+    expect(() => rankPlace({ PMIX_RANK: '3' })).toThrow('no world size: pass --world (PMIx sets no world size)');
+  });
+
+  it("prefers Open MPI's and Slurm's own variables to the PMI and PMIx ones they may set too", () => {
+    expect(rankPlace({ OMPI_COMM_WORLD_RANK: '1', OMPI_COMM_WORLD_SIZE: '2', PMIX_RANK: '7' }).source).toContain('Open MPI');
+    expect(rankPlace({ SLURM_PROCID: '1', SLURM_NTASKS: '2', PMI_RANK: '7', PMI_SIZE: '9' }).source).toContain('Slurm');
+  });
+
+  it('refuses a PMI_RANK that is not a whole number, naming the variable', () => {
+    expect(() => rankPlace({ PMI_RANK: '-1', PMI_SIZE: '2' })).toThrow('PMI_RANK is "-1", not a whole number');
+  });
+
   it("reads a Kubernetes Indexed Job's JOB_COMPLETION_INDEX, with the world from --world", () => {
     expect(rankPlace({ JOB_COMPLETION_INDEX: '2' }, { world: 4 })).toMatchObject({ rank: 2, world: 4, localRank: 0, device: 0 });
   });
