@@ -13,11 +13,11 @@ import { STREAM_PHASES } from '../shared/run/rank/timeline-event.js';
 import { prepareCollective, prepareP2p, type PreparedCall } from './buffers.js';
 import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { runObjectCollective } from './objects.js';
-import { checkCall, previewTensor } from './output.js';
 import { FlightRecorder } from './flight-recorder.js';
-import { dataEvents } from './data-events.js';
+import { hostEvent, runEvents } from './step-events.js';
+import { durationsUs, stepResult } from './step-result.js';
 import { PairRunner, type PairHost } from './pairs.js';
-import type { Outcome } from './outcome.js';
+import { checksOf, failedOutcome, type Outcome } from './outcome.js';
 import { HostMemory, hostWrittenBytes } from './host-memory.js';
 import { stepNccl, type NcclProfile } from './nccl-profile.js';
 import { VariantComms } from './variant-comms.js';
@@ -52,13 +52,6 @@ const nativeOp = (calls: PreparedCall[], step: PlanStep): NativeOp => {
     ...(step.registration === 'window' ? { window: true } : {}),
   };
 };
-const loopHostOf = ({ issueNs, faults, blocked, preempted }: NonNullable<NativeTimes['loopHost']>) => ({
-  issueUs: issueNs / 1e3,
-  faults,
-  blocked,
-  preempted,
-});
-const durationsUs = (t: NativeTimes | null) => (t ? t.startNs.map((s, i) => (t.endNs[i] - s) / 1e3) : []);
 
 export class PlanExecutor {
   private pending = new Map<number, { asyncId: string | null; done: Promise<void> }>();
@@ -178,53 +171,8 @@ export class PlanExecutor {
   private report(step: PlanStep, outcome: Outcome): void {
     const verifyStart = nowNs();
     const checks = outcome.checks();
-    const events = checks.length ? [...outcome.events, this.hostEvent(step, 'verify', verifyStart, nowNs())] : outcome.events;
-    const inputs = outcome.inputs?.filter((i) => i !== null) ?? [];
-    const a = step.action;
-    let note = outcome.note;
-    if (checks.length === 0 && note === null && (a.kind === 'collective' || a.kind === 'object')) note = 'no output on this rank';
-    const sent = a.kind === 'p2p' || (a.kind === 'pair' && !outcome.error);
-    if (checks.length === 0 && note === null && sent && a.from === this.host.rank) note = `sent to rank ${a.to}`;
-    const wrong = checks.reduce((s, c) => s + c.check.wrong, 0);
-    const previews = checks.map((c) => c.preview);
-    this.host.stepEnd(
-      {
-        step: step.index,
-        rank: this.host.rank,
-        verdict: outcome.error ? 'error' : checks.length === 0 ? 'none' : wrong > 0 ? 'fail' : 'pass',
-        ...(outcome.error ? { error: outcome.error } : {}),
-        checked: checks.reduce((s, c) => s + c.check.checked, 0),
-        wrong,
-        mismatches: checks.flatMap((c) => c.check.mismatches).slice(0, 5),
-        output: previews.some((p) => p !== null) ? previews.filter((p) => p !== null).join(' | ') : null,
-        input: inputs.length ? inputs.join(' | ') : null,
-        timesUs: durationsUs(outcome.timed),
-        ...(outcome.timed?.startNs.length
-          ? { spanUs: (outcome.timed.endNs[outcome.timed.endNs.length - 1] - outcome.timed.startNs[0]) / 1e3 }
-          : {}),
-        ...(outcome.timed?.loopEndNs !== undefined ? { loopUs: (outcome.timed.loopEndNs - outcome.timed.loopStartNs!) / 1e3 } : {}),
-        ...(outcome.timed?.loopHost ? { loopHost: loopHostOf(outcome.timed.loopHost) } : {}),
-        ...(outcome.timed?.launch === 'graph' ? { launch: 'graph' as const } : {}),
-        note,
-        ...(outcome.nccl ? { nccl: outcome.nccl } : {}),
-        ...(outcome.timed?.windows ? { windows: outcome.timed.windows } : {}),
-      },
-      events,
-    );
-  }
-
-  /** Work of this rank's host thread (the timeline's host lane): making buffers, checking outputs. */
-  private hostEvent(step: PlanStep, phase: 'fill' | 'verify', startNs: number, endNs: number): TimelineEvent {
-    return {
-      rank: this.host.rank,
-      stream: step.stream,
-      step: step.index,
-      name: `${step.label} (${phase})`,
-      phase,
-      startNs,
-      endNs,
-      bytes: 0,
-    };
+    const events = checks.length ? [...outcome.events, hostEvent(this.host.rank, step, 'verify', verifyStart, nowNs())] : outcome.events;
+    this.host.stepEnd(stepResult(step, this.host.rank, outcome, checks), events);
   }
 
   /** Makes a step's buffers (a second set for the check run when the op eats its input), timed as a fill event. */
@@ -236,29 +184,11 @@ export class PlanExecutor {
     const calls = prepare();
     const sets = this.needsFreshCheck(step, calls) ? [calls, prepare()] : [calls];
     this.memory.wrote(hostWrittenBytes(sets.flat()));
-    return { sets, fill: this.hostEvent(step, 'fill', start, nowNs()) };
+    return { sets, fill: hostEvent(this.host.rank, step, 'fill', start, nowNs()) };
   }
 
   private events(step: PlanStep, times: NativeTimes | null, phase: TimelineEvent['phase'], bytes: number): TimelineEvent[] {
-    if (!times) return [];
-    const base = { rank: this.host.rank, stream: step.stream, step: step.index, name: step.label, bytes };
-    const loop: TimelineEvent[] =
-      times.loopEndNs !== undefined
-        ? [
-            {
-              ...base,
-              name: `${step.label} ×${times.startNs.length} (${times.launch === 'graph' ? 'graph' : 'loop'})`,
-              phase: 'loop',
-              startNs: times.loopStartNs!,
-              endNs: times.loopEndNs,
-            },
-          ]
-        : [];
-    return [
-      ...dataEvents(base, times),
-      ...loop,
-      ...times.startNs.map((startNs, i) => ({ ...base, phase, startNs, endNs: times.endNs[i] })),
-    ];
+    return runEvents({ rank: this.host.rank, stream: step.stream, step: step.index, name: step.label, bytes }, times, phase);
   }
 
   /** How a step's buffers are made (null: the step has none). */
@@ -325,18 +255,11 @@ export class PlanExecutor {
       version === undefined
         ? null
         : ((step.registration === 'window' ? windowRefusal(version) : null) ?? (setting ? commSettingRefusal(setting, version) : null));
-    if (refused)
-      return { checks: () => [], timed: null, events: [made.fill], note: null, error: { code: 'CLAB_UNSUPPORTED', message: refused } };
+    if (refused) return failedOutcome({ code: 'CLAB_UNSUPPORTED', message: refused }, [made.fill]);
     // Graph launch on a backend without CUDA graphs (auto fell back to cpu): refused alike, the run goes on.
     const graph = step.launch === 'graph';
     if (graph && !comm.launchesGraphs)
-      return {
-        checks: () => [],
-        timed: null,
-        events: [made.fill],
-        note: null,
-        error: { code: 'CLAB_UNSUPPORTED', message: `${GRAPH_LAUNCH_NEEDS}; this rank's backend has none` },
-      };
+      return failedOutcome({ code: 'CLAB_UNSUPPORTED', message: `${GRAPH_LAUNCH_NEEDS}; this rank's backend has none` }, [made.fill]);
     const needsFreshCheck = this.needsFreshCheck(step, calls);
     const checkCalls = needsFreshCheck ? made.sets[1] : calls;
     const checkOp = nativeOp(checkCalls, step);
@@ -355,17 +278,13 @@ export class PlanExecutor {
       // peer access): the step fails, the communicator and the run go on.
       const { code, message } = e as { code?: string; message: string };
       if (code !== 'CLAB_UNSUPPORTED') throw e;
-      return { checks: () => [], timed: null, events: [made.fill], note: null, error: { code, message } };
+      return failedOutcome({ code, message }, [made.fill]);
     }
     const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;
     const nccl = await this.ncclJoin(step, op, timedT, [warmT, checkT], bytes);
     return {
       ...(nccl ? { nccl: nccl.info } : {}),
-      checks: () =>
-        checkCalls.flatMap((c) => {
-          const expected = c.output && c.expected();
-          return expected ? [{ check: checkCall(c, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
-        }),
+      checks: checksOf(checkCalls),
       timed: timedT,
       events: [
         made.fill,

@@ -8,9 +8,8 @@ import type { TimelineEvent } from '../shared/run/rank/protocol.js';
 import type { BackendName, NativeAddon, NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { prepareP2p, type PreparedCall } from './buffers.js';
 import { hostWrittenBytes, type HostMemory } from './host-memory.js';
-import { checkCall, previewTensor } from './output.js';
-import type { Outcome } from './outcome.js';
-import { dataEvents } from './data-events.js';
+import { checksOf, failedOutcome, type Outcome } from './outcome.js';
+import { runEvents } from './step-events.js';
 import { DTYPE_INFO } from '../shared/data/dtypes.js';
 import { stepNccl, type NcclProfile } from './nccl-profile.js';
 
@@ -100,7 +99,7 @@ export class PairRunner {
       this.failure ??= failure;
       this.comm?.abort(`rank ${this.host.rank}: ${failure.message}`);
     }
-    return { checks: () => [], timed: null, events: [], note: null, error: { code: failure.code, message: failure.message } };
+    return failedOutcome({ code: failure.code, message: failure.message });
   }
 
   /**
@@ -222,32 +221,13 @@ export class PairRunner {
     const nccl = await this.ncclJoin(step, op, timed, warm, base.bytes);
     const events: TimelineEvent[] = [
       { ...base, name: `${step.label} (fill)`, phase: 'fill', startNs: fillStart, endNs: fillEnd },
-      ...(warm ? dataEvents({ ...base, name: step.label }, warm) : []),
-      ...dataEvents({ ...base, name: step.label }, timed),
-      ...(warm
-        ? warm.startNs.map((s, i) => ({ ...base, name: step.label, phase: 'warmup' as const, startNs: s, endNs: warm.endNs[i] }))
-        : []),
-      ...(timed.loopEndNs !== undefined
-        ? [
-            {
-              ...base,
-              name: `${step.label} ×${timed.startNs.length} (loop)`,
-              phase: 'loop' as const,
-              startNs: timed.loopStartNs!,
-              endNs: timed.loopEndNs,
-            },
-          ]
-        : []),
-      ...timed.startNs.map((s, i) => ({ ...base, name: step.label, phase: 'timed' as const, startNs: s, endNs: timed.endNs[i] })),
+      ...runEvents({ ...base, name: step.label }, warm, 'warmup'),
+      ...runEvents({ ...base, name: step.label }, timed, 'timed'),
       ...(nccl?.events ?? []),
     ];
     return {
       ...(nccl ? { nccl: nccl.info } : {}),
-      checks: () =>
-        calls.flatMap((c) => {
-          const expected = c.output && c.expected();
-          return expected ? [{ check: checkCall(c, expected), preview: previewTensor(c.output!, c.listEntry) }] : [];
-        }),
+      checks: checksOf(calls),
       timed,
       events,
       note: null,
