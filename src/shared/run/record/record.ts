@@ -8,6 +8,7 @@ import { backendNameSchema, rankStepResultsSchema, timelineEventsSchema } from '
 import { ncclStepSummarySchema } from '../nccl/nccl-step-info.js';
 import { ncclKernelsSchema } from '../nccl/nccl-kernels.js';
 import { ncclLibrarySchema } from '../nccl/nccl-library.js';
+import { timeMarksSchema } from './time-marks.js';
 
 export const RECORD_FORMAT = 'clab.run';
 export const RECORD_VERSION = 1;
@@ -237,6 +238,8 @@ export const runRecordSchema = z
      */
     hosts: z.array(hostRecordSchema).optional(),
     hostWarnings: z.array(z.string()).optional(),
+    /** When the run was asked for, its ranks started, it ended and it was saved (newer records; time-to-answer.ts reads them). */
+    timeMarks: timeMarksSchema.optional(),
   })
   .superRefine((r, ctx) => {
     // Each part valid alone, and all of them about the same plan and world (replay indexes by them).
