@@ -28,3 +28,34 @@ export function formatBytes(n: number): string {
   }
   return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
 }
+
+/** A unit a bandwidth column or axis shows: its name and how many of it make one GB/s (10⁹ B/s). */
+export interface BandwidthUnit {
+  name: 'GB/s' | 'MB/s';
+  perGBps: number;
+}
+
+export const GB_PER_S: BandwidthUnit = { name: 'GB/s', perGBps: 1 };
+export const MB_PER_S: BandwidthUnit = { name: 'MB/s', perGBps: 1e3 };
+
+/**
+ * The unit a set of bandwidths (GB/s) reads best in: MB/s when even the largest is under 1 GB/s
+ * (8 B messages: a few MB/s, not "0.00 GB/s"), else GB/s. Nulls and non-finite values are skipped.
+ */
+export function bandwidthUnitFor(gbps: Iterable<number | null | undefined>): BandwidthUnit {
+  let largest = 0;
+  for (const v of gbps) if (v !== null && v !== undefined && Number.isFinite(v)) largest = Math.max(largest, Math.abs(v));
+  return largest > 0 && largest < 1 ? MB_PER_S : GB_PER_S;
+}
+
+/** A bandwidth (GB/s) in `unit`, number only: two decimals, or two significant digits where decimals would read 0.00. */
+export function formatBandwidthIn(gbps: number, unit: BandwidthUnit): string {
+  const v = gbps * unit.perGBps;
+  return v !== 0 && Math.abs(v) < 0.1 ? v.toPrecision(2) : v.toFixed(2);
+}
+
+/** One bandwidth with the unit that fits it alone: "21.34 GB/s", "4.80 MB/s". */
+export function formatBandwidth(gbps: number): string {
+  const unit = bandwidthUnitFor([gbps]);
+  return `${formatBandwidthIn(gbps, unit)} ${unit.name}`;
+}

@@ -12,7 +12,7 @@ import { modelSummary, sweepModel, type SweepModel, type SweepModelRow } from '.
 import { wrapWords } from '../data/wrap.js';
 import { pairErrorWord, pairsView, type PairsCell, type PairsMatrix } from '../results/pairs.js';
 import { hostLines, hostOfRank, rankOrder } from '../results/hosts.js';
-import { formatBytes } from '../data/units.js';
+import { formatBandwidth, formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeLoopStall, loopStalls } from '../run/rank/loop-host.js';
 import { describeChoice, oneChoice, type NcclStepSummary } from '../run/nccl/nccl-step-info.js';
@@ -69,7 +69,7 @@ export function timingLine(step: StepRecord): string | null {
   const t = step.timing;
   const bw =
     step.algbw !== null && step.bytes > 0
-      ? `, ${formatBytes(step.bytes)}: algbw ${step.algbw.toFixed(2)} GB/s${step.busbw !== null ? `, busbw ${step.busbw.toFixed(2)} GB/s` : ''}`
+      ? `, ${formatBytes(step.bytes)}: algbw ${formatBandwidth(step.algbw)}${step.busbw !== null ? `, busbw ${formatBandwidth(step.busbw)}` : ''}`
       : '';
   const fl = step.flops ? `, ${(step.flops / (bandwidthTime(t) * 1e3)).toFixed(2)} GFLOP/s` : '';
   // Graph-launched, time per op is the replay's and the iterations' own times were host-launched: both said.
@@ -257,7 +257,7 @@ export function sweepTable(plan: Plan, steps: StepRecord[], sweep: number, envir
       (r) => sweepRow(r) + (model ? modelCells(modelOf.get(r.index)) : '') + (nccl ? ncclCells(r) : '') + (ran ? ranCell(r) : ''),
     ),
     `# Out of bounds values : ${wrong} ${wrong ? 'ERROR' : 'OK'}`,
-    ...(large ? [`# busbw at the largest size: ${large.busbw!.toFixed(2)} GB/s`] : []),
+    ...(large ? [`# busbw at the largest size: ${formatBandwidth(large.busbw!)}`] : []),
     ...loopStallNotes(rows),
     ...(model ? modelNotes(model) : []),
     ...(nccl ? ncclNotes(rows) : []),

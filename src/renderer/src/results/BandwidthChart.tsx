@@ -1,10 +1,10 @@
 // Bandwidth versus message size for one sweep: busbw and algbw, size on a logarithmic axis. The
 // y axis is linear by default; log makes the small sizes readable beside the large ones.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SweepModel } from '../../../shared/learn/sweep-model.js';
 import type { StepRecord } from '../../../shared/run/record/record.js';
 import { canvasPng, downloadBlob } from '../ui/download';
-import { formatBytes, formatLogTick } from '../ui/units';
+import { bandwidthUnitFor, formatBytes, formatLogTick } from '../ui/units';
 import { useColourScheme } from '../ui/theme';
 import { Chart, themeCharts } from './chart';
 
@@ -31,8 +31,18 @@ function ncclPredictedBusbw(s: StepRecord): number | null {
 }
 
 /** Points the y scale can show: a log axis has no place for 0 (e.g. busbw on one rank). */
-function points(steps: StepRecord[], y: (s: StepRecord) => number, scale: YScale) {
-  return steps.map((s) => ({ x: s.bytes, y: y(s) })).filter((p) => scale === 'linear' || p.y > 0);
+function points(steps: StepRecord[], y: (s: StepRecord) => number, scale: YScale, perGBps: number) {
+  return steps.map((s) => ({ x: s.bytes, y: y(s) * perGBps })).filter((p) => scale === 'linear' || p.y > 0);
+}
+
+const measuredSteps = (steps: StepRecord[]) => steps.filter((s) => s.busbw !== null && s.algbw !== null && s.bytes > 0);
+
+/** Every bandwidth the chart draws, GB/s: what picks its unit. */
+function drawnBandwidths(steps: StepRecord[], model: SweepModel | null): number[] {
+  return [
+    ...steps.flatMap((s) => [s.busbw ?? 0, s.algbw ?? 0, ncclPredictedBusbw(s) ?? 0]),
+    ...[model, ...(model?.alternatives ?? [])].flatMap((m) => m?.rows.map((r) => r.busbw) ?? []),
+  ];
 }
 
 interface Props {
@@ -49,16 +59,20 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
   const [scale, setScale] = useState<YScale>('linear');
   const [pngError, setPngError] = useState<string | null>(null);
   const scheme = useColourScheme();
+  const unit = useMemo(() => bandwidthUnitFor(drawnBandwidths(measuredSteps(steps), model)), [steps, model]);
   useEffect(() => {
     themeCharts();
-    const measured = steps.filter((s) => s.busbw !== null && s.algbw !== null && s.bytes > 0);
+    const measured = measuredSteps(steps);
+    const { name: u, perGBps } = unit;
+    const modelPoints = (rows: readonly { bytes: number; busbw: number }[]) =>
+      rows.map((r) => ({ x: r.bytes, y: r.busbw * perGBps })).filter((p) => scale === 'linear' || p.y > 0);
     const chart = new Chart(canvas.current!, {
       type: 'line',
       data: {
         datasets: [
           {
-            label: 'busbw (GB/s)',
-            data: points(measured, (s) => s.busbw!, scale),
+            label: `busbw (${u})`,
+            data: points(measured, (s) => s.busbw!, scale, perGBps),
             borderColor: '#2563eb',
             backgroundColor: '#2563eb',
             borderWidth: 2,
@@ -66,8 +80,8 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
           },
           // Wider and beneath, so it still shows where it equals busbw (all_reduce on 2 ranks, broadcast).
           {
-            label: 'algbw (GB/s)',
-            data: points(measured, (s) => s.algbw!, scale),
+            label: `algbw (${u})`,
+            data: points(measured, (s) => s.algbw!, scale, perGBps),
             borderColor: 'rgba(249, 115, 22, 0.55)',
             backgroundColor: 'rgba(249, 115, 22, 0.55)',
             borderWidth: 6,
@@ -77,8 +91,8 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
           ...(model
             ? [
                 {
-                  label: `${model.algorithm} model busbw (GB/s)`,
-                  data: model.rows.map((r) => ({ x: r.bytes, y: r.busbw })).filter((p) => scale === 'linear' || p.y > 0),
+                  label: `${model.algorithm} model busbw (${u})`,
+                  data: modelPoints(model.rows),
                   borderColor: '#16a34a',
                   backgroundColor: '#16a34a',
                   borderWidth: 2,
@@ -91,11 +105,12 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
           ...(measured.some((s) => ncclPredictedBusbw(s) !== null)
             ? [
                 {
-                  label: 'NCCL predicted busbw (GB/s)',
+                  label: `NCCL predicted busbw (${u})`,
                   data: points(
                     measured.filter((s) => ncclPredictedBusbw(s) !== null),
                     (s) => ncclPredictedBusbw(s)!,
                     scale,
+                    perGBps,
                   ),
                   borderColor: '#b45309',
                   backgroundColor: '#b45309',
@@ -107,8 +122,8 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
               ]
             : []),
           ...(model?.alternatives ?? []).map((other) => ({
-            label: `${other.algorithm} model busbw (GB/s)`,
-            data: other.rows.map((r) => ({ x: r.bytes, y: r.busbw })).filter((p) => scale === 'linear' || p.y > 0),
+            label: `${other.algorithm} model busbw (${u})`,
+            data: modelPoints(other.rows),
             borderColor: '#9333ea',
             backgroundColor: '#9333ea',
             borderWidth: 2,
@@ -137,17 +152,17 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
           },
           y:
             scale === 'linear'
-              ? { type: 'linear', beginAtZero: true, title: { display: true, text: 'GB/s' } }
+              ? { type: 'linear', beginAtZero: true, title: { display: true, text: u } }
               : {
                   type: 'logarithmic',
-                  title: { display: true, text: 'GB/s (log)' },
+                  title: { display: true, text: `${u} (log)` },
                   ticks: { callback: (value) => formatLogTick(Number(value)) },
                 },
         },
       },
     });
     return () => chart.destroy();
-  }, [title, steps, scale, model, scheme]);
+  }, [title, steps, scale, model, scheme, unit]);
   const savePng = () => {
     setPngError(null);
     canvasPng(canvas.current!).then(
@@ -179,6 +194,7 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
           ref={canvas}
           data-testid="bandwidth-chart"
           data-scale={scale}
+          data-unit={unit.name}
           data-model={model ? model.algorithm : 'none'}
           data-nccl-predicted={steps.some((s) => ncclPredictedBusbw(s) !== null) ? 'yes' : 'no'}
           aria-label={`${title}: bandwidth versus size${model ? `, with the ${model.algorithm} model dashed` : ''}`}

@@ -7,6 +7,7 @@ import { recordAsItsStepsSay } from '../../../shared/results/record-status.js';
 import type { RunRecord, StepRecord } from '../../../shared/run/record/record.js';
 import { sweepModel } from '../../../shared/learn/sweep-model.js';
 import { fileStem } from '../ui/download';
+import { formatBandwidth } from '../ui/units';
 import { baseName } from '../ui/file-name';
 import type { RecordSource } from '../ui/view';
 import { BandwidthChart } from './BandwidthChart';
@@ -30,9 +31,9 @@ function SweepSummary({ steps }: { steps: StepRecord[] }) {
   const wrong = steps.reduce((sum, s) => sum + s.wrong, 0);
   const largest = steps.filter((s) => s.busbw !== null).slice(-1)[0];
   return (
-    <p className={`sweep-summary ${wrong ? 'failed' : 'passed'}`}>
+    <p className={`sweep-summary ${wrong ? 'failed' : 'passed'}`} data-testid="sweep-summary">
       Out of bounds values: {wrong} {wrong ? 'ERROR' : 'OK'}
-      {largest && <> · busbw at the largest size: {largest.busbw!.toFixed(2)} GB/s</>}
+      {largest && <> · busbw at the largest size: {formatBandwidth(largest.busbw!)}</>}
     </p>
   );
 }

@@ -9,6 +9,7 @@ import type { StepRecord } from '../../../shared/run/record/record.js';
 import { describeChoice, shortChoice } from '../../../shared/run/nccl/nccl-step-info.js';
 import { describeRan } from '../../../shared/run/nccl/nccl-kernels.js';
 import { FIRST_PAINT_STEPS } from './first-paint';
+import { bandwidthUnitFor, formatBandwidthIn, type BandwidthUnit } from '../ui/units';
 
 const VERDICT_TEXT: Record<StepRecord['verdict'], string> = {
   pass: PASS,
@@ -95,6 +96,7 @@ function StepRow({
   ran,
   expected,
   shownColumns,
+  bandwidth,
 }: {
   step: StepRecord;
   showStep: boolean;
@@ -103,8 +105,11 @@ function StepRow({
   ran: boolean;
   expected: boolean;
   shownColumns: readonly ResultColumn[];
+  bandwidth: BandwidthUnit;
 }) {
   const texts = resultTexts(step);
+  const bw = (v: number | null) => (v === null ? 'n/a' : formatBandwidthIn(v, bandwidth));
+  const shown = { ...texts, algbw: bw(step.algbw), busbw: bw(step.busbw) };
   return (
     <>
       <tr
@@ -115,7 +120,7 @@ function StepRow({
       >
         {showStep && <td className="left">{stepTitle(step)}</td>}
         {shownColumns.map((c) => (
-          <td key={c.id}>{texts[c.id]}</td>
+          <td key={c.id}>{shown[c.id]}</td>
         ))}
         <td className="verdict">
           {VERDICT_TEXT[step.verdict]}
@@ -161,6 +166,9 @@ export function StepTable({
   const shownColumns = steps.some((s) => resultCells(s).count !== null) ? RESULT_COLUMNS : TIME_ONLY;
   const columns = shownColumns.length + 1 + (showStep ? 1 : 0) + (nccl ? 1 : 0) + (ran ? 1 : 0);
   const rows = firstPaint ? FIRST_PAINT_STEPS : ROWS_SHOWN;
+  // One unit for the table's bandwidth columns, the one its largest value reads best in.
+  const bandwidth = bandwidthUnitFor(steps.flatMap((s) => [s.algbw, s.busbw]));
+  const unitOf = (c: ResultColumn) => (c.id === 'algbw' || c.id === 'busbw' ? `(${bandwidth.name})` : (c.shownUnit ?? c.unit));
   const shown =
     (all && !firstPaint) || steps.length <= rows
       ? steps
@@ -177,7 +185,7 @@ export function StepTable({
                 {c.unit && (
                   <>
                     <br />
-                    <span className="unit">{c.shownUnit ?? c.unit}</span>
+                    <span className="unit">{unitOf(c)}</span>
                   </>
                 )}
               </th>
@@ -198,6 +206,7 @@ export function StepTable({
               ran={ran}
               expected={failedAsMeant(step, expectedFailures)}
               shownColumns={shownColumns}
+              bandwidth={bandwidth}
             />
           ))}
         </tbody>

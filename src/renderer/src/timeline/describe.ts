@@ -2,7 +2,7 @@
 // bandwidth and verdict where the step has ended.
 import type { StepRecord } from '../../../shared/run/record/record.js';
 import { describeLoopStall, loopStall } from '../../../shared/run/rank/loop-host.js';
-import { formatBytes, formatDuration } from '../ui/units';
+import { formatBandwidth, formatBytes, formatDuration } from '../ui/units';
 import type { TimelineModel } from './model';
 import { OPS } from './ops';
 import { PHASES } from './phases';
@@ -29,7 +29,7 @@ export function describeSlice(
   const event = model.events[s.event[slice]];
   const step = steps.get(s.step[slice]);
   const planStep = source.plan.steps[s.step[slice]];
-  const gbps = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : `${v.toFixed(2)} GB/s`);
+  const gbps = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : formatBandwidth(v));
   const rows: [string, string][] = [
     ['step', `#${s.step[slice]} ${planStep?.label ?? event.name}`],
     ['rank', String(model.lanes[lane].rank)],
