@@ -1,5 +1,6 @@
 // Where the bundled rank process lives: next to this bundle (dist/), or in the package's dist/
-// when the core runs from elsewhere (the Electron build in out/, the sources under tests).
+// when the core runs from elsewhere (the Electron build in out/, the sources under tests, which
+// are in src/main/core/ground/: four floors down).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -9,6 +10,7 @@ export function workerEntryCandidates(baseDir: string): string[] {
     join(baseDir, 'worker.cjs'),
     join(baseDir, '..', '..', 'dist', 'worker.cjs'),
     join(baseDir, '..', '..', '..', 'dist', 'worker.cjs'),
+    join(baseDir, '..', '..', '..', '..', 'dist', 'worker.cjs'),
   ];
 }
 
