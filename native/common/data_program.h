@@ -87,73 +87,36 @@ struct CheckResult {
   unsigned long long wrong, first;
 };
 
-CLAB_HD uint32_t f32_to_bits(float f) {
+// Bit casts and the libm calls the program needs: CUDA's intrinsics on the device, the standard
+// library on the host.
 #ifdef __CUDA_ARCH__
-  return __float_as_uint(f);
+CLAB_HD uint32_t f32_to_bits(float f) { return __float_as_uint(f); }
+CLAB_HD float bits_to_f32(uint32_t u) { return __uint_as_float(u); }
+CLAB_HD uint64_t f64_to_bits(double f) { return static_cast<uint64_t>(__double_as_longlong(f)); }
+CLAB_HD double bits_to_f64(uint64_t u) { return __longlong_as_double(static_cast<long long>(u)); }
+CLAB_HD double trunc_(double x) { return trunc(x); }
+CLAB_HD double floor_(double x) { return floor(x); }
+CLAB_HD double rint_(double x) { return rint(x); }  // to nearest, ties to even
+CLAB_HD double ldexp_(double x, int e) { return ldexp(x, e); }
 #else
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-#endif
+template <class To, class From>
+CLAB_HD To bit_cast_(From from) {
+  static_assert(sizeof(To) == sizeof(From), "a bit cast keeps the size");
+  To to;
+  std::memcpy(&to, &from, sizeof to);
+  return to;
 }
-CLAB_HD float bits_to_f32(uint32_t u) {
-#ifdef __CUDA_ARCH__
-  return __uint_as_float(u);
-#else
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
+CLAB_HD uint32_t f32_to_bits(float f) { return bit_cast_<uint32_t>(f); }
+CLAB_HD float bits_to_f32(uint32_t u) { return bit_cast_<float>(u); }
+CLAB_HD uint64_t f64_to_bits(double f) { return bit_cast_<uint64_t>(f); }
+CLAB_HD double bits_to_f64(uint64_t u) { return bit_cast_<double>(u); }
+CLAB_HD double trunc_(double x) { return std::trunc(x); }
+CLAB_HD double floor_(double x) { return std::floor(x); }
+CLAB_HD double rint_(double x) { return std::nearbyint(x); }  // to nearest, ties to even (the host's default rounding mode)
+CLAB_HD double ldexp_(double x, int e) { return std::ldexp(x, e); }
 #endif
-}
-CLAB_HD uint64_t f64_to_bits(double f) {
-#ifdef __CUDA_ARCH__
-  return static_cast<uint64_t>(__double_as_longlong(f));
-#else
-  uint64_t u;
-  std::memcpy(&u, &f, 8);
-  return u;
-#endif
-}
-CLAB_HD double bits_to_f64(uint64_t u) {
-#ifdef __CUDA_ARCH__
-  return __longlong_as_double(static_cast<long long>(u));
-#else
-  double f;
-  std::memcpy(&f, &u, 8);
-  return f;
-#endif
-}
 CLAB_HD bool is_nan(double x) { return x != x; }
-CLAB_HD double trunc_(double x) {
-#ifdef __CUDA_ARCH__
-  return trunc(x);
-#else
-  return std::trunc(x);
-#endif
-}
-CLAB_HD double floor_(double x) {
-#ifdef __CUDA_ARCH__
-  return floor(x);
-#else
-  return std::floor(x);
-#endif
-}
 CLAB_HD double fabs_(double x) { return x < 0 ? -x : x; }
-/** Round to nearest, ties to even (the default rounding mode on the host). */
-CLAB_HD double rint_(double x) {
-#ifdef __CUDA_ARCH__
-  return rint(x);
-#else
-  return std::nearbyint(x);
-#endif
-}
-CLAB_HD double ldexp_(double x, int e) {
-#ifdef __CUDA_ARCH__
-  return ldexp(x, e);
-#else
-  return std::ldexp(x, e);
-#endif
-}
 
 /** float32 → float16 bits, round-to-nearest-even (dtypes.ts' float32ToFloat16Bits). */
 CLAB_HD uint16_t f16_from_f32(float f) {

@@ -27,20 +27,13 @@ enum cudaError_t : int {
   cudaErrorNotReady = 600,
   cudaErrorPeerAccessAlreadyEnabled = 704,
 };
-enum cudaMemcpyKind : int {
-  cudaMemcpyHostToDevice = 1,
-  cudaMemcpyDeviceToHost = 2,
-  cudaMemcpyDeviceToDevice = 3,
-};
+enum cudaMemcpyKind : int { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
 enum cudaDeviceP2PAttr : int {
   cudaDevP2PAttrPerformanceRank = 1,
   cudaDevP2PAttrAccessSupported = 2,
   cudaDevP2PAttrNativeAtomicSupported = 3,
 };
-enum cudaDeviceAttr : int {
-  cudaDevAttrComputeCapabilityMajor = 75,
-  cudaDevAttrComputeCapabilityMinor = 76,
-};
+enum cudaDeviceAttr : int { cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76 };
 enum cudaStreamCaptureMode : int {
   cudaStreamCaptureModeGlobal = 0,
   cudaStreamCaptureModeThreadLocal = 1,
@@ -248,10 +241,7 @@ enum nvmlGpuTopologyLevel_t : int {
   NVML_TOPOLOGY_NODE = 40,
   NVML_TOPOLOGY_SYSTEM = 50,
 };
-enum nvmlIntNvLinkDeviceType_t : int {
-  NVML_NVLINK_DEVICE_TYPE_GPU = 0x00,
-  NVML_NVLINK_DEVICE_TYPE_SWITCH = 0x02,
-};
+enum nvmlIntNvLinkDeviceType_t : int { NVML_NVLINK_DEVICE_TYPE_GPU = 0x00, NVML_NVLINK_DEVICE_TYPE_SWITCH = 0x02 };
 struct nvmlDevice_st;
 using nvmlDevice_t = nvmlDevice_st*;
 struct nvmlMemory_t {

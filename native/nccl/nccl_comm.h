@@ -183,6 +183,21 @@ class NcclComm final : public Comm {
    * with times.graph_wanted captured in a CUDA graph before the line-up and replayed once there.
    * `spin`: wait for the end without ever sleeping.
    */
+  /** execute() of a GEMM: launched once the communication enqueued before it has been issued and lined up. */
+  void execute_gemm(const Op& op, int repeat, uint64_t ticket, int stream_index, StreamState& st, Times& times);
+  /** execute() of a collective, p2p, group or barrier: staged, lined up, numbered for the profiler, timed, copied back. */
+  void execute_communication(const Op& op, int repeat, uint64_t ticket, StreamState& st, Times& times);
+  /** The op's prestaged buffers (a compare block's, kept until drain()), or nullptr. */
+  Staging* prestaged(const Op& op);
+  /** Stages `op` into `own` on `st`'s stream, with the data kernels' fill marked where `data`; aborts on failure. */
+  void stage_marked(const Op& op, Staging& own, StreamState& st, bool data);
+  /** copy_back() of `own`, with the data kernels' check marked where `data`. */
+  void copy_back_marked(const Staging& own, StreamState& st, bool data);
+  /**
+   * The send or receive whose number a run of `op` records: `op` itself, or a group's first (NCCL
+   * launches the group as one kernel, whose channels that call's events carry); nullptr for none.
+   */
+  static const Op* numbered_p2p(const Op& op, bool copies);
   template <class F>
   void timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times, const std::function<void()>& align_first,
              bool spin);

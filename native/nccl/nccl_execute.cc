@@ -172,55 +172,79 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   check_usable();
   use_device();
   StreamState& st = stream_state(ctx.index);
-  if (op.kind == OpKind::Gemm) {
-    const uint64_t g0 = now_ns();
-    const bool fresh = !st.gemm;
-    if (!st.gemm) st.gemm = std::make_unique<GpuGemm>(*rt_, *memory_, st.stream, rank_);
-    const uint64_t g1 = now_ns();
-    st.gemm->prepare(op.dtype, op.m, op.n, op.k);
-    if (fresh && tracing())
-      std::fprintf(stderr, "[trace] rank %d gemm on stream %d: cuBLAS handle %.1f ms, operands %.1f ms\n", rank_, ctx.index,
-                   (g1 - g0) / 1e6, (now_ns() - g1) / 1e6);
-    // Launched after the communication enqueued before it has been issued, as one host thread
-    // issuing in plan order would, and once that communication has lined its ranks up on the GPU:
-    // a late peer would otherwise hold the receive back while the GEMM ran alone and took every
-    // SM, and its lag (kept out of every communication's own time) would count against the
-    // overlap. The host polls for the line-up and then launches, so the GEMM starts a few µs after
-    // the receive; a GPU-side wait (cudaStreamWaitEvent) released both at once, and the GEMM took
-    // the SMs first in about half the repeats (the receive then ran ~1.5× slower).
-    std::function<void()> after_comm;
-    if (ticket != kNoTicket && (ticket & kAfterComm)) {
-      const uint64_t before = ticket & ~kAfterComm;
-      after_comm = [this, before] {
-        wait_issued(before);
-        if (before > 0) wait_lined_up(before - 1);
-      };
-    }
-    st.gemm->target_sms(op.sm_count);
-    timed(
-        st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, after_comm, false);
-    return;
+  if (op.kind == OpKind::Gemm) execute_gemm(op, repeat, ticket, ctx.index, st, times);
+  else
+    execute_communication(op, repeat, ticket, st, times);
+}
+
+void NcclComm::execute_gemm(const Op& op, int repeat, uint64_t ticket, int stream_index, StreamState& st, Times& times) {
+  const uint64_t g0 = now_ns();
+  const bool fresh = !st.gemm;
+  if (!st.gemm) st.gemm = std::make_unique<GpuGemm>(*rt_, *memory_, st.stream, rank_);
+  const uint64_t g1 = now_ns();
+  st.gemm->prepare(op.dtype, op.m, op.n, op.k);
+  if (fresh && tracing())
+    std::fprintf(stderr, "[trace] rank %d gemm on stream %d: cuBLAS handle %.1f ms, operands %.1f ms\n", rank_, stream_index,
+                 (g1 - g0) / 1e6, (now_ns() - g1) / 1e6);
+  // Launched after the communication enqueued before it has been issued, as one host thread
+  // issuing in plan order would, and once that communication has lined its ranks up on the GPU:
+  // a late peer would otherwise hold the receive back while the GEMM ran alone and took every
+  // SM, and its lag (kept out of every communication's own time) would count against the
+  // overlap. The host polls for the line-up and then launches, so the GEMM starts a few µs after
+  // the receive; a GPU-side wait (cudaStreamWaitEvent) released both at once, and the GEMM took
+  // the SMs first in about half the repeats (the receive then ran ~1.5× slower).
+  std::function<void()> after_comm;
+  if (ticket != kNoTicket && (ticket & kAfterComm)) {
+    const uint64_t before = ticket & ~kAfterComm;
+    after_comm = [this, before] {
+      wait_issued(before);
+      if (before > 0) wait_lined_up(before - 1);
+    };
   }
+  st.gemm->target_sms(op.sm_count);
+  timed(
+      st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, after_comm, false);
+}
+
+NcclComm::Staging* NcclComm::prestaged(const Op& op) {
+  std::lock_guard<std::mutex> lock(ahead_mu_);
+  auto it = ahead_.find(staging_key(op));
+  return it != ahead_.end() ? it->second.get() : nullptr;  // stays until drain(), which copies the output back
+}
+
+void NcclComm::stage_marked(const Op& op, Staging& own, StreamState& st, bool data) {
+  try {
+    if (data) data_mark(st, 0);
+    stage(op, own.root, own, st.stream);
+    if (data) data_mark(st, 1);
+  } catch (const ClabError& e) {
+    abort(e.what());  // this rank will not issue the op its peers wait in
+    throw;
+  }
+}
+
+void NcclComm::copy_back_marked(const Staging& own, StreamState& st, bool data) {
+  if (data) data_mark(st, 2);
+  copy_back(own, st.stream);
+  if (data) data_mark(st, 3);
+}
+
+const Op* NcclComm::numbered_p2p(const Op& op, bool copies) {
+  const auto is_p2p = [](const Op& o) { return o.comm == 0 && (o.kind == OpKind::Send || o.kind == OpKind::Recv); };
+  if (is_p2p(op)) return &op;
+  if (op.kind == OpKind::Group && !copies)
+    for (const Op& child : op.ops)
+      if (is_p2p(child)) return &child;
+  return nullptr;
+}
+
+void NcclComm::execute_communication(const Op& op, int repeat, uint64_t ticket, StreamState& st, Times& times) {
   Staging own;
-  Staging* staging = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(ahead_mu_);
-    auto it = ahead_.find(staging_key(op));
-    if (it != ahead_.end()) staging = it->second.get();  // stays until drain(), which copies the output back
-  }
+  Staging* staging = prestaged(op);
   // The data kernels' fill and check are marked on the stream (the timeline shows them), here where
   // an op is staged for itself; a compare block's prestaged ops are made and checked outside its time.
   const bool data = !staging && op_has_data(op);
-  if (!staging) {
-    try {
-      if (data) data_mark(st, 0);
-      stage(op, own.root, own, st.stream);
-      if (data) data_mark(st, 1);
-    } catch (const ClabError& e) {
-      abort(e.what());  // this rank will not issue the op its peers wait in
-      throw;
-    }
-  }
+  if (!staging) stage_marked(op, own, st, data);
   const Staged& bufs = staging ? staging->root : own.root;
   const bool copies = op_has_copy_engine(op);
   CopyTargets targets;  // copy-engine sends: where they land, learnt while lining up
@@ -234,18 +258,10 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
       if (ticket != kNoTicket) publish_lined_up(ticket, st.stream);
     };
   // The numbers NCCL gives this op's calls (the profiler's join), on the run's communicator only.
+  // A send or receive is numbered among its direction's calls to its peer.
   const int slot = op.comm == 0 ? seq_slot(op.kind) : -1;
+  const Op* lead = numbered_p2p(op, copies);
   times.seq.clear();
-  // A send or receive is numbered among its direction's calls to its peer; a group by its first
-  // send or receive (NCCL launches the group as one kernel, whose channels that call's events carry).
-  const auto is_p2p = [](const Op& o) { return o.comm == 0 && (o.kind == OpKind::Send || o.kind == OpKind::Recv); };
-  const Op* lead = is_p2p(op) ? &op : nullptr;
-  if (op.kind == OpKind::Group && !copies)
-    for (const Op& child : op.ops)
-      if (is_p2p(child)) {
-        lead = &child;
-        break;
-      }
   // One number per call and numbered op, for the loop and the run one by one: reserved, so that no
   // call of the loop waits for the vector to grow.
   const size_t per_call = (slot >= 0 ? 1 : 0) + (lead ? 1 : 0);
@@ -260,9 +276,7 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   // Every rank leaves a barrier as soon as it completes: one that slept through it would start the
   // next op late (a compare block starts with a barrier; its ops would time that rank's lag).
   timed(st, repeat, ticket, enqueue_one, times, line_up, op.kind == OpKind::Barrier);
-  if (data) data_mark(st, 2);
-  if (!staging) copy_back(own, st.stream);
-  if (data) data_mark(st, 3);
+  if (!staging) copy_back_marked(own, st, data);
   cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);
   if (data) {
     times.data_fill_start = clock_of(st, st.data_marks[0]);
