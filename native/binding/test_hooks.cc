@@ -307,6 +307,13 @@ gpu::cudaError_t instantiate(gpu::cudaGraphExec_t* exec, gpu::cudaGraph_t graph,
 gpu::cudaError_t launch(gpu::cudaGraphExec_t exec, gpu::cudaStream_t) {
   return logged("launch", exec == kExec ? "launch" : "launch another graph");
 }
+auto* const kBegin = reinterpret_cast<gpu::cudaEvent_t>(0x40);
+auto* const kEnd = reinterpret_cast<gpu::cudaEvent_t>(0x50);
+gpu::cudaError_t record_with_flags(gpu::cudaEvent_t e, gpu::cudaStream_t, unsigned int flags) {
+  const std::string which = e == kBegin ? "begin" : e == kEnd ? "end" : "another";
+  return logged("record", "record the " + which + " event" +
+                              (flags == gpu::kCudaEventRecordExternal ? ", external" : ", flags " + std::to_string(flags)));
+}
 gpu::cudaError_t exec_destroy(gpu::cudaGraphExec_t) { return logged("", "destroy the executable graph"); }
 gpu::cudaError_t graph_destroy(gpu::cudaGraph_t) { return logged("", "destroy the graph"); }
 gpu::cudaError_t last_error() { return logged("", "clear the last error"); }
@@ -320,6 +327,7 @@ const gpu::CudaRuntime& runtime() {
     r.cudaStreamEndCapture = end_capture;
     r.cudaGraphInstantiate = instantiate;
     r.cudaGraphLaunch = launch;
+    r.cudaEventRecordWithFlags = record_with_flags;
     r.cudaGraphExecDestroy = exec_destroy;
     r.cudaGraphDestroy = graph_destroy;
     r.cudaGetLastError = last_error;
@@ -332,23 +340,28 @@ const gpu::CudaRuntime& runtime() {
 }
 }  // namespace fake_cuda
 
-// graphLoopPlay(repeat, failAt): a graph-launched loop (gpu/graph_loop.h) against a runtime that logs
-// its calls instead of making them: `repeat` ops (each logged "op") captured, then one launch, then
-// the loop destroyed. failAt names the call that fails: 'begin', 'op' (the second op throws),
+// graphLoopPlay(repeat, failAt, timed): a graph-launched loop (gpu/graph_loop.h) against a runtime that
+// logs its calls instead of making them: `repeat` ops (each logged "op") captured — with `timed`,
+// between the loop's begin and end events recorded by the graph itself — then one launch, then the
+// loop destroyed. failAt names the call that fails: 'begin', 'record', 'op' (the second op throws),
 // 'end', 'instantiate', 'launch', or '' for none. Returns { calls, error?: { code, message } }.
 Napi::Value GraphLoopPlay(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   fake_cuda::calls.clear();
   fake_cuda::fail_at = info[1].ToString().Utf8Value();
   const int repeat = info[0].ToNumber().Int32Value();
+  const bool timed = info.Length() > 2 && info[2].ToBoolean().Value();
   Napi::Object result = Napi::Object::New(env);
   try {
     gpu::GraphLoop loop(fake_cuda::runtime(), fake_cuda::kStream, 3);
     int issued = 0;
-    loop.capture(repeat, [&] {
-      fake_cuda::calls.push_back("op");
-      if (fake_cuda::fail_at == "op" && ++issued == 2) throw ClabError("NCCL_ERROR_INVALID_USAGE", "rank 3: ncclAllReduce failed");
-    });
+    loop.capture(
+        repeat,
+        [&] {
+          fake_cuda::calls.push_back("op");
+          if (fake_cuda::fail_at == "op" && ++issued == 2) throw ClabError("NCCL_ERROR_INVALID_USAGE", "rank 3: ncclAllReduce failed");
+        },
+        timed ? fake_cuda::kBegin : nullptr, timed ? fake_cuda::kEnd : nullptr);
     loop.launch();
   } catch (const ClabError& e) {
     Napi::Object error = Napi::Object::New(env);

@@ -52,9 +52,10 @@ using cudaStream_t = CUstream_st*;
 using cudaEvent_t = CUevent_st*;
 using cudaGraph_t = CUgraph_st*;
 using cudaGraphExec_t = CUgraphExec_st*;
-constexpr unsigned kCudaStreamNonBlocking = 0x01;   // cudaStreamNonBlocking
-constexpr unsigned kCudaEventDefault = 0x00;        // cudaEventDefault
-constexpr unsigned kCudaEventDisableTiming = 0x02;  // cudaEventDisableTiming
+constexpr unsigned kCudaStreamNonBlocking = 0x01;    // cudaStreamNonBlocking
+constexpr unsigned kCudaEventDefault = 0x00;         // cudaEventDefault
+constexpr unsigned kCudaEventDisableTiming = 0x02;   // cudaEventDisableTiming
+constexpr unsigned kCudaEventRecordExternal = 0x01;  // cudaEventRecordExternal: a graph node when captured
 
 // The graph calls capture a step's timed loop and replay it (`"launch": "graph"`, gpu/graph_loop.h);
 // cudaGraphInstantiate as CUDA 12 and 13 declare it, with flags (CUDA 11's took an error node and a
@@ -83,6 +84,7 @@ constexpr unsigned kCudaEventDisableTiming = 0x02;  // cudaEventDisableTiming
   X(cudaEventCreateWithFlags, cudaError_t, (cudaEvent_t*, unsigned int))                      \
   X(cudaEventDestroy, cudaError_t, (cudaEvent_t))                                             \
   X(cudaEventRecord, cudaError_t, (cudaEvent_t, cudaStream_t))                                \
+  X(cudaEventRecordWithFlags, cudaError_t, (cudaEvent_t, cudaStream_t, unsigned int))         \
   X(cudaEventQuery, cudaError_t, (cudaEvent_t))                                               \
   X(cudaEventElapsedTime, cudaError_t, (float*, cudaEvent_t, cudaEvent_t))                    \
   X(cudaDeviceCanAccessPeer, cudaError_t, (int*, int, int))                                   \

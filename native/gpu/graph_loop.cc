@@ -16,11 +16,13 @@ void GraphLoop::abandon_capture() noexcept {
   rt_.cudaGetLastError();  // the failed capture's error is the one thrown, not a later call's
 }
 
-void GraphLoop::capture(int repeat, const std::function<void()>& enqueue_one) {
+void GraphLoop::capture(int repeat, const std::function<void()>& enqueue_one, cudaEvent_t begin, cudaEvent_t end) {
   if (exec_) throw ClabError(ErrCode::InvalidArgument, "rank " + std::to_string(rank_) + ": the loop's graph was captured already");
   cuda_check(rt_, rt_.cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture", rank_);
   try {
+    if (begin) cuda_check(rt_, rt_.cudaEventRecordWithFlags(begin, stream_, kCudaEventRecordExternal), "cudaEventRecordWithFlags", rank_);
     for (int i = 0; i < repeat; i++) enqueue_one();
+    if (end) cuda_check(rt_, rt_.cudaEventRecordWithFlags(end, stream_, kCudaEventRecordExternal), "cudaEventRecordWithFlags", rank_);
   } catch (...) {
     abandon_capture();
     throw;

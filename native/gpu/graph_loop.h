@@ -23,8 +23,11 @@ class GraphLoop {
    * capture's rules, so the other stream threads, and NCCL's first connection of a peer (which may
    * allocate), go on as they would. Where `enqueue_one` or the capture fails, the capture is ended
    * and its graph dropped, the stream is usable again, and the error is thrown (ClabError).
+   * With `begin` and `end`, the graph records them itself (event nodes, cudaEventRecordExternal)
+   * before its first op and after its last: a replay is then timed from its first op on the GPU,
+   * without the host's cudaGraphLaunch between the stream and the graph's work.
    */
-  void capture(int repeat, const std::function<void()>& enqueue_one);
+  void capture(int repeat, const std::function<void()>& enqueue_one, cudaEvent_t begin = nullptr, cudaEvent_t end = nullptr);
   /** Enqueues one replay of the captured ops on the stream. */
   void launch();
 

@@ -117,9 +117,14 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
         // untimed, all_reduce 8 B … 512 KiB read 1.13 × nccl-tests -G 20's time per op, with the
         // upload alone 1.06 ×, with the replay 1.02 × (paired medians, 2 × H200, NCCL 2.28.3). Then
         // one replay of all `repeat` is timed: as many ops as the host-launched loop, one launch.
+        // The graph records the loop's event pair itself, around its first and last op: timed from
+        // the host's two records around the launch instead, the replay carried the launch's own
+        // latency (some 2 µs, one launch per 20 ops where nccl-tests -G 20 has one per 400), and
+        // read 1.012–1.018 × nccl-tests -G's time per op (paired medians below 1 MiB, 6 repeats,
+        // 4 × H200, NCCL 2.28.3 and 2.30.7, 2026-11-27; A/A 0.997–1.004).
         if (times.graph_wanted) {
           graph.emplace(*rt_, st.stream, rank_);
-          graph->capture(repeat, enqueue_one);
+          graph->capture(repeat, enqueue_one, st.loop_begin, st.loop_end);
           graph->launch();
         }
         if (align_first) align_first();
@@ -129,11 +134,13 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
         }, after{};
         getrusage(RUSAGE_THREAD, &before);
         const uint64_t issue0 = now_ns();
-        cuda_check(*rt_, rt_->cudaEventRecord(st.loop_begin, st.stream), "cudaEventRecord", rank_);
-        if (graph) graph->launch();
-        else
+        if (graph) {
+          graph->launch();  // records loop_begin and loop_end itself
+        } else {
+          cuda_check(*rt_, rt_->cudaEventRecord(st.loop_begin, st.stream), "cudaEventRecord", rank_);
           for (int i = 0; i < repeat; i++) enqueue_one();
-        cuda_check(*rt_, rt_->cudaEventRecord(st.loop_end, st.stream), "cudaEventRecord", rank_);
+          cuda_check(*rt_, rt_->cudaEventRecord(st.loop_end, st.stream), "cudaEventRecord", rank_);
+        }
         times.loop_issue_ns = now_ns() - issue0;
         getrusage(RUSAGE_THREAD, &after);
         times.loop_faults = static_cast<uint64_t>((after.ru_minflt - before.ru_minflt) + (after.ru_majflt - before.ru_majflt));

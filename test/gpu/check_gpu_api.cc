@@ -71,6 +71,7 @@ CLAB_SAME_VALUE(cudaStreamCaptureModeRelaxed)
 static_assert(g::kCudaStreamNonBlocking == cudaStreamNonBlocking, "cudaStreamNonBlocking differs");
 static_assert(g::kCudaEventDefault == cudaEventDefault, "cudaEventDefault differs");
 static_assert(g::kCudaEventDisableTiming == cudaEventDisableTiming, "cudaEventDisableTiming differs");
+static_assert(g::kCudaEventRecordExternal == cudaEventRecordExternal, "cudaEventRecordExternal differs");
 
 CLAB_SAME_VALUE(ncclSuccess)
 CLAB_SAME_VALUE(ncclUnhandledCudaError)

@@ -9,7 +9,7 @@ import { cpuCommInit, createId } from './ranks';
 
 type Play = { calls: string[]; error?: { code: string; message: string } };
 const hooks = createRequire(import.meta.url)(path.resolve('build/native/Release/clab_test_hooks.node')) as {
-  graphLoopPlay(repeat: number, failAt: string): Play;
+  graphLoopPlay(repeat: number, failAt: string, timed?: boolean): Play;
 };
 
 const BEGIN = 'begin capture thread-local';
@@ -21,6 +21,29 @@ describe('a graph-launched loop, against a logging CUDA runtime', () => {
     expect(hooks.graphLoopPlay(4, '')).toEqual({
       calls: [BEGIN, 'op', 'op', 'op', 'op', 'end capture', INSTANTIATE, 'launch', ...DESTROYED],
     });
+  });
+
+  it('times a replay by the graph itself: the loop’s begin and end events are nodes around its ops', () => {
+    expect(hooks.graphLoopPlay(3, '', true)).toEqual({
+      calls: [
+        BEGIN,
+        'record the begin event, external',
+        'op',
+        'op',
+        'op',
+        'record the end event, external',
+        'end capture',
+        INSTANTIATE,
+        'launch',
+        ...DESTROYED,
+      ],
+    });
+  });
+
+  it('ends the capture when recording an event into it fails, and names the call', () => {
+    const play = hooks.graphLoopPlay(3, 'record', true);
+    expect(play.calls).toEqual([BEGIN, 'record the begin event, external', 'end capture', 'destroy the graph', 'clear the last error']);
+    expect(play.error?.message).toMatch(/^rank 3: cudaEventRecordWithFlags failed: cudaErrorStreamCaptureInvalidated \(/);
   });
 
   it('ends the capture and drops its graph when an op fails inside it, and throws the op’s own error', () => {
