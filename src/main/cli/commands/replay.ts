@@ -2,6 +2,7 @@
 import { runSucceeded } from '../../../shared/results/expectation.js';
 import { runReport, statusLine } from '../../../shared/export/format.js';
 import { environmentLine } from '../../../shared/export/environment-line.js';
+import { timeToAnswer, timeToAnswerLine } from '../../../shared/run/record/time-to-answer.js';
 import { EXIT_FAILED, EXIT_OK, out, outJson, readShownRecord, reportUsageError, type RegisterCommand } from '../common.js';
 
 function replayCommand(file: string, flags: { json?: boolean }): number {
@@ -19,6 +20,7 @@ function replayCommand(file: string, flags: { json?: boolean }): number {
     for (const line of runReport(record)) print(line);
     print(environmentLine(record.environment));
     print(statusLine(record));
+    print(timeToAnswerLine(timeToAnswer(record)));
     return runSucceeded(record) ? EXIT_OK : EXIT_FAILED;
   } catch (e) {
     return reportUsageError(e);

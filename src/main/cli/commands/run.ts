@@ -7,7 +7,9 @@ import type { BackendRequest } from '../../core/machine/backend.js';
 import { keepPackedForLaterOpens } from '../../core/library/saved-runs.js';
 import { loadScenarioFile } from '../../core/library/scenario-file.js';
 import { ScenarioFileError, type FileProblem } from '../../../shared/plan/text.js';
-import { prepareRun, type PreparedRun } from '../../core/service/start-run.js';
+import { monotonicNs, prepareRun, processStartNs, type PreparedRun } from '../../core/service/start-run.js';
+import { timeToAnswer, timeToAnswerLine } from '../../../shared/run/record/time-to-answer.js';
+import { writesPacked } from '../../../shared/run/record/record-file.js';
 import { EXIT_FAILED, EXIT_OK, err, out, outJson, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
 import { LiveReporter } from '../reporter.js';
 import { lessonLines, type Lesson } from '../../../shared/learn/lessons.js';
@@ -78,6 +80,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
       stepMode: Boolean(flags.step),
       remote: remoteOf(flags),
       ncclLibrary: libraries[0],
+      askedNs: processStartNs(),
       onCheckpointError: (e) => err(`[lab] the run record could not be kept current: ${e.message}`),
     });
   } catch (e) {
@@ -110,8 +113,11 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     if (lesson) for (const line of lessonLines(lesson)) out(line);
     if (savedTo) out(`run record: ${savedTo}`);
   }
-  // A large run is packed for the app's next open of it, as the app packs the runs it saves.
-  if (savedTo) await keepPackedForLaterOpens(savedTo, (message) => err(`clab: ${message}`));
+  // A large run's JSON record is packed for the app's next open of it, as the app packs the runs
+  // it saves (a packed record file opens as it lies).
+  if (savedTo && !writesPacked(record)) await keepPackedForLaterOpens(savedTo, (message) => err(`clab: ${message}`));
+  // The last line: where the time went, up to now (on stderr beside --json's record).
+  (flags.json ? err : out)(timeToAnswerLine(timeToAnswer(record, monotonicNs())));
   if (saveError) {
     err(`clab: the run record could not be written to ${prepared.recordPath}: ${saveError.message}`);
     return EXIT_FAILED;

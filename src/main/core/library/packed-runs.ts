@@ -30,6 +30,8 @@ export const PACKED_RUN_LIMITS: PackedRunLimits = { runs: 3, bytes: 192 * 1024 *
 export interface Packing {
   packed: Uint8Array<ArrayBuffer>;
   content: string | null;
+  /** The packing is the file's own (a packed record file): read from it again as fast as from a copy, so none is kept on disk. */
+  inFile?: boolean;
 }
 
 /**
@@ -101,11 +103,13 @@ export class PackedRuns {
       if (stored.length <= this.limits.bytes) this.keep(file, { version: version!, packed: stored });
       return stored;
     }
-    const { packed, content } = await this.pack(file, (content) => (v && this.disk ? this.disk.readByContent(file, content) : null));
+    const { packed, content, inFile } = await this.pack(file, (content) =>
+      v && this.disk ? this.disk.readByContent(file, content) : null,
+    );
     if (version !== null && packed.length <= this.limits.bytes) this.keep(file, { version, packed });
     // Stored (under the file's version now, a packing reused by content too) only if the file is
     // still as it was before it was read.
-    if (v && this.disk && versionOf(file)?.version === v.version) {
+    if (v && this.disk && !inFile && versionOf(file)?.version === v.version) {
       try {
         this.disk.write(file, v.version, packed, v.bytes, content);
       } catch (e) {

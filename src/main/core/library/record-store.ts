@@ -5,9 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../ground/atomic-file.js';
+import { writeFileAtomicChunks } from '../ground/atomic-file.js';
 import { FileTooLargeError, readCapped, readCappedChunks, type ReadCappedChunksOptions } from '../ground/read-capped.js';
 import type { RunRecord } from '../../../shared/run/record/record.js';
+import { encodeRecordFile, packedBody } from '../../../shared/run/record/record-file.js';
+import { unpackRecord } from '../../../shared/run/record/packed-run.js';
+import { nodeUtf8 } from './packed-runs.js';
 import {
   MAX_RECORD_BYTES,
   parseRecordJson,
@@ -17,8 +20,16 @@ import {
   validateRecord,
 } from '../../../shared/run/record/record-text.js';
 
-export function writeRecordAtomic(file: string, record: RunRecord): void {
-  writeFileAtomic(file, JSON.stringify(record));
+/**
+ * Writes a record, atomically, in the form its size calls for (record-file.ts: packed where it
+ * holds many events, else JSON). `finish` makes the record written once its events are encoded
+ * (the save's end stamped); returns the record written.
+ */
+export function writeRecordAtomic(file: string, record: RunRecord, finish: (r: RunRecord) => RunRecord = (r) => r): RunRecord {
+  let written = record;
+  const chunks = encodeRecordFile(record, nodeUtf8, (r) => (written = finish(r)));
+  writeFileAtomicChunks(file, (write) => chunks.forEach(write));
+  return written;
 }
 
 export { MAX_RECORD_BYTES } from '../../../shared/run/record/record-text.js';
@@ -47,8 +58,34 @@ function cannotRead(file: string, e: unknown): Error {
 export function readRecord(file: string, o: RecordReadOptions = {}): RunRecord {
   // The bytes are let go once decoded, and the text once parsed: a large record's bytes, text,
   // parsed JSON and checked copy are not all held at once.
-  return validRecord(file, parseRecordText(file, recordText(file, readRecordBytes(file, o))));
+  const bytes = readRecordBytes(file, o);
+  checkRecordStart(file, bytes);
+  return packedRecord(file, bytes) ?? validRecord(file, parseRecordText(file, bytes.toString('utf8')));
 }
+
+/** The record a packed record file holds (record-file.ts), checked; null where the file is a JSON record. */
+function packedRecord(file: string, bytes: Buffer): RunRecord | null {
+  try {
+    const body = packedBody(asArrayBuffer(bytes), nodeUtf8);
+    return body && unpackRecord(body, nodeUtf8);
+  } catch (e) {
+    throw new Error(`${file}: not a valid run record: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+/**
+ * The packed run of a packed record file (record-file.ts), as the page reads it (it checks every
+ * part); null where the file is a JSON record.
+ */
+export function packedRunOf(file: string, bytes: Buffer): Uint8Array<ArrayBuffer> | null {
+  try {
+    return packedBody(asArrayBuffer(bytes), nodeUtf8);
+  } catch (e) {
+    throw new Error(`${file}: not a valid run record: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+const asArrayBuffer = (b: Buffer) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length);
 
 function readRecordBytes(file: string, o: RecordReadOptions): Buffer {
   try {
@@ -56,11 +93,6 @@ function readRecordBytes(file: string, o: RecordReadOptions): Buffer {
   } catch (e) {
     throw cannotRead(file, e);
   }
-}
-
-function recordText(file: string, bytes: Buffer): string {
-  checkRecordStart(file, bytes);
-  return bytes.toString('utf8');
 }
 
 /**
@@ -89,6 +121,8 @@ export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmedia
  * opens), errors naming the file.
  */
 export async function recordFromBytes(file: string, bytes: Buffer): Promise<RunRecord> {
+  const packed = packedRecord(file, bytes);
+  if (packed) return packed;
   const text = bytes.toString('utf8');
   await nextTurn();
   const raw = parseRecordText(file, text);

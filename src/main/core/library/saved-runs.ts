@@ -16,7 +16,7 @@ import { MAX_RECORD_BYTES } from '../../../shared/run/record/record-text.js';
 import { defaultPackedRunDir, fileBytes, PACKED_RUN_DISK_LIMITS, PackedRunDisk, sha256 } from './packed-run-disk.js';
 import { nodeUtf8, PACKED_RUN_LIMITS, PackedRuns } from './packed-runs.js';
 import { readCapped, readChunk, type ChunkReader } from '../ground/read-capped.js';
-import { nextTurn, readRecordFile, readRecordFileBytes, recordFromBytes } from './record-store.js';
+import { nextTurn, packedRunOf, readRecordFile, readRecordFileBytes, recordFromBytes } from './record-store.js';
 
 export const RUN_SUFFIX = '.run.json';
 /** What a listing reads of a record it has not seen: its summary fields come first. */
@@ -57,6 +57,9 @@ export class SavedRuns {
         // Read once; where the disk may keep it, hashed (a touched file's packing is found by its
         // bytes), then parsed if need be.
         const bytes = await readRecordFileBytes(file, this.openOptions);
+        // A packed record file holds the page's packing as it is (the page checks every part).
+        const inFile = packedRunOf(file, bytes);
+        if (inFile) return { packed: inFile, content: null, inFile: true };
         const content = disk && bytes.length >= disk.limits.minRecordBytes ? sha256(bytes) : null;
         const kept = content === null ? null : reuse(content);
         if (kept) return { packed: kept, content };

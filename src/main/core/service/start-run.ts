@@ -48,7 +48,18 @@ export interface RunRequest {
    * CLAB_NCCL_LIBRARY: must be an existing regular file (NcclLibraryError otherwise).
    */
   ncclLibrary?: string;
+  /**
+   * When the answer was asked for, on the events' clock (monotonicNs): `clab run` gives its
+   * process start (processStartNs); by default the moment the run was prepared.
+   */
+  askedNs?: number;
 }
+
+/** Now on the clock of the ranks' events (CLOCK_MONOTONIC on Linux, as process.hrtime is), in ns. */
+export const monotonicNs = (): number => Number(process.hrtime.bigint());
+
+/** When this process started, on monotonicNs's clock. */
+export const processStartNs = (): number => monotonicNs() - performance.now() * 1e6;
 
 export interface RunOutcome {
   record: RunRecord;
@@ -75,6 +86,7 @@ export interface PreparedRun {
  * naming why the record cannot be written.
  */
 export function prepareRun(request: RunRequest): PreparedRun {
+  const askedNs = request.askedNs ?? monotonicNs();
   const { loaded } = request;
   const plan = compileLoaded(loaded, { ranks: request.ranks });
   const ncclLibrary = request.ncclLibrary === undefined ? undefined : checkNcclLibraryPath(request.ncclLibrary, 'the NCCL library');
@@ -120,7 +132,7 @@ export function prepareRun(request: RunRequest): PreparedRun {
     ranks: remote?.ranks,
     ncclLibrary,
   });
-  const start = () => runAndSave(run, recordPath, request, backend.backend);
+  const start = () => runAndSave(run, recordPath, request, backend.backend, askedNs);
   return { run, plan, backend, recordPath, start: remote ? () => remote.around(start) : start };
 }
 
@@ -163,7 +175,13 @@ const beforeFork = (backend: BackendChoice['backend']): Promise<void> =>
       )
     : Promise.resolve();
 
-async function runAndSave(run: LabRun, recordPath: string, request: RunRequest, backend: BackendChoice['backend']): Promise<RunOutcome> {
+async function runAndSave(
+  run: LabRun,
+  recordPath: string,
+  request: RunRequest,
+  backend: BackendChoice['backend'],
+  askedNs: number,
+): Promise<RunOutcome> {
   // Kept current as steps end, so a run that is killed keeps what it had measured.
   const checkpoint = new RecordCheckpoint(run, recordPath, CHECKPOINT_INTERVAL_MS, request.onCheckpointError);
   const onSignal = (signal: NodeJS.Signals) => run.stop(`interrupted (${signal})`);
@@ -172,17 +190,23 @@ async function runAndSave(run: LabRun, recordPath: string, request: RunRequest, 
     process.on('SIGTERM', onSignal);
   }
   let record: RunRecord;
+  let forkNs: number;
   try {
     if (!request.remote) await beforeFork(backend);
+    forkNs = monotonicNs();
     record = await run.run();
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     checkpoint.close();
   }
+  // The moments the events do not hold (time-marks.ts); the save's end is stamped once the
+  // record's events are encoded, so that the file holds it.
+  const marks = { askedNs, forkNs, runEndNs: monotonicNs(), saveStartNs: monotonicNs() };
+  record = { ...record, timeMarks: marks };
   try {
-    writeRecordAtomic(recordPath, record);
-    return { record, savedTo: recordPath, saveError: null };
+    const saved = writeRecordAtomic(recordPath, record, (r) => ({ ...r, timeMarks: { ...marks, saveEndNs: monotonicNs() } }));
+    return { record: saved, savedTo: recordPath, saveError: null };
   } catch (e) {
     return { record, savedTo: null, saveError: e as Error };
   }

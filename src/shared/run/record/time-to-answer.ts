@@ -130,7 +130,7 @@ export function timeToAnswer(record: TimedRecord, endNs?: number): TimeToAnswer 
   const end = endNs ?? marks?.saveEndNs ?? null;
 
   if (!marks) unknown.push('start, save and wall: the record has no time marks (made before they were kept)');
-  else if (end === null) unknown.push('save and wall: the record was kept while the run went');
+  else if (marks.saveEndNs === undefined) unknown.push('save and wall: the record was kept while the run went');
   if (!joins.length) unknown.push("init: no rank's line says how long it took to join (counted in start)");
 
   const start: TimePart = {
@@ -158,7 +158,7 @@ export function timeToAnswer(record: TimedRecord, endNs?: number): TimeToAnswer 
     })),
   };
   const steps: TimePart = { name: 'steps', ns: span(stepsStart, runEnd), detail: stepPhases(record.events) };
-  const save: TimePart = { name: 'save', ns: span(marks?.saveStartNs ?? null, end), detail: [] };
+  const save: TimePart = { name: 'save', ns: span(marks?.saveStartNs ?? null, marks?.saveEndNs ?? null), detail: [] };
   const wallNs = span(asked, end);
   const known = [start, init, steps, save].reduce((sum, p) => sum + (p.ns ?? 0), 0);
   const other: TimePart = { name: 'other', ns: wallNs === null ? null : Math.max(0, wallNs - known), detail: [] };

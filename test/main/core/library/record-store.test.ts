@@ -1,10 +1,11 @@
 // Reading a run record: a large file that cannot be one (60 MiB of spaces) is refused from its
 // first bytes, in one line naming it, neither read nor parsed whole.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readChunk, type ChunkReader } from '../../../../src/main/core/ground/read-capped';
-import { MAX_RECORD_BYTES, readRecord, readRecordFile } from '../../../../src/main/core/library/record-store';
+import { MAX_RECORD_BYTES, readRecord, readRecordFile, writeRecordAtomic } from '../../../../src/main/core/library/record-store';
+import { PACKED_FILE_MIN_EVENTS } from '../../../../src/shared/run/record/record-file';
 import { RECORD_START_BYTES } from '../../../../src/shared/run/record/record-text';
 import { syntheticRecord } from '../../../../bench/timeline/synthetic-record';
 import { tempDir } from '../../../setup/temp-dirs';
@@ -76,5 +77,39 @@ describe('a run record read from its file', () => {
     expect((await readRecordFile(file, { read })).id).toBe(record.id);
     expect(counted.bytes).toBe(Buffer.byteLength(text) + 3);
     expect(readRecord(file).id).toBe(record.id);
+  });
+});
+
+describe('a run record of many events, written packed', () => {
+  const record = syntheticRecord({ ranks: 2, rounds: 400, warmup: 1, iters: 5, name: 'packed' });
+  const file = join(dir, 'packed.run.json');
+
+  it('reads back as the record it was, where clab reads it at once and where a door reads it', async () => {
+    expect(record.events.length).toBeGreaterThanOrEqual(PACKED_FILE_MIN_EVENTS);
+    const written = writeRecordAtomic(file, record);
+    expect(written).toBe(record);
+    const bytes = readFileSync(file);
+    expect(bytes.subarray(0, 20).toString('latin1')).toBe('{"format":"clab.run"');
+    expect(bytes.length).toBeLessThan(JSON.stringify(record).length);
+    expect(readRecord(file)).toEqual(record);
+    expect(await readRecordFile(file)).toEqual(record);
+  });
+
+  it('holds what finish made of the record once its events were encoded, and returns it', () => {
+    const marks = { askedNs: 1, forkNs: 2, runEndNs: 3, saveStartNs: 4, saveEndNs: 5 };
+    const written = writeRecordAtomic(file, record, (r) => ({ ...r, timeMarks: marks }));
+    expect(written.timeMarks).toEqual(marks);
+    expect(readRecord(file).timeMarks).toEqual(marks);
+  });
+
+  it('cut short, is refused in one line naming the file and where its columns break', async () => {
+    writeRecordAtomic(file, record);
+    const cut = join(dir, 'cut.run.json');
+    const bytes = readFileSync(file);
+    writeFileSync(cut, bytes.subarray(0, bytes.length - 100));
+    expect(() => readRecord(cut)).toThrow(
+      new RegExp(`^${cut}: not a valid run record: events\\.\\w+(\\.\\w+)?: its \\d+ values go past the end`),
+    );
+    await expect(readRecordFile(cut)).rejects.toThrow(`${cut}: not a valid run record: events.`);
   });
 });

@@ -1,9 +1,10 @@
 // The runs folder as the doors open it: a record being read holds no other client up.
-import { statSync, truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readChunk, type ChunkReader } from '../../../../src/main/core/ground/read-capped';
 import { SavedRuns } from '../../../../src/main/core/library/saved-runs';
+import { writeRecordAtomic } from '../../../../src/main/core/library/record-store';
 import { nodeUtf8 } from '../../../../src/main/core/library/packed-runs';
 import { unpackRecord } from '../../../../src/shared/run/record/packed-run';
 import { syntheticRecord } from '../../../../bench/timeline/synthetic-record';
@@ -116,5 +117,37 @@ describe('saved runs listed from their heads', () => {
     // Past the 64 MiB the doors once stopped at: read (here: found to be no JSON), not refused by its size.
     truncateSync(huge, 65 * MiB);
     await expect(saved.open(huge)).rejects.toThrow(/huge\.run\.json: cannot read the run record: its JSON breaks/);
+  });
+});
+
+describe('saved runs written packed (many events)', () => {
+  it('are listed from the summary line, reading only the head, and opened as the page reads them, packed as they lie', async () => {
+    const folder = tempDir('saved-runs-packed');
+    const cache = tempDir('saved-runs-packed-cache');
+    const file = join(folder, 'packed.run.json');
+    const r = syntheticRecord({ ranks: 4, rounds: 400, warmup: 1, iters: 5, name: 'packed sweep' });
+    writeRecordAtomic(file, { ...r, expectation: { steps: [0], met: false, note: 'no failure where one was expected' } });
+    expect(statSync(file).size).toBeGreaterThan(MiB);
+    let chunks = 0;
+    const read: ChunkReader = (handle, into, position) => (chunks++, readChunk(handle, into, position));
+    const saved = new SavedRuns(folder, cache, () => {}, read);
+    const [listed] = await saved.list();
+    expect(listed).toEqual({
+      path: file,
+      name: 'packed sweep',
+      createdAt: r.createdAt,
+      finishedAt: r.finishedAt,
+      status: r.status,
+      expectation: { met: false, note: 'no failure where one was expected' },
+      world: 4,
+      backend: r.environment.backend,
+      bytes: statSync(file).size,
+    });
+    expect(chunks).toBe(0);
+    const packed = await saved.openPacked(file);
+    expect(unpackRecord(packed, nodeUtf8).events).toEqual(r.events);
+    // The file's own packing: no copy kept on disk beside it.
+    expect(readdirSync(cache)).toEqual([]);
+    expect((await saved.open(file)).events.length).toBe(r.events.length);
   });
 });
