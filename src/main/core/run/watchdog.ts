@@ -1,6 +1,7 @@
 // The watchdog of a run and where each rank is: which steps began and on which ranks, the calls
 // each rank entered (its flight recorder), who has joined; from them, a step past its timeout and
-// every rank's position in words. LabRun feeds it the ranks' messages and asks it every 100 ms.
+// every rank's position in words. The coordinator feeds it the ranks' messages and asks it at each
+// tick; it reads no clock of its own (each call says when it is).
 import { describeEntry, FLIGHT_ENTRIES_KEPT, type FlightEntry } from '../../../shared/run/rank/flight.js';
 import { takesPart } from '../../../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../../../shared/plan/types.js';
@@ -43,8 +44,8 @@ export class Watchdog {
     this.joined.add(rank);
   }
 
-  stepBegan(rank: number, step: number): void {
-    const b = this.began.get(step) ?? { atMs: Date.now(), ranks: new Set<number>() };
+  stepBegan(rank: number, step: number, nowMs: number): void {
+    const b = this.began.get(step) ?? { atMs: nowMs, ranks: new Set<number>() };
     b.ranks.add(rank);
     this.began.set(step, b);
     const cur = this.current.get(rank) ?? new Set<number>();
@@ -102,8 +103,12 @@ export class Watchdog {
    * What is overdue now, if anything: ranks that have not joined within the start timeout, or the
    * earliest step past its time (where the ranks parted, when a later one is overdue too).
    */
-  check(startedAtMs: number, finished: (step: number) => boolean, finishedOn: (step: number, rank: number) => boolean): Overdue | null {
-    const now = Date.now();
+  check(
+    now: number,
+    startedAtMs: number,
+    finished: (step: number) => boolean,
+    finishedOn: (step: number, rank: number) => boolean,
+  ): Overdue | null {
     if (this.joined.size < this.plan.world && now - startedAtMs > this.startTimeoutMs) {
       const missing = this.ranks().filter((r) => !this.joined.has(r));
       return {

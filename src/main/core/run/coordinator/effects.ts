@@ -1,0 +1,28 @@
+// What the coordinator asks its driver to do (run.ts carries them out, in order): it decides, the
+// driver sends, emits and kills. Nothing here reaches a process, a clock or a timer.
+import type { CoreToWorker, TimelineEvent } from '../../../../shared/run/rank/protocol.js';
+import type { LogLine, RunError, StepRecord } from '../../../../shared/run/record/record.js';
+
+export type Effect =
+  /** A message to each of `ranks` that has a link (none before the ranks are there). */
+  | { kind: 'send'; ranks: readonly number[]; message: CoreToWorker }
+  /** A line of the run's log, kept in the record already. */
+  | { kind: 'log'; line: LogLine }
+  /** A step ended on every rank in it: its record, with the events its ranks sent for it. */
+  | { kind: 'step-done'; record: StepRecord; done: number; total: number; events: TimelineEvent[] }
+  | { kind: 'failure'; error: RunError }
+  /** Step mode: every rank still running waits before `step`. */
+  | { kind: 'paused'; step: number }
+  /** Every rank process ends now: the abort's grace is over. */
+  | { kind: 'kill' }
+  /** No rank joins any more (a stop while the ranks were still coming). */
+  | { kind: 'close'; reason: string }
+  /** The run is over: its record can be made. */
+  | { kind: 'end' };
+
+/** How a rank's link ended: its exit code or signal, or, for a rank on another host, why the link was lost. */
+export interface RankExit {
+  code: number | null;
+  signal: string | null;
+  lost?: string;
+}
