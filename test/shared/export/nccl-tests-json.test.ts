@@ -69,7 +69,7 @@ describe('clab export --format nccl-tests-json', () => {
     // Time in µs; bandwidths in GB/s from that time; the bus factor of all_reduce on 2 ranks is 1.
     expect(small.out_of_place!.time).toBeCloseTo(outOfPlace.timing!.mean, 9);
     expect(small.out_of_place!.alg_bw).toBeCloseTo(256 / outOfPlace.timing!.mean / 1e3, 12);
-    expect(small.out_of_place!.bus_bw).toBeCloseTo(small.out_of_place!.alg_bw, 12);
+    expect(small.out_of_place!.bus_bw).toBeCloseTo(Number(small.out_of_place!.alg_bw), 12);
     expect(small.in_place!.time).toBeCloseTo(record.steps[0].timing!.mean, 9);
     expect(small.out_of_place!.nwrong).toBe(0);
     expect(file.config).toMatchObject({ minimum_bytes: 256, maximum_bytes: 1024, step_factor: 4, iterations: 3, per_iter_timing: 'true' });
