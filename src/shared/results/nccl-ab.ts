@@ -1,63 +1,12 @@
 // One scenario run on two NCCL libraries, the sides taking turns (`clab run --nccl A --nccl B`): per
 // step, B's time per op over A's in each repeat, the median of those ratios with its interval, and
-// whether B is faster, slower or within the machine's noise. What the A/B summary file holds, and
-// the table the CLI prints of it. Pure: the core computes it (core/service/nccl-ab), the app shows it.
+// whether B is faster, slower or within the machine's noise: the turns' order and the table the CLI
+// prints (the file's schema: run/api/nccl-ab-file.ts). Pure: the core computes it (core/service/nccl-ab), the app shows it.
 import { formatBytes } from '../data/units.js';
+import type { AbLibrary, AbSideName, AbStep, NcclAbSummary } from '../run/api/nccl-ab-file.js';
 import { formatMicroseconds } from './results-table.js';
 
-export type AbSideName = 'A' | 'B';
-export type AbVerdict = 'faster' | 'slower' | 'within noise' | 'n/a';
-
-export interface AbLibrary {
-  /** The path given to --nccl. */
-  path: string;
-  /** ncclGetVersion's (2.28.3), from the side's first record; null where it was not read. */
-  version: string | null;
-  sha256: string | null;
-}
-
-/** One run of the scenario: which repeat, which side, where its record went and how it ended. */
-export interface AbTurn {
-  repeat: number;
-  side: AbSideName;
-  /** The record's file; null where it could not be written. */
-  record: string | null;
-  status: string;
-}
-
-export interface AbStep {
-  label: string;
-  op: string;
-  bytes: number;
-  /** The nth step with this label, op and size (from 0). */
-  occurrence: number;
-  /** Each side's time per op (µs), median over the repeats; null where no repeat timed it. */
-  aUs: number | null;
-  bUs: number | null;
-  /** Median of the repeats' B / A (time per op: below 1, B is faster) and its interval. */
-  ratio: number | null;
-  lo: number | null;
-  hi: number | null;
-  /** Repeats timed on both sides. */
-  pairs: number;
-  /** The interval's coverage (0.95 or more); false where fewer than 6 pairs allow none: lo…hi is then their range. */
-  exact: boolean;
-  verdict: AbVerdict;
-}
-
-export interface NcclAbSummary {
-  kind: 'nccl-ab';
-  version: 1;
-  scenario: string;
-  scenarioFile: string | null;
-  createdAt: string;
-  repeats: number;
-  /** How the verdict is read, as the header says it. */
-  rule: string;
-  libraries: Record<AbSideName, AbLibrary>;
-  turns: AbTurn[];
-  steps: AbStep[];
-}
+export type { AbLibrary, AbSideName, AbStep, AbTurn, AbVerdict, NcclAbSummary } from '../run/api/nccl-ab-file.js';
 
 /** The turns' order: A B, then B A, and so on (A B B A A B …), so drift between repeats hits both sides alike. */
 export function abOrder(repeats: number): { repeat: number; side: AbSideName }[] {
@@ -68,19 +17,30 @@ export function abOrder(repeats: number): { repeat: number; side: AbSideName }[]
   return Array.from({ length: repeats }, (_, repeat) => sides[repeat % 2].map((side) => ({ repeat, side }))).flat();
 }
 
-const libraryText = (l: AbLibrary) => `${l.version ? `NCCL ${l.version}` : 'NCCL (version not read)'}  ${l.path}`;
+/** A library as the A/B says it: its version, or that it was not read. */
+export const abLibraryVersion = (l: Pick<AbLibrary, 'version'>): string => (l.version ? `NCCL ${l.version}` : 'NCCL (version not read)');
+const libraryText = (l: AbLibrary) => `${abLibraryVersion(l)}  ${l.path}`;
 const us = (x: number | null) => (x === null ? 'n/a' : formatMicroseconds(x));
-const ratioText = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
+/** A ratio B/A with three decimals, n/a where there is none. */
+export const abRatioText = (x: number | null): string => (x === null ? 'n/a' : x.toFixed(3));
+/** A step's name: its label, and which of the steps of that label, op and size it is after the first. */
+export const abStepName = (s: Pick<AbStep, 'label' | 'occurrence'>): string => `${s.label}${s.occurrence ? ` (#${s.occurrence + 1})` : ''}`;
+/** The interval of B/A: lo…hi, "(range)" where too few pairs give no 95 % interval. */
+export const abIntervalText = (s: Pick<AbStep, 'lo' | 'hi' | 'exact'>): string =>
+  s.lo === null || s.hi === null ? 'n/a' : `${abRatioText(s.lo)}…${abRatioText(s.hi)}${s.exact ? '' : ' (range)'}`;
+/** How many steps got each verdict, as the table's last line says it. */
+export const abVerdictCounts = (s: Pick<NcclAbSummary, 'steps'>): string =>
+  (['faster', 'slower', 'within noise'] as const).map((v) => `${s.steps.filter((x) => x.verdict === v).length} ${v}`).join(', ');
 
 /** The table `clab run --nccl A --nccl B` prints: the rule in the header, then one line per step. */
 export function abTableLines(s: NcclAbSummary): string[] {
   const rows = s.steps.map((step) => [
-    `${step.label}${step.occurrence ? ` (#${step.occurrence + 1})` : ''}`,
+    abStepName(step),
     formatBytes(step.bytes),
     us(step.aUs),
     us(step.bUs),
-    ratioText(step.ratio),
-    step.lo === null || step.hi === null ? 'n/a' : `${ratioText(step.lo)}…${ratioText(step.hi)}${step.exact ? '' : ' (range)'}`,
+    abRatioText(step.ratio),
+    abIntervalText(step),
     step.verdict,
   ]);
   const head = ['step', 'size', 'A µs/op', 'B µs/op', 'B/A', 'interval', 'verdict'];
@@ -90,7 +50,6 @@ export function abTableLines(s: NcclAbSummary): string[] {
       .map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
       .join('  ')
       .trimEnd();
-  const counts = (['faster', 'slower', 'within noise'] as const).map((v) => `${s.steps.filter((x) => x.verdict === v).length} ${v}`);
   return [
     `NCCL A/B: ${s.scenario}, ${s.repeats} repeat${s.repeats === 1 ? '' : 's'} per side, turns ${abOrder(Math.min(s.repeats, 2))
       .map((t) => t.side)
@@ -100,6 +59,6 @@ export function abTableLines(s: NcclAbSummary): string[] {
     `  ${s.rule}`,
     line(head),
     ...rows.map(line),
-    `B against A: ${counts.join(', ')}`,
+    `B against A: ${abVerdictCounts(s)}`,
   ];
 }

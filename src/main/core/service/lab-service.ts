@@ -1,5 +1,6 @@
 // The lab as both front doors offer it (Electron IPC and `clab serve`): one method per API call
 // and one stream of events. No Electron here; what differs per door arrives as a FileDoor.
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { realpathSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
@@ -13,7 +14,7 @@ import {
 } from '../../../shared/run/api/api.js';
 import type { RunRecord } from '../../../shared/run/record/record.js';
 import { isRunRecordFile } from '../../../shared/run/record/record-text.js';
-import { parseScenarioText, ScenarioFileError } from '../../../shared/plan/text.js';
+import { compileLoaded, parseScenarioText, ScenarioFileError } from '../../../shared/plan/text.js';
 import { loadAddon as loadNativeAddon } from '../../../addon/addon.js';
 import { writeFileAtomic } from '../ground/atomic-file.js';
 import { chooseBackend } from '../machine/backend.js';
@@ -26,6 +27,8 @@ import { SavedRuns } from '../library/saved-runs.js';
 import type { LabRun } from '../run/run.js';
 import { prepareRun, type PreparedRun } from './start-run.js';
 import { readTemplates } from '../library/templates.js';
+import { listAbFiles, readAbFile } from './nccl-ab/ab-file.js';
+import { abFolder, AbRefusal, prepareAb } from './nccl-ab/start-ab.js';
 
 /** What only a desktop door can do: ask the user for a file with a native dialog. */
 export interface FileDoor {
@@ -86,6 +89,8 @@ export class LabService implements LabHandlers {
   private readonly events = new EventEmitter<{ event: [ApiEvent] }>();
   private readonly runs = new Map<string, ActiveRun>();
   private readonly endedRuns = new Map<string, { record: RunRecord; savedTo: string | null }>();
+  /** NCCL A/Bs going (startAb): the side's run now going, whether a stop was asked, and their end. */
+  private readonly abs = new Map<string, { current: LabRun | null; stopped: boolean; ended: Promise<void> }>();
   /** Files the user chose through the door's dialogs or dropped on the window: the only ones outside the runs directory the service reads or writes. */
   private readonly userFiles = new Set<string>();
   private disposed = false;
@@ -209,6 +214,12 @@ export class LabService implements LabHandlers {
   }
 
   async stopRun({ runId }: ApiParams<'stopRun'>): Promise<ApiResult<'stopRun'>> {
+    const ab = this.abs.get(runId);
+    if (ab) {
+      ab.stopped = true;
+      ab.current?.stop();
+      return { stopped: true };
+    }
     const active = this.runs.get(runId);
     active?.run.stop();
     return { stopped: active !== undefined };
@@ -238,6 +249,74 @@ export class LabService implements LabHandlers {
     const runs = await this.saved.list();
     if (runs.length) this.prefetchSoon(runs[0].path);
     return runs;
+  }
+
+  /**
+   * An NCCL A/B in the runs folder (core/service/nccl-ab/start-ab.ts): refused at once on cpu or for
+   * a library that is no file; its turns (ab-turn) and its end (ab-end, with the A/B file) follow as
+   * events. stopRun with its id stops the side running and the turns after it.
+   */
+  async startAb({ text, file, backend, ranks, nccl, repeats }: ApiParams<'startAb'>): Promise<ApiResult<'startAb'>> {
+    if (this.disposed) throw new Error('the lab is shutting down; no new runs');
+    const abId = `ab-${randomUUID()}`;
+    const forward = afterAnswer((event) => this.emit(event));
+    let ab: ReturnType<typeof prepareAb>;
+    try {
+      const loaded = parseScenarioText(text, file ?? UNSAVED);
+      // The plan's problems are said now, as startRun says them, not at the first turn.
+      compileLoaded(loaded, { ranks: ranks ?? undefined });
+      let done = 0;
+      ab = prepareAb({
+        loaded,
+        scenarioFile: file,
+        libraries: nccl,
+        repeats,
+        backend: runPanelBackend(backend, loaded.scenario),
+        ranks: ranks ?? undefined,
+        folder: abFolder(loaded.scenario.name, new Date(), this.runsDir),
+        run: { loadAddon: this.loadAddon, workerEntry: this.workerEntry ?? resolveWorkerEntry() },
+        onPrepared: (prepared) => {
+          const going = this.abs.get(abId);
+          if (this.disposed || going?.stopped) throw new AbRefusal(this.disposed ? 'the lab is closing' : 'stopped');
+          if (going) going.current = prepared.run;
+        },
+        onTurn: (r) =>
+          forward({
+            type: 'ab-turn',
+            abId,
+            repeat: r.repeat,
+            side: r.side,
+            status: r.record.status,
+            record: r.savedTo,
+            done: ++done,
+            total: 2 * repeats,
+          }),
+      });
+    } catch (e) {
+      if (e instanceof ScenarioFileError) return { ok: false, problems: e.problems };
+      throw e;
+    }
+    // Known before its first turn is prepared (start() prepares it at once).
+    const going = { current: null as LabRun | null, stopped: false, ended: Promise.resolve() };
+    this.abs.set(abId, going);
+    going.ended = ab
+      .start()
+      .then(
+        ({ file: written }) => forward({ type: 'ab-end', abId, file: written, error: null }),
+        (e: Error) => forward({ type: 'ab-end', abId, file: null, error: e.message }),
+      )
+      .finally(() => this.abs.delete(abId));
+    return { ok: true, abId, file: ab.file, turns: ab.turns };
+  }
+
+  /** The A/B files of the runs folder, each read from its head. */
+  async listAbs(): Promise<ApiResult<'listAbs'>> {
+    return listAbFiles(this.runsDir);
+  }
+
+  async openAb({ path }: ApiParams<'openAb'>): Promise<ApiResult<'openAb'>> {
+    const file = this.runFile(path);
+    return this.namingFile(file, () => readAbFile(file));
   }
 
   async prepareRun({ path }: ApiParams<'prepareRun'>): Promise<ApiResult<'prepareRun'>> {
@@ -356,7 +435,9 @@ export class LabService implements LabHandlers {
     if (this.unattendedTimer) clearTimeout(this.unattendedTimer);
     const active = [...this.runs.values()];
     for (const { run } of active) run.stop('the lab is closing');
-    await Promise.all(active.map((a) => a.ended));
+    const abs = [...this.abs.values()];
+    for (const ab of abs) ab.current?.stop('the lab is closing');
+    await Promise.all([...active, ...abs].map((a) => a.ended));
   }
 }
 

@@ -2,11 +2,14 @@
 // can be filtered and sorted, a run deleted, and two picked runs compared below it. While the lab
 // is out of reach the list says so and is fetched again once it is back.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { SavedRun } from '../../../shared/run/api/api.js';
+import type { SavedAb, SavedRun } from '../../../shared/run/api/api.js';
+import type { NcclAbSummary } from '../../../shared/results/nccl-ab.js';
 import { compareRuns, type RunComparison } from '../../../shared/export/index.js';
 import type { ConnectionState, LabClient } from '../client';
 import { filterRuns, nextSort, readSort, runFileName, sortRuns, writeSort, type RunSort, type SortKey } from './list';
+import { AbComparisonView } from './AbComparisonView';
 import { RunComparisonView } from './RunComparisonView';
+import { SavedAbsTable } from './SavedAbsTable';
 import { SavedRunsTable, showDate } from './SavedRunsTable';
 
 interface Props {
@@ -17,7 +20,14 @@ interface Props {
 }
 
 type Comparing =
-  { state: 'loading' } | { state: 'shown'; comparison: RunComparison; names: [string, string] } | { state: 'failed'; message: string };
+  | { state: 'loading' }
+  | { state: 'shown'; comparison: RunComparison; names: [string, string] }
+  /** An NCCL A/B opened: its file, the folder its side records are named from. */
+  | { state: 'ab'; ab: NcclAbSummary; path: string }
+  | { state: 'failed'; message: string };
+
+/** The folder of a file the lab names by path (the runs folder's A/Bs: their side records are named from it). */
+const folderOf = (path: string) => path.slice(0, Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')));
 
 /** Opens both runs and compares the older (A) with the newer (B). */
 async function compareSaved(client: LabClient, picked: SavedRun[]): Promise<Comparing> {
@@ -35,6 +45,23 @@ function useConnection(client: LabClient): ConnectionState {
   });
   useEffect(() => client.onConnection(setState), [client]);
   return state;
+}
+
+/** The runs folder's A/Bs, asked with the runs; a failure leaves them out (the runs' listing says what is wrong with the folder). */
+function useSavedAbs(client: LabClient, refreshKey: number, connection: ConnectionState): SavedAb[] {
+  const [abs, setAbs] = useState<SavedAb[]>([]);
+  useEffect(() => {
+    if (connection !== 'open') return;
+    let current = true;
+    client.call('listAbs', {}).then(
+      (list) => current && setAbs(list),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, refreshKey, connection]);
+  return abs;
 }
 
 /** The runs folder's listing, asked again when it may have changed or the connection came back. */
@@ -67,6 +94,7 @@ function useSavedRuns(client: LabClient, refreshKey: number, connection: Connect
 export function SavedRuns({ client, refreshKey, onOpen }: Props) {
   const connection = useConnection(client);
   const { runs, error, reload } = useSavedRuns(client, refreshKey, connection);
+  const abs = useSavedAbs(client, refreshKey, connection);
   const [picked, setPicked] = useState<string[]>([]);
   const [comparing, setComparing] = useState<Comparing | null>(null);
   const [query, setQuery] = useState('');
@@ -102,12 +130,43 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
         <p className="empty">Loading…</p>
       ))
     );
+  const openAb = (ab: SavedAb) => {
+    setComparing({ state: 'loading' });
+    client.call('openAb', { path: ab.path }).then(
+      (opened) => setComparing({ state: 'ab', ab: opened, path: ab.path }),
+      (e: Error) => setComparing({ state: 'failed', message: e.message }),
+    );
+  };
+  const comparingView = (
+    <>
+      {comparing?.state === 'loading' && <p className="empty">Opening…</p>}
+      {comparing?.state === 'failed' && (
+        <p className="failed" role="alert">
+          Could not compare the runs: {comparing.message}
+        </p>
+      )}
+      {comparing?.state === 'shown' && <RunComparisonView comparison={comparing.comparison} names={comparing.names} />}
+      {comparing?.state === 'ab' && (
+        <AbComparisonView ab={comparing.ab} name={runFileName(comparing)} folder={folderOf(comparing.path)} onOpen={onOpen} />
+      )}
+    </>
+  );
+  const abSection = abs.length > 0 && (
+    <>
+      <h3 className="saved-abs-title">NCCL A/B</h3>
+      <SavedAbsTable abs={abs} onOpen={openAb} opening={comparing?.state === 'loading' ? '' : null} />
+    </>
+  );
   if (!runs.length)
     return (
       offlineNote || (
-        <p className="empty" data-testid="saved-runs-empty">
-          No saved runs yet.
-        </p>
+        <>
+          <p className="empty" data-testid="saved-runs-empty">
+            No saved runs yet.
+          </p>
+          {abSection}
+          {comparingView}
+        </>
       )
     );
 
@@ -188,13 +247,8 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
           {pickedRuns.length === 2 ? 'the older run is A, the newer B' : `pick two runs to compare (${pickedRuns.length} picked)`}
         </span>
       </p>
-      {comparing?.state === 'loading' && <p className="empty">Opening both runs…</p>}
-      {comparing?.state === 'failed' && (
-        <p className="failed" role="alert">
-          Could not compare the runs: {comparing.message}
-        </p>
-      )}
-      {comparing?.state === 'shown' && <RunComparisonView comparison={comparing.comparison} names={comparing.names} />}
+      {abSection}
+      {comparingView}
     </>
   );
 }

@@ -15,7 +15,7 @@ export const DEFAULT_SORT: RunSort = { key: 'date', descending: true };
 const SORT_STORAGE_KEY = 'clab.savedRuns.sort';
 
 /** The file name of a saved run in the runs folder (what deleteRun takes). */
-export const runFileName = (run: SavedRun): string => run.path.split(/[\\/]/).pop() ?? run.path;
+export const runFileName = (run: Pick<SavedRun, 'path'>): string => run.path.split(/[\\/]/).pop() ?? run.path;
 
 /** Milliseconds from start to end, or null when the record has no end (unfinished, or an older core). */
 export function runDuration(run: SavedRun): number | null {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { planSchema } from '../../plan/types.js';
 import { timelineEventsSchema } from '../rank/protocol.js';
 import { gpuLinkSchema, runRecordSchema, logLineSchema, stepRecordSchema } from '../record/record.js';
+import { ncclAbFileSchema } from './nccl-ab-file.js';
 
 export const API_VERSION = 1;
 
@@ -81,6 +82,32 @@ export const runRequestSchema = z.object({
     .optional(),
 });
 
+/** Repeats per side an A/B started through the API may ask for (each is a whole run of the scenario per library). */
+export const AB_API_REPEATS_MAX = 50;
+
+/** An NCCL A/B (startAb): the scenario once per library per repeat, the sides taking turns A B, B A, …; refused on cpu. */
+export const abRunRequestSchema = runRequestSchema.pick({ text: true, file: true, backend: true, ranks: true }).extend({
+  /** A's library, then B's: paths on the lab's host, each a regular file. */
+  nccl: z.tuple([z.string().min(1).max(4096), z.string().min(1).max(4096)]),
+  repeats: z.number().int().min(1).max(AB_API_REPEATS_MAX),
+});
+
+/** An A/B file of the runs folder as the Saved runs tab lists it (from its head), or why it cannot be read. */
+export const savedAbSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    path: z.string(),
+    scenario: z.string(),
+    createdAt: z.string(),
+    repeats: z.number().int(),
+    libraries: z.object({
+      A: z.object({ path: z.string(), version: z.string().nullable() }),
+      B: z.object({ path: z.string(), version: z.string().nullable() }),
+    }),
+  }),
+  z.object({ ok: z.literal(false), path: z.string(), problem: z.string() }),
+]);
+
 /** The backend a run panel's choice asks for: its "auto" defers to a backend the scenario names. */
 export function runPanelBackend(panel: RunRequest['backend'], scenario: { backend?: RunRequest['backend'] }): RunRequest['backend'] {
   return panel === 'auto' ? (scenario.backend ?? 'auto') : panel;
@@ -139,6 +166,12 @@ export const apiCallSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('prepareRun'), params: z.lazy(() => openRunParamsSchema) }),
   /** Removes a saved run's file from the runs folder (and nothing else): named by its file name there. */
   z.object({ method: z.literal('deleteRun'), params: z.lazy(() => deleteRunParamsSchema) }),
+  /** Starts an NCCL A/B in the runs folder: its turns are said by ab-turn events, its end (the A/B file) by ab-end. */
+  z.object({ method: z.literal('startAb'), params: abRunRequestSchema.strict() }),
+  /** The A/B files (*.nccl-ab.json) in the runs folder. */
+  z.object({ method: z.literal('listAbs'), params: z.object({}).strict() }),
+  /** One A/B file, checked: in the runs folder, or opened through the app. */
+  z.object({ method: z.literal('openAb'), params: z.lazy(() => openRunParamsSchema) }),
   /** Saves scenario text. path null = ask where (Save As); returns null when the user cancels. Electron only. */
   z.object({
     method: z.literal('saveScenario'),
@@ -182,6 +215,13 @@ export const apiResultSchemas = {
   openRun: runRecordSchema,
   prepareRun: z.object({}).strict(),
   deleteRun: z.object({ deleted: z.string() }),
+  startAb: z.discriminatedUnion('ok', [
+    /** file: where the A/B file will be written (its side records go to the folder of the same name without `.nccl-ab.json`). */
+    z.object({ ok: z.literal(true), abId: z.string(), file: z.string(), turns: z.number().int() }),
+    z.object({ ok: z.literal(false), problems: z.array(fileProblemSchema) }),
+  ]),
+  listAbs: z.array(savedAbSchema),
+  openAb: ncclAbFileSchema,
   saveScenario: z.object({ path: z.string() }).nullable(),
   openFile: z.lazy(() => openedFileSchema).nullable(),
   openPath: z.lazy(() => openedFileSchema),
@@ -207,6 +247,19 @@ export const apiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run-end'), runId: z.string(), record: runRecordSchema, savedTo: z.string().nullable() }),
   /** Step mode: every rank waits; plan step `step` runs on nextStep. */
   z.object({ type: z.literal('run-paused'), runId: z.string(), step: z.number().int() }),
+  /** One turn of an A/B ended: that side's run, its status and where its record went. */
+  z.object({
+    type: z.literal('ab-turn'),
+    abId: z.string(),
+    repeat: z.number().int(),
+    side: z.enum(['A', 'B']),
+    status: z.string(),
+    record: z.string().nullable(),
+    done: z.number().int(),
+    total: z.number().int(),
+  }),
+  /** An A/B ended: its file (null where it broke or could not be written; error says why). */
+  z.object({ type: z.literal('ab-end'), abId: z.string(), file: z.string().nullable(), error: z.string().nullable() }),
   /** Application menu and drag and drop (Electron): a file to open, or an editor action. */
   z.object({ type: z.literal('open-file'), file: openedFileSchema }),
   z.object({
@@ -222,6 +275,8 @@ export type FileProblemInfo = z.infer<typeof fileProblemSchema>;
 export type RunRequest = z.infer<typeof runRequestSchema>;
 export type BackendCheck = z.infer<typeof backendCheckSchema>;
 export type SavedRun = z.infer<typeof savedRunSchema>;
+export type SavedAb = z.infer<typeof savedAbSchema>;
+export type AbRunRequest = z.infer<typeof abRunRequestSchema>;
 export type ApiCall = z.infer<typeof apiCallSchema>;
 export type ApiMethod = ApiCall['method'];
 export type ApiParams<M extends ApiMethod> = Extract<ApiCall, { method: M }>['params'];

@@ -5,6 +5,7 @@ import { keyedSteps, type StepKey } from '../../../../shared/results/compare-run
 import { bandwidthTime, medianWithInterval, pairedRatios, type MedianInterval } from '../../../../shared/data/stats.js';
 import type { AbLibrary, AbSideName, AbStep, AbTurn, AbVerdict, NcclAbSummary } from '../../../../shared/results/nccl-ab.js';
 import type { RunRecord } from '../../../../shared/run/record/record.js';
+import { NCCL_AB_FORMAT, NCCL_AB_VERSION } from '../../../../shared/run/api/nccl-ab-file.js';
 
 export const AB_RULE =
   'B/A = B’s time per op over A’s in the same repeat; median over repeats, 95 % interval (order statistics; under 6 repeats: their range); faster / slower where the whole interval is below / above 1, else within noise';
@@ -80,8 +81,8 @@ export function summarizeAb(input: AbSummaryInput): NcclAbSummary {
   }
   const turns: AbTurn[] = input.runs.map((r) => ({ repeat: r.repeat, side: r.side, record: r.savedTo, status: r.record.status }));
   return {
-    kind: 'nccl-ab',
-    version: 1,
+    format: NCCL_AB_FORMAT,
+    version: NCCL_AB_VERSION,
     scenario: input.scenario,
     scenarioFile: input.scenarioFile,
     createdAt: input.createdAt.toISOString(),
