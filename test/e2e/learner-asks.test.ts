@@ -5,14 +5,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Download, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
 import { selectRun } from './lab-page';
 
 let server: LabServerProcess;
 let page: Page;
-const paths = { tiny: '', sweepA: '', sweepB: '' };
+const paths = { tiny: '', sweepA: '', sweepB: '', pairs: '' };
 
 /** `clab run` on the cpu backend, the record written to the server's runs folder. */
 function runCli(scenario: string, ranks: number, name: string): string {
@@ -43,6 +43,7 @@ usesLabPage(
     paths.tiny = runCli(shortSweep('64B'), 2, 'sweep-tiny');
     paths.sweepA = runCli(shortSweep('256KiB'), 2, 'sweep-a');
     paths.sweepB = runCli(shortSweep('1MiB'), 3, 'sweep-b');
+    paths.pairs = runCli('scenarios/p2p-pairs.scenario.json', 3, 'pairs');
   },
 );
 
@@ -53,6 +54,27 @@ async function openSaved(path: string): Promise<void> {
     .getByTestId('replay-banner')
     .filter({ hasText: path.split('/').pop()! })
     .waitFor();
+}
+
+async function download(testId: string, nth = 0): Promise<{ download: Download; text: string }> {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).nth(nth).click()]);
+  return { download: d, text: readFileSync(await d.path()).toString('utf8') };
+}
+
+/** What the browser's XML parser makes of an SVG file: its root, an error if it is not well-formed, and counts of `tags`. */
+function parseSvg(svg: string, tags: string[]): Promise<{ root: string; error: string | null; counts: number[] }> {
+  return page.evaluate(
+    ({ svg, tags }) => {
+      const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+      const error = doc.querySelector('parsererror');
+      return {
+        root: `${doc.documentElement.namespaceURI} ${doc.documentElement.localName}`,
+        error: error ? error.textContent : null,
+        counts: tags.map((t) => doc.getElementsByTagName(t).length),
+      };
+    },
+    { svg, tags },
+  );
 }
 
 /** axe-core's serious findings in both themes, the light one left on. */
@@ -73,7 +95,7 @@ describe('units that fit', () => {
     expect(headers.filter((h) => h.startsWith('algbw') || h.startsWith('busbw'))).toEqual(['algbw(MB/s)', 'busbw(MB/s)']);
     const cells = await table
       .locator('[data-testid=result-row]')
-      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+      .evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)));
     const algbw = headers.indexOf('algbw(MB/s)');
     expect(cells.length).toBeGreaterThan(0);
     for (const row of cells) expect(row[algbw]).not.toBe('0.00');
@@ -81,5 +103,36 @@ describe('units that fit', () => {
     expect(await page.getByTestId('sweep-summary').textContent()).toMatch(/busbw at the largest size: [\d.]+ MB\/s/);
     expect(await axeBothThemes()).toEqual([]);
     await screenshot(page, 'units-small-messages');
+  });
+});
+
+describe('pictures as SVG', () => {
+  it('saves the bandwidth chart, each pairs heatmap and the visible timeline as well-formed SVG', async () => {
+    await openSaved(paths.sweepA);
+    const chart = await download('chart-svg');
+    expect(chart.download.suggestedFilename()).toMatch(/\.svg$/);
+    const c = await parseSvg(chart.text, ['path', 'circle']);
+    expect(c).toMatchObject({ root: 'http://www.w3.org/2000/svg svg', error: null });
+    // busbw, algbw and the ring model; a dot per measured size on the first two.
+    expect(c.counts[0]).toBeGreaterThanOrEqual(3);
+    expect(c.counts[1]).toBeGreaterThan(10);
+
+    await openSaved(paths.pairs);
+    const heat = await download('pairs-svg');
+    expect(heat.download.suggestedFilename()).toMatch(/-bandwidth\.svg$/);
+    const h = await parseSvg(heat.text, ['rect']);
+    expect(h.error).toBeNull();
+    // 3 × 3 cells and the background.
+    expect(h.counts[0]).toBe(10);
+
+    await page.getByTestId('tab-timeline').click();
+    await page.getByTestId('timeline-legend').waitFor();
+    const timeline = await download('timeline-svg');
+    expect(timeline.download.suggestedFilename()).toMatch(/-timeline\.svg$/);
+    const t = await parseSvg(timeline.text, ['g', 'rect']);
+    expect(t.error).toBeNull();
+    expect(t.counts[0]).toBeGreaterThanOrEqual(3);
+    expect(t.counts[1]).toBeGreaterThan(3);
+    expect(await axeBothThemes()).toEqual([]);
   });
 });

@@ -59,3 +59,19 @@ export function formatBandwidth(gbps: number): string {
   const unit = bandwidthUnitFor([gbps]);
   return `${formatBandwidthIn(gbps, unit)} ${unit.name}`;
 }
+
+/** Nanoseconds per unit, the largest first. */
+export const DURATION_UNITS: readonly (readonly [number, string])[] = [
+  [1e9, 's'],
+  [1e6, 'ms'],
+  [1e3, 'µs'],
+  [1, 'ns'],
+];
+
+/** `1.5 ms`, `250 µs`, `12 ns`: the largest unit that keeps the number at 1 or more, 3 significant digits. */
+export function formatDuration(ns: number): string {
+  const abs = Math.abs(ns);
+  const [scale, unit] = DURATION_UNITS.find(([s]) => abs >= s) ?? DURATION_UNITS[DURATION_UNITS.length - 1];
+  const v = ns / scale;
+  return `${Number(v.toPrecision(3))} ${unit}`;
+}

@@ -1,54 +1,35 @@
 // Bandwidth versus message size for one sweep: busbw and algbw, size on a logarithmic axis. The
-// y axis is linear by default; log makes the small sizes readable beside the large ones.
+// y axis is linear by default; log makes the small sizes readable beside the large ones. What it
+// draws comes from the shared sweep chart, which the SVG picture draws too.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SweepModel } from '../../../shared/learn/sweep-model.js';
 import type { StepRecord } from '../../../shared/run/record/record.js';
+import { ncclPredictedBusbw, sweepChart } from '../../../shared/export/sweep-chart.js';
+import { lineChartSvg, type ChartSeries } from '../../../shared/export/svg/line-chart.js';
+import { powerOfTwoTicks } from '../../../shared/export/svg/svg.js';
 import { canvasPng, downloadBlob } from '../ui/download';
-import { bandwidthUnitFor, formatBytes, formatLogTick } from '../ui/units';
+import { formatBytes, formatLogTick } from '../ui/units';
 import { useColourScheme } from '../ui/theme';
 import { Chart, themeCharts } from './chart';
 
 type YScale = 'linear' | 'logarithmic';
 
-/** Sizes are powers of two: tick at every k-th power so that about eight ticks show. */
-function powerOfTwoTicks(min: number, max: number): number[] {
-  const lo = Math.ceil(Math.log2(Math.max(min, 1)));
-  const hi = Math.floor(Math.log2(Math.max(max, 1)));
-  const every = Math.max(1, Math.ceil((hi - lo + 1) / 8));
-  const ticks: number[] = [];
-  for (let e = lo; e <= hi; e += every) ticks.push(2 ** e);
-  return ticks;
-}
-
-/**
- * The busbw NCCL's cost table predicted (the lab's tuner plug-in): its time for the algorithm and
- * protocol it chose, with the step's own busbw factor; null where the record has none.
- */
-function ncclPredictedBusbw(s: StepRecord): number | null {
-  const us = s.nccl?.predictedChosenUs;
-  if (!us || !s.busbw || !s.algbw) return null;
-  return (s.bytes / (us * 1e3)) * (s.busbw / s.algbw);
-}
-
-/** Points the y scale can show: a log axis has no place for 0 (e.g. busbw on one rank). */
-function points(steps: StepRecord[], y: (s: StepRecord) => number, scale: YScale, perGBps: number) {
-  return steps.map((s) => ({ x: s.bytes, y: y(s) * perGBps })).filter((p) => scale === 'linear' || p.y > 0);
-}
-
-const measuredSteps = (steps: StepRecord[]) => steps.filter((s) => s.busbw !== null && s.algbw !== null && s.bytes > 0);
-
-/** Every bandwidth the chart draws, GB/s: what picks its unit. */
-function drawnBandwidths(steps: StepRecord[], model: SweepModel | null): number[] {
-  return [
-    ...steps.flatMap((s) => [s.busbw ?? 0, s.algbw ?? 0, ncclPredictedBusbw(s) ?? 0]),
-    ...[model, ...(model?.alternatives ?? [])].flatMap((m) => m?.rows.map((r) => r.busbw) ?? []),
-  ];
-}
+/** A shared series as a chart.js dataset: measurements above the models, algbw wide beneath busbw. */
+const dataset = (s: ChartSeries, i: number, scale: YScale) => ({
+  label: s.label,
+  data: s.points.filter((p) => scale === 'linear' || p.y > 0),
+  borderColor: s.colour,
+  backgroundColor: s.colour,
+  borderWidth: s.width,
+  ...(s.dash.length ? { borderDash: [...s.dash] } : {}),
+  ...(s.markers ? (s.width > 2 ? { pointRadius: 4 } : {}) : { pointRadius: 0 }),
+  order: s.markers ? i + 1 : 0,
+});
 
 interface Props {
   title: string;
   steps: StepRecord[];
-  /** File name of the PNG, without the extension. */
+  /** File name of the PNG and SVG, without the extension. */
   fileStem: string;
   /** The α-β model's busbw, drawn dashed beside the measured one; null where there is none. NCCL's own prediction, where recorded, is dashed too. */
   model?: SweepModel | null;
@@ -59,80 +40,14 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
   const [scale, setScale] = useState<YScale>('linear');
   const [pngError, setPngError] = useState<string | null>(null);
   const scheme = useColourScheme();
-  const unit = useMemo(() => bandwidthUnitFor(drawnBandwidths(measuredSteps(steps), model)), [steps, model]);
+  const drawn = useMemo(() => sweepChart(steps, model), [steps, model]);
+  const unit = drawn.unit;
+  const u = unit.name;
   useEffect(() => {
     themeCharts();
-    const measured = measuredSteps(steps);
-    const { name: u, perGBps } = unit;
-    const modelPoints = (rows: readonly { bytes: number; busbw: number }[]) =>
-      rows.map((r) => ({ x: r.bytes, y: r.busbw * perGBps })).filter((p) => scale === 'linear' || p.y > 0);
     const chart = new Chart(canvas.current!, {
       type: 'line',
-      data: {
-        datasets: [
-          {
-            label: `busbw (${u})`,
-            data: points(measured, (s) => s.busbw!, scale, perGBps),
-            borderColor: '#2563eb',
-            backgroundColor: '#2563eb',
-            borderWidth: 2,
-            order: 1,
-          },
-          // Wider and beneath, so it still shows where it equals busbw (all_reduce on 2 ranks, broadcast).
-          {
-            label: `algbw (${u})`,
-            data: points(measured, (s) => s.algbw!, scale, perGBps),
-            borderColor: 'rgba(249, 115, 22, 0.55)',
-            backgroundColor: 'rgba(249, 115, 22, 0.55)',
-            borderWidth: 6,
-            pointRadius: 4,
-            order: 2,
-          },
-          ...(model
-            ? [
-                {
-                  label: `${model.algorithm} model busbw (${u})`,
-                  data: modelPoints(model.rows),
-                  borderColor: '#16a34a',
-                  backgroundColor: '#16a34a',
-                  borderWidth: 2,
-                  borderDash: [6, 4],
-                  pointRadius: 0,
-                  order: 0,
-                },
-              ]
-            : []),
-          ...(measured.some((s) => ncclPredictedBusbw(s) !== null)
-            ? [
-                {
-                  label: `NCCL predicted busbw (${u})`,
-                  data: points(
-                    measured.filter((s) => ncclPredictedBusbw(s) !== null),
-                    (s) => ncclPredictedBusbw(s)!,
-                    scale,
-                    perGBps,
-                  ),
-                  borderColor: '#b45309',
-                  backgroundColor: '#b45309',
-                  borderWidth: 2,
-                  borderDash: [8, 3, 2, 3],
-                  pointRadius: 0,
-                  order: 0,
-                },
-              ]
-            : []),
-          ...(model?.alternatives ?? []).map((other) => ({
-            label: `${other.algorithm} model busbw (${u})`,
-            data: modelPoints(other.rows),
-            borderColor: '#9333ea',
-            backgroundColor: '#9333ea',
-            borderWidth: 2,
-            borderDash: [2, 3],
-            pointRadius: 0,
-            order: 0,
-          })),
-        ],
-      },
+      data: { datasets: drawn.series.map((d, i) => dataset(d, i, scale)) },
       options: {
         animation: false,
         maintainAspectRatio: false,
@@ -162,7 +77,7 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
       },
     });
     return () => chart.destroy();
-  }, [title, steps, scale, model, scheme, unit]);
+  }, [title, scale, scheme, drawn, u]);
   const savePng = () => {
     setPngError(null);
     canvasPng(canvas.current!).then(
@@ -170,6 +85,11 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
       (e: Error) => setPngError(e.message),
     );
   };
+  const saveSvg = () =>
+    downloadBlob(
+      `${fileStem}.svg`,
+      new Blob([lineChartSvg({ title, yTitle: u, yScale: scale, series: drawn.series })], { type: 'image/svg+xml' }),
+    );
   return (
     <div className="chart">
       <div className="chart-tools">
@@ -182,6 +102,9 @@ export function BandwidthChart({ title, steps, fileStem, model = null }: Props) 
         </label>
         <button type="button" data-testid="chart-png" onClick={savePng} title="Download this chart as a PNG image">
           PNG
+        </button>
+        <button type="button" data-testid="chart-svg" onClick={saveSvg} title="Download this chart as an SVG picture">
+          SVG
         </button>
         {pngError && (
           <span className="failed" role="alert">

@@ -2,6 +2,8 @@
 // so a one-way measurement fills one cell and its reverse is its own cell. Beside the matrices:
 // what joins each pair (link, NCCL's transport, share of the link's peak) and why a pair failed.
 import { formatBytes } from '../ui/units';
+import { downloadBlob, fileStem } from '../ui/download';
+import { heatmapSvg } from '../../../shared/export/svg/heatmap.js';
 import { pairErrorWord } from '../../../shared/results/pairs.js';
 import {
   formatPairValue,
@@ -103,7 +105,9 @@ function Legend({ metric }: { metric: PairsMetric }) {
   );
 }
 
-function Matrix({ metric, links }: { metric: PairsMetric; links: Map<string, PairLink> }) {
+function Matrix({ metric, links, label }: { metric: PairsMetric; links: Map<string, PairLink>; label: string }) {
+  const saveSvg = () =>
+    downloadBlob(`${fileStem(`${label}-${metric.measure}`)}.svg`, new Blob([heatmapSvg(metric)], { type: 'image/svg+xml' }));
   const ranks = metric.rows.map((_, i) => i);
   return (
     <figure className="pairs-heatmap" data-testid="pairs-matrix" data-metric={metric.measure}>
@@ -134,6 +138,15 @@ function Matrix({ metric, links }: { metric: PairsMetric; links: Map<string, Pai
         </tbody>
       </table>
       <Legend metric={metric} />
+      <button
+        type="button"
+        className="small"
+        data-testid="pairs-svg"
+        title={`This ${metric.measure} matrix as an SVG picture`}
+        onClick={saveSvg}
+      >
+        SVG
+      </button>
     </figure>
   );
 }
@@ -162,7 +175,7 @@ export function PairsHeatmap({ heatmaps }: { heatmaps: PairsHeatmaps }) {
       </h3>
       <div className="pairs-heatmaps">
         {matrices.map((m) => (
-          <Matrix key={m.measure} metric={m} links={byPair} />
+          <Matrix key={m.measure} metric={m} links={byPair} label={spec.label} />
         ))}
       </div>
       <p className="pairs-note dim">

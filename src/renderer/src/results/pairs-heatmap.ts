@@ -5,7 +5,8 @@
 import { pairsView, type PairLink, type PairsCell, type PairsMatrix, type PairsView } from '../../../shared/results/pairs.js';
 import type { RunRecord } from '../../../shared/run/record/record.js';
 import { textOn } from '../ui/contrast';
-import { formatBytes, formatGBs, formatMicroseconds } from '../ui/units';
+import { formatBytes } from '../ui/units';
+import { formatPairValue, heatColour, rangePosition } from '../../../shared/export/svg/heatmap.js';
 
 export type PairCell = PairsCell;
 export type PairsMetric = PairsMatrix;
@@ -16,26 +17,10 @@ export function pairsHeatmaps(record: Pick<RunRecord, 'plan' | 'steps' | 'enviro
   return pairsView(record, pairs, formatBytes);
 }
 
-/** Where `value` lies in the range, 0…1; a range of one value is all at the top. */
-export function rangePosition(value: number, range: { min: number; max: number }): number {
-  return range.max > range.min ? (value - range.min) / (range.max - range.min) : 1;
-}
-
-/**
- * The cell's colour at position t: light to dark, blue for bandwidth and copy (darker = faster)
- * and orange for latency (darker = slower), so the eye finds the outlier pair either way.
- */
-export function heatColour(metric: Pick<PairsMetric, 'higherIsBetter'>, t: number): string {
-  const hue = metric.higherIsBetter ? 217 : 25;
-  return `hsl(${hue}, 85%, ${Math.round(94 - 54 * Math.min(1, Math.max(0, t)))}%)`;
-}
+export { formatPairValue, heatColour, rangePosition };
 
 /** The text on a cell: white on dark cells, black on light ones, whichever has the more contrast (at least 4.5:1). */
 export const heatTextColour = (metric: Pick<PairsMetric, 'higherIsBetter'>, t: number): string => textOn(heatColour(metric, t));
-
-/** A cell's number: GB/s as numbers.ts writes them, µs like the step tables. */
-export const formatPairValue = (metric: Pick<PairsMetric, 'unit'>, value: number): string =>
-  metric.unit === 'GB/s' ? formatGBs(value) : formatMicroseconds(value);
 
 /** What a cell says beside its figure: the link, NCCL's transport, the share of the link's peak. */
 export function linkText(link: PairLink | undefined, measure: PairsMetric['measure']): string {

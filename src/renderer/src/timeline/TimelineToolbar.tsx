@@ -15,6 +15,7 @@ interface Props {
   onChoice(choice: CompareChoice): void;
   onFit(): void;
   onPng(): void;
+  onSvg(): void;
   onSearch(): void;
   fullscreen: boolean;
   onFullscreen(): void;
@@ -24,7 +25,7 @@ interface Props {
 const repeatLabel = (r: number) => (r < 0 ? `warm-up ${-r}` : `repeat ${r + 1}`);
 
 export function TimelineToolbar(props: Props) {
-  const { source, mode, choice, repeats, onMode, onChoice, onFit, onPng, onSearch, fullscreen, onFullscreen, onHelp } = props;
+  const { source, mode, choice, repeats, onMode, onChoice, onFit, onPng, onSvg, onSearch, fullscreen, onFullscreen, onHelp } = props;
   const compares = source.plan.compares;
   return (
     <div className="timeline-toolbar">
@@ -97,6 +98,9 @@ export function TimelineToolbar(props: Props) {
       </button>
       <button type="button" className="small" data-testid="timeline-png" title="The visible timeline as an image" onClick={onPng}>
         PNG
+      </button>
+      <button type="button" className="small" data-testid="timeline-svg" title="The visible timeline as an SVG picture" onClick={onSvg}>
+        SVG
       </button>
       <button type="button" className="small" data-testid="timeline-help-button" aria-label="Keys" title="Keys (?)" onClick={onHelp}>
         ?

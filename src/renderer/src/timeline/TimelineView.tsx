@@ -19,6 +19,7 @@ import { Legend } from './Legend';
 import { measureDuration, measureText, type Measure } from './measure';
 import { OVERVIEW_HEIGHT } from './overview';
 import { downloadPng } from './png';
+import { downloadSvg } from './svg';
 import { matchAt, matchCount, searchSlices, stepMatch } from './search';
 import type { TimelineSource } from './source';
 import { StepDetails } from './StepDetails';
@@ -141,6 +142,10 @@ export function TimelineView({ record, live = false, name = 'run', title, stepVi
     });
 
   const exportPng = useCallback(() => downloadPng(canvas.current!, model, layout, name, title ?? name), [model, layout, name, title]);
+  const exportSvg = useCallback(() => {
+    const view = controller.current?.visibleWindow();
+    if (view) downloadSvg(model, layout, view, name, title ?? name);
+  }, [model, layout, name, title]);
   const described = hover && hover.lane < model.lanes.length ? describeSlice(model, record, steps, hover.lane, hover.slice) : null;
   const selectedSlice = selected !== null && selection ? describeSlice(model, record, steps, selection.lane, selection.slice) : null;
   const measured = measure ? measureDuration(measure) : null;
@@ -163,6 +168,7 @@ export function TimelineView({ record, live = false, name = 'run', title, stepVi
         onChoice={setChoice}
         onFit={() => controller.current?.fit()}
         onPng={exportPng}
+        onSvg={exportSvg}
         onSearch={() => onAction.current('search')}
         fullscreen={fullscreen}
         onFullscreen={() => setFullscreen((on) => !on)}

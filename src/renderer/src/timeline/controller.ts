@@ -202,6 +202,11 @@ export class TimelineController {
     return this.model?.endNs ?? 0;
   }
 
+  /** The window of time shown now (what the SVG picture draws). */
+  visibleWindow(): Viewport {
+    return { ...this.view };
+  }
+
   /** Time under a canvas x (CSS px). */
   timeAt(x: number): number {
     return this.view.start + (x / Math.max(1, this.width)) * (this.view.end - this.view.start);
