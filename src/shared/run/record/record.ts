@@ -8,6 +8,7 @@ import { backendNameSchema, rankStepResultsSchema, timelineEventsSchema } from '
 import { ncclStepSummarySchema } from '../nccl/nccl-step-info.js';
 import { ncclKernelsSchema } from '../nccl/nccl-kernels.js';
 import { ncclLibrarySchema } from '../nccl/nccl-library.js';
+import { importedSchema } from './imported.js';
 import { timeMarksSchema } from './time-marks.js';
 
 export const RECORD_FORMAT = 'clab.run';
@@ -195,6 +196,8 @@ export const hostRecordSchema = z.object({
   /** The address its workers connected from. */
   address: z.string(),
   ranks: z.array(z.number().int()),
+  /** `clab worker --log-dir` (newer records): where on the host each of its ranks' output is kept. */
+  rankLogs: z.array(z.object({ rank: z.number().int(), path: z.string().max(4096) })).optional(),
   /** The host's clock minus the core's, and half the best ping's round trip: how far off it may still be. */
   clock: z.object({ offsetNs: z.number(), errorNs: z.number(), samples: z.number().int() }),
   environment: environmentSchema,
@@ -240,6 +243,8 @@ export const runRecordSchema = z
     hostWarnings: z.array(z.string()).optional(),
     /** When the run was asked for, its ranks started, it ended and it was saved (newer records; time-to-answer.ts reads them). */
     timeMarks: timeMarksSchema.optional(),
+    /** Results read in from elsewhere (`clab import`), not run by the lab: what was read, and what the record cannot say. */
+    imported: importedSchema.optional(),
   })
   .superRefine((r, ctx) => {
     // Each part valid alone, and all of them about the same plan and world (replay indexes by them).
