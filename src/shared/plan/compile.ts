@@ -2,13 +2,18 @@
 // that depends on the world size (roots, peers, divisibility), reporting JSON paths. Each kind of
 // step has its compiler in plan/steps/ (as each operation has its descriptor in ops/); they share
 // the growing plan through a PlanBuilder (plan/builder.ts).
-import type { JsonPath } from '../scenario/json-path.js';
-import type { Scenario } from '../scenario/schema.js';
-import { PlanBuilder } from './builder.js';
-import { compileBasic } from './steps/basic.js';
+import type { Scenario, Step } from '../scenario/schema.js';
+import { PlanBuilder, type StepAt } from './builder.js';
+import { compileBarrier } from './steps/barrier.js';
+import { compileCollective } from './steps/collective.js';
 import { compileCompare } from './steps/compare.js';
+import { compileCompute } from './steps/compute.js';
+import { compileGroup } from './steps/group.js';
+import { compileObject } from './steps/object.js';
+import { compileP2p } from './steps/p2p.js';
 import { compilePairs } from './steps/pairs.js';
 import { compileSweep } from './steps/sweep.js';
+import { compileWait } from './steps/wait.js';
 import type { Plan, PlanAction } from './types.js';
 
 export { MAX_STREAMS, PlanError, type PlanIssue } from './builder.js';
@@ -27,20 +32,38 @@ export function worldSize(scenario: Scenario, options: CompileOptions = {}): num
 export function compilePlan(scenario: Scenario, options: CompileOptions = {}): Plan {
   const devices = options.ranks === undefined ? (scenario.world.devices ?? null) : null;
   const b = new PlanBuilder(scenario, worldSize(scenario, options), devices);
-  scenario.steps.forEach((s, i) => {
-    const path: JsonPath = ['steps', i];
-    switch (s.op) {
-      case 'sweep':
-        return compileSweep(b, path, s);
-      case 'pairs':
-        return compilePairs(b, path, s);
-      case 'compare':
-        return compileCompare(b, path, s);
-      default:
-        return compileBasic(b, { path, origin: { kind: 'step' }, prefix: '' }, s);
-    }
-  });
+  scenario.steps.forEach((s, i) => compileStep(b, { path: ['steps', i], origin: { kind: 'step' }, prefix: '' }, s));
   return b.finish();
+}
+
+/** Each kind of step to its compiler (a compare step's variants come back here for theirs). */
+function compileStep(b: PlanBuilder, at: StepAt, s: Step): void {
+  switch (s.op) {
+    case 'sweep':
+      return compileSweep(b, at.path, s);
+    case 'pairs':
+      return compilePairs(b, at.path, s);
+    case 'compare':
+      return compileCompare(b, at.path, s, compileStep);
+    case 'send':
+    case 'recv':
+      return compileP2p(b, at, s);
+    case 'barrier':
+      return compileBarrier(b, at, s);
+    case 'wait':
+      return compileWait(b, at, s);
+    case 'compute':
+      return compileCompute(b, at, s);
+    case 'group':
+      return compileGroup(b, at, s);
+    case 'broadcast_object':
+    case 'all_gather_object':
+    case 'gather_object':
+    case 'scatter_object':
+      return compileObject(b, at, s);
+    default:
+      return compileCollective(b, at, s);
+  }
 }
 
 /** Does `rank` take part in this step? (p2p and compute involve some ranks only.) */

@@ -1,10 +1,9 @@
 // A compare step: variants of one block run in turn, each wrapped in timed block markers, each
 // run of a variant on the communicator its `nccl` settings ask for.
 import { formatPath, type JsonPath } from '../../scenario/json-path.js';
-import type { Step } from '../../scenario/schema.js';
-import type { PlanBuilder } from '../builder.js';
+import type { BasicStep, Step } from '../../scenario/schema.js';
+import type { PlanBuilder, StepAt } from '../builder.js';
 import type { StepOrigin } from '../types.js';
-import { compileBasic } from './basic.js';
 
 type CompareStep = Extract<Step, { op: 'compare' }>;
 type Variant = CompareStep['variants'][number];
@@ -24,7 +23,13 @@ function variantComms(v: Variant) {
   return { choice, split };
 }
 
-export function compileCompare(b: PlanBuilder, path: JsonPath, s: CompareStep): void {
+/** `compileStep`: what compiles each of a variant's steps (plan/compile.ts, which holds every kind). */
+export function compileCompare(
+  b: PlanBuilder,
+  path: JsonPath,
+  s: CompareStep,
+  compileStep: (b: PlanBuilder, at: StepAt, s: BasicStep) => void,
+): void {
   const index = b.plan.compares.length;
   const repeat = s.repeat ?? 3;
   const warmup = s.warmup ?? 1;
@@ -58,7 +63,7 @@ export function compileCompare(b: PlanBuilder, path: JsonPath, s: CompareStep): 
           'the zero-SM policy works on window-registered buffers, which come from ncclMemAlloc: set "registerBuffers": true',
         );
       b.inVariant(split ? b.commOf(split) : undefined, () =>
-        v.steps.forEach((step, si) => compileBasic(b, { path: [...at, 'steps', si], origin, prefix: `${v.name}: ` }, step)),
+        v.steps.forEach((step, si) => compileStep(b, { path: [...at, 'steps', si], origin, prefix: `${v.name}: ` }, step)),
       );
       b.push(at, {}, `${label}: ${v.name}${tag} end`, origin, { kind: 'block-end', ...marker }, { sync: true });
     });
