@@ -99,6 +99,9 @@ export function parseAbText(name: string, text: string): NcclAbSummary {
   if (!json.ok) throw new AbFileError(`${name}: ${json.problem}`);
   const parsed = ncclAbFileSchema.safeParse(json.raw);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new AbFileError(`${name}: ${issue.path.map(String).join('.') || '(root)'}: ${issue.message.replace(/^Invalid input: /, '')}`);
+  throw new AbFileError(abIssueLine(name, parsed.error.issues[0]));
 }
+
+/** A schema's first complaint as one line: the file, the JSON path, what was expected there. */
+export const abIssueLine = (name: string, issue: z.core.$ZodIssue): string =>
+  `${name}: ${issue.path.map(String).join('.') || '(root)'}: ${issue.message.replace(/^Invalid (input|option): /, '')}`;

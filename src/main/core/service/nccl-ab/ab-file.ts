@@ -5,6 +5,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'jsonc-parser';
 import {
+  abIssueLine,
   MAX_AB_FILE_BYTES,
   NCCL_AB_SUFFIX,
   ncclAbFileSchema,
@@ -57,16 +58,7 @@ export function listAbFiles(runsDir: string): SavedAb[] {
       // Tolerant: a head cut anywhere yields the fields before the cut.
       const head = parse(readCapped(path, { maxBytes: HEAD_BYTES, head: true, regularOnly: true }).toString('utf8')) as unknown;
       const checked = headSchema.safeParse(head);
-      if (!checked.success) {
-        const issue = checked.error.issues[0];
-        return [
-          {
-            ok: false,
-            path,
-            problem: `${name}: ${issue.path.map(String).join('.') || '(root)'}: ${issue.message.replace(/^Invalid input: /, '')}`,
-          },
-        ];
-      }
+      if (!checked.success) return [{ ok: false, path, problem: abIssueLine(name, checked.error.issues[0]) }];
       const { scenario, createdAt, repeats, libraries } = checked.data;
       const library = (l: NcclAbSummary['libraries']['A']) => ({ path: l.path, version: l.version });
       return [{ ok: true, path, scenario, createdAt, repeats, libraries: { A: library(libraries.A), B: library(libraries.B) } }];
