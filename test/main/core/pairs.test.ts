@@ -1,5 +1,6 @@
 // Pair matrices on real cpu rank processes: every pair on its own communicator, a pair that fails
-// or hangs is marked in its cell and the matrix goes on, and nothing is left behind.
+// or hangs is marked in its cell and the matrix goes on, and nothing is left behind. Pairs in step
+// mode are scripted against the coordinator, in-process (run/coordinator/coordinator.test.ts).
 import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run/run';
 import { chromeTrace, type CompleteEvent } from '../../../src/shared/export/chrome-trace';
@@ -17,21 +18,12 @@ const PAIR_TIMEOUT_MS = 1500;
 /** Starting four ranks, and each of 12 pairs joining a communicator of its own. */
 const SLACK_MS = 8000;
 
-async function runPairs(
-  step: object,
-  ranks = 4,
-  stepMode = false,
-): Promise<{ record: RunRecord; ms: number; run: LabRun; paused: number[] }> {
+async function runPairs(step: object, ranks = 4): Promise<{ record: RunRecord; ms: number; run: LabRun }> {
   const scenario = scenarioSchema.parse({ version: 1, name: 'pairs', world: { ranks }, defaults: { warmup: 1, iters: 2 }, steps: [step] });
-  const run = new LabRun({ plan: compilePlan(scenario), backend: 'cpu', scenario, scenarioFile: null, stepMode });
-  const paused: number[] = [];
-  run.on('paused', ({ step: at }) => {
-    paused.push(at);
-    run.next();
-  });
+  const run = new LabRun({ plan: compilePlan(scenario), backend: 'cpu', scenario, scenarioFile: null });
   const started = Date.now();
   const record = await run.run();
-  return { record, ms: Date.now() - started, run, paused };
+  return { record, ms: Date.now() - started, run };
 }
 
 const byCell = (record: RunRecord, measure: string) =>
@@ -122,12 +114,6 @@ describe('pairs on cpu ranks', () => {
     expect(slice.args.pair).toEqual({ link: null, transport: 'shared memory (cpu backend)', how: null, peakShare: null, error: null });
     const flow = trace.traceEvents.find((e) => e.ph === 's' && e.name === reverse.label)!;
     expect(flow.pid).toBe(2);
-  });
-
-  it("pauses before each pair in step mode, the ranks outside the pair waiting at the next pair's gate", async () => {
-    const { record, paused } = await runPairs({ op: 'pairs', bytes: 64, latency: false, copy: false }, 3, true);
-    expect(record.status).toBe('passed');
-    expect(paused).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('measures both ways at once as one matrix of exchanges, cells i,j and j,i alike', async () => {

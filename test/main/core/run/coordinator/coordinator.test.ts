@@ -306,6 +306,65 @@ describe('step mode', () => {
     expect(s.core.error).toBeNull();
   });
 
+  it('announces a pause once the ranks that take no part in the rest have finished', () => {
+    // Rank 1 has nothing after the all_reduce: it is done before ranks 0 and 2 wait before the send.
+    const s = new Script(
+      {
+        world: { ranks: 3 },
+        steps: [
+          { op: 'all_reduce', count: 3 },
+          { op: 'send', from: 0, to: 2, count: 3 },
+        ],
+      },
+      { stepMode: true },
+    ).open();
+    for (const r of [0, 1, 2]) s.say(r, { type: 'paused', step: 0 }, 1);
+    s.next(2);
+    s.step(0, [0, 1, 2], 3);
+    s.done(1, 4);
+    s.say(0, { type: 'paused', step: 1 }, 5);
+    expect(s.of('paused').map((e) => e.step)).toEqual([0]);
+    s.say(2, { type: 'paused', step: 1 }, 5);
+    expect(s.of('paused').map((e) => e.step)).toEqual([0, 1]);
+  });
+
+  it('a run not told next stays paused before its first step, records nothing, and a stop ends it', () => {
+    const s = new Script({ world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }] }, { stepMode: true, startTimeoutMs: 1000 }).open();
+    for (const r of [0, 1]) s.say(r, { type: 'paused', step: 0 }, 1);
+    for (let t = 100; t <= 60_000; t += 100) expect(s.tick(t)).toEqual([]);
+    expect(s.core.pausedAt()).toBe(0);
+    expect(s.record(false).steps).toEqual([]);
+    s.stop('stopped by the user', 60_001);
+    for (const r of [0, 1]) s.exited(r, { code: 0 }, 60_002);
+    expect(s.record().status).toBe('aborted');
+  });
+
+  it("pauses before each pair, the ranks outside the pair waiting at the next pair's gate", () => {
+    const s = new Script(
+      { world: { ranks: 3 }, steps: [{ op: 'pairs', bytes: 64, latency: false, copy: false }] },
+      { stepMode: true },
+    ).open();
+    const pairs = s.core.plan.steps.map((x) => x.action).filter((a) => a.kind === 'pair');
+    expect(pairs).toHaveLength(6);
+    // Every rank meets at each pair's gate: those of the pair before once it ended, the one outside it earlier.
+    let coming = [0, 1, 2];
+    for (const [i, a] of pairs.entries()) {
+      const inPair = [a.from, a.to];
+      for (const r of coming) s.say(r, { type: 'gate', step: i }, i);
+      expect(s.sent('gate-open').at(-1)).toBe(`gate-open ${i}→0,1,2`);
+      // The pair's ranks wait before its step; the rank outside goes on to the next pair's gate.
+      for (const r of inPair) s.say(r, { type: 'paused', step: i }, i);
+      const outside = [0, 1, 2].find((x) => !inPair.includes(x))!;
+      if (i + 1 < pairs.length) s.say(outside, { type: 'gate', step: i + 1 }, i);
+      else s.done(outside, i);
+      expect(s.core.pausedAt()).toBe(i);
+      expect(s.next(i)!.map((e) => e.kind === 'send' && [...e.ranks].sort())).toEqual([[...inPair].sort()]);
+      s.step(i, inPair, i);
+      coming = inPair;
+    }
+    expect(s.of('paused').map((e) => e.step)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
   it('a stop during a pause aborts the run, its steps in flight stopped, not failed', () => {
     const s = new Script(
       {
