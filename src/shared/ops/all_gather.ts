@@ -1,4 +1,4 @@
-import { defineCollective, gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
+import { defineCollective, rankShare, gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
 
 const common = {
   native: 'all_gather',
@@ -6,12 +6,10 @@ const common = {
   reduces: false,
   chunkedInput: false,
   inPlace: { layout: 'send-in-recv', byDefault: false },
-  countError: () => null,
+  ...rankShare,
   buffers: ({ count, world }) => ({ send: count, recv: count * world, nativeCount: count }),
   expected: (ctx) => gatheredSlices(ctx, 0, ctx.count),
-  algBytes: (count, b, world) => count * world * b,
   busFactor: ringFactor,
-  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
 } as const satisfies Partial<CollectiveDescriptor>;
 
 const allGather = defineCollective({

@@ -1,4 +1,4 @@
-import { defineCollective, allReduceFactor, reducedSlice } from './types.js';
+import { defineCollective, wholeTensor, allReduceFactor, reducedSlice } from './types.js';
 
 const allReduce = defineCollective({
   name: 'all_reduce',
@@ -13,12 +13,10 @@ const allReduce = defineCollective({
   inPlace: { layout: 'same', byDefault: true },
   listOutput: false,
   chunkedInput: false,
-  countError: () => null,
+  ...wholeTensor,
   buffers: ({ count }) => ({ send: count, recv: count, nativeCount: count }),
   expected: (ctx) => reducedSlice(ctx, 0, ctx.count),
-  algBytes: (count, b) => count * b,
   busFactor: allReduceFactor,
-  countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),
 });
 
 /** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */

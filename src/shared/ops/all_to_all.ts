@@ -1,4 +1,4 @@
-import { defineCollective, divisibleBy, gatheredSlices, ringFactor, type CollectiveDescriptor } from './types.js';
+import { defineCollective, gatheredSlices, rankShare, ringFactor, splitTensor, type CollectiveDescriptor } from './types.js';
 
 const common = {
   native: 'all_to_all',
@@ -18,11 +18,9 @@ const allToAll = defineCollective({
     'NCCL has no all_to_all kernel; torch issues one send and one recv per peer inside a group.',
   countMeans: 'elements of each of the world tensors in the input (and output) list',
   listOutput: true,
-  countError: () => null,
+  ...rankShare,
   buffers: ({ count, world }) => ({ send: count * world, recv: count * world, nativeCount: count }),
   expected: (ctx) => gatheredSlices(ctx, ctx.rank * ctx.count, ctx.count),
-  algBytes: (count, b, world) => count * world * b,
-  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
 });
 
 const allToAllSingle = defineCollective({
@@ -34,11 +32,9 @@ const allToAllSingle = defineCollective({
     'and the output is the chunks received, in rank order.',
   countMeans: 'elements of the input tensor (must divide by world)',
   listOutput: false,
-  countError: divisibleBy('all_to_all_single splits the tensor into world equal chunks'),
+  ...splitTensor('all_to_all_single splits the tensor into world equal chunks'),
   buffers: ({ count, world }) => ({ send: count, recv: count, nativeCount: count / world }),
   expected: (ctx) => gatheredSlices(ctx, (ctx.rank * ctx.count) / ctx.world, ctx.count / ctx.world),
-  algBytes: (count, b) => count * b,
-  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)) * world,
 });
 
 /** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */

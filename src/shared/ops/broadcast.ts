@@ -1,4 +1,4 @@
-import { defineCollective } from './types.js';
+import { defineCollective, wholeTensor } from './types.js';
 
 const broadcast = defineCollective({
   name: 'broadcast',
@@ -13,12 +13,10 @@ const broadcast = defineCollective({
   inPlace: { layout: 'same', byDefault: true },
   listOutput: false,
   chunkedInput: false,
-  countError: () => null,
+  ...wholeTensor,
   buffers: ({ count }) => ({ send: count, recv: count, nativeCount: count }),
   expected: ({ root, input }) => input(root),
-  algBytes: (count, b) => count * b,
   busFactor: () => 1,
-  countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),
 });
 
 /** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */

@@ -1,5 +1,5 @@
 import { lazySlice } from '../data/lazy.js';
-import { defineCollective, gatheredSlices, ringFactor } from './types.js';
+import { defineCollective, gatheredSlices, rankShare, ringFactor } from './types.js';
 
 const gather = defineCollective({
   name: 'gather',
@@ -13,12 +13,10 @@ const gather = defineCollective({
   inPlace: { layout: 'send-in-recv', byDefault: false },
   listOutput: true,
   chunkedInput: false,
-  countError: () => null,
+  ...rankShare,
   buffers: ({ count, world, rank, root }) => ({ send: count, recv: rank === root ? count * world : 0, nativeCount: count }),
   expected: (ctx) => (ctx.rank === ctx.root ? gatheredSlices(ctx, 0, ctx.count) : null),
-  algBytes: (count, b, world) => count * world * b,
   busFactor: ringFactor,
-  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
 });
 
 const scatter = defineCollective({
@@ -32,12 +30,10 @@ const scatter = defineCollective({
   inPlace: { layout: 'recv-in-send', byDefault: false },
   listOutput: false,
   chunkedInput: true,
-  countError: () => null,
+  ...rankShare,
   buffers: ({ count, world, rank, root }) => ({ send: rank === root ? count * world : 0, recv: count, nativeCount: count }),
   expected: ({ count, rank, root, input }) => lazySlice(input(root), rank * count, count),
-  algBytes: (count, b, world) => count * world * b,
   busFactor: ringFactor,
-  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
 });
 
 /** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */

@@ -1,4 +1,4 @@
-import { defineCollective, reducedSlice } from './types.js';
+import { defineCollective, wholeTensor, reducedSlice } from './types.js';
 
 const reduce = defineCollective({
   name: 'reduce',
@@ -13,12 +13,10 @@ const reduce = defineCollective({
   inPlace: { layout: 'same', byDefault: true },
   listOutput: false,
   chunkedInput: false,
-  countError: () => null,
+  ...wholeTensor,
   buffers: ({ count, rank, root }) => ({ send: count, recv: rank === root ? count : 0, nativeCount: count }),
   expected: (ctx) => (ctx.rank === ctx.root ? reducedSlice(ctx, 0, ctx.count) : null),
-  algBytes: (count, b) => count * b,
   busFactor: () => 1,
-  countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),
 });
 
 /** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */

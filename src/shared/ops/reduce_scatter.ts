@@ -1,4 +1,12 @@
-import { defineCollective, divisibleBy, reducedSlice, ringFactor, type CollectiveDescriptor, type ExpectedContext } from './types.js';
+import {
+  defineCollective,
+  rankShare,
+  reducedSlice,
+  ringFactor,
+  splitTensor,
+  type CollectiveDescriptor,
+  type ExpectedContext,
+} from './types.js';
 
 const expectedSlice = (chunk: number, ctx: ExpectedContext) => reducedSlice(ctx, ctx.rank * chunk, chunk);
 
@@ -20,11 +28,9 @@ const reduceScatter = defineCollective({
     'It is the first half of a ring all_reduce.',
   countMeans: 'elements of the output tensor (the input is a list of world tensors of count elements)',
   listOutput: false,
-  countError: () => null,
+  ...rankShare,
   buffers: ({ count, world }) => ({ send: count * world, recv: count, nativeCount: count }),
   expected: (ctx) => expectedSlice(ctx.count, ctx),
-  algBytes: (count, b, world) => count * world * b,
-  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
 });
 
 const reduceScatterTensor = defineCollective({
@@ -35,11 +41,9 @@ const reduceScatterTensor = defineCollective({
     'reduce_scatter_tensor takes one flat input of count elements per rank and leaves count/world reduced elements on each rank — the form NCCL implements (ncclReduceScatter).',
   countMeans: 'elements of the input tensor (must divide by world; each rank gets count/world)',
   listOutput: false,
-  countError: divisibleBy('reduce_scatter_tensor splits the input tensor into world equal slices'),
+  ...splitTensor('reduce_scatter_tensor splits the input tensor into world equal slices'),
   buffers: ({ count, world }) => ({ send: count, recv: count / world, nativeCount: count / world }),
   expected: (ctx) => expectedSlice(ctx.count / ctx.world, ctx),
-  algBytes: (count, b) => count * b,
-  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)) * world,
 });
 
 /** This file's collectives by name, spread into COLLECTIVE_DESCRIPTORS (ops/index.ts). */

@@ -79,6 +79,30 @@ export const divisibleBy =
   (count: number, world: number): string | null =>
     count % world === 0 ? null : `count ${count} is not divisible by the world size ${world}: ${what}`;
 
+/** What ties `count` to the bytes of algbw and a sweep's sizes, as nccl-tests counts them. */
+export type Sizing = Pick<CollectiveDescriptor, 'countError' | 'algBytes' | 'countForBytes'>;
+
+/** `count` is the whole tensor every rank passes, counted once (all_reduce, broadcast, reduce). */
+export const wholeTensor: Sizing = {
+  countError: () => null,
+  algBytes: (count, b) => count * b,
+  countForBytes: (bytes, b) => Math.max(1, Math.floor(bytes / b)),
+};
+
+/** `count` is each rank's share of a world × count whole (the gathers, scatters and list forms). */
+export const rankShare: Sizing = {
+  countError: () => null,
+  algBytes: (count, b, world) => count * world * b,
+  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)),
+};
+
+/** `count` is one flat tensor split into world equal chunks, so it must divide by world (`why`: what splits it). */
+export const splitTensor = (why: string): Sizing => ({
+  countError: divisibleBy(why),
+  algBytes: (count, b) => count * b,
+  countForBytes: (bytes, b, world) => Math.max(1, Math.floor(bytes / b / world)) * world,
+});
+
 const ranksOf = (world: number) => Array.from({ length: world }, (_, p) => p);
 
 /** Slice [offset, offset + count) of every rank's input, reduced across ranks. */
