@@ -5,7 +5,8 @@
 //              of npm only zod and jsonc-parser (no DOM either: tsconfig.shared.json has no DOM lib)
 //   addon    — the native addon's contract: of ours only shared
 //   core     — src/main/core: no electron, none of its front doors, no renderer, worker or preload;
-//              in rooms by floor (ground ← machine ← library ← run ← hosts ← service), none loose
+//              in rooms by floor (ground ← machine ← library ← run ← hosts ← service), none loose;
+//              the run's coordinator (run/coordinator/) pure: of ours only shared and its handlers
 //   run      — src/shared/run in rooms by floor (nccl ← rank ← record ← hosts ← api), none loose
 //   doors    — src/main/{cli,serve,electron}: beside the core, not inside the renderer or worker
 //   worker   — the rank process: nothing of src/main, renderer or preload
@@ -58,6 +59,9 @@ const roomRules = [
   ...floorsOf('src/shared/run/', RUN_FLOORS, 'run-floor'),
   inRooms('src/shared/run/', RUN_FLOORS, 'run-in-rooms'),
 ];
+
+// The run's coordination, tested without a process: the coordinator and the handlers it holds.
+const PURE_RUN = '^src/main/core/run/(coordinator/|(step-gates|watchdog|pair-cells|rank-failure)[.]ts$)';
 
 // The renderer's folders that are not views: the shell (app), its two panes (editor, run), the one
 // client, and the UI bits views share. Any other folder is a view, so a new view needs no line here.
@@ -128,6 +132,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/main/core/' },
       to: { path: '^src/(main/(cli|serve|electron)|renderer|worker|preload)/' },
+    },
+    {
+      name: 'coordinator-pure',
+      comment:
+        "The run's coordinator (src/main/core/run/coordinator/) and the handlers of run/ it holds are pure: no Node builtin, no npm package, of ours only src/shared and each other. The driver (run/run.ts) owns the processes, the clock and the timers.",
+      severity: 'error',
+      from: { path: PURE_RUN },
+      to: { pathNot: `^src/shared/|${PURE_RUN}` },
     },
     {
       name: 'doors-not-other-processes',

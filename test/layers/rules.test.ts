@@ -81,6 +81,16 @@ describe('the layer rules, each broken on purpose', () => {
   write('src/main/core/service/uses-loose-core.ts', "import { looseCore } from '../loose-core.js';\nexport const w = looseCore;\n");
   write('src/shared/run/loose-run.ts', 'export const looseRun = 1;\n');
   write('src/shared/run/api/uses-loose-run.ts', "import { looseRun } from '../loose-run.js';\nexport const v = looseRun;\n");
+  // The coordinator may import shared and its handlers; not Node, not a clock of the ground.
+  write('src/main/core/run/step-gates.ts', 'export const gates = 1;\n');
+  write(
+    'src/main/core/run/coordinator/pure.ts',
+    "import { gates } from '../step-gates.js';\nimport { x } from '../../../../shared/data/data-thing.js';\nexport const pure = gates + x;\n",
+  );
+  write(
+    'src/main/core/run/coordinator/impure.ts',
+    "import { EventEmitter } from 'node:events';\nimport { r } from '../../ground/ground-room.js';\nexport const impure = [EventEmitter, r];\n",
+  );
   write('src/main/core/run/circle-a.ts', "import { b } from './circle-b.js';\nexport const a = () => b;\n");
   write('src/main/core/run/circle-b.ts', "import { a } from './circle-a.js';\nexport const b = () => a;\n");
   // The renderer: a view may use the client, ui/, its own folder and shared; the list may import views.
@@ -132,6 +142,13 @@ describe('the layer rules, each broken on purpose', () => {
         floors.slice(0, -1).map((f) => `${rule}-${f}`),
       );
     }
+  });
+
+  it('the coordinator importing a Node builtin or the ground breaks coordinator-pure, its handlers and shared do not', () => {
+    expect(named('coordinator-pure').sort()).toEqual([
+      'src/main/core/run/coordinator/impure.ts → events',
+      'src/main/core/run/coordinator/impure.ts → src/main/core/ground/ground-room.ts',
+    ]);
   });
 
   it('two files importing each other break no-circular', () => {
