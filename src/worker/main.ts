@@ -151,8 +151,10 @@ async function main(): Promise<void> {
     process.env.NCCL_DEBUG_SUBSYS ??= subsystems.join(',');
   }
   process.env.NCCL_DEBUG ??= 'WARN';
-  // The lab's profiler plug-in, named to NCCL before its first communicator (nccl-profile.ts).
-  const profiler = start.backend === 'nccl' ? chooseProfiler(findAddon()) : null;
+  // The lab's profiler plug-in, named to NCCL before its first communicator where the scenario asks
+  // to see inside NCCL (nccl-profile.ts); where it is not, the rank's log says why, once.
+  const profiler = start.backend === 'nccl' ? chooseProfiler(findAddon(), plan.insideNccl === true) : null;
+  if (profiler?.why) await logLine(profiler.why);
   const addon = createdSegments.track(loadAddon());
   exitNow = (code) => addon.exitNow(code);
   // The core checked the backend; nccl is not probed again here (that loads CUDA on this thread):
@@ -193,7 +195,6 @@ async function main(): Promise<void> {
         true,
         splits,
       );
-    else if (profiler?.why) await logLine(`the lab's NCCL profiler plug-in is not used: ${profiler.why}`);
     await logLine(
       `joined the ${start.backend} communicator (${plan.world} ranks, pid ${process.pid}${gpu}) in ${ms(joinStart)}, ${ms(0)} after the process started; ${data}`,
     );
@@ -204,7 +205,6 @@ async function main(): Promise<void> {
     await addon.prepareDevice({ backend: start.backend, device, rank });
     if (profiler?.library)
       ncclProfile = NcclProfile.attach(addon, profiler.library, rank, plan.world, device, (text) => void logLine(text), false);
-    else if (profiler?.why) await logLine(`the lab's NCCL profiler plug-in is not used: ${profiler.why}`);
     await logLine(
       `ready on the ${start.backend} backend without a run-wide communicator (only pairs, each on its own; pid ${process.pid}${start.backend === 'nccl' ? `, GPU ${device}` : ''}) in ${ms(joinStart)}, ${ms(0)} after the process started`,
     );

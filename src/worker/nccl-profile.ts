@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import type { NativeAddon, NativeOp, NcclProfilerRead, NativeTimes } from '../addon/native-api.js';
 import type { TimelineEvent } from '../shared/run/rank/protocol.js';
 import type { GpuClockSample } from '../shared/run/nccl/gpu-clock.js';
+import { insideNcclChoice } from '../shared/run/nccl/inside-nccl.js';
 import { NcclEventPool } from '../shared/run/nccl/nccl-event-pool.js';
 import { NCCL_CALL_NAME, communicatorOf, NCCL_FUNC, p2pFunc, joinedCommunicators } from '../shared/run/nccl/nccl-records.js';
 import type { NcclStepInfo } from '../shared/run/nccl/nccl-step-info.js';
@@ -17,17 +18,27 @@ export const PROFILER_LIBRARY = 'clab_profiler.so';
 const SETTLE_MS = 50;
 
 /**
- * Names the plug-in beside the addon in NCCL_PROFILER_PLUGIN unless the user set their own (or
- * CLAB_NCCL_PROFILER=0): its path, or null with why not; and, unless the user set one, in
- * NCCL_TUNER_PLUGIN (the same library's tuner only reads; not with CLAB_NCCL_TUNER=0). Read by NCCL
- * at its first communicator.
+ * Names the plug-in beside the addon in NCCL_PROFILER_PLUGIN where the scenario asks to see inside
+ * NCCL (`asked`, the plan's insideNccl) or CLAB_NCCL_PROFILER=1 forces it, and neither
+ * CLAB_NCCL_PROFILER=0 nor the user's own NCCL_PROFILER_PLUGIN keeps it out: its path, or null with
+ * the rank's log line saying why not; and, unless the user set one, in NCCL_TUNER_PLUGIN (the same
+ * library's tuner only reads; not with CLAB_NCCL_TUNER=0). Read by NCCL at its first communicator.
  */
-export function chooseProfiler(addonPath: string, env: NodeJS.ProcessEnv = process.env): { library: string | null; why: string | null } {
-  if (env.CLAB_NCCL_PROFILER === '0') return { library: null, why: 'CLAB_NCCL_PROFILER=0' };
+export function chooseProfiler(
+  addonPath: string,
+  asked: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): { library: string | null; why: string | null } {
+  const choice = insideNcclChoice(asked, env.CLAB_NCCL_PROFILER);
+  if (!choice.load) return { library: null, why: choice.why };
+  const notUsed = "the lab's NCCL profiler plug-in is not used";
   if (env.NCCL_PROFILER_PLUGIN !== undefined)
-    return { library: null, why: `NCCL_PROFILER_PLUGIN is set (${env.NCCL_PROFILER_PLUGIN}): that plug-in is NCCL's, not the lab's` };
+    return {
+      library: null,
+      why: `${notUsed}: NCCL_PROFILER_PLUGIN is set (${env.NCCL_PROFILER_PLUGIN}): that plug-in is NCCL's, not the lab's`,
+    };
   const library = join(dirname(addonPath), PROFILER_LIBRARY);
-  if (!existsSync(library)) return { library: null, why: `${library} is missing (build it with npm run build:native)` };
+  if (!existsSync(library)) return { library: null, why: `${notUsed}: ${library} is missing (build it with npm run build:native)` };
   env.NCCL_PROFILER_PLUGIN = library;
   if (env.CLAB_NCCL_TUNER !== '0') env.NCCL_TUNER_PLUGIN ??= library;
   return { library, why: null };

@@ -1,9 +1,14 @@
 // The rank's side of the NCCL profiler plug-in (src/worker/nccl-profile.ts) against reads given
-// here: a step whose records outgrew the plug-in's ring says so in the rank's log, once.
+// here: a step whose records outgrew the plug-in's ring says so in the rank's log, once; and the
+// plug-ins are named to NCCL only where the scenario asks to see inside it, or the environment says.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NativeAddon, NativeOp, NativeTimes, NcclProfilerRead } from '../../src/addon/native-api';
 import type { NcclProfileRecord } from '../../src/shared/run/nccl/nccl-records';
-import { NcclProfile } from '../../src/worker/nccl-profile';
+import { INSIDE_NCCL_FORCED_OFF, INSIDE_NCCL_NOT_ASKED } from '../../src/shared/run/nccl/inside-nccl';
+import { chooseProfiler, NcclProfile, PROFILER_LIBRARY } from '../../src/worker/nccl-profile';
+import { tempDir } from '../setup/temp-dirs';
 import { ncclRecord } from '../shared/run/nccl-record';
 
 const COMM = '0000000000000042';
@@ -87,5 +92,51 @@ describe("the rank's NCCL profile with communicators split off the run's", () =>
     const op: NativeOp = { op: 'all_gather', dtype: 'float32', count: 16, send: new Float32Array(16), recv: new Float32Array(32) };
     expect(profile.countOn(1, op, 4)).toMatchObject({ calls: 4, seen: 3, copyEngine: 2, algo: { RING: 1 } });
     expect(profile.countOn(2, op, 4)).toBeNull(); // no such communicator
+  });
+});
+
+describe("which ranks load the lab's NCCL plug-ins", () => {
+  const dir = tempDir('nccl-plugins');
+  const addon = join(dir, 'clab_native.node');
+  const library = join(dir, PROFILER_LIBRARY);
+  writeFileSync(library, '');
+  /** The choice for a scenario that asks (or not) in environment `env`, and what it left there for NCCL. */
+  const choose = (asked: boolean, env: NodeJS.ProcessEnv = {}) => {
+    const choice = chooseProfiler(addon, asked, env);
+    return { ...choice, profiler: env.NCCL_PROFILER_PLUGIN, tuner: env.NCCL_TUNER_PLUGIN };
+  };
+
+  it('loads none where the scenario does not ask, and says how to ask', () => {
+    expect(choose(false)).toEqual({ library: null, why: INSIDE_NCCL_NOT_ASKED, profiler: undefined, tuner: undefined });
+    expect(INSIDE_NCCL_NOT_ASKED).toContain('"insideNccl": true');
+  });
+
+  it('names the profiler and the tuner to NCCL where the scenario asks', () => {
+    expect(choose(true)).toEqual({ library, why: null, profiler: library, tuner: library });
+  });
+
+  it('lets CLAB_NCCL_PROFILER=1 load them and =0 keep them out, whatever the scenario says', () => {
+    expect(choose(false, { CLAB_NCCL_PROFILER: '1' })).toEqual({ library, why: null, profiler: library, tuner: library });
+    expect(choose(true, { CLAB_NCCL_PROFILER: '0' })).toEqual({
+      library: null,
+      why: INSIDE_NCCL_FORCED_OFF,
+      profiler: undefined,
+      tuner: undefined,
+    });
+  });
+
+  it('leaves it to the scenario where CLAB_NCCL_PROFILER is neither 0 nor 1, and says it was ignored', () => {
+    expect(choose(true, { CLAB_NCCL_PROFILER: 'yes' }).library).toBe(library);
+    expect(choose(false, { CLAB_NCCL_PROFILER: 'yes' }).why).toBe(
+      `${INSIDE_NCCL_NOT_ASKED} (CLAB_NCCL_PROFILER="yes" is neither 0 nor 1: ignored)`,
+    );
+  });
+
+  it("keeps the user's own plug-ins where the scenario asks", () => {
+    const own = choose(true, { NCCL_PROFILER_PLUGIN: '/opt/theirs.so', NCCL_TUNER_PLUGIN: '/opt/tuner.so' });
+    expect(own).toMatchObject({ library: null, profiler: '/opt/theirs.so', tuner: '/opt/tuner.so' });
+    expect(own.why).toMatch(/NCCL_PROFILER_PLUGIN is set \(\/opt\/theirs\.so\)/);
+    expect(choose(true, { NCCL_TUNER_PLUGIN: '/opt/tuner.so' })).toMatchObject({ library, profiler: library, tuner: '/opt/tuner.so' });
+    expect(choose(true, { CLAB_NCCL_TUNER: '0' })).toMatchObject({ library, profiler: library, tuner: undefined });
   });
 });

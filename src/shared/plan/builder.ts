@@ -80,6 +80,7 @@ export class PlanBuilder {
       devices,
       ...(scenario.env && Object.keys(scenario.env).length ? { env: { ...scenario.env } } : {}),
       ...(scenario.registerBuffers ? { registerBuffers: true } : {}),
+      ...(scenario.insideNccl ? { insideNccl: true } : {}),
       streams: ['default'],
       steps: [],
       sweeps: [],

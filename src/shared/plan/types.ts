@@ -24,8 +24,10 @@ export const collectiveActionSchema = z.object({
   /** rank-slice: the output buffer is as large as the input and the rank reads the slice at rank × count (a deliberate mistake). */
   read: z.enum(['output', 'rank-slice']).optional(),
 });
+export type CollectiveAction = z.infer<typeof collectiveActionSchema>;
 
 export const transportSchema = z.enum(['nccl', 'copy-engine']);
+export type Transport = z.infer<typeof transportSchema>;
 
 export const p2pActionSchema = z.object({
   kind: z.literal('p2p'),
@@ -37,8 +39,10 @@ export const p2pActionSchema = z.object({
   /** copy-engine: cudaMemcpyPeerAsync into the receiver's buffer (nccl ranks), a plain copy (cpu); absent: NCCL. */
   transport: transportSchema.optional(),
 });
+export type P2pAction = z.infer<typeof p2pActionSchema>;
 
 export const pairMeasureSchema = z.enum(['bandwidth', 'latency', 'copy']);
+export type PairMeasure = z.infer<typeof pairMeasureSchema>;
 
 /**
  * One measurement of one pair of a pairs step, on a two-rank communicator of the pair's own (pair
@@ -63,6 +67,7 @@ export const pairActionSchema = z.object({
   opens: z.boolean(),
   closes: z.boolean(),
 });
+export type PairAction = z.infer<typeof pairActionSchema>;
 
 const blockMarker = { compare: z.number().int(), variant: z.string(), repeat: z.number().int() };
 
@@ -95,6 +100,7 @@ export const planActionSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('block-end'), ...blockMarker }),
 ]);
+export type PlanAction = z.infer<typeof planActionSchema>;
 
 /** Where a step came from, so results can be grouped back into tables and matrices. */
 export const stepOriginSchema = z.discriminatedUnion('kind', [
@@ -110,6 +116,7 @@ export const stepOriginSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('compare'), ...blockMarker }),
 ]);
+export type StepOrigin = z.infer<typeof stepOriginSchema>;
 
 export const planStepSchema = z.object({
   index: z.number().int(),
@@ -144,6 +151,7 @@ export const planStepSchema = z.object({
     .array(z.object({ rank, action: z.discriminatedUnion('kind', [collectiveActionSchema, p2pActionSchema]).nullable() }))
     .optional(),
 });
+export type PlanStep = z.infer<typeof planStepSchema>;
 
 export const planSchema = z.object({
   world: z.number().int().min(1).max(LIMITS.ranks),
@@ -153,6 +161,8 @@ export const planSchema = z.object({
   comms: z.array(commSettingSchema).optional(),
   /** nccl: every device buffer allocated with ncclMemAlloc and registered with the communicator. */
   registerBuffers: z.boolean().optional(),
+  /** nccl: the scenario asks to see inside NCCL, so ranks load the lab's profiler and tuner plug-ins (run/nccl/inside-nccl.ts). */
+  insideNccl: z.boolean().optional(),
   devices: z.array(z.number().int()).nullable(),
   streams: z.array(z.string()),
   steps: z.array(planStepSchema),
@@ -192,15 +202,6 @@ export const planSchema = z.object({
     }),
   ),
 });
-
-export type CollectiveAction = z.infer<typeof collectiveActionSchema>;
-export type P2pAction = z.infer<typeof p2pActionSchema>;
-export type Transport = z.infer<typeof transportSchema>;
-export type PairAction = z.infer<typeof pairActionSchema>;
-export type PairMeasure = z.infer<typeof pairMeasureSchema>;
-export type PlanAction = z.infer<typeof planActionSchema>;
-export type StepOrigin = z.infer<typeof stepOriginSchema>;
-export type PlanStep = z.infer<typeof planStepSchema>;
 export type Plan = z.infer<typeof planSchema>;
 export type SweepSpec = Plan['sweeps'][number];
 export type PairsSpec = Plan['pairs'][number];

@@ -160,6 +160,12 @@ export const scenarioSchema = z
       .describe(
         "nccl: allocate every tensor with ncclMemAlloc and register it with the communicator (ncclCommRegister, NCCL 2.19 or later). Send/recv between GPUs that reach each other directly (P2P over NVLink or PCIe) then write straight into the receiver's tensor instead of going through NCCL's staging buffers, which the receiver would copy out of: less memory traffic and work on the receiving GPU. cpu ranks ignore it.",
       ),
+    insideNccl: z
+      .boolean()
+      .optional()
+      .describe(
+        "nccl: see inside NCCL. Each rank loads the lab's profiler and tuner plug-ins, so every step says which algorithm, protocol and channels NCCL chose and which kernel or copy engine ran, with NCCL's predicted time, and the timeline shows each channel's kernel. Off by default: their cost on small calls could not be told from the noise (docs/MEASUREMENT.md). CLAB_NCCL_PROFILER=1 or 0 in clab's environment turns them on or off whatever this says. cpu ranks ignore it.",
+      ),
     defaults: z
       .object({
         dtype: dtype.optional(),

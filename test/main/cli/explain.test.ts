@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { COLLECTIVE_DESCRIPTORS, COLLECTIVES } from '../../../src/shared/ops';
 import { reference } from '../../shared/learn/reference.js';
 import { LAUNCH_SUMMARY, LAUNCH_TEACHING } from '../../../src/shared/ops/launch';
+import { INSIDE_NCCL_SUMMARY, INSIDE_NCCL_TEACHING } from '../../../src/shared/run/nccl/inside-nccl';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 
@@ -52,6 +53,17 @@ describe('clab explain', () => {
     expect(listed.split(/ {2,}/)).toEqual(['launch', LAUNCH_SUMMARY]);
     expect(clab('explain', 'all_reduce').stdout).toContain('  launch  "host" (default) or "graph" (nccl): see `clab explain launch`');
     expect(clab('explain', 'lanuch').stderr).toContain('did you mean launch?');
+  });
+
+  it('explains what the NCCL plug-ins show and how a scenario asks for them, as a topic listed before launch', () => {
+    const r = clab('explain', 'inside-nccl');
+    expect(r.status).toBe(0);
+    const words = (t: string) => t.split(/\s+/).filter(Boolean).join(' ');
+    expect(r.stdout.trim().split('\n\n').map(words)).toEqual([`inside-nccl: ${INSIDE_NCCL_SUMMARY}`, ...INSIDE_NCCL_TEACHING].map(words));
+    expect(r.stdout).toContain('"insideNccl":');
+    expect(r.stdout).toContain('CLAB_NCCL_PROFILER=0');
+    expect(Math.max(...r.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(96);
+    expect(clab('explain').stdout.trim().split('\n').at(-2)!.split(/ {2,}/)).toEqual(['inside-nccl', INSIDE_NCCL_SUMMARY]);
   });
 
   it('refuses an unknown op with exit 2, saying which one was meant and listing the known ones', () => {

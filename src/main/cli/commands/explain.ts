@@ -1,12 +1,14 @@
 // `clab explain [op]`: what an operation does, what its `count` counts, its busbw factor and the
 // teaching text, from the operation's descriptor, then a worked example: every rank's input and
 // output for a small call; without an op, every op with its summary, then the topics beside them
-// (`launch`: host- against graph-launched timing, learn/launch.ts).
+// (`launch`: host- against graph-launched timing, learn/launch.ts; `inside-nccl`: what the NCCL
+// plug-ins show and how a scenario asks for them, run/nccl/inside-nccl.ts).
 import { InvalidArgumentError } from 'commander';
 import { exampleRows, ExampleError, workedExample, type WorkedExample } from '../../../shared/learn/worked-example.js';
 import { busFactorText, EXPLAINED_OPS, explainOp } from '../../../shared/ops/explain.js';
 import { wrapWords } from '../../../shared/data/wrap.js';
 import { LAUNCH_SUMMARY, LAUNCH_TEACHING } from '../../../shared/ops/launch.js';
+import { INSIDE_NCCL_SUMMARY, INSIDE_NCCL_TEACHING } from '../../../shared/run/nccl/inside-nccl.js';
 import { nearestName } from '../../../shared/scenario/messages.js';
 import { EXIT_OK, EXIT_USAGE, err, out, rankCount, type RegisterCommand } from '../common.js';
 
@@ -37,6 +39,7 @@ function printExample(example: WorkedExample): void {
 
 /** What `clab explain` teaches beside the operations: each topic's summary and text. */
 const TOPICS: Record<string, { summary: string; teaching: readonly string[] }> = {
+  'inside-nccl': { summary: INSIDE_NCCL_SUMMARY, teaching: INSIDE_NCCL_TEACHING },
   launch: { summary: LAUNCH_SUMMARY, teaching: LAUNCH_TEACHING },
 };
 const NAMES = [...EXPLAINED_OPS, ...Object.keys(TOPICS)];

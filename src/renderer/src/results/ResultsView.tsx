@@ -5,6 +5,7 @@ import { runSucceeded } from '../../../shared/results/expectation.js';
 import { compareSummary, statusLine } from '../../../shared/export/format.js';
 import { recordAsItsStepsSay } from '../../../shared/results/record-status.js';
 import type { RunRecord, StepRecord } from '../../../shared/run/record/record.js';
+import { insideNcclHint } from '../../../shared/run/nccl/inside-nccl.js';
 import { sweepModel } from '../../../shared/learn/sweep-model.js';
 import { fileStem } from '../ui/download';
 import { formatBandwidth } from '../ui/units';
@@ -43,6 +44,8 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
   const firstPaint = !useAfterFirstPaint(record);
   const title = runTitle(record);
   const stem = fileStem(title);
+  // A run on NCCL whose scenario did not ask to see inside it: says so, with how to ask.
+  const insideHint = insideNcclHint(record);
   // A record opened from a file reads by what its steps say, whatever status it was saved with.
   const { record: shown, notice } = useMemo(
     () => (source.kind === 'replay' ? recordAsItsStepsSay(record, baseName(source.from)) : { record, notice: null }),
@@ -67,6 +70,11 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
         <p className="status-text" data-testid="results-status">
           {statusLine(shown)}
         </p>
+        {insideHint && (
+          <p className="inside-nccl-hint" data-testid="inside-nccl-hint">
+            {insideHint}
+          </p>
+        )}
         {source.kind === 'live' && source.savedTo && (
           <p className="saved-to">
             Run record: <code>{source.savedTo}</code>

@@ -1,0 +1,37 @@
+// Which forked ranks load the lab's NCCL plug-ins: real rank processes on the nccl backend, started
+// by the core with the environment it hands them. They decide before they load NCCL, so the
+// decision is in their log here too, where NCCL is missing and they fail next.
+import { describe, expect, it } from 'vitest';
+import { LabRun } from '../../../src/main/core/run/run';
+import { compilePlan } from '../../../src/shared/plan/compile';
+import { INSIDE_NCCL_FORCED_OFF, INSIDE_NCCL_NOT_ASKED } from '../../../src/shared/run/nccl/inside-nccl';
+import { scenarioSchema } from '../../../src/shared/scenario/schema';
+
+const base = { version: 1, name: 'inside', world: { ranks: 1 }, steps: [{ op: 'all_reduce', count: 4 }] };
+
+/** The rank's lines about the plug-ins, for a scenario that asks (or not) with CLAB_NCCL_PROFILER `forced` where clab starts. */
+async function pluginLines(insideNccl: boolean | undefined, forced: string | undefined): Promise<string[]> {
+  const scenario = scenarioSchema.parse({ ...base, insideNccl });
+  const env: NodeJS.ProcessEnv = { ...process.env, CLAB_NCCL_PROFILER: forced };
+  if (forced === undefined) delete env.CLAB_NCCL_PROFILER;
+  const record = await new LabRun({ plan: compilePlan(scenario), backend: 'nccl', scenario, scenarioFile: null, env }).run();
+  const said = record.logs.filter((l) => l.rank === 0).map((l) => l.text);
+  // The rank got past its decision: it then ran, or failed for want of NCCL or a GPU, and said so.
+  expect(said.length).toBeGreaterThan(0);
+  return said.filter((t) => /not recorded|plug-in is not used/.test(t));
+}
+
+describe('the plug-ins in the ranks the core forks', () => {
+  it('are left out by default, the rank saying so once with how to ask', async () => {
+    expect(await pluginLines(undefined, undefined)).toEqual([INSIDE_NCCL_NOT_ASKED]);
+  });
+
+  it('are named to NCCL where the scenario asks, or CLAB_NCCL_PROFILER=1 in the environment clab starts in', async () => {
+    expect(await pluginLines(true, undefined)).toEqual([]);
+    expect(await pluginLines(undefined, '1')).toEqual([]);
+  });
+
+  it('are left out with CLAB_NCCL_PROFILER=0 though the scenario asks', async () => {
+    expect(await pluginLines(true, '0')).toEqual([INSIDE_NCCL_FORCED_OFF]);
+  });
+});
