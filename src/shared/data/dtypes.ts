@@ -26,6 +26,8 @@ export interface DtypeInfo {
   float: boolean;
   /** Rounds/wraps a mathematical value to what this type can hold. */
   cast(x: number): Scalar;
+  /** Its storage as a typed array (the half and 8-bit floats: their bit patterns). */
+  array: RawArrayType;
 }
 
 // float16 and bfloat16 conversion with round-to-nearest-even, matching the native kernels.
@@ -144,29 +146,53 @@ const wrapInt =
     return r;
   };
 
+/** A type's typed array over raw bytes (half and 8-bit floats: their bit patterns). */
+type RawArrayType = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): RawArray; BYTES_PER_ELEMENT: number };
+
+function float8Info(name: Float8Format): DtypeInfo {
+  let table: Float32Array | undefined;
+  return {
+    name,
+    bytes: 1,
+    float: true,
+    cast: (x) => (table ??= float8Table(name))[float32ToFloat8Bits(name, Math.fround(x))],
+    array: Uint8Array,
+  };
+}
+const integerInfo = (name: Dtype, array: RawArrayType, signed: boolean): DtypeInfo => ({
+  name,
+  bytes: array.BYTES_PER_ELEMENT,
+  float: false,
+  cast: wrapInt(8 * array.BYTES_PER_ELEMENT, signed),
+  array,
+});
+const finiteTrunc = (x: number) => BigInt(Math.trunc(Number.isFinite(x) ? x : 0));
+
 export const DTYPE_INFO: Record<Dtype, DtypeInfo> = {
-  float32: { name: 'float32', bytes: 4, float: true, cast: (x) => Math.fround(x) },
-  float64: { name: 'float64', bytes: 8, float: true, cast: (x) => x },
-  float16: { name: 'float16', bytes: 2, float: true, cast: (x) => float16BitsToFloat32(float32ToFloat16Bits(Math.fround(x))) },
-  bfloat16: { name: 'bfloat16', bytes: 2, float: true, cast: (x) => bfloat16BitsToFloat32(float32ToBfloat16Bits(Math.fround(x))) },
-  float8_e4m3: {
-    name: 'float8_e4m3',
-    bytes: 1,
+  float32: { name: 'float32', bytes: 4, float: true, cast: (x) => Math.fround(x), array: Float32Array },
+  float64: { name: 'float64', bytes: 8, float: true, cast: (x) => x, array: Float64Array },
+  float16: {
+    name: 'float16',
+    bytes: 2,
     float: true,
-    cast: (x) => float8Table('float8_e4m3')[float32ToFloat8Bits('float8_e4m3', Math.fround(x))],
+    cast: (x) => float16BitsToFloat32(float32ToFloat16Bits(Math.fround(x))),
+    array: Uint16Array,
   },
-  float8_e5m2: {
-    name: 'float8_e5m2',
-    bytes: 1,
+  bfloat16: {
+    name: 'bfloat16',
+    bytes: 2,
     float: true,
-    cast: (x) => float8Table('float8_e5m2')[float32ToFloat8Bits('float8_e5m2', Math.fround(x))],
+    cast: (x) => bfloat16BitsToFloat32(float32ToBfloat16Bits(Math.fround(x))),
+    array: Uint16Array,
   },
-  int8: { name: 'int8', bytes: 1, float: false, cast: wrapInt(8, true) },
-  uint8: { name: 'uint8', bytes: 1, float: false, cast: wrapInt(8, false) },
-  int32: { name: 'int32', bytes: 4, float: false, cast: wrapInt(32, true) },
-  uint32: { name: 'uint32', bytes: 4, float: false, cast: wrapInt(32, false) },
-  int64: { name: 'int64', bytes: 8, float: false, cast: (x) => BigInt.asIntN(64, BigInt(Math.trunc(Number.isFinite(x) ? x : 0))) },
-  uint64: { name: 'uint64', bytes: 8, float: false, cast: (x) => BigInt.asUintN(64, BigInt(Math.trunc(Number.isFinite(x) ? x : 0))) },
+  float8_e4m3: float8Info('float8_e4m3'),
+  float8_e5m2: float8Info('float8_e5m2'),
+  int8: integerInfo('int8', Int8Array, true),
+  uint8: integerInfo('uint8', Uint8Array, false),
+  int32: integerInfo('int32', Int32Array, true),
+  uint32: integerInfo('uint32', Uint32Array, false),
+  int64: { name: 'int64', bytes: 8, float: false, cast: (x) => BigInt.asIntN(64, finiteTrunc(x)), array: BigInt64Array },
+  uint64: { name: 'uint64', bytes: 8, float: false, cast: (x) => BigInt.asUintN(64, finiteTrunc(x)), array: BigUint64Array },
 };
 
 /** The types whose values are bigints. */
@@ -186,137 +212,41 @@ export interface Tensor {
   set(i: number, v: Scalar): void;
 }
 
+type Access = Pick<Tensor, 'get' | 'set'>;
+function float8Access(format: Float8Format): (a: Uint8Array) => Access {
+  return (a) => {
+    const table = float8Table(format);
+    return { get: (i) => table[a[i]], set: (i, v) => void (a[i] = float32ToFloat8Bits(format, Math.fround(Number(v)))) };
+  };
+}
+/**
+ * Each type's element access over its typed array, a closure of its own per type: a check that
+ * decodes a large output calls these per element, and one closure shared by every array kind goes
+ * megamorphic on V8 (slower by a few times in a quick side-by-side, see the commit).
+ */
+const ACCESS: Record<Dtype, (raw: never) => Access> = {
+  float32: (a: Float32Array) => ({ get: (i) => a[i], set: (i, v) => void (a[i] = Number(v)) }),
+  float64: (a: Float64Array) => ({ get: (i) => a[i], set: (i, v) => void (a[i] = Number(v)) }),
+  int8: (a: Int8Array) => ({ get: (i) => a[i], set: (i, v) => void (a[i] = Number(v)) }),
+  uint8: (a: Uint8Array) => ({ get: (i) => a[i], set: (i, v) => void (a[i] = Number(v)) }),
+  int32: (a: Int32Array) => ({ get: (i) => a[i], set: (i, v) => void (a[i] = Number(v)) }),
+  uint32: (a: Uint32Array) => ({ get: (i) => a[i], set: (i, v) => void (a[i] = Number(v)) }),
+  int64: (a: BigInt64Array) => ({ get: (i) => a[i], set: (i, v) => void (a[i] = BigInt(v)) }),
+  uint64: (a: BigUint64Array) => ({ get: (i) => a[i], set: (i, v) => void (a[i] = BigInt(v)) }),
+  float16: (a: Uint16Array) => ({ get: (i) => float16BitsToFloat32(a[i]), set: (i, v) => void (a[i] = float32ToFloat16Bits(Number(v))) }),
+  bfloat16: (a: Uint16Array) => ({
+    get: (i) => bfloat16BitsToFloat32(a[i]),
+    set: (i, v) => void (a[i] = float32ToBfloat16Bits(Number(v))),
+  }),
+  float8_e4m3: float8Access('float8_e4m3'),
+  float8_e5m2: float8Access('float8_e5m2'),
+};
+
 export function tensorView(dtype: Dtype, bytes: Uint8Array): Tensor {
-  const info = DTYPE_INFO[dtype];
-  const length = Math.floor(bytes.byteLength / info.bytes);
-  const { buffer, byteOffset } = bytes;
-  const make = <T>(C: new (b: ArrayBufferLike, o: number, l: number) => T) => new C(buffer, byteOffset, length);
-  const base = { dtype, length, bytes };
-  switch (dtype) {
-    case 'float32': {
-      const a = make(Float32Array);
-      return {
-        ...base,
-        raw: a,
-        get: (i) => a[i],
-        set: (i, v) => {
-          a[i] = Number(v);
-        },
-      };
-    }
-    case 'float64': {
-      const a = make(Float64Array);
-      return {
-        ...base,
-        raw: a,
-        get: (i) => a[i],
-        set: (i, v) => {
-          a[i] = Number(v);
-        },
-      };
-    }
-    case 'int8': {
-      const a = make(Int8Array);
-      return {
-        ...base,
-        raw: a,
-        get: (i) => a[i],
-        set: (i, v) => {
-          a[i] = Number(v);
-        },
-      };
-    }
-    case 'uint8': {
-      const a = make(Uint8Array);
-      return {
-        ...base,
-        raw: a,
-        get: (i) => a[i],
-        set: (i, v) => {
-          a[i] = Number(v);
-        },
-      };
-    }
-    case 'int32': {
-      const a = make(Int32Array);
-      return {
-        ...base,
-        raw: a,
-        get: (i) => a[i],
-        set: (i, v) => {
-          a[i] = Number(v);
-        },
-      };
-    }
-    case 'uint32': {
-      const a = make(Uint32Array);
-      return {
-        ...base,
-        raw: a,
-        get: (i) => a[i],
-        set: (i, v) => {
-          a[i] = Number(v);
-        },
-      };
-    }
-    case 'int64': {
-      const a = make(BigInt64Array);
-      return {
-        ...base,
-        raw: a,
-        get: (i) => a[i],
-        set: (i, v) => {
-          a[i] = BigInt(v);
-        },
-      };
-    }
-    case 'uint64': {
-      const a = make(BigUint64Array);
-      return {
-        ...base,
-        raw: a,
-        get: (i) => a[i],
-        set: (i, v) => {
-          a[i] = BigInt(v);
-        },
-      };
-    }
-    case 'float16': {
-      const a = make(Uint16Array);
-      return {
-        ...base,
-        raw: a,
-        get: (i) => float16BitsToFloat32(a[i]),
-        set: (i, v) => {
-          a[i] = float32ToFloat16Bits(Number(v));
-        },
-      };
-    }
-    case 'bfloat16': {
-      const a = make(Uint16Array);
-      return {
-        ...base,
-        raw: a,
-        get: (i) => bfloat16BitsToFloat32(a[i]),
-        set: (i, v) => {
-          a[i] = float32ToBfloat16Bits(Number(v));
-        },
-      };
-    }
-    case 'float8_e4m3':
-    case 'float8_e5m2': {
-      const a = make(Uint8Array);
-      const table = float8Table(dtype);
-      return {
-        ...base,
-        raw: a,
-        get: (i) => table[a[i]],
-        set: (i, v) => {
-          a[i] = float32ToFloat8Bits(dtype, Math.fround(Number(v)));
-        },
-      };
-    }
-  }
+  const { array } = DTYPE_INFO[dtype];
+  const length = Math.floor(bytes.byteLength / array.BYTES_PER_ELEMENT);
+  const raw = new array(bytes.buffer, bytes.byteOffset, length);
+  return { dtype, length, bytes, raw, ...ACCESS[dtype](raw as never) };
 }
 
 /** A view of `count` elements of `t` starting at element `offset` (shares memory). */
