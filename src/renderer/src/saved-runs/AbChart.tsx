@@ -9,6 +9,7 @@ import {
   Legend,
   LinearScale,
   LineController,
+  LogarithmicScale,
   LineElement,
   PointElement,
   Title,
@@ -16,9 +17,22 @@ import {
 } from 'chart.js';
 import type { AbStep } from '../../../shared/results/nccl-ab.js';
 import { themeColour, useColourScheme } from '../ui/theme';
+import { formatLogTick } from '../ui/units';
 import { abChartPoints, abChartRange, verdictSense } from './ab-chart';
 
-Chart.register(BarController, BarElement, CategoryScale, LineController, LineElement, PointElement, LinearScale, Legend, Title, Tooltip);
+Chart.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  LineController,
+  LineElement,
+  PointElement,
+  LinearScale,
+  LogarithmicScale,
+  Legend,
+  Title,
+  Tooltip,
+);
 
 const SENSE_COLOUR = { better: '--pass', worse: '--fail', same: '--dim' } as const;
 
@@ -76,7 +90,12 @@ export function AbChart({ steps, title }: { steps: readonly AbStep[]; title: str
         plugins: { title: { display: true, text: title } },
         scales: {
           x: { title: { display: true, text: 'step, size' } },
-          y: { ...range, title: { display: true, text: 'B/A time per op (below 1: B faster)' } },
+          y: {
+            type: 'logarithmic',
+            ...range,
+            title: { display: true, text: 'B/A time per op, log (below 1: B faster)' },
+            ticks: { callback: (value) => formatLogTick(Number(value)) },
+          },
         },
       },
     });

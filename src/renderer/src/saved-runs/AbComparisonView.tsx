@@ -81,6 +81,9 @@ function StepsTable({ steps }: { steps: AbStep[] }) {
   );
 }
 
+const chartTitle = ({ libraries: { A, B } }: NcclAbSummary) =>
+  `B/A per step${A.version && B.version ? `: NCCL ${B.version} over NCCL ${A.version}` : ''}, with its interval`;
+
 interface Props {
   ab: NcclAbSummary;
   /** The A/B file's name. */
@@ -94,7 +97,9 @@ interface Props {
 export function AbComparisonView({ ab, name, folder, onOpen }: Props) {
   return (
     <section className="result-section run-comparison" data-testid="ab-comparison">
-      <h3>NCCL A/B: {ab.scenario}</h3>
+      <h3>
+        <span className="ab-badge">NCCL A/B</span> {ab.scenario}
+      </h3>
       <p className="compare-run">
         {name} <span className="dim">{new Date(ab.createdAt).toLocaleString()}</span>, {ab.repeats} repeat{ab.repeats === 1 ? '' : 's'} per
         side, taking turns A B, B A, …
@@ -108,7 +113,7 @@ export function AbComparisonView({ ab, name, folder, onOpen }: Props) {
         B against A: {abVerdictCounts(ab)}
       </p>
       <p className="dim compare-note">{ab.rule}</p>
-      <AbChart steps={ab.steps} title={`B/A per step: ${abLibraryVersion(ab.libraries.B)} over ${abLibraryVersion(ab.libraries.A)}`} />
+      <AbChart steps={ab.steps} title={chartTitle(ab)} />
       <h4>Side runs</h4>
       <ul className="compare-only" data-testid="ab-turns">
         {ab.turns.map((t, i) => (

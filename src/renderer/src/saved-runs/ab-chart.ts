@@ -15,16 +15,23 @@ export function abChartPoints(steps: readonly AbStep[]): AbChartPoint[] {
   return steps.flatMap((s) =>
     s.ratio === null || s.lo === null || s.hi === null
       ? []
-      : [{ label: `${abStepName(s)}, ${formatBytes(s.bytes)}`, ratio: s.ratio, lo: s.lo, hi: s.hi, verdict: s.verdict }],
+      : [{ label: stepLabel(s), ratio: s.ratio, lo: s.lo, hi: s.hi, verdict: s.verdict }],
   );
 }
 
-/** The y axis' range: every interval and 1 (B = A) in view, with a little room. */
+/** The step's name, and its size where the name does not already end with it (a sweep's steps do). */
+function stepLabel(s: AbStep): string {
+  const name = abStepName(s);
+  const size = formatBytes(s.bytes);
+  return s.label.endsWith(size) ? name : `${name}, ${size}`;
+}
+
+/** The y axis' range, on a log scale (B twice as slow as far from 1 as twice as fast): every interval and 1 (B = A) in view, with a little room. */
 export function abChartRange(points: readonly AbChartPoint[]): { min: number; max: number } {
   const lo = points.reduce((m, p) => Math.min(m, p.lo), 1);
   const hi = points.reduce((m, p) => Math.max(m, p.hi), 1);
-  const pad = Math.max((hi - lo) * 0.08, 0.01);
-  return { min: Math.max(0, lo - pad), max: hi + pad };
+  const pad = Math.max((hi / lo) ** 0.05, 1.01);
+  return { min: lo / pad, max: hi * pad };
 }
 
 /** A verdict as the table and the chart colour it: B faster is a gain, slower a loss. */
