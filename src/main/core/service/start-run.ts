@@ -8,12 +8,12 @@ import { compileLoaded, type LoadedScenario } from '../../../shared/plan/text.js
 import type { NativeAddon } from '../../../addon/native-api.js';
 import { loadAddon } from '../../../addon/addon.js';
 import { checkWritable } from '../ground/atomic-file.js';
-import { hostCopyGBps } from '../machine/host-copy.js';
 import { checkPlanMemory, gpusFromTopology, type GpuMemory } from '../machine/memory-check.js';
 import { cpuTooSlow } from '../../../shared/run/record/cpu-time.js';
 import { graphLaunchRefusal } from '../../../shared/plan/launch.js';
 import { BackendUnavailableError, chooseBackend, type BackendChoice, type BackendRequest } from '../machine/backend.js';
 import { RecordCheckpoint } from '../library/record-checkpoint.js';
+import { keptHostCopyGBps } from '../library/host-copy-kept.js';
 import { defaultRecordPath, writeRecordAtomic } from '../library/record-store.js';
 import { LabRun } from '../run/run.js';
 import { checkNcclLibraryPath, NcclLibraryError } from '../machine/nccl-library.js';
@@ -159,8 +159,9 @@ function gpuMemory(addon: Partial<Pick<NativeAddon, 'topology' | 'gpuMemoryTotal
 }
 
 /**
- * On cpu the host copy rate (the α-β model's β) is timed once per process before any rank
- * starts, so that the copy neither slows their start nor is slowed by it; and a turn of the
+ * On cpu the host copy rate (the α-β model's β) is timed before any rank starts, so that the copy
+ * neither slows their start nor is slowed by it, once per host since it booted (kept across
+ * processes: library/host-copy-kept.ts); and a turn of the
  * event loop after start(), so that a door's answer (the run's id) goes out before the ~0.1 s it
  * takes. The copy holds the event loop until the ranks are forked: a stop can come in only in
  * the one turn before it.
@@ -169,7 +170,7 @@ const beforeFork = (backend: BackendChoice['backend']): Promise<void> =>
   backend === 'cpu'
     ? new Promise((resolve) =>
         setImmediate(() => {
-          hostCopyGBps();
+          keptHostCopyGBps();
           resolve();
         }),
       )
