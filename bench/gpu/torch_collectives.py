@@ -37,12 +37,15 @@ NCCL_NVLS_ENABLE defaults to 0 here (as in run.sh).
 import argparse
 import os
 import re
-import socket
 import sys
 
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
+
+sys.dont_write_bytecode = True  # no __pycache__ left in the checkout by the import below
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from torch_common import free_port, require_gpus  # noqa: E402  (bench/torch_common.py)
 
 OPS = ["all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor", "broadcast", "reduce",
        "all_to_all_single", "gather", "scatter", "send"]
@@ -193,12 +196,6 @@ def parse_size(s):
     return int(m.group(1)) * mult
 
 
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ranks", type=int, default=2, help="world size, one GPU each (default 2)")
@@ -219,11 +216,7 @@ def main():
             sys.exit(f"size {b} B must be a positive multiple of 4 x ranks")
     if a.ranks < 2:
         sys.exit("--ranks must be at least 2")
-    if not torch.cuda.is_available() or not dist.is_nccl_available():
-        sys.exit("needs CUDA and NCCL in torch")
-    if torch.cuda.device_count() < a.ranks:
-        sys.exit(f"--ranks {a.ranks} needs {a.ranks} GPUs; {torch.cuda.device_count()} visible")
-    os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
+    require_gpus(a.ranks)
     mp.spawn(worker, args=(a.ranks, free_port(), a), nprocs=a.ranks, join=True)
 
 
