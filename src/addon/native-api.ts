@@ -85,7 +85,7 @@ export interface NativeTimes {
   dataCheckStartNs?: number;
   dataCheckEndNs?: number;
   /**
-   * nccl, for a single collective with a sequence number (shared/run/nccl/nccl-events.ts NCCL_FUNC): the
+   * nccl, for a single collective with a sequence number (shared/run/nccl/nccl-records.ts NCCL_FUNC): the
    * number NCCL gave each call of this enqueue (per collective type per communicator), the loop's first.
    */
   ncclSeq?: number[];

@@ -1,6 +1,6 @@
 // The rank's side of the lab's NCCL profiler plug-in: pointing NCCL at it, reading what it kept,
 // finding this rank's communicator among its inits, placing the GPU's clock, and joining a step's
-// calls (shared/run/nccl/nccl-events.ts). Whatever fails here, the run goes on without it and the
+// calls (shared/run/nccl/nccl-step-join.ts). Whatever fails here, the run goes on without it and the
 // rank's log says so once.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -52,7 +52,7 @@ export const rankStepResultSchema = z.object({
   note: z.string().nullable(),
   /** Why the step failed on this rank while the run went on (verdict error): the code and the backend's message. */
   error: z.object({ code: z.string(), message: z.string() }).optional(),
-  /** nccl with the lab's profiler plug-in: what NCCL chose for the step's calls on this rank (nccl-events.ts). */
+  /** nccl with the lab's profiler plug-in: what NCCL chose for the step's calls on this rank (nccl-step-info.ts). */
   nccl: ncclStepInfoSchema.optional(),
   /**
    * nccl, a step on symmetric windows: the windows this rank asked NCCL for, and those NCCL gave none
