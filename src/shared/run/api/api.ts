@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { planSchema } from '../../plan/types.js';
 import { timelineEventsSchema } from '../rank/protocol.js';
-import { gpuLinkSchema, runRecordSchema, logLineSchema, stepRecordSchema } from '../record/record.js';
+import { gpuLinkSchema, gpuSchema, runRecordSchema, logLineSchema, stepRecordSchema } from '../record/record.js';
 import { ncclAbFileSchema } from './nccl-ab-file.js';
 
 export const API_VERSION = 1;
@@ -15,15 +15,7 @@ export const machineInfoSchema = z.object({
   host: z.string(),
   cpus: z.number().int(),
   backends: z.object({ cpu: backendAvailabilitySchema, nccl: backendAvailabilitySchema }),
-  gpus: z.array(
-    z.object({
-      index: z.number().int(),
-      name: z.string(),
-      memoryBytes: z.number(),
-      busId: z.string(),
-      computeCapability: z.number().int().optional(),
-    }),
-  ),
+  gpus: z.array(gpuSchema),
   /** What joins each pair of those GPUs (CUDA indices a < b): NVLinks, PCIe distance, one-way NVLink peak. */
   links: z.array(gpuLinkSchema).optional(),
   /** Largest world the cpu backend offers in the run panel. */

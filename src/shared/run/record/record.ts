@@ -1,7 +1,7 @@
 // The run record (*.run.json): everything needed to read, replay, compare and export a run
 // without GPUs. Validated when opened.
 import { z } from 'zod';
-import { planActionSchema, planSchema, stepOriginSchema } from '../../plan/types.js';
+import { planSchema, planStepSchema } from '../../plan/types.js';
 import { LIMITS } from '../../scenario/limits.js';
 import { recordInconsistency } from './record-consistency.js';
 import { backendNameSchema, rankStepResultsSchema, timelineEventsSchema } from '../rank/protocol.js';
@@ -50,13 +50,10 @@ export const pairCellSchema = z.object({
     })
     .nullable(),
 });
+export type PairCell = z.infer<typeof pairCellSchema>;
 
-export const stepRecordSchema = z.object({
-  index: z.number().int(),
-  path: z.string(),
-  label: z.string(),
-  origin: stepOriginSchema,
-  action: planActionSchema,
+/** A plan step as it ran: the step (where it came from, what it did) and what it measured. */
+export const stepRecordSchema = planStepSchema.pick({ index: true, path: true, label: true, origin: true, action: true }).extend({
   /** error: the run failed while the step was in flight; stopped: the user stopped the run then (newer records). */
   verdict: z.enum(['pass', 'fail', 'none', 'error', 'stopped', 'not-run']),
   wrong: z.number().int(),
@@ -81,6 +78,7 @@ export const stepRecordSchema = z.object({
    */
   kernels: ncclKernelsSchema.optional(),
 });
+export type StepRecord = z.infer<typeof stepRecordSchema>;
 
 export const compareRecordSchema = z.object({
   index: z.number().int(),
@@ -138,8 +136,19 @@ export const compareRecordSchema = z.object({
   computeUs: z.number().nullable(),
   idealSpeedup: z.number().nullable(),
 });
+export type CompareRecord = z.infer<typeof compareRecordSchema>;
 
 export const logLineSchema = z.object({ rank: z.number().int().nullable(), atNs: z.number(), text: z.string() });
+export type LogLine = z.infer<typeof logLineSchema>;
+
+/** A GPU as CUDA numbers it: its name, memory, PCI bus and compute capability (major × 10 + minor). */
+export const gpuSchema = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  memoryBytes: z.number(),
+  busId: z.string(),
+  computeCapability: z.number().int().optional(),
+});
 
 /** What joins two GPUs: NVLinks (and through what), the PCIe path, the link's one-way peak. */
 export const gpuLinkSchema = z.object({
@@ -161,12 +170,7 @@ export const environmentSchema = z.object({
   backend: backendNameSchema,
   backendNote: z.string().nullable(),
   gpus: z.array(
-    z.object({
-      index: z.number().int(),
-      name: z.string(),
-      memoryBytes: z.number(),
-      busId: z.string(),
-      computeCapability: z.number().int().optional(),
+    gpuSchema.extend({
       /** The PCIe link at its most, and one direction of one NVLink in GB/s (newer records; absent where NVML could not say). */
       pcieGen: z.number().int().optional(),
       pcieWidth: z.number().int().optional(),
@@ -186,6 +190,7 @@ export const environmentSchema = z.object({
   /** nccl runs (newer records): the NCCL the ranks loaded, its version and the SHA-256 of its file. */
   ncclLibrary: ncclLibrarySchema.optional(),
 });
+export type Environment = z.infer<typeof environmentSchema>;
 
 /** A host whose ranks joined from a launcher (src/shared/run/hosts/hosts.ts has the link's messages). */
 export const hostRecordSchema = z.object({
@@ -202,6 +207,7 @@ export const hostRecordSchema = z.object({
   clock: z.object({ offsetNs: z.number(), errorNs: z.number(), samples: z.number().int() }),
   environment: environmentSchema,
 });
+export type HostRecord = z.infer<typeof hostRecordSchema>;
 
 export const runRecordSchema = z
   .object({
@@ -251,12 +257,5 @@ export const runRecordSchema = z
     const problem = recordInconsistency(r);
     if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
   });
-
-export type StepRecord = z.infer<typeof stepRecordSchema>;
-export type PairCell = z.infer<typeof pairCellSchema>;
-export type CompareRecord = z.infer<typeof compareRecordSchema>;
-export type LogLine = z.infer<typeof logLineSchema>;
-export type Environment = z.infer<typeof environmentSchema>;
 export type RunRecord = z.infer<typeof runRecordSchema>;
-export type HostRecord = z.infer<typeof hostRecordSchema>;
 export type RunError = NonNullable<RunRecord['error']>;
