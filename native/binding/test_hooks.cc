@@ -114,6 +114,14 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
     bool lossless = true;
     return c.Has(key) ? c.Get(key).As<Napi::BigInt>().Uint64Value(&lossless) : uint64_t{0};
   };
+  // The fields a Coll and a CeColl descriptor share (their members of NCCL's union start alike).
+  const auto collective = [&](auto& coll, const Napi::Object& c) {
+    coll.seq_number = static_cast<uint64_t>(num(c, "seq"));
+    coll.func = str(c, "func");
+    coll.count = static_cast<size_t>(num(c, "count"));
+    coll.root = static_cast<int>(num(c, "root"));
+    coll.datatype = str(c, "datatype");
+  };
   Napi::Array masks = Napi::Array::New(env);
   for (uint32_t i = 0; i < calls.Length(); i++) {
     const Napi::Object c = calls.Get(i).As<Napi::Object>();
@@ -139,11 +147,7 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
       d.rank = static_cast<int>(num(c, "rank"));
       if (type == "coll") {
         d.type = np::kColl;
-        d.coll.seq_number = static_cast<uint64_t>(num(c, "seq"));
-        d.coll.func = str(c, "func");
-        d.coll.count = static_cast<size_t>(num(c, "count"));
-        d.coll.root = static_cast<int>(num(c, "root"));
-        d.coll.datatype = str(c, "datatype");
+        collective(d.coll, c);
         d.coll.n_channels = static_cast<uint8_t>(num(c, "nChannels"));
         d.coll.n_warps = static_cast<uint8_t>(num(c, "nWarps"));
         d.coll.algo = str(c, "algo");
@@ -171,11 +175,7 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
         d.kernel_ch.p_timer = big(c, "pTimer");
       } else if (type == "ce-coll") {
         d.type = np::kCeColl;
-        d.ce_coll.seq_number = static_cast<uint64_t>(num(c, "seq"));
-        d.ce_coll.func = str(c, "func");
-        d.ce_coll.count = static_cast<size_t>(num(c, "count"));
-        d.ce_coll.root = static_cast<int>(num(c, "root"));
-        d.ce_coll.datatype = str(c, "datatype");
+        collective(d.ce_coll, c);
         d.ce_coll.sync_strategy = str(c, "syncStrategy");
       } else {
         d.type = uint64_t{1} << 0;  // a group event: one the plug-in does not keep
