@@ -136,3 +136,40 @@ describe('pictures as SVG', () => {
     expect(await axeBothThemes()).toEqual([]);
   });
 });
+
+describe('a report to share', () => {
+  it("clab export --format html writes one file that opens from disk, loads nothing and matches the app's Report", async () => {
+    const file = join(server.runsDir, 'sweep-a.report.html');
+    execFileSync(process.execPath, ['bin/clab.cjs', 'export', paths.sweepA, '--format', 'html', '-o', file], { cwd: REPO_ROOT });
+    const cli = readFileSync(file, 'utf8');
+
+    await openSaved(paths.sweepA);
+    const app = await download('export-html');
+    expect(app.download.suggestedFilename()).toMatch(/\.report\.html$/);
+    expect(app.text).toBe(cli);
+
+    const report = await page.context().newPage();
+    const requests: string[] = [];
+    report.on('request', (r) => requests.push(r.url()));
+    try {
+      await report.goto(`file://${file}`);
+      expect(requests).toEqual([`file://${file}`]);
+      const sections = await report.locator('section[data-section]').evaluateAll((all) => all.map((s) => s.getAttribute('data-section')));
+      expect(sections).toEqual(['environment', 'results', 'charts', 'timeline', 'report', 'scenario']);
+      expect(await report.locator('[data-section=charts] svg path').count()).toBeGreaterThanOrEqual(3);
+      expect(await report.locator('[data-section=timeline] svg g[data-lane]').count()).toBeGreaterThanOrEqual(2);
+      expect(await report.locator('[data-section=results] tbody tr').count()).toBeGreaterThan(10);
+      expect(await report.locator('script').count()).toBe(0);
+      const found: string[] = [];
+      for (const scheme of ['dark', 'light'] as const) {
+        await report.emulateMedia({ colorScheme: scheme });
+        found.push(...(await axeViolations(report)).map((v) => `[${scheme}] ${v}`));
+      }
+      expect(found).toEqual([]);
+      await report.setViewportSize({ width: 1100, height: 1400 });
+      await report.screenshot({ path: join(REPO_ROOT, 'test-results', 'screenshots', 'report-html.png') });
+    } finally {
+      await report.close();
+    }
+  });
+});

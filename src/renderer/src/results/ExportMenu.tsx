@@ -1,6 +1,8 @@
 // The run's results as files, made here in the page from the record: a trace for Perfetto UI
-// (ui.perfetto.dev, chrome://tracing), the results table as CSV, and the run record itself.
+// (ui.perfetto.dev, chrome://tracing), the results table as CSV, a report to share as one HTML
+// file, and the run record itself.
 import { chromeTrace, resultsCsv } from '../../../shared/export/index.js';
+import { htmlReport } from '../../../shared/export/html-report.js';
 import type { RunRecord } from '../../../shared/run/record/record.js';
 import { downloadBlob } from '../ui/download';
 
@@ -20,6 +22,13 @@ const EXPORTS = [
     title: 'The results table, one row per step: µs to the ns, GB/s to 0.1 MB/s',
     suffix: '.csv',
     blob: (r: RunRecord) => new Blob([resultsCsv(r)], { type: 'text/csv' }),
+  },
+  {
+    id: 'export-html',
+    text: 'Report (HTML)',
+    title: 'One self-contained HTML file to share: scenario, environment, results, charts and the timeline; opens from disk',
+    suffix: '.report.html',
+    blob: (r: RunRecord) => new Blob([htmlReport(r)], { type: 'text/html' }),
   },
   {
     id: 'export-record',
