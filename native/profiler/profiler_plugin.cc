@@ -79,6 +79,15 @@ void copy_name(char (&dst)[16], const char* src) {
   dst[sizeof dst - 1] = '\0';
 }
 
+/** What a call's descriptor (Coll, CeColl, P2p) says of it alike: its count, peer (a collective's root), function and type. */
+template <class Call>
+void call_fields(ProfileRecord& r, const Call& call, int peer) {
+  r.count = call.count;
+  r.peer = peer;
+  copy_name(r.func, call.func);
+  copy_name(r.datatype, call.datatype);
+}
+
 /** The slot behind a handle NCCL gives back, or null for one that is not ours. */
 Slot* slot_of(void* handle) {
   auto* s = static_cast<Slot*>(handle);
@@ -188,10 +197,7 @@ np::Result start_event(void* context, void** handle, np::EventDescr* d) {
     r.host_ns = monotonic_ns();
     r.rank = d->rank;
     r.seq = d->ce_coll.seq_number;
-    r.count = d->ce_coll.count;
-    r.peer = d->ce_coll.root;
-    copy_name(r.func, d->ce_coll.func);
-    copy_name(r.datatype, d->ce_coll.datatype);
+    call_fields(r, d->ce_coll, d->ce_coll.root);
     copy_name(r.algo, "CE");
     copy_name(r.proto, d->ce_coll.sync_strategy);
     ring().push(r);
@@ -218,21 +224,15 @@ np::Result start_event(void* context, void** handle, np::EventDescr* d) {
   switch (kind) {
     case ProfileKind::Coll:
       r.seq = d->coll.seq_number;
-      r.count = d->coll.count;
-      r.peer = d->coll.root;
+      call_fields(r, d->coll, d->coll.root);
       r.n_channels = d->coll.n_channels;
       r.n_warps = d->coll.n_warps;
-      copy_name(r.func, d->coll.func);
-      copy_name(r.datatype, d->coll.datatype);
       copy_name(r.algo, d->coll.algo);
       copy_name(r.proto, d->coll.proto);
       break;
     case ProfileKind::P2p:
-      r.count = d->p2p.count;
-      r.peer = d->p2p.peer;
+      call_fields(r, d->p2p, d->p2p.peer);
       r.n_channels = d->p2p.n_channels;
-      copy_name(r.func, d->p2p.func);
-      copy_name(r.datatype, d->p2p.datatype);
       break;
     case ProfileKind::KernelCh:
       r.channel = d->kernel_ch.channel_id;
