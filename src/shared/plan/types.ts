@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { DTYPES } from '../data/dtypes.js';
 import { REDOPS } from '../data/reduce.js';
 import { COLLECTIVES, OBJECT_COLLECTIVES } from '../ops/index.js';
-import { commSettingSchema, patternSchema } from '../scenario/schema.js';
+import { commSettingSchema, PAIR_DIRECTIONS, PAIR_FAULTS, PAIR_MODES, patternSchema } from '../scenario/schema.js';
+import { transport } from '../scenario/fields.js';
 import { LIMITS } from '../scenario/limits.js';
 import { LAUNCHES } from '../ops/launch.js';
 
@@ -26,7 +27,7 @@ export const collectiveActionSchema = z.object({
 });
 export type CollectiveAction = z.infer<typeof collectiveActionSchema>;
 
-export const transportSchema = z.enum(['nccl', 'copy-engine']);
+export const transportSchema = z.enum(transport.options);
 export type Transport = z.infer<typeof transportSchema>;
 
 export const p2pActionSchema = z.object({
@@ -63,7 +64,7 @@ export const pairActionSchema = z.object({
   count,
   data: patternSchema,
   /** Injected (scenario `faults`): the pair fails as over a broken link. */
-  fault: z.enum(['error', 'hang']).nullable(),
+  fault: z.enum(PAIR_FAULTS).nullable(),
   opens: z.boolean(),
   closes: z.boolean(),
 });
@@ -182,13 +183,13 @@ export const planSchema = z.object({
       index: z.number().int(),
       path: z.string(),
       label: z.string(),
-      mode: z.enum(['all', 'adjacent']),
-      direction: z.enum(['one', 'both']),
+      mode: z.enum(PAIR_MODES),
+      direction: z.enum(PAIR_DIRECTIONS),
       bytes: z.number(),
       /** Newer plans: which matrices the step measures, and the faults it injects. */
       latency: z.boolean().optional(),
       copy: z.boolean().optional(),
-      faults: z.array(z.object({ from: rank, to: rank, kind: z.enum(['error', 'hang']) })).optional(),
+      faults: z.array(z.object({ from: rank, to: rank, kind: z.enum(PAIR_FAULTS) })).optional(),
       timeoutMs: z.number().int().optional(),
     }),
   ),

@@ -42,12 +42,17 @@ const sweepStep = z
   .strict()
   .describe('An nccl-tests style sweep of one operation over sizes, printed as a table.');
 
+/** A pairs step's choices, which its plan (plan/types.ts) carries as they are. */
+export const PAIR_MODES = ['all', 'adjacent'] as const;
+export const PAIR_DIRECTIONS = ['one', 'both'] as const;
+export const PAIR_FAULTS = ['error', 'hang'] as const;
+
 const pairsStep = z
   .object({
     ...common,
     op: z.literal('pairs'),
-    mode: z.enum(['all', 'adjacent']).optional().describe('Every pair (i<j), or only 0-1, 1-2, … (default all).'),
-    direction: z.enum(['one', 'both']).optional().describe('i→j only, or i→j and j→i at the same time (default one).'),
+    mode: z.enum(PAIR_MODES).optional().describe('Every pair (i<j), or only 0-1, 1-2, … (default all).'),
+    direction: z.enum(PAIR_DIRECTIONS).optional().describe('i→j only, or i→j and j→i at the same time (default one).'),
     bytes,
     data: patternSchema.optional(),
     latency: z.boolean().optional().describe('Also measure each pair with 8-byte messages: the latency matrix (default true).'),
@@ -64,7 +69,7 @@ const pairsStep = z
             from: rankIndex.describe('The sending rank of the pair.'),
             to: rankIndex.describe('The receiving rank of the pair.'),
             kind: z
-              .enum(['error', 'hang'])
+              .enum(PAIR_FAULTS)
               .describe(
                 "error: the pair's communicator fails to connect; hang: data sent over the pair never arrives, until the pair's timeout.",
               ),
