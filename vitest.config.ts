@@ -1,8 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
+// Tests that run inside the test process alone — pure functions, the renderer's models, the run's
+// coordinator driven by a script — share one process: a fresh one per file (module graph loaded
+// anew each time) cost more than most of these files' tests. Those that start processes, load the
+// native addon or set the environment keep a process of their own per file.
+const IN_PROCESS = [
+  'test/shared/**/*.test.ts',
+  'test/renderer/**/*.test.ts',
+  'test/bench/**/*.test.ts',
+  'test/docs/**/*.test.ts',
+  'test/layers/**/*.test.ts',
+  'test/gpu-plan/**/*.test.ts',
+  'test/main/core/run/coordinator/**/*.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     exclude: ['test/gpu/**', 'test/e2e/**', 'node_modules/**'],
     // Integration tests start real rank processes; two cores run them one file at a time.
     fileParallelism: false,
@@ -13,5 +26,16 @@ export default defineConfig({
     setupFiles: ['test/setup/temp-dirs.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'in-process', include: IN_PROCESS, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'processes',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/gpu/**', 'test/e2e/**', 'node_modules/**', ...IN_PROCESS],
+        },
+      },
+    ],
   },
 });

@@ -6,6 +6,7 @@ import { compileLoaded, parseScenarioText } from '../../../../src/shared/plan/te
 import { resultLines } from '../../../../src/shared/export/format';
 import { DTYPES } from '../../../../src/shared/data/dtypes';
 import type { RunRecord } from '../../../../src/shared/run/record/record';
+import type { Plan } from '../../../../src/shared/plan/types';
 import { alive, shmSegments } from '../leftovers';
 
 function runText(text: string, ranks?: number) {
@@ -17,12 +18,25 @@ function lines(record: RunRecord) {
   return record.steps.flatMap(resultLines);
 }
 
+/** The all-in-one scenario on `ranks` cpu ranks, run once for the tests that read it. */
+const allInOne = new Map<number, Promise<{ run: LabRun; plan: Plan; record: RunRecord }>>();
+function runAllInOne(ranks: number) {
+  if (!allInOne.has(ranks)) {
+    const loaded = loadScenarioFile('scenarios/all-in-one.scenario.json');
+    const plan = compileLoaded(loaded, { ranks });
+    const run = new LabRun({ plan, backend: 'cpu', scenario: loaded.raw, scenarioFile: loaded.file });
+    allInOne.set(
+      ranks,
+      run.run().then((record) => ({ run, plan, record })),
+    );
+  }
+  return allInOne.get(ranks)!;
+}
+
 describe('all-in-one scenario on cpu ranks', () => {
   for (const ranks of [2, 3, 4]) {
     it(`checks every result on ${ranks} ranks`, async () => {
-      const loaded = loadScenarioFile('scenarios/all-in-one.scenario.json');
-      const plan = compileLoaded(loaded, { ranks });
-      const record = await new LabRun({ plan, backend: 'cpu', scenario: loaded.raw, scenarioFile: loaded.file }).run();
+      const { plan, record } = await runAllInOne(ranks);
       expect(record.error).toBeNull();
       expect(record.status).toBe('passed');
       expect(record.steps).toHaveLength(plan.steps.length);
@@ -40,11 +54,11 @@ describe('all-in-one scenario on cpu ranks', () => {
   }
 
   it('leaves no rank process and no shared-memory segment behind, though its ranks exit without tearing down', async () => {
-    const loaded = loadScenarioFile('scenarios/all-in-one.scenario.json');
-    const run = new LabRun({ plan: compileLoaded(loaded, { ranks: 3 }), backend: 'cpu', scenario: loaded.raw, scenarioFile: loaded.file });
-    const record = await run.run();
+    // The 3-rank run above: its processes and segments, once it ended.
+    const { run, record } = await runAllInOne(3);
     expect(record.status).toBe('passed');
     const pids = run.workerPids();
+    expect(pids).toHaveLength(3);
     expect(pids.every((pid) => pid !== undefined)).toBe(true);
     for (const pid of pids) expect(alive(pid)).toBe(false);
     expect(shmSegments().filter((f) => pids.some((pid) => f.includes(`-${pid}-`)))).toEqual([]);
