@@ -9,6 +9,7 @@ import { registerCompare } from './commands/compare.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerExplain } from './commands/explain.js';
 import { registerExport } from './commands/export.js';
+import { registerImport } from './commands/import.js';
 import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
 import { registerServe } from './commands/serve.js';
@@ -20,6 +21,7 @@ const COMMANDS: RegisterCommand[] = [
   registerValidate,
   registerReplay,
   registerExport,
+  registerImport,
   registerCompare,
   registerExplain,
   registerServe,
