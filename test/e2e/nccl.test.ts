@@ -1,13 +1,14 @@
 // What NCCL chose, in Chromium against a real `clab serve`: a cpu sweep's record given the
 // profiler plug-in's results as a GPU run has them (each step's choice, its channels' kernels on
 // the timeline, NCCL's predicted time), read back from the results table, the model's notes, the
-// chart and the timeline's lanes.
+// chart and the timeline's lanes; and the hint where an nccl run did not ask to see inside NCCL.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { sweepModel } from '../../src/shared/learn/sweep-model';
+import { INSIDE_NCCL_NOT_ASKED } from '../../src/shared/run/nccl/inside-nccl';
 import { mergeStepInfos, shortChoice, type NcclStepInfo } from '../../src/shared/run/nccl/nccl-step-info';
 import type { TimelineEvent } from '../../src/shared/run/rank/protocol';
 import { runRecordSchema, type RunRecord } from '../../src/shared/run/record/record';
@@ -16,6 +17,7 @@ import { selectRun } from './lab-page';
 
 let page: Page;
 let path = '';
+let notAsked = '';
 let record: RunRecord;
 
 /** NCCL's choice at a size, as 2 × H200 made it (NCCL 2.28.3): ring LL up to 1 MiB, then Simple; channels growing with the size. */
@@ -87,6 +89,17 @@ usesLabPage(
     }
     record.events.push(...channels);
     writeFileSync(path, JSON.stringify(record));
+    // The same run on nccl ranks whose scenario did not ask to see inside NCCL: no step says what NCCL chose.
+    notAsked = join(lab.runsDir, 'nccl-not-asked.run.json');
+    const plain = runRecordSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+    plain.id = `${plain.id}-not-asked`;
+    plain.environment.backend = 'nccl';
+    for (const step of plain.steps) {
+      delete step.nccl;
+      for (const r of step.ranks) delete r.nccl;
+    }
+    plain.events = plain.events.filter((e) => e.phase !== 'channel' && e.phase !== 'proxy');
+    writeFileSync(notAsked, JSON.stringify(plain));
   },
 );
 
@@ -107,6 +120,19 @@ describe("NCCL's choice in the browser", () => {
     expect(await page.getByTestId('model-notes').locator('li').allTextContents()).toEqual(notes);
     expect(sweepSteps[0].nccl?.predictedChosenUs).toBeCloseTo(8 + sweepSteps[0].bytes / 1e4, 9);
     expect(await page.getByTestId('bandwidth-chart').first().getAttribute('data-nccl-predicted')).toBe('yes');
+  });
+
+  it('says how to ask to see inside NCCL where an nccl run recorded none of its choices, and not where it did', async () => {
+    expect(await page.getByTestId('inside-nccl-hint').count()).toBe(0);
+    await page.getByTestId('tab-runs').click();
+    await selectRun(page, notAsked);
+    await page.getByTestId('inside-nccl-hint').waitFor();
+    expect(await page.getByTestId('inside-nccl-hint').textContent()).toBe(INSIDE_NCCL_NOT_ASKED);
+    expect(await page.getByTestId('nccl-choice').count()).toBe(0);
+    await page.getByTestId('tab-runs').click();
+    await selectRun(page, path);
+    await page.getByTestId('nccl-choice').first().waitFor();
+    expect(await page.getByTestId('inside-nccl-hint').count()).toBe(0);
   });
 
   it("gives each NCCL channel a lane under its rank's stream, holding its kernel slices", async () => {

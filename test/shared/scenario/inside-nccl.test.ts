@@ -70,16 +70,17 @@ describe("a record's hint", () => {
   const record = (backend: string, insideNccl: boolean | undefined, nccl: unknown) => ({
     environment: { backend },
     plan: insideNccl === undefined ? {} : { insideNccl },
-    steps: [{}, { nccl }],
+    steps: [{ action: { kind: 'compute' } }, { action: { kind: 'collective' }, nccl }],
   });
 
   it('says how to ask where an nccl run did not, and no step says what NCCL chose', () => {
     expect(insideNcclHint(record('nccl', undefined, undefined))).toBe(INSIDE_NCCL_NOT_ASKED);
   });
 
-  it('is absent where the scenario asked, the ranks were cpu, or a step says what NCCL chose (CLAB_NCCL_PROFILER=1)', () => {
+  it('is absent where the scenario asked, the ranks were cpu, a step says what NCCL chose (CLAB_NCCL_PROFILER=1), or no step calls NCCL', () => {
     expect(insideNcclHint(record('nccl', true, undefined))).toBeNull();
     expect(insideNcclHint(record('cpu', undefined, undefined))).toBeNull();
     expect(insideNcclHint(record('nccl', undefined, { algo: { RING: 1 } }))).toBeNull();
+    expect(insideNcclHint({ ...record('nccl', undefined, undefined), steps: [{ action: { kind: 'compute' } }] })).toBeNull();
   });
 });

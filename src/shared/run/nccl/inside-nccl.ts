@@ -45,15 +45,19 @@ export const INSIDE_NCCL_TEACHING: readonly string[] = [
     'A rank that runs without them says so once in its log.',
 ];
 
+/** Steps whose calls the plug-ins would have seen: NCCL's collectives and send/recv. */
+const NCCL_CALLS = new Set(['collective', 'p2p', 'group', 'pair']);
+
 /**
- * The app's hint for a run record: the not-asked line where the ranks ran NCCL, the scenario did
- * not ask, and no step recorded what NCCL chose; null elsewhere.
+ * The app's hint for a run record: the not-asked line where the ranks ran NCCL's calls, the
+ * scenario did not ask, and no step recorded what NCCL chose; null elsewhere.
  */
 export function insideNcclHint(record: {
   environment: { backend: string };
   plan: { insideNccl?: boolean };
-  steps: readonly { nccl?: unknown }[];
+  steps: readonly { action: { kind: string }; nccl?: unknown }[];
 }): string | null {
   if (record.environment.backend !== 'nccl' || record.plan.insideNccl) return null;
+  if (!record.steps.some((s) => NCCL_CALLS.has(s.action.kind))) return null;
   return record.steps.some((s) => s.nccl) ? null : INSIDE_NCCL_NOT_ASKED;
 }
