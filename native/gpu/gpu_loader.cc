@@ -45,6 +45,20 @@ struct Loaded {
   std::string why;
 };
 
+/**
+ * Loads a library once for the process: `load(lib, why)` opens it and resolves its symbols, leaving
+ * `why` empty where all went well. Every call gives that one result: the library, or null and why.
+ */
+template <class Lib, class Load>
+const Lib* load_once(Loaded<Lib>& state, std::string* why_out, Load load) {
+  std::call_once(state.once, [&] {
+    load(state.lib, state.why);
+    state.ok = state.why.empty();
+  });
+  if (!state.ok) *why_out = state.why;
+  return state.ok ? &state.lib : nullptr;
+}
+
 #define CLAB_RESOLVE_REQUIRED(name, ret, params) resolve(h, lib.library, #name, lib.name, true, &why);
 #define CLAB_RESOLVE_OPTIONAL(name, ret, params) resolve(h, lib.library, #name, lib.name, false, &why);
 
@@ -70,50 +84,36 @@ std::string file_of(void* symbol, const std::string& fallback) {
 
 const CudaRuntime* load_cudart(std::string* why_out) {
   static Loaded<CudaRuntime> state;
-  std::call_once(state.once, [] {
-    CudaRuntime& lib = state.lib;
-    std::string& why = state.why;
+  return load_once(state, why_out, [](CudaRuntime& lib, std::string& why) {
     void* h = open_first({"libcudart.so.13", "libcudart.so.12"}, &lib.library, &why);
     if (!h) return;
     CLAB_CUDART_API(CLAB_RESOLVE_REQUIRED)
-    state.ok = why.empty();
   });
-  if (!state.ok) *why_out = state.why;
-  return state.ok ? &state.lib : nullptr;
 }
 
 const CudaDriver* load_cuda_driver(std::string* why_out) {
   static Loaded<CudaDriver> state;
-  std::call_once(state.once, [] {
-    CudaDriver& lib = state.lib;
-    std::string& why = state.why;
+  return load_once(state, why_out, [](CudaDriver& lib, std::string& why) {
     void* h = open_first({"libcuda.so.1"}, &lib.library, &why);
     if (!h) return;
     CLAB_CUDA_DRIVER_API(CLAB_RESOLVE_REQUIRED)
-    state.ok = why.empty();
   });
-  if (!state.ok) *why_out = state.why;
-  return state.ok ? &state.lib : nullptr;
 }
 
 const NcclLibrary* load_nccl(std::string* why_out) {
   static Loaded<NcclLibrary> state;
-  std::call_once(state.once, [] {
-    NcclLibrary& lib = state.lib;
-    std::string& why = state.why;
+  return load_once(state, why_out, [](NcclLibrary& lib, std::string& why) {
     void* h = open_nccl(&lib.library, &why);
     if (!h) return;
     CLAB_NCCL_API(CLAB_RESOLVE_REQUIRED)
     CLAB_NCCL_OPTIONAL_API(CLAB_RESOLVE_OPTIONAL)
-    state.ok = why.empty();
+    if (!why.empty()) return;
     // NCCL writes its WARN (and INFO) lines to the C stdout without flushing it. A rank's stdout is a
     // pipe to the lab core, which stdio buffers fully: the lines would reach the core only when the
     // rank exits (never, if it is killed), after the `failed` message they explain. Line by line instead.
-    if (state.ok) std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
-    if (state.ok) lib.library = file_of(reinterpret_cast<void*>(lib.ncclGetVersion), lib.library);  // for the run's environment
+    std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+    lib.library = file_of(reinterpret_cast<void*>(lib.ncclGetVersion), lib.library);  // for the run's environment
   });
-  if (!state.ok) *why_out = state.why;
-  return state.ok ? &state.lib : nullptr;
 }
 
 bool probe_nccl(const std::string& path, NcclProbe* out, std::string* why) {
@@ -150,9 +150,7 @@ bool probe_nccl(const std::string& path, NcclProbe* out, std::string* why) {
 
 const CublasLibrary* load_cublas(std::string* why_out) {
   static Loaded<CublasLibrary> state;
-  std::call_once(state.once, [] {
-    CublasLibrary& lib = state.lib;
-    std::string& why = state.why;
+  return load_once(state, why_out, [](CublasLibrary& lib, std::string& why) {
     const CudaRuntime* rt = load_cudart(&why);
     if (!rt) return;
     // cuBLAS must match the runtime's major version.
@@ -160,30 +158,19 @@ const CublasLibrary* load_cublas(std::string* why_out) {
     void* h = open_first({v12 ? "libcublas.so.12" : "libcublas.so.13"}, &lib.library, &why);
     if (!h) return;
     CLAB_CUBLAS_API(CLAB_RESOLVE_REQUIRED)
-    state.ok = why.empty();
   });
-  if (!state.ok) *why_out = state.why;
-  return state.ok ? &state.lib : nullptr;
 }
 
 const NvmlLibrary* load_nvml(std::string* why_out) {
   static Loaded<NvmlLibrary> state;
-  std::call_once(state.once, [] {
-    NvmlLibrary& lib = state.lib;
-    std::string& why = state.why;
+  return load_once(state, why_out, [](NvmlLibrary& lib, std::string& why) {
     void* h = open_first({"libnvidia-ml.so.1"}, &lib.library, &why);
     if (!h) return;
     CLAB_NVML_API(CLAB_RESOLVE_REQUIRED)
     if (!why.empty()) return;
     const nvmlReturn_t r = lib.nvmlInit_v2();
-    if (r != NVML_SUCCESS) {
-      why = "nvmlInit failed: " + std::string(lib.nvmlErrorString(r));
-      return;
-    }
-    state.ok = true;
+    if (r != NVML_SUCCESS) why = "nvmlInit failed: " + std::string(lib.nvmlErrorString(r));
   });
-  if (!state.ok) *why_out = state.why;
-  return state.ok ? &state.lib : nullptr;
 }
 
 #undef CLAB_RESOLVE_REQUIRED
