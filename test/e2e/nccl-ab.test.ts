@@ -81,6 +81,11 @@ describe('an NCCL A/B in Saved runs', () => {
     expect(good).toMatch(/^NCCL A\/B\s+NCCL A\/B: small all_reduce\s/);
     expect(good).toContain('NCCL (version not read)');
     expect(broken).toContain('broken.nccl-ab.json: repeats: expected number, received string');
+    // Open says what is wrong with it, in the same one line.
+    await page.locator('[data-testid=saved-ab]:has-text("broken.nccl-ab.json") [data-testid=open-ab]').click();
+    expect(await page.getByTestId('compare-failed').textContent()).toBe(
+      'Could not open the A/B: broken.nccl-ab.json: repeats: expected number, received string',
+    );
     // The side records lie in the A/B's folder, not among the runs.
     expect(await page.getByTestId('saved-runs-empty').textContent()).toBe('No saved runs yet.');
   });

@@ -329,9 +329,9 @@ export class LabService implements LabHandlers {
    * (saved-runs.ts); not while a run goes (its steps come first).
    */
   private prefetchSoon(file: string): void {
-    if (this.runs.size > 0) return;
+    if (this.runs.size > 0 || this.abs.size > 0) return;
     setImmediate(() => {
-      if (!this.disposed && this.runs.size === 0) void this.saved.prefetch(file);
+      if (!this.disposed && this.runs.size === 0 && this.abs.size === 0) void this.saved.prefetch(file);
     });
   }
 

@@ -9,11 +9,11 @@ import { showDate } from './SavedRunsTable';
 interface Props {
   abs: SavedAb[];
   onOpen(ab: SavedAb): void;
-  /** The A/B being opened now. */
-  opening: string | null;
+  /** Something is being opened below the list: Open waits for it. */
+  busy: boolean;
 }
 
-export function SavedAbsTable({ abs, onOpen, opening }: Props) {
+export function SavedAbsTable({ abs, onOpen, busy }: Props) {
   return (
     <table className="saved-runs" data-testid="saved-abs" aria-label="NCCL A/Bs">
       <thead>
@@ -58,7 +58,7 @@ export function SavedAbsTable({ abs, onOpen, opening }: Props) {
                 className="small"
                 data-testid="open-ab"
                 aria-label={`open the A/B ${runFileName({ path: ab.path })}`}
-                disabled={opening === ab.path}
+                disabled={busy}
                 onClick={() => onOpen(ab)}
               >
                 Open

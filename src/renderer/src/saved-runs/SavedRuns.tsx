@@ -134,15 +134,15 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
     setComparing({ state: 'loading' });
     client.call('openAb', { path: ab.path }).then(
       (opened) => setComparing({ state: 'ab', ab: opened, path: ab.path }),
-      (e: Error) => setComparing({ state: 'failed', message: e.message }),
+      (e: Error) => setComparing({ state: 'failed', message: `Could not open the A/B: ${e.message}` }),
     );
   };
   const comparingView = (
     <>
       {comparing?.state === 'loading' && <p className="empty">Opening…</p>}
       {comparing?.state === 'failed' && (
-        <p className="failed" role="alert">
-          Could not compare the runs: {comparing.message}
+        <p className="failed" role="alert" data-testid="compare-failed">
+          {comparing.message}
         </p>
       )}
       {comparing?.state === 'shown' && <RunComparisonView comparison={comparing.comparison} names={comparing.names} />}
@@ -154,7 +154,7 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
   const abSection = abs.length > 0 && (
     <>
       <h3 className="saved-abs-title">NCCL A/B</h3>
-      <SavedAbsTable abs={abs} onOpen={openAb} opening={comparing?.state === 'loading' ? '' : null} />
+      <SavedAbsTable abs={abs} onOpen={openAb} busy={comparing?.state === 'loading'} />
     </>
   );
   if (!runs.length)
@@ -175,7 +175,9 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
   const toggle = (path: string) => setPicked((p) => (p.includes(path) ? p.filter((x) => x !== path) : [...p, path].slice(-2)));
   const compare = () => {
     setComparing({ state: 'loading' });
-    compareSaved(client, pickedRuns).then(setComparing, (e: Error) => setComparing({ state: 'failed', message: e.message }));
+    compareSaved(client, pickedRuns).then(setComparing, (e: Error) =>
+      setComparing({ state: 'failed', message: `Could not compare the runs: ${e.message}` }),
+    );
   };
   const sortBy = (key: SortKey) => {
     const next = nextSort(sort, key);
