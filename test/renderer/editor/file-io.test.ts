@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticRecord } from '../../../bench/timeline/synthetic-record';
 import { classifyFileText, readFiles } from '../../../src/renderer/src/editor/file-io';
+import { encodeRecordFile } from '../../../src/shared/run/record/record-file';
 import { isRunRecordFile, MAX_RECORD_BYTES, recordTooLargeMessage } from '../../../src/shared/run/record/record-text';
 
 const record = syntheticRecord({ ranks: 2, rounds: 1, warmup: 0, iters: 1, name: 'opened' });
@@ -58,8 +59,21 @@ describe('a file picked with Open… in a browser', () => {
       name: 'big.run.json',
       size: MAX_RECORD_BYTES + 1,
       text: () => ((read = true), Promise.resolve('')),
+      arrayBuffer: () => ((read = true), Promise.resolve(new ArrayBuffer(0))),
     } as unknown as File;
     await expect(readFiles([picked])).rejects.toThrow(recordTooLargeMessage('big.run.json', MAX_RECORD_BYTES + 1));
     expect(read).toBe(false);
+  });
+
+  it('opens a record written packed (many events) as a replay, and names a cut one', async () => {
+    const large = syntheticRecord({ ranks: 2, rounds: 400, warmup: 1, iters: 5, name: 'packed' });
+    const utf8 = { encode: (t: string) => new TextEncoder().encode(t), decode: (b: Uint8Array) => new TextDecoder().decode(b) };
+    const bytes = await new Blob(encodeRecordFile(large, utf8) as BlobPart[]).arrayBuffer();
+    const [opened] = await readFiles([new File([bytes], 'large.run.json')]);
+    expect(opened).toMatchObject({ kind: 'run', path: 'large.run.json' });
+    expect(opened.kind === 'run' && opened.record.events.length).toBe(large.events.length);
+    await expect(readFiles([new File([bytes.slice(0, -64)], 'cut.run.json')])).rejects.toThrow(
+      /^cut\.run\.json is not a valid run record: events\./,
+    );
   });
 });
