@@ -77,7 +77,7 @@ describe('an NCCL A/B in Saved runs', () => {
     const rows = page.getByTestId('saved-ab');
     await rows.first().waitFor();
     expect(await rows.count()).toBe(2);
-    const [broken, good] = await rows.allInnerTexts();
+    const [good, broken] = await rows.allInnerTexts();
     expect(good).toMatch(/^NCCL A\/B\s+NCCL A\/B: small all_reduce\s/);
     expect(good).toContain('NCCL (version not read)');
     expect(broken).toContain('broken.nccl-ab.json: repeats: expected number, received string');

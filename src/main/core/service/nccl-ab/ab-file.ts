@@ -42,8 +42,13 @@ export const MAX_LISTED_ABS = 1000;
 const HEAD_BYTES = 64 * 1024;
 const headSchema = ncclAbFileSchema.pick({ format: true, version: true, scenario: true, createdAt: true, repeats: true, libraries: true });
 
-/** The A/B files in the runs folder, each from the head of its file: a broken one is listed with why. */
+/** The A/B files in the runs folder, each from the head of its file, newest first; a broken one is listed last, with why. */
 export function listAbFiles(runsDir: string): SavedAb[] {
+  const rank = (ab: SavedAb) => (ab.ok ? ab.createdAt : '');
+  return readAbHeads(runsDir).sort((a, b) => rank(b).localeCompare(rank(a)));
+}
+
+function readAbHeads(runsDir: string): SavedAb[] {
   let names: string[];
   try {
     names = readdirSync(runsDir);

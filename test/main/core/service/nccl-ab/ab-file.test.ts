@@ -114,10 +114,14 @@ describe('listAbFiles', () => {
     const runs = join(dir, 'listed');
     mkdirSync(join(runs, 'ab-2'), { recursive: true });
     saveAb(join(runs, 'ab-2.nccl-ab.json'), summary(join(runs, 'ab-2')));
+    // Named before ab-2, made after it: listed first.
+    saveAb(join(runs, 'ab-1.nccl-ab.json'), { ...summary(join(runs, 'ab-1')), createdAt: '2026-11-28T08:00:00.000Z' });
     writeFileSync(join(runs, 'broken.nccl-ab.json'), JSON.stringify({ ...good(), createdAt: 'yesterday' }));
     writeFileSync(join(runs, 'a.run.json'), '{}');
     mkdirSync(join(runs, 'folder.nccl-ab.json'));
-    expect(listAbFiles(runs)).toEqual([
+    const listed = listAbFiles(runs);
+    expect(listed.map((l) => l.path.slice(runs.length + 1))).toEqual(['ab-1.nccl-ab.json', 'ab-2.nccl-ab.json', 'broken.nccl-ab.json']);
+    expect(listed.slice(1)).toEqual([
       {
         ok: true,
         path: join(runs, 'ab-2.nccl-ab.json'),
