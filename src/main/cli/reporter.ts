@@ -18,6 +18,7 @@ import {
   timingLine,
 } from '../../shared/export/format.js';
 import { hostLines } from '../../shared/results/hosts.js';
+import { insideNcclHint } from '../../shared/run/nccl/inside-nccl.js';
 import { environmentLine } from '../../shared/export/environment-line.js';
 import { visibleControls } from '../../shared/data/control-chars.js';
 import type { Plan } from '../../shared/plan/types.js';
@@ -114,6 +115,9 @@ export class LiveReporter {
     for (let i = 0; i < this.plan.pairs.length; i++) for (const line of pairsMatrix(record, i)) this.out(line);
     for (const c of record.compares) for (const line of compareSummary(c, record.environment.backend, record.plan)) this.out(line);
     for (const line of hostLines(record)) this.out(line);
+    // Said to the person, beside the tables: an nccl run whose scenario did not ask to see inside NCCL.
+    const inside = insideNcclHint(record);
+    if (inside) this.err(inside);
     this.out(environmentLine(record.environment));
     this.out(statusLine(record));
   }
