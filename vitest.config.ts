@@ -11,7 +11,13 @@ const IN_PROCESS = [
   'test/docs/**/*.test.ts',
   'test/layers/**/*.test.ts',
   'test/gpu-plan/**/*.test.ts',
-  'test/main/core/run/coordinator/**/*.test.ts',
+  'test/main/core/run/{coordinator/**/*,watchdog,pair-cells}.test.ts',
+  // Files of test/main and test/worker that start nothing and change no setting of the process.
+  'test/main/core/{scenario-limits,hosts/frames,machine/nccl-finder}.test.ts',
+  'test/main/core/library/{scenario-file,saved-runs,packed-runs,packed-run-disk}.test.ts',
+  'test/main/core/service/{content-security,nccl-ab/ab-file,nccl-ab/summarize}.test.ts',
+  'test/main/electron/{menu,recent,window-options}.test.ts',
+  'test/worker/{buffers,output}.test.ts',
 ];
 
 export default defineConfig({
