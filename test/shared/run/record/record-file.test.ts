@@ -69,11 +69,11 @@ describe('a run record file', () => {
   });
 
   it('laid out on several lines is JSON, not packed', () => {
-    expect(packedBody(utf8.encode(JSON.stringify(small, null, 2)), utf8)).toBeNull();
+    expect(packedBody(bytesOf([JSON.stringify(small, null, 2)]), utf8)).toBeNull();
   });
 
   it('whose summary names another packing is refused, saying so', () => {
-    const bytes = utf8.encode(`${JSON.stringify({ format: 'clab.run', packed: 'zip' })}\n1234`);
+    const bytes = bytesOf([`${JSON.stringify({ format: 'clab.run', packed: 'zip' })}\n1234`]);
     expect(() => packedBody(bytes, utf8)).toThrow('its first line says its events are packed as "zip", not "clab.packed-run"');
   });
 });
