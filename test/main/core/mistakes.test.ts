@@ -27,13 +27,15 @@ function openSlices(record: RunRecord): string[] {
 const TIMEOUT_MS = 3000;
 /** Starting the ranks and ending them after an abort come on top of the step's timeout. */
 const SLACK_MS = 5000;
+/** A rank stuck in a call that never returns cannot leave on the abort: it is killed after this. */
+const ABORT_GRACE_MS = 500;
 
 async function runMistake(name: string) {
   const file = `scenarios/mistakes/${name}.scenario.json`;
   const loaded = loadScenarioFile(file);
   const plan = compileLoaded(loaded);
   expect(plan.steps.every((s) => s.timeoutMs === TIMEOUT_MS)).toBe(true);
-  const run = new LabRun({ plan, backend: 'cpu', scenario: loaded.raw, scenarioFile: file });
+  const run = new LabRun({ plan, backend: 'cpu', scenario: loaded.raw, scenarioFile: file, abortGraceMs: ABORT_GRACE_MS });
   const started = Date.now();
   const record = await run.run();
   expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + SLACK_MS);

@@ -18,7 +18,8 @@ async function pairsRunWithRank3(act: (pid: number) => void) {
     defaults: { warmup: 0, iters: 1 },
     steps: [{ op: 'pairs', bytes: 64, timeoutMs: PAIR_TIMEOUT_MS, copy: false }],
   });
-  const run = new LabRun({ plan: compilePlan(scenario), backend: 'cpu', scenario, scenarioFile: null });
+  // A stopped rank cannot leave on the abort: it is killed after the grace.
+  const run = new LabRun({ plan: compilePlan(scenario), backend: 'cpu', scenario, scenarioFile: null, abortGraceMs: 500 });
   let pid = 0;
   run.on('step', (s: StepRecord) => {
     if (pid || s.origin.kind !== 'pairs' || s.origin.from !== 0 || s.origin.to !== 1) return;
