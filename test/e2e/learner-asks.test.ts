@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { axeViolations, REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
-import { selectRun } from './lab-page';
+import { axeViolations, REPO_ROOT, screenshot, setEditorText, usesLabPage, type LabServerProcess } from './helpers';
+import { runAndWait, selectRun, setRunOptions } from './lab-page';
 
 let server: LabServerProcess;
 let page: Page;
@@ -171,5 +171,26 @@ describe('a report to share', () => {
     } finally {
       await report.close();
     }
+  });
+});
+
+describe('time left', () => {
+  it('shows elapsed time and an estimate of what is left while a sweep runs, and the rate once large sizes ran', async () => {
+    await page.getByTestId('tab-log').click();
+    await setEditorText(
+      page,
+      `${JSON.stringify({ version: 1, name: 'long sweep', world: { ranks: 2 }, steps: [{ op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: '64MiB', iters: 20 }] }, null, 2)}\n`,
+    );
+    await setRunOptions(page, 'cpu', null);
+    const ended = runAndWait(page, null, 180_000);
+    const left = page.getByTestId('time-left');
+    await left.filter({ hasText: /^elapsed \d+ s, about .+ left/ }).waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid=time-left][data-basis="steps and bytes"]').waitFor({ timeout: 120_000 });
+    expect(await left.textContent()).toMatch(/at [\d.]+ [GM]B\/s measured$/);
+    expect(await axeBothThemes()).toEqual([]);
+    await screenshot(page, 'run-time-left');
+    expect(await ended).toMatch(/passed/i);
+    // Gone once the run has ended: the status says how it went.
+    expect(await left.count()).toBe(0);
   });
 });

@@ -22,6 +22,7 @@ import { insideNcclHint } from '../../shared/run/nccl/inside-nccl.js';
 import { environmentLine } from '../../shared/export/environment-line.js';
 import { visibleControls } from '../../shared/data/control-chars.js';
 import type { Plan } from '../../shared/plan/types.js';
+import { describeTimeLeft, planWork, RunClock } from '../../shared/results/time-left.js';
 import type { LogLine, RunRecord, StepRecord } from '../../shared/run/record/record.js';
 
 export interface ReporterOptions {
@@ -36,12 +37,15 @@ export class LiveReporter {
   private sweepsStarted = new Set<number>();
   private readonly sweepSteps: number;
   private sweepDone = 0;
+  /** Elapsed time and what is left, on the bar (time-left.ts). */
+  private readonly clock: RunClock;
 
   constructor(
     private readonly plan: Plan,
     private readonly o: ReporterOptions,
   ) {
     this.sweepSteps = plan.steps.filter((s) => s.origin.kind === 'sweep').length;
+    this.clock = new RunClock(planWork(plan), Date.now());
   }
 
   // Labels and rank output come from the scenario and the ranks: shown, never acting on the terminal.
@@ -60,6 +64,7 @@ export class LiveReporter {
   }
 
   step(step: StepRecord): void {
+    this.clock.stepsEnded([step.index], Date.now());
     const o = step.origin;
     if (o.kind === 'sweep') return this.sweepStep(step, o.sweep);
     if (o.kind !== 'step' || step.action.kind === 'wait') return;
@@ -73,12 +78,12 @@ export class LiveReporter {
     if (this.o.tty) {
       if (!this.bar) {
         this.bar = new SingleBar(
-          { format: 'sweep {bar} {value}/{total} sizes | {label}', hideCursor: true, clearOnComplete: true },
+          { format: 'sweep {bar} {value}/{total} sizes | {time} | {label}', hideCursor: true, clearOnComplete: true },
           Presets.shades_classic,
         );
-        this.bar.start(this.sweepSteps, 0, { label: '' });
+        this.bar.start(this.sweepSteps, 0, { label: '', time: '' });
       }
-      this.bar.update(++this.sweepDone, { label: step.label });
+      this.bar.update(++this.sweepDone, { label: step.label, time: describeTimeLeft(this.clock.estimate(Date.now())) });
       if (this.sweepDone === this.sweepSteps) this.stopBar();
       return;
     }

@@ -4,6 +4,9 @@ import { ProblemsList } from './ProblemsList';
 import { RemoteSection } from './RemoteSection';
 import { remoteProblem } from './request';
 import { RunStatus } from './RunStatus';
+import { useTimeLeft } from './useTimeLeft';
+import { describeTimeLeft } from '../../../shared/results/time-left.js';
+import { formatBandwidth } from '../ui/units';
 import type { RunState } from './useRun';
 import type { BackendChoice, RunSettings } from './useRunSettings';
 
@@ -25,6 +28,7 @@ const BACKENDS: BackendChoice[] = ['auto', 'cpu', 'nccl'];
 
 export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRun, onStop, onNext, onReveal, onShowResults }: Props) {
   const { phase, done, total, paused } = state;
+  const estimate = useTimeLeft(state);
   const running = phase.kind === 'running';
   const busy = running || phase.kind === 'starting';
   const unavailable = machine ? (['cpu', 'nccl'] as const).filter((b) => !machine.backends[b].available) : [];
@@ -121,6 +125,12 @@ export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRu
         <span className="progress-text" data-testid="progress-text">
           {total ? `${done}/${total} steps` : ''}
         </span>
+        {estimate && (
+          <span className="progress-text" data-testid="time-left" data-basis={estimate.basis}>
+            {describeTimeLeft(estimate)}
+            {estimate.bytesPerSecond !== null && `, at ${formatBandwidth(estimate.bytesPerSecond / 1e9)} measured`}
+          </span>
+        )}
       </div>
       {unavailable.map((b) => (
         <p key={b} className="backend-note" data-testid={`backend-unavailable-${b}`}>
