@@ -28,11 +28,15 @@ export class VariantComms {
     const key = `${a.nccl.algo ?? ''}|${a.nccl.proto ?? ''}`;
     let v = this.made.get(key);
     if (!v) {
+      const joinStart = performance.now();
       const comm = await this.join(step.index, a.nccl);
       v = { comm, hash: this.profile?.lastJoined() ?? null };
       this.made.set(key, v);
       const set = [a.nccl.algo && `NCCL_ALGO=${a.nccl.algo}`, a.nccl.proto && `NCCL_PROTO=${a.nccl.proto}`].filter(Boolean).join(' ');
-      this.host.log(`compare variant ${a.variant}: a communicator of its own with ${set}`);
+      // The time is read back from this line (shared/run/record/time-to-answer.ts).
+      this.host.log(
+        `compare variant ${a.variant}: a communicator of its own with ${set}, joined in ${Math.round(performance.now() - joinStart)} ms`,
+      );
     }
     if (v.hash) this.profile?.use(v.hash);
     return v.comm;

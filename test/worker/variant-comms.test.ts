@@ -6,6 +6,8 @@ import { compilePlan } from '../../src/shared/plan/compile';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
 import type { NativeAddon, NativeComm } from '../../src/addon/native-api';
 import type { PairHost } from '../../src/worker/pairs';
+import type { LogLine } from '../../src/shared/run/record/record';
+import { variantJoins } from '../../src/shared/run/record/time-to-answer';
 
 const plan = compilePlan(
   scenarioSchema.parse({
@@ -40,6 +42,7 @@ const begins = plan.steps.filter((s) => s.action.kind === 'block-begin');
 function host(rank: number) {
   const inits: { id: string; algo?: string; proto?: string }[] = [];
   const sent: [number, string][] = [];
+  const logs: LogLine[] = [];
   const addon = {
     createUniqueId: () => `id-${inits.length}`,
     commInit: async (o: { id: string }) => {
@@ -52,11 +55,11 @@ function host(rank: number) {
     backend: 'nccl',
     addon,
     deviceOf: (r) => r,
-    log: () => undefined,
+    log: (text) => void logs.push({ rank, atNs: 0, text }),
     sendPairId: (step, id) => void sent.push([step, id]),
     pairId: async (step) => `relayed-${step}`,
   };
-  return { h, inits, sent };
+  return { h, inits, sent, logs };
 }
 
 describe('compare variants on communicators of their own', () => {
@@ -96,6 +99,16 @@ describe('compare variants on communicators of their own', () => {
     await new VariantComms(plan, h, null).enter(begins[0]);
     expect(sent).toEqual([]);
     expect(inits[0].id).toBe(`relayed-${begins[0].index}`);
+  });
+
+  it("says how long each join took, in the line the record's time to answer reads", async () => {
+    const { h, logs } = host(0);
+    const v = new VariantComms(plan, h, null);
+    for (const s of begins) await v.enter(s);
+    expect(variantJoins(logs).map((j) => j.name)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^variant .+ communicator \(in steps\)$/)]),
+    );
+    expect(variantJoins(logs)).toHaveLength(2);
   });
 
   it('leaves the cpu backend on its one communicator', async () => {

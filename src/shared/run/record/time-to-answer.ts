@@ -18,7 +18,7 @@ export interface TimeItem {
 
 export interface TimePart extends TimeItem {
   name: TimePartName;
-  /** What the part is made of, where the record tells (not always all of it). */
+  /** What the part is made of, where the record tells (not always all of it; init's also lists the communicators made within the steps). */
   detail: TimeItem[];
 }
 
@@ -53,6 +53,19 @@ interface Join {
 }
 
 const MS = 1e6;
+
+/** A rank's line at joining a compare variant's communicator, made within the steps (worker/variant-comms.ts). */
+const VARIANT_JOINED = /^compare variant (.+): a communicator of its own with .*, joined in (\d+) ms$/;
+
+/** Each compare variant's communicator made within the steps: the longest any rank took to join it. */
+export function variantJoins(logs: readonly LogLine[]): TimeItem[] {
+  const longest = new Map<string, number>();
+  for (const l of logs) {
+    const m = l.rank === null ? null : VARIANT_JOINED.exec(l.text);
+    if (m) longest.set(m[1], Math.max(longest.get(m[1]) ?? 0, Number(m[2]) * MS));
+  }
+  return [...longest].map(([variant, ns]) => ({ name: `variant ${variant} communicator (in steps)`, ns }));
+}
 
 /** Each rank's join of the run-wide communicator, as its line says (ms, so to a millisecond). */
 export function communicatorJoins(logs: readonly LogLine[]): Join[] {
@@ -152,10 +165,14 @@ export function timeToAnswer(record: TimedRecord, endNs?: number): TimeToAnswer 
   const init: TimePart = {
     name: 'init',
     ns: span(ranksUp, initEnd),
-    detail: [...communicators].map(([name, js]) => ({
-      name,
-      ns: span(Math.max(...js.map((j) => j.startNs)), Math.max(...js.map((j) => j.endNs))),
-    })),
+    detail: [
+      ...[...communicators].map(([name, js]) => ({
+        name,
+        ns: span(Math.max(...js.map((j) => j.startNs)), Math.max(...js.map((j) => j.endNs))),
+      })),
+      // Made later, within the steps (their time is the steps'): said here, where communicators are.
+      ...variantJoins(record.logs),
+    ],
   };
   const steps: TimePart = { name: 'steps', ns: span(stepsStart, runEnd), detail: stepPhases(record.events) };
   const save: TimePart = { name: 'save', ns: span(marks?.saveStartNs ?? null, marks?.saveEndNs ?? null), detail: [] };

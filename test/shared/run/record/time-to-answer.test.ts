@@ -118,3 +118,18 @@ describe('time to answer', () => {
     expect(joins).toEqual([{ rank: 0, communicator: 'nccl communicator', startNs: 1588 * MS, endNs: 2000 * MS }]);
   });
 });
+
+describe("a compare variant's communicator", () => {
+  it('is listed with the communicators, the longest rank’s join, marked as made within the steps', () => {
+    const variant = (rank: number, ms: number): LogLine => ({
+      rank,
+      atNs: 700 * MS,
+      text: `compare variant ring LL: a communicator of its own with NCCL_ALGO=Ring NCCL_PROTO=LL, joined in ${ms} ms`,
+    });
+    const t = timeToAnswer({ ...cpuRun, logs: [...cpuRun.logs, variant(0, 40), variant(1, 55)] }, 950 * MS);
+    expect(detail(t, 'init', 'variant ring LL communicator (in steps)')).toBe(55 * MS);
+    // Its time is the steps': the parts still add up to the wall.
+    expect(part(t, 'init').ns).toBe(10 * MS);
+    expect(t.parts.reduce((s, p) => s + p.ns!, 0)).toBe(t.wallNs);
+  });
+});
