@@ -2,7 +2,7 @@
 // processes with CLAB_DATA=backend (the path the nccl backend takes on GPUs with its kernels):
 // every collective in and out of place, p2p, groups and a compare block pass with every element
 // checked, as many as the host path checks.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LabRun } from '../../../src/main/core/run/run';
 import { loadScenarioFile } from '../../../src/main/core/library/scenario-file';
 import { compilePlan } from '../../../src/shared/plan/compile';
@@ -51,30 +51,23 @@ const scenario = scenarioSchema.parse({
   ],
 });
 
-const saved = process.env.CLAB_DATA;
-afterEach(() => {
-  if (saved === undefined) delete process.env.CLAB_DATA;
-  else process.env.CLAB_DATA = saved;
-});
-
-async function run(backendMakesData: boolean, make: () => LabRun): Promise<RunRecord> {
-  process.env.CLAB_DATA = backendMakesData ? 'backend' : 'host';
-  return make().run();
-}
+/** The ranks' environment: CLAB_DATA says who makes and checks the data (the addon reads it in each rank). */
+const dataBy = (backendMakesData: boolean) => ({ ...process.env, CLAB_DATA: backendMakesData ? 'backend' : 'host' });
 
 const checkedBy = (r: RunRecord) => r.steps.map((s) => [s.label, s.verdict, s.ranks.map((x) => x.checked)]);
 
 describe('data made and checked by the backend', () => {
   it('passes every collective, p2p and group with every element checked, as the host path does', async () => {
-    const make = () => new LabRun({ plan: compilePlan(scenario), backend: 'cpu', scenario, scenarioFile: null });
-    const onBackend = await run(true, make);
+    const run = (backendMakesData: boolean) =>
+      new LabRun({ plan: compilePlan(scenario), backend: 'cpu', scenario, scenarioFile: null, env: dataBy(backendMakesData) }).run();
+    // Two runs of their own ranks, side by side.
+    const [onBackend, onHost] = await Promise.all([run(true), run(false)]);
     expect(onBackend.error).toBeNull();
     expect(onBackend.status).toBe('passed');
     for (const s of onBackend.steps) expect(s.verdict, s.label).toBe('pass');
     const joined = (r: RunRecord) => r.logs.filter((l) => l.text.includes('joined the cpu communicator')).map((l) => l.text);
     expect(joined(onBackend)).toHaveLength(3);
     for (const line of joined(onBackend)) expect(line).toContain('tensors of 4096 elements and more are filled and checked by the backend');
-    const onHost = await run(false, make);
     expect(onHost.status).toBe('passed');
     for (const line of joined(onHost))
       expect(line).toContain('data is filled and checked on the host (the cpu backend leaves data to the host');
@@ -93,10 +86,13 @@ describe('data made and checked by the backend', () => {
   it('runs a compare block on prestaged buffers, checked when the block drains', async () => {
     const file = 'scenarios/overlap.scenario.json';
     const loaded = loadScenarioFile(file);
-    const record = await run(
-      true,
-      () => new LabRun({ plan: compileLoaded(loaded), backend: 'cpu', scenario: loaded.raw, scenarioFile: file }),
-    );
+    const record = await new LabRun({
+      plan: compileLoaded(loaded),
+      backend: 'cpu',
+      scenario: loaded.raw,
+      scenarioFile: file,
+      env: dataBy(true),
+    }).run();
     expect(record.status).toBe('passed');
     const received = record.steps.filter((s) => s.label.includes('receive'));
     expect(received.length).toBeGreaterThan(0);
