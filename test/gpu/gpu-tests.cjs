@@ -528,6 +528,42 @@ function zeroSmCopyEngine(ranks) {
   record(name, problems.length === 0, problems.join('; ') || `${zero.rows.length} sizes on copy engines, #wrong 0`);
 }
 
+/**
+ * The lab's NCCL plug-ins load only where a scenario asks to see inside NCCL ("insideNccl": true) or
+ * CLAB_NCCL_PROFILER=1 forces them, never with CLAB_NCCL_PROFILER=0: a small all_reduce sweep on 2
+ * GPUs records NCCL's choice at every size where they load, at none where they do not, and then
+ * every rank's log says so once.
+ */
+function insideNcclOnlyWhereAsked() {
+  const name = 'inside_NCCL_only_where_asked';
+  if (!selected(name)) return;
+  const sweep = { op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: '64KiB', warmup: 2, iters: 20 };
+  const file = (insideNccl) =>
+    writeScenario(`inside-nccl-${insideNccl}`, { world: { ranks: 2 }, backend: 'nccl', insideNccl, steps: [sweep] });
+  const sides = [
+    { side: 'not asked', file: file(false), forced: undefined, load: false },
+    { side: 'asked', file: file(true), forced: undefined, load: true },
+    { side: 'not asked, CLAB_NCCL_PROFILER=1', file: file(false), forced: '1', load: true },
+    { side: 'asked, CLAB_NCCL_PROFILER=0', file: file(true), forced: '0', load: false },
+  ];
+  const problems = [];
+  const seenAt = [];
+  sides.forEach(({ side, file, forced, load }, i) => {
+    // Unset where not forced: the lead's own CLAB_NCCL_PROFILER must not decide the default.
+    const { rec, r } = run(`${name}-${i}`, file, 2, { env: { CLAB_NCCL_PROFILER: forced } });
+    if (!rec) return problems.push(`${side}: no run record (exit ${r.code})`);
+    const rows = rec.steps.filter((s) => s.origin.kind === 'sweep');
+    const seen = rows.filter((s) => s.nccl).length;
+    const said = rec.logs.filter((l) => l.text.startsWith("NCCL's algorithm, protocol and channels not recorded")).length;
+    seenAt.push(`${side}: ${seen}/${rows.length}`);
+    if (rec.status !== 'passed') problems.push(`${side}: status ${rec.status}`);
+    if (load && seen !== rows.length) problems.push(`${side}: NCCL's choice at ${seen} of ${rows.length} sizes`);
+    if (!load && seen) problems.push(`${side}: NCCL's choice at ${seen} sizes, the plug-ins left out`);
+    if (said !== (load ? 0 : 2)) problems.push(`${side}: ${said} ranks said the plug-ins were left out`);
+  });
+  record(name, problems.length === 0, problems.join('; ') || `NCCL's choice at ${seenAt.join(', ')} sizes`);
+}
+
 // ---- failure modes -------------------------------------------------------------------------------
 
 function sleep(ms) {
@@ -774,6 +810,7 @@ async function main() {
     hangIsEnded();
     pairsIsolated();
     if (BACKEND === 'nccl') graphLaunch();
+    if (BACKEND === 'nccl') insideNcclOnlyWhereAsked();
   }
   for (const ranks of [2, 4]) {
     if (gpus < ranks) continue;
