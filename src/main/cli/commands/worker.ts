@@ -1,6 +1,7 @@
 // `clab worker`: a rank started by a launcher (srun, mpirun, mpiexec, torchrun --no-python, a
 // Kubernetes Indexed Job, ssh) on any host. It reads its rank from the launcher's environment, connects back
 // to `clab run --listen`, and runs its plan as a forked rank does.
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { parseAddress, rankPlace, type RankPlace } from '../../../shared/run/hosts/launcher-env.js';
 import { hostIdentity } from '../../core/hosts/identity.js';
@@ -18,6 +19,7 @@ interface WorkerFlags {
   hostId?: string;
   hostName?: string;
   connectTimeout: number;
+  logDir?: string;
 }
 
 const whole = (v: string) => {
@@ -25,6 +27,16 @@ const whole = (v: string) => {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number');
   return n;
 };
+
+/** The log folder, made where missing and checked writable before the worker joins: a rank's output is not lost at its first line. */
+function checkLogDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    throw new Error(`--log-dir ${dir}: cannot keep the rank's output there: ${(e as Error).message}`, { cause: e });
+  }
+}
 
 async function workerCommand(flags: WorkerFlags): Promise<number> {
   let place: RankPlace;
@@ -36,6 +48,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
     place = rankPlace(process.env, { rank: flags.rank, world: flags.world, localRank: flags.localRank });
     token = readToken(flags.tokenFile);
     entry = resolveWorkerEntry();
+    if (flags.logDir !== undefined) checkLogDir(flags.logDir);
   } catch (e) {
     err(`clab worker: ${(e as Error).message}`);
     return WORKER_REFUSED;
@@ -55,6 +68,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
       connectTimeoutMs: flags.connectTimeout * 1000,
       log: err,
       onStop: (stop) => stops.push(stop),
+      logDir: flags.logDir,
     });
   } finally {
     process.off('SIGINT', onSignal);
@@ -87,5 +101,6 @@ export const registerWorker: RegisterCommand = (program, setExit) => {
     .option('--host-id <id>', "the host's identity (default hostname and boot id; CLAB_HOST_ID): for tests and containers")
     .option('--host-name <name>', "the host's name in the record, its identity unchanged (CLAB_HOST_NAME), e.g. a network namespace")
     .option('--connect-timeout <seconds>', 'how long to keep trying to reach the core', Number, 60)
+    .option('--log-dir <dir>', "also keep the rank's output on this host, in DIR/RUN/HOST.rankN.log (the run's record says where)")
     .action(async (flags: WorkerFlags) => setExit(await workerCommand(flags)));
 };

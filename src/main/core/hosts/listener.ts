@@ -57,6 +57,7 @@ type Link = FramedLink<WorkerLinkMessage, CoreLinkMessage>;
 interface Joined extends JoinedWorker {
   address: string;
   environment: Environment;
+  rankLog?: string;
 }
 
 export class JoinError extends Error {
@@ -287,6 +288,7 @@ export class RemoteRanks implements RankSource {
             address: socket.remoteAddress ?? address,
             clock: clockOffset(samples),
             environment: m.environment,
+            rankLog: m.rankLog,
           });
           this.options.log(
             `rank ${hello.rank} joined from host ${hello.host.name} (${address}, pid ${hello.pid}); ${this.joined.size} of ${this.options.world} in`,
@@ -349,8 +351,11 @@ export class RemoteRanks implements RankSource {
       // One entry per identity and name: a host named apart (a namespace, a container) is listed apart.
       const key = `${j.hello.host.id}\n${j.hello.host.name}`;
       const h = hostsById.get(key);
-      if (h) h.ranks.push(j.hello.rank);
-      else
+      const rankLog = j.rankLog !== undefined ? [{ rank: j.hello.rank, path: j.rankLog }] : [];
+      if (h) {
+        h.ranks.push(j.hello.rank);
+        if (rankLog.length) h.rankLogs = [...(h.rankLogs ?? []), ...rankLog];
+      } else
         hostsById.set(key, {
           id: j.hello.host.id,
           name: j.hello.host.name,
@@ -359,6 +364,7 @@ export class RemoteRanks implements RankSource {
           ranks: [j.hello.rank],
           clock: j.clock,
           environment: j.environment,
+          ...(rankLog.length ? { rankLogs: rankLog } : {}),
         });
     }
     const hosts = [...hostsById.values()];

@@ -4,8 +4,11 @@
 // entry, same pipes, NCCL's output read from its stdout) and relay between the two over the
 // sealed link. The rank never outlives the link: when the core goes, the rank is killed and the
 // worker ends. A connection that closes before the welcome is tried again, with backoff, until
-// the join deadline.
+// the join deadline. With a log folder, the rank's output is also kept on this host, one file per
+// run, host and rank (as torchrun's --log-dir), and the core is told where.
+import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
 import {
   coreLinkSchema,
   HANDSHAKE_FRAME_BYTES,
@@ -44,6 +47,8 @@ export interface RemoteWorkerOptions {
   log(line: string): void;
   /** Set when the worker should end now (a signal): the rank is killed first. */
   onStop?(stop: (why: string) => void): void;
+  /** `--log-dir`: keep the rank's output (stdout and stderr) in a file under this folder (rankLogPath). */
+  logDir?: string;
 }
 
 /** Exit codes: 0 the rank ended well, 1 it failed, 2 refused or never connected, 3 the core went away. */
@@ -91,6 +96,47 @@ async function reach(host: string, port: number, timeoutMs: number, stop: AbortS
     }
   }
   throw new Error(`cannot reach the core at ${host}:${port} within ${Math.round(timeoutMs / 1000)} s: ${last}`);
+}
+
+/** A rank's log file stops growing here, with a line saying so: a rank that prints without end fills no disk. */
+export const RANK_LOG_BYTES = 256 * 1024 * 1024;
+
+/** A run id or host name as one safe path component: other characters become "_", at most 128 of them. */
+const pathPart = (text: string): string =>
+  text
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\./, '_')
+    .slice(0, 128) || '_';
+
+/** `<dir>/<run>/<host>.rank<rank>.log`: one file per run, host and rank. */
+export const rankLogPath = (dir: string, runId: string, host: string, rank: number): string =>
+  join(resolve(dir), pathPart(runId), `${pathPart(host)}.rank${rank}.log`);
+
+/** The rank's output kept on this host: appended (a rejoin of the same run adds to it), no link followed, bounded. */
+class RankLog {
+  private fd: number | null;
+  private written = 0;
+
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    this.fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, 0o600);
+  }
+
+  line(text: string): void {
+    if (this.fd === null) return;
+    const bytes = Buffer.from(`${text}\n`, 'utf8');
+    if (this.written + bytes.length > RANK_LOG_BYTES) {
+      writeSync(this.fd, `[clab worker: the rank's output goes on, not kept here: this file holds ${RANK_LOG_BYTES} bytes at most]\n`);
+      return this.close();
+    }
+    writeSync(this.fd, bytes);
+    this.written += bytes.length;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
 }
 
 /** How one connection ended: with the worker's exit code, or closed before the welcome (try again). */
@@ -164,12 +210,15 @@ function session(socket: Socket, o: RemoteWorkerOptions, onStop: (stop: (why: st
   let runId: string | null = null;
   let welcomed = false;
   let ended = false;
-  return new Promise<Attempt>((resolve) => {
+  /** The rank's output file (`--log-dir`), opened at the welcome. */
+  let rankLog: RankLog | null = null;
+  return new Promise<Attempt>((resolveAttempt) => {
     const finish = (outcome: Attempt) => {
       if (ended) return;
       ended = true;
       clearTimeout(handshake);
-      resolve(outcome);
+      rankLog?.close();
+      resolveAttempt(outcome);
     };
     const handshake = setTimeout(() => link.close(`no welcome within ${HANDSHAKE_MS / 1000} s`), HANDSHAKE_MS);
     /** Why the worker is ending its rank (its exit code), once it is. */
@@ -212,7 +261,10 @@ function session(socket: Socket, o: RemoteWorkerOptions, onStop: (stop: (why: st
         {
           message: (_, m) => link.send({ type: 'm', m }),
           // Cut to what the core's schema takes: a longer line would end the link.
-          output: (_, line) => link.send({ type: 'out', line: line.slice(0, OUTPUT_LINE_CHARS) }),
+          output: (_, line) => {
+            rankLog?.line(line);
+            link.send({ type: 'out', line: line.slice(0, OUTPUT_LINE_CHARS) });
+          },
           invalid: (_, e) => link.send({ type: 'invalid', message: e.message.slice(0, INVALID_MESSAGE_CHARS) }),
           exit: (_, code, signal) => {
             link.end({ type: 'exit', code, signal });
@@ -253,11 +305,20 @@ function session(socket: Socket, o: RemoteWorkerOptions, onStop: (stop: (why: st
             welcomed = true;
             clearTimeout(handshake);
             link.startHeartbeat({ type: 'beat' });
+            if (o.logDir !== undefined) {
+              const path = rankLogPath(o.logDir, m.runId, o.identity.name, place.rank);
+              try {
+                rankLog = new RankLog(path);
+              } catch (e) {
+                // The folder was checked at the start; what fails now is said, and the rank runs without its file.
+                o.log(`clab worker: ${me}: cannot keep the rank's output in ${path}: ${(e as Error).message}`);
+              }
+            }
             o.log(
-              `clab worker: ${me} of ${place.world} (${place.source}; local rank ${place.localRank}, device ${place.device}) joined ${core} from host ${o.identity.name}`,
+              `clab worker: ${me} of ${place.world} (${place.source}; local rank ${place.localRank}, device ${place.device}) joined ${core} from host ${o.identity.name}${rankLog ? `; its output kept in ${rankLog.path}` : ''}`,
             );
             void collectEnvironment(m.backend, null, undefined, process.env).then((environment) =>
-              link.send({ type: 'environment', environment }),
+              link.send({ type: 'environment', environment, ...(rankLog ? { rankLog: rankLog.path } : {}) }),
             );
             return undefined;
           }

@@ -83,8 +83,12 @@ export const refusedSchema = z.object({ type: z.literal('refused'), reason: z.st
 /** Core → worker after welcome: a clock probe; the worker answers at once with its own clock. */
 export const pingSchema = z.object({ type: z.literal('ping'), seq: z.number().int().min(0).max(1000) });
 export const pongSchema = z.object({ type: z.literal('pong'), seq: z.number().int().min(0).max(1000), workerNs: z.number() });
-/** Worker → core after the pings: the host's environment, read on the host. */
-export const hostEnvironmentSchema = z.object({ type: z.literal('environment'), environment: environmentSchema });
+/** Worker → core after the pings: the host's environment, read on the host, and where it keeps the rank's output (`--log-dir`). */
+export const hostEnvironmentSchema = z.object({
+  type: z.literal('environment'),
+  environment: environmentSchema,
+  rankLog: z.string().max(4096).optional(),
+});
 /** Either way, every second: the link is alive (a cut cable closes nothing). */
 export const beatSchema = z.object({ type: z.literal('beat') });
 
