@@ -3,8 +3,6 @@
 // issue communication in the same order even when steps are async.
 import { actionBandwidthBasis } from '../shared/run/record/aggregate.js';
 import { gpuRefusal } from '../shared/ops/gpu-support.js';
-import { commSettingRefusal, windowRefusal } from '../shared/run/nccl/comm-settings.js';
-import { GRAPH_LAUNCH_NEEDS } from '../shared/ops/launch.js';
 import type { FlightEntry } from '../shared/run/rank/flight.js';
 import { rankStep } from '../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
@@ -18,6 +16,7 @@ import { hostEvent, runEvents } from './step-events.js';
 import { durationsUs, stepResult } from './step-result.js';
 import { PairRunner, type PairHost } from './pairs.js';
 import { checksOf, failedOutcome, type Outcome } from './outcome.js';
+import { stepRefusal } from './refusals.js';
 import { HostMemory, hostWrittenBytes } from './host-memory.js';
 import { stepNccl, type NcclProfile } from './nccl-profile.js';
 import { VariantComms } from './variant-comms.js';
@@ -247,19 +246,9 @@ export class PlanExecutor {
     const op = nativeOp(calls, step);
     const refusal = gpuRefusal(op, comm.computeCapability, `GPU ${comm.device} (bus ${comm.busId})`);
     if (refusal) throw Object.assign(new Error(refusal), { code: 'CLAB_UNSUPPORTED' });
-    // NCCL settings or windows that the loaded NCCL cannot run: every rank refuses the step alike,
-    // before any call, and the run goes on.
-    const setting = step.comm !== undefined ? this.plan.comms?.[step.comm - 1] : undefined;
-    const version = comm.ncclVersion;
-    const refused =
-      version === undefined
-        ? null
-        : ((step.registration === 'window' ? windowRefusal(version) : null) ?? (setting ? commSettingRefusal(setting, version) : null));
+    const refused = stepRefusal(step, this.plan, comm);
     if (refused) return failedOutcome({ code: 'CLAB_UNSUPPORTED', message: refused }, [made.fill]);
-    // Graph launch on a backend without CUDA graphs (auto fell back to cpu): refused alike, the run goes on.
     const graph = step.launch === 'graph';
-    if (graph && !comm.launchesGraphs)
-      return failedOutcome({ code: 'CLAB_UNSUPPORTED', message: `${GRAPH_LAUNCH_NEEDS}; this rank's backend has none` }, [made.fill]);
     const needsFreshCheck = this.needsFreshCheck(step, calls);
     const checkCalls = needsFreshCheck ? made.sets[1] : calls;
     const checkOp = nativeOp(checkCalls, step);

@@ -1,0 +1,40 @@
+// The steps a rank refuses before any call, alike on every rank (refusals.ts): from the plan and
+// what the backend says of itself, no process.
+import { describe, expect, it } from 'vitest';
+import { compilePlan } from '../../src/shared/plan/compile';
+import { scenarioSchema } from '../../src/shared/scenario/schema';
+import { stepRefusal } from '../../src/worker/refusals';
+
+const plan = compilePlan(
+  scenarioSchema.parse({ version: 1, name: 'refusals', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4 }] }),
+);
+const step = plan.steps.find((s) => s.action.kind === 'collective')!;
+const nccl = (version: number) => ({ ncclVersion: version, launchesGraphs: true });
+
+describe('the steps a rank refuses before any call', () => {
+  it('refuses windows on an NCCL older than 2.27, and runs them on 2.27', () => {
+    const windowed = { ...step, registration: 'window' as const };
+    expect(stepRefusal(windowed, plan, nccl(22603))).toMatch(
+      /symmetric windows .* need NCCL 2\.27\.0 or later; this rank loaded NCCL 2\.26\.3/,
+    );
+    expect(stepRefusal(windowed, plan, nccl(22700))).toBeNull();
+  });
+
+  it("refuses a communicator's CTA policy zero before NCCL 2.29, naming the setting", () => {
+    const onSplit = { ...step, comm: 1 };
+    const withZero = { ...plan, comms: [{ ctaPolicy: 'zero' as const }] };
+    expect(stepRefusal(onSplit, withZero, nccl(22803))).toMatch(/zero-SM policy .* needs NCCL 2\.29\.0 or later/);
+    expect(stepRefusal(onSplit, withZero, nccl(22900))).toBeNull();
+  });
+
+  it('refuses graph launch on a backend without CUDA graphs, whatever its NCCL', () => {
+    const graph = { ...step, launch: 'graph' as const };
+    expect(stepRefusal(graph, plan, { ncclVersion: undefined, launchesGraphs: false })).toMatch(/this rank's backend has none$/);
+    expect(stepRefusal(graph, plan, nccl(22803))).toBeNull();
+  });
+
+  it('refuses nothing of a plain step, and asks nothing of NCCL on a backend without it', () => {
+    expect(stepRefusal({ ...step, registration: 'window' }, plan, { ncclVersion: undefined, launchesGraphs: false })).toBeNull();
+    expect(stepRefusal(step, plan, nccl(21500))).toBeNull();
+  });
+});
