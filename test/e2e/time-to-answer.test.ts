@@ -58,7 +58,7 @@ describe('time to answer above the timeline', () => {
   it('shows each part of a marked run in words, as wide as its share, and the whole line', async () => {
     const line = await openTimeline('marked.run.json');
     expect(line).toMatch(
-      /^time to answer: [\d.]+ (s|ms) = start 675 ms \(core 200 ms, rank processes 475 ms\) \+ init 20 ms \(cpu communicator 20 ms\) \+ steps /,
+      /^time to answer: [\d.]+ (s|ms) = start 675 ms \(core 200 ms, forking the ranks 195 ms, ranks loading 280 ms\) \+ init 20 ms \(cpu communicator 20 ms\) \+ steps /,
     );
     expect(line).toContain('+ save 40 ms');
     const parts = page.locator('[data-testid=time-to-answer] li');

@@ -48,6 +48,8 @@ const JOINED =
 interface Join {
   rank: number;
   communicator: string;
+  /** When the rank's process started (its line says how long before the join ended). */
+  processStartNs: number;
   startNs: number;
   endNs: number;
 }
@@ -77,7 +79,13 @@ export function communicatorJoins(logs: readonly LogLine[]): Join[] {
     if (!m) continue;
     seen.add(l.rank);
     const communicator = m[1] ? `${m[1]} communicator` : `${m[2]} backend (no run-wide communicator)`;
-    joins.push({ rank: l.rank, communicator, startNs: l.atNs - Number(m[3]) * MS, endNs: l.atNs });
+    joins.push({
+      rank: l.rank,
+      communicator,
+      processStartNs: l.atNs - Number(m[4]) * MS,
+      startNs: l.atNs - Number(m[3]) * MS,
+      endNs: l.atNs,
+    });
   }
   return joins;
 }
@@ -146,15 +154,20 @@ export function timeToAnswer(record: TimedRecord, endNs?: number): TimeToAnswer 
   else if (marks.saveEndNs === undefined) unknown.push('save and wall: the record was kept while the run went');
   if (!joins.length) unknown.push("init: no rank's line says how long it took to join (counted in start)");
 
+  // The rank processes' part, split where their lines tell: until the last one's process started
+  // (the fork, or a launcher), then until the last began to join (node, the worker's bundle, the addon).
+  const started = joins.length ? Math.max(...joins.map((j) => j.processStartNs)) : null;
+  const ranks: TimeItem[] =
+    started === null
+      ? [{ name: 'rank processes', ns: span(marks?.forkNs ?? null, stepsStart) }]
+      : [
+          { name: 'forking the ranks', ns: span(marks?.forkNs ?? null, started) },
+          { name: 'ranks loading', ns: span(started, ranksUp) },
+        ];
   const start: TimePart = {
     name: 'start',
     ns: span(asked, ranksUp ?? stepsStart),
-    detail: marks
-      ? [
-          { name: 'core', ns: span(asked, marks.forkNs) },
-          { name: 'rank processes', ns: span(marks.forkNs, ranksUp ?? stepsStart) },
-        ]
-      : [],
+    detail: marks ? [{ name: 'core', ns: span(asked, marks.forkNs) }, ...ranks] : [],
   };
   const communicators = new Map<string, Join[]>();
   for (const j of joins) {

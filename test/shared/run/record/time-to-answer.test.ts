@@ -49,7 +49,8 @@ describe('time to answer', () => {
     expect(t.wallNs).toBe(950 * MS);
     expect(part(t, 'start').ns).toBe(300 * MS);
     expect(detail(t, 'start', 'core')).toBe(100 * MS);
-    expect(detail(t, 'start', 'rank processes')).toBe(200 * MS);
+    expect(detail(t, 'start', 'forking the ranks')).toBe(90 * MS);
+    expect(detail(t, 'start', 'ranks loading')).toBe(110 * MS);
     expect(part(t, 'init').ns).toBe(10 * MS);
     expect(detail(t, 'init', 'cpu communicator')).toBe(10 * MS);
     expect(part(t, 'steps').ns).toBe(590 * MS);
@@ -102,7 +103,7 @@ describe('time to answer', () => {
   it('prints one line beginning "time to answer:" with every part', () => {
     const line = timeToAnswerLine(timeToAnswer(cpuRun, 950 * MS));
     expect(line).toBe(
-      'time to answer: 950 ms = start 300 ms (core 100 ms, rank processes 200 ms) + init 10 ms (cpu communicator 10 ms)' +
+      'time to answer: 950 ms = start 300 ms (core 100 ms, forking the ranks 90 ms, ranks loading 110 ms) + init 10 ms (cpu communicator 10 ms)' +
         ' + steps 590 ms (rank 0: timed loops 200 ms, warm-up 20 ms, fill/check 60 ms, per-iteration pass 0.0 ms) + save 20 ms + other 30 ms',
     );
   });
@@ -115,7 +116,7 @@ describe('time to answer', () => {
       { rank: 0, atNs: 3000 * MS, text },
       { rank: 1, atNs: 5 * MS, text: 'something else in 3 ms, 4 ms after the process started' },
     ]);
-    expect(joins).toEqual([{ rank: 0, communicator: 'nccl communicator', startNs: 1588 * MS, endNs: 2000 * MS }]);
+    expect(joins).toEqual([{ rank: 0, communicator: 'nccl communicator', processStartNs: 700 * MS, startNs: 1588 * MS, endNs: 2000 * MS }]);
   });
 });
 
