@@ -5,8 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import type { Plan } from '../../../shared/plan/types.js';
-import type { BackendName, TimelineEvent } from '../../../shared/run/rank/protocol.js';
-import type { Environment, LogLine, RunError, RunRecord, StepRecord } from '../../../shared/run/record/record.js';
+import type { Environment, RunRecord } from '../../../shared/run/record/record.js';
 import { nowNs } from '../ground/clock.js';
 import { collectEnvironment } from '../machine/environment.js';
 import { describeNcclLibrary, ncclChoice } from '../machine/nccl-library.js';
@@ -14,42 +13,10 @@ import { forkedRanks, type RankSet, type RankSource, type WorkerLink } from './w
 import { resolveWorkerEntry } from '../ground/paths.js';
 import { checkedRankEnv } from '../../../shared/scenario/rank-env.js';
 import { RunCoordinator } from './coordinator/coordinator.js';
+import type { RunEvents, RunOptions } from './run-options.js';
 import type { Effect } from './coordinator/effects.js';
 
-export interface RunOptions {
-  plan: Plan;
-  backend: BackendName;
-  backendNote?: string | null;
-  scenario: unknown;
-  /** The scenario's text as given (kept in the record for a replay to open as written). */
-  scenarioText?: string;
-  scenarioFile: string | null;
-  workerEntry?: string;
-  /** How long ranks may take to start and join before the run fails. */
-  startTimeoutMs?: number;
-  /** How long ranks get to exit after an abort before they are killed. */
-  abortGraceMs?: number;
-  env?: NodeJS.ProcessEnv;
-  /** When the run was asked for (names its record file); now by default. */
-  createdAt?: Date;
-  /** Step mode: ranks wait before each step (learn/step-mode.ts) until next(). */
-  stepMode?: boolean;
-  /** Where the ranks come from: forked here by default, or joined from a launcher (hosts/listener.ts). */
-  ranks?: RankSource;
-  /** The NCCL library the run names (--nccl; checked by start-run.ts): forked ranks load it (CLAB_NCCL_LIBRARY). */
-  ncclLibrary?: string;
-}
-
-export interface RunEvents {
-  log: [LogLine];
-  step: [StepRecord];
-  progress: [{ done: number; total: number; step: StepRecord; events: TimelineEvent[] }];
-  failure: [RunError];
-  /** Step mode: every rank still running waits; `step` is the one next() runs. */
-  paused: [{ step: number }];
-  /** A line from the lab that every door shows as it comes (where to start the workers, who joined). */
-  notice: [string];
-}
+export type { RunEvents, RunOptions } from './run-options.js';
 
 /** CLAB_TRACE: the core's own moments on stderr, milliseconds since the process started. */
 const trace = (text: string) => {
@@ -65,6 +32,7 @@ export class LabRun extends EventEmitter<RunEvents> {
   private source: RankSource | null = null;
   private environment: Environment | null = null;
   private watchdog: NodeJS.Timeout | null = null;
+  private ended = false;
   private finish: () => void = () => undefined;
   /** The plan's NCCL settings, checked as a worker checks them (scenario/rank-env.ts): a bad plan is refused before any rank starts. */
   private readonly rankEnv: Record<string, string>;
@@ -103,6 +71,7 @@ export class LabRun extends EventEmitter<RunEvents> {
           this.source?.close(e.reason);
           break;
         case 'end':
+          this.ended = true;
           if (this.watchdog) clearInterval(this.watchdog);
           this.finish();
       }
@@ -162,7 +131,8 @@ export class LabRun extends EventEmitter<RunEvents> {
     this.workers = set.links;
     if (set.hosts) this.environment = this.remoteEnvironment(set);
     this.apply(this.core.opened(set, nowNs()));
-    this.watchdog = setInterval(() => this.apply(this.core.tick(nowNs())), WATCHDOG_INTERVAL_MS);
+    // Every rank may have gone (ranks from a launcher) before the rest of them joined.
+    if (!this.ended) this.watchdog = setInterval(() => this.apply(this.core.tick(nowNs())), WATCHDOG_INTERVAL_MS);
     await finished;
     if (local) this.environment = await local;
     return this.record();
