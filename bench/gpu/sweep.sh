@@ -24,11 +24,12 @@ MAX_BYTES=${MAX_BYTES:-1073741824}
 [[ $MAX_BYTES =~ ^[0-9]+$ ]] && ((MAX_BYTES >= 8 && MAX_BYTES <= 1073741824)) || { echo "sweep.sh: MAX_BYTES must be a number of bytes, 8 … 1073741824 (got $MAX_BYTES)" >&2; exit 2; }
 PEER_AA=${PEER_AA:-0}
 # CLAB_B_ENV="VAR=VALUE …" runs clab a second time each repeat with that environment (side clab-b):
-# CLAB_B_ENV=CLAB_NCCL_PROFILER=0 tells what the lab's NCCL plug-ins cost from what the lab itself
-# does (CLAB_OFF=1 says the same), CLAB_B_ENV=CLAB_NATIVE_ADDON=/other/build/clab_native.node sets two
-# builds of the addon side by side.
+# the lab's NCCL plug-ins load only where a scenario asks ("insideNccl"), so clab runs without them;
+# CLAB_B_ENV=CLAB_NCCL_PROFILER=1 tells what they cost (CLAB_ON=1 says the same),
+# CLAB_B_ENV=CLAB_NATIVE_ADDON=/other/build/clab_native.node sets two builds of the addon side by side.
 CLAB_B_ENV=${CLAB_B_ENV:-}
-[[ ${CLAB_OFF:-0} == 1 && -z $CLAB_B_ENV ]] && CLAB_B_ENV=CLAB_NCCL_PROFILER=0
+[[ ${CLAB_OFF:-0} == 1 ]] && { echo "sweep.sh: CLAB_OFF=1 is gone: the plug-ins are off unless a scenario asks; CLAB_ON=1 runs clab-b with them" >&2; exit 2; }
+[[ ${CLAB_ON:-0} == 1 && -z $CLAB_B_ENV ]] && CLAB_B_ENV=CLAB_NCCL_PROFILER=1
 export CLAB_B_ENV
 for kv in $CLAB_B_ENV; do [[ $kv =~ ^[A-Z_][A-Z0-9_]*=.*$ ]] || { echo "sweep.sh: CLAB_B_ENV takes VAR=VALUE words (got $kv)" >&2; exit 2; }; done
 # CLAB_B_NODE="--flag …" gives the clab-b side's Node (the CLI and, as fork() passes them on, its
