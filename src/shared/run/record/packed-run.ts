@@ -72,8 +72,12 @@ function typeFor(values: ArrayLike<number>): ColumnType {
   return max < 2 ** 8 ? 'u8' : max < 2 ** 16 ? 'u16' : max < 2 ** 32 ? 'u32' : 'f64';
 }
 
-/** The record as the doors send it (see the layout above). The record must be valid (as read). */
-export function packRecord(record: RunRecord, utf8: Utf8): Uint8Array<ArrayBuffer> {
+/**
+ * The record as the doors send it (see the layout above). The record must be valid (as read).
+ * `finish` gives the record whose parts the header holds, called once the events' columns are
+ * made (a save stamps its end there); it must not change the events.
+ */
+export function packRecord(record: RunRecord, utf8: Utf8, finish: (r: RunRecord) => RunRecord = (r) => r): Uint8Array<ArrayBuffer> {
   const strings: string[] = [];
   const index = new Map<string, number>();
   const intern = (s: string) => {
@@ -116,7 +120,7 @@ export function packRecord(record: RunRecord, utf8: Utf8): Uint8Array<ArrayBuffe
   const header: PackedHeader = {
     format: PACKED_RUN_FORMAT,
     version: PACKED_RUN_VERSION,
-    record: { ...record, events: [] },
+    record: { ...finish(record), events: [] },
     events: { count: n, strings, types, channels: channel.at.length, channelTypes, proxy },
   };
   const head = utf8.encode(JSON.stringify(header));

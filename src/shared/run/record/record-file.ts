@@ -53,8 +53,8 @@ export function encodeRecordFile(record: RunRecord, utf8: Utf8, finish: (r: RunR
     const text = JSON.stringify(rest);
     return [`${text.slice(0, -1)},"events":`, events, '}'];
   }
-  const finished = finish(record);
-  const body = packRecord(finished, utf8);
+  let finished = record;
+  const body = packRecord(record, utf8, (r) => (finished = finish(r)));
   const line = JSON.stringify(summaryOf(finished));
   const head = utf8.encode(line);
   const size = Math.ceil((head.length + 1) / ALIGN) * ALIGN;

@@ -54,14 +54,19 @@ describe('a run record file', () => {
   });
 
   it('is finished (the save’s end stamped) after its events were encoded, and holds what finish gave', () => {
-    for (const record of [small, large]) {
-      let finished = 0;
+    for (const whole of [small, large]) {
+      const order: string[] = [];
+      // The last event says when it is read (encoded).
+      const last = { ...whole.events.at(-1)! };
+      const bytesOfLast = last.bytes;
+      Object.defineProperty(last, 'bytes', { enumerable: true, get: () => (order.push('last event encoded'), bytesOfLast) });
+      const record = { ...whole, events: [...whole.events.slice(0, -1), last] };
       const stamp = (r: RunRecord): RunRecord => {
-        finished++;
+        order.push('finished');
         return { ...r, timeMarks: { askedNs: 1, forkNs: 2, runEndNs: 3, saveStartNs: 4, saveEndNs: 5 } };
       };
       const bytes = bytesOf(encodeRecordFile(record, utf8, stamp));
-      expect(finished).toBe(1);
+      expect(order.filter((o, i) => o !== order[i - 1])).toEqual(['last event encoded', 'finished']);
       const body = packedBody(bytes, utf8);
       const read = body ? unpackRecord(body, utf8) : runRecordSchema.parse(JSON.parse(utf8.decode(bytes)));
       expect(read.timeMarks?.saveEndNs).toBe(5);
