@@ -194,3 +194,31 @@ describe('time left', () => {
     expect(await left.count()).toBe(0);
   });
 });
+
+describe('sweeps on one chart', () => {
+  it('overlays the sweeps of three picked saved runs, each run its colour and legend entry, with the models', async () => {
+    await page.getByTestId('tab-runs').click();
+    for (const path of [paths.tiny, paths.sweepA, paths.sweepB])
+      await page.locator(`[data-testid=saved-run]:has(td[title="${path}"]) input[type=checkbox]`).check();
+    await page.getByTestId('overlay-sweeps').click();
+    const chart = page.getByTestId('overlay-chart');
+    await chart.waitFor();
+    const labels = (await chart.getAttribute('data-series'))!.split('|');
+    expect(labels.filter((l) => l.endsWith(' busbw')).sort()).toEqual([
+      'sweep-a.run.json busbw',
+      'sweep-b.run.json busbw',
+      'sweep-tiny.run.json busbw',
+    ]);
+    expect(labels.filter((l) => l.includes(' model')).length).toBe(3);
+    const drawn = await chart.evaluate((c: HTMLCanvasElement) => {
+      const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      return data.some((v, i) => i % 4 === 3 && v !== 0);
+    });
+    expect(drawn).toBe(true);
+    const svg = await download('chart-svg', (await page.getByTestId('chart-svg').count()) - 1);
+    expect(svg.text).toContain('>sweep-b.run.json busbw</text>');
+    await page.getByTestId('sweep-overlay').scrollIntoViewIfNeeded();
+    expect(await axeBothThemes()).toEqual([]);
+    await screenshot(page, 'saved-runs-sweeps-overlaid');
+  });
+});

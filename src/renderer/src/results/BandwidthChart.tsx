@@ -1,30 +1,10 @@
-// Bandwidth versus message size for one sweep: busbw and algbw, size on a logarithmic axis. The
-// y axis is linear by default; log makes the small sizes readable beside the large ones. What it
-// draws comes from the shared sweep chart, which the SVG picture draws too.
-import { useEffect, useMemo, useRef, useState } from 'react';
+// Bandwidth versus message size for one sweep: busbw and algbw, the α-β model dashed and NCCL's
+// own prediction where recorded (sweep-chart.ts), drawn by the series chart.
+import { useMemo } from 'react';
 import type { SweepModel } from '../../../shared/learn/sweep-model.js';
 import type { StepRecord } from '../../../shared/run/record/record.js';
 import { ncclPredictedBusbw, sweepChart } from '../../../shared/export/sweep-chart.js';
-import { lineChartSvg, type ChartSeries } from '../../../shared/export/svg/line-chart.js';
-import { powerOfTwoTicks } from '../../../shared/export/svg/svg.js';
-import { canvasPng, downloadBlob } from '../ui/download';
-import { formatBytes, formatLogTick } from '../ui/units';
-import { useColourScheme } from '../ui/theme';
-import { Chart, themeCharts } from './chart';
-
-type YScale = 'linear' | 'logarithmic';
-
-/** A shared series as a chart.js dataset: measurements above the models, algbw wide beneath busbw. */
-const dataset = (s: ChartSeries, i: number, scale: YScale) => ({
-  label: s.label,
-  data: s.points.filter((p) => scale === 'linear' || p.y > 0),
-  borderColor: s.colour,
-  backgroundColor: s.colour,
-  borderWidth: s.width,
-  ...(s.dash.length ? { borderDash: [...s.dash] } : {}),
-  ...(s.markers ? (s.width > 2 ? { pointRadius: 4 } : {}) : { pointRadius: 0 }),
-  order: s.markers ? i + 1 : 0,
-});
+import { SeriesChart } from './SeriesChart';
 
 interface Props {
   title: string;
@@ -36,93 +16,22 @@ interface Props {
 }
 
 export function BandwidthChart({ title, steps, fileStem, model = null }: Props) {
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const [scale, setScale] = useState<YScale>('linear');
-  const [pngError, setPngError] = useState<string | null>(null);
-  const scheme = useColourScheme();
-  const drawn = useMemo(() => sweepChart(steps, model), [steps, model]);
-  const unit = drawn.unit;
-  const u = unit.name;
-  useEffect(() => {
-    themeCharts();
-    const chart = new Chart(canvas.current!, {
-      type: 'line',
-      data: { datasets: drawn.series.map((d, i) => dataset(d, i, scale)) },
-      options: {
-        animation: false,
-        maintainAspectRatio: false,
-        parsing: false,
-        plugins: {
-          title: { display: true, text: title },
-          tooltip: { callbacks: { title: (items) => formatBytes(Number(items[0]?.parsed.x ?? 0)) } },
-        },
-        scales: {
-          x: {
-            type: 'logarithmic',
-            title: { display: true, text: 'message size' },
-            afterBuildTicks: (axis) => {
-              axis.ticks = powerOfTwoTicks(axis.min, axis.max).map((value) => ({ value }));
-            },
-            ticks: { callback: (value) => formatBytes(Number(value)) },
-          },
-          y:
-            scale === 'linear'
-              ? { type: 'linear', beginAtZero: true, title: { display: true, text: u } }
-              : {
-                  type: 'logarithmic',
-                  title: { display: true, text: `${u} (log)` },
-                  ticks: { callback: (value) => formatLogTick(Number(value)) },
-                },
-        },
-      },
-    });
-    return () => chart.destroy();
-  }, [title, scale, scheme, drawn, u]);
-  const savePng = () => {
-    setPngError(null);
-    canvasPng(canvas.current!).then(
-      (png) => downloadBlob(`${fileStem}.png`, png),
-      (e: Error) => setPngError(e.message),
-    );
-  };
-  const saveSvg = () =>
-    downloadBlob(
-      `${fileStem}.svg`,
-      new Blob([lineChartSvg({ title, yTitle: u, yScale: scale, series: drawn.series })], { type: 'image/svg+xml' }),
-    );
+  const { unit, series } = useMemo(() => sweepChart(steps, model), [steps, model]);
+  const canvasData = useMemo(
+    () => ({
+      'data-model': model ? model.algorithm : 'none',
+      'data-nccl-predicted': steps.some((s) => ncclPredictedBusbw(s) !== null) ? 'yes' : 'no',
+    }),
+    [steps, model],
+  );
   return (
-    <div className="chart">
-      <div className="chart-tools">
-        <label>
-          y axis{' '}
-          <select data-testid="chart-scale" value={scale} onChange={(e) => setScale(e.target.value as YScale)}>
-            <option value="linear">linear</option>
-            <option value="logarithmic">log</option>
-          </select>
-        </label>
-        <button type="button" data-testid="chart-png" onClick={savePng} title="Download this chart as a PNG image">
-          PNG
-        </button>
-        <button type="button" data-testid="chart-svg" onClick={saveSvg} title="Download this chart as an SVG picture">
-          SVG
-        </button>
-        {pngError && (
-          <span className="failed" role="alert">
-            {pngError}
-          </span>
-        )}
-      </div>
-      <div className="chart-box">
-        <canvas
-          ref={canvas}
-          data-testid="bandwidth-chart"
-          data-scale={scale}
-          data-unit={unit.name}
-          data-model={model ? model.algorithm : 'none'}
-          data-nccl-predicted={steps.some((s) => ncclPredictedBusbw(s) !== null) ? 'yes' : 'no'}
-          aria-label={`${title}: bandwidth versus size${model ? `, with the ${model.algorithm} model dashed` : ''}`}
-        />
-      </div>
-    </div>
+    <SeriesChart
+      title={title}
+      unit={unit}
+      series={series}
+      fileStem={fileStem}
+      canvasData={canvasData}
+      label={`${title}: bandwidth versus size${model ? `, with the ${model.algorithm} model dashed` : ''}`}
+    />
   );
 }

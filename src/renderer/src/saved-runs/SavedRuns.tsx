@@ -11,6 +11,8 @@ import { AbComparisonView } from './AbComparisonView';
 import { RunComparisonView } from './RunComparisonView';
 import { SavedAbsTable } from './SavedAbsTable';
 import { SavedRunsTable, showDate } from './SavedRunsTable';
+import { SweepOverlay } from './SweepOverlay';
+import { MAX_OVERLAID_RUNS } from '../../../shared/export/sweep-overlay.js';
 
 interface Props {
   client: LabClient;
@@ -97,6 +99,7 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
   const abs = useSavedAbs(client, refreshKey, connection);
   const [picked, setPicked] = useState<string[]>([]);
   const [comparing, setComparing] = useState<Comparing | null>(null);
+  const [overlaid, setOverlaid] = useState<SavedRun[] | null>(null);
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<RunSort>(() => readSort(localStorage));
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -171,8 +174,9 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
     );
 
   const pickedRuns = runs.filter((r) => picked.includes(r.path));
-  // Picking a third run lets go of the first one picked, so two stay picked.
-  const toggle = (path: string) => setPicked((p) => (p.includes(path) ? p.filter((x) => x !== path) : [...p, path].slice(-2)));
+  // Compare takes two, the overlay up to MAX_OVERLAID_RUNS: picking one more lets go of the first one picked.
+  const toggle = (path: string) =>
+    setPicked((p) => (p.includes(path) ? p.filter((x) => x !== path) : [...p, path].slice(-MAX_OVERLAID_RUNS)));
   const compare = () => {
     setComparing({ state: 'loading' });
     compareSaved(client, pickedRuns).then(setComparing, (e: Error) =>
@@ -245,10 +249,14 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
         >
           Compare
         </button>{' '}
+        <button type="button" data-testid="overlay-sweeps" disabled={pickedRuns.length < 2} onClick={() => setOverlaid(pickedRuns)}>
+          Sweeps on one chart
+        </button>{' '}
         <span className="dim">
           {pickedRuns.length === 2 ? 'the older run is A, the newer B' : `pick two runs to compare (${pickedRuns.length} picked)`}
         </span>
       </p>
+      {overlaid && <SweepOverlay client={client} runs={overlaid} />}
       {abSection}
       {comparingView}
     </>
