@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything the lab shows of one GPU host, on every GPU it has, in one command (issue "Eight GPUs"):
-#   1. test:gpu at every world from 1 to the GPU count (test/gpu/run.sh; its summary line);
+#   1. test:gpu at every world from 1 to the GPU count (test/gpu/run.sh; its summary line; TEST_GPU_ARGS
+#      adds its arguments, e.g. "--nccl /path/libnccl.so.2" for a second NCCL; SKIP_TEST_GPU=1 skips it);
 #   2. scenarios/p2p-pairs.scenario.json on every GPU: the full N × N matrix one way with the copy
 #      engine beside NCCL, then the adjacent pairs both ways; each cell's link and transport, and
 #      the matrix's wall time;
@@ -28,9 +29,14 @@ export NCCL_NVLS_ENABLE=0
 echo "# bench/gpu/whole-host.sh, $(date -u +%FT%TZ), $N × $(nvidia-smi -L | head -1 | sed 's/ (UUID.*//; s/^GPU 0: //'), records in $WORK; NVLS off (not measured)"
 rc=0
 
-echo "## 1. test:gpu at every world 1 … $N"
-bash test/gpu/run.sh >"$WORK/test-gpu.log" 2>&1 || rc=1
-grep -E '^(PASS|FAIL|SKIP)|passed|failed' "$WORK/test-gpu.log" | tail -n 12
+if [[ ${SKIP_TEST_GPU:-0} == 1 ]]; then
+  echo "## 1. test:gpu skipped (SKIP_TEST_GPU=1)"
+else
+  echo "## 1. test:gpu at every world 1 … $N ${TEST_GPU_ARGS:-}"
+  # shellcheck disable=SC2086 # TEST_GPU_ARGS: words for test/gpu/run.sh, e.g. "--nccl /path/libnccl.so.2"
+  bash test/gpu/run.sh ${TEST_GPU_ARGS:-} >"$WORK/test-gpu.log" 2>&1 || rc=1
+  grep -E '^(PASS|FAIL|SKIP)|passed|failed' "$WORK/test-gpu.log" | tail -n 12
+fi
 
 run_scenario() { # NAME -> runs scenarios/NAME.scenario.json on every GPU; prints its summary and wall time
   local name=$1 rec="$WORK/$1-${gpu}x$N.run.json" t0 status
