@@ -29,6 +29,10 @@ describe('clab import', () => {
 
     const replay = clab('replay', file);
     expect(replay.status).toBe(0);
+    expect(replay.stdout).toMatch(
+      /^# imported from \S+ \(nccl-tests text log, all_reduce_perf[^)]*\) on \S+: measured elsewhere; no values checked by the lab, no timeline$/m,
+    );
+    expect(replay.stdout).not.toMatch(/^time to answer:/m);
     expect(replay.stdout).toMatch(/^ +1048576 +262144 +float32 +sum +- +187\.2 +5\.60 +8\.40 +0$/m);
 
     // The same sweep run here (all_reduce's default half, in place) is matched size by size.

@@ -3,7 +3,17 @@ import { runSucceeded } from '../../../shared/results/expectation.js';
 import { runReport, statusLine } from '../../../shared/export/format.js';
 import { environmentLine } from '../../../shared/export/environment-line.js';
 import { timeToAnswer, timeToAnswerLine } from '../../../shared/run/record/time-to-answer.js';
+import type { Imported } from '../../../shared/run/record/imported.js';
 import { EXIT_FAILED, EXIT_OK, out, outJson, readShownRecord, reportUsageError, type RegisterCommand } from '../common.js';
+
+/** What an imported record is, before its figures: it is not the lab's own run. */
+export function importedLines(imported: Imported): string[] {
+  const version = imported.version ? ` ${imported.version}` : '';
+  return [
+    `# imported from ${imported.file} (${imported.source}, ${imported.program}${version}) on ${imported.importedAt}: measured elsewhere; no values checked by the lab, no timeline`,
+    ...imported.notes.map((note) => `#   ${note}`),
+  ];
+}
 
 function replayCommand(file: string, flags: { json?: boolean }): number {
   try {
@@ -17,10 +27,11 @@ function replayCommand(file: string, flags: { json?: boolean }): number {
     print(
       `# replay of ${record.scenarioFile ?? 'a run'} — recorded ${record.createdAt} on ${record.environment.host} (${record.environment.backend}, ${record.world} ranks)`,
     );
+    if (record.imported) for (const line of importedLines(record.imported)) print(line);
     for (const line of runReport(record)) print(line);
     print(environmentLine(record.environment));
     print(statusLine(record));
-    print(timeToAnswerLine(timeToAnswer(record)));
+    if (!record.imported) print(timeToAnswerLine(timeToAnswer(record)));
     return runSucceeded(record) ? EXIT_OK : EXIT_FAILED;
   } catch (e) {
     return reportUsageError(e);
