@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import type { SweepModel } from '../../../shared/learn/sweep-model.js';
 import type { StepRecord } from '../../../shared/run/record/record.js';
 import { ncclPredictedBusbw, sweepChart } from '../../../shared/export/sweep-chart.js';
-import { SeriesChart } from './SeriesChart';
+import { SeriesChart } from '../ui/SeriesChart';
 
 interface Props {
   title: string;

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import type { SavedRun } from '../../../shared/run/api/api.js';
 import { sweepOverlay, type OverlaidRun } from '../../../shared/export/sweep-overlay.js';
 import type { LabClient } from '../client';
-import { SeriesChart } from '../results/SeriesChart';
+import { SeriesChart } from '../ui/SeriesChart';
 import { runFileName } from './list';
 
 type Loaded = { state: 'loading' } | { state: 'shown'; runs: OverlaidRun[] } | { state: 'failed'; message: string };

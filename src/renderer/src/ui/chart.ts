@@ -1,5 +1,5 @@
 // Only the Chart.js parts the bandwidth charts use.
-import { themeColour } from '../ui/theme';
+import { themeColour } from './theme';
 import { Chart, Legend, LineController, LineElement, LinearScale, LogarithmicScale, PointElement, Title, Tooltip } from 'chart.js';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Legend, Title, Tooltip);

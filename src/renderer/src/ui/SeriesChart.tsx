@@ -5,9 +5,9 @@ import { useEffect, useRef, useState } from 'react';
 import type { BandwidthUnit } from '../../../shared/data/units.js';
 import { lineChartSvg, type ChartSeries } from '../../../shared/export/svg/line-chart.js';
 import { powerOfTwoTicks } from '../../../shared/export/svg/svg.js';
-import { canvasPng, downloadBlob } from '../ui/download';
-import { formatBytes, formatLogTick } from '../ui/units';
-import { useColourScheme } from '../ui/theme';
+import { canvasPng, downloadBlob } from './download';
+import { formatBytes, formatLogTick } from './units';
+import { useColourScheme } from './theme';
 import { Chart, themeCharts } from './chart';
 
 type YScale = 'linear' | 'logarithmic';
