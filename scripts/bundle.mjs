@@ -1,8 +1,9 @@
-// Bundles the CLI (with the lab core), the rank process and the benches' statistics into self-contained CommonJS files
+// Bundles the CLI (with the lab core), the rank process, the benches' statistics and record reader into self-contained CommonJS files
 // in dist/, so they run from carried files alone (no node_modules), e.g. on the GPU machine;
 // then writes the scenario JSON Schema generated from the TypeScript source of truth.
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 // 'module' first: jsonc-parser's UMD entry hides its requires from the bundler.
 const common = {
@@ -19,6 +20,18 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/worker/main.ts'], outfile: 'dist/worker.cjs' }),
   // The paired statistics, for the GPU benches' plain-node scripts (bench/gpu/paired.cjs).
   build({ ...common, entryPoints: ['src/shared/data/stats.ts'], outfile: 'dist/stats.cjs' }),
+  // clab's own reader of a record file in either form (JSON, or packed past 8192 events), for the
+  // benches' and GPU tests' scripts (bench/records.cjs).
+  build({
+    ...common,
+    stdin: {
+      contents: "export { readRecord as readRecordFile } from './src/main/core/library/record-store.ts';",
+      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+      sourcefile: 'records.ts',
+      loader: 'ts',
+    },
+    outfile: 'dist/records.cjs',
+  }),
   build({ ...common, format: 'esm', sourcemap: false, entryPoints: ['src/shared/scenario/json-schema.ts'], outfile: 'dist/schema.mjs' }),
 ]);
 const { scenarioJsonSchema } = await import(new URL('../dist/schema.mjs', import.meta.url).href);

@@ -24,7 +24,7 @@ for ranks in ${RANKS:-2 4}; do
     record="$WORK/sweep-$ranks-$run.run.json"
     node bin/clab.cjs run scenarios/allreduce-sweep.scenario.json --backend cpu --ranks "$ranks" --out "$record" >/dev/null
     node -e '
-      const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+      const r = require("./bench/records.cjs").readRecordFile(process.argv[1]);
       const last = r.steps.filter((s) => s.origin.kind === "sweep").at(-1);
       const beta = r.environment.hostCopyGBps;
       const mib = last.bytes / 2 ** 20;

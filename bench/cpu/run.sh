@@ -104,7 +104,7 @@ for n in $RANKS; do
       timeout 300 "${CLAB[@]}" run bench/cpu/allreduce-64m.scenario.json --ranks "$n" --backend cpu --json --out "$rec" >/dev/null 2>"$WORK/clab-r$n-$k.err"
       rc=$?
       line=$(node -e '
-        const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+        const r = require("./bench/records.cjs").readRecordFile(process.argv[1]);
         const s = r.steps[0];
         if (!s) { console.log(`status=${r.status} error=${JSON.stringify(r.error && r.error.message)}`); process.exit(); }
         const t = s.timing ? s.timing.mean : NaN;
@@ -154,7 +154,7 @@ for ((k = 1; k <= E2E_REPEATS; k++)); do
 done
 if ((clab_ok)); then
   echo "   clab record: $(node -e '
-    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const r = require("./bench/records.cjs").readRecordFile(process.argv[1]);
     const wrong = r.steps.reduce((a, s) => a + s.wrong, 0);
     console.log(`status=${r.status} steps=${r.steps.length} wrong=${wrong} backend=${r.environment.backend}`);
   ' "$WORK/all-in-one.run.json" 2>/dev/null || echo unreadable)"

@@ -63,7 +63,7 @@ for setting in $SETTINGS; do
     node -e '
       const [file, wall, rc, setting] = process.argv.slice(1);
       let r;
-      try { r = JSON.parse(require("fs").readFileSync(file, "utf8")); } catch { console.log(`${setting} run: exit ${rc}, no record`); process.exit(0); }
+      try { r = require("./bench/records.cjs").readRecordFile(file); } catch { console.log(`${setting} run: exit ${rc}, no record`); process.exit(0); }
       for (const c of r.compares ?? []) {
         const off = c.variants[0];
         const on = c.variants.find((v) => v.serial === false) ?? c.variants[1];

@@ -36,7 +36,7 @@ clab_side() { # K -> lines "SIZE BUSBW"
   local rec="$WORK/clab-$1.run.json"
   node bin/clab.cjs run bench/gpu/pairs.scenario.json --backend "$CLAB_BACKEND" --out "$rec" >"$WORK/clab-$1.log" 2>&1 </dev/null
   node -e '
-    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const r = require("./bench/records.cjs").readRecordFile(process.argv[1]);
     for (const s of r.steps) if (s.action.kind === "pair" && s.action.measure === "bandwidth")
       console.log(s.bytes, s.verdict === "pass" ? s.busbw.toFixed(2) : "nan", s.pair?.transport ?? "");
   ' "$rec"

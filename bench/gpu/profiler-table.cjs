@@ -13,6 +13,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { medianWithInterval, pairedRatios, tallyVerdict, verdict } = require('./paired.cjs');
+const { readRecordFile } = require('../records.cjs');
 
 const [work, repeatsText, ...named] = process.argv.slice(2);
 const sides = [...new Set(['on', 'off', ...named])];
@@ -33,7 +34,7 @@ for (let k = 1; k <= repeats; k++) {
   for (const side of sides) {
     const file = path.join(work, `${side}-${k}.run.json`);
     if (!fs.existsSync(file)) continue;
-    const record = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const record = readRecordFile(file);
     for (const s of record.steps) {
       if (s.origin.kind !== 'sweep' || !s.timing) continue;
       const at = sizes.get(s.bytes) ?? { ...Object.fromEntries(sides.map((x) => [x, { bus: [], us: [], issue: [] }])), algo: '' };

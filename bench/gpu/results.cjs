@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Helper of bench/gpu/run.sh (plain Node, no dependencies: the GPU machine has no node_modules).
+// Helper of bench/gpu/run.sh (plain Node, no dependencies: the GPU machine has no node_modules; a
+// record is read by clab's own reader, bundled by `npm run build`: bench/records.cjs).
 //
 //   node bench/gpu/results.cjs record RUN.run.json
 //       A clab run record as the lines torch_collectives.py prints, one per step that moves bytes:
@@ -20,6 +21,7 @@
 //       side-by-side table, then the summary lines, each prefixed with "SUMMARY ".
 'use strict';
 const fs = require('fs');
+const { readRecordFile } = require('../records.cjs');
 
 const LARGE = 1024 * 1024; // busbw figures from here on (the bench has 64 MiB and up); smaller ones (8 B) by time
 
@@ -44,7 +46,7 @@ const ratio = (a, b) => (a == null || b == null || !(b > 0) ? null : a / b);
 const ELEMENT_BYTES = { float64: 8, float32: 4, float16: 2, bfloat16: 2, int64: 8, int32: 4, int8: 1, uint8: 1 };
 
 function record(file) {
-  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const r = readRecordFile(file);
   const steps = Array.isArray(r.steps) ? r.steps : [];
   const wrong = steps.reduce((s, x) => s + (x.wrong || 0), 0);
   const err = r.error ? r.error.message || String(r.error) : null;

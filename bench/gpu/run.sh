@@ -65,7 +65,7 @@ clab_pass() { # clab_pass LABEL TAG K ARRAY: one clab run of part 1; its RESULT 
   if [[ -s "$rec" ]] && "${RESULTS[@]}" record "$rec" >"$res" 2>>"$log"; then
     into+=("$res")
     line=$(grep -m1 '^STATUS' "$res")
-    echo "   $label #$k: $(grep -c '^RESULT' "$res") figures, ${line#STATUS }, NCCL $(node -e 'const v=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).environment.versions; console.log(v.nccl ? v.nccl + " from " + v.ncclLibrary : "n/a")' "$rec" 2>/dev/null), exit $rc, $(since "$t0") s"
+    echo "   $label #$k: $(grep -c '^RESULT' "$res") figures, ${line#STATUS }, NCCL $(node -e 'const v=require("./bench/records.cjs").readRecordFile(process.argv[1]).environment.versions; console.log(v.nccl ? v.nccl + " from " + v.ncclLibrary : "n/a")' "$rec" 2>/dev/null), exit $rc, $(since "$t0") s"
     ((rc == 0)) || grep -av '^RESULT' "$log" | tail -n 4 | cut -c1-240 | sed 's/^/      | /'
   else
     failed "$label #$k" "$log" "$rc"
@@ -183,7 +183,7 @@ print(next((l.split()[-1] for l in open("/proc/self/maps") if "libnccl" in l.spl
     echo "   run #$k: clab $a, torch/nccl $b"
   done
   echo "   clab record: $(node -e '
-    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const r = require("./bench/records.cjs").readRecordFile(process.argv[1]);
     const wrong = r.steps.reduce((a, s) => a + s.wrong, 0);
     console.log(`status=${r.status} steps=${r.steps.length} wrong=${wrong} backend=${r.environment.backend}` + (r.error ? ` error=${JSON.stringify(r.error.message || r.error)}` : ""));
   ' "$WORK/all-in-one.run.json" 2>/dev/null || echo "unreadable ($WORK/all-in-one.run.json)")"

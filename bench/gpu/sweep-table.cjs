@@ -11,6 +11,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { medianWithInterval, pairedRatios, tallyVerdict, verdict } = require('./paired.cjs');
+const { readRecordFile } = require('../records.cjs');
 
 const [work, repeatsText] = process.argv.slice(2);
 const repeats = Number(repeatsText);
@@ -73,7 +74,7 @@ for (let k = 1; k <= repeats; k++) {
   walls.peer.push(Number(read(path.join(work, `peer-${k}.wall`)).trim()) || NaN);
   const recFile = path.join(work, `clab-${k}.run.json`);
   if (fs.existsSync(recFile)) {
-    const rec = JSON.parse(read(recFile));
+    const rec = readRecordFile(recFile);
     for (const s of rec.steps) {
       if (s.origin.kind !== 'sweep') continue;
       const op = opOf(s);
@@ -117,7 +118,7 @@ for (let k = 1; k <= repeats; k++) {
   // CLAB_B_ENV and CLAB_B_NODE (sweep.sh): clab once more with that environment or those Node options, as side clab-b.
   const clabBFile = path.join(work, `clab-b-${k}.run.json`);
   if (fs.existsSync(clabBFile))
-    for (const s of JSON.parse(read(clabBFile)).steps) {
+    for (const s of readRecordFile(clabBFile).steps) {
       if (s.origin.kind !== 'sweep') continue;
       const cell = at(opOf(s), s.bytes);
       cell.clabBBus[k - 1] = s.verdict === 'pass' ? s.busbw : NaN;

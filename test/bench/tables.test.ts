@@ -1,11 +1,15 @@
 // The GPU benches' tables (bench/gpu/profiler-table.cjs, sweep-table.cjs) on records whose ratios
 // are known: a real run record from the cpu backend, its times scaled per side and repeat, and
 // nccl-tests logs written from the same figures. The benches cannot run here; their tables can.
+// Each table reads the record in either of its file forms (JSON, or packed past 8192 events) alike.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeRecordAtomic } from '../../src/main/core/library/record-store';
+import { PACKED_FILE_MIN_EVENTS } from '../../src/shared/run/record/record-file';
+import type { RunRecord } from '../../src/shared/run/record/record';
 
 type Step = {
   origin: { kind: string };
@@ -13,7 +17,7 @@ type Step = {
   busbw: number;
   timing: { perOp?: number; mean: number };
 };
-type Rec = { steps: Step[] };
+type Rec = { steps: Step[]; events: unknown[] };
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'clab-bench-tables-'));
 let base: Rec;
@@ -31,6 +35,23 @@ function scaled(factor: number): Rec {
   return r;
 }
 const write = (name: string, rec: Rec) => fs.writeFileSync(path.join(work, name), JSON.stringify(rec));
+type Write = typeof write;
+/** The record with its events repeated to PACKED_FILE_MIN_EVENTS: one the lab writes packed. */
+function manyEvents(rec: Rec): Rec {
+  const events = Array.from({ length: PACKED_FILE_MIN_EVENTS }, (_, i) => rec.events[i % rec.events.length]);
+  return { ...rec, events };
+}
+/** The same record of many events in each of its file forms: as JSON, and packed by the lab's own writer. */
+const forms: Record<'json' | 'packed', Write> = {
+  json: (name, rec) => write(name, manyEvents(rec)),
+  packed: (name, rec) => {
+    const file = path.join(work, name);
+    writeRecordAtomic(file, manyEvents(rec) as unknown as RunRecord);
+    // A packed file starts with its summary line, which says so.
+    const head = fs.readFileSync(file).subarray(0, 4096).toString('latin1');
+    expect(head.slice(0, head.indexOf('\n'))).toContain('"packed":"clab.packed-run"');
+  },
+};
 /** A small deterministic wobble per repeat, ±1 %. */
 const wobble = (k: number) => 1 + 0.01 * Math.sin(k * 1.7);
 const table = (script: string, ...args: string[]) => {
@@ -63,13 +84,18 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
+/** profiler.sh's records: on 10 % slower than off in every repeat, off-again as off. */
+function profilerRecords(writeRecord: Write) {
+  for (let k = 1; k <= REPEATS; k++) {
+    writeRecord(`off-${k}.run.json`, scaled(wobble(k)));
+    writeRecord(`on-${k}.run.json`, scaled(1.1 * wobble(k)));
+    writeRecord(`off-again-${k}.run.json`, scaled(wobble(k)));
+  }
+}
+
 describe('bench/gpu/profiler-table.cjs', () => {
   it('reads a side 10 % slower in every repeat as missed, and the A/A pair as met, size by size', () => {
-    for (let k = 1; k <= REPEATS; k++) {
-      write(`off-${k}.run.json`, scaled(wobble(k)));
-      write(`on-${k}.run.json`, scaled(1.1 * wobble(k)));
-      write(`off-again-${k}.run.json`, scaled(wobble(k)));
-    }
+    profilerRecords(write);
     const sizes = base.steps.filter((s) => s.origin.kind === 'sweep').map((s) => s.bytes);
     const small = sizes.filter((b) => b < MiB).length;
     const out = table('profiler-table.cjs', 'on', 'off', 'off-again');
@@ -78,14 +104,29 @@ describe('bench/gpu/profiler-table.cjs', () => {
     expect(out).toMatch(new RegExp(`# paired verdicts, off-again: ${sizes.length} met, 0 missed, 0 unresolved`));
     expect(out).toMatch(/paired, on \/ off per repeat .*: 8 1\.100 \[1\.100–1\.100\] missed/);
   });
+
+  it('gives the same table for packed records as for the same records in JSON', () => {
+    profilerRecords(forms.json);
+    const fromJson = table('profiler-table.cjs', 'on', 'off', 'off-again');
+    expect(fromJson).toContain('# paired verdicts, on: 0 met');
+    profilerRecords(forms.packed);
+    expect(table('profiler-table.cjs', 'on', 'off', 'off-again')).toBe(fromJson);
+  });
 });
+
+/** sweep.sh's records: clab 0.9 × the base's times in every repeat, clab-b 1.2 ×. */
+function sweepRecords(writeRecord: Write) {
+  for (let k = 1; k <= REPEATS; k++) {
+    writeRecord(`clab-${k}.run.json`, scaled(0.9 * wobble(k)));
+    writeRecord(`clab-b-${k}.run.json`, scaled(1.2 * wobble(k)));
+  }
+}
 
 describe('bench/gpu/sweep-table.cjs', () => {
   it('sets clab, nccl-tests against itself and clab-b beside nccl-tests repeat by repeat', () => {
     for (const f of fs.readdirSync(work)) if (/^(on|off|off-again)-\d+\.run\.json$/.test(f)) fs.rmSync(path.join(work, f));
+    sweepRecords(write);
     for (let k = 1; k <= REPEATS; k++) {
-      write(`clab-${k}.run.json`, scaled(0.9 * wobble(k)));
-      write(`clab-b-${k}.run.json`, scaled(1.2 * wobble(k)));
       fs.writeFileSync(path.join(work, `clab-${k}.wall`), '2.5\n');
       fs.writeFileSync(path.join(work, `peer-${k}.wall`), '3.5\n');
       // nccl-tests' rows: size count type redop root, out of place time algbw busbw #wrong, in place the same.
@@ -136,5 +177,43 @@ describe('bench/gpu/sweep-table.cjs', () => {
     expect(out).toContain(
       `launch: clab graph-launched ${REPEATS * sweepSteps - 1} of ${REPEATS * sweepSteps} sweep steps over the runs (each size's iterations captured in one CUDA graph, one replay timed); nccl-tests -G 20 (that many replays of its graph of the same iterations)`,
     );
+  });
+
+  it('gives the same table for packed records as for the same records in JSON', () => {
+    sweepRecords(forms.json);
+    const fromJson = table('sweep-table.cjs');
+    expect(fromJson).toMatch(/paired clab \/ nccl-tests per repeat, all_reduce .*: median of the sizes' medians 0\.900/);
+    sweepRecords(forms.packed);
+    expect(table('sweep-table.cjs')).toBe(fromJson);
+  });
+});
+
+describe('bench/gpu/results.cjs record', () => {
+  const results = (file: string) => {
+    const r = spawnSync(process.execPath, [path.resolve('bench/gpu/results.cjs'), 'record', path.join(work, file)], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    return r.stdout;
+  };
+
+  it("prints a packed record's results as it prints the same record in JSON", () => {
+    forms.json('results-json.run.json', base);
+    forms.packed('results-packed.run.json', base);
+    const fromJson = results('results-json.run.json');
+    expect(fromJson).toMatch(/^STATUS status=passed backend=cpu world=2 steps=\d+ wrong=0 error=null\n/);
+    expect(fromJson).toContain('RESULT op=all_reduce bytes=8 count=2 ');
+    expect(results('results-packed.run.json')).toBe(fromJson);
+  });
+
+  it('refuses a file that is no record in one line naming it', () => {
+    fs.writeFileSync(path.join(work, 'broken.run.json'), '{"format": "clab.run", "version": 1');
+    const r = spawnSync(process.execPath, [path.resolve('bench/gpu/results.cjs'), 'record', path.join(work, 'broken.run.json')], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(`${path.join(work, 'broken.run.json')}: cannot read the run record: its JSON breaks at line 1`);
   });
 });

@@ -8,6 +8,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { readRecordFile } = require('../../bench/records.cjs');
 
 const root = path.resolve(__dirname, '../..');
 const work = process.argv[2] || fs.mkdtempSync(path.join(os.tmpdir(), 'clab-data-'));
@@ -60,7 +61,7 @@ const r = spawnSync(process.execPath, [path.join(root, 'bin/clab.cjs'), 'run', f
   maxBuffer: 1 << 28,
 });
 const seconds = (Date.now() - t0) / 1000;
-const rec = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : null;
+const rec = fs.existsSync(out) ? readRecordFile(out) : null;
 if (!rec) {
   console.log(`FAIL no record (exit ${r.status}): ${(r.stderr || r.stdout).split('\n').slice(-5).join(' | ')}`);
   process.exit(1);

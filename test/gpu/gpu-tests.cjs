@@ -16,6 +16,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const os = require('node:os');
 const { ncclLibraries, scenarioRuns } = require('./worlds.cjs');
+const { readRecordFile } = require('../../bench/records.cjs');
 
 const root = path.resolve(__dirname, '../..');
 const work = process.env.WORK || fs.mkdtempSync(path.join(os.tmpdir(), 'clab-gpu-'));
@@ -72,7 +73,7 @@ function run(name, file, ranks, options = {}) {
   const nccl = options.nccl ? ['--nccl', options.nccl] : [];
   const r = clab(['run', file, '--backend', BACKEND, ...(ranks ? ['--ranks', String(ranks)] : []), ...nccl, '--out', out], options);
   fs.writeFileSync(path.join(work, `${name}.log`), `${r.out}\n--- stderr ---\n${r.err}`);
-  const rec = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : null;
+  const rec = fs.existsSync(out) ? readRecordFile(out) : null;
   return { rec, r, seconds: (Date.now() - t0) / 1000 };
 }
 

@@ -70,7 +70,7 @@ clab_two_hosts() {
   return $rc
 }
 
-field() { node -e "const r=require(process.argv[1]); console.log((${2})(r))" "$WORK/$1.run.json"; }
+field() { node -e "const r=require('./bench/records.cjs').readRecordFile(process.argv[1]); console.log((${2})(r))" "$WORK/$1.run.json"; }
 
 echo "# two hosts on one machine: NCCL_NET=Socket, NCCL_HOSTID per rank; work in $WORK"
 
