@@ -222,3 +222,32 @@ describe('sweeps on one chart', () => {
     await screenshot(page, 'saved-runs-sweeps-overlaid');
   });
 });
+
+describe('ring against tree', () => {
+  it("plays a step's all_reduce as ring and as tree side by side, with the α-β cost of each for its world and size", async () => {
+    await openSaved(paths.sweepB);
+    await page.getByTestId('tab-learn').click();
+    const select = page.getByTestId('learn-step-select');
+    const options = await select.locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+    await select.selectOption(options[options.length - 1]);
+    const section = page.getByTestId('ring-vs-tree');
+    await section.waitFor();
+    expect(await section.locator('h3').textContent()).toBe('Ring against tree: all_reduce of 1 MiB on 3 ranks');
+    // 3 ranks: the ring 2(n−1) = 4 stages, every rank sending at once; the tree up and down one level, both trees at once.
+    expect(await page.getByTestId('rt-stage').textContent()).toBe('stage 1 of 4');
+    expect(await page.getByTestId('ring-diagram').getAttribute('data-live-links')).toBe('3');
+    expect(await page.getByTestId('tree-diagram').getAttribute('data-live-links')).toBe('4');
+    await page.getByTestId('rt-forward').click();
+    await page.getByTestId('rt-forward').click();
+    await page.locator('[data-testid=ring-diagram][data-stage="2"]').waitFor();
+    expect(await page.getByTestId('rt-tree').textContent()).toContain('done after 2 stages');
+    for (const algorithm of ['ring', 'tree'])
+      expect(await page.getByTestId(`rt-cost-${algorithm}`).textContent()).toMatch(/^α-β: [\d.]+ µs$/);
+    expect(await page.getByTestId('rt-verdict').textContent()).toMatch(
+      /^The model has the (ring|tree) faster at this size .*host memory copy.* The record does not say which NCCL chose/,
+    );
+    await section.scrollIntoViewIfNeeded();
+    expect(await axeBothThemes()).toEqual([]);
+    await screenshot(page, 'learn-ring-vs-tree');
+  });
+});

@@ -5,8 +5,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Template } from '../../../shared/run/api/api.js';
 import { COLLECTIVE_DESCRIPTORS } from '../../../shared/ops/index.js';
+import { DTYPE_INFO } from '../../../shared/data/dtypes.js';
 import type { Plan } from '../../../shared/plan/types.js';
-import type { StepRecord } from '../../../shared/run/record/record.js';
+import type { Environment, StepRecord } from '../../../shared/run/record/record.js';
+import { rankDevice } from '../../../shared/plan/per-rank.js';
 import type { Lesson } from '../../../shared/learn/lessons.js';
 import { Lessons, LessonText } from './Lessons';
 import { diagramWidth, MovesDiagram } from './MovesDiagram';
@@ -14,11 +16,14 @@ import { learnable, learnSubject, learnTitle, type LearnModel } from './model';
 import { learnPace, paceText, runSlowdown, type LearnPace } from './pace';
 import { PaceAxis } from './PaceAxis';
 import { useStagePlayer } from './useStagePlayer';
+import { RingVsTree } from './RingVsTree';
 
 export interface LearnSource {
   plan: Plan;
   world: number;
   steps: StepRecord[];
+  /** Where the run ran (a saved or ended run's record): the link β the ring and tree costs use. */
+  environment?: Environment;
 }
 
 interface Props {
@@ -97,6 +102,22 @@ export function LearnView({ source, version, paused, onNext, templates, onOpenLe
           model={subject.model}
           waiting={paused === subject.model.planStep.index}
           pace={learnPace(record, subject.model.schedule.stages.length, slowdown)}
+        />
+      )}
+      {source && selected?.action.kind === 'collective' && COLLECTIVE_DESCRIPTORS[selected.action.op].native === 'all_reduce' && (
+        <RingVsTree
+          world={source.world}
+          bytes={
+            record?.bytes ??
+            COLLECTIVE_DESCRIPTORS[selected.action.op].algBytes(
+              selected.action.count,
+              DTYPE_INFO[selected.action.dtype].bytes,
+              source.world,
+            )
+          }
+          environment={source.environment ?? null}
+          devices={Array.from({ length: source.world }, (_, r) => rankDevice(source.plan, r))}
+          ncclAlgo={record?.nccl?.algo}
         />
       )}
       <Lessons templates={templates} onOpen={onOpenLesson} />
