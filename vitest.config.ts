@@ -1,17 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests that run inside the test process alone — pure functions, the renderer's models, the run's
-// coordinator driven by a script — share one process: a fresh one per file (module graph loaded
-// anew each time) cost more than most of these files' tests. Those that start processes, load the
-// native addon or set the environment keep a process of their own per file.
-const IN_PROCESS = [
+// Files that leave the test process as they found it (they change no setting of it, load no
+// addon stand-in into it, stub no global or timer) share one test process: a fresh one per file,
+// its module graph loaded anew each time, cost more than most of these files' tests. Starting
+// processes of their own (rank processes, the CLI) is fine: the run's integration tests do. Every
+// other file keeps a process of its own.
+const SHARED_PROCESS = [
   'test/shared/**/*.test.ts',
   'test/renderer/**/*.test.ts',
   'test/bench/**/*.test.ts',
   'test/docs/**/*.test.ts',
   'test/layers/**/*.test.ts',
   'test/gpu-plan/**/*.test.ts',
-  'test/main/core/run/{coordinator/**/*,watchdog,pair-cells}.test.ts',
+  'test/main/core/run/**/*.test.ts',
+  'test/main/core/{step-mode,pairs,pair-gates,startup-kill,mistakes,backend-data,scenario-env}.test.ts',
+  'test/main/core/{cpu-refusal,memory-refusal,open-run-record}.test.ts',
   // Files of test/main and test/worker that start nothing and change no setting of the process.
   'test/main/core/{scenario-limits,hosts/frames,machine/nccl-finder}.test.ts',
   'test/main/core/library/{scenario-file,saved-runs,packed-runs,packed-run-disk}.test.ts',
@@ -33,13 +36,13 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'in-process', include: IN_PROCESS, isolate: false } },
+      { extends: true, test: { name: 'shared-process', include: SHARED_PROCESS, isolate: false } },
       {
         extends: true,
         test: {
-          name: 'processes',
+          name: 'own-process',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/gpu/**', 'test/e2e/**', 'node_modules/**', ...IN_PROCESS],
+          exclude: ['test/gpu/**', 'test/e2e/**', 'node_modules/**', ...SHARED_PROCESS],
         },
       },
     ],
