@@ -97,6 +97,24 @@ describe('a failing rank', () => {
     expect(s.record().status).toBe('error');
   });
 
+  it("quotes an NCCL error's last WARN lines from the rank's own output, and the hints", () => {
+    const s = new Script({ world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }] }).open();
+    s.output(0, 'host-a:1:1 [0] transport/shm.cc:1 NCCL WARN of rank 0', 1);
+    for (let i = 1; i <= 7; i++) s.output(1, `host-a:2:1 [1] transport/shm.cc:${i} NCCL WARN warning ${i}`, 1);
+    s.say(
+      1,
+      { type: 'failed', step: 0, code: 'NCCL_ERROR_SYSTEM_ERROR', message: 'rank 1: ncclAllReduce failed: unhandled system error' },
+      2,
+    );
+    const lines = s.core.error!.message.split('\n');
+    expect(lines[0]).toBe('rank 1 failed in step 0 (all_reduce): ncclAllReduce failed: unhandled system error');
+    expect(lines[1]).toBe("  rank 1's last NCCL WARN lines:");
+    expect(lines.slice(2, 7)).toEqual([3, 4, 5, 6, 7].map((i) => `    host-a:2:1 [1] transport/shm.cc:${i} NCCL WARN warning ${i}`));
+    expect(lines.slice(7).every((l) => l.startsWith('  hint: '))).toBe(true);
+    expect(lines.length).toBeGreaterThan(7);
+    expect(s.core.error!.message).not.toContain('of rank 0');
+  });
+
   it("kills the ranks once the abort's grace is over, once", () => {
     const s = new Script({ world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }] }, { abortGraceMs: 500 }).open();
     s.say(0, { type: 'failed', step: null, code: 'CLAB_X', message: 'no' }, 100);

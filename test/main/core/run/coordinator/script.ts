@@ -55,6 +55,11 @@ export class Script {
     return this.keep(this.core.message(rank, { ...m, v: PROTOCOL_VERSION, rank } as WorkerToCore, ns(atMs)));
   }
 
+  /** A line the rank printed (its stdout or stderr). */
+  output(rank: number, text: string, atMs: number): Effect[] {
+    return this.keep(this.core.output(rank, text, ns(atMs)));
+  }
+
   begin(rank: number, step: number, atMs: number): Effect[] {
     return this.say(rank, { type: 'step-begin', step, atNs: ns(atMs) }, atMs);
   }
