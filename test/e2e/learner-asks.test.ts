@@ -3,11 +3,11 @@
 // report to share, time left while running, sweeps on one chart, ring against tree. Every view
 // these add is checked with axe-core in both themes.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { axeViolations, REPO_ROOT, screenshot, setEditorText, usesLabPage, type LabServerProcess } from './helpers';
+import { axeViolations, REPO_ROOT, screenshot, SCREENSHOTS, setEditorText, usesLabPage, type LabServerProcess } from './helpers';
 import { runAndWait, selectRun, setRunOptions } from './lab-page';
 
 let server: LabServerProcess;
@@ -133,6 +133,11 @@ describe('pictures as SVG', () => {
     expect(t.error).toBeNull();
     expect(t.counts[0]).toBeGreaterThanOrEqual(3);
     expect(t.counts[1]).toBeGreaterThan(3);
+    // Kept beside the screenshots: the pictures as a reader gets them.
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    writeFileSync(join(SCREENSHOTS, 'sweep-chart.svg'), chart.text);
+    writeFileSync(join(SCREENSHOTS, 'pairs-heatmap.svg'), heat.text);
+    writeFileSync(join(SCREENSHOTS, 'timeline.svg'), timeline.text);
     expect(await axeBothThemes()).toEqual([]);
   });
 });
@@ -167,7 +172,7 @@ describe('a report to share', () => {
       }
       expect(found).toEqual([]);
       await report.setViewportSize({ width: 1100, height: 1400 });
-      await report.screenshot({ path: join(REPO_ROOT, 'test-results', 'screenshots', 'report-html.png') });
+      await report.screenshot({ path: join(SCREENSHOTS, 'report-html.png') });
     } finally {
       await report.close();
     }
