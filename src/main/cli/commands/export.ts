@@ -1,5 +1,7 @@
 // `clab export`: a saved run as a Chrome/Perfetto trace, its results table as CSV or JSON, its
-// sweeps as nccl-tests writes them with -J, or a report to share as one self-contained HTML file.
+// sweeps as nccl-tests writes them with -J, a report to share as one self-contained HTML file, or
+// the record itself as plain JSON for other tools, whichever form its file has (JSON, or packed past
+// 8192 events: src/shared/run/record/README.md).
 import { InvalidArgumentError, Option } from 'commander';
 import { resultsCsv, resultsJson, writeChromeTrace } from '../../../shared/export/index.js';
 import { htmlReport } from '../../../shared/export/html-report.js';
@@ -26,6 +28,18 @@ interface Exporter {
 
 const inertLines = (text: string) => text.split('\n').map(visibleControls).join('\n');
 
+/** Events per chunk of a record's JSON: a record of 100 000 events is never one string, nor its events' text held whole. */
+const EVENTS_PER_CHUNK = 4096;
+
+/** The record as one plain JSON object, its events last (as clab writes a JSON record) and a chunk at a time. */
+function writeRecordJson(record: RunRecord, write: (chunk: string) => void): void {
+  const { events, ...rest } = record;
+  write(`${JSON.stringify(rest).slice(0, -1)},"events":[`);
+  for (let i = 0; i < events.length; i += EVENTS_PER_CHUNK)
+    write(`${i ? ',' : ''}${JSON.stringify(events.slice(i, i + EVENTS_PER_CHUNK)).slice(1, -1)}`);
+  write(']}\n');
+}
+
 /** One line a format. */
 const EXPORTERS: readonly Exporter[] = [
   { format: 'chrome-trace', write: (r, write) => writeChromeTrace(r, write), inert: inertJson },
@@ -34,6 +48,7 @@ const EXPORTERS: readonly Exporter[] = [
   { format: 'json', write: (r, write) => write(`${JSON.stringify(resultsJson(r), null, 2)}\n`), inert: inertJson },
   { format: 'nccl-tests-json', write: (r, write, flags) => writeNcclTestsJson(r, write, flags.sweep), inert: inertJson },
   { format: 'html', write: (r, write) => write(htmlReport(r)), inert: inertLines },
+  { format: 'record-json', write: (r, write) => writeRecordJson(r, write), inert: inertJson },
 ];
 
 const sweepNumber = (v: string) => {
@@ -62,7 +77,7 @@ export const registerExport: RegisterCommand = (program, setExit) => {
   program
     .command('export')
     .description(
-      "Write a saved run as a Chrome trace (Perfetto UI, chrome://tracing), its results table as CSV or JSON, its sweeps as nccl-tests' -J JSON, or a self-contained HTML report (html).",
+      "Write a saved run as a Chrome trace (Perfetto UI, chrome://tracing), its results table as CSV or JSON, its sweeps as nccl-tests' -J JSON, a self-contained HTML report (html), or the whole record as plain JSON (record-json), packed or not.",
     )
     .argument('<run>', 'a *.run.json file')
     .addOption(new Option('--format <format>', 'what to write').choices(EXPORTERS.map((e) => e.format)).makeOptionMandatory())
