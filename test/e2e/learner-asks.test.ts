@@ -255,4 +255,29 @@ describe('ring against tree', () => {
     expect(await axeBothThemes()).toEqual([]);
     await screenshot(page, 'learn-ring-vs-tree');
   });
+
+  it("says which algorithm NCCL chose where the record has the profiler's counts", async () => {
+    // The cpu record as if NCCL's profiler had seen its last step: 10 calls, 8 on TREE and 2 on RING.
+    const record = JSON.parse(readFileSync(paths.sweepB, 'utf8')) as { steps: Record<string, unknown>[] };
+    const last = record.steps[record.steps.length - 1];
+    last.nccl = {
+      calls: 10,
+      seen: 10,
+      algo: { TREE: 8, RING: 2 },
+      proto: { LL: 10 },
+      nChannels: { '2': 10 },
+      missingEnds: 0,
+      zeroTimes: 0,
+      kernelMedianUs: null,
+    };
+    const path = join(server.runsDir, 'sweep-b-nccl.run.json');
+    writeFileSync(path, JSON.stringify(record));
+    await openSaved(path);
+    await page.getByTestId('tab-learn').click();
+    const select = page.getByTestId('learn-step-select');
+    const options = await select.locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+    await select.selectOption(options[options.length - 1]);
+    await page.getByTestId('ring-vs-tree').waitFor();
+    expect(await page.getByTestId('rt-verdict').textContent()).toMatch(/NCCL varied: TREE 8×, RING 2×\.$/);
+  });
 });
