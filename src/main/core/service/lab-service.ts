@@ -1,9 +1,7 @@
 // The lab as both front doors offer it (Electron IPC and `clab serve`): one method per API call
 // and one stream of events. No Electron here; what differs per door arrives as a FileDoor.
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { realpathSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   runPanelBackend,
   type ApiEvent,
@@ -13,8 +11,7 @@ import {
   type OpenedFile,
 } from '../../../shared/run/api/api.js';
 import type { RunRecord } from '../../../shared/run/record/record.js';
-import { isRunRecordFile } from '../../../shared/run/record/record-text.js';
-import { compileLoaded, parseScenarioText, ScenarioFileError } from '../../../shared/plan/text.js';
+import { parseScenarioText, ScenarioFileError } from '../../../shared/plan/text.js';
 import { loadAddon as loadNativeAddon } from '../../../addon/addon.js';
 import { writeFileAtomic } from '../ground/atomic-file.js';
 import { chooseBackend } from '../machine/backend.js';
@@ -28,7 +25,9 @@ import type { LabRun } from '../run/run.js';
 import { prepareRun, type PreparedRun } from './start-run.js';
 import { readTemplates } from '../library/templates.js';
 import { listAbFiles, readAbFile } from './nccl-ab/ab-file.js';
-import { abFolder, AbRefusal, prepareAb } from './nccl-ab/start-ab.js';
+import { LabAbs } from './lab-abs.js';
+import { afterAnswer, UNSAVED } from './calls.js';
+import { looksLikeRunRecord, namingFile, runFileIn } from './run-files.js';
 
 /** What only a desktop door can do: ask the user for a file with a native dialog. */
 export interface FileDoor {
@@ -62,7 +61,6 @@ export interface LabServiceOptions {
 /** One handler per API method, as dispatch() calls them. */
 export type LabHandlers = { [M in ApiMethod]: (params: ApiParams<M>) => Promise<ApiResult<M>> };
 
-const UNSAVED = 'untitled.scenario.json';
 /** Same bound as the API's text parameters: nothing larger is read into the editor. */
 const MAX_OPEN_BYTES = 8 * 1024 * 1024;
 
@@ -89,8 +87,8 @@ export class LabService implements LabHandlers {
   private readonly events = new EventEmitter<{ event: [ApiEvent] }>();
   private readonly runs = new Map<string, ActiveRun>();
   private readonly endedRuns = new Map<string, { record: RunRecord; savedTo: string | null }>();
-  /** NCCL A/Bs going (startAb): the side's run now going, whether a stop was asked, and their end. */
-  private readonly abs = new Map<string, { current: LabRun | null; stopped: boolean; ended: Promise<void> }>();
+  /** NCCL A/Bs going (startAb). */
+  private readonly abs: LabAbs;
   /** Files the user chose through the door's dialogs or dropped on the window: the only ones outside the runs directory the service reads or writes. */
   private readonly userFiles = new Set<string>();
   private disposed = false;
@@ -111,6 +109,13 @@ export class LabService implements LabHandlers {
     this.loadAddon = options.loadAddon ?? loadNativeAddon;
     this.workerEntry = options.workerEntry;
     this.unattendedPauseMs = options.unattendedPauseMs ?? UNATTENDED_PAUSE_MS;
+    this.abs = new LabAbs({
+      runsDir: this.runsDir,
+      loadAddon: this.loadAddon,
+      workerEntry: this.workerEntry,
+      emit: (event) => this.emit(event),
+      closing: () => this.disposed,
+    });
   }
 
   /** The door says whether any window is connected now (`clab serve`: any WebSocket client). */
@@ -214,12 +219,7 @@ export class LabService implements LabHandlers {
   }
 
   async stopRun({ runId }: ApiParams<'stopRun'>): Promise<ApiResult<'stopRun'>> {
-    const ab = this.abs.get(runId);
-    if (ab) {
-      ab.stopped = true;
-      ab.current?.stop();
-      return { stopped: true };
-    }
+    if (this.abs.stop(runId)) return { stopped: true };
     const active = this.runs.get(runId);
     active?.run.stop();
     return { stopped: active !== undefined };
@@ -252,61 +252,13 @@ export class LabService implements LabHandlers {
   }
 
   /**
-   * An NCCL A/B in the runs folder (core/service/nccl-ab/start-ab.ts): refused at once on cpu or for
-   * a library that is no file; its turns (ab-turn) and its end (ab-end, with the A/B file) follow as
-   * events. stopRun with its id stops the side running and the turns after it.
+   * An NCCL A/B in the runs folder (lab-abs.ts, core/service/nccl-ab/start-ab.ts): refused at once on
+   * cpu or for a library that is no file; its turns (ab-turn) and its end (ab-end, with the A/B file)
+   * follow as events. stopRun with its id stops the side running and the turns after it.
    */
-  async startAb({ text, file, backend, ranks, nccl, repeats }: ApiParams<'startAb'>): Promise<ApiResult<'startAb'>> {
+  async startAb(params: ApiParams<'startAb'>): Promise<ApiResult<'startAb'>> {
     if (this.disposed) throw new Error('the lab is shutting down; no new runs');
-    const abId = `ab-${randomUUID()}`;
-    const forward = afterAnswer((event) => this.emit(event));
-    let ab: ReturnType<typeof prepareAb>;
-    try {
-      const loaded = parseScenarioText(text, file ?? UNSAVED);
-      // The plan's problems are said now, as startRun says them, not at the first turn.
-      compileLoaded(loaded, { ranks: ranks ?? undefined });
-      let done = 0;
-      ab = prepareAb({
-        loaded,
-        scenarioFile: file,
-        libraries: nccl,
-        repeats,
-        backend: runPanelBackend(backend, loaded.scenario),
-        ranks: ranks ?? undefined,
-        folder: abFolder(loaded.scenario.name, new Date(), this.runsDir),
-        run: { loadAddon: this.loadAddon, workerEntry: this.workerEntry ?? resolveWorkerEntry() },
-        onPrepared: (prepared) => {
-          const going = this.abs.get(abId);
-          if (this.disposed || going?.stopped) throw new AbRefusal(this.disposed ? 'the lab is closing' : 'stopped');
-          if (going) going.current = prepared.run;
-        },
-        onTurn: (r) =>
-          forward({
-            type: 'ab-turn',
-            abId,
-            repeat: r.repeat,
-            side: r.side,
-            status: r.record.status,
-            record: r.savedTo,
-            done: ++done,
-            total: 2 * repeats,
-          }),
-      });
-    } catch (e) {
-      if (e instanceof ScenarioFileError) return { ok: false, problems: e.problems };
-      throw e;
-    }
-    // Known before its first turn is prepared (start() prepares it at once).
-    const going = { current: null as LabRun | null, stopped: false, ended: Promise.resolve() };
-    this.abs.set(abId, going);
-    going.ended = ab
-      .start()
-      .then(
-        ({ file: written }) => forward({ type: 'ab-end', abId, file: written, error: null }),
-        (e: Error) => forward({ type: 'ab-end', abId, file: null, error: e.message }),
-      )
-      .finally(() => this.abs.delete(abId));
-    return { ok: true, abId, file: ab.file, turns: ab.turns };
+    return this.abs.start(params);
   }
 
   /** The A/B files of the runs folder, each read from its head. */
@@ -316,7 +268,7 @@ export class LabService implements LabHandlers {
 
   async openAb({ path }: ApiParams<'openAb'>): Promise<ApiResult<'openAb'>> {
     const file = this.runFile(path);
-    return this.namingFile(file, () => readAbFile(file));
+    return namingFile(this.runsDir, file, () => readAbFile(file));
   }
 
   async prepareRun({ path }: ApiParams<'prepareRun'>): Promise<ApiResult<'prepareRun'>> {
@@ -337,7 +289,7 @@ export class LabService implements LabHandlers {
 
   async openRun({ path }: ApiParams<'openRun'>): Promise<ApiResult<'openRun'>> {
     const file = this.runFile(path);
-    return this.namingFile(file, () => this.saved.open(file));
+    return namingFile(this.runsDir, file, () => this.saved.open(file));
   }
 
   /** Removes one saved run from the runs folder: a regular file named there, never a path. */
@@ -352,33 +304,12 @@ export class LabService implements LabHandlers {
    */
   async openRunPacked({ path }: ApiParams<'openRun'>): Promise<Uint8Array<ArrayBuffer>> {
     const file = this.runFile(path);
-    return this.namingFile(file, () => this.saved.openPacked(file));
-  }
-
-  /**
-   * What is said of a run file goes to a window's notice: it names the file relative to the runs
-   * folder, or by its name where it lies elsewhere (a file the user opened), not by its absolute path.
-   */
-  private async namingFile<T>(file: string, open: () => Promise<T>): Promise<T> {
-    try {
-      return await open();
-    } catch (e) {
-      const inRuns = relative(this.runsDir, file);
-      const shown = inRuns && !inRuns.startsWith('..') && !isAbsolute(inRuns) ? inRuns : basename(file);
-      const error = e as Error & { code?: string };
-      throw Object.assign(new Error(error.message.replaceAll(file, shown), { cause: e }), error.code ? { code: error.code } : {});
-    }
+    return namingFile(this.runsDir, file, () => this.saved.openPacked(file));
   }
 
   /** A run file a window may open: saved in the runs directory, or opened through the app. */
   private runFile(path: string): string {
-    const file = resolve(this.runsDir, path);
-    if (!this.userFiles.has(file) && !isInside(realPathOf(file), realPathOf(this.runsDir))) {
-      throw new Error(
-        `openRun: ${path} is outside the runs directory ${this.runsDir}; only runs saved there${this.files ? ' or files opened through the app' : ''} can be opened`,
-      );
-    }
-    return file;
+    return runFileIn(this.runsDir, path, this.userFiles, this.files !== undefined);
   }
 
   async saveScenario({ path, text }: ApiParams<'saveScenario'>): Promise<ApiResult<'saveScenario'>> {
@@ -418,7 +349,7 @@ export class LabService implements LabHandlers {
     const file = resolve(path);
     if (!file.endsWith('.json')) throw new Error(`${path}: not a scenario (*.scenario.json) or run record (*.run.json)`);
     const opened: OpenedFile = looksLikeRunRecord(file)
-      ? { kind: 'run', path: file, record: await this.namingFile(file, () => this.saved.open(file)) }
+      ? { kind: 'run', path: file, record: await namingFile(this.runsDir, file, () => this.saved.open(file)) }
       : { kind: 'scenario', path: file, text: readCappedText(file, { maxBytes: MAX_OPEN_BYTES, regularOnly: true }) };
     this.useFile(file);
     return opened;
@@ -435,53 +366,11 @@ export class LabService implements LabHandlers {
     if (this.unattendedTimer) clearTimeout(this.unattendedTimer);
     const active = [...this.runs.values()];
     for (const { run } of active) run.stop('the lab is closing');
-    const abs = [...this.abs.values()];
-    for (const ab of abs) ab.current?.stop('the lab is closing');
-    await Promise.all([...active, ...abs].map((a) => a.ended));
+    await Promise.all([...active.map((a) => a.ended), ...this.abs.stopAll('the lab is closing')]);
   }
-}
-
-/**
- * Passes events on, but holds those that come before the current call has been answered: the
- * caller learns a run's id from startRun's answer, so no event may arrive for a run it does not
- * know yet. Doors send answers as soon as the call's promise settles, before the next macrotask.
- */
-function afterAnswer(emit: (event: ApiEvent) => void): (event: ApiEvent) => void {
-  let held: ApiEvent[] | null = [];
-  setImmediate(() => {
-    for (const event of held ?? []) emit(event);
-    held = null;
-  });
-  return (event) => {
-    if (held) held.push(event);
-    else emit(event);
-  };
 }
 
 /** A log line from the lab itself rather than from a rank. */
 function labLine(text: string) {
   return { rank: null, atNs: Number(process.hrtime.bigint()), text };
-}
-
-/** Whether the file is meant to be a run record: named *.run.json, or its first bytes hold `"format": "clab.run"`. */
-function looksLikeRunRecord(file: string): boolean {
-  try {
-    return isRunRecordFile(file, readCappedText(file, { maxBytes: 4096, regularOnly: true, head: true }));
-  } catch {
-    return false;
-  }
-}
-
-/** Symlinks resolved, so a link inside the runs directory cannot point outside it. */
-function realPathOf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-function isInside(file: string, dir: string): boolean {
-  const rel = relative(dir, file);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
