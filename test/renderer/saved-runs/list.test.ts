@@ -5,6 +5,7 @@ import {
   DEFAULT_SORT,
   filterRuns,
   formatDuration,
+  importedMark,
   nextSort,
   readSort,
   runDuration,
@@ -40,6 +41,17 @@ describe('the saved runs list', () => {
     expect(names(filterRuns(runs, 'nov 22', () => 'Nov 22'))).toHaveLength(3);
     expect(names(filterRuns(runs, 'sweep nccl', iso))).toEqual([]);
     expect(names(filterRuns(runs, '  ', iso))).toHaveLength(3);
+  });
+
+  it('marks a record read in by clab import in words, and finds it by them', () => {
+    const imported = {
+      ...run('all_reduce_perf on h1, 4 ranks', '2026-11-21T10:00:00.000Z', null),
+      imported: { source: 'nccl-tests text log', program: 'all_reduce_perf' },
+    };
+    expect(importedMark(imported.imported)).toBe('imported: nccl-tests text log, all_reduce_perf');
+    const shown = (q: string) => filterRuns([...runs, imported], q, (iso) => iso).map((r) => r.name);
+    expect(shown('imported')).toEqual(['all_reduce_perf on h1, 4 ranks']);
+    expect(shown('nccl-tests')).toEqual(['all_reduce_perf on h1, 4 ranks']);
   });
 
   it('sorts by date, name, duration or status, either way; runs without a duration last', () => {

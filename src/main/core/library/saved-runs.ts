@@ -202,6 +202,14 @@ function headExpectation(r: RecordHead): Summary['expectation'] {
   return typeof e?.met === 'boolean' && typeof e.note === 'string' ? { met: e.met, note: e.note } : undefined;
 }
 
+/** What an imported record says it read (it comes after the steps: a head cut before it lists the record unmarked). */
+function headImported(r: RecordHead): Summary['imported'] {
+  const i = r.imported as { source?: unknown; program?: unknown } | undefined;
+  return typeof i?.source === 'string' && typeof i.program === 'string'
+    ? { source: i.source.slice(0, 200), program: i.program.slice(0, 200) }
+    : undefined;
+}
+
 /** The summary from a record's head, when it holds all of it (records since the summary came first). */
 function headSummary(r: RecordHead, fileName: string): Summary | null {
   const backend = (r.environment as { backend?: unknown } | undefined)?.backend;
@@ -210,6 +218,7 @@ function headSummary(r: RecordHead, fileName: string): Summary | null {
   const status = headString(r, 'status');
   if (createdAt === null || status === null || !Number.isInteger(r.world) || typeof backend !== 'string' || name === null) return null;
   const expectation = headExpectation(r);
+  const imported = headImported(r);
   return {
     name,
     createdAt,
@@ -218,6 +227,7 @@ function headSummary(r: RecordHead, fileName: string): Summary | null {
     ...(expectation ? { expectation } : {}),
     world: r.world as number,
     backend,
+    ...(imported ? { imported } : {}),
   };
 }
 
@@ -237,6 +247,7 @@ function partialSummary(r: RecordHead, fileName: string, modified: Date): Summar
     ...(expectation ? { expectation } : {}),
     world: Number.isInteger(r.world) ? (r.world as number) : null,
     backend: typeof backend === 'string' ? backend : null,
+    ...(headImported(r) ? { imported: headImported(r) } : {}),
     partial: true,
   };
 }
@@ -251,5 +262,6 @@ function fullSummary(record: RunRecord, fileName: string): Summary {
     ...(record.expectation ? { expectation: { met: record.expectation.met, note: record.expectation.note } } : {}),
     world: record.world,
     backend: record.environment.backend,
+    ...(record.imported ? { imported: { source: record.imported.source, program: record.imported.program } } : {}),
   };
 }

@@ -45,7 +45,7 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
   const title = runTitle(record);
   const stem = fileStem(title);
   // A run on NCCL whose scenario did not ask to see inside it: says so, with how to ask.
-  const insideHint = insideNcclHint(record);
+  const insideHint = record.imported ? null : insideNcclHint(record);
   // A record opened from a file reads by what its steps say, whatever status it was saved with.
   const { record: shown, notice } = useMemo(
     () => (source.kind === 'replay' ? recordAsItsStepsSay(record, baseName(source.from)) : { record, notice: null }),
@@ -57,6 +57,14 @@ export function ResultsView({ record, source }: { record: RunRecord; source: Rec
         <p className="replay-banner" data-testid="replay-banner">
           Replay of <code title={source.from}>{baseName(source.from)}</code>, recorded {new Date(record.createdAt).toLocaleString()}.
           Nothing was run.
+        </p>
+      )}
+      {record.imported && (
+        <p className="replay-banner" data-testid="imported-banner">
+          Imported from <code>{record.imported.file}</code> ({record.imported.source}, {record.imported.program}
+          {record.imported.version ? ` ${record.imported.version}` : ''}): measured elsewhere, no values checked by the lab, no timeline.
+          <br />
+          <small>{record.imported.notes.join(' ')}</small>
         </p>
       )}
       {notice && (

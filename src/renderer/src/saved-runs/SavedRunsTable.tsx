@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { shownStatus } from '../../../shared/results/expectation.js';
 import type { SavedRun } from '../../../shared/run/api/api.js';
-import { formatDuration, runDuration, runFileName, type RunSort, type SortKey } from './list';
+import { formatDuration, importedMark, runDuration, runFileName, type RunSort, type SortKey } from './list';
 import { MAX_RECORD_BYTES, recordTooLargeMessage } from '../../../shared/run/record/record-text.js';
 import { formatBytes } from '../../../shared/data/units.js';
 
@@ -67,6 +67,9 @@ function RunStatusCell({ run }: { run: SavedRun }) {
 const PARTIAL =
   "This record's summary is not at the head of its file (an older record) and it is too large to read whole for a listing, or it is broken: shown with what its head and the file tell. Open reads it.";
 
+const IMPORTED =
+  'Read in by clab import: measured elsewhere, not run by the lab. No values were checked by the lab and there is no timeline.';
+
 /** A record larger than the lab opens: listed, and said so beside its name (Open refuses it, saying the bound). */
 const tooLarge = (run: SavedRun) =>
   run.bytes !== undefined && run.bytes > MAX_RECORD_BYTES ? recordTooLargeMessage(runFileName(run), run.bytes) : null;
@@ -102,6 +105,12 @@ export function SavedRunsTable({ runs, sort, onSort, picked, onPick, onOpen, onP
             </td>
             <td className="left run-name" title={run.path}>
               {run.name}
+              {run.imported && (
+                <span className="expected-note" data-testid="run-imported" title={IMPORTED}>
+                  {' '}
+                  ({importedMark(run.imported)})
+                </span>
+              )}
               {tooLarge(run) && (
                 <span className="expected-note" data-testid="run-too-large" title={tooLarge(run)!}>
                   {' '}

@@ -36,11 +36,22 @@ export function formatDuration(ms: number | null): string {
  * the backend, the status (as the list shows it: a run that failed as it was meant to is passed),
  * the file name or the date (as the list shows it, or as ISO).
  */
+/** How the list marks a record read in by `clab import`, in words (not colour only). */
+export const importedMark = (imported: NonNullable<SavedRun['imported']>): string => `imported: ${imported.source}, ${imported.program}`;
+
 export function filterRuns(runs: readonly SavedRun[], query: string, showDate: (iso: string) => string): SavedRun[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return [...runs];
   return runs.filter((run) => {
-    const haystack = [run.name, run.backend ?? '', shownStatus(run), runFileName(run), run.createdAt, showDate(run.createdAt)]
+    const haystack = [
+      run.name,
+      run.backend ?? '',
+      shownStatus(run),
+      runFileName(run),
+      run.createdAt,
+      showDate(run.createdAt),
+      run.imported ? importedMark(run.imported) : '',
+    ]
       .join('\n')
       .toLowerCase();
     return words.every((w) => haystack.includes(w));

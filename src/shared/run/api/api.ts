@@ -132,6 +132,8 @@ export const savedRunSchema = z.object({
    * ("unknown" status). Open reads the rest, or says where it breaks.
    */
   partial: z.literal(true).optional(),
+  /** Results read in by `clab import` (record.imported): measured elsewhere, not run by the lab. */
+  imported: z.object({ source: z.string().max(200), program: z.string().max(200) }).optional(),
 });
 
 /** Calls: method + params; each has a result schema below. */

@@ -1,5 +1,5 @@
 // The runs folder as the doors open it: a record being read holds no other client up.
-import { readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readChunk, type ChunkReader } from '../../../../src/main/core/ground/read-capped';
@@ -12,6 +12,8 @@ import { tempDir } from '../../../setup/temp-dirs';
 import { asWritten } from '../../records-as-written';
 import { shownStatus } from '../../../../src/shared/results/expectation';
 import { MAX_RECORD_BYTES, recordTooLargeMessage } from '../../../../src/shared/run/record/record-text';
+import { readNcclTestsLog } from '../../../../src/shared/results/nccl-tests-log';
+import { importedRecord } from '../../../../src/shared/results/nccl-tests-record';
 
 const dir = tempDir('saved-runs');
 
@@ -149,5 +151,20 @@ describe('saved runs written packed (many events)', () => {
     // The file's own packing: no copy kept on disk beside it.
     expect(readdirSync(cache)).toEqual([]);
     expect((await saved.open(file)).events.length).toBe(r.events.length);
+  });
+});
+
+describe('saved runs read in by clab import', () => {
+  it('are listed with what was read and by which program; a run of the lab is not', async () => {
+    const folder = tempDir('saved-runs-imported');
+    const file = 'test/shared/export/nccl-tests-samples/all_reduce-4ranks.log';
+    const results = readNcclTestsLog(file, readFileSync(file, 'utf8'), {});
+    const record = importedRecord(results, { file, id: 'imported-1', importedAt: '2026-11-27T00:00:00.000Z' });
+    writeRecordAtomic(join(folder, 'ar-imported.run.json'), record);
+    writeFileSync(join(folder, 'lab.run.json'), asWritten(syntheticRecord({ ranks: 2, rounds: 1, warmup: 0, iters: 1, name: 'lab' })));
+    const listed = await new SavedRuns(folder).list();
+    const byName = new Map(listed.map((r) => [r.path.slice(folder.length + 1), r]));
+    expect(byName.get('ar-imported.run.json')?.imported).toEqual({ source: 'nccl-tests text log', program: 'all_reduce_perf' });
+    expect(byName.get('lab.run.json')?.imported).toBeUndefined();
   });
 });
