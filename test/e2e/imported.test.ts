@@ -40,8 +40,9 @@ describe('a record read in by clab import', () => {
     await openImported();
     const banner = await page.getByTestId('imported-banner').textContent();
     expect(banner).toMatch(
-      /^Imported from all_reduce-4ranks\.log \(nccl-tests text log, all_reduce_perf\): measured elsewhere, no values checked by the lab, no timeline\./,
+      /^Imported from all_reduce-4ranks\.log \(nccl-tests text log, all_reduce_perf 2\.19\.6\): measured elsewhere, no values checked by the lab, no timeline\./,
     );
+    expect(banner).toContain('times, algbw, busbw and #wrong are as the file says'); // the record's own notes
     // Before the results: the banner comes first in the page's order.
     const before = await page
       .getByTestId('imported-banner')
