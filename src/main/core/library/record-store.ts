@@ -147,6 +147,20 @@ function validRecord(file: string, raw: unknown): RunRecord {
   return r.record;
 }
 
+/** The scenario's name as a file name's start: lower case, runs of other characters as one `-`. */
+export function scenarioSlug(scenarioName: string): string {
+  return (
+    scenarioName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 80) || 'run'
+  );
+}
+
+/** A time as a file name may hold it (no `:` or `.`). */
+export const fileTimeStamp = (time: Date): string => time.toISOString().replace(/[:.]/g, '-');
+
 /** Record paths handed out by this process and not yet written: two runs in one millisecond get two. */
 const handedOut = new Set<string>();
 
@@ -155,13 +169,8 @@ const handedOut = new Set<string>();
  * another run: runs started in the same millisecond (serve's clients) never share a record.
  */
 export function defaultRecordPath(scenarioName: string, createdAt: Date, dir = 'runs'): string {
-  const slug =
-    scenarioName
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '')
-      .slice(0, 80) || 'run';
-  const stamp = createdAt.toISOString().replace(/[:.]/g, '-');
+  const slug = scenarioSlug(scenarioName);
+  const stamp = fileTimeStamp(createdAt);
   for (let attempt = 0; ; attempt++) {
     const path = join(dir, `${slug}-${stamp}-${randomBytes(3).toString('hex')}.run.json`);
     if ((!handedOut.has(path) && !existsSync(path)) || attempt >= 16) {

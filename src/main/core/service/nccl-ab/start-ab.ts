@@ -9,6 +9,7 @@ import type { LoadedScenario } from '../../../../shared/plan/text.js';
 import type { NcclAbSummary } from '../../../../shared/results/nccl-ab.js';
 import type { BackendRequest } from '../../machine/backend.js';
 import { checkNcclLibraryPath } from '../../machine/nccl-library.js';
+import { fileTimeStamp, scenarioSlug } from '../../library/record-store.js';
 import { prepareRun, type PreparedRun, type RunRequest } from '../start-run.js';
 import { abFileOf, saveAb } from './ab-file.js';
 import { runAb, type RunSide } from './run-ab.js';
@@ -50,13 +51,7 @@ export interface AbOutcome {
 
 /** A new A/B's folder in `dir`: the scenario's slug, `nccl-ab`, the time and a random tail. */
 export function abFolder(scenarioName: string, createdAt: Date, dir: string): string {
-  const slug =
-    scenarioName
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '')
-      .slice(0, 80) || 'run';
-  return join(dir, `${slug}-nccl-ab-${createdAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`);
+  return join(dir, `${scenarioSlug(scenarioName)}-nccl-ab-${fileTimeStamp(createdAt)}-${randomBytes(3).toString('hex')}`);
 }
 
 /**
