@@ -35,6 +35,9 @@ export const wireName = (max: number, min = 1) =>
 export const hostIdentitySchema = z.object({ id: wireName(256), name: wireName(256), bootId: wireName(64, 0) });
 export type HostIdentity = z.infer<typeof hostIdentitySchema>;
 
+/** A whole number from the wire, bounded. */
+const wholeNumber = (min: number, max: number) => z.number().int().min(min).max(max);
+
 /** A nonce or a MAC: 32 bytes, hex. */
 const hex32 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 hex digits');
 
@@ -44,32 +47,12 @@ export const helloSchema = z.object({
   link: z.number().int(),
   protocol: z.number().int(),
   nonce: hex32.optional(),
-  rank: z
-    .number()
-    .int()
-    .min(0)
-    .max(1 << 20),
-  world: z
-    .number()
-    .int()
-    .min(1)
-    .max(1 << 20),
-  localRank: z
-    .number()
-    .int()
-    .min(0)
-    .max(1 << 20),
-  device: z
-    .number()
-    .int()
-    .min(0)
-    .max(1 << 16),
+  rank: wholeNumber(0, 1 << 20),
+  world: wholeNumber(1, 1 << 20),
+  localRank: wholeNumber(0, 1 << 20),
+  device: wholeNumber(0, 1 << 16),
   host: hostIdentitySchema,
-  pid: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 32),
+  pid: wholeNumber(0, 2 ** 32),
 });
 /** Core → worker: its fresh nonce, the run, and its proof: HMAC-SHA256(token, proofText('core', …)). */
 export const challengeSchema = z.object({ type: z.literal('challenge'), nonce: hex32, runId: wireName(128), mac: hex32 });
@@ -81,8 +64,8 @@ export const welcomeSchema = z.object({ type: z.literal('welcome'), runId: wireN
 export const refusedSchema = z.object({ type: z.literal('refused'), reason: z.string().max(2000) });
 
 /** Core → worker after welcome: a clock probe; the worker answers at once with its own clock. */
-export const pingSchema = z.object({ type: z.literal('ping'), seq: z.number().int().min(0).max(1000) });
-export const pongSchema = z.object({ type: z.literal('pong'), seq: z.number().int().min(0).max(1000), workerNs: z.number() });
+export const pingSchema = z.object({ type: z.literal('ping'), seq: wholeNumber(0, 1000) });
+export const pongSchema = z.object({ type: z.literal('pong'), seq: wholeNumber(0, 1000), workerNs: z.number() });
 /** Worker → core after the pings: the host's environment, read on the host, and where it keeps the rank's output (`--log-dir`). */
 export const hostEnvironmentSchema = z.object({
   type: z.literal('environment'),
