@@ -15,6 +15,7 @@ import { diagramWidth, MovesDiagram } from './MovesDiagram';
 import { learnable, learnSubject, learnTitle, type LearnModel } from './model';
 import { learnPace, paceText, runSlowdown, type LearnPace } from './pace';
 import { PaceAxis } from './PaceAxis';
+import { StageButtons } from './StageButtons';
 import { useStagePlayer } from './useStagePlayer';
 import { RingVsTree } from './RingVsTree';
 
@@ -172,38 +173,7 @@ function StepMoves({ model, pace, waiting }: { model: LearnModel; pace: LearnPac
           </>
         ) : (
           <>
-            <button type="button" className="small" data-testid="learn-reset" onClick={player.reset} title="Back to the start">
-              |◀
-            </button>
-            <button
-              type="button"
-              className="small"
-              data-testid="learn-back"
-              onClick={player.back}
-              disabled={player.t <= 0}
-              title="One stage back"
-            >
-              ◀
-            </button>
-            {player.playing ? (
-              <button type="button" className="small" data-testid="learn-pause" onClick={player.pause}>
-                ❚❚ pause
-              </button>
-            ) : (
-              <button type="button" className="small primary" data-testid="learn-play" onClick={player.play} disabled={!stages}>
-                ▶ play
-              </button>
-            )}
-            <button
-              type="button"
-              className="small"
-              data-testid="learn-forward"
-              onClick={player.forward}
-              disabled={player.t >= stages}
-              title="One stage forward"
-            >
-              ▶|
-            </button>
+            <StageButtons player={player} stages={stages} testIdPrefix="learn" playLabel="play" withBack />
             <span className="learn-stage" data-testid="learn-stage-label">
               {stages === 0
                 ? 'nothing moves on one rank'

@@ -15,6 +15,7 @@ import {
 } from '../../../shared/learn/ring-tree.js';
 import { formatBytes } from '../ui/units';
 import { rankColour } from './MovesDiagram';
+import { StageButtons } from './StageButtons';
 import { useStagePlayer } from './useStagePlayer';
 
 /** When the record names no link: a reference one, said as such (one NVLink 3 direction, a few µs a hop). */
@@ -133,28 +134,7 @@ export function RingVsTree({ world, bytes, environment, devices, ncclAlgo }: Pro
         Ring against tree: all_reduce of {formatBytes(bytes)} on {world} ranks
       </h3>
       <div className="learn-controls">
-        <button type="button" className="small" data-testid="rt-reset" onClick={player.reset} title="Back to the start">
-          |◀
-        </button>
-        {player.playing ? (
-          <button type="button" className="small" data-testid="rt-pause" onClick={player.pause}>
-            ❚❚ pause
-          </button>
-        ) : (
-          <button type="button" className="small primary" data-testid="rt-play" onClick={player.play}>
-            ▶ play both
-          </button>
-        )}
-        <button
-          type="button"
-          className="small"
-          data-testid="rt-forward"
-          onClick={player.forward}
-          disabled={player.t >= stages}
-          title="One stage forward"
-        >
-          ▶|
-        </button>
+        <StageButtons player={player} stages={stages} testIdPrefix="rt" playLabel="play both" />
         <span className="learn-stage" data-testid="rt-stage">
           stage {k + 1} of {stages}
         </span>
