@@ -392,8 +392,8 @@ describe('the timeline by keys', () => {
     const box = (await toolbar.boundingBox())!;
     expect(box.height).toBeLessThan(1.5 * line);
     expect(Math.max(...middles) - Math.min(...middles)).toBeLessThan(line / 2);
-    // Search, Fit, Full screen, PNG and ? beside the mode, compare and repeat.
-    expect(middles.length).toBe(8);
+    // Search, Fit, Full screen, PNG, SVG and ? beside the mode, compare and repeat.
+    expect(middles.length).toBe(9);
     await screenshot(page, 'timeline-keys-10-compare-toolbar');
   });
 });

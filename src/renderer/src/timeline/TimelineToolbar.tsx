@@ -24,6 +24,30 @@ interface Props {
 
 const repeatLabel = (r: number) => (r < 0 ? `warm-up ${-r}` : `repeat ${r + 1}`);
 
+const MODES: readonly [TimelineMode, string][] = [
+  ['run', 'Whole run'],
+  ['compare', 'Compare'],
+];
+
+/** A select of numbered choices (which compare, which repeat). */
+function ChoicePicker(props: {
+  label: string;
+  testId: string;
+  value: number;
+  options: readonly [number, string][];
+  onPick(value: number): void;
+}) {
+  return (
+    <select aria-label={props.label} data-testid={props.testId} value={props.value} onChange={(e) => props.onPick(Number(e.target.value))}>
+      {props.options.map(([value, text]) => (
+        <option key={value} value={value}>
+          {text}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 export function TimelineToolbar(props: Props) {
   const { source, mode, choice, repeats, onMode, onChoice, onFit, onPng, onSvg, onSearch, fullscreen, onFullscreen, onHelp } = props;
   const compares = source.plan.compares;
@@ -31,52 +55,36 @@ export function TimelineToolbar(props: Props) {
     <div className="timeline-toolbar">
       {compares.length > 0 && (
         <div className="segmented" role="group" aria-label="Timeline view">
-          <button
-            type="button"
-            className={mode === 'run' ? 'active' : ''}
-            aria-pressed={mode === 'run'}
-            data-testid="timeline-mode-run"
-            onClick={() => onMode('run')}
-          >
-            Whole run
-          </button>
-          <button
-            type="button"
-            className={mode === 'compare' ? 'active' : ''}
-            aria-pressed={mode === 'compare'}
-            data-testid="timeline-mode-compare"
-            onClick={() => onMode('compare')}
-          >
-            Compare
-          </button>
+          {MODES.map(([m, label]) => (
+            <button
+              key={m}
+              type="button"
+              className={mode === m ? 'active' : ''}
+              aria-pressed={mode === m}
+              data-testid={`timeline-mode-${m}`}
+              onClick={() => onMode(m)}
+            >
+              {label}
+            </button>
+          ))}
         </div>
       )}
       {mode === 'compare' && choice && (
         <>
-          <select
-            aria-label="Compare"
-            data-testid="timeline-compare"
+          <ChoicePicker
+            label="Compare"
+            testId="timeline-compare"
             value={choice.compare}
-            onChange={(e) => onChoice({ compare: Number(e.target.value), repeat: choice.repeat })}
-          >
-            {compares.map((c) => (
-              <option key={c.index} value={c.index}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-          <select
-            aria-label="Repeat"
-            data-testid="timeline-repeat"
+            options={compares.map((c) => [c.index, c.label])}
+            onPick={(compare) => onChoice({ compare, repeat: choice.repeat })}
+          />
+          <ChoicePicker
+            label="Repeat"
+            testId="timeline-repeat"
             value={choice.repeat}
-            onChange={(e) => onChoice({ compare: choice.compare, repeat: Number(e.target.value) })}
-          >
-            {repeats.map((r) => (
-              <option key={r} value={r}>
-                {repeatLabel(r)}
-              </option>
-            ))}
-          </select>
+            options={repeats.map((r) => [r, repeatLabel(r)])}
+            onPick={(repeat) => onChoice({ compare: choice.compare, repeat })}
+          />
         </>
       )}
       <span className="spacer" />
