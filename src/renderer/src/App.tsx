@@ -41,6 +41,7 @@ export function App() {
   const [layout, setLayout] = useWorkspaceLayout();
   const [shown, setShown] = useState<ShownRecord | null>(null);
   const [runsVersion, setRunsVersion] = useState(0);
+  const [requestedAb, setRequestedAb] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [markers, setMarkers] = useState<MarkerSummary>({ errors: 0, warnings: 0, first: null });
   const [reveal, setReveal] = useState<{ line: number; column: number } | null>(null);
@@ -210,6 +211,8 @@ export function App() {
     openTemplate,
     openRun: (path) => void openRun(path),
     savedRunsVersion: runsVersion,
+    requestedAb,
+    abShown: () => setRequestedAb(null),
     requestedStep: tabs.requestedStep,
     stepViews: tabs.stepViews,
     openStep: tabs.openStep,
@@ -278,6 +281,16 @@ export function App() {
             onNext={() => void run.next()}
             onReveal={(line, column) => setReveal({ line, column })}
             onShowResults={() => bring('record')}
+            client={client}
+            abRequest={
+              connection === 'open' && scenario.doc
+                ? { text: scenario.text, file: scenario.doc.path ?? null, backend: settings.backend, ranks: settings.ranks }
+                : null
+            }
+            onOpenAb={(path) => {
+              setRequestedAb(path);
+              tabs.select('runs');
+            }}
           />
           <Tabs views={VIEWS} active={tabs.active.id} fresh={tabs.fresh} onSelect={tabs.select} />
           <div className="tab-body">

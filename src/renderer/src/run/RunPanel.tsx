@@ -1,5 +1,7 @@
-// Run controls: backend (with why one is unavailable), ranks, Run and Stop, progress, status.
-import type { MachineInfo } from '../../../shared/run/api/api.js';
+// Run controls: backend (with why one is unavailable), ranks, Run and Stop, progress, status; an NCCL A/B.
+import type { MachineInfo, RunRequest } from '../../../shared/run/api/api.js';
+import type { LabClient } from '../client';
+import { AbSection } from './AbSection';
 import { ProblemsList } from './ProblemsList';
 import { RemoteSection } from './RemoteSection';
 import { remoteProblem } from './request';
@@ -22,11 +24,17 @@ interface Props {
   onNext(): void;
   onReveal(line: number, column: number): void;
   onShowResults(): void;
+  client: LabClient;
+  /** The scenario as Run sends it, for an A/B (null: none open, or the lab out of reach). */
+  abRequest: Pick<RunRequest, 'text' | 'file' | 'backend' | 'ranks'> | null;
+  /** Opens an A/B file in Saved runs. */
+  onOpenAb(path: string): void;
 }
 
 const BACKENDS: BackendChoice[] = ['auto', 'cpu', 'nccl'];
 
-export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRun, onStop, onNext, onReveal, onShowResults }: Props) {
+export function RunPanel(props: Props) {
+  const { machine, settings, state, scenarioWorld, canRun, onRun, onStop, onNext, onReveal, onShowResults } = props;
   const { phase, done, total, paused } = state;
   const estimate = useTimeLeft(state);
   const running = phase.kind === 'running';
@@ -120,6 +128,7 @@ export function RunPanel({ machine, settings, state, scenarioWorld, canRun, onRu
         )}
       </div>
       <RemoteSection remote={settings.remote} onChange={settings.setRemote} disabled={busy} />
+      <AbSection client={props.client} request={props.abRequest} disabled={busy} onOpenAb={props.onOpenAb} />
       <div className="run-progress">
         <progress data-testid="progress" max={Math.max(total, 1)} value={done} />
         <span className="progress-text" data-testid="progress-text">

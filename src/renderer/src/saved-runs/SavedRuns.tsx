@@ -19,6 +19,9 @@ interface Props {
   /** Changes when the list may have changed (a run ended). */
   refreshKey: number;
   onOpen(path: string): void;
+  /** An A/B file to open now (the run panel's A/B ended), or null; `onAbShown` once it is asked for. */
+  requestedAb: string | null;
+  onAbShown(): void;
 }
 
 type Comparing =
@@ -93,7 +96,7 @@ function useSavedRuns(client: LabClient, refreshKey: number, connection: Connect
   return { runs, error, reload: useCallback(() => setVersion((v) => v + 1), []) };
 }
 
-export function SavedRuns({ client, refreshKey, onOpen }: Props) {
+export function SavedRuns({ client, refreshKey, onOpen, requestedAb, onAbShown }: Props) {
   const connection = useConnection(client);
   const { runs, error, reload } = useSavedRuns(client, refreshKey, connection);
   const abs = useSavedAbs(client, refreshKey, connection);
@@ -116,6 +119,22 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
     [client, prepared],
   );
 
+  const openAb = useCallback(
+    ({ path }: Pick<SavedAb, 'path'>) => {
+      setComparing({ state: 'loading' });
+      client.call('openAb', { path }).then(
+        (opened) => setComparing({ state: 'ab', ab: opened, path }),
+        (e: Error) => setComparing({ state: 'failed', message: `Could not open the A/B: ${e.message}` }),
+      );
+    },
+    [client],
+  );
+  useEffect(() => {
+    if (requestedAb === null) return;
+    openAb({ path: requestedAb });
+    onAbShown();
+  }, [requestedAb, openAb, onAbShown]);
+
   const offline = connection !== 'open';
   const offlineNote = offline && (
     <p className="failed" role="status" data-testid="saved-runs-offline">
@@ -133,13 +152,6 @@ export function SavedRuns({ client, refreshKey, onOpen }: Props) {
         <p className="empty">Loading…</p>
       ))
     );
-  const openAb = (ab: SavedAb) => {
-    setComparing({ state: 'loading' });
-    client.call('openAb', { path: ab.path }).then(
-      (opened) => setComparing({ state: 'ab', ab: opened, path: ab.path }),
-      (e: Error) => setComparing({ state: 'failed', message: `Could not open the A/B: ${e.message}` }),
-    );
-  };
   const comparingView = (
     <>
       {comparing?.state === 'loading' && <p className="empty">Opening…</p>}

@@ -7,5 +7,13 @@ import { SavedRuns } from './SavedRuns';
 export const savedRunsView: ViewDescriptor = {
   id: 'runs',
   label: 'Saved runs',
-  component: ({ ctx }: ViewProps) => <SavedRuns client={ctx.client} refreshKey={ctx.savedRunsVersion} onOpen={ctx.openRun} />,
+  component: ({ ctx }: ViewProps) => (
+    <SavedRuns
+      client={ctx.client}
+      refreshKey={ctx.savedRunsVersion}
+      onOpen={ctx.openRun}
+      requestedAb={ctx.requestedAb}
+      onAbShown={ctx.abShown}
+    />
+  ),
 };

@@ -63,6 +63,9 @@ export interface ViewContext {
   openRun(path: string): void;
   /** Changes when the saved runs may have changed (a run ended). */
   savedRunsVersion: number;
+  /** An A/B file the run panel asked Saved runs to open (null: none); `abShown` once it is. */
+  requestedAb: string | null;
+  abShown(): void;
   /** The step another view asked this one to show (openStep), or null. */
   requestedStep: number | null;
   /** The views that can show this step. */
