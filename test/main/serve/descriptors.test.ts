@@ -1,6 +1,6 @@
 // `clab serve`'s server keeps no descriptor for a client that went away, and runs out of none
 // for good: each case watches a server in a process of its own (server-process.ts).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -26,12 +26,17 @@ afterEach(() => {
   served = null;
 });
 
-/** Starts the server in its own process, with at most `maxFiles` descriptors when given. */
+/**
+ * Starts the server in its own process and, when `maxFiles` is given, limits it to that many
+ * descriptors once it is up (prlimit): loading its sources from TypeScript (tsx) opens files in
+ * parallel, more than a served process holds, which is not what the test is about.
+ */
 async function startServer(maxFiles?: number): Promise<Served> {
-  const command = `${maxFiles ? `ulimit -n ${maxFiles} && ` : ''}exec "${process.execPath}" --import tsx test/main/serve/server-process.ts "${rendererDir}" "${tempDir('serve-fd-runs')}"`;
+  const command = `exec "${process.execPath}" --import tsx test/main/serve/server-process.ts "${rendererDir}" "${tempDir('serve-fd-runs')}"`;
   const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
   const { port, token } = JSON.parse(line) as { port: number; token: string };
+  if (maxFiles) execFileSync('prlimit', [`--pid=${child.pid}`, `--nofile=${maxFiles}:${maxFiles}`]);
   served = { child, port, cookie: `clab_token_${port}=${token}` };
   return served;
 }
