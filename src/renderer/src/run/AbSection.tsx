@@ -4,6 +4,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { RunRequest } from '../../../shared/run/api/api.js';
 import type { LabClient } from '../client';
+import { TextField } from './TextField';
 import { AB_FIELDS, abFormProblem, abProgressWith, abTurnLine, scenarioBackend, type AbFields, type AbProgress } from './ab-form';
 
 interface Props {
@@ -60,26 +61,22 @@ export function AbSection({ client, request, disabled, onOpenAb }: Props) {
     <details className="run-remote" data-testid="ab-section" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>NCCL A/B: two libraries, turn by turn</summary>
       <div className="run-remote-body run-ab-body">
-        <label htmlFor={`${id}-a`}>NCCL A</label>
-        <input
+        <TextField
           id={`${id}-a`}
-          data-testid="ab-library-a-input"
-          type="text"
-          spellCheck={false}
+          label="NCCL A"
+          testId="ab-library-a-input"
           placeholder="/path/to/A/libnccl.so.2"
           value={fields.libraryA}
-          onChange={(e) => change({ libraryA: e.target.value })}
+          onChange={(libraryA) => change({ libraryA })}
           disabled={off}
         />
-        <label htmlFor={`${id}-b`}>NCCL B</label>
-        <input
+        <TextField
           id={`${id}-b`}
-          data-testid="ab-library-b-input"
-          type="text"
-          spellCheck={false}
+          label="NCCL B"
+          testId="ab-library-b-input"
           placeholder="/path/to/B/libnccl.so.2"
           value={fields.libraryB}
-          onChange={(e) => change({ libraryB: e.target.value })}
+          onChange={(libraryB) => change({ libraryB })}
           disabled={off}
         />
         <label htmlFor={`${id}-repeats`}>Repeats</label>

@@ -2,6 +2,7 @@
 // (started by a launcher given here, or by hand from the start lines the Log shows as the run waits).
 import { useId, useState } from 'react';
 import { DEFAULT_LISTEN, listenProblem, type RemoteFields } from './request';
+import { TextField } from './TextField';
 
 interface Props {
   remote: RemoteFields;
@@ -48,26 +49,22 @@ export function RemoteSection({ remote, onChange, disabled }: Props) {
             {problem}
           </p>
         )}
-        <label htmlFor={`${id}-launch`}>Launcher (optional)</label>
-        <input
+        <TextField
           id={`${id}-launch`}
-          data-testid="remote-launch"
-          type="text"
-          spellCheck={false}
+          label="Launcher (optional)"
+          testId="remote-launch"
           placeholder="mpirun -np 4 -H a,b"
           value={remote.launch}
-          onChange={(e) => onChange({ launch: e.target.value })}
+          onChange={(launch) => onChange({ launch })}
           disabled={off}
         />
-        <label htmlFor={`${id}-token`}>Token file (optional)</label>
-        <input
+        <TextField
           id={`${id}-token`}
-          data-testid="remote-token-file"
-          type="text"
-          spellCheck={false}
+          label="Token file (optional)"
+          testId="remote-token-file"
           placeholder="made for the run"
           value={remote.tokenFile}
-          onChange={(e) => onChange({ tokenFile: e.target.value })}
+          onChange={(tokenFile) => onChange({ tokenFile })}
           disabled={off}
         />
         <p className="run-remote-note" id={`${id}-note`}>
