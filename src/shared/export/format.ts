@@ -7,6 +7,7 @@ import { COLLECTIVE_DESCRIPTORS } from '../ops/index.js';
 import type { PlanAction } from '../plan/types.js';
 import type { RunRecord, StepRecord } from '../run/record/record.js';
 import { pairsView } from '../results/pairs.js';
+import { runParts } from '../results/run-parts.js';
 import { hostLines } from '../results/hosts.js';
 import { formatBandwidth, formatBytes } from '../data/units.js';
 import { bandwidthTime } from '../data/stats.js';
@@ -101,30 +102,18 @@ export function stepRanLines(steps: readonly StepRecord[]): string[] {
 export function runReport(record: RunRecord): string[] {
   const out: string[] = [];
   const { plan } = record;
-  const printedSweeps = new Set<number>();
-  const printedPairs = new Set<number>();
-  for (const step of record.steps) {
-    const o = step.origin;
-    if (o.kind === 'sweep') {
-      if (!printedSweeps.has(o.sweep)) {
-        printedSweeps.add(o.sweep);
-        out.push(...sweepTable(plan, record.steps, o.sweep, record.environment));
-      }
-      continue;
+  for (const part of runParts(record)) {
+    if (part.kind === 'sweep') out.push(...sweepTable(plan, record.steps, part.sweep, record.environment));
+    else if (part.kind === 'pairs') out.push(...pairsMatrix(record, part.pairs));
+    else {
+      const { step } = part;
+      if (step.origin.kind === 'compare' || step.action.kind === 'wait') continue;
+      out.push(...resultLines(step));
+      const t = timingLine(step);
+      if (t) out.push(t);
+      const ran = ranLine(step);
+      if (ran) out.push(ran);
     }
-    if (o.kind === 'pairs') {
-      if (!printedPairs.has(o.pairs)) {
-        printedPairs.add(o.pairs);
-        out.push(...pairsMatrix(record, o.pairs));
-      }
-      continue;
-    }
-    if (o.kind === 'compare' || step.action.kind === 'wait') continue;
-    out.push(...resultLines(step));
-    const t = timingLine(step);
-    if (t) out.push(t);
-    const ran = ranLine(step);
-    if (ran) out.push(ran);
   }
   for (const c of record.compares) out.push(...compareSummary(c, record.environment.backend, record.plan));
   out.push(...hostLines(record));
