@@ -33,6 +33,22 @@ const modelLine = (label: string, colour: string, dash: number[], rows: readonly
   points: rows.map((r) => ({ x: r.bytes, y: r.busbw * per })),
 });
 
+/** A value measured at each size, its points marked. */
+const measuredLine = (
+  label: string,
+  colour: string,
+  width: number,
+  steps: readonly StepRecord[],
+  y: (s: StepRecord) => number,
+): ChartSeries => ({
+  label,
+  colour,
+  width,
+  dash: [],
+  markers: true,
+  points: steps.map((s) => ({ x: s.bytes, y: y(s) })),
+});
+
 export function sweepChart(steps: readonly StepRecord[], model: SweepModel | null): SweepChart {
   const measured = measuredSteps(steps);
   const predicted = measured.filter((s) => ncclPredictedBusbw(s) !== null);
@@ -43,23 +59,9 @@ export function sweepChart(steps: readonly StepRecord[], model: SweepModel | nul
   const per = unit.perGBps;
   const u = unit.name;
   const series: ChartSeries[] = [
-    {
-      label: `busbw (${u})`,
-      colour: '#2563eb',
-      width: 2,
-      dash: [],
-      markers: true,
-      points: measured.map((s) => ({ x: s.bytes, y: s.busbw! * per })),
-    },
+    measuredLine(`busbw (${u})`, '#2563eb', 2, measured, (s) => s.busbw! * per),
     // Wider and beneath, so it still shows where it equals busbw (all_reduce on 2 ranks, broadcast).
-    {
-      label: `algbw (${u})`,
-      colour: 'rgba(249, 115, 22, 0.55)',
-      width: 6,
-      dash: [],
-      markers: true,
-      points: measured.map((s) => ({ x: s.bytes, y: s.algbw! * per })),
-    },
+    measuredLine(`algbw (${u})`, 'rgba(249, 115, 22, 0.55)', 6, measured, (s) => s.algbw! * per),
   ];
   if (model) series.push(modelLine(`${model.algorithm} model busbw (${u})`, '#16a34a', [6, 4], model.rows, per));
   if (predicted.length)
