@@ -126,7 +126,11 @@ describe('the lab in a browser', () => {
       10_000,
       'a marker from the validation',
     );
-    expect(marker.text).toBe('10:46 steps[0].root: rank 5 does not exist in a world of 2 ranks (expected 0…1)');
+    // The marker's line and column: where the broadcast's root stands in the template.
+    const lineOf = text.split('\n').findIndex((l) => l.includes('"root": 5')) + 1;
+    const columnOf = text.split('\n')[lineOf - 1].indexOf('5, ') + 1;
+    expect(marker.text).toBe(`${lineOf}:${columnOf} steps[0].root: rank 5 does not exist in a world of 2 ranks (expected 0…1)`);
+    expect(lineOf).toBeGreaterThan(1);
     const markers = await editorMarkers(page);
     expect(markers.filter((m) => m.owner === 'clab')).toHaveLength(1);
     expect(markers.filter((m) => m.owner === 'json')).toEqual([]);
