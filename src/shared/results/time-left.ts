@@ -82,6 +82,17 @@ function fitCosts(points: readonly { x: number; y: number; t: number }[]): { a: 
   return error(onlyB) < error(onlyA) ? onlyB : onlyA;
 }
 
+/** The mean wall time of one run of a step so far. */
+function perRunMs(points: readonly { x: number; t: number }[]): number {
+  return (
+    points.reduce((s, p) => s + p.t, 0) /
+    Math.max(
+      1,
+      points.reduce((s, p) => s + p.x, 0),
+    )
+  );
+}
+
 /**
  * The estimate after `done` steps of `work` (in any order: async steps end out of order), `elapsedMs`
  * into the run. Steps not done are what is left, however many. Linear in the number of steps.
@@ -110,17 +121,11 @@ export function timeLeft(work: readonly StepWork[], done: readonly StepDone[], e
   });
   const base = { elapsedMs, stepsDone: points.length, stepsTotal: work.length, bytesDone, bytesTotal };
   if (!points.length) return { ...base, bytesPerSecond: null, leftMs: null, basis: 'nothing yet' };
-  if (!large) {
-    const perRun =
-      points.reduce((s, p) => s + p.t, 0) /
-      Math.max(
-        1,
-        points.reduce((s, p) => s + p.x, 0),
-      );
-    return { ...base, bytesPerSecond: null, leftMs: perRun * runsLeft, basis: 'steps' };
-  }
+  if (!large) return { ...base, bytesPerSecond: null, leftMs: perRunMs(points) * runsLeft, basis: 'steps' };
   const { a, b } = fitCosts(points);
-  return { ...base, bytesPerSecond: b > 0 ? 1000 / b : null, leftMs: a * runsLeft + b * bytesLeft, basis: 'steps and bytes' };
+  // Bytes that cost nothing in the fit say nothing of the rate: the estimate is then by steps alone.
+  if (!(b > 0)) return { ...base, bytesPerSecond: null, leftMs: perRunMs(points) * runsLeft, basis: 'steps' };
+  return { ...base, bytesPerSecond: 1000 / b, leftMs: a * runsLeft + b * bytesLeft, basis: 'steps and bytes' };
 }
 
 /** "12 s", "3 min 20 s", "1 h 5 min": a wall time as a person reads it, to the second. */

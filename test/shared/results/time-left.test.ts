@@ -61,6 +61,9 @@ describe('time left', () => {
     );
     expect(t.leftMs!).toBeGreaterThan(0);
     expect(t.bytesPerSecond).toBeNull();
+    // A fit whose bytes cost nothing tells no rate: the estimate stays by steps, and says so.
+    expect(t.basis).toBe('steps');
+    expect(describeTimeLeft(t)).not.toMatch(/measured/);
   });
 
   it('counts a step reported twice or out of order once', () => {
