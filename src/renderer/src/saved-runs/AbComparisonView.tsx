@@ -10,11 +10,9 @@ import {
   type AbStep,
   type NcclAbSummary,
 } from '../../../shared/results/nccl-ab.js';
-import { formatBytes, formatMicroseconds } from '../ui/units';
 import { AbChart } from './AbChart';
 import { verdictSense } from './ab-chart';
-
-const time = (x: number | null) => (x === null ? 'n/a' : formatMicroseconds(x));
+import { CompareStepsTable, SideHeader, StepCells, timeText as time } from './CompareStepsTable';
 
 function Library({ side, library }: { side: 'A' | 'B'; library: AbLibrary }) {
   return (
@@ -36,9 +34,7 @@ function Library({ side, library }: { side: 'A' | 'B'; library: AbLibrary }) {
 function StepRow({ step }: { step: AbStep }) {
   return (
     <tr data-testid="ab-row" data-verdict={step.verdict}>
-      <td className="left">{abStepName(step)}</td>
-      <td className="left">{step.op}</td>
-      <td>{formatBytes(step.bytes)}</td>
+      <StepCells name={abStepName(step)} op={step.op} bytes={step.bytes} />
       <td>{time(step.aUs)}</td>
       <td>{time(step.bUs)}</td>
       <td>{abRatioText(step.ratio)}</td>
@@ -51,33 +47,22 @@ function StepRow({ step }: { step: AbStep }) {
 }
 
 function StepsTable({ steps }: { steps: AbStep[] }) {
-  if (!steps.length) return <p className="empty">The two sides have no step in common (matched by label, op and size).</p>;
   return (
-    <table className="step-table compare-table" data-testid="ab-steps">
-      <thead>
-        <tr>
-          <th className="left">step</th>
-          <th className="left">op</th>
-          <th>size</th>
-          <th>
-            A<br />
-            <span className="unit">(µs/op)</span>
-          </th>
-          <th>
-            B<br />
-            <span className="unit">(µs/op)</span>
-          </th>
+    <CompareStepsTable
+      testId="ab-steps"
+      what="sides"
+      steps={steps}
+      Row={StepRow}
+      columns={
+        <>
+          <SideHeader name="A" unit="µs/op" />
+          <SideHeader name="B" unit="µs/op" />
           <th>B/A</th>
           <th>interval</th>
           <th>verdict</th>
-        </tr>
-      </thead>
-      <tbody>
-        {steps.map((s, i) => (
-          <StepRow key={i} step={s} />
-        ))}
-      </tbody>
-    </table>
+        </>
+      }
+    />
   );
 }
 

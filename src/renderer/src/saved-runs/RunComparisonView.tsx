@@ -9,10 +9,10 @@ import type {
   StepComparison,
   StepKey,
 } from '../../../shared/export/index.js';
-import { formatBytes, formatGBs, formatMicroseconds } from '../ui/units';
+import { formatBytes, formatGBs } from '../ui/units';
+import { CompareStepsTable, SideHeader, StepCells, timeText as time } from './CompareStepsTable';
 import { changeSense, changeText, changeTitle } from './comparison-cells';
 
-const time = (x: number | null) => (x === null ? 'n/a' : formatMicroseconds(x));
 const gbs = (x: number | null) => (x === null ? 'n/a' : formatGBs(x));
 const keyText = (k: StepKey) => `${k.label}${k.occurrence ? ` (#${k.occurrence + 1})` : ''}`;
 
@@ -29,9 +29,7 @@ function Change({ metric, pct, step }: { metric: 'time' | 'busbw'; pct: number |
 function StepRow({ step }: { step: StepComparison }) {
   return (
     <tr data-testid="compare-row" data-significant={step.significant}>
-      <td className="left">{keyText(step)}</td>
-      <td className="left">{step.op}</td>
-      <td>{formatBytes(step.bytes)}</td>
+      <StepCells name={keyText(step)} op={step.op} bytes={step.bytes} />
       <td>{time(step.a.timeUs)}</td>
       <td>{time(step.b.timeUs)}</td>
       <Change metric="time" pct={step.timeChangePct} step={step} />
@@ -46,47 +44,30 @@ function StepRow({ step }: { step: StepComparison }) {
 }
 
 function StepsTable({ steps }: { steps: StepComparison[] }) {
-  if (!steps.length) return <p className="empty">The two runs have no step in common (matched by label, op and size).</p>;
   return (
-    <>
-      <table className="step-table compare-table" data-testid="compare-steps">
-        <thead>
-          <tr>
-            <th className="left">step</th>
-            <th className="left">op</th>
-            <th>size</th>
-            <th>
-              time A<br />
-              <span className="unit">(µs)</span>
-            </th>
-            <th>
-              time B<br />
-              <span className="unit">(µs)</span>
-            </th>
-            <th>Δ time</th>
-            <th>
-              busbw A<br />
-              <span className="unit">(GB/s)</span>
-            </th>
-            <th>
-              busbw B<br />
-              <span className="unit">(GB/s)</span>
-            </th>
-            <th>Δ busbw</th>
-            <th>verdict A / B</th>
-          </tr>
-        </thead>
-        <tbody>
-          {steps.map((s, i) => (
-            <StepRow key={i} step={s} />
-          ))}
-        </tbody>
-      </table>
-      <p className="dim compare-note">
-        * the change lies outside both runs’ own spread: each run’s median time is outside the other run’s min…max. Hover a change for the
-        spreads.
-      </p>
-    </>
+    <CompareStepsTable
+      testId="compare-steps"
+      what="runs"
+      steps={steps}
+      Row={StepRow}
+      columns={
+        <>
+          <SideHeader name="time A" unit="µs" />
+          <SideHeader name="time B" unit="µs" />
+          <th>Δ time</th>
+          <SideHeader name="busbw A" unit="GB/s" />
+          <SideHeader name="busbw B" unit="GB/s" />
+          <th>Δ busbw</th>
+          <th>verdict A / B</th>
+        </>
+      }
+      note={
+        <p className="dim compare-note">
+          * the change lies outside both runs’ own spread: each run’s median time is outside the other run’s min…max. Hover a change for the
+          spreads.
+        </p>
+      }
+    />
   );
 }
 
