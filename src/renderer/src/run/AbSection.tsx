@@ -4,7 +4,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { RunRequest } from '../../../shared/run/api/api.js';
 import type { LabClient } from '../client';
-import { TextField } from './TextField';
+import { TextField, textFieldsOf } from './TextField';
 import { AB_FIELDS, abFormProblem, abProgressWith, abTurnLine, scenarioBackend, type AbFields, type AbProgress } from './ab-form';
 
 interface Props {
@@ -57,28 +57,13 @@ export function AbSection({ client, request, disabled, onOpenAb }: Props) {
     if (abId) client.call('stopRun', { runId: abId }).catch(() => undefined);
   };
   const off = disabled || going || phase.kind === 'starting';
+  const field = textFieldsOf(id, fields, change, off);
   return (
     <details className="run-remote" data-testid="ab-section" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>NCCL A/B: two libraries, turn by turn</summary>
       <div className="run-remote-body run-ab-body">
-        <TextField
-          id={`${id}-a`}
-          label="NCCL A"
-          testId="ab-library-a-input"
-          placeholder="/path/to/A/libnccl.so.2"
-          value={fields.libraryA}
-          onChange={(libraryA) => change({ libraryA })}
-          disabled={off}
-        />
-        <TextField
-          id={`${id}-b`}
-          label="NCCL B"
-          testId="ab-library-b-input"
-          placeholder="/path/to/B/libnccl.so.2"
-          value={fields.libraryB}
-          onChange={(libraryB) => change({ libraryB })}
-          disabled={off}
-        />
+        <TextField {...field('libraryA')} label="NCCL A" testId="ab-library-a-input" placeholder="/path/to/A/libnccl.so.2" />
+        <TextField {...field('libraryB')} label="NCCL B" testId="ab-library-b-input" placeholder="/path/to/B/libnccl.so.2" />
         <label htmlFor={`${id}-repeats`}>Repeats</label>
         <input
           id={`${id}-repeats`}

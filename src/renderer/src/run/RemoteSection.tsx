@@ -2,7 +2,7 @@
 // (started by a launcher given here, or by hand from the start lines the Log shows as the run waits).
 import { useId, useState } from 'react';
 import { DEFAULT_LISTEN, listenProblem, type RemoteFields } from './request';
-import { TextField } from './TextField';
+import { TextField, textFieldsOf } from './TextField';
 
 interface Props {
   remote: RemoteFields;
@@ -16,6 +16,7 @@ export function RemoteSection({ remote, onChange, disabled }: Props) {
   const [open, setOpen] = useState(false);
   const problem = remote.enabled ? listenProblem(remote.listen) : null;
   const off = disabled || !remote.enabled;
+  const field = textFieldsOf(id, remote, onChange, off);
   return (
     <details className="run-remote" data-testid="remote-section" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary data-testid="remote-summary">Ranks from a launcher{remote.enabled ? ` (listening at ${remote.listen.trim()})` : ''}</summary>
@@ -49,24 +50,8 @@ export function RemoteSection({ remote, onChange, disabled }: Props) {
             {problem}
           </p>
         )}
-        <TextField
-          id={`${id}-launch`}
-          label="Launcher (optional)"
-          testId="remote-launch"
-          placeholder="mpirun -np 4 -H a,b"
-          value={remote.launch}
-          onChange={(launch) => onChange({ launch })}
-          disabled={off}
-        />
-        <TextField
-          id={`${id}-token`}
-          label="Token file (optional)"
-          testId="remote-token-file"
-          placeholder="made for the run"
-          value={remote.tokenFile}
-          onChange={(tokenFile) => onChange({ tokenFile })}
-          disabled={off}
-        />
+        <TextField {...field('launch')} label="Launcher (optional)" testId="remote-launch" placeholder="mpirun -np 4 -H a,b" />
+        <TextField {...field('tokenFile')} label="Token file (optional)" testId="remote-token-file" placeholder="made for the run" />
         <p className="run-remote-note" id={`${id}-note`}>
           As the run waits, the Log shows the workers' start lines (<code>clab worker --connect … --token-file …</code>) and each rank as it
           joins. The lab listens on loopback only unless a host is named. A launcher, when given, is started here with that worker command
