@@ -124,8 +124,16 @@ describe('a record that cannot be saved after the run', () => {
       // Once the run has begun, a directory takes the record's place: the final write must fail.
       if (!blocked && /^\s+\d+\s+\d+\s+float32/m.test(stdout)) {
         blocked = true;
-        rmSync(out, { force: true });
-        mkdirSync(out, { recursive: true });
+        // The run's checkpoint may put the file back between the two calls: try again, a bounded few times.
+        for (let attempt = 0; attempt < 50; attempt++) {
+          rmSync(out, { force: true });
+          try {
+            mkdirSync(out, { recursive: true });
+            break;
+          } catch (e) {
+            if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+          }
+        }
         writeFileSync(join(out, 'occupied'), '');
       }
     });
