@@ -5,11 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runRecordSchema } from '../../../../src/shared/run/record/record';
-import { alive, CLAB, endAll, has, pidsMentioning, start, tokenFile, waitFor } from './processes';
+import { alive, CLAB, endAll, has, launchedAllInOne, pidsMentioning, start, tokenFile, waitFor } from './processes';
 
 const noMpirun = has('mpirun') ? null : 'mpirun (Open MPI) is missing: apt-get install openmpi-bin';
 if (noMpirun) console.warn(`skipping the mpirun test: ${noMpirun}`);
-const AS_ROOT = { OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' };
 
 afterEach(() => endAll());
 
@@ -17,25 +16,7 @@ describe('ranks from a launcher', () => {
   it.skipIf(noMpirun)('all-in-one on 4 cpu ranks that mpirun started (--launch), each reading its rank from Open MPI', async () => {
     const { dir } = tokenFile();
     const out = join(dir, 'run.json');
-    const c = start(
-      'node',
-      [
-        CLAB,
-        'run',
-        'scenarios/all-in-one.scenario.json',
-        '--backend',
-        'cpu',
-        '--ranks',
-        '4',
-        '--out',
-        out,
-        '--launch',
-        'mpirun --oversubscribe --bind-to none -np 4',
-        '--join-timeout',
-        '60',
-      ],
-      { ...AS_ROOT, CLAB_HOME: dir },
-    );
+    const c = launchedAllInOne(dir, out, 4, 'mpirun --oversubscribe --bind-to none -np 4');
     expect(await c.exited).toBe(0);
     expect(c.err).toMatch(
       /starting the launcher: mpirun --oversubscribe --bind-to none -np 4 \S+clab\.cjs worker --connect 127\.0\.0\.1:\d+ --token-file \S+/,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runRecordSchema } from '../../../../src/shared/run/record/record';
-import { alive, CLAB, endAll, has, pidsMentioning, start, tokenFile } from './processes';
+import { alive, endAll, has, launchedAllInOne, pidsMentioning, tokenFile } from './processes';
 
 const LAUNCHERS = [
   {
@@ -23,7 +23,6 @@ const LAUNCHERS = [
   },
 ];
 for (const l of LAUNCHERS) if (l.missing) console.warn(`skipping the ${l.name} launcher test: ${l.missing}`);
-const AS_ROOT = { OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' };
 
 afterEach(() => endAll());
 
@@ -32,25 +31,7 @@ describe('ranks from either MPI on one machine', () => {
     it.skipIf(l.missing)(`3 cpu ranks that ${l.name}'s launcher started, each reading its rank from ${l.name}'s variables`, async () => {
       const { dir } = tokenFile();
       const out = join(dir, 'run.json');
-      const c = start(
-        'node',
-        [
-          CLAB,
-          'run',
-          'scenarios/all-in-one.scenario.json',
-          '--backend',
-          'cpu',
-          '--ranks',
-          '3',
-          '--out',
-          out,
-          '--launch',
-          l.command,
-          '--join-timeout',
-          '60',
-        ],
-        { ...AS_ROOT, CLAB_HOME: dir },
-      );
+      const c = launchedAllInOne(dir, out, 3, l.command);
       expect(await c.exited).toBe(0);
       // Every rank says where its place came from: this launcher's variables, no other's.
       for (const rank of [0, 1, 2]) expect(c.err).toContain(`rank ${rank} of 3 (${l.source}; local rank ${rank}`);

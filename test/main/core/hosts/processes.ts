@@ -65,6 +65,18 @@ export function tokenFile(token = randomBytes(32).toString('hex')): { dir: strin
 }
 
 /** Whether `command` runs here. */
+/** Open MPI refuses to run as root unless told to (CI runs as root). */
+export const AS_ROOT = { OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' };
+
+/**
+ * `clab run` of the all-in-one on `ranks` cpu ranks that `launch` starts (`--launch`), its record
+ * written to `out`, its token and CLAB_HOME in `dir`.
+ */
+export function launchedAllInOne(dir: string, out: string, ranks: number, launch: string): Proc {
+  const args = ['run', 'scenarios/all-in-one.scenario.json', '--backend', 'cpu', '--ranks', String(ranks), '--out', out];
+  return start('node', [CLAB, ...args, '--launch', launch, '--join-timeout', '60'], { ...AS_ROOT, CLAB_HOME: dir });
+}
+
 export const has = (command: string, args = ['--version']): boolean => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 
 export const isRoot = (): boolean => process.getuid?.() === 0;
