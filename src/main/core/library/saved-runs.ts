@@ -239,6 +239,7 @@ function headSummary(r: RecordHead, fileName: string): Summary | null {
 function partialSummary(r: RecordHead, fileName: string, modified: Date): Summary {
   const backend = (r.environment as { backend?: unknown } | undefined)?.backend;
   const expectation = headExpectation(r);
+  const imported = headImported(r);
   return {
     name: ('scenario' in r ? scenarioName(r.scenario, fileName) : null) ?? fileName.slice(0, -RUN_SUFFIX.length),
     createdAt: headString(r, 'createdAt') ?? modified.toISOString(),
@@ -247,7 +248,7 @@ function partialSummary(r: RecordHead, fileName: string, modified: Date): Summar
     ...(expectation ? { expectation } : {}),
     world: Number.isInteger(r.world) ? (r.world as number) : null,
     backend: typeof backend === 'string' ? backend : null,
-    ...(headImported(r) ? { imported: headImported(r) } : {}),
+    ...(imported ? { imported } : {}),
     partial: true,
   };
 }
