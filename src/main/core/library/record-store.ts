@@ -65,11 +65,11 @@ export function readRecord(file: string, o: RecordReadOptions = {}): RunRecord {
 
 /** The record a packed record file holds (record-file.ts), checked; null where the file is a JSON record. */
 function packedRecord(file: string, bytes: Buffer): RunRecord | null {
+  const body = packedRunOf(file, bytes);
   try {
-    const body = packedBody(asArrayBuffer(bytes), nodeUtf8);
     return body && unpackRecord(body, nodeUtf8);
   } catch (e) {
-    throw new Error(`${file}: not a valid run record: ${(e as Error).message}`, { cause: e });
+    throw notARecord(file, e);
   }
 }
 
@@ -81,9 +81,11 @@ export function packedRunOf(file: string, bytes: Buffer): Uint8Array<ArrayBuffer
   try {
     return packedBody(asArrayBuffer(bytes), nodeUtf8);
   } catch (e) {
-    throw new Error(`${file}: not a valid run record: ${(e as Error).message}`, { cause: e });
+    throw notARecord(file, e);
   }
 }
+
+const notARecord = (file: string, e: unknown) => new Error(`${file}: not a valid run record: ${(e as Error).message}`, { cause: e });
 
 const asArrayBuffer = (b: Buffer) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length);
 
