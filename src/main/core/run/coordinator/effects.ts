@@ -1,7 +1,8 @@
 // What the coordinator asks its driver to do (run.ts carries them out, in order): it decides, the
 // driver sends, emits and kills. Nothing here reaches a process, a clock or a timer.
-import type { CoreToWorker, TimelineEvent } from '../../../../shared/run/rank/protocol.js';
-import type { LogLine, RunError, StepRecord } from '../../../../shared/run/record/record.js';
+import type { CoreToWorker } from '../../../../shared/run/rank/protocol.js';
+import type { LogLine, RunError } from '../../../../shared/run/record/record.js';
+import type { StepDone } from './steps.js';
 
 export type Effect =
   /** A message to each of `ranks` that has a link (none before the ranks are there). */
@@ -9,7 +10,7 @@ export type Effect =
   /** A line of the run's log, kept in the record already. */
   | { kind: 'log'; line: LogLine }
   /** A step ended on every rank in it: its record, with the events its ranks sent for it. */
-  | { kind: 'step-done'; record: StepRecord; done: number; total: number; events: TimelineEvent[] }
+  | ({ kind: 'step-done' } & StepDone)
   | { kind: 'failure'; error: RunError }
   /** Step mode: every rank still running waits before `step`. */
   | { kind: 'paused'; step: number }
