@@ -1,7 +1,7 @@
 // Shared e2e machinery: a real `clab serve` child process, Debian's Chromium driven by
 // playwright-core with a fresh profile, the server's process tree, and screenshots.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -267,4 +267,30 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} (${v.help}) at ${n.target.join(' ')}: ${n.failureSummary ?? ''}`));
+}
+
+/** `clab run` on the cpu backend, its record written to `runsDir` as `<name>.run.json`; returns its path. */
+export function cliRecord(runsDir: string, scenario: string, ranks: number, name: string): string {
+  const out = join(runsDir, `${name}.run.json`);
+  execFileSync(process.execPath, ['bin/clab.cjs', 'run', scenario, '--ranks', String(ranks), '--backend', 'cpu', '--out', out], {
+    cwd: REPO_ROOT,
+    stdio: 'ignore',
+  });
+  return out;
+}
+
+/**
+ * The all_reduce sweep template cut to `maxBytes` (a run of it takes a second or two), written beside
+ * the records in `runsDir` so that it goes with them (the list shows only *.run.json).
+ */
+export function shortSweep(runsDir: string, maxBytes: string): string {
+  const sweep = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/allreduce-sweep.scenario.json'), 'utf8')) as {
+    steps: Record<string, unknown>[];
+    $schema?: string;
+  };
+  sweep.steps[0].maxBytes = maxBytes;
+  delete sweep.$schema;
+  const file = join(runsDir, `sweep-${maxBytes}.scenario.json`);
+  writeFileSync(file, JSON.stringify(sweep));
+  return file;
 }

@@ -7,43 +7,31 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { axeViolations, REPO_ROOT, screenshot, SCREENSHOTS, setEditorText, usesLabPage, type LabServerProcess } from './helpers';
+import {
+  axeViolations,
+  REPO_ROOT,
+  cliRecord,
+  shortSweep,
+  screenshot,
+  SCREENSHOTS,
+  setEditorText,
+  usesLabPage,
+  type LabServerProcess,
+} from './helpers';
 import { runAndWait, selectRun, setRunOptions } from './lab-page';
 
 let server: LabServerProcess;
 let page: Page;
 const paths = { tiny: '', sweepA: '', sweepB: '', pairs: '' };
 
-/** `clab run` on the cpu backend, the record written to the server's runs folder. */
-function runCli(scenario: string, ranks: number, name: string): string {
-  const out = join(server.runsDir, `${name}.run.json`);
-  execFileSync(process.execPath, ['bin/clab.cjs', 'run', scenario, '--ranks', String(ranks), '--backend', 'cpu', '--out', out], {
-    cwd: REPO_ROOT,
-    stdio: 'ignore',
-  });
-  return out;
-}
-
-/** The all_reduce sweep template from 8 B up to `maxBytes`, beside the records in the runs folder. */
-function shortSweep(maxBytes: string): string {
-  const sweep = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/allreduce-sweep.scenario.json'), 'utf8')) as {
-    steps: Record<string, unknown>[];
-  };
-  sweep.steps[0].maxBytes = maxBytes;
-  delete (sweep as { $schema?: string }).$schema;
-  const file = join(server.runsDir, `sweep-${maxBytes}.scenario.json`);
-  writeFileSync(file, JSON.stringify(sweep));
-  return file;
-}
-
 usesLabPage(
   (session) => ({ server, page } = session),
   (lab) => {
     server = lab;
-    paths.tiny = runCli(shortSweep('64B'), 2, 'sweep-tiny');
-    paths.sweepA = runCli(shortSweep('256KiB'), 2, 'sweep-a');
-    paths.sweepB = runCli(shortSweep('1MiB'), 3, 'sweep-b');
-    paths.pairs = runCli('scenarios/p2p-pairs.scenario.json', 3, 'pairs');
+    paths.tiny = cliRecord(server.runsDir, shortSweep(server.runsDir, '64B'), 2, 'sweep-tiny');
+    paths.sweepA = cliRecord(server.runsDir, shortSweep(server.runsDir, '256KiB'), 2, 'sweep-a');
+    paths.sweepB = cliRecord(server.runsDir, shortSweep(server.runsDir, '1MiB'), 3, 'sweep-b');
+    paths.pairs = cliRecord(server.runsDir, 'scenarios/p2p-pairs.scenario.json', 3, 'pairs');
   },
 );
 

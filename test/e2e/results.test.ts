@@ -1,7 +1,6 @@
 // The results views in Chromium against a real `clab serve`, on run records made by the CLI on the
 // cpu backend: pair heatmaps, each rank's input beside its output, the chart's y scale, the
 // exports (trace, CSV, record, PNG) and the comparison of two saved runs.
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
@@ -14,7 +13,7 @@ import { formatGBs } from '../../src/renderer/src/ui/units';
 import { runRecordSchema, type RunRecord } from '../../src/shared/run/record/record';
 import { bandwidthTime } from '../../src/shared/data/stats';
 import { traceRuleViolations } from '../shared/export/trace-rules';
-import { axeViolations, REPO_ROOT, screenshot, usesLabPage, type LabServerProcess } from './helpers';
+import { axeViolations, REPO_ROOT, cliRecord, shortSweep, screenshot, usesLabPage, type LabServerProcess } from './helpers';
 import { selectRun } from './lab-page';
 import { syntheticRecord } from '../../bench/timeline/synthetic-record';
 import { FIRST_PAINT_STEPS } from '../../src/renderer/src/results/first-paint';
@@ -26,42 +25,19 @@ const paths = { pairs: '', allInOne: '', sweepA: '', sweepB: '', gpuPairs: '', o
 
 const readRecord = (path: string): RunRecord => runRecordSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
 
-/** `clab run` on the cpu backend, the record written to the server's runs folder. */
-function runCli(scenario: string, ranks: number, name: string): string {
-  const out = join(server.runsDir, `${name}.run.json`);
-  execFileSync(process.execPath, ['bin/clab.cjs', 'run', scenario, '--ranks', String(ranks), '--backend', 'cpu', '--out', out], {
-    cwd: REPO_ROOT,
-    stdio: 'ignore',
-  });
-  return out;
-}
-
-/** The all_reduce sweep template cut to `maxBytes`, so that two runs of it take a second or two. */
-function shortSweep(maxBytes: string): string {
-  const sweep = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/allreduce-sweep.scenario.json'), 'utf8')) as {
-    steps: Record<string, unknown>[];
-  };
-  sweep.steps[0].maxBytes = maxBytes;
-  delete (sweep as { $schema?: string }).$schema;
-  // Beside the records, so that it goes when the server's runs folder does (the list shows only *.run.json).
-  const file = join(server.runsDir, `sweep-${maxBytes}.scenario.json`);
-  writeFileSync(file, JSON.stringify(sweep));
-  return file;
-}
-
 usesLabPage(
   (session) => ({ server, page } = session),
   (lab) => {
     server = lab;
-    paths.pairs = runCli('scenarios/p2p-pairs.scenario.json', 3, 'pairs');
-    paths.allInOne = runCli('scenarios/all-in-one.scenario.json', 2, 'all-in-one');
-    paths.sweepA = runCli(shortSweep('1MiB'), 2, 'sweep-a');
+    paths.pairs = cliRecord(server.runsDir, 'scenarios/p2p-pairs.scenario.json', 3, 'pairs');
+    paths.allInOne = cliRecord(server.runsDir, 'scenarios/all-in-one.scenario.json', 2, 'all-in-one');
+    paths.sweepA = cliRecord(server.runsDir, shortSweep(server.runsDir, '1MiB'), 2, 'sweep-a');
     // B runs one size more, and as if NCCL_ALGO had been set: the comparison must show both.
-    paths.sweepB = runCli(shortSweep('2MiB'), 2, 'sweep-b');
+    paths.sweepB = cliRecord(server.runsDir, shortSweep(server.runsDir, '2MiB'), 2, 'sweep-b');
     const b = readRecord(paths.sweepB);
     b.environment.env.NCCL_ALGO = 'Ring';
     writeFileSync(paths.sweepB, JSON.stringify(b));
-    paths.overlap = runCli('scenarios/overlap.scenario.json', 2, 'overlap');
+    paths.overlap = cliRecord(server.runsDir, 'scenarios/overlap.scenario.json', 2, 'overlap');
     // Recorded on 2 × H200 before pairs steps named their measure: latency was a pairs step of 8 B.
     // Read from docs/records/, written only into the lab's runs folder (a temp folder).
     const recorded = join(REPO_ROOT, 'docs/records/p2p-pairs-h200x2.run.json');
