@@ -7,7 +7,8 @@ import type { BackendRequest } from '../../core/machine/backend.js';
 import { keepPackedForLaterOpens } from '../../core/library/saved-runs.js';
 import { loadScenarioFile } from '../../core/library/scenario-file.js';
 import { ScenarioFileError, type FileProblem } from '../../../shared/plan/text.js';
-import { monotonicNs, prepareRun, processStartNs, type PreparedRun } from '../../core/service/start-run.js';
+import { nowNs, processStartNs } from '../../core/ground/clock.js';
+import { prepareRun, type PreparedRun } from '../../core/service/start-run.js';
 import { timeToAnswer, timeToAnswerLine } from '../../../shared/run/record/time-to-answer.js';
 import { writesPacked } from '../../../shared/run/record/record-file.js';
 import { EXIT_FAILED, EXIT_OK, err, out, outJson, rankCount, reportUsageError, reportWarnings, type RegisterCommand } from '../common.js';
@@ -117,7 +118,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   // it saves (a packed record file opens as it lies).
   if (savedTo && !writesPacked(record)) await keepPackedForLaterOpens(savedTo, (message) => err(`clab: ${message}`));
   // The last line: where the time went, up to now (on stderr beside --json's record).
-  (flags.json ? err : out)(timeToAnswerLine(timeToAnswer(record, monotonicNs())));
+  (flags.json ? err : out)(timeToAnswerLine(timeToAnswer(record, nowNs())));
   if (saveError) {
     err(`clab: the run record could not be written to ${prepared.recordPath}: ${saveError.message}`);
     return EXIT_FAILED;

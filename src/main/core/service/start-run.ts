@@ -8,6 +8,7 @@ import { compileLoaded, type LoadedScenario } from '../../../shared/plan/text.js
 import type { NativeAddon } from '../../../addon/native-api.js';
 import { loadAddon } from '../../../addon/addon.js';
 import { checkWritable } from '../ground/atomic-file.js';
+import { nowNs } from '../ground/clock.js';
 import { checkPlanMemory, gpusFromTopology, type GpuMemory } from '../machine/memory-check.js';
 import { cpuTooSlow } from '../../../shared/run/record/cpu-time.js';
 import { graphLaunchRefusal } from '../../../shared/plan/launch.js';
@@ -49,17 +50,11 @@ export interface RunRequest {
    */
   ncclLibrary?: string;
   /**
-   * When the answer was asked for, on the events' clock (monotonicNs): `clab run` gives its
-   * process start (processStartNs); by default the moment the run was prepared.
+   * When the answer was asked for, on the events' clock (ground/clock.ts): `clab run` gives its
+   * process start (ground/clock.ts's processStartNs); by default the moment the run was prepared.
    */
   askedNs?: number;
 }
-
-/** Now on the clock of the ranks' events (CLOCK_MONOTONIC on Linux, as process.hrtime is), in ns. */
-export const monotonicNs = (): number => Number(process.hrtime.bigint());
-
-/** When this process started, on monotonicNs's clock. */
-export const processStartNs = (): number => monotonicNs() - performance.now() * 1e6;
 
 export interface RunOutcome {
   record: RunRecord;
@@ -86,7 +81,7 @@ export interface PreparedRun {
  * naming why the record cannot be written.
  */
 export function prepareRun(request: RunRequest): PreparedRun {
-  const askedNs = request.askedNs ?? monotonicNs();
+  const askedNs = request.askedNs ?? nowNs();
   const { loaded } = request;
   const plan = compileLoaded(loaded, { ranks: request.ranks });
   const ncclLibrary = request.ncclLibrary === undefined ? undefined : checkNcclLibraryPath(request.ncclLibrary, 'the NCCL library');
@@ -194,7 +189,7 @@ async function runAndSave(
   let forkNs: number;
   try {
     if (!request.remote) await beforeFork(backend);
-    forkNs = monotonicNs();
+    forkNs = nowNs();
     record = await run.run();
   } finally {
     process.off('SIGINT', onSignal);
@@ -203,10 +198,10 @@ async function runAndSave(
   }
   // The moments the events do not hold (time-marks.ts); the save's end is stamped once the
   // record's events are encoded, so that the file holds it.
-  const marks = { askedNs, forkNs, runEndNs: monotonicNs(), saveStartNs: monotonicNs() };
+  const marks = { askedNs, forkNs, runEndNs: nowNs(), saveStartNs: nowNs() };
   record = { ...record, timeMarks: marks };
   try {
-    const saved = writeRecordAtomic(recordPath, record, (r) => ({ ...r, timeMarks: { ...marks, saveEndNs: monotonicNs() } }));
+    const saved = writeRecordAtomic(recordPath, record, (r) => ({ ...r, timeMarks: { ...marks, saveEndNs: nowNs() } }));
     return { record: saved, savedTo: recordPath, saveError: null };
   } catch (e) {
     return { record, savedTo: null, saveError: e as Error };
