@@ -14,6 +14,7 @@ import type { RunRecord } from '../../../shared/run/record/record.js';
 import { parseScenarioText, ScenarioFileError } from '../../../shared/plan/text.js';
 import { loadAddon as loadNativeAddon } from '../../../addon/addon.js';
 import { writeFileAtomic } from '../ground/atomic-file.js';
+import { nowNs } from '../ground/clock.js';
 import { chooseBackend } from '../machine/backend.js';
 import { describeMachine, type MachineAddon } from '../machine/machine.js';
 import { findPackageRoot } from '../ground/package-root.js';
@@ -372,5 +373,5 @@ export class LabService implements LabHandlers {
 
 /** A log line from the lab itself rather than from a rank. */
 function labLine(text: string) {
-  return { rank: null, atNs: Number(process.hrtime.bigint()), text };
+  return { rank: null, atNs: nowNs(), text };
 }
