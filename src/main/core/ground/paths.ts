@@ -1,17 +1,18 @@
 // Where the bundled rank process lives: next to this bundle (dist/), or in the package's dist/
-// when the core runs from elsewhere (the Electron build in out/, the sources under tests, which
-// are in src/main/core/ground/: four floors down).
+// when the core runs from elsewhere (the Electron build in out/, the sources under tests): the
+// package's root found as package-root.ts finds it, however deep the code lies.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { findPackageRoot } from './package-root.js';
 
 export function workerEntryCandidates(baseDir: string): string[] {
-  return [
-    ...(process.env.CLAB_WORKER_ENTRY ? [process.env.CLAB_WORKER_ENTRY] : []),
-    join(baseDir, 'worker.cjs'),
-    join(baseDir, '..', '..', 'dist', 'worker.cjs'),
-    join(baseDir, '..', '..', '..', 'dist', 'worker.cjs'),
-    join(baseDir, '..', '..', '..', '..', 'dist', 'worker.cjs'),
-  ];
+  let packaged: string[];
+  try {
+    packaged = [join(findPackageRoot(baseDir), 'dist', 'worker.cjs')];
+  } catch {
+    packaged = []; // no package above: only the places named here
+  }
+  return [...(process.env.CLAB_WORKER_ENTRY ? [process.env.CLAB_WORKER_ENTRY] : []), join(baseDir, 'worker.cjs'), ...packaged];
 }
 
 export function resolveWorkerEntry(baseDir: string = __dirname): string {
