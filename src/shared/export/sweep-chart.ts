@@ -24,7 +24,14 @@ export interface SweepChart {
   series: ChartSeries[];
 }
 
-const modelLine = (label: string, colour: string, dash: number[], rows: readonly { bytes: number; busbw: number }[], per: number) => ({
+/** A model's busbw at each size, dashed, without markers. */
+export const modelLine = (
+  label: string,
+  colour: string,
+  dash: number[],
+  rows: readonly { bytes: number; busbw: number }[],
+  per: number,
+) => ({
   label,
   colour,
   width: 2,
@@ -34,7 +41,7 @@ const modelLine = (label: string, colour: string, dash: number[], rows: readonly
 });
 
 /** A value measured at each size, its points marked. */
-const measuredLine = (
+export const measuredLine = (
   label: string,
   colour: string,
   width: number,

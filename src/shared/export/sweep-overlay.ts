@@ -5,7 +5,7 @@ import { bandwidthUnitFor } from '../data/units.js';
 import { sweepModel } from '../learn/sweep-model.js';
 import type { RunRecord } from '../run/record/record.js';
 import type { SweepChart } from './sweep-chart.js';
-import { measuredSteps } from './sweep-chart.js';
+import { measuredLine, measuredSteps, modelLine } from './sweep-chart.js';
 
 /** Runs one chart overlays at most: beyond this the colours stop telling them apart. */
 export const MAX_OVERLAID_RUNS = 8;
@@ -31,26 +31,8 @@ export function sweepOverlay(runs: readonly OverlaidRun[]): SweepChart & { sweep
   const unit = bandwidthUnitFor(lines.flatMap((l) => [...l.steps.map((s) => s.busbw), ...(l.model?.rows.map((m) => m.busbw) ?? [])]));
   const per = unit.perGBps;
   const series = lines.flatMap((l) => [
-    {
-      label: `${l.name} busbw`,
-      colour: l.colour,
-      width: 2,
-      dash: [],
-      markers: true,
-      points: l.steps.map((s) => ({ x: s.bytes, y: s.busbw! * per })),
-    },
-    ...(l.model
-      ? [
-          {
-            label: `${l.name} ${l.model.algorithm} model`,
-            colour: l.colour,
-            width: 2,
-            dash: [6, 4],
-            markers: false,
-            points: l.model.rows.map((m) => ({ x: m.bytes, y: m.busbw * per })),
-          },
-        ]
-      : []),
+    measuredLine(`${l.name} busbw`, l.colour, 2, l.steps, (s) => s.busbw! * per),
+    ...(l.model ? [modelLine(`${l.name} ${l.model.algorithm} model`, l.colour, [6, 4], l.model.rows, per)] : []),
   ]);
   return { unit, series, sweeps: lines.filter((l) => l.steps.length).length };
 }
