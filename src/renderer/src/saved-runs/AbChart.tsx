@@ -1,38 +1,15 @@
 // B/A per step of an NCCL A/B: the median ratio as a point coloured by its verdict, its interval as
 // an error bar (a thin floating bar from lo to hi), and B = A as a dashed line at 1.
 import { useEffect, useMemo, useRef } from 'react';
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LogarithmicScale,
-  LineElement,
-  PointElement,
-  Title,
-  Tooltip,
-} from 'chart.js';
+import { BarController, BarElement, CategoryScale } from 'chart.js';
 import type { AbStep } from '../../../shared/results/nccl-ab.js';
+import { Chart, themeCharts } from '../ui/chart';
 import { themeColour, useColourScheme } from '../ui/theme';
 import { formatLogTick } from '../ui/units';
 import { abChartPoints, abChartRange, verdictSense } from './ab-chart';
 
-Chart.register(
-  BarController,
-  BarElement,
-  CategoryScale,
-  LineController,
-  LineElement,
-  PointElement,
-  LinearScale,
-  LogarithmicScale,
-  Legend,
-  Title,
-  Tooltip,
-);
+// The line chart's parts come with ui/chart; the error bars need these beside them.
+Chart.register(BarController, BarElement, CategoryScale);
 
 const SENSE_COLOUR = { better: '--pass', worse: '--fail', same: '--dim' } as const;
 
@@ -42,8 +19,7 @@ export function AbChart({ steps, title }: { steps: readonly AbStep[]; title: str
   const points = useMemo(() => abChartPoints(steps), [steps]);
   useEffect(() => {
     if (!points.length) return;
-    Chart.defaults.color = themeColour('--dim');
-    Chart.defaults.borderColor = themeColour('--row-line');
+    themeCharts();
     const accent = themeColour('--accent');
     const range = abChartRange(points);
     const chart = new Chart<'bar' | 'line', (number | [number, number])[], string>(canvas.current!, {
