@@ -40,7 +40,6 @@ export const NCCL_TESTS_PROGRAMS = {
 } as const;
 
 export type NcclTestsProgram = keyof typeof NCCL_TESTS_PROGRAMS;
-export type NcclTestsOp = (typeof NCCL_TESTS_PROGRAMS)[NcclTestsProgram];
 
 /** The program that measures a lab sweep's op (its list-valued twin's too); null for one nccl-tests has none of (a one-pair send). */
 export function ncclTestsProgramOf(op: string): NcclTestsProgram | null {
