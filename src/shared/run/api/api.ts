@@ -270,7 +270,6 @@ export type RunRequest = z.infer<typeof runRequestSchema>;
 export type BackendCheck = z.infer<typeof backendCheckSchema>;
 export type SavedRun = z.infer<typeof savedRunSchema>;
 export type SavedAb = z.infer<typeof savedAbSchema>;
-export type AbRunRequest = z.infer<typeof abRunRequestSchema>;
 export type ApiCall = z.infer<typeof apiCallSchema>;
 export type ApiMethod = ApiCall['method'];
 export type ApiParams<M extends ApiMethod> = Extract<ApiCall, { method: M }>['params'];
