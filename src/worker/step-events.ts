@@ -8,7 +8,7 @@ import type { TimelineEvent } from '../shared/run/rank/protocol.js';
 type EventBase = Omit<TimelineEvent, 'phase' | 'startNs' | 'endNs'>;
 
 /** The backend's making and checking of a run's data, as slices on its stream (none where the host did both). */
-export function dataEvents(base: EventBase, t: NativeTimes): TimelineEvent[] {
+function dataEvents(base: EventBase, t: NativeTimes): TimelineEvent[] {
   return [
     ...(t.dataFillEndNs !== undefined
       ? [{ ...base, name: `${base.name} (data made)`, phase: 'data-fill' as const, startNs: t.dataFillStartNs!, endNs: t.dataFillEndNs }]
