@@ -40,7 +40,8 @@ export const OP_COLOURS = [
   '#d9aec9', // block
 ] as const;
 
-const OP_INDEX = new Map<string, number>(OPS.map((op, i) => [op, i]));
+/** Each op's place in OPS (and OP_COLOURS). */
+export const OP_INDEX: ReadonlyMap<string, number> = new Map<string, number>(OPS.map((op, i) => [op, i]));
 
 /** An op's colour by its name as stepOp gives it; grey for a name not in the list. */
 export const opColour = (op: string): string => OP_COLOURS[OP_INDEX.get(op) ?? OPS.indexOf('group')];

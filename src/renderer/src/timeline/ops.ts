@@ -4,9 +4,7 @@ import { stepOp } from '../../../shared/results/results-table.js';
 import type { PlanAction } from '../../../shared/plan/types.js';
 
 export { OP_COLOURS, OPS, type OpName } from '../../../shared/export/op-colours.js';
-import { OPS, type OpName } from '../../../shared/export/op-colours.js';
-
-const OP_INDEX = new Map<string, number>(OPS.map((op, i) => [op, i]));
+import { OP_INDEX, type OpName } from '../../../shared/export/op-colours.js';
 
 /** The op of a step (shared with the exports, so a slice and its trace event name it alike). */
 export const opOf = (action: PlanAction): OpName => stepOp(action) as OpName;
