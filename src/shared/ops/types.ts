@@ -74,7 +74,7 @@ export const defineCollective = <const N extends string, const R extends boolean
 export const ringFactor = (world: number) => (world > 1 ? (world - 1) / world : 0);
 export const allReduceFactor = (world: number) => (world > 1 ? (2 * (world - 1)) / world : 0);
 
-export const divisibleBy =
+const divisibleBy =
   (what: string) =>
   (count: number, world: number): string | null =>
     count % world === 0 ? null : `count ${count} is not divisible by the world size ${world}: ${what}`;
