@@ -1,7 +1,7 @@
 // Two or more saved runs' sweeps on one chart (busbw against size, each run's α-β model dashed in
 // its colour): opened from Saved runs with the runs picked there. Kept apart from the A/B
 // comparison, which compares two runs step by step.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { SavedRun } from '../../../shared/run/api/api.js';
 import { sweepOverlay, type OverlaidRun } from '../../../shared/export/sweep-overlay.js';
 import type { LabClient } from '../client';
@@ -23,6 +23,8 @@ export function SweepOverlay({ client, runs }: { client: LabClient; runs: SavedR
       current = false;
     };
   }, [client, runs]);
+  // Once a load: new series would make the chart draw itself again on every render of the list.
+  const overlay = useMemo(() => (loaded.state === 'shown' ? sweepOverlay(loaded.runs) : null), [loaded]);
   if (loaded.state === 'loading') return <p className="empty">Opening…</p>;
   if (loaded.state === 'failed')
     return (
@@ -30,7 +32,7 @@ export function SweepOverlay({ client, runs }: { client: LabClient; runs: SavedR
         {loaded.message}
       </p>
     );
-  const { unit, series, sweeps } = sweepOverlay(loaded.runs);
+  const { unit, series, sweeps } = overlay!;
   const without = loaded.runs.filter((r) => !r.record.plan.sweeps.length).map((r) => r.name);
   return (
     <section className="sweep-overlay" data-testid="sweep-overlay" aria-label="Sweeps on one chart">
