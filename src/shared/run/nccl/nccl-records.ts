@@ -151,8 +151,7 @@ export interface NcclColl {
  * none matches (the plug-in was not loaded, or NCCL did not initialise it).
  */
 export function communicatorOf(records: NcclProfileRecord[], rank: number, world: number): string | null {
-  const inits = records.filter((r) => r.kind === 'comm' && r.rank === rank && r.peer === world);
-  return inits.length ? inits[inits.length - 1].comm : null;
+  return joinedCommunicators(records, rank, world, 0)?.run ?? null;
 }
 
 /**
