@@ -7,6 +7,7 @@ import { formatBytes } from '../data/units.js';
 import { COLLECTIVE_DESCRIPTORS } from '../ops/index.js';
 import type { Plan, PlanAction, PlanStep } from '../plan/types.js';
 import { LIMITS } from '../scenario/limits.js';
+import { ncclVersionText } from '../run/nccl/comm-settings.js';
 import { RECORD_FORMAT, RECORD_VERSION, runRecordSchema, type RunRecord, type StepRecord } from '../run/record/record.js';
 import { NCCL_TESTS_PROGRAMS } from './nccl-tests-names.js';
 import { NcclTestsReadError, type NcclTestsHalf, type NcclTestsResults, type NcclTestsRow } from './nccl-tests-results.js';
@@ -23,13 +24,6 @@ const HALVES = [
   { key: 'outOfPlace', inPlace: false, name: 'out-of-place' },
   { key: 'inPlace', inPlace: true, name: 'in-place' },
 ] as const;
-
-/** "2.28.3" of NCCL_VERSION_CODE 22803 (2.9 and later), "2.8.4" of 2804. */
-function ncclVersionText(code: number): string {
-  return code >= 10000
-    ? `${Math.floor(code / 10000)}.${Math.floor(code / 100) % 100}.${code % 100}`
-    : `${Math.floor(code / 1000)}.${Math.floor(code / 100) % 10}.${code % 100}`;
-}
 
 /** The action that measures a row's size in the lab: nccl-tests' count per rank is the lab op's count (nccl-tests-names.ts). */
 function actionOf(r: NcclTestsResults, row: NcclTestsRow, inPlace: boolean, world: number): PlanAction {
