@@ -22,5 +22,5 @@ export { formatMicroseconds } from '../../../shared/results/results-table.js';
 /** GB/s: two decimals, or two significant digits below 0.1 (0.0048). */
 export const formatGBs = (x: number): string => formatBandwidthIn(x, GB_PER_S);
 
-/** A tick of a logarithmic axis: no more digits than the value has (0.0005, 1, 50). */
-export const formatLogTick = (x: number): string => String(Number(x.toPrecision(3)));
+/** A tick of a logarithmic axis: no more digits than the value has (0.0005, 1, 50); the SVG charts' own. */
+export { formatLogTick } from '../../../shared/export/svg/svg.js';

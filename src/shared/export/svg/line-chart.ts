@@ -2,7 +2,7 @@
 // or logarithmic y axis, a legend under it. Drawn from the same series the app's chart.js chart
 // draws (sweep-chart.ts), so the picture and the screen agree.
 import { formatBytes } from '../../data/units.js';
-import { decadeTicks, escapeXml, linearTicks, n, powerOfTwoTicks, svgDocument, text } from './svg.js';
+import { decadeTicks, escapeXml, formatLogTick, linearTicks, n, powerOfTwoTicks, svgDocument, text } from './svg.js';
 
 export interface ChartPoint {
   x: number;
@@ -80,7 +80,7 @@ export function lineChartSvg(spec: LineChartSpec): string {
   const bottom = MARGIN.top + plotHeight;
   for (const t of yTicks) {
     body.push(`<line x1="${MARGIN.left}" x2="${n(width - MARGIN.right)}" y1="${n(py(t))}" y2="${n(py(t))}" stroke="#e5e7eb"/>`);
-    body.push(text(MARGIN.left - 6, py(t) + 4, String(Number(t.toPrecision(3))), { anchor: 'end', fill: '#4b5563' }));
+    body.push(text(MARGIN.left - 6, py(t) + 4, formatLogTick(t), { anchor: 'end', fill: '#4b5563' }));
   }
   for (const t of powerOfTwoTicks(xMin, xMax)) {
     body.push(`<line x1="${n(px(t))}" x2="${n(px(t))}" y1="${MARGIN.top}" y2="${n(bottom)}" stroke="#f3f4f6"/>`);

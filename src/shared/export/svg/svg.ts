@@ -66,6 +66,9 @@ export function decadeTicks(min: number, max: number): number[] {
   return ticks;
 }
 
+/** An axis tick with no more digits than the value has (0.0005, 1, 50), as the app's charts write theirs too. */
+export const formatLogTick = (x: number): string => String(Number(x.toPrecision(3)));
+
 /** Sizes are powers of two: every k-th power from `min` to `max`, so that about eight show. */
 export function powerOfTwoTicks(min: number, max: number): number[] {
   const lo = Math.ceil(Math.log2(Math.max(min, 1)));
