@@ -68,8 +68,12 @@ export const DURATION_UNITS: readonly (readonly [number, string])[] = [
   [1, 'ns'],
 ];
 
-/** `1.5 ms`, `250 µs`, `12 ns`: the largest unit that keeps the number at 1 or more, 3 significant digits. */
-export function formatDuration(ns: number): string {
+/**
+ * `1.5 ms`, `250 µs`, `12 ns`: the largest unit that keeps the number at 1 or more, 3 significant
+ * digits; `unknown` for a duration nothing measured (null).
+ */
+export function formatDuration(ns: number | null): string {
+  if (ns === null) return 'unknown';
   const abs = Math.abs(ns);
   const [scale, unit] = DURATION_UNITS.find(([s]) => abs >= s) ?? DURATION_UNITS[DURATION_UNITS.length - 1];
   const v = ns / scale;

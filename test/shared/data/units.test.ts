@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bandwidthUnitFor, formatBandwidth, formatBandwidthIn, GB_PER_S, MB_PER_S } from '../../../src/shared/data/units.js';
+import {
+  bandwidthUnitFor,
+  formatBandwidth,
+  formatBandwidthIn,
+  formatDuration,
+  GB_PER_S,
+  MB_PER_S,
+} from '../../../src/shared/data/units.js';
 
 describe('bandwidth units', () => {
   it('a table of small messages reads in MB/s, one that reaches 1 GB/s in GB/s', () => {
@@ -21,5 +28,18 @@ describe('bandwidth units', () => {
     expect(formatBandwidth(0.00082)).toBe('0.82 MB/s');
     expect(formatBandwidth(0.0048)).toBe('4.80 MB/s');
     expect(formatBandwidth(21.346)).toBe('21.35 GB/s');
+  });
+});
+
+describe('durations', () => {
+  it('a duration reads in the largest unit that keeps it at 1 or more, to 3 significant digits', () => {
+    expect(formatDuration(0)).toBe('0 ns');
+    expect(formatDuration(800_000)).toBe('800 µs');
+    expect(formatDuration(12_345_678)).toBe('12.3 ms');
+    expect(formatDuration(1_154_000_000)).toBe('1.15 s');
+  });
+
+  it('a duration nothing measured reads as unknown', () => {
+    expect(formatDuration(null)).toBe('unknown');
   });
 });

@@ -2,7 +2,8 @@
 // init, steps, save, the rest), as a bar whose parts are as wide as their share and say in words
 // what they are and how long they took; the whole line as text below it, with what is unknown.
 import type { RunRecord } from '../../../shared/run/record/record.js';
-import { formatDuration, timeToAnswer, timeToAnswerLine } from '../../../shared/run/record/time-to-answer.js';
+import { timeToAnswer, timeToAnswerLine } from '../../../shared/run/record/time-to-answer.js';
+import { formatDuration } from '../ui/units';
 
 interface Props {
   record: Pick<RunRecord, 'events' | 'logs' | 'timeMarks'>;

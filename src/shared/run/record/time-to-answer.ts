@@ -4,6 +4,7 @@
 // per-iteration pass) and save, the rest said as such. Read from the record's events, the ranks'
 // "joined the … communicator" log lines and the core's time marks (time-marks.ts); a record
 // without some of them (an older one) gives what it can and says what is unknown.
+import { formatDuration } from '../../data/units.js';
 import type { TimelineEvent } from '../rank/protocol.js';
 import type { LogLine } from './record.js';
 import type { TimeMarks } from './time-marks.js';
@@ -193,15 +194,6 @@ export function timeToAnswer(record: TimedRecord, endNs?: number): TimeToAnswer 
   const known = [start, init, steps, save].reduce((sum, p) => sum + (p.ns ?? 0), 0);
   const other: TimePart = { name: 'other', ns: wallNs === null ? null : Math.max(0, wallNs - known), detail: [] };
   return { wallNs, parts: [start, init, steps, save, other], unknown };
-}
-
-/** 1.15 s, 420 ms, 0.8 ms. */
-export function formatDuration(ns: number | null): string {
-  if (ns === null) return 'unknown';
-  const ms = ns / MS;
-  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
-  if (ms >= 10) return `${Math.round(ms)} ms`;
-  return `${ms.toFixed(1)} ms`;
 }
 
 const itemText = (i: TimeItem) => `${i.name} ${formatDuration(i.ns)}`;

@@ -104,7 +104,7 @@ describe('time to answer', () => {
     const line = timeToAnswerLine(timeToAnswer(cpuRun, 950 * MS));
     expect(line).toBe(
       'time to answer: 950 ms = start 300 ms (core 100 ms, forking the ranks 90 ms, ranks loading 110 ms) + init 10 ms (cpu communicator 10 ms)' +
-        ' + steps 590 ms (rank 0: timed loops 200 ms, warm-up 20 ms, fill/check 60 ms, per-iteration pass 0.0 ms) + save 20 ms + other 30 ms',
+        ' + steps 590 ms (rank 0: timed loops 200 ms, warm-up 20 ms, fill/check 60 ms, per-iteration pass 0 ns) + save 20 ms + other 30 ms',
     );
   });
 
