@@ -146,7 +146,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   Napi::Value Prestage(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Prestage); }
   Napi::Value Drain(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Drain); }
 
-  // enqueue(stream, op, repeat?, { loop?, launch? }?) | prestage(stream, op) | drain(stream)
+  // enqueue(stream, op, repeat?, { loop?, eventsInLoop?, launch? }?) | prestage(stream, op) | drain(stream)
   Napi::Value Submit(const Napi::CallbackInfo& info, Job::Kind kind) {
     Napi::Env env = info.Env();
     auto job = std::make_unique<Job>(env);
@@ -165,6 +165,10 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
         const Napi::Value loop = info[3].As<Napi::Object>().Get("loop");
         if (!loop.IsUndefined() && !loop.IsBoolean()) throw_invalid("options.loop must be a boolean (got " + show(loop) + ")");
         job->times.loop_wanted = loop.IsBoolean() && loop.As<Napi::Boolean>().Value();
+        const Napi::Value inside = info[3].As<Napi::Object>().Get("eventsInLoop");
+        if (!inside.IsUndefined() && !inside.IsBoolean())
+          throw_invalid("options.eventsInLoop must be a boolean (got " + show(inside) + ")");
+        job->times.events_in_loop = inside.IsBoolean() && inside.As<Napi::Boolean>().Value();
         const Napi::Value launch = info[3].As<Napi::Object>().Get("launch");
         const std::string how = launch.IsString() ? launch.As<Napi::String>().Utf8Value() : "";
         if (!launch.IsUndefined() && how != "host" && how != "graph")

@@ -248,6 +248,7 @@ Napi::Object times_object(Napi::Env e, const Times& m) {
     host.Set("preempted", Napi::Number::New(e, static_cast<double>(m.loop_preempted)));
     times.Set("loopHost", host);
     if (m.graph_wanted) times.Set("launch", Napi::String::New(e, "graph"));
+    if (m.events_in_loop) times.Set("eventsInLoop", Napi::Boolean::New(e, true));
   }
   if (!m.seq.empty()) {
     Napi::Array seq = Napi::Array::New(e, m.seq.size());

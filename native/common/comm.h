@@ -29,6 +29,14 @@ struct Times {
   bool graph_wanted = false;
   uint64_t loop_start = 0, loop_end = 0;
   /**
+   * Set by the caller, with loop_wanted, alike on every rank of the op (each rank must issue the op
+   * as often as the others): read each repetition's start and end inside that loop (an event
+   * between each two, which costs a GPU busy far longer per repetition next to nothing) instead of
+   * running the repetitions a second time. Left set by the backend only where it did so (nccl, no
+   * graph, no profiler plug-in loaded: its per-call view comes from the second run).
+   */
+  bool events_in_loop = false;
+  /**
    * The host thread while it issued that loop (nccl): how long issuing took, and the page faults it
    * took, the times it blocked (waited in the kernel: a lock, a fault served late) and the times it
    * was preempted meanwhile. A loop whose GPU time is about its issue time waited for the host

@@ -69,7 +69,13 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
   std::vector<uint64_t>& start = times.start;
   std::vector<uint64_t>& end = times.end;
   const uint64_t t_ref = reference(st);
-  const size_t marks = 2 * static_cast<size_t>(std::min(repeat, kBatch));
+  // The profiler plug-in's view of each call comes from the repetitions run one by one; a graph's
+  // loop is one launch; a loop of more than one batch of events keeps the second run. Each alike on
+  // every rank (the plug-in loads on every rank or none), as they must issue the op alike.
+  const bool in_loop =
+      times.loop_wanted && times.events_in_loop && !times.graph_wanted && !gpu::ProfilerReader::active() && repeat <= kBatch;
+  // In the loop: one event before the first repetition and one after each, shared by its neighbours.
+  const size_t marks = in_loop ? static_cast<size_t>(repeat) + 1 : 2 * static_cast<size_t>(std::min(repeat, kBatch));
   while (st.marks.size() < marks) {
     gpu::cudaEvent_t ev;
     cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&ev, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
@@ -81,11 +87,21 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
     return t_ref + static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
   };
   auto collect = [&](int n) {
+    if (in_loop) {
+      uint64_t before = since_ref(st.marks[0]);
+      for (int i = 0; i < n; i++) {
+        start.push_back(before);
+        end.push_back(before = since_ref(st.marks[i + 1]));
+      }
+      return;
+    }
     for (int i = 0; i < n; i++) {
       start.push_back(since_ref(st.marks[2 * i]));
       end.push_back(since_ref(st.marks[2 * i + 1]));
     }
   };
+  // The event that ends a batch's last repetition.
+  const auto last_mark = [&](int n) { return in_loop ? st.marks[n] : st.marks[2 * n - 1]; };
   const bool ordered = ticket != kNoTicket;
   if (ordered) wait_turn(ticket);
   int last = 0;
@@ -95,7 +111,7 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
     // A job of more than one batch keeps its turn throughout, so no rank interleaves another job.
     for (int done = 0; done < repeat; done += last) {
       if (done > 0) {
-        wait_event(st.marks[2 * last - 1], false);
+        wait_event(last_mark(last), false);
         collect(last);
       }
       last = std::min(repeat - done, kBatch);
@@ -136,6 +152,12 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
         const uint64_t issue0 = now_ns();
         if (graph) {
           graph->launch();  // records loop_begin and loop_end itself
+        } else if (in_loop) {
+          cuda_check(*rt_, rt_->cudaEventRecord(st.marks[0], st.stream), "cudaEventRecord", rank_);
+          for (int i = 0; i < repeat; i++) {
+            enqueue_one();
+            cuda_check(*rt_, rt_->cudaEventRecord(st.marks[i + 1], st.stream), "cudaEventRecord", rank_);
+          }
         } else {
           cuda_check(*rt_, rt_->cudaEventRecord(st.loop_begin, st.stream), "cudaEventRecord", rank_);
           for (int i = 0; i < repeat; i++) enqueue_one();
@@ -149,7 +171,7 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
       } else if (done == 0 && align_first) {
         align_first();
       }
-      for (int i = 0; i < last; i++) {
+      for (int i = 0; i < last && !in_loop; i++) {
         cuda_check(*rt_, rt_->cudaEventRecord(st.marks[2 * i], st.stream), "cudaEventRecord", rank_);
         enqueue_one();
         cuda_check(*rt_, rt_->cudaEventRecord(st.marks[2 * i + 1], st.stream), "cudaEventRecord", rank_);
@@ -165,9 +187,13 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
     throw;
   }
   if (ordered) end_turn();
-  wait_event(st.marks[2 * last - 1], spin);
+  wait_event(last_mark(last), spin);
   collect(last);
-  if (times.loop_wanted) {
+  times.events_in_loop = in_loop;
+  if (in_loop) {
+    times.loop_start = start.front();
+    times.loop_end = end.back();
+  } else if (times.loop_wanted) {
     times.loop_start = since_ref(st.loop_begin);
     times.loop_end = since_ref(st.loop_end);
   }
@@ -236,9 +262,11 @@ void NcclComm::copy_back_marked(const Staging& own, StreamState& st, bool data) 
   if (data) data_mark(st, 3);
 }
 
-const Op* NcclComm::numbered_p2p(const Op& op, bool copies) {
+const Op* NcclComm::numbered_p2p(const Op& op, bool copies) const {
   const auto is_p2p = [](const Op& o) { return o.comm == 0 && (o.kind == OpKind::Send || o.kind == OpKind::Recv); };
-  if (is_p2p(op)) return &op;
+  // A lone copy-engine send or receive calls NCCL only for its one-byte end, and not at all where
+  // stream memory operations end it.
+  if (is_p2p(op)) return copies && copy_memops() ? nullptr : &op;
   if (op.kind == OpKind::Group && !copies)
     for (const Op& child : op.ops)
       if (is_p2p(child)) return &child;
@@ -259,7 +287,7 @@ void NcclComm::execute_communication(const Op& op, int repeat, uint64_t ticket, 
   if (op.kind != OpKind::Barrier && world_ > 1)
     line_up = [&] {
       register_windows(op, bufs, times);
-      if (copies) align_copy_engine(op, bufs, st.stream, targets);
+      if (copies) align_copy_engine(op, bufs, st, targets);
       else
         align(op, st.stream);
       if (ticket != kNoTicket) publish_lined_up(ticket, st.stream);

@@ -77,6 +77,12 @@ export interface NativeTimes {
    * (getrusage of that thread).
    */
   loopHost?: { issueNs: number; faults: number; blocked: number; preempted: number };
+  /**
+   * true: startNs/endNs were read inside that loop (an event between each two repetitions, where
+   * enqueue() was asked for `eventsInLoop` and could), not in a second run of the repetitions;
+   * absent: that second run, after the loop.
+   */
+  eventsInLoop?: true;
   /** 'graph': the loop was a CUDA graph's replay (enqueue()'s `launch`); absent: host-launched. */
   launch?: 'graph';
   /** Where the backend made the op's data (`data`): when it filled the inputs and checked the outputs. */
@@ -100,6 +106,13 @@ export interface NativeTimes {
 /** How enqueue() times its repetitions (see there). */
 export interface EnqueueOptions {
   loop?: boolean;
+  /**
+   * With `loop` (nccl): time each repetition by an event between each two inside that loop instead
+   * of running them a second time. Asked alike of every rank of the op (each must issue it as often
+   * as the others); ignored with a graph, with the lab's profiler plug-in loaded (its view of each
+   * call comes from the second run) and for more than 1024 repetitions.
+   */
+  eventsInLoop?: boolean;
   launch?: 'host' | 'graph';
 }
 
@@ -126,7 +139,8 @@ export interface NativeComm {
    * nccl: `send` is copied to the GPU before the repetitions and `recv` back after them (untimed);
    * each repetition is timed with CUDA events, mapped onto CLOCK_MONOTONIC. `options.loop`
    * (nccl): before those, run the repetitions once more with events around the whole loop only
-   * (loopStartNs/loopEndNs), so that the per-repetition events' own cost is not in that time;
+   * (loopStartNs/loopEndNs), so that the per-repetition events' own cost is not in that time
+   * (except where it is none: eventsInLoop);
    * the cpu backend reads the host clock between repetitions, which costs nothing, and ignores it.
    * `options.launch` 'graph' (launchesGraphs only; implies loop): that loop's repetitions are captured
    * in a CUDA graph and replayed once untimed before the ranks line up, then one replay of it is

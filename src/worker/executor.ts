@@ -20,6 +20,7 @@ import { stepRefusal } from './refusals.js';
 import { HostMemory, hostWrittenBytes } from './host-memory.js';
 import { stepNccl, type NcclProfile } from './nccl-profile.js';
 import { VariantComms } from './variant-comms.js';
+import { eventsInLoop, iterationEventsChoice } from './iteration-events.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -65,6 +66,8 @@ export class PlanExecutor {
   /** A compare variant's own communicator while its block runs (variant-comms.ts). */
   private variantComm: NativeComm | null = null;
   readonly memory: HostMemory;
+  /** How timed iterations get their events on nccl (iteration-events.ts); a bad CLAB_ITERATION_EVENTS stops the rank at its start. */
+  private readonly iterationEvents = iterationEventsChoice(process.env.CLAB_ITERATION_EVENTS);
 
   constructor(
     private readonly plan: Plan,
@@ -257,7 +260,13 @@ export class PlanExecutor {
     // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
     // the timed iterations as one loop timed as a whole, which bandwidth comes from (see loopUs);
     // graph-launched, that loop is a CUDA graph's replay, even of one iteration.
-    const timed = enqueue(op, step.iters, graph ? { launch: 'graph' } : { loop: step.iters > 1 && step.origin.kind !== 'compare' });
+    const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;
+    const loop = step.iters > 1 && step.origin.kind !== 'compare';
+    const timed = enqueue(
+      op,
+      step.iters,
+      graph ? { launch: 'graph' } : { loop, ...(loop && eventsInLoop(this.iterationEvents, bytes) ? { eventsInLoop: true } : {}) },
+    );
     const check = needsFreshCheck ? enqueue(checkOp, 1) : null;
     let warmT: NativeTimes | null, timedT: NativeTimes, checkT: NativeTimes | null;
     try {
@@ -269,7 +278,6 @@ export class PlanExecutor {
       if (code !== 'CLAB_UNSUPPORTED') throw e;
       return failedOutcome({ code, message }, [made.fill]);
     }
-    const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;
     const nccl = await this.ncclJoin(step, op, timedT, [warmT, checkT], bytes);
     return {
       ...(nccl ? { nccl: nccl.info } : {}),
@@ -344,7 +352,7 @@ export class PlanExecutor {
         return { ...none, timed: t, events: this.events(step, t, 'timed', 0), note: `${gflops.toFixed(2)} GFLOP/s` };
       }
       case 'pair':
-        this.pairs ??= new PairRunner(this.host.pairs!, this.memory, this.host.ncclProfile ?? null);
+        this.pairs ??= new PairRunner(this.host.pairs!, this.memory, this.host.ncclProfile ?? null, this.iterationEvents);
         return this.pairs.run(step as PlanStep & { action: typeof a });
       case 'wait': {
         const start = nowNs();

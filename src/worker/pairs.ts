@@ -11,6 +11,7 @@ import { hostWrittenBytes, type HostMemory } from './host-memory.js';
 import { checksOf, failedOutcome, type Outcome } from './outcome.js';
 import { runEvents } from './step-events.js';
 import { DTYPE_INFO } from '../shared/data/dtypes.js';
+import { eventsInLoop, type IterationEvents } from './iteration-events.js';
 import { stepNccl, type NcclProfile } from './nccl-profile.js';
 
 /** What the rank process gives the pair runner: the addon, and the core to meet the pair's peer through. */
@@ -64,6 +65,8 @@ export class PairRunner {
     private readonly memory: HostMemory | null = null,
     /** NCCL's profiler plug-in's events (nccl backend): each pair's calls are joined on its own communicator. */
     private readonly profile: NcclProfile | null = null,
+    /** How timed iterations get their events on nccl (iteration-events.ts). */
+    private readonly iterationEvents: IterationEvents = 'auto',
   ) {}
 
   /** One step of a pair's unit, on this rank; never rejects for the pair's own failure. */
@@ -199,7 +202,10 @@ export class PairRunner {
         },
         () => undefined,
       );
-      const timed = comm.enqueue(0, op, step.iters, { loop: step.iters > 1 });
+      // Both ranks of the pair move the same bytes, so both time their iterations alike.
+      const loop = step.iters > 1;
+      const inside = loop && eventsInLoop(this.iterationEvents, a.count * DTYPE_INFO[a.dtype].bytes);
+      const timed = comm.enqueue(0, op, step.iters, { loop, ...(inside ? { eventsInLoop: true } : {}) });
       const [w, t] = await Promise.all([warm, timed]);
       return { warm: w, timed: t };
     };

@@ -15,7 +15,7 @@ import { cpuCommInit, createId } from '../native/ranks';
 const comms: NativeComm[] = [];
 afterAll(() => comms.forEach((c) => c.destroy()));
 
-type Asked = { op: string; repeat: number; loop: boolean; launch?: 'host' | 'graph' };
+type Asked = { op: string; repeat: number; loop: boolean; launch?: 'host' | 'graph'; eventsInLoop?: true };
 
 /** `graphs`: the wrapper takes launch 'graph' as nccl does (its loop then reads as a graph's replay). */
 async function loopingComm(graphs = false): Promise<{ comm: NativeComm; asked: Asked[]; seen: string[] }> {
@@ -29,7 +29,13 @@ async function loopingComm(graphs = false): Promise<{ comm: NativeComm; asked: A
     makesData: false,
     launchesGraphs: graphs,
     async enqueue(stream: number, op: NativeOp, repeat = 1, options?: EnqueueOptions): Promise<NativeTimes> {
-      asked.push({ op: op.op, repeat, loop: options?.loop ?? false, ...(options?.launch ? { launch: options.launch } : {}) });
+      asked.push({
+        op: op.op,
+        repeat,
+        loop: options?.loop ?? false,
+        ...(options?.launch ? { launch: options.launch } : {}),
+        ...(options?.eventsInLoop ? { eventsInLoop: true as const } : {}),
+      });
       seen.push(`enqueue ${op.op}`);
       const graph = options?.launch === 'graph';
       if (graph && !graphs) throw Object.assign(new Error('no graphs here'), { code: 'CLAB_UNSUPPORTED' });
@@ -115,6 +121,40 @@ describe('executor: the loop timed as a whole', () => {
 
     const step = plan.steps[0] as PlanStep;
     expect(summarizeStep(step, [allReduce], 1).timing!.perOp).toBeCloseTo(allReduce.loopUs! / 4, 6);
+  });
+
+  it('asks for the iterations’ events inside the loop from 16 MiB a step, alike on every rank, never in a compare block', async () => {
+    const big = 4 * 2 ** 20; // float32 elements: 16 MiB
+    const plan = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'inside',
+        world: { ranks: 1 },
+        defaults: { iters: 3, warmup: 0 },
+        steps: [
+          { op: 'all_reduce', count: big },
+          { op: 'all_reduce', count: big - 1 },
+          {
+            op: 'compare',
+            label: 'c',
+            repeat: 1,
+            warmup: 0,
+            variants: [
+              { name: 'a', steps: [{ op: 'all_reduce', count: big }] },
+              { name: 'b', steps: [{ op: 'all_reduce', count: 8 }] },
+            ],
+          },
+        ],
+      }),
+    );
+    const { comm, asked } = await loopingComm();
+    await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: () => undefined }).run();
+    expect(asked.filter((a) => a.repeat === 3)).toEqual([
+      { op: 'all_reduce', repeat: 3, loop: true, eventsInLoop: true },
+      { op: 'all_reduce', repeat: 3, loop: true },
+      { op: 'all_reduce', repeat: 3, loop: false },
+      { op: 'all_reduce', repeat: 3, loop: false },
+    ]);
   });
 
   it("enqueues a compare block's sync steps on one stream back to back, and waits before another stream", async () => {

@@ -96,10 +96,11 @@ const FILL_CHECK: ReadonlySet<TimelineEvent['phase']> = new Set(['fill', 'verify
 /**
  * Rank 0's time in the steps' phases: the timed loops (a loop timed as a whole where the backend
  * ran one, else the timed iterations), the warm-up, making and checking data, and the
- * per-iteration pass (the timed iterations run again to time each, where a loop was timed whole).
+ * per-iteration pass (the timed iterations run again to time each, where a loop was timed whole;
+ * none where their events were read inside the loop, within its span).
  */
 function stepPhases(events: readonly TimelineEvent[]): TimeItem[] {
-  const byStep = new Map<number, { loop: number; timed: number }>();
+  const byStep = new Map<number, { loops: TimelineEvent[]; timed: TimelineEvent[] }>();
   let warmup = 0;
   let fillCheck = 0;
   for (const e of events) {
@@ -109,15 +110,22 @@ function stepPhases(events: readonly TimelineEvent[]): TimeItem[] {
     else if (FILL_CHECK.has(e.phase)) fillCheck += ns;
     else if (e.phase === 'loop' || e.phase === 'timed') {
       let s = byStep.get(e.step);
-      if (!s) byStep.set(e.step, (s = { loop: 0, timed: 0 }));
-      s[e.phase] += ns;
+      if (!s) byStep.set(e.step, (s = { loops: [], timed: [] }));
+      (e.phase === 'loop' ? s.loops : s.timed).push(e);
     }
   }
+  const spanNs = (e: TimelineEvent): number => Math.max(0, e.endNs - e.startNs);
   let loops = 0;
   let perIteration = 0;
-  for (const s of byStep.values()) {
-    loops += s.loop > 0 ? s.loop : s.timed;
-    if (s.loop > 0) perIteration += s.timed;
+  for (const { loops: stepLoops, timed } of byStep.values()) {
+    if (stepLoops.length === 0) {
+      for (const e of timed) loops += spanNs(e);
+      continue;
+    }
+    for (const loop of stepLoops) loops += spanNs(loop);
+    // A step has a loop or two (its variants'): checking each iteration against them stays linear.
+    const inLoop = (e: TimelineEvent): boolean => stepLoops.some((l) => e.startNs >= l.startNs && e.endNs <= l.endNs);
+    for (const e of timed) if (!inLoop(e)) perIteration += spanNs(e);
   }
   return [
     { name: 'timed loops', ns: loops },

@@ -79,6 +79,23 @@ describe('time to answer', () => {
     expect(detail(t, 'steps', 'per-iteration pass')).toBe(50 * MS);
   });
 
+  it('iterations timed inside their loop (nccl, GPU-bound steps) are no second pass', () => {
+    const t = timeToAnswer({
+      ...cpuRun,
+      events: [
+        // Step 0: its iterations' events read inside the loop; step 1: run again after it.
+        event(0, 0, 'loop', 360, 400),
+        event(0, 0, 'timed', 360, 380),
+        event(0, 0, 'timed', 380, 400),
+        event(0, 1, 'loop', 400, 410),
+        event(0, 1, 'timed', 410, 415),
+        event(0, 1, 'timed', 415, 421),
+      ],
+    });
+    expect(detail(t, 'steps', 'timed loops')).toBe(50 * MS);
+    expect(detail(t, 'steps', 'per-iteration pass')).toBe(11 * MS);
+  });
+
   it('a record without marks gives its steps and init, and says start, save and wall are unknown', () => {
     const { timeMarks: _, ...old } = cpuRun;
     const t = timeToAnswer(old);
