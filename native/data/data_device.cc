@@ -11,18 +11,6 @@ namespace clab {
 /** data_kernels.cu as PTX (the generated data_ptx.cc): empty when the addon was built with -DCLAB_DATA_KERNELS=OFF. */
 extern const char kDataKernelsPtx[];
 
-namespace {
-
-std::string driver_error(const gpu::CudaDriver& d, gpu::CUresult r) {
-  const char* name = nullptr;
-  const char* text = nullptr;
-  d.cuGetErrorName(r, &name);
-  d.cuGetErrorString(r, &text);
-  return std::string(name ? name : "CUDA_ERROR_" + std::to_string(static_cast<int>(r))) + (text ? std::string(" (") + text + ")" : "");
-}
-
-}  // namespace
-
 bool data_kernels_built_in() { return kDataKernelsPtx[0] != '\0'; }
 
 const DataKernels* DataKernels::on_device(int device, std::string* why) {
@@ -40,11 +28,11 @@ const DataKernels* DataKernels::on_device(int device, std::string* why) {
     } else if (!(k->driver_ = gpu::load_cuda_driver(&reason))) {
       reason = "the CUDA driver API cannot be loaded: " + reason;
     } else if ((r = k->driver_->cuModuleLoadData(&module, kDataKernelsPtx)) != gpu::CUDA_SUCCESS) {
-      reason = "the driver refused the data kernels' PTX: " + driver_error(*k->driver_, r);
+      reason = "the driver refused the data kernels' PTX: " + gpu::driver_error_text(*k->driver_, r);
     } else if ((r = k->driver_->cuModuleGetFunction(&k->fill_, module, "clab_fill")) != gpu::CUDA_SUCCESS ||
                (r = k->driver_->cuModuleGetFunction(&k->check_, module, "clab_check")) != gpu::CUDA_SUCCESS ||
                (r = k->driver_->cuModuleGetFunction(&k->globaltimer_, module, "clab_globaltimer")) != gpu::CUDA_SUCCESS) {
-      reason = "the data kernels' PTX lacks a kernel: " + driver_error(*k->driver_, r);
+      reason = "the data kernels' PTX lacks a kernel: " + gpu::driver_error_text(*k->driver_, r);
     }
     if (!reason.empty()) k.reset();
     it = loaded.emplace(device, std::make_pair(std::move(k), reason)).first;
@@ -60,7 +48,7 @@ void DataKernels::launch(gpu::CUfunction f, gpu::cudaStream_t stream, uint64_t n
   const gpu::CUresult r = driver_->cuLaunchKernel(f, blocks, 1, 1, kThreads, 1, 1, 0, stream, args, nullptr);
   if (r != gpu::CUDA_SUCCESS)
     throw ClabError(ErrCode::SystemError, std::string("launching the ") + what + " kernel failed on rank " + std::to_string(rank) + ": " +
-                                              driver_error(*driver_, r));
+                                              gpu::driver_error_text(*driver_, r));
 }
 
 void DataKernels::fill(gpu::cudaStream_t stream, uint8_t* dst, uint64_t n, const data::Fill& f, int rank) const {
@@ -83,7 +71,7 @@ void DataKernels::globaltimer(gpu::cudaStream_t stream, unsigned long long* out,
   const gpu::CUresult r = driver_->cuLaunchKernel(globaltimer_, 1, 1, 1, 1, 1, 1, 0, stream, args, nullptr);
   if (r != gpu::CUDA_SUCCESS)
     throw ClabError(ErrCode::SystemError,
-                    "launching the globaltimer kernel failed on rank " + std::to_string(rank) + ": " + driver_error(*driver_, r));
+                    "launching the globaltimer kernel failed on rank " + std::to_string(rank) + ": " + gpu::driver_error_text(*driver_, r));
 }
 
 }  // namespace clab

@@ -300,4 +300,15 @@ using CUfunction = CUfunc_st*;
   X(cuGetErrorName, CUresult, (CUresult, const char**))                                                                                  \
   X(cuGetErrorString, CUresult, (CUresult, const char**))
 
+// Stream memory operations (a copy-engine transfer's end, nccl_copy_engine.cc): nullptr where this
+// driver lacks them (before CUDA 11.7's _v2 names). Supported on every device from CUDA 12's
+// drivers on; a call refused (CUDA_ERROR_NOT_SUPPORTED) says CLAB_COPY_ENGINE_SIGNAL=nccl.
+using CUdeviceptr = unsigned long long;
+constexpr unsigned kCuStreamWaitValueGeq = 0x0;       // CU_STREAM_WAIT_VALUE_GEQ: (int32_t)(*addr - value) >= 0
+constexpr unsigned kCuStreamWriteValueDefault = 0x0;  // CU_STREAM_WRITE_VALUE_DEFAULT: a memory fence before the write
+
+#define CLAB_CUDA_DRIVER_OPTIONAL_API(X)                                                   \
+  X(cuStreamWaitValue32_v2, CUresult, (cudaStream_t, CUdeviceptr, uint32_t, unsigned int)) \
+  X(cuStreamWriteValue32_v2, CUresult, (cudaStream_t, CUdeviceptr, uint32_t, unsigned int))
+
 }  // namespace clab::gpu

@@ -97,6 +97,7 @@ const CudaDriver* load_cuda_driver(std::string* why_out) {
     void* h = open_first({"libcuda.so.1"}, &lib.library, &why);
     if (!h) return;
     CLAB_CUDA_DRIVER_API(CLAB_RESOLVE_REQUIRED)
+    CLAB_CUDA_DRIVER_OPTIONAL_API(CLAB_RESOLVE_OPTIONAL)
   });
 }
 
@@ -186,6 +187,14 @@ int compute_capability(const CudaRuntime& rt, int device) {
 
 std::string cuda_error_text(const CudaRuntime& rt, cudaError_t e) {
   return std::string(rt.cudaGetErrorName(e)) + " (" + rt.cudaGetErrorString(e) + ")";
+}
+
+std::string driver_error_text(const CudaDriver& d, CUresult r) {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  d.cuGetErrorName(r, &name);
+  d.cuGetErrorString(r, &text);
+  return std::string(name ? name : "CUDA_ERROR_" + std::to_string(static_cast<int>(r))) + (text ? std::string(" (") + text + ")" : "");
 }
 
 std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }

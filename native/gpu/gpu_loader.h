@@ -29,6 +29,7 @@ struct CublasLibrary {
 
 struct CudaDriver {
   CLAB_CUDA_DRIVER_API(CLAB_GPU_POINTER)
+  CLAB_CUDA_DRIVER_OPTIONAL_API(CLAB_GPU_POINTER)  // nullptr where this driver lacks them
   std::string library;
 };
 
@@ -67,6 +68,8 @@ bool probe_nccl(const std::string& path, NcclProbe* out, std::string* why);
 
 /** "cudaErrorNoDevice (no CUDA-capable device is detected)". */
 std::string cuda_error_text(const CudaRuntime& rt, cudaError_t e);
+/** The driver API's name and text of `r`: "CUDA_ERROR_NOT_SUPPORTED (operation not supported)". */
+std::string driver_error_text(const CudaDriver& d, CUresult r);
 
 /** Compute capability of CUDA device `device` as NCCL writes it (major × 10 + minor: 9.0 → 90); -1 unknown. */
 int compute_capability(const CudaRuntime& rt, int device);

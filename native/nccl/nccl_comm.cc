@@ -116,6 +116,7 @@ NcclComm::StreamState& NcclComm::stream_state(int index) {
   std::unique_ptr<StreamState>& s = streams_[index];
   if (s) return *s;  // only this stream's thread creates or uses it
   auto st = std::make_unique<StreamState>();
+  st->index = index;
   if (priority_streams_ & (1u << index)) {
     // A stream that carries communication only: its kernels go ahead of queued GEMM blocks, as
     // frameworks run NCCL, so an overlapped transfer is not held back until the GEMM finishes.
@@ -216,6 +217,7 @@ void NcclComm::close() {
     peer_buffers_.clear();
   }
   scratch_ = DeviceBlock();
+  ce_flags_ = DeviceBlock();
   if (memory_) memory_->free_all();
   if (trace)
     std::fprintf(stderr, "[trace] rank %d close: nccl %.1f ms, streams and memory %.1f ms\n", rank_, (t1 - t0) / 1e6,

@@ -88,6 +88,7 @@ class NcclComm final : public Comm {
  private:
   struct StreamState {
     gpu::cudaStream_t stream = nullptr;
+    int index = 0;  // in streams_
     gpu::cudaEvent_t staged = nullptr, reference = nullptr;
     gpu::cudaEvent_t loop_begin = nullptr, loop_end = nullptr;  // around the loop timed as a whole
     gpu::cudaEvent_t data_marks[4] = {};                        // around the data kernels' fill and check (op_data.h)
@@ -125,8 +126,19 @@ class NcclComm final : public Comm {
     void* dst = nullptr;
     int device = -1;  // the receiver's CUDA index
   };
-  /** An op's copy-engine sends' targets, in op order, learnt as it lines its ranks up. */
-  using CopyTargets = std::vector<CopyTarget>;
+  /**
+   * What an op's copy-engine transfers need, learnt as it lines its ranks up: its sends' targets, in
+   * op order, and how each repetition's transfers end. With stream memory operations (`memops`),
+   * the sender writes, after its copies, the count of its transfers to each receiver on this stream
+   * into the flag the receiver keeps for it (mapped here: `signal`), and the receiver's stream waits
+   * until its own flag for each sender holds its count (`await`); else a one-byte NCCL send ends them.
+   */
+  struct CopyTargets {
+    std::vector<CopyTarget> sends;
+    bool memops = false;
+    int stream = 0;
+    std::vector<std::pair<int, gpu::CUdeviceptr>> signal, await;  // peer, flag
+  };
 
   void use_device() const;
   /** The communicator op.comm names: 0 the run's, i a split one (nccl_settings.cc); throws CLAB_UNSUPPORTED if it was left out. */
@@ -166,23 +178,17 @@ class NcclComm final : public Comm {
    * exchanges its GPU, host and, from the receiver, a CUDA IPC handle of each receive buffer; the
    * sender maps them into `targets`. Both refuse alike (CLAB_UNSUPPORTED) without peer access.
    */
-  void align_copy_engine(const Op& op, const Staged& bufs, gpu::cudaStream_t stream, CopyTargets& targets);
+  void align_copy_engine(const Op& op, const Staged& bufs, const StreamState& st, CopyTargets& targets);
   /**
    * One repetition of an op with copy-engine members: the copies (cudaMemcpyPeerAsync), then in one
-   * group the op's NCCL members and a one-byte flag per copy from sender to receiver, so that the
-   * receive ends when its data is there.
+   * group the op's NCCL members, and the transfers' ends (CopyTargets), so that the receive ends
+   * when its data is there.
    */
   void issue_with_copies(const Op& op, const Staged& bufs, gpu::cudaStream_t stream, const CopyTargets& targets);
   /** The receiver's buffer behind `handle`, mapped into this process once (cudaIpcOpenMemHandle). */
   void* open_peer_buffer(const gpu::cudaIpcMemHandle_t& handle);
   void nccl(gpu::ncclResult_t r, const char* call) const;
 
-  /**
-   * Runs `repeat` repetitions of `enqueue_one` between event pairs and fills times.start/end;
-   * with times.loop_wanted, first `repeat` more with one event pair around them all (loop_start/end),
-   * with times.graph_wanted captured in a CUDA graph before the line-up and replayed once there.
-   * `spin`: wait for the end without ever sleeping.
-   */
   /** execute() of a GEMM: launched once the communication enqueued before it has been issued and lined up. */
   void execute_gemm(const Op& op, int repeat, uint64_t ticket, int stream_index, StreamState& st, Times& times);
   /** execute() of a collective, p2p, group or barrier: staged, lined up, numbered for the profiler, timed, copied back. */
@@ -197,7 +203,20 @@ class NcclComm final : public Comm {
    * The send or receive whose number a run of `op` records: `op` itself, or a group's first (NCCL
    * launches the group as one kernel, whose channels that call's events carry); nullptr for none.
    */
-  static const Op* numbered_p2p(const Op& op, bool copies);
+  const Op* numbered_p2p(const Op& op, bool copies) const;
+  /**
+   * Whether copy-engine transfers end by stream memory operations (the driver has them, and
+   * CLAB_COPY_ENGINE_SIGNAL is not "nccl"): decided once per process, alike on every rank of a
+   * machine; lining up refuses a pair whose ranks differ.
+   */
+  bool copy_memops() const;
+  /**
+   * Runs `repeat` repetitions of `enqueue_one` between event pairs and fills times.start/end;
+   * with times.loop_wanted, first `repeat` more with one event pair around them all (loop_start/end),
+   * with times.graph_wanted captured in a CUDA graph before the line-up and replayed once there;
+   * with times.events_in_loop (and no graph, no profiler plug-in, at most one batch), the loop
+   * alone, an event between each two repetitions giving both. `spin`: wait for the end without ever sleeping.
+   */
   template <class F>
   void timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one, Times& times, const std::function<void()>& align_first,
              bool spin);
@@ -261,6 +280,14 @@ class NcclComm final : public Comm {
   /** Receivers' buffers mapped for copy-engine sends, by their IPC handle; closed at close(). */
   std::mutex peer_buffers_mu_;
   std::map<std::string, void*> peer_buffers_;
+  // Copy-engine transfers ended by stream memory operations: this rank's flags, one per sender and
+  // stream ([sender × kMaxStreams + stream], made at the first such line-up, under ce_mu_), and the
+  // transfers counted each way per peer and stream ([peer × kMaxStreams + stream]; each slot touched by
+  // its stream's thread alone). One stream runs its transfers in order on both ranks of a pair, so
+  // the counts agree and a flag only grows.
+  std::mutex ce_mu_;
+  DeviceBlock ce_flags_;
+  std::vector<uint32_t> ce_sent_, ce_received_;
   /** Prestaged ops by their host buffers (staging_key()): device buffers already filled. */
   std::mutex ahead_mu_;
   std::map<std::vector<uintptr_t>, std::unique_ptr<Staging>> ahead_;
