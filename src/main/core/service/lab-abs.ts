@@ -1,12 +1,12 @@
 // The NCCL A/Bs the lab service has going (its startAb): each started in the runs folder through
 // nccl-ab/start-ab.ts, its turns and its end sent as events, stopped through stopRun with its id.
 import { randomUUID } from 'node:crypto';
-import { runPanelBackend, type ApiEvent, type ApiParams, type ApiResult } from '../../../shared/run/api/api.js';
-import { compileLoaded, parseScenarioText, ScenarioFileError } from '../../../shared/plan/text.js';
+import type { ApiEvent, ApiParams, ApiResult } from '../../../shared/run/api/api.js';
+import { compileLoaded } from '../../../shared/plan/text.js';
 import type { MachineAddon } from '../machine/machine.js';
 import { resolveWorkerEntry } from '../ground/paths.js';
 import type { LabRun } from '../run/run.js';
-import { afterAnswer, UNSAVED } from './calls.js';
+import { afterAnswer, prepareFromCall } from './calls.js';
 import { abFolder, AbRefusal, prepareAb } from './nccl-ab/start-ab.js';
 
 /** What the A/Bs take from the lab service that holds them. */
@@ -44,20 +44,15 @@ export class LabAbs {
     const { host } = this;
     const abId = `ab-${randomUUID()}`;
     const forward = afterAnswer((event) => host.emit(event));
-    let ab: ReturnType<typeof prepareAb>;
-    try {
-      const loaded = parseScenarioText(text, file ?? UNSAVED);
+    let done = 0;
+    const started = prepareFromCall({ text, file, backend, ranks }, (scenario) => {
       // The plan's problems are said now, as startRun says them, not at the first turn.
-      compileLoaded(loaded, { ranks: ranks ?? undefined });
-      let done = 0;
-      ab = prepareAb({
-        loaded,
-        scenarioFile: file,
+      compileLoaded(scenario.loaded, { ranks: scenario.ranks });
+      return prepareAb({
+        ...scenario,
         libraries: nccl,
         repeats,
-        backend: runPanelBackend(backend, loaded.scenario),
-        ranks: ranks ?? undefined,
-        folder: abFolder(loaded.scenario.name, new Date(), host.runsDir),
+        folder: abFolder(scenario.loaded.scenario.name, new Date(), host.runsDir),
         run: { loadAddon: host.loadAddon, workerEntry: host.workerEntry ?? resolveWorkerEntry() },
         onPrepared: (prepared) => {
           const going = this.going.get(abId);
@@ -76,10 +71,9 @@ export class LabAbs {
             total: 2 * repeats,
           }),
       });
-    } catch (e) {
-      if (e instanceof ScenarioFileError) return { ok: false, problems: e.problems };
-      throw e;
-    }
+    });
+    if (!started.ok) return started;
+    const ab = started.prepared;
     // Known before its first turn is prepared (start() prepares it at once).
     const going: GoingAb = { current: null, stopped: false, ended: Promise.resolve() };
     this.going.set(abId, going);

@@ -2,16 +2,8 @@
 // and one stream of events. No Electron here; what differs per door arrives as a FileDoor.
 import { EventEmitter } from 'node:events';
 import { join, resolve } from 'node:path';
-import {
-  runPanelBackend,
-  type ApiEvent,
-  type ApiMethod,
-  type ApiParams,
-  type ApiResult,
-  type OpenedFile,
-} from '../../../shared/run/api/api.js';
+import type { ApiEvent, ApiMethod, ApiParams, ApiResult, OpenedFile } from '../../../shared/run/api/api.js';
 import type { RunRecord } from '../../../shared/run/record/record.js';
-import { parseScenarioText, ScenarioFileError } from '../../../shared/plan/text.js';
 import { loadAddon as loadNativeAddon } from '../../../addon/addon.js';
 import { writeFileAtomic } from '../ground/atomic-file.js';
 import { nowNs } from '../ground/clock.js';
@@ -23,11 +15,11 @@ import { readCappedText } from '../ground/read-capped.js';
 import { defaultPackedRunDir } from '../library/packed-run-disk.js';
 import { SavedRuns } from '../library/saved-runs.js';
 import type { LabRun } from '../run/run.js';
-import { prepareRun, type PreparedRun } from './start-run.js';
+import { prepareRun } from './start-run.js';
 import { readTemplates } from '../library/templates.js';
 import { listAbFiles, readAbFile } from './nccl-ab/ab-file.js';
 import { LabAbs } from './lab-abs.js';
-import { afterAnswer, UNSAVED } from './calls.js';
+import { afterAnswer, prepareFromCall } from './calls.js';
 import { looksLikeRunRecord, namingFile, runFileIn } from './run-files.js';
 
 /** What only a desktop door can do: ask the user for a file with a native dialog. */
@@ -168,14 +160,9 @@ export class LabService implements LabHandlers {
   async startRun({ text, file, backend, ranks, stepMode, remote, nccl }: ApiParams<'startRun'>): Promise<ApiResult<'startRun'>> {
     if (this.disposed) throw new Error('the lab is shutting down; no new runs');
     const forward = afterAnswer((event) => this.emit(event));
-    let prepared: PreparedRun;
-    try {
-      const loaded = parseScenarioText(text, file ?? UNSAVED);
-      prepared = prepareRun({
-        loaded,
-        scenarioFile: file,
-        ranks: ranks ?? undefined,
-        backend: runPanelBackend(backend, loaded.scenario),
+    const started = prepareFromCall({ text, file, backend, ranks }, (scenario) =>
+      prepareRun({
+        ...scenario,
         recordsDir: this.runsDir,
         loadAddon: this.loadAddon,
         workerEntry: remote ? undefined : (this.workerEntry ?? resolveWorkerEntry()),
@@ -184,11 +171,10 @@ export class LabService implements LabHandlers {
         ncclLibrary: nccl,
         onCheckpointError: (e) =>
           forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be kept current: ${e.message}`) }),
-      });
-    } catch (e) {
-      if (e instanceof ScenarioFileError) return { ok: false, problems: e.problems };
-      throw e;
-    }
+      }),
+    );
+    if (!started.ok) return started;
+    const prepared = started.prepared;
     const { run, plan } = prepared;
     run.on('log', (line) => forward({ type: 'run-log', runId: run.id, line }));
     run.on('paused', ({ step }) => {
