@@ -23,11 +23,19 @@ const SHARED_PROCESS = [
   'test/worker/{buffers,output}.test.ts',
 ];
 
+// Files that watch the whole machine's state closely: the cpu backend sweeps every dead process's
+// /dev/shm segments when a communicator is made (a rank of any other file's run), and these tests
+// look for such a segment in between (and time a kill to the second). They run alone, after the rest.
+const ALONE = ['test/native/**/*.test.ts', 'test/addon/cpu-segments.test.ts'];
+
 export default defineConfig({
   test: {
     exclude: ['test/gpu/**', 'test/e2e/**', 'node_modules/**'],
-    // Integration tests start real rank processes; two cores run them one file at a time.
-    fileParallelism: false,
+    // Two files at a time: most of a file's time is spent starting rank processes and the CLI, or
+    // waiting out a timeout, and one file keeps one core busy at most. Every test that bounds a
+    // time leaves the other file room (a few seconds of slack), and every check of leftovers looks
+    // for its own run's processes and segments only.
+    maxWorkers: 2,
     // TMPDIR and CLAB_HOME: folders of the run's own; a run that leaves a clab-… entry in its temp
     // folder fails (test/setup/temp-folder.ts, first: it sees the rest torn down). Every file removes
     // the folders it made with tempDir (test/setup/temp-dirs.ts).
@@ -42,9 +50,11 @@ export default defineConfig({
         test: {
           name: 'own-process',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/gpu/**', 'test/e2e/**', 'node_modules/**', ...SHARED_PROCESS],
+          exclude: ['test/gpu/**', 'test/e2e/**', 'node_modules/**', ...SHARED_PROCESS, ...ALONE],
         },
       },
+      // One worker and a process per file, once the two projects above are done.
+      { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
+  // Run by each project of vitest.config.ts: the first one makes the folder (temp-folder.ts says why).
+  if (process.env.CLAB_TEST_HOME) return () => undefined;
   const home = mkdtempSync(join(tmpdir(), 'clab-test-home-'));
   process.env.CLAB_HOME = home;
-  return () => rmSync(home, { recursive: true, force: true });
+  process.env.CLAB_TEST_HOME = home;
+  return () => {
+    rmSync(home, { recursive: true, force: true });
+    delete process.env.CLAB_TEST_HOME;
+  };
 }

@@ -8,10 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
+  // Each project of vitest.config.ts (and the root config) runs the global setup, in the order its
+  // files come up, and tears it down in another: the first one makes the folder for the whole run.
+  if (process.env.CLAB_TEST_TMPDIR) return () => undefined;
   const systemTemp = process.env.TMPDIR;
   const runTemp = mkdtempSync(join(tmpdir(), 'clab-test-tmp-'));
   process.env.TMPDIR = runTemp;
+  process.env.CLAB_TEST_TMPDIR = runTemp;
   return () => {
+    delete process.env.CLAB_TEST_TMPDIR;
     const left = readdirSync(runTemp)
       .filter((name) => name.startsWith('clab-'))
       .map((name) => join(runTemp, name));
