@@ -2,12 +2,12 @@
 // text nccl-tests would print for them, and the table as CSV and JSON. The CLI's sweep rows and
 // the results view both read these columns.
 import { DTYPE_INFO, type Dtype } from '../data/dtypes.js';
-import { COLLECTIVE_DESCRIPTORS, p2pAlgBytes } from '../ops/index.js';
+import { COLLECTIVE_DESCRIPTORS } from '../ops/index.js';
 import type { CollectiveAction, P2pAction, PlanAction } from '../plan/types.js';
 import type { RunRecord, StepRecord } from '../run/record/record.js';
 import { bandwidthTime } from '../data/stats.js';
 import { describeChoice } from '../run/nccl/nccl-step-info.js';
-import { busiestSender } from '../run/record/aggregate.js';
+import { busiestSender, itemAlgBytes } from '../run/record/aggregate.js';
 
 export type ResultColumnId = 'size' | 'count' | 'type' | 'redop' | 'root' | 'time' | 'algbw' | 'busbw' | 'wrong';
 
@@ -86,9 +86,6 @@ export const isBookkeeping = (step: StepRecord): boolean =>
 
 type TensorItem = CollectiveAction | P2pAction;
 
-const itemBytes = (item: TensorItem, elementBytes: number, world: number): number =>
-  item.kind === 'p2p' ? p2pAlgBytes(item.count, elementBytes) : COLLECTIVE_DESCRIPTORS[item.op].algBytes(item.count, elementBytes, world);
-
 /** Bounds the search for the world a group's bytes were counted for (the CLI allows 64 ranks). */
 const LARGEST_WORLD = 1024;
 
@@ -100,8 +97,8 @@ const LARGEST_WORLD = 1024;
  */
 function groupElements(items: TensorItem[], bytes: number): number | null {
   for (let world = 1; world <= LARGEST_WORLD; world++) {
-    const total = items.reduce((s, i) => s + itemBytes(i, DTYPE_INFO[i.dtype].bytes, world), 0);
-    if (total === bytes) return items.reduce((s, i) => s + itemBytes(i, 1, world), 0);
+    const total = items.reduce((s, i) => s + itemAlgBytes(i, world), 0);
+    if (total === bytes) return items.reduce((s, i) => s + itemAlgBytes(i, world, 1), 0);
     if (total > bytes) break;
   }
   return null;

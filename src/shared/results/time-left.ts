@@ -3,29 +3,13 @@
 // over the rate the machine moves them: t = a·runs + b·bytes·runs, fitted by least squares over
 // the steps done so far, a and b kept at 0 or more. Until a step has moved enough bytes to tell
 // the rate (LARGE_ENOUGH), the estimate is by steps alone: each run left costs the mean so far.
-import { DTYPE_INFO } from '../data/dtypes.js';
-import { COLLECTIVE_DESCRIPTORS, p2pAlgBytes } from '../ops/index.js';
-import type { Plan, PlanAction, PlanStep } from '../plan/types.js';
+import type { Plan, PlanStep } from '../plan/types.js';
+import { actionBytes } from '../run/record/aggregate.js';
 
 /** Bytes one step must have moved per run before its time says anything about the rate. */
 export const LARGE_ENOUGH = 1 << 20;
 
-/** Bytes one run of an action moves (nccl-tests' algbw bytes); 0 for what moves no tensor. */
-export function actionBytes(action: PlanAction, world: number): number {
-  switch (action.kind) {
-    case 'collective':
-      return COLLECTIVE_DESCRIPTORS[action.op].algBytes(action.count, DTYPE_INFO[action.dtype].bytes, world);
-    case 'p2p':
-    case 'pair':
-      return p2pAlgBytes(action.count, DTYPE_INFO[action.dtype].bytes);
-    case 'group':
-      return action.items.reduce((sum, item) => sum + actionBytes(item, world), 0);
-    default:
-      return 0;
-  }
-}
-
-/** What a step will cost: runs of it (warm-up and timed) and bytes per run. */
+/** What a step will cost: runs of it (warm-up and timed) and bytes per run, as its record will count them. */
 export interface StepWork {
   runs: number;
   bytes: number;

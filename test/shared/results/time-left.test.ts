@@ -9,6 +9,7 @@ import {
   type StepWork,
 } from '../../../src/shared/results/time-left.js';
 import type { Plan } from '../../../src/shared/plan/types.js';
+import { allGather, buildRecord, sendRecv } from '../export/records.js';
 
 /** Wall time of a step under costs a ms a run and b ms a byte. */
 const wall = (w: StepWork, a: number, b: number) => a * w.runs + b * w.bytes * w.runs;
@@ -97,6 +98,20 @@ describe('time left', () => {
       { runs: 25, bytes: 1024 },
       { runs: 1, bytes: 0 },
     ]);
+  });
+
+  it("counts a group of sends as its record will: the busiest sender's bytes, not every rank's added up", () => {
+    // The two ranks send at once, so a run takes as long as one side's 1 KiB, as algbw counts it.
+    const record = buildRecord({
+      world: 2,
+      steps: [
+        { label: 'exchange', action: { kind: 'group', items: [sendRecv(0, 1, 256), sendRecv(1, 0, 256)] }, timesUs: [[5], [5]] },
+        { label: 'mixed', action: { kind: 'group', items: [allGather(2, 'float64'), sendRecv(0, 1, 4, 'float16')] }, timesUs: [[5], [5]] },
+      ],
+    });
+    const work = planWork(record.plan);
+    expect(work.map((w) => w.bytes)).toEqual([1024, 40]);
+    expect(work.map((w) => w.bytes)).toEqual(record.steps.map((s) => s.bytes));
   });
 
   it('reads wall times as a person does', () => {

@@ -8,11 +8,19 @@ import { mergeStepInfos, shortChoice } from '../nccl/nccl-step-info.js';
 import type { CompareRecord, RunRecord, StepRecord } from './record.js';
 import { algBandwidth, bandwidthTime, iterationTimesAcrossRanks, perOpTime, timingStats } from '../../data/stats.js';
 
+/**
+ * An item's bytes as nccl-tests counts them for algbw, at `elementBytes` an element (its type's
+ * unless given: the results table counts elements with 1).
+ */
+export function itemAlgBytes(item: CollectiveAction | P2pAction, world: number, elementBytes = DTYPE_INFO[item.dtype].bytes): number {
+  return item.kind === 'p2p'
+    ? p2pAlgBytes(item.count, elementBytes)
+    : COLLECTIVE_DESCRIPTORS[item.op].algBytes(item.count, elementBytes, world);
+}
+
 function itemBytes(item: CollectiveAction | P2pAction, world: number): { bytes: number; busFactor: number } {
-  const b = DTYPE_INFO[item.dtype].bytes;
-  if (item.kind === 'p2p') return { bytes: p2pAlgBytes(item.count, b), busFactor: p2pBusFactor() };
-  const desc = COLLECTIVE_DESCRIPTORS[item.op];
-  return { bytes: desc.algBytes(item.count, b, world), busFactor: desc.busFactor(world) };
+  const busFactor = item.kind === 'p2p' ? p2pBusFactor() : COLLECTIVE_DESCRIPTORS[item.op].busFactor(world);
+  return { bytes: itemAlgBytes(item, world), busFactor };
 }
 
 /**
@@ -50,6 +58,12 @@ export function actionBandwidthBasis(action: PlanAction, world: number): { bytes
       return null;
   }
 }
+
+/**
+ * Bytes one call of an action moves, as its step's record counts them (the bytes behind algbw: a
+ * group of sends counts its busiest sender, who sends alongside the others); 0 for what moves no tensor.
+ */
+export const actionBytes = (action: PlanAction, world: number): number => actionBandwidthBasis(action, world)?.bytes ?? 0;
 
 /** Why a step was left unfinished: the run failed, or the user stopped it, while it was in flight. */
 export type UnfinishedVerdict = Extract<StepRecord['verdict'], 'error' | 'stopped'>;

@@ -4,7 +4,7 @@
 // steps that are out of reach by far (the refusal says how far), not to predict a time.
 import { formatBytes } from '../../data/units.js';
 import type { Plan, PlanStep } from '../../plan/types.js';
-import { actionBandwidthBasis } from './aggregate.js';
+import { actionBandwidthBasis, actionBytes } from './aggregate.js';
 
 export interface CpuRates {
   /** The cpu GEMM stand-in (native/gemm.cc: one thread, tiled loops): 4–11 GFLOP/s measured on a 2-core box. */
@@ -31,8 +31,7 @@ function whatItDoes(step: PlanStep, world: number): string {
   const n = calls(step);
   if (a.kind === 'compute')
     return `${n} GEMM${n === 1 ? '' : 's'} of ${a.m}×${a.n}×${a.k} (${((2 * a.m * a.n * a.k) / 1e12).toPrecision(2)} TFLOP each)`;
-  const bytes = actionBandwidthBasis(a, world)?.bytes ?? 0;
-  return `${n} call${n === 1 ? '' : 's'} of ${formatBytes(bytes)}`;
+  return `${n} call${n === 1 ? '' : 's'} of ${formatBytes(actionBytes(a, world))}`;
 }
 
 const seconds = (s: number) => (s >= 10 ? `${Math.round(s)} s` : `${s.toPrecision(2)} s`);
