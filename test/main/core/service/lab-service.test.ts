@@ -160,15 +160,28 @@ describe('startRun', () => {
 
   it('dispose stops every run before it resolves', async () => {
     const lab = new LabService({ runsDir });
+    // A long run of small calls: its ranks are past filling their data (4M floats took seconds) and
+    // in the step, where a stop reaches them at once.
     const text = JSON.stringify({
       version: 1,
       name: 'disposed',
       world: { ranks: 2 },
-      steps: [{ op: 'all_reduce', count: 4194304, iters: 2000 }],
+      steps: [{ op: 'all_reduce', count: 65536, iters: 100_000 }],
+    });
+    let joined = 0;
+    let endedAs: string | null = null;
+    const bothJoined = new Promise<void>((resolve) => {
+      lab.onEvent((e) => {
+        if (e.type === 'run-log' && e.line.text.startsWith('joined') && ++joined === 2) resolve();
+        if (e.type === 'run-end') endedAs = e.record.status;
+      });
     });
     const started = await lab.startRun({ text, file: null, backend: 'cpu', ranks: null });
     expect(started.ok).toBe(true);
+    await bothJoined;
+    expect(rankProcesses()).toHaveLength(2);
     await lab.dispose();
+    expect(endedAs).toBe('aborted');
     expect(rankProcesses()).toEqual([]);
     await expect(lab.startRun({ text, file: null, backend: 'cpu', ranks: null })).rejects.toThrow(/shutting down/);
   });
