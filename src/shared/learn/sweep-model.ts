@@ -152,14 +152,18 @@ export function sweepModel(
   return model;
 }
 
+// NVLS and CollNet each come in two forms that NCCL names apart; busbw's factor fares alike in both.
+const WHY_NVLS = "NVLS reduces inside the NVSwitch, so each rank sends its data once and busbw can pass the link's peak";
+const WHY_COLLNET = "CollNet reduces in the network's switches, so fewer bytes cross each link than busbw's factor assumes";
+
 /** Why busbw's factor holds for what NCCL ran, per algorithm in its profiler's names. */
 const WHY_FACTOR: Record<string, string> = {
   RING: "a ring moves the (n−1)/n per pass over each rank's link that busbw's factor counts, so busbw compares with the link's peak",
   TREE: "a tree sends each rank's data up and the result down, about as many bytes per link as a ring at large sizes (busbw's factor holds there), with fewer, longer hops",
-  NVLS: "NVLS reduces inside the NVSwitch, so each rank sends its data once and busbw can pass the link's peak",
-  NVLS_TREE: "NVLS reduces inside the NVSwitch, so each rank sends its data once and busbw can pass the link's peak",
-  COLLNET_DIRECT: "CollNet reduces in the network's switches, so fewer bytes cross each link than busbw's factor assumes",
-  COLLNET_CHAIN: "CollNet reduces in the network's switches, so fewer bytes cross each link than busbw's factor assumes",
+  NVLS: WHY_NVLS,
+  NVLS_TREE: WHY_NVLS,
+  COLLNET_DIRECT: WHY_COLLNET,
+  COLLNET_CHAIN: WHY_COLLNET,
   PAT: 'PAT (parallel aggregated trees) moves the same bytes per rank as a ring in fewer, larger steps',
 };
 

@@ -249,6 +249,29 @@ describe("NCCL's choice in the model's notes", () => {
     expect(note).toMatch(/RING: a ring moves .* TREE: a tree sends/);
   });
 
+  it("gives NVLS's and CollNet's two forms each their family's reason", () => {
+    const record = sweepRecord(2, CPU_SWEEP, NCCL);
+    const algos = ['NVLS', 'NVLS_TREE', 'COLLNET_DIRECT', 'COLLNET_CHAIN'];
+    record.steps.forEach((s, i) => {
+      const algo = algos[i % algos.length];
+      s.nccl = {
+        calls: 1,
+        seen: 1,
+        algo: { [algo]: 1 },
+        proto: { SIMPLE: 1 },
+        nChannels: { '16': 1 },
+        missingEnds: 0,
+        zeroTimes: 0,
+        kernelMedianUs: 1,
+      };
+    });
+    const note = sweepModel(record.plan, record.environment, record.steps, 0)!.notes.find((n) => n.startsWith('NCCL chose'))!;
+    expect(note).toContain('NVLS: NVLS reduces inside the NVSwitch');
+    expect(note).toContain('NVLS_TREE: NVLS reduces inside the NVSwitch');
+    expect(note).toContain("COLLNET_DIRECT: CollNet reduces in the network's switches");
+    expect(note).toContain("COLLNET_CHAIN: CollNet reduces in the network's switches");
+  });
+
   it('says nothing of NCCL where the record has none of its events', () => {
     const record = sweepRecord(2, CPU_SWEEP, NCCL);
     expect(sweepModel(record.plan, record.environment, record.steps, 0)!.notes.some((n) => n.startsWith('NCCL chose'))).toBe(false);
