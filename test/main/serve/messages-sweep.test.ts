@@ -41,20 +41,34 @@ afterAll(async () => {
 });
 
 /**
+ * A call sent once the frame's first answer is in: a second answer to the frame, sent as the
+ * first was, comes before the call's own. Its ids lie past the 32-bit ids of the swept frames.
+ */
+let marks = 2 ** 40;
+const markCall = (id: number) =>
+  JSON.stringify({ type: 'call', v: API_VERSION, id, call: { method: 'runStatus', params: { runId: 'mark' } } });
+
+/**
  * Sends one frame; resolves with the frames that came back (each checked against the wire schema)
- * by 50 ms after the first, or by 5 s when none came.
+ * until the answer to a marking call sent after the first of them, or by 5 s when none came.
  */
 function exchange(frame: string | Buffer): Promise<unknown[]> {
   return new Promise((resolve) => {
     const got: unknown[] = [];
+    let mark: number | null = null;
     const done = () => {
       ws.off('message', onMessage);
       clearTimeout(timer);
       resolve(got);
     };
     const onMessage = (data: WebSocket.RawData) => {
-      got.push(wsServerMessageSchema.parse(JSON.parse(data.toString())));
-      if (got.length === 1) setTimeout(done, 50);
+      const m = wsServerMessageSchema.parse(JSON.parse(data.toString()));
+      if (mark !== null && m.type === 'result' && m.id === mark) return done();
+      got.push(m);
+      if (got.length === 1) {
+        mark = ++marks;
+        ws.send(markCall(mark));
+      }
     };
     const timer = setTimeout(done, 5000);
     ws.on('message', onMessage);
