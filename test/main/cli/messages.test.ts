@@ -1,11 +1,13 @@
 // What `clab validate`, `run` and `replay` print for mistakes and hostile text: words, positions,
 // warnings that refuse nothing, each problem once, and no control character from a record reaching
-// the terminal.
+// the terminal. The `run` cases and one of validate start the real process; the rest run the same
+// bundle in this process (clab-here.ts).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { clabHere } from './clab-here';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 const dir = mkdtempSync(join(tmpdir(), 'clab-messages-'));
@@ -34,7 +36,7 @@ describe('clab validate', () => {
     expect(r.stderr).toContain('2 problems found');
   });
 
-  it("says the world's problems of the valid steps beside the schema's errors, in the file's order", () => {
+  it("says the world's problems of the valid steps beside the schema's errors, in the file's order", async () => {
     const file = write(
       'both.scenario.json',
       '{ "version": 1, "name": "b", "world": { "ranks": 2 },\n  "steps": [\n' +
@@ -42,7 +44,7 @@ describe('clab validate', () => {
         '    { "op": "all_reduce", "count": "four" },\n' +
         '    { "op": "send", "from": 1, "to": 1, "count": 2 }\n  ] }\n',
     );
-    const r = clab('validate', file);
+    const r = await clabHere('validate', file);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(
       [
@@ -55,12 +57,12 @@ describe('clab validate', () => {
     );
   });
 
-  it('says a problem of the world once, and counts it once', () => {
+  it('says a problem of the world once, and counts it once', async () => {
     const file = write(
       'root.scenario.json',
       '{ "version": 1, "name": "r", "world": { "ranks": 2 },\n  "steps": [{ "op": "broadcast", "count": 4, "root": 5 }] }\n',
     );
-    const r = clab('validate', file);
+    const r = await clabHere('validate', file);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(
       `${file}:2:54: error: steps[0].root: rank 5 does not exist in a world of 2 ranks (expected 0…1)\n1 problem found\n`,
@@ -69,9 +71,9 @@ describe('clab validate', () => {
 
   // Lists and objects inside one another far past what the parser's recursion holds.
   const DEPTH = 50_000;
-  it('refuses lists nested 50 000 deep with the nesting problem at its JSON path, not a stack overflow', () => {
+  it('refuses lists nested 50 000 deep with the nesting problem at its JSON path, not a stack overflow', async () => {
     const file = write('deep-lists.scenario.json', `{"steps": ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}`);
-    const r = clab('validate', file);
+    const r = await clabHere('validate', file);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(
       `${file}:1:74: error: steps${'[0]'.repeat(63)}: objects and lists are nested more than 64 deep here; a scenario needs about 10 levels\n` +
@@ -79,9 +81,9 @@ describe('clab validate', () => {
     );
   });
 
-  it('refuses objects nested 50 000 deep with the nesting problem at its JSON path, not a stack overflow', () => {
+  it('refuses objects nested 50 000 deep with the nesting problem at its JSON path, not a stack overflow', async () => {
     const file = write('deep-objects.scenario.json', `${'{"a": '.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`);
-    const r = clab('validate', file);
+    const r = await clabHere('validate', file);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(
       `${file}:1:385: error: ${Array(64).fill('a').join('.')}: objects and lists are nested more than 64 deep here; a scenario needs about 10 levels\n` +
@@ -89,28 +91,28 @@ describe('clab validate', () => {
     );
   });
 
-  it('says where a truncated file ends, in words', () => {
+  it('says where a truncated file ends, in words', async () => {
     const file = write('cut.scenario.json', '{\n  "version": 1,\n  "name": "cu');
-    const r = clab('validate', file);
+    const r = await clabHere('validate', file);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${file}:3:11: error: invalid JSON: a string is not closed`);
     expect(r.stderr).toContain(`${file}:3:14: error: invalid JSON: the file ends too early: expected '}' to close an object`);
     expect(r.stderr).not.toMatch(/UnexpectedEndOfString|CloseBraceExpected/);
   });
 
-  it('says a file is missing without a 0:0 position', () => {
+  it('says a file is missing without a 0:0 position', async () => {
     const file = join(dir, 'absent.scenario.json');
-    const r = clab('validate', file);
+    const r = await clabHere('validate', file);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`${file}:1:1: error: cannot read ${file}: no such file\n1 problem found\n`);
   });
 
-  it('warns at the duplicate key that counts, and still validates', () => {
+  it('warns at the duplicate key that counts, and still validates', async () => {
     const file = write(
       'twice.scenario.json',
       '{"version": 1, "name": "t", "world": {"ranks": 2},\n "steps": [{"op": "all_reduce", "count": 4, "count": 8}]}\n',
     );
-    const r = clab('validate', file);
+    const r = await clabHere('validate', file);
     expect(r.status).toBe(0);
     expect(r.stderr).toBe(
       `${file}:2:45: warning: steps[0].count: "count" is given twice in this object: this value is used, the one at line 2, column 33 is ignored\n`,
@@ -118,9 +120,9 @@ describe('clab validate', () => {
     expect(r.stdout).toBe(`${file}: OK — "t", 1 steps on 2 ranks (1 warning)\n`);
   });
 
-  it('accepts a file that starts with a byte order mark', () => {
+  it('accepts a file that starts with a byte order mark', async () => {
     const file = write('bom.scenario.json', '\uFEFF{"version": 1, "name": "bom", "world": {"ranks": 2}, "steps": [{"op": "barrier"}]}');
-    const r = clab('validate', file);
+    const r = await clabHere('validate', file);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('OK — "bom"');
   });
@@ -146,18 +148,18 @@ describe('clab run', () => {
 });
 
 describe('clab replay', () => {
-  it('shows a record saved as passed over steps that all failed as failed, and says the record disagreed', () => {
+  it('shows a record saved as passed over steps that all failed as failed, and says the record disagreed', async () => {
     const record = JSON.parse(readFileSync('docs/records/all-in-one-h200x2.run.json', 'utf8'));
     expect(record.status).toBe('passed');
     for (const step of record.steps) step.verdict = 'fail';
     const file = write('edited.run.json', JSON.stringify(record));
     const notice = `clab: ${file}: the record's status is "passed" but 27 of its 27 steps failed; shown as failed, as its steps say\n`;
-    const r = clab('replay', file);
+    const r = await clabHere('replay', file);
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/^FAILED: 0\/27 checked steps correct on 2 ranks/m);
     expect(r.stdout).not.toContain('PASSED');
     expect(r.stderr).toBe(notice);
-    const compared = clab('compare', file, 'docs/records/all-in-one-h200x2.run.json');
+    const compared = await clabHere('compare', file, 'docs/records/all-in-one-h200x2.run.json');
     expect(compared.stdout).toMatch(/^# A: .* — failed, 2 ranks/m);
     expect(compared.stdout).toMatch(/^# B: .* — passed, 2 ranks/m);
     expect(compared.stderr).toBe(notice);
