@@ -3,7 +3,8 @@
 // arrows from each send to its receive, and each rank's busbw as a counter.
 import { describeLoopStall, loopStall } from '../run/rank/loop-host.js';
 import { CHANNEL_TID, HOST_PHASES, HOST_TID, LANE_STRIDE, layoutSlices, PROXY_TID, type SliceLayout } from './trace-layout.js';
-import type { P2pAction, Plan } from '../plan/types.js';
+import type { Plan } from '../plan/types.js';
+import { p2pPairs } from '../plan/transfers.js';
 import type { RunRecord, StepRecord } from '../run/record/record.js';
 import { pairsView, type PairLink, type PairsView } from '../results/pairs.js';
 import { rankDevice } from '../plan/per-rank.js';
@@ -54,24 +55,6 @@ function metadata(record: RunRecord, threads: Map<number, Set<number>>): Metadat
     }
   }
   return out;
-}
-
-/** Distinct sender → receiver pairs of a step: a p2p step, or the p2p items of a group. */
-function transfers(plan: Plan, step: number): { from: number; to: number }[] {
-  const action = plan.steps[step]?.action;
-  if (action?.kind === 'pair') {
-    if (action.measure === 'copy') return []; // made by the sender alone
-    return action.both
-      ? [
-          { from: action.from, to: action.to },
-          { from: action.to, to: action.from },
-        ]
-      : [{ from: action.from, to: action.to }];
-  }
-  const items: P2pAction[] =
-    action?.kind === 'p2p' ? [action] : action?.kind === 'group' ? action.items.filter((i): i is P2pAction => i.kind === 'p2p') : [];
-  const pairs = new Map(items.map((i) => [`${i.from}→${i.to}`, { from: i.from, to: i.to }]));
-  return [...pairs.values()];
 }
 
 /** A loop slice's args where its rank's host held the loop up. */
@@ -154,7 +137,7 @@ function arrows(record: RunRecord, layout: SliceLayout): Arrow[] {
   const { order, ts, dur, tid, iteration } = layout;
   const transfersOf = new Map<number, { from: number; to: number }[]>();
   for (let step = 0; step < plan.steps.length; step++) {
-    const t = transfers(plan, step);
+    const t = p2pPairs(plan.steps[step].action);
     if (t.length) transfersOf.set(step, t);
   }
   const key = (rank: number, step: number, phase: string, i: number) => `${rank}/${step}/${phase}/${i}`;

@@ -1,7 +1,8 @@
 // Arrows from each send to its matching receive. A p2p step (alone or inside a group) gives the
 // sender and the receiver one event per iteration and phase; the k-th of the sender's is matched
 // with the k-th of the receiver's, of the same step and phase.
-import type { Plan, PlanAction } from '../../../shared/plan/types.js';
+import { p2pPairs } from '../../../shared/plan/transfers.js';
+import type { Plan } from '../../../shared/plan/types.js';
 import type { Lane, TimelineModel } from './model';
 import { PHASE_INDEX } from './phases';
 
@@ -13,22 +14,6 @@ export interface Flow {
   fromT: number;
   toT: number;
   step: number;
-}
-
-/** The (from, to) pairs of a step's point-to-point transfers. */
-export function p2pPairs(action: PlanAction): { from: number; to: number }[] {
-  if (action.kind === 'p2p') return [{ from: action.from, to: action.to }];
-  if (action.kind === 'group') return action.items.flatMap((i) => (i.kind === 'p2p' ? [{ from: i.from, to: i.to }] : []));
-  // A pair's measurement (a copy is the sender's alone).
-  if (action.kind === 'pair' && action.measure !== 'copy') {
-    return action.both
-      ? [
-          { from: action.from, to: action.to },
-          { from: action.to, to: action.from },
-        ]
-      : [{ from: action.from, to: action.to }];
-  }
-  return [];
 }
 
 const DEVICE_PHASES = new Set([PHASE_INDEX.warmup, PHASE_INDEX.timed, PHASE_INDEX.loop, PHASE_INDEX.check]);
