@@ -1,6 +1,7 @@
 // Paths that are not files, streams that never end and text that would act on the terminal, as a
 // user meets them through the built `clab`: refused before anything runs, read up to a bound,
-// shown inert. Runs on the cpu backend.
+// shown inert. Runs on the cpu backend. Every `run` and the endless files start the real process;
+// export, compare and replay of a saved record also run the same bundle here (clab-here.ts).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import {
   existsSync,
@@ -17,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { clabHere } from './clab-here';
 
 const clab = (args: string[], timeout = 60_000) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout });
 const dir = mkdtempSync(join(tmpdir(), 'clab-paths-'));
@@ -68,24 +70,24 @@ describe('record and export paths that are not regular files', () => {
     refusedBeforeTheRun('/sys/clab-test.run.json', /cannot write \/sys\/clab-test\.run\.json/);
   });
 
-  it('export -o refuses a symlink and a device before writing, and writes a new file', () => {
+  it('export -o refuses a symlink and a device before writing, and writes a new file', async () => {
     const record = join(dir, 'for-export.run.json');
     expect(clab(['run', scenario('small.scenario.json', small()), '--out', record]).status).toBe(0);
     const target = join(dir, 'export-target.txt');
     writeFileSync(target, 'keep me');
     const link = join(dir, 'export-link.csv');
     symlinkSync(target, link);
-    const r = clab(['export', record, '--format', 'csv', '-o', link]);
+    const r = await clabHere('export', record, '--format', 'csv', '-o', link);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/export-link\.csv is a symbolic link/);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe('keep me');
     const node = join(dir, 'export-null');
     execFileSync('mknod', [node, 'c', '1', '3']);
-    expect(clab(['export', record, '--format', 'csv', '-o', node]).stderr).toMatch(/export-null is a character device/);
+    expect((await clabHere('export', record, '--format', 'csv', '-o', node)).stderr).toMatch(/export-null is a character device/);
     expect(statSync(node).isCharacterDevice()).toBe(true);
     const fresh = join(dir, 'fresh.csv');
-    expect(clab(['export', record, '--format', 'csv', '-o', fresh]).status).toBe(0);
+    expect((await clabHere('export', record, '--format', 'csv', '-o', fresh)).status).toBe(0);
     expect(readFileSync(fresh, 'utf8')).toMatch(/^step,/);
   });
 });
@@ -151,17 +153,17 @@ describe('a record that cannot be saved after the run', () => {
 describe('text from files printed inert', () => {
   const evil = `evil${ESC}[2J${ESC}]0;title\u0007\u009b31m\u202e`;
 
-  it('validate shows a scenario name and a key path with escape sequences as visible escapes', () => {
-    const named = clab(['validate', scenario('named.scenario.json', small({ name: evil }))]);
+  it('validate shows a scenario name and a key path with escape sequences as visible escapes', async () => {
+    const named = await clabHere('validate', scenario('named.scenario.json', small({ name: evil })));
     expect(named.status).toBe(0);
     expect(named.stdout).toContain('"evil\\e[2J\\e]0;title\\x07\\x9b31m\\u202e"');
-    const keyed = clab(['validate', scenario('keyed.scenario.json', small({ [evil]: 1 }))]);
+    const keyed = await clabHere('validate', scenario('keyed.scenario.json', small({ [evil]: 1 })));
     expect(keyed.status).toBe(2);
     expect(keyed.stderr).toContain('evil\\e[2J');
     for (const r of [named, keyed]) expect(r.stdout + r.stderr).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
   });
 
-  it('run, compare, export csv and error messages print no control character from a file', () => {
+  it('run, compare, export csv and error messages print no control character from a file', async () => {
     const file = scenario(
       'lesson.scenario.json',
       small({
@@ -173,19 +175,19 @@ describe('text from files printed inert', () => {
     const run = clab(['run', file, '--out', record]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('see evil\\e[2J');
-    const compare = clab(['compare', record, record]);
+    const compare = await clabHere('compare', record, record);
     expect(compare.stdout).toContain('sum evil\\e[2J');
-    const csv = clab(['export', record, '--format', 'csv']);
+    const csv = await clabHere('export', record, '--format', 'csv');
     expect(csv.stdout).toContain('sum evil\\e[2J');
-    const json = clab(['replay', record, '--json']);
+    const json = await clabHere('replay', record, '--json');
     expect(JSON.parse(json.stdout).steps[0].label).toBe(`sum ${evil}`);
-    const missing = clab(['replay', join(dir, `no${ESC}[2Jsuch.run.json`)]);
+    const missing = await clabHere('replay', join(dir, `no${ESC}[2Jsuch.run.json`));
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no\\e[2Jsuch.run.json');
     for (const r of [run, compare, csv, json, missing]) expect(r.stdout + r.stderr).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
     // A file keeps the record's text as it is.
     const exported = join(dir, 'lesson.csv');
-    expect(clab(['export', record, '--format', 'csv', '-o', exported]).status).toBe(0);
+    expect((await clabHere('export', record, '--format', 'csv', '-o', exported)).status).toBe(0);
     expect(readFileSync(exported, 'utf8')).toContain(`sum ${evil}`);
   });
 });
