@@ -239,9 +239,16 @@ class NcclComm final : public Comm {
   /** Waits until the first `tickets` communication tickets have been issued (or abort). */
   void wait_issued(uint64_t tickets);
   /** Marks, on `stream`, where communication ticket `ticket` has lined its ranks up (right after align()). */
-  void publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream);
+  /** `uses_no_sm`: the op runs no kernel (copy-engine transfers ended by memory operations alone). */
+  void publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream, bool uses_no_sm);
   /** Polls until communication ticket `ticket` has lined up on the GPU, if it was published. */
   void wait_lined_up(uint64_t ticket);
+  /**
+   * A GEMM's wait for the `tickets` communication tickets enqueued before it: until they have been
+   * issued and the last has lined up (wait_issued, wait_lined_up), or, where the last runs no
+   * kernel, only until it has lined up: the GEMM then takes no SM from it, and starts beside it.
+   */
+  void wait_before_gemm(uint64_t tickets);
   void end_turn();
   void check_usable() const;
   [[noreturn]] void throw_aborted() const;
@@ -301,6 +308,7 @@ class NcclComm final : public Comm {
   struct LinedUp {
     uint64_t ticket = ~uint64_t{0};
     gpu::cudaEvent_t event = nullptr;
+    bool uses_no_sm = false;
   };
   std::array<LinedUp, 64> lined_up_{};
 

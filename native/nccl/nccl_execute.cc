@@ -226,13 +226,12 @@ void NcclComm::execute_gemm(const Op& op, int repeat, uint64_t ticket, int strea
   // overlap. The host polls for the line-up and then launches, so the GEMM starts a few µs after
   // the receive; a GPU-side wait (cudaStreamWaitEvent) released both at once, and the GEMM took
   // the SMs first in about half the repeats (the receive then ran ~1.5× slower).
+  // A receive that runs no kernel (a copy engine's, ended by memory operations) takes no SM: the
+  // GEMM is released at its line-up, without waiting for its issue (wait_before_gemm).
   std::function<void()> after_comm;
   if (ticket != kNoTicket && (ticket & kAfterComm)) {
     const uint64_t before = ticket & ~kAfterComm;
-    after_comm = [this, before] {
-      wait_issued(before);
-      if (before > 0) wait_lined_up(before - 1);
-    };
+    after_comm = [this, before] { wait_before_gemm(before); };
   }
   st.gemm->target_sms(op.sm_count);
   timed(
@@ -283,6 +282,8 @@ void NcclComm::execute_communication(const Op& op, int repeat, uint64_t ticket, 
   const Staged& bufs = staging ? staging->root : own.root;
   const bool copies = op_has_copy_engine(op);
   CopyTargets targets;  // copy-engine sends: where they land, learnt while lining up
+  bool uses_no_sm = copies && copy_memops();
+  for (size_t i = 0; uses_no_sm && i < op.ops.size(); i++) uses_no_sm = op_has_copy_engine(op.ops[i]);
   std::function<void()> line_up;
   if (op.kind != OpKind::Barrier && world_ > 1)
     line_up = [&] {
@@ -290,7 +291,7 @@ void NcclComm::execute_communication(const Op& op, int repeat, uint64_t ticket, 
       if (copies) align_copy_engine(op, bufs, st, targets);
       else
         align(op, st.stream);
-      if (ticket != kNoTicket) publish_lined_up(ticket, st.stream);
+      if (ticket != kNoTicket) publish_lined_up(ticket, st.stream, uses_no_sm);
     };
   // The numbers NCCL gives this op's calls (the profiler's join), on the run's communicator only.
   // A send or receive is numbered among its direction's calls to its peer.

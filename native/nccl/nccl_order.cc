@@ -61,13 +61,30 @@ void NcclComm::wait_issued(uint64_t tickets) {
   }
 }
 
-void NcclComm::publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream) {
+void NcclComm::publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream, bool uses_no_sm) {
   std::lock_guard<std::mutex> lock(turn_mu_);
   LinedUp& slot = lined_up_[ticket % lined_up_.size()];
   if (!slot.event)
     cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&slot.event, gpu::kCudaEventDisableTiming), "cudaEventCreateWithFlags", rank_);
   cuda_check(*rt_, rt_->cudaEventRecord(slot.event, stream), "cudaEventRecord", rank_);
   slot.ticket = ticket;
+  slot.uses_no_sm = uses_no_sm;
+}
+
+void NcclComm::wait_before_gemm(uint64_t tickets) {
+  if (tickets == 0) return;
+  const uint64_t last = tickets - 1;
+  // Released at the line-up of a last op that runs no kernel: waiting for its issue as well kept
+  // the GEMM 16–20 µs behind a copy-engine receive (overlap-gpu, 2 × H200). Polled as wait_issued
+  // is; the slot can only hold `last` once every ticket before it has been issued.
+  for (const uint64_t t0 = now_ns(); now_ns() - t0 < kPollSpinNs; sched_yield()) {
+    std::lock_guard<std::mutex> lock(turn_mu_);
+    if (turn_ >= tickets || aborted_.load()) break;
+    const LinedUp& slot = lined_up_[last % lined_up_.size()];
+    if (slot.ticket == last && slot.uses_no_sm && completed(slot.event, "waiting for the ranks to line up (cudaEventQuery)")) return;
+  }
+  wait_issued(tickets);
+  wait_lined_up(last);
 }
 
 void NcclComm::wait_lined_up(uint64_t ticket) {
