@@ -53,15 +53,18 @@ export function lineColumns(text: string): (offset: number) => { line: number; c
   };
 }
 
-/** The problem of a scenario over LIMITS.fileBytes, found before reading it through. */
-export const scenarioTooLarge = (file: string, size: number): ScenarioFileError =>
+/**
+ * The problem of a scenario over LIMITS.fileBytes, found before reading it through: its size, or
+ * null where it has none to tell (a pipe, /dev/zero) and more than the limit was read.
+ */
+export const scenarioTooLarge = (file: string, size: number | null): ScenarioFileError =>
   new ScenarioFileError([
     {
       file,
       path: '',
       line: 1,
       column: 1,
-      message: `the file is ${size} bytes; expected a scenario of at most ${LIMITS.fileBytes} bytes (${LIMITS.fileBytes / 1024 / 1024} MiB)`,
+      message: `${size === null ? `more than ${LIMITS.fileBytes} bytes were read and the file goes on` : `the file is ${size} bytes`}; expected a scenario of at most ${LIMITS.fileBytes} bytes (${LIMITS.fileBytes / 1024 / 1024} MiB)`,
     },
   ]);
 

@@ -75,6 +75,23 @@ describe('bounds on scenario numbers', () => {
   });
 });
 
+describe('a scenario with no size to check beforehand', () => {
+  it('refuses /dev/zero once more than the limit was read, saying the file goes on', () => {
+    expect(() => loadScenarioFile('/dev/zero')).toThrow(
+      expect.objectContaining({
+        problems: [
+          expect.objectContaining({
+            file: '/dev/zero',
+            message: expect.stringMatching(
+              /^more than 2097152 bytes were read and the file goes on; expected a scenario of at most 2097152 bytes/,
+            ),
+          }),
+        ],
+      }),
+    );
+  });
+});
+
 describe('nesting', () => {
   it('is refused however the text around it is broken: a string left open on its line, closing brackets that close nothing', () => {
     const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;

@@ -18,23 +18,12 @@ function readFailure(e: NodeJS.ErrnoException): string {
   return (e.code && READ_FAILURES[e.code]) ?? e.message;
 }
 
-const streamTooLarge = (file: string) =>
-  new ScenarioFileError([
-    {
-      file,
-      path: '',
-      line: 1,
-      column: 1,
-      message: `more than ${LIMITS.fileBytes} bytes were read and the file goes on; expected a scenario of at most ${LIMITS.fileBytes} bytes (${LIMITS.fileBytes / 1024 / 1024} MiB)`,
-    },
-  ]);
-
 export function loadScenarioFile(file: string): LoadedScenario {
   let text: string;
   try {
     text = readCappedText(file, { maxBytes: LIMITS.fileBytes });
   } catch (e) {
-    if (e instanceof FileTooLargeError) throw e.exact ? scenarioTooLarge(file, e.bytes) : streamTooLarge(file);
+    if (e instanceof FileTooLargeError) throw scenarioTooLarge(file, e.exact ? e.bytes : null);
     throw new ScenarioFileError([
       { file, path: '', line: 1, column: 1, message: `cannot read ${file}: ${readFailure(e as NodeJS.ErrnoException)}` },
     ]);
