@@ -21,6 +21,9 @@ const SHARED_PROCESS = [
   'test/main/core/service/{content-security,nccl-ab/ab-file,nccl-ab/summarize}.test.ts',
   'test/main/electron/{menu,recent,window-options}.test.ts',
   'test/worker/{buffers,output}.test.ts',
+  // CLI files that start `clab` as a process and read what it printed and wrote.
+  'test/main/cli/{clab,doctor,export,export-record-json,import,mistakes,nccl-ab,nccl-option}.test.ts',
+  'test/main/cli/{nccl-tests-export,records-kept,record-sweep,run-step,sweep-model,values}.test.ts',
 ];
 
 // Files that watch the whole machine's state closely: the cpu backend sweeps every dead process's
