@@ -3,9 +3,9 @@
 // pattern elements, reduced where the op reduces (native/common/data_program.h evaluates both, bit for
 // bit as patterns.ts, reduce.ts and check.ts do). The host then computes values only for the
 // few elements it shows: small tensors, and the first mismatches of a failed check.
-import { DTYPE_INFO, DTYPES, type Dtype } from './dtypes.js';
+import { DTYPES, type Dtype } from './dtypes.js';
 import type { Lazy } from './lazy.js';
-import type { DataPattern } from './patterns.js';
+import { randomRange, type DataPattern } from './patterns.js';
 
 /** The types native/common/data_program.h makes and checks: all of them. */
 export const BACKEND_DATA_DTYPES: ReadonlySet<Dtype> = new Set<Dtype>(DTYPES);
@@ -56,8 +56,8 @@ export function nativePattern(p: DataPattern, dtype: Dtype): NativePattern | nul
     case 'arange_rank':
       return { ...none, kind: 2, a0: p.start ?? 0, a1: p.rankStride ?? (p.kind === 'arange_rank' ? 1 : 0), b: p.step ?? 1 };
     case 'random': {
-      const float = DTYPE_INFO[dtype].float;
-      return { ...none, kind: 3, seed: p.seed >>> 0, min: p.min ?? (float ? -1 : 0), max: p.max ?? (float ? 1 : 10) };
+      const { min, max } = randomRange(p, dtype);
+      return { ...none, kind: 3, seed: p.seed >>> 0, min, max };
     }
     case 'values':
       return null;

@@ -31,6 +31,12 @@ function hashUnit(seed: number, rank: number, index: number): number {
   return (h >>> 0) / 4294967296;
 }
 
+/** A random pattern's bounds on `dtype`: as given, else [-1, 1) for floats and 0…10 for integers. */
+export function randomRange(pattern: Extract<DataPattern, { kind: 'random' }>, dtype: Dtype): { float: boolean; min: number; max: number } {
+  const float = DTYPE_INFO[dtype].float;
+  return { float, min: pattern.min ?? (float ? -1 : 0), max: pattern.max ?? (float ? 1 : 10) };
+}
+
 /** Element index → mathematical value on `rank`, specialised once per pattern for bulk loops. */
 export function patternGenerator(pattern: DataPattern, rank: number, dtype: Dtype): (index: number) => number {
   switch (pattern.kind) {
@@ -50,11 +56,9 @@ export function patternGenerator(pattern: DataPattern, rank: number, dtype: Dtyp
       return () => v;
     }
     case 'random': {
-      const info = DTYPE_INFO[dtype];
-      const min = pattern.min ?? (info.float ? -1 : 0);
-      const max = pattern.max ?? (info.float ? 1 : 10);
+      const { float, min, max } = randomRange(pattern, dtype);
       const seed = pattern.seed;
-      return info.float
+      return float
         ? (i) => min + hashUnit(seed, rank, i) * (max - min)
         : (i) => Math.floor(min + hashUnit(seed, rank, i) * (max - min + 1));
     }
@@ -138,11 +142,9 @@ function fillNumbers(
       return;
     }
     case 'random': {
-      const info = DTYPE_INFO[dtype];
-      const min = pattern.min ?? (info.float ? -1 : 0);
-      const max = pattern.max ?? (info.float ? 1 : 10);
+      const { float, min, max } = randomRange(pattern, dtype);
       const seed = pattern.seed;
-      if (info.float) {
+      if (float) {
         const span = max - min;
         for (let i = 0; i < count; i++) a[offset + i] = min + hashUnit(seed, rank, from + i) * span;
       } else {
