@@ -332,7 +332,8 @@ describe('under pressure', () => {
     writeFileSync(scenario, JSON.stringify({ version: 1, name: 'b', world: { ranks: 60 }, steps: [{ op: 'barrier' }] }));
     const c = start('bash', [
       '-c',
-      `ulimit -n 60; exec node ${CLAB} run ${scenario} --backend cpu --listen 127.0.0.1:0 --join-timeout 5 --out ${join(dir, 'r.json')}`,
+      // The 140 connections below come within milliseconds of the wait's first line: 2 s of waiting sees them all.
+      `ulimit -n 60; exec node ${CLAB} run ${scenario} --backend cpu --listen 127.0.0.1:0 --join-timeout 2 --out ${join(dir, 'r.json')}`,
     ]);
     await waitFor(c, /waiting for 60 ranks at 127\.0\.0\.1:\d+/, 20_000);
     const port = Number(/waiting for 60 ranks at 127\.0\.0\.1:(\d+)/.exec(c.err)![1]);
