@@ -33,6 +33,14 @@ function adopt<T extends { parent: number }>(orphans: Map<number, T>, parent: nu
   return found;
 }
 
+/** Appends `item` to the list of `key`, keeping only its newest `limit`. */
+function pushCapped<T>(lists: Map<string, T[]>, key: string, item: T, limit: number): void {
+  const list = lists.get(key) ?? [];
+  list.push(item);
+  if (list.length > limit) list.splice(0, list.length - limit);
+  lists.set(key, list);
+}
+
 /**
  * The collectives seen so far and their channels, fed with each read of the plug-in and emptied as
  * steps take their calls. Holds at most `limit` collectives (the oldest go first), so calls that no
@@ -56,13 +64,7 @@ export class NcclEventPool {
   constructor(private readonly limit = 50_000) {}
 
   addTuner(records: NcclTunerRecord[]): void {
-    for (const t of records) {
-      const k = `${t.comm}/${t.func}`;
-      const list = this.tuner.get(k) ?? [];
-      list.push(t);
-      if (list.length > this.limit) list.splice(0, list.length - this.limit);
-      this.tuner.set(k, list);
-    }
+    for (const t of records) pushCapped(this.tuner, `${t.comm}/${t.func}`, t, this.limit);
   }
 
   /**
@@ -84,16 +86,9 @@ export class NcclEventPool {
       else if (r.kind === 'p2p') this.addP2p(r);
       else if (r.kind === 'kernel-ch') this.addChannel(r);
       else if (r.kind === 'proxy-op') this.addProxyOp(r);
-      else if (r.kind === 'ce-coll') this.addCopyEngine(r);
+      else if (r.kind === 'ce-coll') pushCapped(this.copyEngine, r.comm, r, this.limit);
     }
     this.trim();
-  }
-
-  private addCopyEngine(r: NcclProfileRecord): void {
-    const list = this.copyEngine.get(r.comm) ?? [];
-    list.push(r);
-    if (list.length > this.limit) list.splice(0, list.length - this.limit);
-    this.copyEngine.set(r.comm, list);
   }
 
   /**

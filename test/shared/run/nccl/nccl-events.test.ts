@@ -223,6 +223,16 @@ describe("NCCL's prediction beside the join", () => {
     expect(shortChoice(merged!)).toBe('RING LL 1ch');
   });
 
+  it("keeps only its limit of the tuner's tables per function and communicator, the oldest going first", () => {
+    const pool = new NcclEventPool(2);
+    const c = call(50); // Coll start at host 5050
+    pool.addTuner([tuned(5000, 7), tuned(5010, 8), tuned(5020, 9)]);
+    pool.add(all(c));
+    expect(pool.prediction(pool.find(COMM, 'AllReduce', 50)!)?.costUs[1][0]).toBe(9);
+    const early = { ...pool.find(COMM, 'AllReduce', 50)!, startNs: 5005 };
+    expect(pool.prediction(early)).toBeUndefined();
+  });
+
   it("gives no time for NCCL's choice where the choice varied", () => {
     const pool = new NcclEventPool();
     pool.addTuner([tuned(0, 8)]);
@@ -344,6 +354,13 @@ describe('a step on a communicator of its own, whose calls NCCL does not number'
     expect(joinedCommunicators(records, 0, 2, 2)).toEqual({ run: 'run', splits: ['s1', 's2'] });
     expect(joinedCommunicators(records, 0, 2, 0)).toEqual({ run: 's2', splits: [] });
     expect(joinedCommunicators(records, 0, 2, 3)).toBeNull();
+  });
+
+  it('keeps only its limit of copy-engine calls per communicator, the oldest going first', () => {
+    const pool = new NcclEventPool(2);
+    pool.add([ce(1), ce(2), ce(3), ce(4, 'AllGather', COMM)]);
+    expect(pool.takeCalls(SPLIT, 'AllGather', 4096).copyEngine.map((r) => r.id)).toEqual([2, 3]);
+    expect(pool.takeCalls(COMM, 'AllGather', 4096).copyEngine.map((r) => r.id)).toEqual([4]);
   });
 
   it("counts every call of the step's function there: on copy engines, and kernels of its size by algorithm, leaving line-ups out", () => {
