@@ -44,6 +44,10 @@ CLAB_NCCL_SINCE_2_28_API(CLAB_SAME_PROTOTYPE)
 CLAB_CUBLAS_API(CLAB_SAME_PROTOTYPE)
 CLAB_NVML_API(CLAB_SAME_PROTOTYPE)
 CLAB_CUDA_DRIVER_API(CLAB_SAME_PROTOTYPE)
+CLAB_CUDA_DRIVER_OPTIONAL_API(CLAB_SAME_PROTOTYPE)
+static_assert(g::kCuStreamWaitValueGeq == CU_STREAM_WAIT_VALUE_GEQ, "CU_STREAM_WAIT_VALUE_GEQ differs");
+static_assert(g::kCuStreamWriteValueDefault == CU_STREAM_WRITE_VALUE_DEFAULT, "CU_STREAM_WRITE_VALUE_DEFAULT differs");
+static_assert(std::is_same_v<g::CUdeviceptr, ::CUdeviceptr>, "CUdeviceptr differs");
 
 // ---- enum values -----------------------------------------------------------------------------
 
