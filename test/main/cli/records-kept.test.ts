@@ -134,7 +134,6 @@ describe('records are kept', () => {
     expect(record.steps.every((s) => s.verdict === 'pass')).toBe(true);
     expect(clab('replay', out).stdout).toMatch(/INCOMPLETE: \d+\/\d+ checked steps correct/);
     // Its rank processes follow it (they end when the core's channel goes), and leave no segment name.
-    await new Promise((r) => setTimeout(r, 1000));
     // (An exited rank may stay a zombie where pid 1 does not reap orphans, as in some containers: state Z.)
     const running = (pid: number) => {
       try {
@@ -143,6 +142,8 @@ describe('records are kept', () => {
         return false; // gone
       }
     };
+    // Within a second, looked at every 50 ms.
+    for (let i = 0; i < 20 && rankPids.some(running); i++) await new Promise((r) => setTimeout(r, 50));
     expect(rankPids.filter(running)).toEqual([]);
     expect(readdirSync('/dev/shm').filter((f) => rankPids.some((pid) => f.startsWith(`clab-${pid}-`)))).toEqual([]);
   });
