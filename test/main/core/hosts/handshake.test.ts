@@ -54,6 +54,13 @@ async function worker(port: number, o: { rank: number; world: number; token?: st
 
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
+/** Resolves once the core has said that `rank` joined; looked at every 10 ms, for at most 5 s. */
+async function joinedSaid(lines: string[], rank: number): Promise<void> {
+  const said = new RegExp(`^rank ${rank} joined from host `);
+  for (let i = 0; i < 500 && !lines.some((l) => said.test(l)); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(lines.filter((l) => said.test(l))).toHaveLength(1);
+}
+
 describe('the handshake refuses, with a line on both sides', () => {
   it('a worker whose token is wrong: the core fails its proof, nothing is run; the token never crosses the wire', async () => {
     const c = await core(2);
@@ -101,7 +108,7 @@ describe('the handshake refuses, with a line on both sides', () => {
   it('a taken rank before the world is complete names who holds it', async () => {
     const c = await core(2);
     const first = worker(c.port, { rank: 0, world: 2 });
-    await new Promise((r) => setTimeout(r, 500));
+    await joinedSaid(c.lines, 0);
     const second = await worker(c.port, { rank: 0, world: 2 });
     expect(second.lines.join('\n')).toMatch(/rank 0 is taken \(by pid \d+ on host host-a\)/);
     c.ranks.close('test over');
@@ -111,7 +118,7 @@ describe('the handshake refuses, with a line on both sides', () => {
   it('a cpu worker from a second host, with the reason', async () => {
     const c = await core(2, 'cpu');
     const first = worker(c.port, { rank: 0, world: 2, host: 'host-a' });
-    await new Promise((r) => setTimeout(r, 500));
+    await joinedSaid(c.lines, 0);
     const second = await worker(c.port, { rank: 1, world: 2, host: 'host-b' });
     const said =
       'cpu ranks share memory, so they must all run on one host: rank 0 is on host host-a (id host-a), rank 1 on host host-b (id host-b)';
