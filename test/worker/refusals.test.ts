@@ -27,6 +27,29 @@ describe('the steps a rank refuses before any call', () => {
     expect(stepRefusal(onSplit, withZero, nccl(22900))).toBeNull();
   });
 
+  it('refuses windows where a rank of the world takes no part in the step, on every rank that does', () => {
+    // On 3 GPUs, a send 0 → 1 with windows (overlap-gpu's zero-SM variant) hung ranks 0 and 1 in
+    // NCCL's window registration, a collective that rank 2 never joined (NCCL 2.30.7, 4 × H100).
+    const three = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'windows',
+        world: { ranks: 3 },
+        steps: [
+          { op: 'send', from: 0, to: 1, count: 4 },
+          { op: 'all_reduce', count: 4 },
+        ],
+      }),
+    );
+    const send = three.steps.find((s) => s.action.kind === 'p2p')!;
+    const all = three.steps.find((s) => s.action.kind === 'collective')!;
+    expect(stepRefusal({ ...send, registration: 'window' }, three, nccl(23007))).toMatch(
+      /registered as NCCL windows .*ncclCommWindowRegister.*, and rank 2 takes no part in this step: the others would wait for it for ever/,
+    );
+    expect(stepRefusal({ ...all, registration: 'window' }, three, nccl(23007))).toBeNull();
+    expect(stepRefusal(send, three, nccl(23007))).toBeNull();
+  });
+
   it('refuses graph launch on a backend without CUDA graphs, whatever its NCCL', () => {
     const graph = { ...step, launch: 'graph' as const };
     expect(stepRefusal(graph, plan, { ncclVersion: undefined, launchesGraphs: false })).toMatch(/this rank's backend has none$/);
