@@ -79,11 +79,18 @@ export function startLauncher(
   };
   return {
     async stop() {
-      if (running) await Promise.race([ended, new Promise((r) => setTimeout(r, LAUNCHER_GRACE_MS))]);
+      // Each wait's timer is cleared once the launcher has ended: a pending one kept clab's event
+      // loop, and so clab itself, alive for the rest of the grace (3 s after every --launch run).
+      const endedWithin = async (ms: number) => {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([ended, new Promise((r) => (timer = setTimeout(r, ms)))]);
+        clearTimeout(timer);
+      };
+      if (running) await endedWithin(LAUNCHER_GRACE_MS);
       if (running) {
         log('launcher: still running after the run; ending it');
         signalGroup('SIGTERM');
-        await Promise.race([ended, new Promise((r) => setTimeout(r, 2000))]);
+        await endedWithin(2000);
       }
       // Whatever it started and left behind in its group.
       signalGroup('SIGKILL');
