@@ -48,6 +48,12 @@ describe('the steps a rank refuses before any call', () => {
     );
     expect(stepRefusal({ ...all, registration: 'window' }, three, nccl(23007))).toBeNull();
     expect(stepRefusal(send, three, nccl(23007))).toBeNull();
+    // The same on a communicator with the zero-SM policy (overlap-gpu on 3 and 4 GPUs, NCCL 2.30.7).
+    const zero = { ...three, comms: [{ ctaPolicy: 'zero' as const }] };
+    expect(stepRefusal({ ...send, comm: 1 }, zero, nccl(23007))).toMatch(
+      /zero-SM policy .*every rank of the communicator, and rank 2 takes no part in this step/,
+    );
+    expect(stepRefusal({ ...all, comm: 1 }, zero, nccl(23007))).toBeNull();
   });
 
   it('refuses graph launch on a backend without CUDA graphs, whatever its NCCL', () => {
