@@ -123,8 +123,8 @@ describe('executor: the loop timed as a whole', () => {
     expect(summarizeStep(step, [allReduce], 1).timing!.perOp).toBeCloseTo(allReduce.loopUs! / 4, 6);
   });
 
-  it('asks for the iterations’ events inside the loop from 16 MiB a step, alike on every rank, never in a compare block', async () => {
-    const big = 4 * 2 ** 20; // float32 elements: 16 MiB
+  it('asks for the iterations’ events inside the loop as CLAB_ITERATION_EVENTS and the size say, never in a compare block', async () => {
+    // The size rule itself (512 MiB and more) is iteration-events.test.ts's; here, what reaches enqueue().
     const plan = compilePlan(
       scenarioSchema.parse({
         version: 1,
@@ -132,29 +132,38 @@ describe('executor: the loop timed as a whole', () => {
         world: { ranks: 1 },
         defaults: { iters: 3, warmup: 0 },
         steps: [
-          { op: 'all_reduce', count: big },
-          { op: 'all_reduce', count: big - 1 },
+          { op: 'all_reduce', count: 1024 },
           {
             op: 'compare',
             label: 'c',
             repeat: 1,
             warmup: 0,
             variants: [
-              { name: 'a', steps: [{ op: 'all_reduce', count: big }] },
+              { name: 'a', steps: [{ op: 'all_reduce', count: 1024 }] },
               { name: 'b', steps: [{ op: 'all_reduce', count: 8 }] },
             ],
           },
         ],
       }),
     );
-    const { comm, asked } = await loopingComm();
-    await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: () => undefined }).run();
-    expect(asked.filter((a) => a.repeat === 3)).toEqual([
-      { op: 'all_reduce', repeat: 3, loop: true, eventsInLoop: true },
-      { op: 'all_reduce', repeat: 3, loop: true },
-      { op: 'all_reduce', repeat: 3, loop: false },
-      { op: 'all_reduce', repeat: 3, loop: false },
-    ]);
+    const asked = async (choice: string | undefined) => {
+      const saved = process.env.CLAB_ITERATION_EVENTS;
+      if (choice === undefined) delete process.env.CLAB_ITERATION_EVENTS;
+      else process.env.CLAB_ITERATION_EVENTS = choice;
+      try {
+        const looping = await loopingComm();
+        await new PlanExecutor(plan, { rank: 0, comm: looping.comm, stepBegin: () => undefined, stepEnd: () => undefined }).run();
+        return looping.asked.filter((a) => a.repeat === 3);
+      } finally {
+        if (saved === undefined) delete process.env.CLAB_ITERATION_EVENTS;
+        else process.env.CLAB_ITERATION_EVENTS = saved;
+      }
+    };
+    const inBlock = { op: 'all_reduce', repeat: 3, loop: false };
+    expect(await asked(undefined)).toEqual([{ op: 'all_reduce', repeat: 3, loop: true }, inBlock, inBlock]);
+    expect(await asked('loop')).toEqual([{ op: 'all_reduce', repeat: 3, loop: true, eventsInLoop: true }, inBlock, inBlock]);
+    expect(await asked('pass')).toEqual([{ op: 'all_reduce', repeat: 3, loop: true }, inBlock, inBlock]);
+    await expect(asked('inside')).rejects.toThrow('CLAB_ITERATION_EVENTS must be auto, loop or pass (got "inside")');
   });
 
   it("enqueues a compare block's sync steps on one stream back to back, and waits before another stream", async () => {
