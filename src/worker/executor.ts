@@ -1,7 +1,7 @@
 // Runs a rank's whole plan against the backend, with no round trip to the core per operation:
 // every step's runs (warm-up, timed, check) are enqueued at once, in plan order, so all ranks
 // issue communication in the same order even when steps are async.
-import { actionBandwidthBasis } from '../shared/run/record/aggregate.js';
+import { actionBytes } from '../shared/run/record/aggregate.js';
 import { gpuRefusal } from '../shared/ops/gpu-support.js';
 import type { FlightEntry } from '../shared/run/rank/flight.js';
 import { rankStep } from '../shared/plan/per-rank.js';
@@ -260,7 +260,7 @@ export class PlanExecutor {
     // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
     // the timed iterations as one loop timed as a whole, which bandwidth comes from (see loopUs);
     // graph-launched, that loop is a CUDA graph's replay, even of one iteration.
-    const bytes = actionBandwidthBasis(step.action, this.plan.world)?.bytes ?? 0;
+    const bytes = actionBytes(step.action, this.plan.world);
     const loop = step.iters > 1 && step.origin.kind !== 'compare';
     const timed = enqueue(
       op,
