@@ -9,8 +9,12 @@ import { tempDir } from '../../setup/temp-dirs';
 
 const clab = (...args: string[]) => spawnSync(process.execPath, ['bin/clab.cjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 const dir = tempDir('cli-time-to-answer');
-const KNOWN =
-  /^time to answer: [\d.]+ m?s = start [\d.]+ m?s \(core [\d.]+ m?s, forking the ranks [\d.]+ m?s, ranks loading [\d.]+ m?s\) \+ init [\d.]+ m?s \(cpu communicator [\d.]+ m?s\) \+ steps [\d.]+ m?s \(rank 0: timed loops [\d.]+ m?s, warm-up [\d.]+ m?s, fill\/check [\d.]+ m?s, per-iteration pass [\d.]+ m?s\) \+ save [\d.]+ m?s \+ other [\d.]+ m?s$/;
+// A duration as the line writes it (formatDuration, data/units.ts): 0 ns, 402 µs, 25.2 ms, 4.24 s.
+const D = '[\\d.]+ (?:ns|µs|ms|s)';
+const KNOWN = new RegExp(
+  `^time to answer: ${D} = start ${D} \\(core ${D}, forking the ranks ${D}, ranks loading ${D}\\) \\+ init ${D} \\(cpu communicator ${D}\\) ` +
+    `\\+ steps ${D} \\(rank 0: timed loops ${D}, warm-up ${D}, fill/check ${D}, per-iteration pass ${D}\\) \\+ save ${D} \\+ other ${D}$`,
+);
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1)!;
 
 describe('time to answer', () => {
