@@ -825,8 +825,12 @@ async function main() {
   const failed = results.filter((r) => !r.ok).length;
   const skipped = results.filter((r) => r.skipped).length;
   const left = gpuProcesses();
+  // Its own work folder goes where everything passed (a full run's records are some GiB); a failed
+  // run keeps it for reading, and says so; one named by WORK is the caller's.
+  const kept = failed > 0 || process.env.WORK !== undefined;
+  if (!kept) fs.rmSync(work, { recursive: true, force: true });
   console.log(
-    `test:gpu: ${passed} passed, ${failed} failed, ${skipped} skipped on ${gpus} GPU(s); GPU processes left: ${left.length || 'none'}`,
+    `test:gpu: ${passed} passed, ${failed} failed, ${skipped} skipped on ${gpus} GPU(s); GPU processes left: ${left.length || 'none'}${kept ? `; records and logs in ${work}` : ''}`,
   );
   process.exit(failed ? 1 : 0);
 }
