@@ -1,27 +1,16 @@
 // "Ranks from a launcher" in the run panel: opened and filled from the keyboard, its Run starts a
 // launcher of two plain shell-started `clab worker`s that join the lab, and the Log shows it.
-import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { descendants, eventually, screenshot, usesLabPage, type LabServerProcess } from './helpers';
 import { chooseTemplate, runAndWait, setRunOptions } from './lab-page';
+import { freePort } from '../setup/free-port';
 
 let server: LabServerProcess;
 let page: Page;
 usesLabPage((session) => ({ server, page } = session));
 
 /** A port nothing listens on now (the lab's listener takes it a moment later). */
-function freePort(): Promise<number> {
-  return new Promise((found, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => found(port));
-    });
-  });
-}
-
 describe('ranks from a launcher', () => {
   it('runs all-in-one on 2 cpu ranks started by a launcher, the launch and the joins in the Log', async () => {
     await chooseTemplate(page, 'all-in-one.scenario.json');

@@ -10,6 +10,7 @@ import { INSIDE_NCCL_FORCED_OFF, INSIDE_NCCL_NOT_ASKED } from '../../../src/shar
 import { runRecordSchema } from '../../../src/shared/run/record/record';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
 import { CLAB, endAll, start, tokenFile } from './hosts/processes';
+import { freePort } from '../../setup/free-port';
 
 const base = { version: 1, name: 'inside', world: { ranks: 1 }, steps: [{ op: 'all_reduce', count: 4 }] };
 
@@ -44,7 +45,8 @@ describe('the plug-ins in a rank that a clab worker starts', () => {
   afterEach(() => endAll());
 
   /** The rank's lines about the plug-ins, for a scenario that asks (or not), the worker started with `env`. */
-  async function remoteLines(insideNccl: boolean, env: NodeJS.ProcessEnv, port: number): Promise<string[]> {
+  async function remoteLines(insideNccl: boolean, env: NodeJS.ProcessEnv): Promise<string[]> {
+    const port = await freePort();
     const { dir, file } = tokenFile();
     const scenario = join(dir, 'inside.scenario.json');
     writeFileSync(scenario, JSON.stringify({ ...base, insideNccl }));
@@ -62,14 +64,13 @@ describe('the plug-ins in a rank that a clab worker starts', () => {
     expect(record.logs.filter((l) => l.rank === 0).length, core.err).toBeGreaterThan(0);
     return record.logs.filter((l) => l.rank === 0 && /not recorded|plug-in is not used/.test(l.text)).map((l) => l.text);
   }
-  const port = 19_000 + (process.pid % 500);
 
   it('are left out where the scenario does not ask, whatever the core was started with', async () => {
-    expect(await remoteLines(false, { CLAB_NCCL_PROFILER: undefined }, port)).toEqual([INSIDE_NCCL_NOT_ASKED]);
+    expect(await remoteLines(false, { CLAB_NCCL_PROFILER: undefined })).toEqual([INSIDE_NCCL_NOT_ASKED]);
   });
 
   it("follow the worker's CLAB_NCCL_PROFILER over the scenario's ask", async () => {
-    expect(await remoteLines(true, { CLAB_NCCL_PROFILER: '0' }, port + 1)).toEqual([INSIDE_NCCL_FORCED_OFF]);
-    expect(await remoteLines(true, { CLAB_NCCL_PROFILER: undefined }, port + 2)).toEqual([]);
+    expect(await remoteLines(true, { CLAB_NCCL_PROFILER: '0' })).toEqual([INSIDE_NCCL_FORCED_OFF]);
+    expect(await remoteLines(true, { CLAB_NCCL_PROFILER: undefined })).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runRecordSchema } from '../../../../src/shared/run/record/record';
 import { alive, CLAB, endAll, has, launchedAllInOne, pidsMentioning, start, tokenFile, waitFor } from './processes';
+import { freePort } from '../../../setup/free-port';
 
 const noMpirun = has('mpirun') ? null : 'mpirun (Open MPI) is missing: apt-get install openmpi-bin';
 if (noMpirun) console.warn(`skipping the mpirun test: ${noMpirun}`);
@@ -41,7 +42,7 @@ describe('ranks from a launcher', () => {
         steps: [{ op: 'all_reduce', count: 65536, iters: 100000, timeoutMs: 600000 }],
       }),
     );
-    const port = 18_500 + (process.pid % 400);
+    const port = await freePort();
     const c = start('node', [
       CLAB,
       'run',
@@ -88,7 +89,7 @@ describe('ranks from a launcher', () => {
         steps: [{ op: 'all_reduce', count: 65536, iters: 100000, timeoutMs: 600000 }],
       }),
     );
-    const port = 18_000 + (process.pid % 1000);
+    const port = await freePort();
     const c = start(
       'node',
       [CLAB, 'run', scenario, '--backend', 'cpu', '--listen', String(port), '--token-file', file, '--out', join(dir, 'run.json'), '-v'],

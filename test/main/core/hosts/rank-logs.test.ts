@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runRecordSchema } from '../../../../src/shared/run/record/record';
 import { CLAB, endAll, start, tokenFile, waitFor } from './processes';
+import { freePort } from '../../../setup/free-port';
 
 afterEach(() => endAll());
 
@@ -20,7 +21,7 @@ describe('clab worker --log-dir', () => {
       "if (/worker\\.cjs$/.test(process.argv[1] ?? '')) process.stdout.write(`rank process ${process.pid} says hello\\n`);\n",
     );
     const out = join(dir, 'run.json');
-    const port = 19_000 + (process.pid % 400);
+    const port = await freePort();
     const c = start('node', [
       CLAB,
       'run',

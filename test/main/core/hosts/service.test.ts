@@ -8,6 +8,7 @@ import { LabService } from '../../../../src/main/core/service/lab-service';
 import { apiCallSchema } from '../../../../src/shared/run/api/api';
 import type { ApiEvent } from '../../../../src/shared/run/api/api';
 import { CLAB, endAll, start, tokenFile } from './processes';
+import { freePort } from '../../../setup/free-port';
 
 const runsDir = mkdtempSync(join(tmpdir(), 'clab-service-hosts-'));
 const service = new LabService({ runsDir });
@@ -31,7 +32,7 @@ describe('startRun with ranks from a launcher', () => {
 
   it('runs all-in-one on 2 workers that joined, the start lines and joins in its log', async () => {
     const { file } = tokenFile();
-    const port = 19_000 + (process.pid % 1000);
+    const port = await freePort();
     const events: ApiEvent[] = [];
     let runId = '';
     const ended = new Promise<Extract<ApiEvent, { type: 'run-end' }>>((resolve) =>
