@@ -233,6 +233,8 @@ export class PlanExecutor {
       const step = rankStep(planStep, this.host.rank);
       const prepare = step && this.preparer(step);
       if (!step || !prepare) continue;
+      // A step every rank refuses (refusals.ts) calls nothing of NCCL's, not even to stage its data.
+      if (stepRefusal(step, this.plan, this.comm)) continue;
       const made = this.makeBuffers(step, prepare);
       this.prepared.set(step.index, made);
       for (const set of made.sets) staging.push(this.comm.prestage(step.stream, nativeOp(set, step)));

@@ -527,6 +527,44 @@ describe('executor: steps on windows and sweeps with a CTA policy', () => {
     expect(results.map((r) => r.windows?.declined)).toEqual([1, 1, undefined]);
   });
 
+  it("stages nothing of a compare variant's step that it refuses", async () => {
+    const block = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'zero in a block',
+        world: { ranks: 1 },
+        registerBuffers: true,
+        steps: [
+          {
+            op: 'compare',
+            label: 'c',
+            repeat: 1,
+            warmup: 0,
+            variants: [
+              { name: 'plain', steps: [{ op: 'all_reduce', count: 16 }] },
+              { name: 'zero', nccl: { ctaPolicy: 'zero' }, steps: [{ op: 'all_reduce', count: 16 }] },
+            ],
+          },
+        ],
+      }),
+    );
+    const { comm: inner } = await loopingComm();
+    const staged: (number | undefined)[] = [];
+    const comm: NativeComm = {
+      ...inner,
+      ncclVersion: 22803,
+      prestage: (stream, op) => {
+        staged.push(op.comm);
+        return inner.prestage(stream, op);
+      },
+    };
+    const results: RankStepResult[] = [];
+    await new PlanExecutor(block, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
+    // The plain variant's all_reduce was staged ahead; the zero-SM one, refused on NCCL 2.28.3, not.
+    expect(staged).toEqual([undefined]);
+    expect(results.filter((r) => r.error).map((r) => r.error!.code)).toEqual(['CLAB_UNSUPPORTED']);
+  });
+
   it('refuses alike, before any call, what the loaded NCCL cannot run, with the version it needs, and goes on', async () => {
     const old = await runAs(22605);
     expect(old.ops.map((o) => o.op)).toEqual(['all_reduce']);
