@@ -51,6 +51,9 @@ Napi::Object record_layout(Napi::Env env) {
   at("algo", offsetof(ProfileRecord, algo));
   at("proto", offsetof(ProfileRecord, proto));
   at("text", sizeof(ProfileRecord::func));
+  at("kernel", offsetof(ProfileRecord, kernel));
+  at("kernelText", sizeof(ProfileRecord::kernel));
+  at("symmetric", offsetof(ProfileRecord, symmetric));
   at("firstStepNs", offsetof(ProfileRecord, first_step_ns));
   at("lastStepNs", offsetof(ProfileRecord, last_step_ns));
   at("waitNs", offsetof(ProfileRecord, wait_ns));

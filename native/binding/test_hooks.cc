@@ -84,7 +84,7 @@ Napi::Value GpuGemmResult(const Napi::CallbackInfo& info) {
 }
 
 // profilerPlay(library, symbol, calls): plays NCCL's side of the profiler interface against the
-// plug-in at `library` through its table `symbol` (ncclProfiler_v5 or _v6), as NCCL would, without
+// plug-in at `library` through its table `symbol` (ncclProfiler_v5, _v6 or _v7), as NCCL would, without
 // a GPU (a start's `type`: coll, p2p, proxy-op, proxy-step, kernel-ch, ce-coll, or a group). Each call is { call: 'init' | 'start' |
 // 'state' | 'stop' | 'finalize', ... }; contexts and handles are named by the test (`context`, `handle`, `parent`); `pause` pauses and
 // resumes the plug-ins as the addon does around a loop; `sleep` lets `us` microseconds pass. Returns the activation mask after each init
@@ -152,6 +152,8 @@ Napi::Value ProfilerPlay(const Napi::CallbackInfo& info) {
         d.coll.n_warps = static_cast<uint8_t>(num(c, "nWarps"));
         d.coll.algo = str(c, "algo");
         d.coll.proto = str(c, "proto");
+        d.coll.kernel_variant = str(c, "kernelVariant");  // profiler v7's; the plug-in reads it only through v7
+        d.coll.is_sym_coll = c.Has("isSymColl") && c.Get("isSymColl").ToBoolean().Value();
       } else if (type == "p2p") {
         d.type = np::kP2p;
         d.p2p.func = str(c, "func");

@@ -1,7 +1,9 @@
-// Our declarations of NCCL's profiler plug-in interface (what NCCL 2.28 calls `ncclProfiler_v5`
-// and 2.29 `ncclProfiler_v6`), limited to what the lab reads. NCCL hands the plug-in a descriptor
-// per event; only the members of its union we read are declared, each laid out as NCCL's, which
-// fixes their offsets. v6 adds copy-engine members to the same union, so one reader serves both.
+// Our declarations of NCCL's profiler plug-in interface (what NCCL 2.28 calls `ncclProfiler_v5`,
+// 2.29 and 2.30 `ncclProfiler_v6` and 2.31 `ncclProfiler_v7`), limited to what the lab reads. NCCL
+// hands the plug-in a descriptor per event; only the members of its union we read are declared,
+// each laid out as NCCL's, which fixes their offsets. v6 adds copy-engine members to the same
+// union, v7 members at the end of some (a Coll's kernel variant): one reader serves all three, and
+// reads v7's members only where NCCL took v7 (an older NCCL's descriptor ends before them).
 #pragma once
 
 #include <sys/types.h>
@@ -53,6 +55,9 @@ struct EventDescr {
       const char* algo;
       const char* proto;
       void* parent_group;
+      // v7 (NCCL 2.31) only: the kernel NCCL launched, and whether it is a symmetric one.
+      const char* kernel_variant;
+      bool is_sym_coll;
     } coll;
     struct {
       const char* func;

@@ -8,7 +8,7 @@
 namespace clab {
 
 /** Bumped whenever ProfileRecord or the entry points change; the reader refuses another. */
-constexpr uint32_t kProfileRecordVersion = 4;
+constexpr uint32_t kProfileRecordVersion = 5;
 
 /**
  * CeColl: a collective NCCL ran on copy engines (profiler v6, NCCL 2.29 and later: CTA policy zero on
@@ -41,8 +41,8 @@ struct ProfileRecord {
   uint8_t n_channels;
   uint8_t n_warps;
   uint8_t is_send;
-  uint8_t state;  // the NCCL state number of a State point
-  uint8_t reserved;
+  uint8_t state;      // the NCCL state number of a State point
+  uint8_t symmetric;  // Coll through profiler v7: 1 where NCCL ran it on a symmetric kernel
   char func[16];
   char datatype[16];
   char algo[16];
@@ -52,6 +52,7 @@ struct ProfileRecord {
   uint64_t first_step_ns;
   uint64_t last_step_ns;
   uint64_t wait_ns[4];
+  char kernel[32];  // Coll through profiler v7: the kernel NCCL launched ("" before v7)
 };
 
 /** Where a proxy step's time goes (ProfileRecord::wait_ns), from NCCL's ProxyStep states. */
@@ -77,7 +78,7 @@ struct ProfileStats {
   uint64_t dropped;         // records lost because the ring was full
   uint64_t inits;           // communicators NCCL initialised the plug-in for
   int32_t mask;             // the activation mask set in init
-  int32_t interface;        // the interface NCCL took: 5 or 6 (0 before any init)
+  int32_t interface;        // the interface NCCL took: 5, 6 or 7 (0 before any init)
   uint64_t tuner_calls;     // getCollInfo calls seen while not paused (NCCL_TUNER_PLUGIN); repeats are not recorded
   int32_t tuner_interface;  // 4, 5 or 6 (0: NCCL never initialised the tuner)
   int32_t reserved;

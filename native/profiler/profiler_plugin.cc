@@ -73,7 +73,8 @@ uint64_t monotonic_ns() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-void copy_name(char (&dst)[16], const char* src) {
+template <size_t N>
+void copy_name(char (&dst)[N], const char* src) {
   if (!src) return;
   std::strncpy(dst, src, sizeof dst - 1);
   dst[sizeof dst - 1] = '\0';
@@ -170,6 +171,12 @@ np::Result init_v6(void** c, uint64_t id, int* m, const char*, int nodes, int ra
   return init(c, id, m, nodes, ranks, rank, true);
 }
 
+// v7 (NCCL 2.31): v6's events, a Coll's descriptor naming the kernel NCCL launched.
+np::Result init_v7(void** c, uint64_t id, int* m, const char*, int nodes, int ranks, int rank, np::Logger) {
+  g_interface.store(7);
+  return init(c, id, m, nodes, ranks, rank, true);
+}
+
 ProfileKind kind_of(uint64_t type) {
   switch (type) {
     case np::kColl: return ProfileKind::Coll;
@@ -229,6 +236,10 @@ np::Result start_event(void* context, void** handle, np::EventDescr* d) {
       r.n_warps = d->coll.n_warps;
       copy_name(r.algo, d->coll.algo);
       copy_name(r.proto, d->coll.proto);
+      if (g_interface.load() >= 7) {
+        copy_name(r.kernel, d->coll.kernel_variant);
+        r.symmetric = static_cast<uint8_t>(d->coll.is_sym_coll);
+      }
       break;
     case ProfileKind::P2p:
       call_fields(r, d->p2p, d->p2p.peer);
@@ -310,14 +321,16 @@ np::Result finalize(void* context) {
 }  // namespace
 }  // namespace clab
 
-// NCCL 2.28 looks up ncclProfiler_v5, 2.29 and later ncclProfiler_v6 first: the same functions
-// serve both; v6's init also asks for copy-engine collectives.
+// NCCL 2.28 looks up ncclProfiler_v5, 2.29 and 2.30 ncclProfiler_v6 first, 2.31 ncclProfiler_v7:
+// the same functions serve all three; v6's and v7's init also ask for copy-engine collectives.
 extern "C" {
 
 __attribute__((visibility("default"))) clab::nccl_profiler::Table ncclProfiler_v5 = {
     "clab", clab::init_v5, clab::start_event, clab::stop_event, clab::record_event_state, clab::finalize};
 __attribute__((visibility("default"))) clab::nccl_profiler::Table ncclProfiler_v6 = {
     "clab", clab::init_v6, clab::start_event, clab::stop_event, clab::record_event_state, clab::finalize};
+__attribute__((visibility("default"))) clab::nccl_profiler::Table ncclProfiler_v7 = {
+    "clab", clab::init_v7, clab::start_event, clab::stop_event, clab::record_event_state, clab::finalize};
 
 __attribute__((visibility("default"))) uint32_t clab_profiler_drain(clab::ProfileRecord* out, uint32_t max) {
   return clab::ring().drain(out, max);

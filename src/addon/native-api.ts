@@ -233,7 +233,7 @@ export interface NcclProfilerRead {
   recorded: number;
   /** Records lost to a full ring. */
   dropped: number;
-  /** Communicators NCCL initialised the plug-in for, the activation mask it set, and the interface NCCL took (5, 6; 0: none yet). */
+  /** Communicators NCCL initialised the plug-in for, the activation mask it set, and the interface NCCL took (5, 6, 7; 0: none yet). */
   inits: number;
   mask: number;
   interface: number;

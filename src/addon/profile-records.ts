@@ -11,9 +11,10 @@ import type { NativeAddon, NcclProfilerRead } from './native-api.js';
  * record_layout): a byte offset per field of NcclProfileRecord, and how to read them.
  */
 export type ProfileRecordLayout = { [K in keyof Required<NcclProfileRecord>]: number } & {
-  /** Bytes per record, and of each text field (NUL-terminated within them). */
+  /** Bytes per record, and of each text field (NUL-terminated within them); the kernel's field is longer. */
   size: number;
   text: number;
+  kernelText: number;
   littleEndian: boolean;
   /** Names by number. */
   kinds: string[];
@@ -52,14 +53,14 @@ export function decodeProfileRecords(read: Pick<PackedProfilerRead, 'packed' | '
   };
   // Text fields repeat from record to record: a field whose bytes match the last record's keeps its string.
   const lastText = new Map<number, { at: number; text: string }>();
-  const text = (field: number, at: number) => {
+  const text = (field: number, at: number, length = l.text) => {
     let end = at;
-    const max = at + l.text;
+    const max = at + length;
     while (end < max && bytes[end] !== 0) end++;
     if (end === at) return '';
     const last = lastText.get(field);
     if (last) {
-      let same = bytes[last.at + (end - at)] === 0 || end - at === l.text;
+      let same = bytes[last.at + (end - at)] === 0 || end - at === length;
       for (let i = 0; same && i < end - at; i++) same = bytes[last.at + i] === bytes[at + i];
       if (same) return last.text;
     }
@@ -107,6 +108,9 @@ export function decodeProfileRecords(read: Pick<PackedProfilerRead, 'packed' | '
       algo: text(2, b + l.algo),
       proto: text(3, b + l.proto),
     };
+    const kernel = text(4, b + l.kernel, l.kernelText);
+    if (kernel) r.kernel = kernel;
+    if (bytes[b + l.symmetric] !== 0) r.symmetric = true;
     if (kind === l.proxyOp && point === l.stop) {
       r.firstStepNs = u64(b + l.firstStepNs);
       r.lastStepNs = u64(b + l.lastStepNs);

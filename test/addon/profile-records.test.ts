@@ -8,7 +8,7 @@ import type { NcclProfileRecord } from '../../src/shared/run/nccl/nccl-records';
 
 /** The layout of native/profiler/profile_record.h on a 64-bit build. */
 const LAYOUT: ProfileRecordLayout = {
-  size: 192,
+  size: 224,
   id: 0,
   parent: 8,
   comm: 16,
@@ -27,11 +27,14 @@ const LAYOUT: ProfileRecordLayout = {
   nWarps: 76,
   isSend: 77,
   state: 78,
+  symmetric: 79,
   func: 80,
   datatype: 96,
   algo: 112,
   proto: 128,
   text: 16,
+  kernel: 192,
+  kernelText: 32,
   firstStepNs: 144,
   lastStepNs: 152,
   waitNs: 160,
@@ -43,11 +46,12 @@ const LAYOUT: ProfileRecordLayout = {
 };
 
 /** A record as the plug-in holds it: numbers where the decoder gives names, a flag, or hex. */
-type Raw = Omit<Required<NcclProfileRecord>, 'kind' | 'point' | 'comm' | 'isSend'> & {
+type Raw = Omit<Required<NcclProfileRecord>, 'kind' | 'point' | 'comm' | 'isSend' | 'symmetric'> & {
   kind: number;
   point: number;
   comm: bigint;
   isSend: number;
+  symmetric: number;
 };
 
 /** Lays `records` out as the plug-in would, in the layout's byte order. */
@@ -77,11 +81,13 @@ function pack(records: Raw[], l: ProfileRecordLayout): ArrayBuffer {
     bytes[b + l.nWarps] = r.nWarps;
     bytes[b + l.isSend] = r.isSend;
     bytes[b + l.state] = r.state;
+    bytes[b + l.symmetric] = r.symmetric;
     const text = (at: number, s: string) => [...s].forEach((c, k) => (bytes[b + at + k] = c.charCodeAt(0)));
     text(l.func, r.func);
     text(l.datatype, r.datatype);
     text(l.algo, r.algo);
     text(l.proto, r.proto);
+    text(l.kernel, r.kernel);
     u64(l.firstStepNs, r.firstStepNs);
     u64(l.lastStepNs, r.lastStepNs);
     r.waitNs.forEach((w, k) => u64(l.waitNs + 8 * k, w));
@@ -115,6 +121,8 @@ function expected(r: Raw, l: ProfileRecordLayout): NcclProfileRecord {
     algo: r.algo,
     proto: r.proto,
   };
+  if (r.kernel) out.kernel = r.kernel;
+  if (r.symmetric !== 0) out.symmetric = true;
   if (r.kind === l.proxyOp && r.point === l.stop)
     Object.assign(out, { firstStepNs: r.firstStepNs, lastStepNs: r.lastStepNs, waitNs: r.waitNs });
   return out;
@@ -146,6 +154,9 @@ const raw: fc.Arbitrary<Raw> = fc.record({
   datatype: name,
   algo: name,
   proto: name,
+  // Profiler v7's kernel names run longer than the other texts: up to the field's 31 characters.
+  kernel: fc.constantFrom('', 'AllReduce_AGxLL_R', 'AllReduce_RSxLD_AGxST', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ01234'),
+  symmetric: fc.integer({ min: 0, max: 255 }),
   firstStepNs: exact,
   lastStepNs: exact,
   waitNs: fc.array(exact, { minLength: 4, maxLength: 4 }),
@@ -173,7 +184,7 @@ describe("the profiler plug-in's packed records", () => {
 
   it('refuse bytes that are not a whole number of records', () => {
     expect(() => decodeProfileRecords({ packed: new ArrayBuffer(LAYOUT.size + 1), count: 1, layout: LAYOUT })).toThrow(
-      /do not add up: 1 records of 192 bytes in 193 bytes/,
+      /do not add up: 1 records of 224 bytes in 225 bytes/,
     );
     expect(() => decodeProfileRecords({ packed: new ArrayBuffer(LAYOUT.size), count: 2, layout: LAYOUT })).toThrow(/do not add up/);
   });

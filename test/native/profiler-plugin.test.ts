@@ -74,6 +74,36 @@ describe('the NCCL profiler plug-in', () => {
     ]);
   });
 
+  it("takes NCCL 2.31's calls through ncclProfiler_v7 and keeps the kernel each collective ran on, which only v7's descriptor names", () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    // The same collective through v6 and v7. The harness fills v7's members both times: NCCL 2.29 and
+    // 2.30's descriptor ends before them, and the plug-in must not read them there.
+    const symmetric = (context: string, seq: number) => ({
+      ...(allReduce(context, seq, 0, 0)[0] as object),
+      kernelVariant: 'AllReduce_AGxLL_R',
+      isSymColl: true,
+    });
+    const v6 = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v6', [
+      { call: 'init', context: 'v6', comm: 0x6n, rank: 0, nRanks: 2 },
+      symmetric('v6', 1),
+    ]);
+    const v7 = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v7', [
+      { call: 'init', context: 'v7', comm: 0x7n, rank: 0, nRanks: 2 },
+      symmetric('v7', 2),
+      { ...(allReduce('v7', 3, 0, 0)[0] as object), kernelVariant: 'AllReduce_Sum_f32_RING_SIMPLE' },
+    ]);
+    // v7 asks for what v6 does.
+    expect(v7).toEqual(v6);
+    const read = addon.ncclProfilerRead({ library: LIBRARY });
+    expect(read.interface).toBe(7);
+    const colls = read.records.filter((r) => r.kind === 'coll');
+    expect(colls.map((r) => [r.comm, r.seq, r.kernel, r.symmetric])).toEqual([
+      ['0000000000000006', 1, undefined, undefined],
+      ['0000000000000007', 2, 'AllReduce_AGxLL_R', true],
+      ['0000000000000007', 3, 'AllReduce_Sum_f32_RING_SIMPLE', undefined],
+    ]);
+  });
+
   it("keeps each collective NCCL ran on copy engines (v6's CeColl) at its start: function, count, root, datatype and sync, with no handle", () => {
     addon.ncclProfilerRead({ library: LIBRARY });
     const masks = hooks.profilerPlay(LIBRARY, 'ncclProfiler_v6', [

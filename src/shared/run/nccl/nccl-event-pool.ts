@@ -139,6 +139,8 @@ export class NcclEventPool {
         proto: r.proto,
         nChannels: r.nChannels,
         nWarps: r.nWarps,
+        ...(r.kernel ? { kernel: r.kernel } : {}),
+        ...(r.symmetric ? { symmetric: true } : {}),
         startNs: r.hostNs,
         stopNs: null,
         channels: [],

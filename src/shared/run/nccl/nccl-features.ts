@@ -139,6 +139,7 @@ export const NCCL_PLUGIN_INTERFACES: Record<NcclPluginKind, readonly NcclPluginI
     { version: 4, since: 22700, source: 'src/plugin at v2.27.3-1 dlsyms ncclProfiler_v4' },
     { version: 5, since: 22800, source: 'src/plugin at v2.28.3-1 dlsyms ncclProfiler_v5' },
     { version: 6, since: 22900, source: 'src/plugin at v2.29.2-1 dlsyms ncclProfiler_v6' },
+    { version: 7, since: 23102, source: 'src/include/plugin/profiler/profiler_v7.h at 2.31.2 (earlier 2.31 builds not read)' },
   ],
   tuner: [
     { version: 1, since: 21900, source: 'src at v2.19.1-1 dlsyms ncclTunerPlugin_v1' },
@@ -159,8 +160,8 @@ const DROPPED: Record<NcclPluginKind, readonly { version: number; since: number 
   tuner: [{ version: 1, since: 22100 }],
 };
 
-/** The interfaces the lab's plug-in library exports (native/profiler: ncclProfiler_v5/_v6, ncclTunerPlugin_v4/_v5/_v6). */
-export const LAB_PLUGIN_INTERFACES: Record<NcclPluginKind, readonly number[]> = { profiler: [5, 6], tuner: [4, 5, 6] };
+/** The interfaces the lab's plug-in library exports (native/profiler: ncclProfiler_v5/_v6/_v7, ncclTunerPlugin_v4/_v5/_v6). */
+export const LAB_PLUGIN_INTERFACES: Record<NcclPluginKind, readonly number[]> = { profiler: [5, 6, 7], tuner: [4, 5, 6] };
 
 /** The plug-in interfaces an NCCL of version `code` looks up, oldest first. */
 export function pluginInterfacesAt(kind: NcclPluginKind, code: number): number[] {

@@ -134,7 +134,7 @@ const NO_WINDOW = 'NCCL gave no window: its communicator has no symmetric memory
  */
 export function describeRan(step: {
   kernels?: NcclKernels;
-  nccl?: Pick<NcclStepInfo, 'seen' | 'copyEngine'>;
+  nccl?: Pick<NcclStepInfo, 'seen' | 'copyEngine' | 'kernel' | 'symmetric'>;
   ranks?: readonly { windows?: { declined: number } }[];
 }): string | null {
   const parts: string[] = [];
@@ -151,6 +151,15 @@ export function describeRan(step: {
       const why = !k.windows ? ' (no windows)' : declined ? ` (${NO_WINDOW})` : '';
       parts.push(`${sym > 0 ? '' : 'not symmetric: '}${counted(k.other, several)}${sym > 0 ? '' : why}`);
     }
+  }
+  // Without NCCL's INFO lines, what its profiler named (v7, NCCL 2.31): the kernels, and how many calls were symmetric.
+  const named = step.nccl?.kernel;
+  if (!k && named && Object.keys(named).length > 0) {
+    const calls = Object.values(named).reduce((a, b) => a + b, 0);
+    const sym = step.nccl?.symmetric ?? 0;
+    const names = counted(named, Object.keys(named).length > 1);
+    if (sym === calls) parts.push(`symmetric kernel${Object.keys(named).length > 1 ? 's' : ''} ${names}`);
+    else parts.push(`kernel${Object.keys(named).length > 1 ? 's' : ''} ${names}${sym > 0 ? ` (${sym} of ${calls} calls symmetric)` : ''}`);
   }
   if (!k && declined) parts.push(`not symmetric: ${NO_WINDOW}`);
   return parts.length ? parts.join(', ') : null;

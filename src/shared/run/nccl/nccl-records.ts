@@ -32,6 +32,9 @@ export interface NcclProfileRecord {
   datatype: string;
   algo: string;
   proto: string;
+  /** coll through profiler v7 (NCCL 2.31): the kernel NCCL launched, and true where it is a symmetric one. */
+  kernel?: string;
+  symmetric?: boolean;
   /** proxy-op stop: its steps' first start and last stop (host clock), and their time per wait (ns, PROXY_WAITS' order). */
   firstStepNs?: number;
   lastStepNs?: number;
@@ -138,6 +141,9 @@ export interface NcclColl {
   proto: string;
   nChannels: number;
   nWarps: number;
+  /** Profiler v7 (NCCL 2.31): the kernel NCCL launched, and true where it is a symmetric one. */
+  kernel?: string;
+  symmetric?: boolean;
   /** Host clock at the call (start) and when NCCL had enqueued it (stop; null: not seen). */
   startNs: number;
   stopNs: number | null;

@@ -25,6 +25,12 @@ export const ncclStepInfoSchema = z.object({
    * (the step's `kernels` names it, from NCCL's INFO lines).
    */
   copyEngine: z.number().int().nonnegative().optional(),
+  /**
+   * Profiler v7 (NCCL 2.31): the calls seen by the kernel NCCL launched for them, and how many of
+   * them ran on a symmetric kernel. Absent where NCCL's profiler names no kernel (before v7).
+   */
+  kernel: z.record(z.string(), z.number().int()).optional(),
+  symmetric: z.number().int().nonnegative().optional(),
   /** Channels that started but whose end never came, and channels NCCL stamped with zero (NCCL #1961). */
   missingEnds: z.number().int().nonnegative(),
   zeroTimes: z.number().int().nonnegative(),
@@ -60,10 +66,10 @@ export function addProxy(into: { proxy?: NcclProxySummary }, add: Omit<NcclProxy
   for (const k of PROXY_WAITS) p.waitUs[k] += add.waitUs[k];
 }
 
-/** Counts one call's algorithm, protocol and channels in `info`. */
+/** Counts one call's algorithm, protocol and channels in `info`, and the kernel it ran on where NCCL named it (profiler v7). */
 export function countChoice(
-  info: Pick<NcclStepInfo, 'algo' | 'proto' | 'nChannels'>,
-  c: { algo: string; proto: string; nChannels: number },
+  info: Pick<NcclStepInfo, 'algo' | 'proto' | 'nChannels' | 'kernel' | 'symmetric'>,
+  c: { algo: string; proto: string; nChannels: number; kernel?: string; symmetric?: boolean },
 ): void {
   for (const [m, k] of [
     [info.algo, c.algo],
@@ -71,6 +77,11 @@ export function countChoice(
     [info.nChannels, String(c.nChannels)],
   ] as const)
     m[k] = (m[k] ?? 0) + 1;
+  if (c.kernel) {
+    const kernels = (info.kernel ??= {});
+    kernels[c.kernel] = (kernels[c.kernel] ?? 0) + 1;
+    info.symmetric = (info.symmetric ?? 0) + (c.symmetric ? 1 : 0);
+  }
 }
 
 /** A step's NCCL choices over its ranks (the record's step.nccl): the counts added up. */
@@ -108,6 +119,11 @@ export function mergeStepInfos(infos: NcclStepInfo[]): NcclStepSummary | null {
     out.missingEnds += i.missingEnds;
     out.zeroTimes += i.zeroTimes;
     if (i.copyEngine !== undefined) out.copyEngine = (out.copyEngine ?? 0) + i.copyEngine;
+    if (i.kernel) {
+      const kernels = (out.kernel ??= {});
+      for (const [k, n] of Object.entries(i.kernel)) kernels[k] = (kernels[k] ?? 0) + n;
+      out.symmetric = (out.symmetric ?? 0) + (i.symmetric ?? 0);
+    }
     for (const f of ['algo', 'proto', 'nChannels'] as const) for (const [k, n] of Object.entries(i[f])) out[f][k] = (out[f][k] ?? 0) + n;
     if (i.proxy) addProxy(out, i.proxy);
   }

@@ -118,6 +118,27 @@ describe('the NCCL event join', () => {
     expect(info.kernelUs).toEqual([1]);
   });
 
+  it('counts the kernels profiler v7 names for the calls, and the symmetric ones among them, over ranks too', () => {
+    const sym = [call(30), call(31)];
+    const plain = call(32);
+    for (const c of sym) Object.assign(c.coll, { kernel: 'AllReduce_AGxLL_R', symmetric: true });
+    plain.coll.kernel = 'AllReduce_Sum_f32_RING_LL';
+    const pool = new NcclEventPool();
+    pool.add([...sym.flatMap(all), ...all(plain)]);
+    const { info } = joinStep(pool.take(COMM, 'AllReduce', [30, 31, 32]), 3, null);
+    expect(info.kernel).toEqual({ AllReduce_AGxLL_R: 2, AllReduce_Sum_f32_RING_LL: 1 });
+    expect(info.symmetric).toBe(2);
+    const merged = mergeStepInfos([info, info]);
+    expect(merged?.kernel).toEqual({ AllReduce_AGxLL_R: 4, AllReduce_Sum_f32_RING_LL: 2 });
+    expect(merged?.symmetric).toBe(4);
+    // Before v7 no call names its kernel: neither field.
+    const old = new NcclEventPool();
+    old.add(all(call(40)));
+    const before = joinStep(old.take(COMM, 'AllReduce', [40]), 1, null).info;
+    expect(before).not.toHaveProperty('kernel');
+    expect(before).not.toHaveProperty('symmetric');
+  });
+
   it('says which calls it never saw, and counts the loop calls but times only the timed iterations', () => {
     const loop = [call(10), call(11)];
     const timed = [call(12, { channels: [[0, 3_000]] }), call(13, { channels: [[0, 4_000]] })];

@@ -164,6 +164,23 @@ describe("NCCL's INFO lines of each call's kernel", () => {
     expect(describeRan({})).toBeNull();
   });
 
+  it("says the kernels NCCL's profiler v7 named where no INFO line was read, and how many calls were symmetric", () => {
+    expect(describeRan({ nccl: { seen: 46, kernel: { AllReduce_AGxLL_R: 46 }, symmetric: 46 } })).toBe(
+      'symmetric kernel AllReduce_AGxLL_R',
+    );
+    expect(describeRan({ nccl: { seen: 46, kernel: { AllReduce_AGxLL_R: 40, AllReduce_Sum_f32_RING_LL: 6 }, symmetric: 40 } })).toBe(
+      'kernels AllReduce_AGxLL_R ×40, AllReduce_Sum_f32_RING_LL ×6 (40 of 46 calls symmetric)',
+    );
+    expect(describeRan({ nccl: { seen: 6, kernel: { AllReduce_Sum_f32_RING_LL: 6 }, symmetric: 0 } })).toBe(
+      'kernel AllReduce_Sum_f32_RING_LL',
+    );
+    // NCCL's INFO lines, where read, say it first.
+    const lines = { windows: true, symmetric: { AllReduce_AGxLL_R: 46 }, other: {} };
+    expect(describeRan({ kernels: lines, nccl: { seen: 46, kernel: { X: 46 }, symmetric: 46 } })).toBe(
+      'symmetric kernel AllReduce_AGxLL_R',
+    );
+  });
+
   it("asks NCCL for each call's kernel only where steps are on windows or have a CTA policy, besides pairs' transports", () => {
     expect(ncclInfoSubsystems(compilePlan(scenario([{ op: 'all_reduce', count: 4 }])))).toEqual([]);
     expect(ncclInfoSubsystems(compilePlan(scenario([{ op: 'all_reduce', count: 4, registration: 'window' }])))).toEqual(['TUNING']);
