@@ -241,7 +241,8 @@ Napi::Value TunerPlay(const Napi::CallbackInfo& info) {
       } else {
         bool lossless = true;
         const uint64_t comm = c.Get("comm").As<Napi::BigInt>().Uint64Value(&lossless);
-        if (context.version == 6) static_cast<nt::TableV6*>(table(6))->init(&context.ctx, comm, 2, 1, nullptr, nullptr, nullptr);
+        if (context.version >= 6)  // v7's table is v6's
+          static_cast<nt::TableV6*>(table(context.version))->init(&context.ctx, comm, 2, 1, nullptr, nullptr, nullptr);
         else
           static_cast<nt::TableV5*>(table(context.version))->init(&context.ctx, comm, 2, 1, nullptr, nullptr, nullptr);
       }
@@ -261,7 +262,7 @@ Napi::Value TunerPlay(const Napi::CallbackInfo& info) {
       after.Set(after.Length(), left);
     } else if (call == "chunk") {
       size_t chunk = static_cast<size_t>(c.Get("chunkSize").ToNumber().Int64Value());
-      const auto* v6 = context.version == 6 ? static_cast<nt::TableV6*>(table(6)) : nullptr;
+      const auto* v6 = context.version >= 6 ? static_cast<nt::TableV6*>(table(context.version)) : nullptr;
       if (v6 && v6->get_chunk_size)
         v6->get_chunk_size(context.ctx, c.Get("collType").ToNumber().Int32Value(), c.Get("bytes").ToNumber().Int64Value(),
                            c.Get("algo").ToNumber().Int32Value(), c.Get("proto").ToNumber().Int32Value(),

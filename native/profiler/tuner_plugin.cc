@@ -54,6 +54,13 @@ nt::Result init_v6(void** context, uint64_t comm_id, size_t, size_t, nt::Logger,
   return nccl_profiler::kSuccess;
 }
 
+// v7: v6's functions; only its constants (which the lab never reads or writes) have more rows.
+nt::Result init_v7(void** context, uint64_t comm_id, size_t, size_t, nt::Logger, nt::NvlDomainInfo*, nt::TunerConstants*) {
+  g_interface.store(7);
+  *context = new TunerContext{comm_id};
+  return nccl_profiler::kSuccess;
+}
+
 nt::Result init_v4(size_t, size_t, nt::Logger, void** context) {
   g_interface.store(4);
   *context = new TunerContext{0};
@@ -113,10 +120,14 @@ void set_tuner_paused(bool paused) { g_paused.store(paused); }
 }  // namespace clab
 
 // NCCL 2.30 and later look up ncclTunerPlugin_v6 first, 2.28 and 2.29 ncclTunerPlugin_v5, 2.24 to
-// 2.27 ncclTunerPlugin_v4. v6's getChunkSize is left null: NCCL then keeps the chunk size it computed
-// (src/enqueue.cc calls it only where it is set), as a tuner that only reads must.
+// 2.27 ncclTunerPlugin_v4; NVIDIA's repository after 2.30.7 adds ncclTunerPlugin_v7 (tuner_v7.h:
+// v6's table, with constants for more compute capabilities). v6's and v7's getChunkSize is left
+// null: NCCL then keeps the chunk size it computed (src/enqueue.cc calls it only where it is set),
+// as a tuner that only reads must.
 extern "C" {
 
+__attribute__((visibility("default")))
+clab::nccl_tuner::TableV6 ncclTunerPlugin_v7 = {"clab", clab::init_v7, clab::get_coll_info, clab::finalize, nullptr};
 __attribute__((visibility("default")))
 clab::nccl_tuner::TableV6 ncclTunerPlugin_v6 = {"clab", clab::init_v6, clab::get_coll_info, clab::finalize, nullptr};
 __attribute__((visibility("default")))

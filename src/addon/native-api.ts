@@ -228,7 +228,7 @@ export interface NcclProfilerRead {
   records: NcclProfileRecord[];
   /** The tuner's calls (the same library as NCCL_TUNER_PLUGIN): NCCL's predicted time per algorithm × protocol. */
   tuner: NcclTunerRecord[];
-  /** The tuner interface NCCL took (6, 5, 4; 0: it never initialised the tuner). */
+  /** The tuner interface NCCL took (7, 6, 5, 4; 0: it never initialised the tuner). */
   tunerInterface: number;
   recorded: number;
   /** Records lost to a full ring. */

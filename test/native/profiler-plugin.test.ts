@@ -384,6 +384,22 @@ describe('the NCCL profiler plug-in', () => {
     expect(read.tuner.map((t) => [t.comm, t.func, t.bytes, t.costUs])).toEqual([['000000000000006a', 'AllReduce', 1 << 20, table]]);
   });
 
+  it('takes the calls of an NCCL that looks up ncclTunerPlugin_v7 as v6’s, the chunk size left as NCCL computed it', () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    const table = [[4, 8, 16]];
+    const coll = { call: 'coll', context: 'seven', collType: 4, bytes: 4096, table };
+    const after = hooks.tunerPlay(LIBRARY, [
+      { call: 'init', context: 'seven', comm: 0x7an, version: 7 },
+      coll,
+      { call: 'chunk', context: 'seven', collType: 4, bytes: 4096, algo: 1, proto: 0, nChannels: 2, chunkSize: 65536 },
+      { call: 'finalize', context: 'seven' },
+    ]);
+    expect(after).toEqual([table.flat(), 65536]);
+    const read = addon.ncclProfilerRead({ library: LIBRARY });
+    expect(read.tunerInterface).toBe(7);
+    expect(read.tuner.map((t) => [t.comm, t.func, t.bytes, t.costUs])).toEqual([['000000000000007a', 'AllReduce', 4096, table]]);
+  });
+
   it('records every call through the v4 interface, whose records name no communicator to tell repeats apart by', () => {
     addon.ncclProfilerRead({ library: LIBRARY });
     const table = [[1, 2, 3]];

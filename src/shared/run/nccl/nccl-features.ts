@@ -160,8 +160,8 @@ const DROPPED: Record<NcclPluginKind, readonly { version: number; since: number 
   tuner: [{ version: 1, since: 22100 }],
 };
 
-/** The interfaces the lab's plug-in library exports (native/profiler: ncclProfiler_v5/_v6/_v7, ncclTunerPlugin_v4/_v5/_v6). */
-export const LAB_PLUGIN_INTERFACES: Record<NcclPluginKind, readonly number[]> = { profiler: [5, 6, 7], tuner: [4, 5, 6] };
+/** The interfaces the lab's plug-in library exports (native/profiler: ncclProfiler_v5/_v6/_v7, ncclTunerPlugin_v4/_v5/_v6/_v7). */
+export const LAB_PLUGIN_INTERFACES: Record<NcclPluginKind, readonly number[]> = { profiler: [5, 6, 7], tuner: [4, 5, 6, 7] };
 
 /** The plug-in interfaces an NCCL of version `code` looks up, oldest first. */
 export function pluginInterfacesAt(kind: NcclPluginKind, code: number): number[] {
