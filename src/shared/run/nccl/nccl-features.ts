@@ -16,7 +16,7 @@ export interface NcclFeature {
   since: number;
   /** Where `since` was read. */
   source: string;
-  /** false: not found in NVIDIA's sources up to 2.31.0a7; `since` is what another page says. */
+  /** false: not found in the NVIDIA sources read so far; `since` is what another page says (listed, never lit). */
   confirmed: boolean;
 }
 
@@ -114,11 +114,10 @@ export const NCCL_FEATURES: readonly NcclFeature[] = [
   },
   {
     id: 'per-collective-config',
-    what: 'a config per collective call',
-    since: 23200,
-    source:
-      'only NVIDIA’s nccl4py pages for 2.32.3 (NCCLCollConfig, "the config argument of every collective"); nccl.h.in up to 2.31.0a7 declares none',
-    confirmed: false,
+    what: 'a config per collective call (ncclCollConfig_t through nccl*Config: CTAs, algorithm selection, CTA policy, a profiler tag)',
+    since: 23102,
+    source: 'nccl.h.in at 2.31.2 declares ncclCollConfig_v23100 and ncclAllReduceConfig …; 2.31.0a7 declared none (2.31.1 not read)',
+    confirmed: true,
   },
 ];
 
@@ -181,9 +180,9 @@ export interface NcclFeatureAt {
   lit: boolean;
 }
 
-/** Every feature of the table and whether NCCL of version `code` has it. */
-export function ncclFeaturesAt(code: number): NcclFeatureAt[] {
-  return NCCL_FEATURES.map((feature) => ({ feature, lit: feature.confirmed && code >= feature.since }));
+/** Every feature of the table (`features`, the lab's by default) and whether NCCL of version `code` has it. */
+export function ncclFeaturesAt(code: number, features: readonly NcclFeature[] = NCCL_FEATURES): NcclFeatureAt[] {
+  return features.map((feature) => ({ feature, lit: feature.confirmed && code >= feature.since }));
 }
 
 /** A feature as a line names it: its text and the version it came with ("(2.27)", "(2.32, unconfirmed)"). */

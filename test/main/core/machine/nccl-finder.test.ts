@@ -97,7 +97,7 @@ describe("doctor's NCCL report", () => {
     const at2277 = lines.slice(lines.indexOf(headers[1]) + 1);
     expect(at2277).toContain('  ✓ window registration (ncclCommWindowRegister) (2.27)');
     expect(at2277.find((l) => l.includes('ncclAlltoAll'))).toMatch(/^ {2}· /);
-    expect(at2277.find((l) => l.includes('per collective'))).toMatch(/^ {2}\? .*unconfirmed/);
+    expect(at2277.find((l) => l.includes('per collective'))).toMatch(/^ {2}· a config per collective call .*\(2\.31\.2\)$/);
   });
 
   it('says when none is found', () => {
