@@ -9,8 +9,10 @@ import type { BackendAvailability, Topology } from '../../../addon/native-api.js
 import {
   featureText,
   labPluginInterfaceAt,
+  NCCL_FEATURES,
   ncclFeaturesAt,
   pluginInterfacesAt,
+  type NcclFeature,
   type NcclPluginKind,
 } from '../../../shared/run/nccl/nccl-features.js';
 import { findNcclLibraries, machineNcclSearch, type FoundNccl, type NcclOrigin } from '../../core/machine/nccl-finder.js';
@@ -102,9 +104,13 @@ function pluginText(kind: NcclPluginKind, code: number): string {
 /**
  * The NCCL libraries found, each with its version, and per version what it offers (✓ has it,
  * · not yet; ? where the version it came with is unconfirmed). `loaded`: the file runs load,
- * marked so.
+ * marked so. `features`: the table read (the lab's; a test gives its own).
  */
-export function ncclLibrariesReport(found: readonly FoundNccl[], loaded: string | null): string[] {
+export function ncclLibrariesReport(
+  found: readonly FoundNccl[],
+  loaded: string | null,
+  features: readonly NcclFeature[] = NCCL_FEATURES,
+): string[] {
   const lines = [`NCCL libraries (each version read from the file's "NCCL version" string: nothing loaded, no GPU needed):`];
   if (!found.length) lines.push('  none found');
   for (const f of found) {
@@ -116,7 +122,7 @@ export function ncclLibrariesReport(found: readonly FoundNccl[], loaded: string 
   const versions = new Map(found.flatMap((f) => (f.banner ? [[f.banner.version, f.banner.code] as const] : [])));
   for (const [version, code] of [...versions].sort((a, b) => b[1] - a[1])) {
     lines.push(`NCCL ${version}: ${pluginText('profiler', code)}, ${pluginText('tuner', code)}`);
-    for (const { feature, lit } of ncclFeaturesAt(code))
+    for (const { feature, lit } of ncclFeaturesAt(code, features))
       lines.push(`  ${lit ? '✓' : feature.confirmed ? '·' : '?'} ${featureText(feature)}`);
   }
   if (versions.size) lines.push("  (✓ has it, · not yet: it came later, ? not confirmed in NVIDIA's sources)");

@@ -98,6 +98,11 @@ describe("doctor's NCCL report", () => {
     expect(at2277).toContain('  ✓ window registration (ncclCommWindowRegister) (2.27)');
     expect(at2277.find((l) => l.includes('ncclAlltoAll'))).toMatch(/^ {2}· /);
     expect(at2277.find((l) => l.includes('per collective'))).toMatch(/^ {2}· a config per collective call .*\(2\.31\.2\)$/);
+    // A feature only another page speaks of is marked so, whatever the version.
+    const guess = { id: 'guess', what: 'a feature one page speaks of', since: 22000, source: 'a page', confirmed: false };
+    const withGuess = ncclLibrariesReport(found, null, [guess]);
+    expect(withGuess).toContain('  ? a feature one page speaks of (2.20, unconfirmed)');
+    expect(withGuess.filter((l) => l.startsWith('  ✓'))).toEqual([]);
   });
 
   it('says when none is found', () => {
