@@ -2,7 +2,7 @@
 // when. The loop timed as a whole (nccl-tests' way) is asked for outside compare blocks; the cpu
 // backend does not run one (its clock readings cost nothing), so the wrapper answers the way the
 // nccl backend does: the repetitions run once more first, timed only at the loop's ends.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { summarizeStep } from '../../src/shared/run/record/aggregate';
 import { compilePlan } from '../../src/shared/plan/compile';
 import type { PlanStep } from '../../src/shared/plan/types';
@@ -147,16 +147,13 @@ describe('executor: the loop timed as a whole', () => {
       }),
     );
     const asked = async (choice: string | undefined) => {
-      const saved = process.env.CLAB_ITERATION_EVENTS;
-      if (choice === undefined) delete process.env.CLAB_ITERATION_EVENTS;
-      else process.env.CLAB_ITERATION_EVENTS = choice;
+      vi.stubEnv('CLAB_ITERATION_EVENTS', choice);
       try {
         const looping = await loopingComm();
         await new PlanExecutor(plan, { rank: 0, comm: looping.comm, stepBegin: () => undefined, stepEnd: () => undefined }).run();
         return looping.asked.filter((a) => a.repeat === 3);
       } finally {
-        if (saved === undefined) delete process.env.CLAB_ITERATION_EVENTS;
-        else process.env.CLAB_ITERATION_EVENTS = saved;
+        vi.unstubAllEnvs();
       }
     };
     const inBlock = { op: 'all_reduce', repeat: 3, loop: false };

@@ -9,7 +9,7 @@ import { compilePlan } from '../../../src/shared/plan/compile';
 import { INSIDE_NCCL_FORCED_OFF, INSIDE_NCCL_NOT_ASKED } from '../../../src/shared/run/nccl/inside-nccl';
 import { runRecordSchema } from '../../../src/shared/run/record/record';
 import { scenarioSchema } from '../../../src/shared/scenario/schema';
-import { CLAB, endAll, start, tokenFile } from './hosts/processes';
+import { CLAB, endAll, start, startWorker, tokenFile } from './hosts/processes';
 import { freePort } from '../../setup/free-port';
 
 const base = { version: 1, name: 'inside', world: { ranks: 1 }, steps: [{ op: 'all_reduce', count: 4 }] };
@@ -54,11 +54,7 @@ describe('the plug-ins in a rank that a clab worker starts', () => {
     const core = start('node', [CLAB, 'run', scenario, '--backend', 'nccl', '--listen', String(port), '--token-file', file, '--out', out], {
       CLAB_NCCL_PROFILER: '1', // the core's own environment does not reach a worker's ranks
     });
-    const worker = start(
-      'node',
-      [CLAB, 'worker', '--connect', `127.0.0.1:${port}`, '--token-file', file, '--rank', '0', '--world', '1'],
-      env,
-    );
+    const worker = startWorker(`127.0.0.1:${port}`, file, 0, 1, [], env);
     await Promise.all([core.exited, worker.exited]);
     const record = runRecordSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(record.logs.filter((l) => l.rank === 0).length, core.err).toBeGreaterThan(0);

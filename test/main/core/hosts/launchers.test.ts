@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runRecordSchema } from '../../../../src/shared/run/record/record';
-import { alive, CLAB, endAll, has, launchedAllInOne, pidsMentioning, start, tokenFile, waitFor } from './processes';
+import { alive, CLAB, endAll, has, launchedAllInOne, pidsMentioning, start, startWorker, tokenFile, waitFor } from './processes';
 import { freePort } from '../../../setup/free-port';
 
 const noMpirun = has('mpirun') ? null : 'mpirun (Open MPI) is missing: apt-get install openmpi-bin';
@@ -58,9 +58,7 @@ describe('ranks from a launcher', () => {
       '-v',
     ]);
     await waitFor(c, 'waiting for 2 ranks', 10_000);
-    const w = [0, 1].map((rank) =>
-      start('node', [CLAB, 'worker', '--connect', `127.0.0.1:${port}`, '--token-file', file, '--rank', String(rank), '--world', '2']),
-    );
+    const w = [0, 1].map((rank) => startWorker(`127.0.0.1:${port}`, file, rank, 2));
     await waitFor(c, /\[Rank 0\] joined the cpu communicator/, 20_000);
     await waitFor(c, /\[Rank 1\] joined the cpu communicator/, 20_000);
     const rankPids = [...c.err.matchAll(/\[Rank \d\] joined the cpu communicator \(2 ranks, pid (\d+)/g)].map((m) => Number(m[1]));
@@ -96,22 +94,7 @@ describe('ranks from a launcher', () => {
       { CLAB_TRACE: '1' }, // the core says when each rank began a step: the kill comes once rank 1 is in step 0
     );
     await waitFor(c, 'waiting for 2 ranks', 10_000);
-    const w = [0, 1].map((rank) =>
-      start('node', [
-        CLAB,
-        'worker',
-        '--connect',
-        `127.0.0.1:${port}`,
-        '--token-file',
-        file,
-        '--rank',
-        String(rank),
-        '--world',
-        '2',
-        '--host-name',
-        `box${rank}`,
-      ]),
-    );
+    const w = [0, 1].map((rank) => startWorker(`127.0.0.1:${port}`, file, rank, 2, ['--host-name', `box${rank}`]));
     await waitFor(c, /\[Rank 1\] joined the cpu communicator \(2 ranks, pid (\d+)/, 20_000);
     await waitFor(c, /rank 1 began step 0/, 20_000);
     const rankPid = Number(/\[Rank 1\] joined the cpu communicator \(2 ranks, pid (\d+)/.exec(c.err)![1]);

@@ -31,6 +31,25 @@ export function start(command: string, args: string[], env: NodeJS.ProcessEnv = 
   return p;
 }
 
+/**
+ * `clab worker` joining the core at `address` (host:port) as rank `rank` of `world`, proving itself
+ * with the token in `token`; `more`: further arguments (a host name, a log folder).
+ */
+export function startWorker(
+  address: string,
+  token: string,
+  rank: number,
+  world: number,
+  more: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Proc {
+  return start(
+    'node',
+    [CLAB, 'worker', '--connect', address, '--token-file', token, '--rank', String(rank), '--world', String(world), ...more],
+    env,
+  );
+}
+
 /** Ends every process group a test started (the workers' rank processes with them), and removes its token folders. */
 export function endAll(): void {
   for (const p of started.splice(0)) {

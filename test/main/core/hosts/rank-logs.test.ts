@@ -6,7 +6,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runRecordSchema } from '../../../../src/shared/run/record/record';
-import { CLAB, endAll, start, tokenFile, waitFor } from './processes';
+import { CLAB, endAll, start, startWorker, tokenFile, waitFor } from './processes';
 import { freePort } from '../../../setup/free-port';
 
 afterEach(() => endAll());
@@ -40,26 +40,9 @@ describe('clab worker --log-dir', () => {
     await waitFor(c, 'waiting for 2 ranks', 10_000);
     const logs = join(dir, 'logs');
     const w = [0, 1].map((rank) =>
-      start(
-        'node',
-        [
-          CLAB,
-          'worker',
-          '--connect',
-          `127.0.0.1:${port}`,
-          '--token-file',
-          file,
-          '--rank',
-          String(rank),
-          '--world',
-          '2',
-          '--host-name',
-          `box${rank}`,
-          '--log-dir',
-          logs,
-        ],
-        { NODE_OPTIONS: `--require ${preload}` },
-      ),
+      startWorker(`127.0.0.1:${port}`, file, rank, 2, ['--host-name', `box${rank}`, '--log-dir', logs], {
+        NODE_OPTIONS: `--require ${preload}`,
+      }),
     );
     expect(await c.exited).toBe(0);
     for (const x of w) expect(await x.exited).toBe(0);

@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LabService } from '../../../../src/main/core/service/lab-service';
 import { apiCallSchema } from '../../../../src/shared/run/api/api';
 import type { ApiEvent } from '../../../../src/shared/run/api/api';
-import { CLAB, endAll, start, tokenFile } from './processes';
+import { endAll, startWorker, tokenFile } from './processes';
 import { freePort } from '../../../setup/free-port';
 
 const runsDir = mkdtempSync(join(tmpdir(), 'clab-service-hosts-'));
@@ -51,8 +51,7 @@ describe('startRun with ranks from a launcher', () => {
     });
     expect(started.ok).toBe(true);
     runId = started.ok ? started.runId : '';
-    for (const rank of [0, 1])
-      start('node', [CLAB, 'worker', '--connect', `127.0.0.1:${port}`, '--token-file', file, '--rank', String(rank), '--world', '2']);
+    for (const rank of [0, 1]) startWorker(`127.0.0.1:${port}`, file, rank, 2);
     const end = await ended;
     expect(end.record.status).toBe('passed');
     expect(end.record.hosts?.[0].ranks).toEqual([0, 1]);
