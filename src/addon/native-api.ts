@@ -114,6 +114,15 @@ export interface EnqueueOptions {
    */
   eventsInLoop?: boolean;
   launch?: 'host' | 'graph';
+  /**
+   * nccl: the tag of the op's calls for NCCL's profiler (shared/run/nccl/nccl-records.ts stepTag: a
+   * step's index + 1), an integer below 2^53; 0 or absent: none. Its collectives carry it through
+   * NCCL 2.31's nccl*Config entry points where the loaded NCCL has them and the lab's profiler
+   * plug-in is loaded, and its events (profiler v7) come back with it (NcclProfileRecord.userTag);
+   * its sends and receives, NCCL's line-ups and the timed loop (issued with the plug-ins paused) go
+   * untagged. Elsewhere ignored.
+   */
+  tag?: number;
 }
 
 export interface NativeComm {

@@ -111,6 +111,9 @@ export function decodeProfileRecords(read: Pick<PackedProfilerRead, 'packed' | '
     const kernel = text(4, b + l.kernel, l.kernelText);
     if (kernel) r.kernel = kernel;
     if (bytes[b + l.symmetric] !== 0) r.symmetric = true;
+    // An addon built before records carried the tag lays out none.
+    const tag = l.userTag === undefined ? 0 : u64(b + l.userTag);
+    if (tag !== 0) r.userTag = tag;
     if (kind === l.proxyOp && point === l.stop) {
       r.firstStepNs = u64(b + l.firstStepNs);
       r.lastStepNs = u64(b + l.lastStepNs);

@@ -19,6 +19,7 @@ import { checksOf, failedOutcome, type Outcome } from './outcome.js';
 import { stepRefusal } from './refusals.js';
 import { HostMemory, hostWrittenBytes } from './host-memory.js';
 import { stepNccl, type NcclProfile } from './nccl-profile.js';
+import { stepTag } from '../shared/run/nccl/nccl-records.js';
 import { VariantComms } from './variant-comms.js';
 import { eventsInLoop, iterationEventsChoice } from './iteration-events.js';
 
@@ -258,7 +259,10 @@ export class PlanExecutor {
     const checkCalls = needsFreshCheck ? made.sets[1] : calls;
     const checkOp = nativeOp(checkCalls, step);
     const enqueue = this.flight.enqueue.bind(this.flight, step.index, step.stream);
-    const warm = step.warmup > 0 ? enqueue(op, step.warmup) : null;
+    // The step's tag on its NCCL calls (NCCL 2.31 hands it to the profiler plug-in with their events,
+    // which then name the step: shared/run/nccl/nccl-step-join.ts).
+    const tag = stepTag(step.index);
+    const warm = step.warmup > 0 ? enqueue(op, step.warmup, { tag }) : null;
     // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
     // the timed iterations as one loop timed as a whole, which bandwidth comes from (see loopUs);
     // graph-launched, that loop is a CUDA graph's replay, even of one iteration.
@@ -267,9 +271,11 @@ export class PlanExecutor {
     const timed = enqueue(
       op,
       step.iters,
-      graph ? { launch: 'graph' } : { loop, ...(loop && eventsInLoop(this.iterationEvents, bytes) ? { eventsInLoop: true } : {}) },
+      graph
+        ? { launch: 'graph', tag }
+        : { loop, tag, ...(loop && eventsInLoop(this.iterationEvents, bytes) ? { eventsInLoop: true } : {}) },
     );
-    const check = needsFreshCheck ? enqueue(checkOp, 1) : null;
+    const check = needsFreshCheck ? enqueue(checkOp, 1, { tag }) : null;
     let warmT: NativeTimes | null, timedT: NativeTimes, checkT: NativeTimes | null;
     try {
       [warmT, timedT, checkT] = await Promise.all([warm, timed, check]);

@@ -8,7 +8,7 @@ import type { NcclProfileRecord } from '../../src/shared/run/nccl/nccl-records';
 
 /** The layout of native/profiler/profile_record.h on a 64-bit build. */
 const LAYOUT: ProfileRecordLayout = {
-  size: 224,
+  size: 232,
   id: 0,
   parent: 8,
   comm: 16,
@@ -35,6 +35,7 @@ const LAYOUT: ProfileRecordLayout = {
   text: 16,
   kernel: 192,
   kernelText: 32,
+  userTag: 224,
   firstStepNs: 144,
   lastStepNs: 152,
   waitNs: 160,
@@ -88,6 +89,7 @@ function pack(records: Raw[], l: ProfileRecordLayout): ArrayBuffer {
     text(l.algo, r.algo);
     text(l.proto, r.proto);
     text(l.kernel, r.kernel);
+    u64(l.userTag, r.userTag);
     u64(l.firstStepNs, r.firstStepNs);
     u64(l.lastStepNs, r.lastStepNs);
     r.waitNs.forEach((w, k) => u64(l.waitNs + 8 * k, w));
@@ -123,6 +125,7 @@ function expected(r: Raw, l: ProfileRecordLayout): NcclProfileRecord {
   };
   if (r.kernel) out.kernel = r.kernel;
   if (r.symmetric !== 0) out.symmetric = true;
+  if (r.userTag !== 0) out.userTag = r.userTag;
   if (r.kind === l.proxyOp && r.point === l.stop)
     Object.assign(out, { firstStepNs: r.firstStepNs, lastStepNs: r.lastStepNs, waitNs: r.waitNs });
   return out;
@@ -157,6 +160,8 @@ const raw: fc.Arbitrary<Raw> = fc.record({
   // Profiler v7's kernel names run longer than the other texts: up to the field's 31 characters.
   kernel: fc.constantFrom('', 'AllReduce_AGxLL_R', 'AllReduce_RSxLD_AGxST', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ01234'),
   symmetric: fc.integer({ min: 0, max: 255 }),
+  // Profiler v7's tag of the call: 0 (none) often, as before v7.
+  userTag: fc.oneof(fc.constant(0), exact),
   firstStepNs: exact,
   lastStepNs: exact,
   waitNs: fc.array(exact, { minLength: 4, maxLength: 4 }),
@@ -184,7 +189,7 @@ describe("the profiler plug-in's packed records", () => {
 
   it('refuse bytes that are not a whole number of records', () => {
     expect(() => decodeProfileRecords({ packed: new ArrayBuffer(LAYOUT.size + 1), count: 1, layout: LAYOUT })).toThrow(
-      /do not add up: 1 records of 224 bytes in 225 bytes/,
+      /do not add up: 1 records of 232 bytes in 233 bytes/,
     );
     expect(() => decodeProfileRecords({ packed: new ArrayBuffer(LAYOUT.size), count: 2, layout: LAYOUT })).toThrow(/do not add up/);
   });

@@ -35,6 +35,11 @@ export interface NcclProfileRecord {
   /** coll through profiler v7 (NCCL 2.31): the kernel NCCL launched, and true where it is a symmetric one. */
   kernel?: string;
   symmetric?: boolean;
+  /**
+   * coll, p2p, ce-coll through profiler v7 (NCCL 2.31): the tag the call was made with
+   * (ncclCollConfig_t.userProfilerTag; the lab's name the step: stepTag); absent where none (0).
+   */
+  userTag?: number;
   /** proxy-op stop: its steps' first start and last stop (host clock), and their time per wait (ns, PROXY_WAITS' order). */
   firstStepNs?: number;
   lastStepNs?: number;
@@ -97,6 +102,17 @@ export function predictionTable(t: NcclTunerRecord): Record<string, number> {
   return out;
 }
 
+/**
+ * The tag a step's NCCL calls carry to NCCL's profiler (NCCL 2.31's ncclCollConfig_t.userProfilerTag,
+ * handed back as profiler v7's userTag): the step's index + 1, so that 0 stays "untagged". NCCL keeps
+ * the tags with the most significant bit of its 64 set; the lab's stay below 2^53.
+ */
+export const stepTag = (index: number): number => index + 1;
+
+/** The index of the step a tag names (stepTag), or null for none (absent, 0, or none of the lab's). */
+export const taggedStep = (tag: number | undefined): number | null =>
+  tag !== undefined && Number.isSafeInteger(tag) && tag > 0 ? tag - 1 : null;
+
 /** The function a send or recv is kept under: NCCL's name and the peer ("Send:1"). */
 export const p2pFunc = (func: string, peer: number) => `${func}:${peer}`;
 
@@ -144,6 +160,8 @@ export interface NcclColl {
   /** Profiler v7 (NCCL 2.31): the kernel NCCL launched, and true where it is a symmetric one. */
   kernel?: string;
   symmetric?: boolean;
+  /** Profiler v7 (NCCL 2.31): the tag the call was made with, where it had one (userTag). */
+  tag?: number;
   /** Host clock at the call (start) and when NCCL had enqueued it (stop; null: not seen). */
   startNs: number;
   stopNs: number | null;
