@@ -13,17 +13,14 @@ const EXCESS_MIN_US = 100;
 /** …and the host was still issuing for at least this share of the loop. */
 const ISSUE_SHARE = 0.8;
 
-export interface LoopStall {
+/** A stalled loop: its rank, the loop against its iterations, and the host thread's figures as the rank gave them (loopHost). */
+export interface LoopStall extends NonNullable<RankStepResult['loopHost']> {
   rank: number;
   /** The calls in the loop (its timed iterations). */
   calls: number;
   loopUs: number;
   /** The same iterations timed one by one, summed. */
   iterationsUs: number;
-  issueUs: number;
-  faults: number;
-  blocked: number;
-  preempted: number;
 }
 
 /** The rank's loop, if it waited for the host (see the thresholds above); null otherwise. */
