@@ -48,9 +48,33 @@ function ChoicePicker(props: {
   );
 }
 
+/** A small button at the toolbar's end: its title says what it does (and its key, where one does it too). */
+interface ToolButton {
+  testId: string;
+  title: string;
+  text: string;
+  onClick(): void;
+  label?: string;
+  pressed?: boolean;
+}
+
 export function TimelineToolbar(props: Props) {
   const { source, mode, choice, repeats, onMode, onChoice, onFit, onPng, onSvg, onSearch, fullscreen, onFullscreen, onHelp } = props;
   const compares = source.plan.compares;
+  const buttons: ToolButton[] = [
+    { testId: 'timeline-search-button', title: 'Search slices (Ctrl+F or /)', text: 'Search', onClick: onSearch },
+    { testId: 'timeline-fit', title: 'The whole run', text: 'Fit', onClick: onFit },
+    {
+      testId: 'timeline-fullscreen',
+      title: fullscreen ? 'Leave full screen (Shift+F or Esc)' : 'Full screen (Shift+F)',
+      text: fullscreen ? 'Exit full screen' : 'Full screen',
+      onClick: onFullscreen,
+      pressed: fullscreen,
+    },
+    { testId: 'timeline-png', title: 'The visible timeline as an image', text: 'PNG', onClick: onPng },
+    { testId: 'timeline-svg', title: 'The visible timeline as an SVG picture', text: 'SVG', onClick: onSvg },
+    { testId: 'timeline-help-button', title: 'Keys (?)', text: '?', onClick: onHelp, label: 'Keys' },
+  ];
   return (
     <div className="timeline-toolbar">
       {compares.length > 0 && (
@@ -88,31 +112,20 @@ export function TimelineToolbar(props: Props) {
         </>
       )}
       <span className="spacer" />
-      <button type="button" className="small" data-testid="timeline-search-button" title="Search slices (Ctrl+F or /)" onClick={onSearch}>
-        Search
-      </button>
-      <button type="button" className="small" data-testid="timeline-fit" title="The whole run" onClick={onFit}>
-        Fit
-      </button>
-      <button
-        type="button"
-        className="small"
-        data-testid="timeline-fullscreen"
-        aria-pressed={fullscreen}
-        title={fullscreen ? 'Leave full screen (Shift+F or Esc)' : 'Full screen (Shift+F)'}
-        onClick={onFullscreen}
-      >
-        {fullscreen ? 'Exit full screen' : 'Full screen'}
-      </button>
-      <button type="button" className="small" data-testid="timeline-png" title="The visible timeline as an image" onClick={onPng}>
-        PNG
-      </button>
-      <button type="button" className="small" data-testid="timeline-svg" title="The visible timeline as an SVG picture" onClick={onSvg}>
-        SVG
-      </button>
-      <button type="button" className="small" data-testid="timeline-help-button" aria-label="Keys" title="Keys (?)" onClick={onHelp}>
-        ?
-      </button>
+      {buttons.map((b) => (
+        <button
+          key={b.testId}
+          type="button"
+          className="small"
+          data-testid={b.testId}
+          aria-label={b.label}
+          aria-pressed={b.pressed}
+          title={b.title}
+          onClick={b.onClick}
+        >
+          {b.text}
+        </button>
+      ))}
     </div>
   );
 }
