@@ -7,6 +7,8 @@
 // not number calls: NCCL numbers neither its copy-engine nor its symmetric calls, so no count of the
 // lab's could follow its numbers there. Such a step's calls are counted on their communicator instead
 // (takeCalls): copy-engine calls (CeColl, profiler v6) and kernels (Coll), by algorithm and protocol.
+// Through profiler v7 (NCCL 2.31) a call also says which step made it (its tag, stepTag), and where
+// that is not the step its number joined it to, the tag wins (take).
 import {
   PROXY_WAITS,
   p2pFunc,
@@ -141,6 +143,7 @@ export class NcclEventPool {
         nWarps: r.nWarps,
         ...(r.kernel ? { kernel: r.kernel } : {}),
         ...(r.symmetric ? { symmetric: true } : {}),
+        ...(r.userTag ? { tag: r.userTag } : {}),
         startNs: r.hostNs,
         stopNs: null,
         channels: [],
@@ -253,12 +256,17 @@ export class NcclEventPool {
     });
   }
 
-  /** Takes the calls `seqs` out of the pool (those seen), in the order asked. */
-  take(comm: string, func: string, seqs: number[]): (NcclColl | null)[] {
+  /**
+   * Takes the calls `seqs` out of the pool (those seen), in the order asked. With the step's `tag`
+   * (stepTag): a call whose own tag (profiler v7) names another step is that step's whatever its
+   * number says, NCCL's word over the lab's count: it is handed back (joinStep counts it apart) but
+   * left in the pool.
+   */
+  take(comm: string, func: string, seqs: number[], tag?: number): (NcclColl | null)[] {
     return seqs.map((s) => {
       const c = this.find(comm, func, s);
       if (!c) return null;
-      this.remove(c.id, c);
+      if (tag === undefined || c.tag === undefined || c.tag === tag) this.remove(c.id, c);
       return c;
     });
   }

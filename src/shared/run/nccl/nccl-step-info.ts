@@ -31,6 +31,17 @@ export const ncclStepInfoSchema = z.object({
    */
   kernel: z.record(z.string(), z.number().int()).optional(),
   symmetric: z.number().int().nonnegative().optional(),
+  /**
+   * Profiler v7 (NCCL 2.31): of `seen`, the calls whose tag named their step (the step's index + 1,
+   * which its collectives carry through NCCL's nccl*Config entry points while the lab's plug-in is
+   * loaded: NCCL's own word that the join by number found the step's calls). Absent where none had a tag.
+   */
+  tagged: z.number().int().nonnegative().optional(),
+  /**
+   * Profiler v7: calls that the numbers joined to this step but whose tag names another step, by the
+   * index of that step. The tag wins: they are neither seen nor counted here. Absent where none.
+   */
+  elsewhere: z.record(z.string(), z.number().int()).optional(),
   /** Channels that started but whose end never came, and channels NCCL stamped with zero (NCCL #1961). */
   missingEnds: z.number().int().nonnegative(),
   zeroTimes: z.number().int().nonnegative(),
@@ -119,6 +130,11 @@ export function mergeStepInfos(infos: NcclStepInfo[]): NcclStepSummary | null {
     out.missingEnds += i.missingEnds;
     out.zeroTimes += i.zeroTimes;
     if (i.copyEngine !== undefined) out.copyEngine = (out.copyEngine ?? 0) + i.copyEngine;
+    if (i.tagged !== undefined) out.tagged = (out.tagged ?? 0) + i.tagged;
+    if (i.elsewhere) {
+      const elsewhere = (out.elsewhere ??= {});
+      for (const [k, n] of Object.entries(i.elsewhere)) elsewhere[k] = (elsewhere[k] ?? 0) + n;
+    }
     if (i.kernel) {
       const kernels = (out.kernel ??= {});
       for (const [k, n] of Object.entries(i.kernel)) kernels[k] = (kernels[k] ?? 0) + n;

@@ -3,7 +3,7 @@
 // channels' and proxy operations' slices on the host clock for the timeline.
 import { gpuToHostNs, type GpuClockSample } from './gpu-clock.js';
 import type { NcclEventPool } from './nccl-event-pool.js';
-import { PROXY_WAITS, predictionTable, type NcclColl, type NcclTunerRecord, type ProxyWait } from './nccl-records.js';
+import { PROXY_WAITS, predictionTable, taggedStep, type NcclColl, type NcclTunerRecord, type ProxyWait } from './nccl-records.js';
 import { addProxy, countChoice, type NcclStepInfo } from './nccl-step-info.js';
 
 /**
@@ -30,6 +30,8 @@ export function countedStep(taken: ReturnType<NcclEventPool['takeCalls']>, calls
 /** A proxy operation's slice on the host clock (its steps' first start to last stop, else its own start to stop). */
 export interface ProxySlice {
   iteration: number;
+  /** The index of the step its call's tag names (profiler v7, NCCL 2.31); absent where the call had none. */
+  step?: number;
   channel: number;
   peer: number;
   isSend: boolean;
@@ -46,6 +48,8 @@ const waitUsOf = (waitNs: number[]): Record<ProxyWait, number> =>
 /** A channel kernel's slice on the host clock. */
 export interface ChannelSlice {
   iteration: number;
+  /** The index of the step its call's tag names (profiler v7, NCCL 2.31); absent where the call had none. */
+  step?: number;
   channel: number;
   algo: string;
   proto: string;
@@ -70,6 +74,9 @@ export function kernelSpanNs(c: NcclColl): { start: bigint; end: bigint } | null
  * Joins a step's calls: `calls` are what the pool held for each of the step's sequence numbers
  * (null: not seen), the last `timed` of them the timed iterations (the loop's, if any, before).
  * Slices are given for at most `maxSliceIterations` timed iterations, on the host clock by `clock`.
+ * With the step's `tag` (stepTag), a call whose own tag names another step is not this step's,
+ * whatever number joined it here: NCCL says which step made it, the lab's count of its calls only
+ * infers it. Such a call is neither seen nor counted here (info.elsewhere, by the step it names).
  */
 export function joinStep(
   calls: (NcclColl | null)[],
@@ -77,6 +84,7 @@ export function joinStep(
   clock: GpuClockSample | null,
   maxSliceIterations = 16,
   prediction: (c: NcclColl) => NcclTunerRecord | undefined = () => undefined,
+  tag?: number,
 ): { info: NcclStepInfo; slices: ChannelSlice[]; proxies: ProxySlice[] } {
   const info: NcclStepInfo = { calls: calls.length, seen: 0, algo: {}, proto: {}, nChannels: {}, missingEnds: 0, zeroTimes: 0 };
   const slices: ChannelSlice[] = [];
@@ -86,7 +94,16 @@ export function joinStep(
   let anyChannel = false;
   calls.forEach((c, i) => {
     if (!c) return;
+    const step = taggedStep(c.tag);
+    if (tag !== undefined && c.tag !== undefined && c.tag !== tag) {
+      const elsewhere = (info.elsewhere ??= {});
+      const key = String(step);
+      elsewhere[key] = (elsewhere[key] ?? 0) + 1;
+      return;
+    }
+    const named = step === null ? {} : { step };
     info.seen++;
+    if (step !== null) info.tagged = (info.tagged ?? 0) + 1;
     countChoice(info, c);
     for (const ch of c.channels) {
       anyChannel = true;
@@ -107,6 +124,7 @@ export function joinStep(
       const ran = p.steps > 0 && p.firstStepNs > 0 && p.lastStepNs >= p.firstStepNs;
       proxies.push({
         iteration,
+        ...named,
         channel: p.channel,
         peer: p.peer,
         isSend: p.isSend,
@@ -122,6 +140,7 @@ export function joinStep(
       if (ch.startGpuNs === null || ch.endGpuNs === null) continue;
       slices.push({
         iteration,
+        ...named,
         channel: ch.channel,
         algo: c.algo,
         proto: c.proto,

@@ -5,6 +5,8 @@ import {
   communicatorOf,
   joinedCommunicators,
   predictionTable,
+  stepTag,
+  taggedStep,
   type NcclProfileRecord,
   type NcclTunerRecord,
 } from '../../../../src/shared/run/nccl/nccl-records';
@@ -137,6 +139,44 @@ describe('the NCCL event join', () => {
     const before = joinStep(old.take(COMM, 'AllReduce', [40]), 1, null).info;
     expect(before).not.toHaveProperty('kernel');
     expect(before).not.toHaveProperty('symmetric');
+  });
+
+  it('gives a call to the step its tag names (profiler v7), over the step its number joined it to, and counts the tagged ones', () => {
+    expect([stepTag(0), stepTag(6), taggedStep(7), taggedStep(0), taggedStep(undefined)]).toEqual([1, 7, 6, null, null]);
+    const mine = [call(50, { channels: [[0, 2_000]] }), call(52, { channels: [[0, 3_000]] })];
+    const other = call(51, { channels: [[0, 9_000]] });
+    const untagged = call(53, { channels: [[0, 4_000]] });
+    for (const c of mine) c.coll.userTag = stepTag(2);
+    other.coll.userTag = stepTag(5);
+    const pool = new NcclEventPool();
+    pool.add([...mine, other, untagged].flatMap(all));
+    expect(pool.find(COMM, 'AllReduce', 50)?.tag).toBe(3);
+    expect(pool.find(COMM, 'AllReduce', 53)).not.toHaveProperty('tag');
+    const clock = { gpuNs: G, hostNs: 1_000_000, errorNs: 0 };
+    const tag = stepTag(2);
+    const { info, slices } = joinStep(pool.take(COMM, 'AllReduce', [50, 51, 52, 53], tag), 4, clock, 16, undefined, tag);
+    // Call 51 is the step at index 5's by its tag: neither seen nor timed here, and left in the pool for that step.
+    expect(info).toMatchObject({ calls: 4, seen: 3, tagged: 2, elsewhere: { '5': 1 }, kernelUs: [2, 3, 4] });
+    expect(slices.map((x) => [x.iteration, x.step])).toEqual([
+      [0, 2],
+      [2, 2],
+      [3, undefined],
+    ]);
+    expect(pool.find(COMM, 'AllReduce', 51)?.tag).toBe(6);
+    expect(pool.size).toBe(1);
+    // Ranks add up; a join without the step's tag (as before) takes every call its numbers name.
+    const merged = mergeStepInfos([info, info]);
+    expect(merged).toMatchObject({ tagged: 4, elsewhere: { '5': 2 } });
+    const { info: byNumber, slices: named } = joinStep(pool.take(COMM, 'AllReduce', [51]), 1, clock);
+    expect(byNumber).toMatchObject({ seen: 1, tagged: 1 });
+    expect(named.map((x) => x.step)).toEqual([5]);
+    // Untagged calls (before v7, or sent plain): neither field.
+    const old = new NcclEventPool();
+    old.add(all(call(60)));
+    const before = joinStep(old.take(COMM, 'AllReduce', [60], tag), 1, null, 16, undefined, tag).info;
+    expect(before).not.toHaveProperty('tagged');
+    expect(before).not.toHaveProperty('elsewhere');
+    expect(mergeStepInfos([before])).not.toHaveProperty('tagged');
   });
 
   it('says which calls it never saw, and counts the loop calls but times only the timed iterations', () => {
@@ -286,6 +326,18 @@ describe('sends and receives, which NCCL does not number', () => {
     ]);
     const { info } = joinStep(pool.take(COMM, 'Send:1', [0]), 1, null);
     expect(info).toMatchObject({ seen: 1, algo: { P2P: 1 }, nChannels: { '2': 1 }, kernelUs: [2] });
+  });
+
+  it("keeps a send's tag (profiler v7) and gives it to the step the tag names", () => {
+    const pool = new NcclEventPool();
+    pool.add([
+      { ...p2p('Send', 1, 920), userTag: stepTag(3) },
+      { ...p2p('Send', 1, 921), userTag: stepTag(4) },
+    ]);
+    expect(pool.find(COMM, 'Send:1', 0)?.tag).toBe(4);
+    const { info } = joinStep(pool.take(COMM, 'Send:1', [0, 1], stepTag(3)), 2, null, 16, undefined, stepTag(3));
+    expect(info).toMatchObject({ calls: 2, seen: 1, tagged: 1, elsewhere: { '4': 1 } });
+    expect(pool.find(COMM, 'Send:1', 1)?.id).toBe(921);
   });
 });
 
