@@ -15,6 +15,7 @@
 #include "common/errors.h"
 #include "common/op.h"
 #include "common/stream.h"
+#include "nccl/nccl_comm.h"
 
 namespace clab::binding {
 
@@ -40,6 +41,7 @@ struct Job {
   Op op;
   int repeat = 1;
   uint64_t ticket = 0;
+  uint64_t tag = 0;  // options.tag: NCCL's profiler tag of the op's calls (NcclComm::CallTag)
   bool ok = false;
   std::string code = err_code_name(ErrCode::SystemError);
   std::string message;
@@ -146,7 +148,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   Napi::Value Prestage(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Prestage); }
   Napi::Value Drain(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Drain); }
 
-  // enqueue(stream, op, repeat?, { loop?, eventsInLoop?, launch? }?) | prestage(stream, op) | drain(stream)
+  // enqueue(stream, op, repeat?, { loop?, eventsInLoop?, launch?, tag? }?) | prestage(stream, op) | drain(stream)
   Napi::Value Submit(const Napi::CallbackInfo& info, Job::Kind kind) {
     Napi::Env env = info.Env();
     auto job = std::make_unique<Job>(env);
@@ -181,6 +183,10 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
           if (op_has_copy_engine(job->op)) throw_invalid("options.launch 'graph' cannot take a copy-engine transfer");
           job->times.loop_wanted = job->times.graph_wanted = true;  // the graph is that loop's
         }
+        // A whole number below 2^53 (exact in JS) has the most significant bit of NCCL's 64 clear,
+        // as the lab's tags must (NCCL keeps the others).
+        const Napi::Value tag = info[3].As<Napi::Object>().Get("tag");
+        if (!tag.IsUndefined()) job->tag = static_cast<uint64_t>(get_int(tag, "options.tag", 0, (int64_t{1} << 53) - 1));
       }
       if (kind == Job::Kind::Execute) job->ticket = comm_->admit(job->op);
       // The device copies of a prestaged op point at its host buffers until drain(): they must outlive it.
@@ -197,6 +203,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
       SettleTsfn tsfn = tsfn_;
       const bool accepted = pool_->submit(stream, [comm, queued, inflight, tsfn](StreamContext& ctx) {
         try {
+          const NcclComm::CallTag tagged(queued->tag);
           switch (queued->kind) {
             case Job::Kind::Execute: comm->execute(queued->op, queued->repeat, queued->ticket, ctx, queued->times); break;
             case Job::Kind::Prestage: comm->prestage(queued->op, ctx); break;

@@ -54,6 +54,7 @@ Napi::Object record_layout(Napi::Env env) {
   at("kernel", offsetof(ProfileRecord, kernel));
   at("kernelText", sizeof(ProfileRecord::kernel));
   at("symmetric", offsetof(ProfileRecord, symmetric));
+  at("userTag", offsetof(ProfileRecord, user_tag));
   at("firstStepNs", offsetof(ProfileRecord, first_step_ns));
   at("lastStepNs", offsetof(ProfileRecord, last_step_ns));
   at("waitNs", offsetof(ProfileRecord, wait_ns));

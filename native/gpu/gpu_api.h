@@ -164,6 +164,29 @@ struct ncclConfig_t {
 };
 constexpr unsigned kNcclConfigVersion = 22700;  // the layout above: NCCL 2.27
 
+/**
+ * A collective's own configuration, taken by NCCL 2.31's nccl*Config entry points (its 2.31
+ * layout; 2.32 appends a completion event). NCCL reads `size` bytes of it and each field only where
+ * `version` says it exists, so this prefix is a whole config to any NCCL that takes one. The lab sets
+ * userProfilerTag alone (nccl/nccl_tag.h): the tag NCCL's profiler v7 hands the plug-in with the
+ * call's events; every other field stays undefined, so the call runs as the plain one would.
+ */
+struct ncclCollConfig_t {
+  size_t size;
+  unsigned int magic;
+  unsigned int version;
+  void* ext;  // ncclConfigExt_t*: none
+  int minCTAs;
+  int maxCTAs;
+  int nvlsCTAs;
+  int cgaClusterSize;
+  const char* algSelection;
+  int forceAlgSelection;
+  int CTAPolicy;
+  uint64_t userProfilerTag;  // 0: untagged; NCCL reserves the tags whose most significant bit is set
+};
+constexpr unsigned kNcclCollConfigVersion = 23100;  // the layout above: NCCL 2.31
+
 #define CLAB_NCCL_API(X)                                                                                                  \
   X(ncclGetVersion, ncclResult_t, (int*))                                                                                 \
   X(ncclGetUniqueId, ncclResult_t, (ncclUniqueId*))                                                                       \
@@ -205,9 +228,25 @@ constexpr unsigned kNcclConfigVersion = 22700;  // the layout above: NCCL 2.27
 #define CLAB_NCCL_SINCE_2_27_API(X)                                                        \
   X(ncclCommWindowRegister, ncclResult_t, (ncclComm_t, void*, size_t, ncclWindow_t*, int)) \
   X(ncclCommWindowDeregister, ncclResult_t, (ncclComm_t, ncclWindow_t))
+// New in NCCL 2.31: each collective with a configuration of its own (ncclCollConfig_t), through which
+// a step's calls carry its tag to NCCL's profiler (NcclComm::issue). Send and recv have none.
+#define CLAB_NCCL_SINCE_2_31_API(X)                                                                                                       \
+  X(ncclAllReduceConfig, ncclResult_t,                                                                                                    \
+    (const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, cudaStream_t, const ncclCollConfig_t*))                         \
+  X(ncclBroadcastConfig, ncclResult_t,                                                                                                    \
+    (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t, const ncclCollConfig_t*))                                 \
+  X(ncclReduceConfig, ncclResult_t,                                                                                                       \
+    (const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, int, ncclComm_t, cudaStream_t, const ncclCollConfig_t*))                    \
+  X(ncclAllGatherConfig, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t, const ncclCollConfig_t*))   \
+  X(ncclReduceScatterConfig, ncclResult_t,                                                                                                \
+    (const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, cudaStream_t, const ncclCollConfig_t*))                         \
+  X(ncclAlltoAllConfig, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t, const ncclCollConfig_t*))    \
+  X(ncclGatherConfig, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t, const ncclCollConfig_t*)) \
+  X(ncclScatterConfig, ncclResult_t, (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t, const ncclCollConfig_t*))
 #define CLAB_NCCL_OPTIONAL_API(X) \
   CLAB_NCCL_SINCE_2_13_API(X)     \
-  CLAB_NCCL_SINCE_2_18_API(X) CLAB_NCCL_SINCE_2_19_API(X) CLAB_NCCL_SINCE_2_27_API(X) CLAB_NCCL_SINCE_2_28_API(X)
+  CLAB_NCCL_SINCE_2_18_API(X)     \
+  CLAB_NCCL_SINCE_2_19_API(X) CLAB_NCCL_SINCE_2_27_API(X) CLAB_NCCL_SINCE_2_28_API(X) CLAB_NCCL_SINCE_2_31_API(X)
 
 // ---- cuBLAS (libcublas.so.13 / .12) --------------------------------------------------------
 

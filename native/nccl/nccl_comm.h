@@ -75,6 +75,24 @@ class NcclComm final : public Comm {
   /** ncclGetVersion's code of the loaded library (2.28.3 → 22803). */
   int nccl_version() const { return nccl_version_; }
 
+  /**
+   * The tag of the calls this thread issues while it lives (0: none; NCCL reserves those with the
+   * most significant bit set): NCCL 2.31's profiler hands it to the plug-in with each call's events
+   * (issue()). The binding sets a step's around its execute() on the stream thread that runs it, which
+   * issues every call of it (graph capture too); a thread's tag, as Op and Times are shared by
+   * every backend, and the cpu one has no use for it.
+   */
+  class CallTag {
+   public:
+    explicit CallTag(uint64_t tag);
+    ~CallTag();
+    CallTag(const CallTag&) = delete;
+    CallTag& operator=(const CallTag&) = delete;
+
+   private:
+    uint64_t previous_;
+  };
+
   uint64_t admit(const Op& op) override;
   void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) override;
   void prestage(const Op& op, StreamContext& ctx) override;

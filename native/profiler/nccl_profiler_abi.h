@@ -2,7 +2,7 @@
 // 2.29 and 2.30 `ncclProfiler_v6` and 2.31 `ncclProfiler_v7`), limited to what the lab reads. NCCL
 // hands the plug-in a descriptor per event; only the members of its union we read are declared,
 // each laid out as NCCL's, which fixes their offsets. v6 adds copy-engine members to the same
-// union, v7 members at the end of some (a Coll's kernel variant): one reader serves all three, and
+// union, v7 members at the end of some (a Coll's kernel variant, the tag of a call): one reader serves all three, and
 // reads v7's members only where NCCL took v7 (an older NCCL's descriptor ends before them).
 #pragma once
 
@@ -55,9 +55,11 @@ struct EventDescr {
       const char* algo;
       const char* proto;
       void* parent_group;
-      // v7 (NCCL 2.31) only: the kernel NCCL launched, and whether it is a symmetric one.
+      // v7 (NCCL 2.31) only: the kernel NCCL launched, whether it is a symmetric one, and the tag
+      // the call was made with (ncclCollConfig_t.userProfilerTag; 0: none).
       const char* kernel_variant;
       bool is_sym_coll;
+      uint64_t user_tag;
     } coll;
     struct {
       const char* func;
@@ -67,6 +69,7 @@ struct EventDescr {
       int peer;
       uint8_t n_channels;
       void* parent_group;
+      uint64_t user_tag;  // v7 only
     } p2p;
     struct {
       pid_t pid;
@@ -92,6 +95,13 @@ struct EventDescr {
       int root;
       const char* datatype;
       const char* sync_strategy;  // "MC": NVLink multicast; "UC": unicast
+      // Declared for the offset of v7's tag after them; not read.
+      bool intra_batch_sync;
+      uint32_t batch_size;
+      uint32_t num_batches;
+      uint32_t ce_seq_num;
+      void* stream;
+      uint64_t user_tag;  // v7 only
     } ce_coll;
   };
 };

@@ -8,7 +8,7 @@
 namespace clab {
 
 /** Bumped whenever ProfileRecord or the entry points change; the reader refuses another. */
-constexpr uint32_t kProfileRecordVersion = 5;
+constexpr uint32_t kProfileRecordVersion = 6;
 
 /**
  * CeColl: a collective NCCL ran on copy engines (profiler v6, NCCL 2.29 and later: CTA policy zero on
@@ -53,6 +53,9 @@ struct ProfileRecord {
   uint64_t last_step_ns;
   uint64_t wait_ns[4];
   char kernel[32];  // Coll through profiler v7: the kernel NCCL launched ("" before v7)
+  // Coll, P2p, CeColl through profiler v7: the tag the call was made with (NCCL 2.31's
+  // ncclCollConfig_t.userProfilerTag: the lab's is its step's index + 1); 0: none, or before v7.
+  uint64_t user_tag;
 };
 
 /** Where a proxy step's time goes (ProfileRecord::wait_ns), from NCCL's ProxyStep states. */

@@ -171,7 +171,8 @@ np::Result init_v6(void** c, uint64_t id, int* m, const char*, int nodes, int ra
   return init(c, id, m, nodes, ranks, rank, true);
 }
 
-// v7 (NCCL 2.31): v6's events, a Coll's descriptor naming the kernel NCCL launched.
+// v7 (NCCL 2.31): v6's events, a Coll's descriptor naming the kernel NCCL launched, and a call's
+// descriptor (Coll, P2p, CeColl) the tag it was made with.
 np::Result init_v7(void** c, uint64_t id, int* m, const char*, int nodes, int ranks, int rank, np::Logger) {
   g_interface.store(7);
   return init(c, id, m, nodes, ranks, rank, true);
@@ -205,6 +206,7 @@ np::Result start_event(void* context, void** handle, np::EventDescr* d) {
     r.rank = d->rank;
     r.seq = d->ce_coll.seq_number;
     call_fields(r, d->ce_coll, d->ce_coll.root);
+    if (g_interface.load() >= 7) r.user_tag = d->ce_coll.user_tag;
     copy_name(r.algo, "CE");
     copy_name(r.proto, d->ce_coll.sync_strategy);
     ring().push(r);
@@ -239,11 +241,13 @@ np::Result start_event(void* context, void** handle, np::EventDescr* d) {
       if (g_interface.load() >= 7) {
         copy_name(r.kernel, d->coll.kernel_variant);
         r.symmetric = static_cast<uint8_t>(d->coll.is_sym_coll);
+        r.user_tag = d->coll.user_tag;
       }
       break;
     case ProfileKind::P2p:
       call_fields(r, d->p2p, d->p2p.peer);
       r.n_channels = d->p2p.n_channels;
+      if (g_interface.load() >= 7) r.user_tag = d->p2p.user_tag;
       break;
     case ProfileKind::KernelCh:
       r.channel = d->kernel_ch.channel_id;

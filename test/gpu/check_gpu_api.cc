@@ -41,6 +41,9 @@ CLAB_NCCL_SINCE_2_27_API(CLAB_SAME_PROTOTYPE)
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
 CLAB_NCCL_SINCE_2_28_API(CLAB_SAME_PROTOTYPE)
 #endif
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 31, 0)
+CLAB_NCCL_SINCE_2_31_API(CLAB_SAME_PROTOTYPE)
+#endif
 CLAB_CUBLAS_API(CLAB_SAME_PROTOTYPE)
 CLAB_NVML_API(CLAB_SAME_PROTOTYPE)
 CLAB_CUDA_DRIVER_API(CLAB_SAME_PROTOTYPE)
@@ -185,6 +188,23 @@ CLAB_SAME_OFFSET(ncclConfig_t, maxCTAs)
 CLAB_SAME_OFFSET(ncclConfig_t, netName)
 CLAB_SAME_OFFSET(ncclConfig_t, commName)
 CLAB_SAME_OFFSET(ncclConfig_t, CTAPolicy)
+#endif
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 31, 0)
+// Our ncclCollConfig_t is NCCL 2.31's, field for field; later ones append to it.
+CLAB_SAME_OFFSET(ncclCollConfig_t, magic)
+CLAB_SAME_OFFSET(ncclCollConfig_t, version)
+CLAB_SAME_OFFSET(ncclCollConfig_t, ext)
+CLAB_SAME_OFFSET(ncclCollConfig_t, minCTAs)
+CLAB_SAME_OFFSET(ncclCollConfig_t, maxCTAs)
+CLAB_SAME_OFFSET(ncclCollConfig_t, nvlsCTAs)
+CLAB_SAME_OFFSET(ncclCollConfig_t, cgaClusterSize)
+CLAB_SAME_OFFSET(ncclCollConfig_t, algSelection)
+CLAB_SAME_OFFSET(ncclCollConfig_t, forceAlgSelection)
+CLAB_SAME_OFFSET(ncclCollConfig_t, CTAPolicy)
+CLAB_SAME_OFFSET(ncclCollConfig_t, userProfilerTag)
+static_assert(sizeof(g::ncclCollConfig_t) <= sizeof(::ncclCollConfig_t), "our ncclCollConfig_t is no prefix of NCCL's");
+static_assert(sizeof(g::ncclCollConfig_t) == offsetof(::ncclCollConfig_t, userProfilerTag) + sizeof(uint64_t),
+              "our ncclCollConfig_t ends after another field than NCCL 2.31's userProfilerTag");
 #endif
 
 int main() { return 0; }

@@ -6,10 +6,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NcclEventPool } from '../../src/shared/run/nccl/nccl-event-pool';
 import { joinStep } from '../../src/shared/run/nccl/nccl-step-join';
-import { addon } from './ranks';
+import { stepTag } from '../../src/shared/run/nccl/nccl-records';
+import { addon, BUILD_DIR } from './ranks';
 
-const LIBRARY = path.resolve('build/native/Release/clab_profiler.so');
-const hooks = createRequire(import.meta.url)(path.resolve('build/native/Release/clab_test_hooks.node')) as {
+const LIBRARY = path.join(BUILD_DIR, 'clab_profiler.so');
+const hooks = createRequire(import.meta.url)(path.join(BUILD_DIR, 'clab_test_hooks.node')) as {
   profilerPlay(library: string, symbol: string, calls: object[]): number[];
   tunerPlay(library: string, calls: object[]): (number[] | number)[];
 };
@@ -102,6 +103,86 @@ describe('the NCCL profiler plug-in', () => {
       ['0000000000000007', 2, 'AllReduce_AGxLL_R', true],
       ['0000000000000007', 3, 'AllReduce_Sum_f32_RING_SIMPLE', undefined],
     ]);
+  });
+
+  it("keeps the tag each call was made with (v7's userTag: the step's), and the join gives a call to the step its tag names", () => {
+    addon.ncclProfilerRead({ library: LIBRARY });
+    // NCCL's calls of the step at index 4 (tag 5), one of the step at index 8 (tag 9), one untagged.
+    const tagged = (calls: object[], userTag: bigint) => [{ ...(calls[0] as object), userTag }, ...calls.slice(1)];
+    const send = (context: string, userTag: bigint) => ({
+      call: 'start',
+      context,
+      handle: `send${context}`,
+      type: 'p2p',
+      func: 'Send',
+      count: 64,
+      datatype: 'ncclInt8',
+      peer: 1,
+      nChannels: 1,
+      userTag,
+    });
+    const copyEngine = (context: string, userTag: bigint) => ({
+      call: 'start',
+      context,
+      handle: `ce${context}`,
+      type: 'ce-coll',
+      seq: 1,
+      func: 'AllGather',
+      count: 4096,
+      datatype: 'ncclInt8',
+      syncStrategy: 'UC',
+      userTag,
+    });
+    // Through v6 the harness fills the tag too: NCCL 2.29 and 2.30's descriptors end before it.
+    hooks.profilerPlay(LIBRARY, 'ncclProfiler_v6', [
+      { call: 'init', context: 'g6', comm: 0x66n, rank: 0, nRanks: 2 },
+      ...tagged(allReduce('g6', 1, 1, 5), 5n),
+      send('g6', 5n),
+      copyEngine('g6', 5n),
+    ]);
+    hooks.profilerPlay(LIBRARY, 'ncclProfiler_v7', [
+      { call: 'init', context: 'g7', comm: 0x77n, rank: 0, nRanks: 2 },
+      ...tagged(allReduce('g7', 2, 2, 20), 5n),
+      ...tagged(allReduce('g7', 3, 1, 30), 9n),
+      ...allReduce('g7', 4, 1, 40),
+      send('g7', 5n),
+      copyEngine('g7', 5n),
+    ]);
+    const { records } = addon.ncclProfilerRead({ library: LIBRARY });
+    const starts = records
+      .filter((r) => r.point === 'start' && r.kind !== 'kernel-ch' && r.kind !== 'comm')
+      .map((r) => [r.comm.slice(-2), r.kind, r.userTag]);
+    expect(starts).toEqual([
+      ['66', 'coll', undefined],
+      ['66', 'p2p', undefined],
+      ['66', 'ce-coll', undefined],
+      ['77', 'coll', 5],
+      ['77', 'coll', 9],
+      ['77', 'coll', undefined],
+      ['77', 'p2p', 5],
+      ['77', 'ce-coll', 5],
+    ]);
+
+    const pool = new NcclEventPool();
+    pool.add(records);
+    const comm = '0000000000000077';
+    expect(pool.find(comm, 'Send:1', 0)?.tag).toBe(stepTag(4));
+    const clock = { gpuNs: T0, hostNs: 1_000_000, errorNs: 0 };
+    // The numbers give the step at index 4 calls 2, 3 and 4; call 3's tag says it is the step at index 8's.
+    const tag = stepTag(4);
+    const { info, slices } = joinStep(pool.take(comm, 'AllReduce', [2, 3, 4], tag), 3, clock, 16, undefined, tag);
+    expect(info).toMatchObject({ calls: 3, seen: 2, tagged: 1, elsewhere: { '8': 1 }, kernelUs: [20.01, 40] });
+    expect(slices.map((x) => [x.iteration, x.channel, x.step])).toEqual([
+      [0, 0, 4],
+      [0, 1, 4],
+      [2, 0, undefined],
+    ]);
+    // Left in the pool for the step it names, whose join takes it.
+    const other = joinStep(pool.take(comm, 'AllReduce', [3], stepTag(8)), 1, clock, 16, undefined, stepTag(8));
+    expect(other.info).toMatchObject({ seen: 1, tagged: 1 });
+    expect(other.info.elsewhere).toBeUndefined();
+    expect(other.slices.map((x) => x.step)).toEqual([8]);
+    expect(pool.find(comm, 'AllReduce', 3)).toBeUndefined();
   });
 
   it("keeps each collective NCCL ran on copy engines (v6's CeColl) at its start: function, count, root, datatype and sync, with no handle", () => {
@@ -417,6 +498,6 @@ describe('the NCCL profiler plug-in', () => {
   });
 
   it('refuses a library that is not the plug-in, saying why', () => {
-    expect(() => addon.ncclProfilerRead({ library: path.resolve('build/native/Release/nothing-here.so') })).toThrow(/cannot be read/);
+    expect(() => addon.ncclProfilerRead({ library: path.join(BUILD_DIR, 'nothing-here.so') })).toThrow(/cannot be read/);
   });
 });

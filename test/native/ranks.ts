@@ -10,12 +10,16 @@ import { allocTensor, DTYPE_INFO, tensorView, type Dtype, type Scalar, type Tens
 import { reducer, type Redop } from '../../src/shared/data/reduce';
 import { withProfilerRecords, type RawAddon } from '../../src/addon/profile-records';
 
-export const ADDON_PATH = path.resolve('build/native/Release/clab_native.node');
+/** Where the addon and the modules built beside it are: CLAB_NATIVE_ADDON's folder (a build of one's own), else build/native's. */
+export const BUILD_DIR = process.env.CLAB_NATIVE_ADDON
+  ? path.dirname(path.resolve(process.env.CLAB_NATIVE_ADDON))
+  : path.resolve('build/native/Release');
+export const ADDON_PATH = path.join(BUILD_DIR, 'clab_native.node');
 const HARNESS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'rank-harness.cjs');
 
 export const addon = withProfilerRecords(createRequire(import.meta.url)(ADDON_PATH) as RawAddon);
 /** The test-only module built beside the addon (native/binding/test_hooks.cc), never part of it. */
-export const testHooks = createRequire(import.meta.url)(path.resolve('build/native/Release/clab_test_hooks.node')) as {
+export const testHooks = createRequire(import.meta.url)(path.join(BUILD_DIR, 'clab_test_hooks.node')) as {
   gemmResult(dtype: string, m: number, n: number, k: number): Uint8Array;
 };
 /** Joins a cpu communicator in this process. */
