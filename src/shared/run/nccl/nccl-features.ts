@@ -114,7 +114,7 @@ export const NCCL_FEATURES: readonly NcclFeature[] = [
   },
   {
     id: 'per-collective-config',
-    what: 'a config per collective call (ncclCollConfig_t through nccl*Config: CTAs, algorithm selection, CTA policy, a profiler tag)',
+    what: "a config per collective call (ncclCollConfig_t through nccl*Config: CTAs, algorithm selection, CTA policy, a profiler tag, by which the lab's plug-in names each call's step)",
     since: 23102,
     source: 'nccl.h.in at 2.31.2 declares ncclCollConfig_v23100 and ncclAllReduceConfig …; 2.31.0a7 declared none (2.31.1 not read)',
     confirmed: true,
