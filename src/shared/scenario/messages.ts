@@ -120,6 +120,18 @@ export function schemaAt(root: Schema, path: readonly PropertyKey[], raw: unknow
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
+/** Zod's type names in words: what an expectation says, and an issue's expected type where the schema says no more. */
+const TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  int: 'a whole number',
+  string: 'a string',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  null: 'null',
+  bigint: 'a whole number',
+};
+
 /** What a value checked by `schema` must be, in words ("a whole number ≥ 1"), or null when it cannot say. */
 export function expectation(schema: Schema | null): string | null {
   if (!schema) return null;
@@ -129,16 +141,13 @@ export function expectation(schema: Schema | null): string | null {
     case 'number': {
       const n = s as unknown as { minValue: number | null; isInt: boolean | null };
       const min = n.minValue !== null && Math.abs(n.minValue) < SAFE ? ` ≥ ${n.minValue}` : '';
-      return `${n.isInt ? 'a whole number' : 'a number'}${min}`;
+      return `${TYPE_WORDS[n.isInt ? 'int' : 'number']}${min}`;
     }
     case 'string':
-      return 'a string';
     case 'boolean':
-      return 'true or false';
     case 'array':
-      return 'a list';
     case 'object':
-      return 'an object';
+      return TYPE_WORDS[def.type];
     case 'literal':
       return quoteList(def.values!);
     case 'enum':
@@ -151,17 +160,6 @@ export function expectation(schema: Schema | null): string | null {
       return null;
   }
 }
-
-const TYPE_WORDS: Record<string, string> = {
-  number: 'a number',
-  int: 'a whole number',
-  string: 'a string',
-  boolean: 'true or false',
-  array: 'a list',
-  object: 'an object',
-  null: 'null',
-  bigint: 'a whole number',
-};
 
 /** One issue's message, and the path it is best shown at (an unknown key at the key itself). */
 export interface LabIssue {
