@@ -1,6 +1,17 @@
 // The `?` overlay: every key of the timeline and what the pointer does, from the one table that
 // input.ts acts on.
+import type { ReactNode } from 'react';
 import { KEY_BINDINGS, POINTER_GESTURES } from './keys';
+
+/** A key or a pointer gesture, and what it does. */
+function HelpRow({ name, what, testId }: { name: ReactNode; what: string; testId?: string }) {
+  return (
+    <tr data-testid={testId}>
+      <th>{name}</th>
+      <td>{what}</td>
+    </tr>
+  );
+}
 
 export function KeysHelp({ onClose }: { onClose(): void }) {
   return (
@@ -15,18 +26,10 @@ export function KeysHelp({ onClose }: { onClose(): void }) {
       <table>
         <tbody>
           {KEY_BINDINGS.map((b) => (
-            <tr key={b.action} data-testid="timeline-help-key">
-              <th>
-                <kbd>{b.keys}</kbd>
-              </th>
-              <td>{b.what}</td>
-            </tr>
+            <HelpRow key={b.action} name={<kbd>{b.keys}</kbd>} what={b.what} testId="timeline-help-key" />
           ))}
           {POINTER_GESTURES.map(([gesture, what]) => (
-            <tr key={gesture}>
-              <th>{gesture}</th>
-              <td>{what}</td>
-            </tr>
+            <HelpRow key={gesture} name={gesture} what={what} />
           ))}
         </tbody>
       </table>
