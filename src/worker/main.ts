@@ -1,5 +1,7 @@
 // A rank process: receives its plan from the lab core, joins the communicator (rank 0 creates
 // the unique id, the core relays it), runs the plan, streams results back, and exits.
+// First of all, the GPU's CUDA context, where the core named the device (early-device.ts).
+import { earlyDevice } from './early-device.js';
 import { BACKEND_DATA_MIN_ELEMENTS } from '../shared/data/data-program.js';
 import { formatComputeCapability } from '../shared/ops/gpu-support.js';
 import { commSettingRefusal, ncclVersionText } from '../shared/run/nccl/comm-settings.js';
@@ -83,11 +85,17 @@ async function waitForNext(step: number, pauses: boolean): Promise<void> {
     throw Object.assign(new Error(`told to run step ${next.step} while paused before step ${step}`), { code: 'CLAB_PROTOCOL' });
 }
 
+/** The device made ready: begun at the process's start where the core named this one (nccl), else now. */
+function readyDevice(addon: NativeAddon, backend: BackendName, device: number): Promise<void> {
+  if (backend === 'nccl' && earlyDevice?.device === device) return earlyDevice.ready;
+  return addon.prepareDevice({ backend, device, rank });
+}
+
 /** Rank 0 creates the communicator's id, the core relays it to the others, every rank joins. */
 async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: Plan): Promise<NativeComm> {
   const device = rankDevice(plan, rank);
   // Readying the device (nccl: its CUDA context) takes a while: every rank does it while the id travels.
-  const deviceReady = addon.prepareDevice({ backend, device, rank });
+  const deviceReady = readyDevice(addon, backend, device);
   deviceReady.catch(() => undefined);
   let id: string;
   if (rank === 0) {
@@ -202,7 +210,7 @@ async function main(): Promise<void> {
     // Only pairs: each pair joins a communicator of its own, and no link outside a pair is touched
     // (a run-wide communicator over a broken link could fail before the first pair).
     const device = rankDevice(plan, rank);
-    await addon.prepareDevice({ backend: start.backend, device, rank });
+    await readyDevice(addon, start.backend, device);
     if (profiler?.library)
       ncclProfile = NcclProfile.attach(addon, profiler.library, rank, plan.world, device, (text) => void logLine(text), false);
     await logLine(

@@ -9,6 +9,7 @@ import type { Environment, RunRecord } from '../../../shared/run/record/record.j
 import { nowNs } from '../ground/clock.js';
 import { collectEnvironment } from '../machine/environment.js';
 import { describeNcclLibrary, ncclChoice } from '../machine/nccl-library.js';
+import { rankDevice } from '../../../shared/plan/per-rank.js';
 import { forkedRanks, type RankSet, type RankSource, type WorkerLink } from './workers.js';
 import { resolveWorkerEntry } from '../ground/paths.js';
 import { checkedRankEnv } from '../../../shared/scenario/rank-env.js';
@@ -87,7 +88,9 @@ export class LabRun extends EventEmitter<RunEvents> {
   /** Runs to the end (or failure) and resolves with the run record; never rejects for a rank's failure. */
   async run(): Promise<RunRecord> {
     const finished = new Promise<void>((resolve) => (this.finish = resolve));
-    this.source = this.options.ranks ?? forkedRanks(this.options.workerEntry ?? resolveWorkerEntry(), this.plan.world);
+    const devices =
+      this.options.backend === 'nccl' ? Array.from({ length: this.plan.world }, (_, r) => rankDevice(this.plan, r)) : undefined;
+    this.source = this.options.ranks ?? forkedRanks(this.options.workerEntry ?? resolveWorkerEntry(), this.plan.world, devices);
     this.apply(this.core.begin(nowNs()));
     // The scenario's NCCL settings over the environment clab was started in; the run's own NCCL,
     // where it names one, over CLAB_NCCL_LIBRARY: the variable the ranks' loader reads.

@@ -50,10 +50,18 @@ export interface RankSet {
   where?(rank: number): string;
 }
 
-/** The ranks as children of this process, one per rank. */
-export function forkedRanks(entry: string, world: number): RankSource {
+/**
+ * The ranks as children of this process, one per rank. `devices` (nccl): each rank's GPU, named
+ * to it as CLAB_EARLY_DEVICE so it begins making its CUDA context before the plan comes
+ * (worker/early-device.ts).
+ */
+export function forkedRanks(entry: string, world: number, devices?: readonly number[]): RankSource {
+  const envOf = (env: NodeJS.ProcessEnv, rank: number) =>
+    devices?.[rank] === undefined ? env : { ...env, CLAB_EARLY_DEVICE: String(devices[rank]) };
   return {
-    open: async (handlers, { env }) => ({ links: Array.from({ length: world }, (_, rank) => forkWorker(entry, rank, handlers, env)) }),
+    open: async (handlers, { env }) => ({
+      links: Array.from({ length: world }, (_, rank) => forkWorker(entry, rank, handlers, envOf(env, rank))),
+    }),
     close: () => undefined,
   };
 }
