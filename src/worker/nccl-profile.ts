@@ -9,7 +9,7 @@ import type { TimelineEvent } from '../shared/run/rank/protocol.js';
 import type { GpuClockSample } from '../shared/run/nccl/gpu-clock.js';
 import { insideNcclChoice } from '../shared/run/nccl/inside-nccl.js';
 import { NcclEventPool } from '../shared/run/nccl/nccl-event-pool.js';
-import { NCCL_CALL_NAME, communicatorOf, NCCL_FUNC, p2pFunc, joinedCommunicators } from '../shared/run/nccl/nccl-records.js';
+import { NCCL_CALL_NAME, communicatorOf, NCCL_FUNC, p2pFunc, joinedCommunicators, stepTag } from '../shared/run/nccl/nccl-records.js';
 import type { NcclStepInfo } from '../shared/run/nccl/nccl-step-info.js';
 import { countedStep, joinStep, type ChannelSlice, type ProxySlice } from '../shared/run/nccl/nccl-step-join.js';
 
@@ -188,6 +188,8 @@ export class NcclProfile {
     others: (NativeTimes | null)[],
     slices: boolean,
     label = func,
+    /** The step's tag (stepTag): through profiler v7 its calls carry it, and a call that names another step is not this one's. */
+    tag?: number,
   ): Promise<{ info: NcclStepInfo; slices: ChannelSlice[]; proxies: ProxySlice[] } | null> {
     const seqs = timed.ncclSeq;
     if (!seqs?.length) return null;
@@ -206,9 +208,9 @@ export class NcclProfile {
       process.stderr.write(
         `[trace] rank ${this.rank} nccl join ${func}: waited ${(performance.now() - start).toFixed(1)} ms, ${settled() ? 'settled' : 'NOT settled'}\n`,
       );
-    for (const o of others) if (o?.ncclSeq) this.pool.take(comm, func, o.ncclSeq);
-    const calls = this.pool.take(comm, func, iterations);
-    const joined = joinStep(calls, iterations.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c));
+    for (const o of others) if (o?.ncclSeq) this.pool.take(comm, func, o.ncclSeq, tag);
+    const calls = this.pool.take(comm, func, iterations, tag);
+    const joined = joinStep(calls, iterations.length, slices ? this.clock() : null, 16, (c) => this.pool.prediction(c), tag);
     if (this.lost > this.lostTold) {
       // The ring is read between steps: one step's records (a start and the GPU's end per
       // channel and call) can outgrow it, and the newest are lost.
@@ -250,7 +252,7 @@ export async function stepNccl(
 ): Promise<{ info: NcclStepInfo; events: TimelineEvent[] } | null> {
   const func = ncclFuncOf(op);
   if (!func) return null;
-  const joined = await profile.join(func, timed, others, at.slices, at.label);
+  const joined = await profile.join(func, timed, others, at.slices, at.label, stepTag(at.step));
   if (!joined) return null;
   const base = { rank: at.rank, stream: at.stream, step: at.step };
   const events: TimelineEvent[] = joined.slices.map((s) => ({

@@ -5,9 +5,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NativeAddon, NativeOp, NativeTimes, NcclProfilerRead } from '../../src/addon/native-api';
-import type { NcclProfileRecord } from '../../src/shared/run/nccl/nccl-records';
+import { stepTag, type NcclProfileRecord } from '../../src/shared/run/nccl/nccl-records';
 import { INSIDE_NCCL_FORCED_OFF, INSIDE_NCCL_NOT_ASKED } from '../../src/shared/run/nccl/inside-nccl';
-import { chooseProfiler, NcclProfile, PROFILER_LIBRARY } from '../../src/worker/nccl-profile';
+import { chooseProfiler, NcclProfile, PROFILER_LIBRARY, stepNccl } from '../../src/worker/nccl-profile';
 import { tempDir } from '../setup/temp-dirs';
 import { ncclRecord } from '../shared/run/nccl-record';
 
@@ -65,6 +65,35 @@ describe("the rank's NCCL profile", () => {
         'Of its 2 timed calls, 1 was seen (0 channels without an end), and what NCCL chose is said for those alone. ' +
         'At most about 1 timed iteration keeps every call whole.',
     );
+  });
+});
+
+describe("a step's calls told by their tag (profiler v7, NCCL 2.31)", () => {
+  /** Call `seq` of step `step`, carrying the step's tag as NCCL hands it back. */
+  const tagged = (seq: number, id: number, step: number) =>
+    call(seq, id).map((r) => (r.point === 'stop' || r.kind === 'kernel-ch' ? r : { ...r, userTag: stepTag(step) }));
+
+  it('joins a call to the step its tag names where the numbers say otherwise, and names the step on its slices', async () => {
+    const addon = addonReading([
+      { records: [record({ kind: 'comm', rank: 0, peer: 2 })] },
+      // Numbered 1 and 2, but NCCL says call 1 is step 4's and call 2 step 3's.
+      { records: [...tagged(1, 10, 4), ...tagged(2, 20, 3)] },
+    ]);
+    const profile = NcclProfile.attach(addon, 'clab_profiler.so', 0, 2, 0, () => undefined)!;
+    const op: NativeOp = {
+      op: 'all_reduce',
+      dtype: 'float32',
+      count: 2,
+      redop: 'sum',
+      send: new Float32Array(2),
+      recv: new Float32Array(2),
+    };
+    const at = { rank: 0, stream: 0, label: 'all_reduce 8 B', bytes: 8, slices: false };
+    const three = await stepNccl(profile, op, timed(1), [], { ...at, step: 3 });
+    expect(three?.info).toMatchObject({ calls: 1, seen: 0, elsewhere: { '4': 1 } });
+    // Call 1 stayed in the pool for step 4, which finds it by its tag.
+    const four = await stepNccl(profile, op, timed(1), [], { ...at, step: 4 });
+    expect(four?.info).toMatchObject({ calls: 1, seen: 1, tagged: 1, algo: { RING: 1 } });
   });
 });
 
