@@ -148,7 +148,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   Napi::Value Prestage(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Prestage); }
   Napi::Value Drain(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Drain); }
 
-  // enqueue(stream, op, repeat?, { loop?, eventsInLoop?, launch?, tag? }?) | prestage(stream, op) | drain(stream)
+  // enqueue(stream, op, repeat?, { loop?, eventsInLoop?, launch?, tag?, output? }?) | prestage(stream, op) | drain(stream)
   Napi::Value Submit(const Napi::CallbackInfo& info, Job::Kind kind) {
     Napi::Env env = info.Env();
     auto job = std::make_unique<Job>(env);
@@ -183,6 +183,9 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
           if (op_has_copy_engine(job->op)) throw_invalid("options.launch 'graph' cannot take a copy-engine transfer");
           job->times.loop_wanted = job->times.graph_wanted = true;  // the graph is that loop's
         }
+        const Napi::Value output = info[3].As<Napi::Object>().Get("output");
+        if (!output.IsUndefined() && !output.IsBoolean()) throw_invalid("options.output must be a boolean (got " + show(output) + ")");
+        job->times.output_wanted = !output.IsBoolean() || output.As<Napi::Boolean>().Value();
         // A whole number below 2^53 (exact in JS) has the most significant bit of NCCL's 64 clear,
         // as the lab's tags must (NCCL keeps the others).
         const Napi::Value tag = info[3].As<Napi::Object>().Get("tag");

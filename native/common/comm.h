@@ -45,6 +45,12 @@ struct Times {
    */
   uint64_t loop_issue_ns = 0;
   uint64_t loop_faults = 0, loop_blocked = 0, loop_preempted = 0;
+  /**
+   * Set false by the caller where no one reads this run's output (a step's warm-up, and its timed
+   * run where a fresh run is checked after it): nccl then neither copies it back nor checks it
+   * (a check kernel and two waits for the stream per run). Others ignore it.
+   */
+  bool output_wanted = true;
   /** Where the backend made the op's data (Op::data): when it filled and when it checked (0: not done). */
   uint64_t data_fill_start = 0, data_fill_end = 0, data_check_start = 0, data_check_end = 0;
   /**

@@ -312,11 +312,14 @@ void NcclComm::execute_communication(const Op& op, int repeat, uint64_t ticket, 
   // Every rank leaves a barrier as soon as it completes: one that slept through it would start the
   // next op late (a compare block starts with a barrier; its ops would time that rank's lag).
   timed(st, repeat, ticket, enqueue_one, times, line_up, op.kind == OpKind::Barrier);
-  if (!staging) copy_back_marked(own, st, data);
+  const bool output = !staging && times.output_wanted;
+  if (output) copy_back_marked(own, st, data);
   cuda_check(*rt_, rt_->cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", rank_);
   if (data) {
     times.data_fill_start = clock_of(st, st.data_marks[0]);
     times.data_fill_end = clock_of(st, st.data_marks[1]);
+  }
+  if (data && output) {
     times.data_check_start = clock_of(st, st.data_marks[2]);
     times.data_check_end = clock_of(st, st.data_marks[3]);
   }

@@ -123,6 +123,12 @@ export interface EnqueueOptions {
    * untagged. Elsewhere ignored.
    */
   tag?: number;
+  /**
+   * false: no one reads this run's output (a step's warm-up, or its timed run where a fresh run is
+   * checked after it). nccl then neither copies it back to the host buffers nor checks it on the
+   * GPU; the host buffers keep what they held. Default true; the cpu backend ignores it.
+   */
+  output?: boolean;
 }
 
 export interface NativeComm {

@@ -262,7 +262,10 @@ export class PlanExecutor {
     // The step's tag on its NCCL calls (NCCL 2.31 hands it to the profiler plug-in with their events,
     // which then name the step: shared/run/nccl/nccl-step-join.ts).
     const tag = stepTag(step.index);
-    const warm = step.warmup > 0 ? enqueue(op, step.warmup, { tag }) : null;
+    // No one reads the warm-up's output, nor the timed run's where a fresh run is checked after it:
+    // nccl then spends no check and no copy to the host on them (EnqueueOptions.output).
+    const warm = step.warmup > 0 ? enqueue(op, step.warmup, { tag, output: false }) : null;
+    const output = !needsFreshCheck;
     // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
     // the timed iterations as one loop timed as a whole, which bandwidth comes from (see loopUs);
     // graph-launched, that loop is a CUDA graph's replay, even of one iteration.
@@ -272,8 +275,8 @@ export class PlanExecutor {
       op,
       step.iters,
       graph
-        ? { launch: 'graph', tag }
-        : { loop, tag, ...(loop && eventsInLoop(this.iterationEvents, bytes) ? { eventsInLoop: true } : {}) },
+        ? { launch: 'graph', tag, output }
+        : { loop, tag, output, ...(loop && eventsInLoop(this.iterationEvents, bytes) ? { eventsInLoop: true } : {}) },
     );
     const check = needsFreshCheck ? enqueue(checkOp, 1, { tag }) : null;
     let warmT: NativeTimes | null, timedT: NativeTimes, checkT: NativeTimes | null;

@@ -18,10 +18,11 @@ afterAll(() => comms.forEach((c) => c.destroy()));
 type Asked = { op: string; repeat: number; loop: boolean; launch?: 'host' | 'graph'; eventsInLoop?: true };
 
 /** `graphs`: the wrapper takes launch 'graph' as nccl does (its loop then reads as a graph's replay). */
-async function loopingComm(graphs = false): Promise<{ comm: NativeComm; asked: Asked[]; seen: string[] }> {
+async function loopingComm(graphs = false): Promise<{ comm: NativeComm; asked: Asked[]; seen: string[]; outputs: string[] }> {
   const real = await cpuCommInit(createId(1), 0, 1);
   comms.push(real);
   const asked: Asked[] = [];
+  const outputs: string[] = []; // "OP ×REPEAT" of each enqueue, with " (output unread)" where it said output: false
   const seen: string[] = []; // "enqueue OP" and "done OP", in the order they happened
   const comm: NativeComm = {
     rank: 0,
@@ -37,6 +38,7 @@ async function loopingComm(graphs = false): Promise<{ comm: NativeComm; asked: A
         ...(options?.eventsInLoop ? { eventsInLoop: true as const } : {}),
       });
       seen.push(`enqueue ${op.op}`);
+      outputs.push(`${op.op} ×${repeat}${options?.output === false ? ' (output unread)' : ''}`);
       const graph = options?.launch === 'graph';
       if (graph && !graphs) throw Object.assign(new Error('no graphs here'), { code: 'CLAB_UNSUPPORTED' });
       if (!options?.loop && !graph) return real.enqueue(stream, op, repeat).finally(() => seen.push(`done ${op.op}`));
@@ -58,8 +60,37 @@ async function loopingComm(graphs = false): Promise<{ comm: NativeComm; asked: A
     destroy: () => real.destroy(),
     destroyAsync: () => real.destroyAsync(),
   };
-  return { comm, asked, seen };
+  return { comm, asked, seen, outputs };
 }
+
+describe('executor: the runs whose output no one reads', () => {
+  it('are the warm-up, and the timed run where a fresh run is checked after it (an op that eats its input)', async () => {
+    const plan = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'outputs',
+        world: { ranks: 1 },
+        defaults: { iters: 3, warmup: 2 },
+        steps: [
+          { op: 'all_reduce', count: 64, inPlace: true },
+          { op: 'all_gather', count: 16 },
+        ],
+      }),
+    );
+    const { comm, outputs } = await loopingComm();
+    const results: RankStepResult[] = [];
+    await new PlanExecutor(plan, { rank: 0, comm, stepBegin: () => undefined, stepEnd: (r) => results.push(r) }).run();
+    expect(outputs).toEqual([
+      'barrier ×1',
+      'all_reduce ×2 (output unread)',
+      'all_reduce ×3 (output unread)',
+      'all_reduce ×1',
+      'all_gather ×2 (output unread)',
+      'all_gather ×3',
+    ]);
+    expect(results.map((r) => r.verdict)).toEqual(['pass', 'pass']);
+  });
+});
 
 describe('executor: the loop timed as a whole', () => {
   it('is asked for outside compare blocks when there is more than one iteration, and feeds busbw', async () => {
