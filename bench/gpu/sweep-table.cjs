@@ -209,7 +209,7 @@ if (launches.graph || Number(process.env.GRAPH) > 0)
   );
 const wall = [median(walls.clab), median(walls.peer)];
 console.log(
-  `\nwhole sweep, process start to exit (8 B … 1 GiB): clab ${f(wall[0])} s (runs ${walls.clab.map((x) => f(x)).join(', ')}), nccl-tests ${f(wall[1])} s summed over its processes (one per op) (runs ${walls.peer.map((x) => f(x)).join(', ')}); ratio ${f(wall[0] / wall[1], 3)} (target ≤ 1.0)`,
+  `\nwhole sweep, process start to exit (8 B … 1 GiB): clab ${f(wall[0])} s (runs ${walls.clab.map((x) => f(x)).join(', ')}), nccl-tests ${f(wall[1])} s summed over its processes (one per op) (runs ${walls.peer.map((x) => f(x)).join(', ')}); ratio ${f(wall[0] / wall[1], 3)} (target ≤ 0.15, issue 39)`,
 );
 console.log(
   `busbw ≥ 1 MiB: ${summary.busLow.length ? `${summary.busLow.length} below 0.98: ${some(summary.busLow)}` : 'every size ≥ 0.98 of nccl-tests'}`,
