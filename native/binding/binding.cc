@@ -184,6 +184,26 @@ Napi::Value PrepareDevice(const Napi::CallbackInfo& info) {
   }
 }
 
+// warmGemm({ backend, device, rank }): nccl loads cuBLAS and sets it up on the GPU (NcclComm::warm_gemm); cpu: nothing.
+Napi::Value WarmGemm(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  try {
+    const Napi::Object o = get_options(info, "warmGemm");
+    const Backend backend = get_backend(o);
+    const int rank = static_cast<int>(get_int(o.Get("rank"), "rank", 0, kMaxWorld - 1));
+    const int device = backend == Backend::Nccl ? static_cast<int>(get_int(o.Get("device"), "device", 0, 1023)) : -1;
+    return PromiseWorker<Nothing>::queue(
+        env, "clab-warm-gemm", rank,
+        [backend, device, rank] {
+          if (backend == Backend::Nccl) NcclComm::warm_gemm(device, rank);
+          return Nothing{};
+        },
+        [](Napi::Env e, Nothing&) { return e.Undefined(); });
+  } catch (const ClabError& e) {
+    return rejected(env, e, -1);
+  }
+}
+
 namespace {
 
 /** commInit's `comms`: [{ maxCTAs?, ctaPolicy? }], each a communicator split off the run's. */
@@ -376,6 +396,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("ncclLibraryVersion", Napi::Function::New(env, NcclLibraryVersion, "ncclLibraryVersion"));
   exports.Set("createUniqueId", Napi::Function::New(env, CreateUniqueId, "createUniqueId"));
   exports.Set("prepareDevice", Napi::Function::New(env, PrepareDevice, "prepareDevice"));
+  exports.Set("warmGemm", Napi::Function::New(env, WarmGemm, "warmGemm"));
   exports.Set("commInit", Napi::Function::New(env, CommInit, "commInit"));
   exports.Set("topology", Napi::Function::New(env, Topology, "topology"));
   exports.Set("topologyAsync", Napi::Function::New(env, TopologyAsync, "topologyAsync"));

@@ -36,6 +36,16 @@ GpuGemm::GpuGemm(const gpu::CudaRuntime& rt, DeviceMemory& memory, gpu::cudaStre
   blas_check(*blas_, blas_->cublasSetStream_v2(handle_, stream_), "cublasSetStream", rank_);
 }
 
+void GpuGemm::warm(const gpu::CudaRuntime& rt, int device, int rank) {
+  std::string why;
+  const gpu::CublasLibrary* blas = gpu::load_cublas(&why);
+  if (!blas) throw ClabError(ErrCode::SystemError, "gemm on the nccl backend needs cuBLAS: " + why);
+  cuda_check(rt, rt.cudaSetDevice(device), "cudaSetDevice", rank);
+  gpu::cublasHandle_t handle = nullptr;
+  blas_check(*blas, blas->cublasCreate_v2(&handle), "cublasCreate", rank);
+  blas->cublasDestroy_v2(handle);
+}
+
 GpuGemm::~GpuGemm() {
   if (handle_) blas_->cublasDestroy_v2(handle_);
 }

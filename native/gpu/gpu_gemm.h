@@ -14,6 +14,11 @@ namespace clab {
 
 class GpuGemm {
  public:
+  /**
+   * cuBLAS's one-time set-up ahead of the first GpuGemm, from any thread: loads it and makes a
+   * handle on `device`, then drops it (the library and its per-device state stay).
+   */
+  static void warm(const gpu::CudaRuntime& rt, int device, int rank);
   /** Loads cuBLAS (throws naming the missing library) and binds a handle to `stream`. */
   GpuGemm(const gpu::CudaRuntime& rt, DeviceMemory& memory, gpu::cudaStream_t stream, int rank);
   ~GpuGemm();

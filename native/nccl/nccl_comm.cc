@@ -60,6 +60,13 @@ void NcclComm::prepare_device(int device, int rank) {
                  (now_ns() - t0) / 1e6);
 }
 
+void NcclComm::warm_gemm(int device, int rank) {
+  const uint64_t t0 = now_ns();
+  GpuGemm::warm(need_cudart(), device, rank);
+  if (tracing())
+    std::fprintf(stderr, "[trace] rank %d device %d: cuBLAS loaded and a handle made in %.1f ms\n", rank, device, (now_ns() - t0) / 1e6);
+}
+
 NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, unsigned priority_streams, bool register_buffers,
                    const std::vector<CommSetting>& settings)
     : rt_(&need_cudart()), nccl_(&need_nccl()), rank_(rank), world_(world), device_(device), priority_streams_(priority_streams) {

@@ -54,6 +54,11 @@ class NcclComm final : public Comm {
    * while its communicator's id is still on the way. Blocks; throws ClabError naming `rank`.
    */
   static void prepare_device(int device, int rank);
+  /**
+   * Loads cuBLAS and makes (and drops) a handle on `device`: its one-time set-up (some 300 ms on
+   * an H200, measured) then happens while the communicator is joined, not in the first GEMM step.
+   */
+  static void warm_gemm(int device, int rank);
 
   /**
    * Joins the communicator on `device` (ncclCommInitRank): blocks until every rank has joined.

@@ -294,6 +294,12 @@ export interface NativeAddon {
    */
   prepareDevice(options: { backend: BackendName; device: number; rank: number }): Promise<void>;
   /**
+   * nccl: loads cuBLAS and sets it up on CUDA device `device` (a handle made and dropped), which
+   * takes some 300 ms once per process: a rank with GEMM steps does it while it joins the
+   * communicator, not in its first GEMM. cpu: nothing to do.
+   */
+  warmGemm(options: { backend: BackendName; device: number; rank: number }): Promise<void>;
+  /**
    * Joins the communicator `id` as `rank`; resolves once it has (nccl: once every rank has).
    * nccl: on CUDA device `device`; `commStreams` bit i set = stream i only communicates, and is
    * made at the GPU's highest stream priority; `registerBuffers`: every device buffer from

@@ -7,7 +7,7 @@ import { formatComputeCapability } from '../shared/ops/gpu-support.js';
 import { commSettingRefusal, ncclVersionText } from '../shared/run/nccl/comm-settings.js';
 import type { Plan } from '../shared/plan/types.js';
 import { communicationOnlyStreams } from '../shared/plan/compile.js';
-import { rankDevice } from '../shared/plan/per-rank.js';
+import { rankDevice, rankStep } from '../shared/plan/per-rank.js';
 import { ncclInfoSubsystems } from '../shared/run/nccl/nccl-kernels.js';
 import {
   PROTOCOL_VERSION,
@@ -105,6 +105,9 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
     id = (await nextMessage('comm-id', (m) => m.step === undefined)).id;
   }
   await deviceReady;
+  // cuBLAS's one-time set-up (some 300 ms) runs while the communicator is joined, on a rank whose
+  // steps multiply matrices; a failure is the first GEMM step's to report, naming its step.
+  if (backend === 'nccl' && runsGemm(plan, rank)) gemmWarm = addon.warmGemm({ backend, device, rank }).catch(() => undefined);
   return addon.commInit({
     backend,
     id,
@@ -116,6 +119,12 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
     ...(plan.comms?.length ? { comms: plan.comms } : {}),
   });
 }
+
+/** cuBLAS made ready ahead of this rank's first GEMM (joinCommunicator); null where it has none. */
+let gemmWarm: Promise<unknown> | null = null;
+
+/** Whether this rank multiplies matrices in any step (a compute step it takes part in). */
+const runsGemm = (plan: Plan, rank: number) => plan.steps.some((s) => rankStep(s, rank)?.action.kind === 'compute');
 
 /** Whether any step runs on the run-wide communicator (every step but a pair's does). */
 const needsRunCommunicator = (plan: Plan) => plan.steps.some((s) => s.action.kind !== 'pair');
@@ -218,6 +227,7 @@ async function main(): Promise<void> {
     );
   }
 
+  await gemmWarm;
   const executor = new PlanExecutor(plan, {
     rank,
     comm,
