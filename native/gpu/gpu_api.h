@@ -86,6 +86,7 @@ constexpr unsigned kCudaEventRecordExternal = 0x01;  // cudaEventRecordExternal:
   X(cudaEventRecord, cudaError_t, (cudaEvent_t, cudaStream_t))                                \
   X(cudaEventRecordWithFlags, cudaError_t, (cudaEvent_t, cudaStream_t, unsigned int))         \
   X(cudaEventQuery, cudaError_t, (cudaEvent_t))                                               \
+  X(cudaStreamWaitEvent, cudaError_t, (cudaStream_t, cudaEvent_t, unsigned int))              \
   X(cudaEventElapsedTime, cudaError_t, (float*, cudaEvent_t, cudaEvent_t))                    \
   X(cudaDeviceCanAccessPeer, cudaError_t, (int*, int, int))                                   \
   X(cudaDeviceEnablePeerAccess, cudaError_t, (int, unsigned int))                             \

@@ -271,7 +271,7 @@ class NcclComm final : public Comm {
    * issued and the last has lined up (wait_issued, wait_lined_up), or, where the last runs no
    * kernel, only until it has lined up: the GEMM then takes no SM from it, and starts beside it.
    */
-  void wait_before_gemm(uint64_t tickets);
+  void wait_before_gemm(uint64_t tickets, gpu::cudaStream_t gemm_stream);
   void end_turn();
   void check_usable() const;
   [[noreturn]] void throw_aborted() const;

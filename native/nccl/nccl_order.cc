@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "common/clock.h"
 #include "common/errors.h"
@@ -71,17 +73,42 @@ void NcclComm::publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream, bool 
   slot.uses_no_sm = uses_no_sm;
 }
 
-void NcclComm::wait_before_gemm(uint64_t tickets) {
+namespace {
+
+/**
+ * How a GEMM behind a transfer that runs no kernel is released at that transfer's line-up:
+ * "gpu" (CLAB_GEMM_RELEASE unset), its stream waits for the line-up's event; "host", the host
+ * polls the event and then launches it (the GEMM began 10–28 µs into the block that way, 2 × H100).
+ */
+bool release_gemm_on_gpu() {
+  static const bool on_gpu = [] {
+    const char* v = std::getenv("CLAB_GEMM_RELEASE");
+    return !(v && std::string(v) == "host");
+  }();
+  return on_gpu;
+}
+
+}  // namespace
+
+void NcclComm::wait_before_gemm(uint64_t tickets, gpu::cudaStream_t gemm_stream) {
   if (tickets == 0) return;
   const uint64_t last = tickets - 1;
   // Released at the line-up of a last op that runs no kernel: waiting for its issue as well kept
-  // the GEMM 16–20 µs behind a copy-engine receive (overlap-gpu, 2 × H200). Polled as wait_issued
-  // is; the slot can only hold `last` once every ticket before it has been issued.
+  // the GEMM 16–20 µs behind a copy-engine receive (overlap-gpu, 2 × H200). Such an op takes no SM,
+  // so the GEMM may be queued behind the line-up on the GPU itself (the GEMM's stream waits for its
+  // event, cudaStreamWaitEvent), without a host round trip between them; behind an NCCL kernel the
+  // host releases it once that kernel is issued (wait_issued's comment says why). Polled as
+  // wait_issued is; the slot can only hold `last` once every ticket before it has been issued.
   for (const uint64_t t0 = now_ns(); now_ns() - t0 < kPollSpinNs; sched_yield()) {
     std::lock_guard<std::mutex> lock(turn_mu_);
     if (turn_ >= tickets || aborted_.load()) break;
     const LinedUp& slot = lined_up_[last % lined_up_.size()];
-    if (slot.ticket == last && slot.uses_no_sm && completed(slot.event, "waiting for the ranks to line up (cudaEventQuery)")) return;
+    if (slot.ticket != last || !slot.uses_no_sm) continue;
+    if (release_gemm_on_gpu()) {
+      cuda_check(*rt_, rt_->cudaStreamWaitEvent(gemm_stream, slot.event, 0), "cudaStreamWaitEvent (the GEMM behind the line-up)", rank_);
+      return;
+    }
+    if (completed(slot.event, "waiting for the ranks to line up (cudaEventQuery)")) return;
   }
   wait_issued(tickets);
   wait_lined_up(last);
