@@ -227,7 +227,7 @@ void NcclComm::execute_gemm(const Op& op, int repeat, uint64_t ticket, int strea
   // the receive; a GPU-side wait (cudaStreamWaitEvent) released both at once, and the GEMM took
   // the SMs first in about half the repeats (the receive then ran ~1.5× slower).
   // A receive that runs no kernel (a copy engine's, ended by memory operations) takes no SM: the
-  // GEMM's stream waits for its line-up on the GPU, with no host round trip (wait_before_gemm).
+  // GEMM is released at its line-up, without waiting for its issue (wait_before_gemm).
   std::function<void()> after_comm;
   if (ticket != kNoTicket && (ticket & kAfterComm)) {
     const uint64_t before = ticket & ~kAfterComm;

@@ -76,14 +76,17 @@ void NcclComm::publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream, bool 
 namespace {
 
 /**
- * How a GEMM behind a transfer that runs no kernel is released at that transfer's line-up:
- * "gpu" (CLAB_GEMM_RELEASE unset), its stream waits for the line-up's event; "host", the host
- * polls the event and then launches it (the GEMM began 10–28 µs into the block that way, 2 × H100).
+ * How a GEMM behind a transfer that runs no kernel is released at that transfer's line-up: by the
+ * host, which polls the line-up's event and then launches it (the default), or, with
+ * CLAB_GEMM_RELEASE=gpu, by its stream waiting for that event on the GPU. Five runs of each on
+ * 2 × H200 (2026-11-28, bench/gpu/README.md): the GEMM began 9–23 µs into the block by the host,
+ * 11–15 µs by the GPU, and the best variant was within 1.05 of the ideal in 4 of 5 runs by the
+ * host, 1 of 5 by the GPU: the GPU's wait gained nothing the machine resolves.
  */
 bool release_gemm_on_gpu() {
   static const bool on_gpu = [] {
     const char* v = std::getenv("CLAB_GEMM_RELEASE");
-    return !(v && std::string(v) == "host");
+    return v && std::string(v) == "gpu";
   }();
   return on_gpu;
 }
@@ -95,9 +98,9 @@ void NcclComm::wait_before_gemm(uint64_t tickets, gpu::cudaStream_t gemm_stream)
   const uint64_t last = tickets - 1;
   // Released at the line-up of a last op that runs no kernel: waiting for its issue as well kept
   // the GEMM 16–20 µs behind a copy-engine receive (overlap-gpu, 2 × H200). Such an op takes no SM,
-  // so the GEMM may be queued behind the line-up on the GPU itself (the GEMM's stream waits for its
-  // event, cudaStreamWaitEvent), without a host round trip between them; behind an NCCL kernel the
-  // host releases it once that kernel is issued (wait_issued's comment says why). Polled as
+  // so with CLAB_GEMM_RELEASE=gpu the GEMM is queued behind the line-up on the GPU itself (its
+  // stream waits for the event, cudaStreamWaitEvent) rather than launched once the host sees it;
+  // behind an NCCL kernel the host releases it once that kernel is issued. Polled as
   // wait_issued is; the slot can only hold `last` once every ticket before it has been issued.
   for (const uint64_t t0 = now_ns(); now_ns() - t0 < kPollSpinNs; sched_yield()) {
     std::lock_guard<std::mutex> lock(turn_mu_);
