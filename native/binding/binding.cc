@@ -164,18 +164,18 @@ Napi::Value CreateUniqueId(const Napi::CallbackInfo& info) {
   }
 }
 
-// prepareDevice({ backend, device, rank }): nccl makes the GPU's CUDA context (NcclComm::prepare_device).
-Napi::Value PrepareDevice(const Napi::CallbackInfo& info) {
+/** A task of the rank's GPU on the thread pool (nccl; nothing to do on cpu): prepareDevice, warmGemm. */
+Napi::Value DeviceTask(const Napi::CallbackInfo& info, const char* name, const char* thread, void (*task)(int device, int rank)) {
   Napi::Env env = info.Env();
   try {
-    const Napi::Object o = get_options(info, "prepareDevice");
+    const Napi::Object o = get_options(info, name);
     const Backend backend = get_backend(o);
     const int rank = static_cast<int>(get_int(o.Get("rank"), "rank", 0, kMaxWorld - 1));
     const int device = backend == Backend::Nccl ? static_cast<int>(get_int(o.Get("device"), "device", 0, 1023)) : -1;
     return PromiseWorker<Nothing>::queue(
-        env, "clab-prepare-device", rank,
-        [backend, device, rank] {
-          if (backend == Backend::Nccl) NcclComm::prepare_device(device, rank);
+        env, thread, rank,
+        [backend, device, rank, task] {
+          if (backend == Backend::Nccl) task(device, rank);
           return Nothing{};
         },
         [](Napi::Env e, Nothing&) { return e.Undefined(); });
@@ -184,25 +184,13 @@ Napi::Value PrepareDevice(const Napi::CallbackInfo& info) {
   }
 }
 
-// warmGemm({ backend, device, rank }): nccl loads cuBLAS and sets it up on the GPU (NcclComm::warm_gemm); cpu: nothing.
-Napi::Value WarmGemm(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  try {
-    const Napi::Object o = get_options(info, "warmGemm");
-    const Backend backend = get_backend(o);
-    const int rank = static_cast<int>(get_int(o.Get("rank"), "rank", 0, kMaxWorld - 1));
-    const int device = backend == Backend::Nccl ? static_cast<int>(get_int(o.Get("device"), "device", 0, 1023)) : -1;
-    return PromiseWorker<Nothing>::queue(
-        env, "clab-warm-gemm", rank,
-        [backend, device, rank] {
-          if (backend == Backend::Nccl) NcclComm::warm_gemm(device, rank);
-          return Nothing{};
-        },
-        [](Napi::Env e, Nothing&) { return e.Undefined(); });
-  } catch (const ClabError& e) {
-    return rejected(env, e, -1);
-  }
+// prepareDevice({ backend, device, rank }): nccl makes the GPU's CUDA context (NcclComm::prepare_device).
+Napi::Value PrepareDevice(const Napi::CallbackInfo& info) {
+  return DeviceTask(info, "prepareDevice", "clab-prepare-device", NcclComm::prepare_device);
 }
+
+// warmGemm({ backend, device, rank }): nccl loads cuBLAS and sets it up on the GPU (NcclComm::warm_gemm).
+Napi::Value WarmGemm(const Napi::CallbackInfo& info) { return DeviceTask(info, "warmGemm", "clab-warm-gemm", NcclComm::warm_gemm); }
 
 namespace {
 

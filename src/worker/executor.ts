@@ -262,8 +262,7 @@ export class PlanExecutor {
     // The step's tag on its NCCL calls (NCCL 2.31 hands it to the profiler plug-in with their events,
     // which then name the step: shared/run/nccl/nccl-step-join.ts).
     const tag = stepTag(step.index);
-    // No one reads the warm-up's output, nor the timed run's where a fresh run is checked after it:
-    // nccl then spends no check and no copy to the host on them (EnqueueOptions.output).
+    // No one reads the warm-up's output, nor the timed run's where a fresh run is checked (EnqueueOptions.output).
     const warm = step.warmup > 0 ? enqueue(op, step.warmup, { tag, output: false }) : null;
     const output = !needsFreshCheck;
     // Outside compare blocks (whose time is the span of their ops as they overlap), nccl also runs
