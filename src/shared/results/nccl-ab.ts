@@ -33,6 +33,10 @@ export const abVerdictCounts = (s: Pick<NcclAbSummary, 'steps'>): string =>
   (['faster', 'slower', 'within noise'] as const).map((v) => `${s.steps.filter((x) => x.verdict === v).length} ${v}`).join(', ');
 
 /** The table `clab run --nccl A --nccl B` prints: the rule in the header, then one line per step. */
+/** An A/B stopped before its last turn: after how many of its turns, and why. */
+export const abStoppedText = (s: NcclAbSummary): string =>
+  `stopped after ${s.turns.length} of ${2 * s.repeats} turns (${s.stopped ?? 'stopped'}): the steps below are those turns'`;
+
 export function abTableLines(s: NcclAbSummary): string[] {
   const rows = s.steps.map((step) => [
     abStepName(step),
@@ -56,6 +60,7 @@ export function abTableLines(s: NcclAbSummary): string[] {
       .join(' ')}${s.repeats > 2 ? ' …' : ''}`,
     `  A: ${libraryText(s.libraries.A)}`,
     `  B: ${libraryText(s.libraries.B)}`,
+    ...(s.stopped !== undefined ? [`  ${abStoppedText(s)}`] : []),
     `  ${s.rule}`,
     line(head),
     ...rows.map(line),

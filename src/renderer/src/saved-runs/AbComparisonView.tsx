@@ -5,6 +5,7 @@ import {
   abLibraryVersion,
   abRatioText,
   abStepName,
+  abStoppedText,
   abVerdictCounts,
   type AbLibrary,
   type AbStep,
@@ -93,6 +94,11 @@ export function AbComparisonView({ ab, name, folder, onOpen }: Props) {
         <Library side="A" library={ab.libraries.A} />
         <Library side="B" library={ab.libraries.B} />
       </dl>
+      {ab.stopped !== undefined && (
+        <p className="compare-note failed" data-testid="ab-stopped">
+          {abStoppedText(ab)}
+        </p>
+      )}
       <StepsTable steps={ab.steps} />
       <p className="compare-note" data-testid="ab-counts">
         B against A: {abVerdictCounts(ab)}

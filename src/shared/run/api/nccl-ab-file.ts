@@ -79,6 +79,11 @@ export const ncclAbFileSchema = z.object({
   libraries: z.object({ A: abLibrarySchema, B: abLibrarySchema }),
   turns: z.array(abTurnSchema).max(2 * AB_REPEATS_MAX),
   steps: z.array(abStepSchema).max(LIMITS.planSteps),
+  /**
+   * Where the A/B was stopped before its last turn: why, as its stopped side said (Ctrl+C, the
+   * app's Stop). Its turns and steps are then those that ran; absent where every turn ran.
+   */
+  stopped: z.string().max(1000).optional(),
 });
 
 export type AbSideName = z.infer<typeof sideSchema>;

@@ -94,6 +94,8 @@ export function prepareAb(request: AbStartRequest): { file: string; turns: numbe
         libraries: { A: request.libraries[0], B: request.libraries[1] },
         runSide,
         onTurn: request.onTurn,
+        // Stopped between two turns (the app's Stop, the lab closing): the turns that ran are kept.
+        endsEarly: (e) => (e instanceof AbRefusal && e.message !== CPU_REFUSAL ? e.message : null),
       });
     } catch (e) {
       if (e instanceof AbRefusal && made && !readdirSync(folder).length) rmdirSync(folder);

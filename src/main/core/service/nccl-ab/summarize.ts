@@ -25,6 +25,8 @@ export interface AbSummaryInput {
   /** The paths given to --nccl. */
   paths: Record<AbSideName, string>;
   runs: AbRun[];
+  /** Why the A/B ended before its last turn (NcclAbSummary.stopped). */
+  stopped?: string;
 }
 
 /** B against A: faster or slower only where the whole interval of B/A lies below or above 1 (an end at 1 includes it). */
@@ -62,9 +64,11 @@ export function summarizeAb(input: AbSummaryInput): NcclAbSummary {
   const a = timesByStep(sideRuns('A'), input.repeats);
   const b = timesByStep(sideRuns('B'), input.repeats);
   const steps: AbStep[] = [];
-  for (const [k, x] of a) {
-    const y = b.get(k);
-    if (!y) continue;
+  const none = () => Array<number>(input.repeats).fill(NaN);
+  // In A's order, then any step only B has (a side stopped or failed before the others' steps).
+  for (const k of new Set([...a.keys(), ...b.keys()])) {
+    const x = a.get(k) ?? { key: b.get(k)!.key, us: none() };
+    const y = b.get(k) ?? { key: x.key, us: none() };
     const interval = medianWithInterval(pairedRatios(y.us, x.us));
     const has = interval.n > 0;
     steps.push({
@@ -91,5 +95,6 @@ export function summarizeAb(input: AbSummaryInput): NcclAbSummary {
     libraries: { A: libraryOf(input.paths.A, sideRuns('A')), B: libraryOf(input.paths.B, sideRuns('B')) },
     turns,
     steps,
+    ...(input.stopped !== undefined ? { stopped: input.stopped } : {}),
   };
 }
