@@ -171,6 +171,15 @@ const beforeFork = (backend: BackendChoice['backend']): Promise<void> =>
       )
     : Promise.resolve();
 
+/** The record of a run the lab broke under: its ranks stopped, what it had measured, and why; rethrows where it has none yet. */
+function brokenRecord(run: LabRun, e: Error): RunRecord {
+  run.stop(`the lab broke: ${e.message}`);
+  const snapshot = run.snapshot();
+  if (!snapshot) throw e;
+  const error = { rank: null, step: null, stepLabel: null, code: 'CLAB_LAB_ERROR', message: `the run broke inside the lab: ${e.message}` };
+  return { ...snapshot, status: 'error', finishedAt: new Date().toISOString(), error };
+}
+
 async function runAndSave(
   run: LabRun,
   recordPath: string,
@@ -186,11 +195,15 @@ async function runAndSave(
     process.on('SIGTERM', onSignal);
   }
   let record: RunRecord;
-  let forkNs: number;
+  let forkNs = nowNs();
   try {
     if (!request.remote) await beforeFork(backend);
     forkNs = nowNs();
     record = await run.run();
+  } catch (e) {
+    // The lab broke while the run went (a bug of ours): what the run had is kept, as an error of
+    // the lab's, and saved like any record, so that every door hears the run's end.
+    record = brokenRecord(run, e as Error);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -127,6 +127,28 @@ describe('prepareRun', () => {
     expect(steps).toHaveLength(prepared.plan.steps.length);
     expect(process.listenerCount('SIGINT')).toBe(signalsBefore);
   });
+
+  it('keeps and saves what a run had measured when the lab breaks under it, as an error of the lab', async () => {
+    const prepared = prepareRun({ loaded: allInOne, scenarioFile: null, backend: 'cpu', ranks: 2, recordsDir: dir });
+    const real = prepared.run.run.bind(prepared.run);
+    vi.spyOn(prepared.run, 'run').mockImplementation(async () => {
+      await real();
+      throw new Error('a bug in the lab');
+    });
+    const { record, savedTo } = await prepared.start();
+    expect(record.status).toBe('error');
+    expect(record.error).toMatchObject({ code: 'CLAB_LAB_ERROR', message: 'the run broke inside the lab: a bug in the lab' });
+    expect(record.steps).toHaveLength(prepared.plan.steps.length); // what it had measured
+    expect(savedTo).toBe(prepared.recordPath);
+    expect(JSON.parse(readFileSync(prepared.recordPath, 'utf8'))).toMatchObject({ id: record.id, status: 'error' });
+  });
+
+  it('rejects as before where the lab breaks before the run has a record to keep', async () => {
+    const prepared = prepareRun({ loaded: allInOne, scenarioFile: null, backend: 'cpu', ranks: 2, recordsDir: dir });
+    vi.spyOn(prepared.run, 'run').mockRejectedValue(new Error('broke at once'));
+    await expect(prepared.start()).rejects.toThrow('broke at once');
+    expect(existsSync(prepared.recordPath)).toBe(false);
+  });
 });
 
 describe('runPanelBackend', () => {
