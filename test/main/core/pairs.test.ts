@@ -54,7 +54,11 @@ describe('pairs on cpu ranks', () => {
     expect(bandwidth.size).toBe(12);
     const broken = bandwidth.get('1→2')!;
     expect(broken.verdict).toBe('error');
-    expect(broken.pair?.error).toMatchObject({ code: 'CLAB_INJECTED_ERROR', injected: true });
+    // Said whole where it fails (once in a CI, rank 1 read CLAB_INVALID_ARGUMENT here; its message was not kept).
+    expect(broken.pair?.error, JSON.stringify({ pair: broken.pair?.error, ranks: broken.ranks.map((r) => r.error) })).toMatchObject({
+      code: 'CLAB_INJECTED_ERROR',
+      injected: true,
+    });
     expect(broken.pair!.error!.message).toContain('the pair 1→2 fails as over a broken link');
     const hung = bandwidth.get('3→0')!;
     expect(hung.verdict).toBe('error');
