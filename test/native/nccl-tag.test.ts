@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILD_DIR, cpuCommInit, createId, shmExists } from './ranks';
+import { BUILD_DIR, expectEnqueueOption } from './ranks';
 
 const hooks = createRequire(import.meta.url)(path.join(BUILD_DIR, 'clab_test_hooks.node')) as {
   taggedCallPlay(
@@ -63,22 +63,6 @@ describe("a step's tag on its NCCL calls", () => {
   });
 
   it('is an enqueue option: a whole number below 2^53, which a backend other than nccl ignores', async () => {
-    const id = createId(1);
-    const c = await cpuCommInit(id, 0, 1);
-    try {
-      const send = new Float32Array([1, 2]);
-      const recv = new Float32Array(2);
-      const op = { op: 'all_reduce', dtype: 'float32', count: 2, redop: 'sum', send, recv } as const;
-      await expect(c.enqueue(0, op, 2, { tag: 5 })).resolves.toMatchObject({ startNs: [expect.any(Number), expect.any(Number)] });
-      expect([...recv]).toEqual([1, 2]);
-      for (const tag of [-1, 2 ** 53, 1.5, '5'])
-        await expect(c.enqueue(0, op, 1, { tag } as unknown as { tag: number })).rejects.toMatchObject({
-          code: 'CLAB_INVALID_ARGUMENT',
-          message: expect.stringMatching(/^options\.tag must be/),
-        });
-    } finally {
-      c.destroy();
-    }
-    expect(shmExists(id)).toBe(false);
+    await expectEnqueueOption('tag', 5, [-1, 2 ** 53, 1.5, '5'], /^options\.tag must be/);
   });
 });

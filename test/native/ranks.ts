@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { allocTensor, DTYPE_INFO, tensorView, type Dtype, type Scalar, type Tensor } from '../../src/shared/data/dtypes';
 import { reducer, type Redop } from '../../src/shared/data/reduce';
 import { withProfilerRecords, type RawAddon } from '../../src/addon/profile-records';
+import type { EnqueueOptions } from '../../src/addon/native-api';
+import { expect } from 'vitest';
 
 /** Where the addon and the modules built beside it are: CLAB_NATIVE_ADDON's folder (a build of one's own), else build/native's. */
 export const BUILD_DIR = process.env.CLAB_NATIVE_ADDON
@@ -45,6 +47,33 @@ export function createId(world: number, env: { slot?: number; mailbox?: number }
 }
 
 export const shmExists = (id: string) => fs.existsSync('/dev/shm' + id);
+
+/**
+ * An enqueue() option as the binding takes it, on a communicator of one cpu rank: an all_reduce of
+ * two repetitions with `option` set to `good` runs (the cpu backend takes the option and ignores it;
+ * one rank's sum leaves its data as it was), and each of `bad` is refused as an invalid argument
+ * whose message matches `refusal`. The rank's segment is gone afterwards.
+ */
+export async function expectEnqueueOption(option: string, good: unknown, bad: unknown[], refusal: RegExp): Promise<void> {
+  const id = createId(1);
+  const c = await cpuCommInit(id, 0, 1);
+  try {
+    const send = new Float32Array([1, 2]);
+    const recv = new Float32Array(2);
+    const op = { op: 'all_reduce', dtype: 'float32', count: 2, redop: 'sum', send, recv } as const;
+    const options = (v: unknown) => ({ [option]: v }) as EnqueueOptions;
+    await expect(c.enqueue(0, op, 2, options(good))).resolves.toMatchObject({ startNs: [expect.any(Number), expect.any(Number)] });
+    expect([...recv]).toEqual([1, 2]);
+    for (const v of bad)
+      await expect(c.enqueue(0, op, 1, options(v))).rejects.toMatchObject({
+        code: 'CLAB_INVALID_ARGUMENT',
+        message: expect.stringMatching(refusal),
+      });
+  } finally {
+    c.destroy();
+  }
+  expect(shmExists(id)).toBe(false);
+}
 
 // ---- rank processes -------------------------------------------------------------------------
 
