@@ -95,6 +95,11 @@ export function countChoice(
   }
 }
 
+/** Adds each count of `from` to `into`'s under the same key. */
+function addCounts(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + n;
+}
+
 /** A step's NCCL choices over its ranks (the record's step.nccl): the counts added up. */
 export const ncclStepSummarySchema = ncclStepInfoSchema.omit({ kernelUs: true, clockErrorNs: true, predicted: true }).extend({
   /** NCCL's prediction (the lowest rank's that has one), and its time for the algorithm and protocol it chose (µs). */
@@ -131,16 +136,12 @@ export function mergeStepInfos(infos: NcclStepInfo[]): NcclStepSummary | null {
     out.zeroTimes += i.zeroTimes;
     if (i.copyEngine !== undefined) out.copyEngine = (out.copyEngine ?? 0) + i.copyEngine;
     if (i.tagged !== undefined) out.tagged = (out.tagged ?? 0) + i.tagged;
-    if (i.elsewhere) {
-      const elsewhere = (out.elsewhere ??= {});
-      for (const [k, n] of Object.entries(i.elsewhere)) elsewhere[k] = (elsewhere[k] ?? 0) + n;
-    }
+    if (i.elsewhere) addCounts((out.elsewhere ??= {}), i.elsewhere);
     if (i.kernel) {
-      const kernels = (out.kernel ??= {});
-      for (const [k, n] of Object.entries(i.kernel)) kernels[k] = (kernels[k] ?? 0) + n;
+      addCounts((out.kernel ??= {}), i.kernel);
       out.symmetric = (out.symmetric ?? 0) + (i.symmetric ?? 0);
     }
-    for (const f of ['algo', 'proto', 'nChannels'] as const) for (const [k, n] of Object.entries(i[f])) out[f][k] = (out[f][k] ?? 0) + n;
+    for (const f of ['algo', 'proto', 'nChannels'] as const) addCounts(out[f], i[f]);
     if (i.proxy) addProxy(out, i.proxy);
   }
   out.kernelMedianUs = medianOf(infos.flatMap((i) => (i.kernelUs ?? []).filter((x): x is number => x !== null)));
