@@ -42,6 +42,7 @@ struct Job {
   int repeat = 1;
   uint64_t ticket = 0;
   uint64_t tag = 0;  // options.tag: NCCL's profiler tag of the op's calls (NcclComm::CallTag)
+  bool gemm_follows = false;  // options.gemmFollows: a GEMM on another stream is enqueued next (Comm::admit)
   bool ok = false;
   std::string code = err_code_name(ErrCode::SystemError);
   std::string message;
@@ -148,7 +149,7 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
   Napi::Value Prestage(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Prestage); }
   Napi::Value Drain(const Napi::CallbackInfo& info) { return Submit(info, Job::Kind::Drain); }
 
-  // enqueue(stream, op, repeat?, { loop?, eventsInLoop?, launch?, tag?, output? }?) | prestage(stream, op) | drain(stream)
+  // enqueue(stream, op, repeat?, { loop?, eventsInLoop?, launch?, tag?, output?, gemmFollows? }?) | prestage(stream, op) | drain(stream)
   Napi::Value Submit(const Napi::CallbackInfo& info, Job::Kind kind) {
     Napi::Env env = info.Env();
     auto job = std::make_unique<Job>(env);
@@ -190,8 +191,12 @@ class CommWrap : public Napi::ObjectWrap<CommWrap> {
         // as the lab's tags must (NCCL keeps the others).
         const Napi::Value tag = info[3].As<Napi::Object>().Get("tag");
         if (!tag.IsUndefined()) job->tag = static_cast<uint64_t>(get_int(tag, "options.tag", 0, (int64_t{1} << 53) - 1));
+        const Napi::Value follows = info[3].As<Napi::Object>().Get("gemmFollows");
+        if (!follows.IsUndefined() && !follows.IsBoolean())
+          throw_invalid("options.gemmFollows must be a boolean (got " + show(follows) + ")");
+        job->gemm_follows = follows.IsBoolean() && follows.As<Napi::Boolean>().Value();
       }
-      if (kind == Job::Kind::Execute) job->ticket = comm_->admit(job->op);
+      if (kind == Job::Kind::Execute) job->ticket = comm_->admit(job->op, stream, job->gemm_follows);
       // The device copies of a prestaged op point at its host buffers until drain(): they must outlive it.
       if (kind == Job::Kind::Prestage) held_.push_back(std::exchange(job->refs, std::make_unique<Refs>()));
       if (kind == Job::Kind::Drain) job->held.swap(held_);

@@ -385,6 +385,7 @@ Napi::Value GraphLoopPlay(const Napi::CallbackInfo& info) {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("taggedCallPlay", Napi::Function::New(env, clab::test_hooks::TaggedCallPlay, "taggedCallPlay"));
+  exports.Set("handoffPlay", Napi::Function::New(env, clab::test_hooks::HandoffPlay, "handoffPlay"));
   exports.Set("graphLoopPlay", Napi::Function::New(env, GraphLoopPlay, "graphLoopPlay"));
   exports.Set("tunerPlay", Napi::Function::New(env, TunerPlay, "tunerPlay"));
   exports.Set("profilerPlay", Napi::Function::New(env, ProfilerPlay, "profilerPlay"));

@@ -8,4 +8,7 @@ namespace clab::test_hooks {
 /** taggedCallPlay(op, tag, since231): binding/test_hooks_tag.cc. */
 Napi::Value TaggedCallPlay(const Napi::CallbackInfo& info);
 
+/** handoffPlay(options): binding/test_hooks_handoff.cc. */
+Napi::Value HandoffPlay(const Napi::CallbackInfo& info);
+
 }  // namespace clab::test_hooks

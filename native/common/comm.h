@@ -71,11 +71,13 @@ class Comm {
   virtual int world() const = 0;
 
   /**
-   * Called on the JS thread when `op` is enqueued, in enqueue order; returns a ticket that
-   * execute() receives. Backends that must issue communication in the same order on every rank
-   * (NCCL) use it to issue ops from several streams in enqueue order.
+   * Called on the JS thread when `op` is enqueued on `stream`, in enqueue order; returns a ticket
+   * that execute() receives. Backends that must issue communication in the same order on every rank
+   * (NCCL) use it to issue ops from several streams in enqueue order. `gemm_follows`: the enqueuer
+   * enqueues a GEMM on another stream next, to overlap with this op (NCCL launches it at this op's
+   * line-up where the op runs no kernel: nccl/gemm_handoff.h).
    */
-  virtual uint64_t admit(const Op& op) { return 0; }
+  virtual uint64_t admit(const Op& op, int stream, bool gemm_follows) { return 0; }
 
   /**
    * Runs `op` `repeat` times back to back on the stream of `ctx`, recording CLOCK_MONOTONIC ns at

@@ -86,7 +86,7 @@ void CpuComm::close() {
   seg_->detach();
 }
 
-uint64_t CpuComm::admit(const Op& op) { return op_traits(op.kind).cls == OpClass::Compute ? 0 : ++admitted_; }
+uint64_t CpuComm::admit(const Op& op, int, bool) { return op_traits(op.kind).cls == OpClass::Compute ? 0 : ++admitted_; }
 
 void CpuComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) {
   std::vector<uint64_t>& start = times.start;

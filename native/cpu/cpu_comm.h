@@ -36,7 +36,7 @@ class CpuComm final : public Comm {
   int world() const override { return world_; }
 
   /** Hands communication ops their turn, in enqueue (plan) order; gemm needs none. JS thread. */
-  uint64_t admit(const Op& op) override;
+  uint64_t admit(const Op& op, int stream, bool gemm_follows) override;
 
   /**
    * Runs `op` `repeat` times back to back, recording CLOCK_MONOTONIC ns around each repetition.

@@ -29,6 +29,7 @@
 #include "gpu/device_memory.h"
 #include "gpu/gpu_gemm.h"
 #include "gpu/gpu_loader.h"
+#include "nccl/gemm_handoff.h"
 
 namespace clab {
 
@@ -98,7 +99,7 @@ class NcclComm final : public Comm {
     uint64_t previous_;
   };
 
-  uint64_t admit(const Op& op) override;
+  uint64_t admit(const Op& op, int stream, bool gemm_follows) override;
   void execute(const Op& op, int repeat, uint64_t ticket, StreamContext& ctx, Times& times) override;
   void prestage(const Op& op, StreamContext& ctx) override;
   void drain(StreamContext& ctx) override;
@@ -272,13 +273,28 @@ class NcclComm final : public Comm {
    * kernel, only until it has lined up: the GEMM then takes no SM from it, and starts beside it.
    */
   void wait_before_gemm(uint64_t tickets, gpu::cudaStream_t gemm_stream);
+  /**
+   * A GEMM of one repetition after communication ticket `last`, which hands it off: offered to that
+   * ticket's thread, which launches it as its ranks line up (gemm_handoff.h), and timed here.
+   * false: not taken (not handed off, too late, declined): launch it as usual.
+   */
+  bool gemm_handed_off(uint64_t last, StreamState& st, Times& times);
+  /** Whether `op` runs no kernel: copy-engine transfers alone, ended by stream memory operations. */
+  bool runs_no_kernel(const Op& op) const;
   void end_turn();
   void check_usable() const;
   [[noreturn]] void throw_aborted() const;
   /** CLAB_TRACE set: where a rank's start and end go, on stderr (diagnostics only). */
   static bool tracing();
 
+  /** How a GEMM behind a transfer that runs no kernel is released (CLAB_GEMM_RELEASE, nccl_order.cc). */
+  enum class GemmRelease { Handoff, Host, Gpu };
+  static GemmRelease gemm_release();
+
   static constexpr uint64_t kNoTicket = std::numeric_limits<uint64_t>::max();
+  // How long a transfer that hands its GEMM off waits, before lining up, for the GEMM's thread to
+  // offer it: that thread makes its handle and operands first (~1–2 ms on a stream's first GEMM).
+  static constexpr uint64_t kHandoffWaitNs = 5000000;
   // A gemm's ticket: this bit and the number of communication tickets handed out before it.
   static constexpr uint64_t kAfterComm = uint64_t{1} << 62;
 
@@ -334,6 +350,8 @@ class NcclComm final : public Comm {
     bool uses_no_sm = false;
   };
   std::array<LinedUp, 64> lined_up_{};
+  /** GEMMs launched at the line-up of a transfer that runs no kernel, by its thread (admit(), execute()). */
+  GemmHandoff handoff_;
 
   // NCCL's sequence number of the next call of each collective that has one, per communicator
   // (seq_slot(): all_reduce, with barriers and line-ups, broadcast, reduce, all_gather,

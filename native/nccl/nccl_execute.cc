@@ -228,12 +228,15 @@ void NcclComm::execute_gemm(const Op& op, int repeat, uint64_t ticket, int strea
   // the SMs first in about half the repeats (the receive then ran ~1.5× slower).
   // A receive that runs no kernel (a copy engine's, ended by memory operations) takes no SM: the
   // GEMM is released at its line-up, without waiting for its issue (wait_before_gemm).
+  // A GEMM of one repetition behind a transfer that runs no kernel and hands it off is launched by
+  // that transfer's thread as its ranks line up (gemm_handoff.h; CLAB_GEMM_RELEASE, nccl_order.cc).
+  st.gemm->target_sms(op.sm_count);
   std::function<void()> after_comm;
   if (ticket != kNoTicket && (ticket & kAfterComm)) {
     const uint64_t before = ticket & ~kAfterComm;
+    if (before > 0 && repeat == 1 && !times.loop_wanted && gemm_handed_off(before - 1, st, times)) return;
     after_comm = [this, before, &st] { wait_before_gemm(before, st.stream); };
   }
-  st.gemm->target_sms(op.sm_count);
   timed(
       st, repeat, kNoTicket, [&] { st.gemm->issue(); }, times, after_comm, false);
 }
@@ -282,16 +285,29 @@ void NcclComm::execute_communication(const Op& op, int repeat, uint64_t ticket, 
   const Staged& bufs = staging ? staging->root : own.root;
   const bool copies = op_has_copy_engine(op);
   CopyTargets targets;  // copy-engine sends: where they land, learnt while lining up
-  bool uses_no_sm = copies && copy_memops();
-  for (size_t i = 0; uses_no_sm && i < op.ops.size(); i++) uses_no_sm = op_has_copy_engine(op.ops[i]);
+  const bool uses_no_sm = runs_no_kernel(op);
+  // A GEMM handed off to this op (gemm_handoff.h) is launched as the ranks line up; one it never took
+  // (it failed before that) is declined on the way out, and the GEMM launches itself.
+  struct Decline {
+    GemmHandoff& handoff;
+    uint64_t ticket;
+    ~Decline() {
+      if (ticket != kNoTicket) handoff.decline(ticket);
+    }
+  } decline{handoff_, ticket};
   std::function<void()> line_up;
   if (op.kind != OpKind::Barrier && world_ > 1)
     line_up = [&] {
       register_windows(op, bufs, times);
+      // Its GEMM made ready before the ranks line up, so that it starts with the transfer.
+      if (uses_no_sm && ticket != kNoTicket) handoff_.await_offer(ticket, kHandoffWaitNs, [this] { return aborted_.load(); });
       if (copies) align_copy_engine(op, bufs, st, targets);
       else
         align(op, st.stream);
-      if (ticket != kNoTicket) publish_lined_up(ticket, st.stream, uses_no_sm);
+      if (ticket != kNoTicket) {
+        handoff_.line_up(ticket);
+        publish_lined_up(ticket, st.stream, uses_no_sm);
+      }
     };
   // The numbers NCCL gives this op's calls (the profiler's join), on the run's communicator only.
   // A send or receive is numbered among its direction's calls to its peer.

@@ -26,10 +26,25 @@ constexpr useconds_t kMaxSleepUs = 200;    // then sleep at most this long betwe
 
 }  // namespace
 
-uint64_t NcclComm::admit(const Op& op) {
-  std::lock_guard<std::mutex> lock(turn_mu_);
-  if (op.kind == OpKind::Gemm) return kAfterComm | admitted_;
-  return admitted_++;
+uint64_t NcclComm::admit(const Op& op, int stream, bool gemm_follows) {
+  uint64_t ticket;
+  {
+    std::lock_guard<std::mutex> lock(turn_mu_);
+    ticket = op.kind == OpKind::Gemm ? kAfterComm | admitted_ : admitted_++;
+  }
+  // The handoff's own lock is never taken under turn_mu_ (its waits ask give-up conditions that take turn_mu_).
+  if (op.kind == OpKind::Gemm)
+    handoff_.admitted_gemm(ticket & ~kAfterComm, stream);
+  else
+    handoff_.admitted_comm(ticket, stream, gemm_follows && gemm_release() == GemmRelease::Handoff && world_ > 1 && runs_no_kernel(op));
+  return ticket;
+}
+
+bool NcclComm::runs_no_kernel(const Op& op) const {
+  if (!op_has_copy_engine(op) || !copy_memops()) return false;
+  for (const Op& child : op.ops)
+    if (!op_has_copy_engine(child)) return false;
+  return true;
 }
 
 void NcclComm::wait_turn(uint64_t ticket) {
@@ -73,25 +88,23 @@ void NcclComm::publish_lined_up(uint64_t ticket, gpu::cudaStream_t stream, bool 
   slot.uses_no_sm = uses_no_sm;
 }
 
-namespace {
-
 /**
- * How a GEMM behind a transfer that runs no kernel is released at that transfer's line-up: by the
- * host, which polls the line-up's event and then launches it (the default), or, with
- * CLAB_GEMM_RELEASE=gpu, by its stream waiting for that event on the GPU. Five runs of each on
- * 2 × H200 (2026-11-28, bench/gpu/README.md): the GEMM began 9–23 µs into the block by the host,
- * 11–15 µs by the GPU, and the best variant was within 1.05 of the ideal in 4 of 5 runs by the
- * host, 1 of 5 by the GPU: the GPU's wait gained nothing the machine resolves.
+ * How a GEMM behind a transfer that runs no kernel is released at that transfer's line-up
+ * (CLAB_GEMM_RELEASE): by the thread that lines the transfer up, which launches it there
+ * (`handoff`, the default: gemm_handoff.h); by the GEMM's own thread, which polls the line-up's
+ * event and then launches it (`host`); or by its stream waiting for that event on the GPU (`gpu`).
+ * Five runs of the last two on 2 × H200 (2026-11-28, bench/gpu/README.md): the GEMM began 9–23 µs
+ * into the block by the host, 11–15 µs by the GPU, and 125 µs in one repeat of a later run where
+ * the GEMM's thread had slept.
  */
-bool release_gemm_on_gpu() {
-  static const bool on_gpu = [] {
+NcclComm::GemmRelease NcclComm::gemm_release() {
+  static const GemmRelease how = [] {
     const char* v = std::getenv("CLAB_GEMM_RELEASE");
-    return v && std::string(v) == "gpu";
+    const std::string named = v ? v : "";
+    return named == "host" ? GemmRelease::Host : named == "gpu" ? GemmRelease::Gpu : GemmRelease::Handoff;
   }();
-  return on_gpu;
+  return how;
 }
-
-}  // namespace
 
 void NcclComm::wait_before_gemm(uint64_t tickets, gpu::cudaStream_t gemm_stream) {
   if (tickets == 0) return;
@@ -107,7 +120,7 @@ void NcclComm::wait_before_gemm(uint64_t tickets, gpu::cudaStream_t gemm_stream)
     if (turn_ >= tickets || aborted_.load()) break;
     const LinedUp& slot = lined_up_[last % lined_up_.size()];
     if (slot.ticket != last || !slot.uses_no_sm) continue;
-    if (release_gemm_on_gpu()) {
+    if (gemm_release() == GemmRelease::Gpu) {
       cuda_check(*rt_, rt_->cudaStreamWaitEvent(gemm_stream, slot.event, 0), "cudaStreamWaitEvent (the GEMM behind the line-up)", rank_);
       return;
     }
@@ -115,6 +128,31 @@ void NcclComm::wait_before_gemm(uint64_t tickets, gpu::cudaStream_t gemm_stream)
   }
   wait_issued(tickets);
   wait_lined_up(last);
+}
+
+bool NcclComm::gemm_handed_off(uint64_t last, StreamState& st, Times& times) {
+  reference(st);  // this stream is idle: its clock is read before anything is offered
+  while (st.marks.size() < 2) {
+    gpu::cudaEvent_t ev;
+    cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&ev, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
+    st.marks.push_back(ev);
+  }
+  // Run by the transfer's thread right after its ranks line up (the device is current there too).
+  std::function<void()> launch = [&] {
+    cuda_check(*rt_, rt_->cudaEventRecord(st.marks[0], st.stream), "cudaEventRecord", rank_);
+    st.gemm->issue();
+    cuda_check(*rt_, rt_->cudaEventRecord(st.marks[1], st.stream), "cudaEventRecord", rank_);
+  };
+  if (!handoff_.offer(last, &launch)) return false;
+  const auto gone_by = [this, last] {
+    std::lock_guard<std::mutex> lock(turn_mu_);
+    return turn_ > last || aborted_.load();
+  };
+  if (handoff_.wait_launched(last, gone_by) != GemmHandoff::Outcome::Launched) return false;
+  wait_event(st.marks[1], false);
+  times.start.push_back(clock_of(st, st.marks[0]));
+  times.end.push_back(clock_of(st, st.marks[1]));
+  return true;
 }
 
 void NcclComm::wait_lined_up(uint64_t ticket) {

@@ -129,6 +129,13 @@ export interface EnqueueOptions {
    * GPU; the host buffers keep what they held. Default true; the cpu backend ignores it.
    */
   output?: boolean;
+  /**
+   * nccl: the next op enqueued is a GEMM on another stream, overlapped with this one (a compare
+   * variant's transfer and its multiply). Where this op runs no kernel (copy-engine transfers ended by
+   * stream memory operations), the thread that lines it up launches that GEMM as its ranks line up,
+   * once the GEMM is ready (native/nccl/gemm_handoff.h). Elsewhere ignored.
+   */
+  gemmFollows?: boolean;
 }
 
 export interface NativeComm {

@@ -22,6 +22,7 @@ import { stepNccl, type NcclProfile } from './nccl-profile.js';
 import { stepTag } from '../shared/run/nccl/nccl-records.js';
 import { VariantComms } from './variant-comms.js';
 import { eventsInLoop, iterationEventsChoice } from './iteration-events.js';
+import { gemmFollows } from './gemm-follows.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -270,13 +271,9 @@ export class PlanExecutor {
     // graph-launched, that loop is a CUDA graph's replay, even of one iteration.
     const bytes = actionBytes(step.action, this.plan.world);
     const loop = step.iters > 1 && step.origin.kind !== 'compare';
-    const timed = enqueue(
-      op,
-      step.iters,
-      graph
-        ? { launch: 'graph', tag, output }
-        : { loop, tag, output, ...(loop && eventsInLoop(this.iterationEvents, bytes) ? { eventsInLoop: true } : {}) },
-    );
+    const follows = !needsFreshCheck && gemmFollows(this.plan, step, this.host.rank) ? { gemmFollows: true } : {};
+    const inside = loop && eventsInLoop(this.iterationEvents, bytes) ? { eventsInLoop: true } : {};
+    const timed = enqueue(op, step.iters, graph ? { launch: 'graph', tag, output } : { loop, tag, output, ...inside, ...follows });
     const check = needsFreshCheck ? enqueue(checkOp, 1, { tag }) : null;
     let warmT: NativeTimes | null, timedT: NativeTimes, checkT: NativeTimes | null;
     try {
