@@ -1,7 +1,7 @@
 // Buffers of one collective call on one rank: sized by the op's descriptor, aliased for
 // in-place calls, filled from the data pattern, with the expected output alongside.
 import { backendMakesData, expectProgram, nativePattern, type NativeData } from '../shared/data/data-program.js';
-import { allocTensor, sliceTensor, type Dtype, type Tensor } from '../shared/data/dtypes.js';
+import { allocTensor, DTYPE_INFO, sliceTensor, tensorView, type Dtype, type Tensor } from '../shared/data/dtypes.js';
 import { COLLECTIVE_DESCRIPTORS } from '../shared/ops/index.js';
 import { expectedOutput } from '../shared/ops/expected.js';
 import { lazyPattern, type Lazy } from '../shared/data/lazy.js';
@@ -50,6 +50,22 @@ function backendData(dtype: Dtype, pattern: DataPattern, fillRank: number | null
   };
 }
 
+/**
+ * Host memory standing for a buffer the backend makes and checks itself (`data`): nccl never
+ * touches its pages but to copy back the stretch from a first wrong element; the cpu backend
+ * poisons and fills it. Not zeroed: zeroing a sweep's stand-ins (a second set for each check run)
+ * was 0.16 s of rank 0's host time in the 9-op sweep on 2 × H200, most of it at 2–32 MiB, which
+ * malloc takes from the heap and memset then faults in page by page.
+ */
+function standIn(dtype: Dtype, count: number): Tensor {
+  const bytes = count * DTYPE_INFO[dtype].bytes;
+  try {
+    return tensorView(dtype, new Uint8Array(Buffer.allocUnsafeSlow(bytes).buffer, 0, bytes));
+  } catch {
+    return allocTensor(dtype, count); // its error names the bytes
+  }
+}
+
 /** Marks output memory so an element the op never wrote cannot pass the check by accident. */
 function poison(t: Tensor): void {
   t.bytes.fill(0xff);
@@ -76,19 +92,20 @@ export function prepareCollective(
   // rank's slice; the op writes its first slice only, so ranks other than 0 read poison. As large
   // as the whole input (world slices) on every rank: scatter's non-roots have no input of their own.
   const read = a.read === 'rank-slice' ? allocTensor(a.dtype, size.recv * world) : null;
+  const alloc = data ? standIn : allocTensor;
   let send: Tensor;
   let recv: Tensor;
   if (layout === 'same') {
-    send = recv = allocTensor(a.dtype, Math.max(size.send, size.recv));
+    send = recv = alloc(a.dtype, Math.max(size.send, size.recv));
   } else if (layout === 'send-in-recv' && size.recv > 0) {
-    recv = allocTensor(a.dtype, size.recv);
+    recv = alloc(a.dtype, size.recv);
     send = sliceTensor(recv, rank * size.nativeCount, size.send);
   } else if (layout === 'recv-in-send' && size.send > 0) {
-    send = allocTensor(a.dtype, size.send);
+    send = alloc(a.dtype, size.send);
     recv = sliceTensor(send, rank * size.nativeCount, size.recv);
   } else {
-    send = allocTensor(a.dtype, size.send);
-    recv = read ? sliceTensor(read, 0, size.recv) : allocTensor(a.dtype, size.recv);
+    send = alloc(a.dtype, size.send);
+    recv = read ? sliceTensor(read, 0, size.recv) : alloc(a.dtype, size.recv);
     if (!data) poison(read ?? recv);
   }
   // Where the backend makes the data, the host buffers only stand for the device's (nccl never
@@ -122,8 +139,8 @@ const transportOf = (a: P2pAction) => (a.transport === 'copy-engine' ? { transpo
 export function prepareP2p(a: P2pAction, rank: number, mode: DataMode = { backendMakesData: false }): PreparedCall {
   const onBackend = mode.backendMakesData && backendMakesData(a.dtype, a.count);
   if (rank === a.from) {
-    const send = allocTensor(a.dtype, a.count);
     const data = onBackend ? backendData(a.dtype, a.data, rank, null) : null;
+    const send = (data ? standIn : allocTensor)(a.dtype, a.count);
     if (!data) fillTensor(send, a.data, rank);
     return {
       op: { op: 'send', dtype: a.dtype, peer: a.to, count: a.count, send: send.bytes, ...(data ? { data } : {}), ...transportOf(a) },
@@ -134,9 +151,9 @@ export function prepareP2p(a: P2pAction, rank: number, mode: DataMode = { backen
       inputPreview: data ? null : previewTensor(send, null),
     };
   }
-  const recv = allocTensor(a.dtype, a.count);
   const expected = () => lazyPattern(a.data, a.from, a.dtype, a.count);
   const data = onBackend ? backendData(a.dtype, a.data, null, expected()) : null;
+  const recv = (data ? standIn : allocTensor)(a.dtype, a.count);
   if (!data) poison(recv);
   return {
     op: { op: 'recv', dtype: a.dtype, peer: a.from, count: a.count, recv: recv.bytes, ...(data ? { data } : {}), ...transportOf(a) },
