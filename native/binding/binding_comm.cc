@@ -41,7 +41,7 @@ struct Job {
   Op op;
   int repeat = 1;
   uint64_t ticket = 0;
-  uint64_t tag = 0;  // options.tag: NCCL's profiler tag of the op's calls (NcclComm::CallTag)
+  uint64_t tag = 0;           // options.tag: NCCL's profiler tag of the op's calls (NcclComm::CallTag)
   bool gemm_follows = false;  // options.gemmFollows: a GEMM on another stream is enqueued next (Comm::admit)
   bool ok = false;
   std::string code = err_code_name(ErrCode::SystemError);

@@ -33,8 +33,7 @@ uint64_t NcclComm::admit(const Op& op, int stream, bool gemm_follows) {
     ticket = op.kind == OpKind::Gemm ? kAfterComm | admitted_ : admitted_++;
   }
   // The handoff's own lock is never taken under turn_mu_ (its waits ask give-up conditions that take turn_mu_).
-  if (op.kind == OpKind::Gemm)
-    handoff_.admitted_gemm(ticket & ~kAfterComm, stream);
+  if (op.kind == OpKind::Gemm) handoff_.admitted_gemm(ticket & ~kAfterComm, stream);
   else
     handoff_.admitted_comm(ticket, stream, gemm_follows && gemm_release() == GemmRelease::Handoff && world_ > 1 && runs_no_kernel(op));
   return ticket;
