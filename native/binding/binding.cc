@@ -38,30 +38,7 @@ Napi::Object wrap_comm(Napi::Env env, NewComm made) {
   return data->comm_ctor.New({Napi::External<NewComm>::New(env, &made)});
 }
 
-Napi::Value rejected(Napi::Env env, const ClabError& e, int rank) {
-  auto deferred = Napi::Promise::Deferred::New(env);
-  deferred.Reject(make_error(env, e.code_name(), e.what(), rank).Value());
-  return deferred.Promise();
-}
-
 // ---- arguments ----------------------------------------------------------------------------
-
-enum class Backend { Cpu, Nccl };
-
-Napi::Object get_options(const Napi::CallbackInfo& info, const char* call) {
-  if (!info[0].IsObject() || info[0].IsArray()) throw_invalid(std::string(call) + " takes one options object (got " + show(info[0]) + ")");
-  return info[0].As<Napi::Object>();
-}
-
-Backend get_backend(const Napi::Object& o) {
-  const Napi::Value v = o.Get("backend");
-  if (v.IsString()) {
-    const std::string b = v.As<Napi::String>().Utf8Value();
-    if (b == "cpu") return Backend::Cpu;
-    if (b == "nccl") return Backend::Nccl;
-  }
-  throw_invalid("backend must be 'cpu' or 'nccl' (got " + show(v) + ")");
-}
 
 /** `rank` when it is a valid rank of `world`, else -1: errors name the rank only when it is one. */
 int rank_hint(const Napi::Object& o) {
@@ -163,34 +140,6 @@ Napi::Value CreateUniqueId(const Napi::CallbackInfo& info) {
     throw make_error(env, e.code_name(), e.what(), rank);
   }
 }
-
-/** A task of the rank's GPU on the thread pool (nccl; nothing to do on cpu): prepareDevice, warmGemm. */
-Napi::Value DeviceTask(const Napi::CallbackInfo& info, const char* name, const char* thread, void (*task)(int device, int rank)) {
-  Napi::Env env = info.Env();
-  try {
-    const Napi::Object o = get_options(info, name);
-    const Backend backend = get_backend(o);
-    const int rank = static_cast<int>(get_int(o.Get("rank"), "rank", 0, kMaxWorld - 1));
-    const int device = backend == Backend::Nccl ? static_cast<int>(get_int(o.Get("device"), "device", 0, 1023)) : -1;
-    return PromiseWorker<Nothing>::queue(
-        env, thread, rank,
-        [backend, device, rank, task] {
-          if (backend == Backend::Nccl) task(device, rank);
-          return Nothing{};
-        },
-        [](Napi::Env e, Nothing&) { return e.Undefined(); });
-  } catch (const ClabError& e) {
-    return rejected(env, e, -1);
-  }
-}
-
-// prepareDevice({ backend, device, rank }): nccl makes the GPU's CUDA context (NcclComm::prepare_device).
-Napi::Value PrepareDevice(const Napi::CallbackInfo& info) {
-  return DeviceTask(info, "prepareDevice", "clab-prepare-device", NcclComm::prepare_device);
-}
-
-// warmGemm({ backend, device, rank }): nccl loads cuBLAS and sets it up on the GPU (NcclComm::warm_gemm).
-Napi::Value WarmGemm(const Napi::CallbackInfo& info) { return DeviceTask(info, "warmGemm", "clab-warm-gemm", NcclComm::warm_gemm); }
 
 namespace {
 
@@ -383,13 +332,12 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("gpuMemoryTotals", Napi::Function::New(env, GpuMemoryTotals, "gpuMemoryTotals"));
   exports.Set("ncclLibraryVersion", Napi::Function::New(env, NcclLibraryVersion, "ncclLibraryVersion"));
   exports.Set("createUniqueId", Napi::Function::New(env, CreateUniqueId, "createUniqueId"));
-  exports.Set("prepareDevice", Napi::Function::New(env, PrepareDevice, "prepareDevice"));
-  exports.Set("warmGemm", Napi::Function::New(env, WarmGemm, "warmGemm"));
   exports.Set("commInit", Napi::Function::New(env, CommInit, "commInit"));
   exports.Set("topology", Napi::Function::New(env, Topology, "topology"));
   exports.Set("topologyAsync", Napi::Function::New(env, TopologyAsync, "topologyAsync"));
   exports.Set("peerCopy", Napi::Function::New(env, PeerCopy, "peerCopy"));
   register_profiler(env, exports);
+  register_device_tasks(env, exports);
   return exports;
 }
 

@@ -15,6 +15,7 @@
 #include "common/comm.h"
 #include "common/errors.h"
 #include "common/op.h"
+#include "gpu/gpu_gemm.h"
 
 namespace clab::binding {
 
@@ -25,6 +26,14 @@ std::string get_string(const Napi::Value& v, const std::string& field);
 /** A value as a message shows it: 'text', 3, undefined, an object, … */
 std::string show(const Napi::Value& v);
 
+/** A promise rejected with the ClabError's code and `rank` (-1: none). */
+Napi::Value rejected(Napi::Env env, const ClabError& e, int rank);
+/** A call's one options object, or CLAB_INVALID_ARGUMENT naming `call`. */
+Napi::Object get_options(const Napi::CallbackInfo& info, const char* call);
+enum class Backend { Cpu, Nccl };
+/** options.backend: 'cpu' or 'nccl'. */
+Backend get_backend(const Napi::Object& o);
+
 /** References that keep JS buffers alive while an op uses them. */
 using Refs = std::vector<Napi::ObjectReference>;
 /**
@@ -33,6 +42,10 @@ using Refs = std::vector<Napi::ObjectReference>;
  * Throws CLAB_INVALID_ARGUMENT naming the field.
  */
 Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& refs, int depth);
+/** warmGemm's `gemms`: gemm ops (dtype, m, n, k), at most 8; none where undefined. */
+std::vector<GpuGemm::Shape> get_gemm_shapes(Napi::Env env, const Napi::Value& v);
+/** prepareDevice and warmGemm (binding_device.cc) on the module's exports. */
+void register_device_tasks(Napi::Env env, Napi::Object exports);
 /** ncclProfilerReadPacked and gpuClock (binding_profiler.cc) on the module's exports. */
 void register_profiler(Napi::Env env, Napi::Object exports);
 /** An op's times as NativeTimes (src/addon/native-api.ts). */

@@ -229,6 +229,43 @@ Op parse_op(Napi::Env env, const Napi::Value& v, const std::string& path, Refs& 
   return op;
 }
 
+Napi::Value rejected(Napi::Env env, const ClabError& e, int rank) {
+  auto deferred = Napi::Promise::Deferred::New(env);
+  deferred.Reject(make_error(env, e.code_name(), e.what(), rank).Value());
+  return deferred.Promise();
+}
+
+Napi::Object get_options(const Napi::CallbackInfo& info, const char* call) {
+  if (!info[0].IsObject() || info[0].IsArray()) throw_invalid(std::string(call) + " takes one options object (got " + show(info[0]) + ")");
+  return info[0].As<Napi::Object>();
+}
+
+Backend get_backend(const Napi::Object& o) {
+  const Napi::Value v = o.Get("backend");
+  if (v.IsString()) {
+    const std::string b = v.As<Napi::String>().Utf8Value();
+    if (b == "cpu") return Backend::Cpu;
+    if (b == "nccl") return Backend::Nccl;
+  }
+  throw_invalid("backend must be 'cpu' or 'nccl' (got " + show(v) + ")");
+}
+
+std::vector<GpuGemm::Shape> get_gemm_shapes(Napi::Env env, const Napi::Value& v) {
+  std::vector<GpuGemm::Shape> shapes;
+  if (v.IsUndefined()) return shapes;
+  if (!v.IsArray()) throw_invalid("gemms must be an array of gemm ops (got " + show(v) + ")");
+  const Napi::Array list = v.As<Napi::Array>();
+  if (list.Length() > 8) throw_invalid("gemms: at most 8 (got " + std::to_string(list.Length()) + ")");
+  Refs refs;
+  for (uint32_t i = 0; i < list.Length(); i++) {
+    const std::string path = "gemms[" + std::to_string(i) + "]";
+    const Op op = parse_op(env, list.Get(i), path, refs, 0);
+    if (op.kind != OpKind::Gemm) throw_invalid(path + ".op must be gemm");
+    shapes.push_back({op.dtype, op.m, op.n, op.k});
+  }
+  return shapes;
+}
+
 Napi::Object times_object(Napi::Env e, const Times& m) {
   Napi::Object times = Napi::Object::New(e);
   Napi::Array s = Napi::Array::New(e, m.start.size()), t = Napi::Array::New(e, m.end.size());

@@ -36,14 +36,45 @@ GpuGemm::GpuGemm(const gpu::CudaRuntime& rt, DeviceMemory& memory, gpu::cudaStre
   blas_check(*blas_, blas_->cublasSetStream_v2(handle_, stream_), "cublasSetStream", rank_);
 }
 
-void GpuGemm::warm(const gpu::CudaRuntime& rt, int device, int rank) {
+void GpuGemm::warm(const gpu::CudaRuntime& rt, int device, int rank, const std::vector<Shape>& shapes) {
   std::string why;
   const gpu::CublasLibrary* blas = gpu::load_cublas(&why);
   if (!blas) throw ClabError(ErrCode::SystemError, "gemm on the nccl backend needs cuBLAS: " + why);
   cuda_check(rt, rt.cudaSetDevice(device), "cudaSetDevice", rank);
   gpu::cublasHandle_t handle = nullptr;
   blas_check(*blas, blas->cublasCreate_v2(&handle), "cublasCreate", rank);
-  blas->cublasDestroy_v2(handle);
+  gpu::cudaStream_t stream = nullptr;
+  std::vector<void*> scratch;
+  const auto release = [&] {
+    if (stream) rt.cudaStreamSynchronize(stream);
+    for (void* p : scratch) rt.cudaFree(p);
+    if (stream) rt.cudaStreamDestroy(stream);
+    blas->cublasDestroy_v2(handle);
+  };
+  try {
+    if (!shapes.empty()) {
+      cuda_check(rt, rt.cudaStreamCreateWithFlags(&stream, gpu::kCudaStreamNonBlocking), "cudaStreamCreateWithFlags", rank);
+      blas_check(*blas, blas->cublasSetStream_v2(handle, stream), "cublasSetStream", rank);
+    }
+    for (const Shape& s : shapes) {
+      const uint64_t e = dtype_size(s.dtype);
+      void* p[3] = {nullptr, nullptr, nullptr};
+      const uint64_t bytes[3] = {s.m * s.k * e, s.k * s.n * e, s.m * s.n * e};
+      bool held = true;
+      for (int i = 0; i < 3 && held; i++) held = rt.cudaMalloc(&p[i], bytes[i]) == gpu::cudaSuccess;
+      for (void* q : p)
+        if (q) scratch.push_back(q);
+      if (!held) {
+        rt.cudaGetLastError();  // out of memory: the step will say so itself
+        continue;
+      }
+      multiply(*blas, handle, s.dtype, s.m, s.n, s.k, p[0], p[1], p[2], rank);
+    }
+  } catch (...) {
+    release();
+    throw;
+  }
+  release();
 }
 
 GpuGemm::~GpuGemm() {
@@ -87,19 +118,22 @@ void GpuGemm::target_sms(int sm_count) {
   sm_count_ = sm_count;
 }
 
-void GpuGemm::issue() {
+void GpuGemm::issue() { multiply(*blas_, handle_, dtype_, m_, n_, k_, a_.get(), b_.get(), c_.get(), rank_); }
+
+void GpuGemm::multiply(const gpu::CublasLibrary& blas, gpu::cublasHandle_t handle, Dtype dtype, uint64_t m64, uint64_t n64, uint64_t k64,
+                       const void* a, const void* b, void* c, int rank) {
   // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: B and A swap places, leading dimensions n, k, n.
-  const int m = static_cast<int>(m_), n = static_cast<int>(n_), k = static_cast<int>(k_);
-  const gpu::cudaDataType t = cuda_type(dtype_);
-  const bool f64 = dtype_ == Dtype::Float64;
+  const int m = static_cast<int>(m64), n = static_cast<int>(n64), k = static_cast<int>(k64);
+  const gpu::cudaDataType t = cuda_type(dtype);
+  const bool f64 = dtype == Dtype::Float64;
   const float one_f = 1.f, zero_f = 0.f;
   const double one_d = 1.0, zero_d = 0.0;
   const void* alpha = f64 ? static_cast<const void*>(&one_d) : &one_f;
   const void* beta = f64 ? static_cast<const void*>(&zero_d) : &zero_f;
-  blas_check(*blas_,
-             blas_->cublasGemmEx(handle_, gpu::CUBLAS_OP_N, gpu::CUBLAS_OP_N, n, m, k, alpha, b_.get(), t, n, a_.get(), t, k, beta,
-                                 c_.get(), t, n, f64 ? gpu::CUBLAS_COMPUTE_64F : gpu::CUBLAS_COMPUTE_32F, gpu::CUBLAS_GEMM_DEFAULT),
-             "cublasGemmEx", rank_);
+  blas_check(blas,
+             blas.cublasGemmEx(handle, gpu::CUBLAS_OP_N, gpu::CUBLAS_OP_N, n, m, k, alpha, b, t, n, a, t, k, beta, c, t, n,
+                               f64 ? gpu::CUBLAS_COMPUTE_64F : gpu::CUBLAS_COMPUTE_32F, gpu::CUBLAS_GEMM_DEFAULT),
+             "cublasGemmEx", rank);
 }
 
 }  // namespace clab

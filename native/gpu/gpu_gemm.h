@@ -14,11 +14,19 @@ namespace clab {
 
 class GpuGemm {
  public:
+  /** A multiply's dtype and shape. */
+  struct Shape {
+    Dtype dtype;
+    uint64_t m, n, k;
+  };
   /**
    * cuBLAS's one-time set-up ahead of the first GpuGemm, from any thread: loads it and makes a
-   * handle on `device`, then drops it (the library and its per-device state stay).
+   * handle on `device`, runs each of `shapes` once on scratch buffers of its own (never read), so
+   * that the kernels cuBLAS picks for them are loaded, then drops it all (the library, its
+   * per-device state and the loaded kernels stay). A shape whose buffers the GPU cannot hold is
+   * left for its step.
    */
-  static void warm(const gpu::CudaRuntime& rt, int device, int rank);
+  static void warm(const gpu::CudaRuntime& rt, int device, int rank, const std::vector<Shape>& shapes);
   /** Loads cuBLAS (throws naming the missing library) and binds a handle to `stream`. */
   GpuGemm(const gpu::CudaRuntime& rt, DeviceMemory& memory, gpu::cudaStream_t stream, int rank);
   ~GpuGemm();
@@ -35,6 +43,9 @@ class GpuGemm {
   const uint8_t* result() const { return c_.get(); }
 
  private:
+  /** C = A·B of row-major operands on `handle`'s stream. */
+  static void multiply(const gpu::CublasLibrary& blas, gpu::cublasHandle_t handle, Dtype dtype, uint64_t m, uint64_t n, uint64_t k,
+                       const void* a, const void* b, void* c, int rank);
   /** Copies `head` (the first `period` rows, or all where fewer) to `dst` and repeats it to `rows` rows on the stream. */
   void repeat_rows(uint8_t* dst, const std::vector<uint8_t>& head, uint64_t period, uint64_t rows, uint64_t row_bytes, const char* what);
 

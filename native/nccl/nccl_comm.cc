@@ -60,11 +60,12 @@ void NcclComm::prepare_device(int device, int rank) {
                  (now_ns() - t0) / 1e6);
 }
 
-void NcclComm::warm_gemm(int device, int rank) {
+void NcclComm::warm_gemm(int device, int rank, const std::vector<GpuGemm::Shape>& shapes) {
   const uint64_t t0 = now_ns();
-  GpuGemm::warm(need_cudart(), device, rank);
+  GpuGemm::warm(need_cudart(), device, rank, shapes);
   if (tracing())
-    std::fprintf(stderr, "[trace] rank %d device %d: cuBLAS loaded and a handle made in %.1f ms\n", rank, device, (now_ns() - t0) / 1e6);
+    std::fprintf(stderr, "[trace] rank %d device %d: cuBLAS loaded, a handle made and %zu shape%s run once in %.1f ms\n", rank, device,
+                 shapes.size(), shapes.size() == 1 ? "" : "s", (now_ns() - t0) / 1e6);
 }
 
 NcclComm::NcclComm(const std::string& id_text, int rank, int world, int device, unsigned priority_streams, bool register_buffers,

@@ -59,7 +59,7 @@ class NcclComm final : public Comm {
    * Loads cuBLAS and makes (and drops) a handle on `device`: its one-time set-up (some 300 ms on
    * an H200, measured) then happens while the communicator is joined, not in the first GEMM step.
    */
-  static void warm_gemm(int device, int rank);
+  static void warm_gemm(int device, int rank, const std::vector<GpuGemm::Shape>& shapes);
 
   /**
    * Joins the communicator on `device` (ncclCommInitRank): blocks until every rank has joined.

@@ -103,6 +103,15 @@ export interface NativeTimes {
   windows?: { asked: number; declined: number };
 }
 
+/** A multiply's dtype and shape (warmGemm). */
+export interface GemmShape {
+  op: 'gemm';
+  dtype: Dtype;
+  m: number;
+  n: number;
+  k: number;
+}
+
 /** How enqueue() times its repetitions (see there). */
 export interface EnqueueOptions {
   loop?: boolean;
@@ -304,8 +313,11 @@ export interface NativeAddon {
    * nccl: loads cuBLAS and sets it up on CUDA device `device` (a handle made and dropped), which
    * takes some 300 ms once per process: a rank with GEMM steps does it while it joins the
    * communicator, not in its first GEMM. cpu: nothing to do.
+   * `gemms` (at most 8): the multiplies it will run, each run once on scratch buffers, so that the
+   * kernels cuBLAS picks for them load then (the first of 8192 × 8192 × 4096 in half took 127 ms
+   * on an H200 where it loaded in the step). A shape the GPU cannot hold there is left for its step.
    */
-  warmGemm(options: { backend: BackendName; device: number; rank: number }): Promise<void>;
+  warmGemm(options: { backend: BackendName; device: number; rank: number; gemms?: GemmShape[] }): Promise<void>;
   /**
    * Joins the communicator `id` as `rank`; resolves once it has (nccl: once every rank has).
    * nccl: on CUDA device `device`; `commStreams` bit i set = stream i only communicates, and is

@@ -22,7 +22,7 @@ import { pausesBefore } from '../shared/run/rank/step-mode.js';
 import { PlanExecutor } from './executor.js';
 import { createdSegments } from './segments.js';
 import { chooseProfiler, NcclProfile } from './nccl-profile.js';
-import type { NativeAddon, NativeComm } from '../addon/native-api.js';
+import type { GemmShape, NativeAddon, NativeComm } from '../addon/native-api.js';
 
 const v = PROTOCOL_VERSION;
 let rank = -1;
@@ -105,9 +105,11 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
     id = (await nextMessage('comm-id', (m) => m.step === undefined)).id;
   }
   await deviceReady;
-  // cuBLAS's one-time set-up (some 300 ms) runs while the communicator is joined, on a rank whose
-  // steps multiply matrices; a failure is the first GEMM step's to report, naming its step.
-  if (backend === 'nccl' && runsGemm(plan, rank)) gemmWarm = addon.warmGemm({ backend, device, rank }).catch(() => undefined);
+  // cuBLAS's one-time set-up (some 300 ms) and the first run of each of its multiplies (the kernels'
+  // load, 127 ms for overlap-gpu's on an H200) happen while the communicator is joined, on a rank
+  // whose steps multiply matrices; a failure is the first GEMM step's to report, naming its step.
+  const gemms = gemmShapes(plan, rank);
+  if (backend === 'nccl' && gemms.length) gemmWarm = addon.warmGemm({ backend, device, rank, gemms }).catch(() => undefined);
   return addon.commInit({
     backend,
     id,
@@ -124,7 +126,16 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
 let gemmWarm: Promise<unknown> | null = null;
 
 /** Whether this rank multiplies matrices in any step (a compute step it takes part in). */
-const runsGemm = (plan: Plan, rank: number) => plan.steps.some((s) => rankStep(s, rank)?.action.kind === 'compute');
+/** The distinct multiplies this rank runs, the first 8 (warmGemm runs each once while the rank joins). */
+function gemmShapes(plan: Plan, rank: number): GemmShape[] {
+  const shapes = new Map<string, GemmShape>();
+  for (const s of plan.steps) {
+    const a = rankStep(s, rank)?.action;
+    if (a?.kind !== 'compute' || shapes.size >= 8) continue;
+    shapes.set(`${a.dtype} ${a.m} ${a.n} ${a.k}`, { op: 'gemm', dtype: a.dtype, m: a.m, n: a.n, k: a.k });
+  }
+  return [...shapes.values()];
+}
 
 /** Whether any step runs on the run-wide communicator (every step but a pair's does). */
 const needsRunCommunicator = (plan: Plan) => plan.steps.some((s) => s.action.kind !== 'pair');
