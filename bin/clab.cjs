@@ -7,8 +7,14 @@ if (!existsSync(bundle)) {
   process.stderr.write('clab: the CLI is not built yet; run `npm run build` in ' + join(__dirname, '..') + '\n');
   process.exit(2);
 }
+// `clab run`'s ranks start now, while the bundle loads (early-ranks.cjs).
+const early = require('./early-ranks.cjs').startEarlyRanks(process.argv, join(__dirname, '..', 'dist', 'worker.cjs'));
 const cli = require(bundle);
-cli.main().catch((e) => {
-  process.stderr.write(`clab: ${cli.visibleControls(String(e && e.stack ? e.stack : e))}\n`);
-  process.exit(1);
-});
+if (early) cli.offerEarlyRanks(early);
+cli
+  .main()
+  .catch((e) => {
+    process.stderr.write(`clab: ${cli.visibleControls(String(e && e.stack ? e.stack : e))}\n`);
+    process.exit(1);
+  })
+  .finally(() => early && early.release());

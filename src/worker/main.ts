@@ -166,6 +166,10 @@ async function main(): Promise<void> {
   });
 
   const start = await nextMessage('start');
+  // An early rank (bin/early-ranks.cjs) gets the scenario's NCCL settings and the run's NCCL here,
+  // before anything reads them.
+  for (const [k, value] of Object.entries(start.env?.set ?? {})) process.env[k] = value;
+  for (const k of start.env?.unset ?? []) delete process.env[k];
   rank = start.rank;
   const { plan } = start;
   // NCCL's warnings go to stdout, which the core keeps as this rank's log lines. With pairs on

@@ -46,6 +46,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
 
 /** For bin/clab.cjs: an error that escaped every command is printed by the same rule as every line. */
 export { visibleControls } from '../../shared/data/control-chars.js';
+/** For bin/clab.cjs: `clab run`'s ranks it started while this bundle loaded (bin/early-ranks.cjs). */
+export { offerEarlyRanks } from '../core/run/early-ranks.js';
 
 export async function main(argv = process.argv): Promise<void> {
   let code = EXIT_OK;

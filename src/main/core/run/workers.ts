@@ -3,7 +3,14 @@
 // core the same links, so nothing else assumes a child process.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { parseMessage, workerToCoreSchema, type CoreToWorker, type WorkerToCore } from '../../../shared/run/rank/protocol.js';
+import {
+  parseMessage,
+  workerToCoreSchema,
+  type CoreToWorker,
+  type StartEnv,
+  type WorkerToCore,
+} from '../../../shared/run/rank/protocol.js';
+import { takeEarlyRanks } from './early-ranks.js';
 import type { HostRecord } from '../../../shared/run/record/record.js';
 import { removeCpuSegmentsOf } from '../../../addon/cpu-segments.js';
 
@@ -57,23 +64,42 @@ export interface RankSet {
  */
 export function forkedRanks(entry: string, world: number, devices?: readonly number[]): RankSource {
   const envOf = (env: NodeJS.ProcessEnv, rank: number) =>
-    devices?.[rank] === undefined ? env : { ...env, CLAB_EARLY_DEVICE: String(devices[rank]) };
+    rankEnv(devices?.[rank] === undefined ? env : { ...env, CLAB_EARLY_DEVICE: String(devices[rank]) }, rank);
   return {
-    open: async (handlers, { env }) => ({
-      links: Array.from({ length: world }, (_, rank) => forkWorker(entry, rank, handlers, envOf(env, rank))),
-    }),
+    open: async (handlers, { env }) => {
+      // Started by bin/clab.cjs while the core loaded, where they fit (early-ranks.ts).
+      const early = takeEarlyRanks(entry, world, (rank) => envOf(env, rank));
+      return {
+        links: Array.from({ length: world }, (_, rank) =>
+          early
+            ? linkWorker(early[rank].child, rank, handlers, early[rank].env)
+            : linkWorker(fork(entry, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: envOf(env, rank) }), rank, handlers),
+        ),
+      };
+    },
     close: () => undefined,
   };
 }
 
+/**
+ * A rank's environment: NVLink multicast stays off in every environment we build for a rank. The
+ * addon's waits run on libuv's thread pool (4 threads by default): a pair's NCCL init that never
+ * returns keeps one for good (it cannot be aborted), so a matrix over broken links needs more than 4
+ * to go on. bin/early-ranks.cjs builds the same.
+ */
+export const rankEnv = (env: NodeJS.ProcessEnv, rank: number): NodeJS.ProcessEnv => ({
+  UV_THREADPOOL_SIZE: String(RANK_THREAD_POOL),
+  ...env,
+  NCCL_NVLS_ENABLE: '0',
+  CLAB_RANK: String(rank),
+});
+
 export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers, env: NodeJS.ProcessEnv): WorkerLink {
-  const child: ChildProcess = fork(entry, [], {
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    // NVLink multicast stays off in every environment we build for a rank. The addon's waits run
-    // on libuv's thread pool (4 threads by default): a pair's NCCL init that never returns keeps one
-    // for good (it cannot be aborted), so a matrix over broken links needs more than 4 to go on.
-    env: { UV_THREADPOOL_SIZE: String(RANK_THREAD_POOL), ...env, NCCL_NVLS_ENABLE: '0', CLAB_RANK: String(rank) },
-  });
+  return linkWorker(fork(entry, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: rankEnv(env, rank) }), rank, handlers);
+}
+
+/** The link to a rank process; `startEnv`: what its `start` sets in its environment first (an early rank's). */
+function linkWorker(child: ChildProcess, rank: number, handlers: WorkerHandlers, startEnv?: StartEnv): WorkerLink {
   let exited = false;
   // From a `failed` on, messages wait (in order) until stdout closes or the wait is over.
   let held: WorkerToCore[] | null = null;
@@ -127,7 +153,11 @@ export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers
     send(message) {
       // A rank that has just exited or disconnected cannot be told anything (EPIPE): its close
       // says what became of it, so the failed write is not an error of its own.
-      if (child.connected) child.send(message, () => undefined);
+      const sent =
+        message.type === 'start' && startEnv && (startEnv.unset.length || Object.keys(startEnv.set).length)
+          ? { ...message, env: startEnv }
+          : message;
+      if (child.connected) child.send(sent, () => undefined);
     },
     kill() {
       if (!exited) child.kill('SIGKILL');

@@ -15,8 +15,18 @@ const rank = z.number().int().min(0);
 
 export const backendNameSchema = z.enum(['cpu', 'nccl']);
 
+/** Variables a rank read only after `start`, which an early rank (bin/early-ranks.cjs) is given then. */
+const envName = z.string().regex(/^(NCCL_|CLAB_)[A-Z0-9_]{1,96}$/);
+export const startEnvSchema = z.object({
+  set: z.record(envName, z.string().max(4096)).refine((o) => Object.keys(o).length <= 256, 'at most 256 variables'),
+  unset: z.array(envName).max(256),
+});
+
 export const coreToWorkerSchema = z.discriminatedUnion('type', [
-  /** stepMode: wait for `next` before each step that pauses (learn/step-mode.ts), having sent `paused`. */
+  /**
+   * stepMode: wait for `next` before each step that pauses (learn/step-mode.ts), having sent
+   * `paused`. env: what to set in this rank's environment before anything else (an early rank's).
+   */
   z.object({
     type: z.literal('start'),
     v,
@@ -25,6 +35,7 @@ export const coreToWorkerSchema = z.discriminatedUnion('type', [
     backend: backendNameSchema,
     plan: planSchema,
     stepMode: z.boolean().optional(),
+    env: startEnvSchema.optional(),
   }),
   /** Step mode: run plan step `step` (the one this rank said it is paused before). */
   z.object({ type: z.literal('next'), v, step: z.number().int() }),
@@ -55,6 +66,7 @@ export const workerToCoreSchema = z.discriminatedUnion('type', [
 export type CoreToWorker = z.infer<typeof coreToWorkerSchema>;
 export type WorkerToCore = z.infer<typeof workerToCoreSchema>;
 export type BackendName = z.infer<typeof backendNameSchema>;
+export type StartEnv = z.infer<typeof startEnvSchema>;
 
 /** Parses a message or throws an Error naming what was wrong with it. */
 export function parseMessage<T>(schema: z.ZodType<T>, message: unknown, from: string): T {

@@ -1,0 +1,117 @@
+// Ranks started before the CLI's bundle loads: for `clab run` with ranks forked on this machine,
+// each rank's node, bundle and (nccl) CUDA context start while the core loads its own bundle (some
+// 0.1–0.2 s), reads the scenario and checks it, instead of after. The core's first run adopts them
+// where they match what it would have forked (src/main/core/run/early-ranks.ts); whatever it does
+// not adopt is killed when the CLI ends, and a rank whose core goes away ends by itself. Plain
+// CommonJS, no dependencies: it runs before anything else loads. CLAB_EARLY_RANKS=0 turns it off.
+'use strict';
+const { fork } = require('node:child_process');
+const { existsSync, readFileSync } = require('node:fs');
+
+/** As src/main/core/run/workers.ts: libuv threads of a rank process, and the most ranks forked here. */
+const RANK_THREAD_POOL = 32;
+const MAX_EARLY_RANKS = 64;
+
+// `clab run` options that take a value, and those under which the ranks are not forked here once.
+const WITH_VALUE = new Set([
+  '--backend',
+  '--ranks',
+  '--out',
+  '--nccl',
+  '--repeats',
+  '--listen',
+  '--launch',
+  '--token-file',
+  '--join-timeout',
+]);
+const NOT_FORKED_ONCE = new Set(['--listen', '--launch', '--help', '-h']);
+
+/**
+ * What `argv` (process.argv) asks to run, where its ranks would be forked here once: the world and
+ * each rank's GPU (nccl named, by --backend or the scenario; null elsewhere). null where it cannot
+ * tell cheaply and for certain (another command, a launcher's ranks, two NCCLs, a scenario that is
+ * not plain JSON): the core then forks as usual and says what is wrong, if anything.
+ */
+function earlyWorld(argv) {
+  if (argv[2] !== 'run') return null;
+  let file = null;
+  let ranks = null;
+  let backend = null;
+  let ncclCount = 0;
+  const args = argv.slice(3);
+  for (let i = 0; i < args.length; i++) {
+    const eq = args[i].startsWith('--') ? args[i].indexOf('=') : -1;
+    const name = eq > 0 ? args[i].slice(0, eq) : args[i];
+    if (NOT_FORKED_ONCE.has(name)) return null;
+    if (WITH_VALUE.has(name)) {
+      const value = eq > 0 ? args[i].slice(eq + 1) : args[++i];
+      if (value === undefined) return null;
+      if (name === '--ranks') ranks = /^\d{1,3}$/.test(value) ? Number(value) : NaN;
+      if (name === '--backend') backend = value;
+      if (name === '--nccl') ncclCount++;
+    } else if (!name.startsWith('-')) {
+      if (file !== null) return null;
+      file = name;
+    }
+  }
+  if (file === null || ncclCount > 1 || Number.isNaN(ranks)) return null;
+  let scenario;
+  try {
+    scenario = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+  const w = scenario && typeof scenario === 'object' ? scenario.world : undefined;
+  if (!w || typeof w !== 'object') return null;
+  const listed = Array.isArray(w.devices) && w.devices.every((d) => Number.isInteger(d) && d >= 0 && d < 1024) ? w.devices : null;
+  const world = ranks ?? (Number.isInteger(w.ranks) ? w.ranks : listed ? listed.length : null);
+  if (!Number.isInteger(world) || world < 1 || world > MAX_EARLY_RANKS) return null;
+  const nccl = (backend ?? scenario.backend) === 'nccl';
+  const devices = Array.from({ length: world }, (_, r) => (nccl ? ((ranks === null && listed ? listed[r] : undefined) ?? r) : null));
+  return { world, devices };
+}
+
+/**
+ * Forks the ranks `argv` asks for from `entry` (dist/worker.cjs), with the environment the core
+ * would give them but for the scenario's own variables and the run's NCCL, which the core sends
+ * with `start`. null where there is nothing to start early.
+ */
+function startEarlyRanks(argv, entry, env = process.env) {
+  if (env.CLAB_EARLY_RANKS === '0' || !existsSync(entry)) return null;
+  const asked = earlyWorld(argv);
+  if (!asked) return null;
+  const envs = asked.devices.map((device, rank) => ({
+    UV_THREADPOOL_SIZE: String(RANK_THREAD_POOL),
+    ...env,
+    NCCL_NVLS_ENABLE: '0',
+    CLAB_RANK: String(rank),
+    ...(device === null ? {} : { CLAB_EARLY_DEVICE: String(device) }),
+  }));
+  const children = [];
+  try {
+    for (const e of envs) children.push(fork(entry, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: e }));
+  } catch {
+    for (const c of children) c.kill('SIGKILL');
+    return null;
+  }
+  let taken = false;
+  const early = {
+    entry,
+    children,
+    envs,
+    /** The core's run took them: from now on they are its ranks. */
+    adopt() {
+      taken = true;
+    },
+    /** Kills them unless a run took them. */
+    release() {
+      if (taken) return;
+      taken = true;
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    },
+  };
+  process.on('exit', () => early.release());
+  return early;
+}
+
+module.exports = { earlyWorld, startEarlyRanks, RANK_THREAD_POOL };

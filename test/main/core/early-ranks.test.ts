@@ -1,0 +1,136 @@
+// `clab run`'s ranks started by bin/clab.cjs before the CLI's bundle loads (bin/early-ranks.cjs),
+// and adopted by the run where they fit (src/main/core/run/early-ranks.ts); killed where nothing
+// adopts them.
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { offerEarlyRanks, startEnv, takeEarlyRanks, type EarlyRanks } from '../../../src/main/core/run/early-ranks';
+import { tempDir } from '../../setup/temp-dirs';
+
+const { earlyWorld } = createRequire(import.meta.url)('../../../bin/early-ranks.cjs') as {
+  earlyWorld(argv: string[]): { world: number; devices: (number | null)[] } | null;
+};
+const dir = tempDir('early-ranks');
+const scenario = (name: string, body: object) => {
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify({ version: 1, name, ...body }));
+  return file;
+};
+const argv = (...args: string[]) => ['node', 'bin/clab.cjs', ...args];
+
+describe('the ranks bin/clab.cjs starts before the bundle loads', () => {
+  it('are those of `clab run` with ranks forked here once, read from the flags and the scenario', () => {
+    const cpu = scenario('cpu.json', { world: { ranks: 3 }, steps: [] });
+    const gpus = scenario('gpus.json', { world: { devices: [2, 3] }, backend: 'nccl', steps: [] });
+    expect(earlyWorld(argv('run', cpu))).toEqual({ world: 3, devices: [null, null, null] });
+    expect(earlyWorld(argv('run', '--ranks', '2', cpu, '--json'))).toEqual({ world: 2, devices: [null, null] });
+    expect(earlyWorld(argv('run', cpu, '--backend=nccl', '-v'))).toEqual({ world: 3, devices: [0, 1, 2] });
+    // Each rank on the GPU the scenario lists; --ranks makes them 0 … n-1, as the plan does.
+    expect(earlyWorld(argv('run', gpus, '--out', join(dir, 'x.run.json')))).toEqual({ world: 2, devices: [2, 3] });
+    expect(earlyWorld(argv('run', gpus, '--ranks', '4'))).toEqual({ world: 4, devices: [0, 1, 2, 3] });
+  });
+
+  it('are none where the core would not fork the ranks once, or cannot be told cheaply', () => {
+    const cpu = scenario('cpu2.json', { world: { ranks: 2 }, steps: [] });
+    const jsonc = join(dir, 'commented.json');
+    writeFileSync(jsonc, '// a comment\n{ "version": 1, "world": { "ranks": 2 }, "steps": [] }');
+    for (const args of [
+      ['replay', cpu],
+      ['run', cpu, '--listen', '7000'],
+      ['run', cpu, '--launch', 'mpirun -np 2'],
+      ['run', cpu, '--nccl', 'a.so', '--nccl', 'b.so'],
+      ['run', cpu, '--help'],
+      ['run', jsonc],
+      ['run', join(dir, 'missing.json')],
+      ['run', cpu, '--ranks', '65'],
+      ['run', cpu, '--ranks', 'two'],
+      ['run', cpu, 'second-file.json'],
+      ['run', cpu, '--out'],
+    ])
+      expect(earlyWorld(argv(...args)), args.join(' ')).toBeNull();
+  });
+
+  it('are given at start only what a rank reads after it (NCCL_*, CLAB_*), or not adopted', () => {
+    const had = { PATH: '/bin', CLAB_RANK: '0', CLAB_EARLY_DEVICE: '1', NCCL_DEBUG: 'WARN' };
+    expect(startEnv(had, { PATH: '/bin', CLAB_RANK: '0', NCCL_ALGO: 'Ring', CLAB_NCCL_LIBRARY: '/x/libnccl.so.2' })).toEqual({
+      set: { NCCL_ALGO: 'Ring', CLAB_NCCL_LIBRARY: '/x/libnccl.so.2' },
+      unset: ['NCCL_DEBUG'],
+    });
+    expect(startEnv(had, { ...had })).toEqual({ set: {}, unset: [] });
+    // Read before start (node's, CUDA's, the loader's): a rank that had it otherwise is not adopted.
+    expect(startEnv(had, { ...had, PATH: '/usr/bin' })).toBeNull();
+    expect(startEnv(had, { ...had, CUDA_VISIBLE_DEVICES: '1' })).toBeNull();
+    expect(startEnv({ ...had, LD_PRELOAD: 'x.so' }, had)).toBeNull();
+  });
+
+  it('are adopted by a run of as many ranks of the same bundle, and killed where they do not fit', () => {
+    const calls: string[] = [];
+    const child = { exitCode: null, signalCode: null, connected: true } as unknown as ChildProcess;
+    const early = (n: number): EarlyRanks => ({
+      entry: '/lab/dist/worker.cjs',
+      children: Array(n).fill(child),
+      envs: Array.from({ length: n }, (_, r) => ({ CLAB_RANK: String(r) })),
+      adopt: () => calls.push('adopt'),
+      release: () => calls.push('release'),
+    });
+    const envOf = (r: number) => ({ CLAB_RANK: String(r), NCCL_ALGO: 'Tree' });
+    expect(takeEarlyRanks('/lab/dist/worker.cjs', 2, envOf)).toBeNull(); // none offered
+    offerEarlyRanks(early(2));
+    expect(takeEarlyRanks('/lab/dist/worker.cjs', 2, envOf)).toEqual([
+      { child, env: { set: { NCCL_ALGO: 'Tree' }, unset: [] } },
+      { child, env: { set: { NCCL_ALGO: 'Tree' }, unset: [] } },
+    ]);
+    expect(takeEarlyRanks('/lab/dist/worker.cjs', 2, envOf)).toBeNull(); // taken once
+    offerEarlyRanks(early(3));
+    expect(takeEarlyRanks('/lab/dist/worker.cjs', 2, envOf)).toBeNull();
+    offerEarlyRanks(early(2));
+    expect(takeEarlyRanks('/elsewhere/worker.cjs', 2, envOf)).toBeNull();
+    offerEarlyRanks(early(2));
+    expect(takeEarlyRanks('/lab/dist/worker.cjs', 2, () => ({ HOME: '/other' }))).toBeNull();
+    expect(calls).toEqual(['adopt', 'release', 'release', 'release']);
+  });
+
+  /** Live processes whose environment holds `mark` (this test's runs alone). */
+  const marked = (mark: string) =>
+    readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/environ`, 'latin1').includes(mark);
+        } catch {
+          return false;
+        }
+      });
+  const leftAfter = async (mark: string) => {
+    for (let i = 0; i < 40 && marked(mark).length; i++) await new Promise((r) => setTimeout(r, 50));
+    return marked(mark);
+  };
+
+  it('run the scenario once adopted, and none is left', async () => {
+    const mark = `CLAB_TEST_EARLY=${process.pid}-adopted`;
+    const file = scenario('aio.json', JSON.parse(readFileSync('scenarios/all-in-one.scenario.json', 'utf8')));
+    const r = spawnSync(process.execPath, ['bin/clab.cjs', 'run', file, '--ranks', '2', '--out', join(dir, 'aio.run.json')], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, CLAB_TRACE: '1', CLAB_TEST_EARLY: mark.split('=')[1] },
+    });
+    expect(r.stderr).toMatch(/2 early ranks adopted/);
+    expect(r.stdout).toMatch(/PASSED: 24\/24 checked steps correct on 2 ranks \(cpu\)/);
+    expect(r.status).toBe(0);
+    expect(await leftAfter(mark)).toEqual([]);
+  });
+
+  it('are killed when the run is refused before it starts', async () => {
+    const mark = `CLAB_TEST_EARLY=${process.pid}-refused`;
+    const r = spawnSync(process.execPath, ['bin/clab.cjs', 'run', 'scenarios/overlap-gpu.scenario.json', '--backend', 'cpu'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, CLAB_TEST_EARLY: mark.split('=')[1] },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/too much for cpu ranks/);
+    expect(await leftAfter(mark)).toEqual([]);
+  });
+});
