@@ -1,9 +1,12 @@
 // Ranks started before the CLI's bundle loads: for `clab run` with ranks forked on this machine,
-// each rank's node, bundle and (nccl) CUDA context start while the core loads its own bundle (some
-// 0.1–0.2 s), reads the scenario and checks it, instead of after. The core's first run adopts them
-// where they match what it would have forked (src/main/core/run/early-ranks.ts); whatever it does
-// not adopt is killed when the CLI ends, and a rank whose core goes away ends by itself. Plain
-// CommonJS, no dependencies: it runs before anything else loads. CLAB_EARLY_RANKS=0 turns it off.
+// each rank's node and bundle load while the core loads its own bundle, reads the scenario and
+// checks it, instead of after (cpu: wall over the events' span 1.355 → 1.31, medians of 4 runs
+// each, taking turns, 2 cores). Not on nccl: there the ranks make their CUDA contexts as they start,
+// and did so over the core's own look at the GPUs, which then took 385–406 ms to fork instead of
+// 224–334 ms (2 × H200), for no gain. The core's first run adopts them where they match what it
+// would have forked (src/main/core/run/early-ranks.ts); whatever it does not adopt is killed when
+// the CLI ends, and a rank whose core goes away ends by itself. Plain CommonJS, no dependencies:
+// it runs before anything else loads. CLAB_EARLY_RANKS=0 turns it off.
 'use strict';
 const { fork } = require('node:child_process');
 const { existsSync, readFileSync } = require('node:fs');
@@ -27,10 +30,10 @@ const WITH_VALUE = new Set([
 const NOT_FORKED_ONCE = new Set(['--listen', '--launch', '--help', '-h']);
 
 /**
- * What `argv` (process.argv) asks to run, where its ranks would be forked here once: the world and
- * each rank's GPU (nccl named, by --backend or the scenario; null elsewhere). null where it cannot
- * tell cheaply and for certain (another command, a launcher's ranks, two NCCLs, a scenario that is
- * not plain JSON): the core then forks as usual and says what is wrong, if anything.
+ * How many ranks `argv` (process.argv) asks `clab run` to fork here once, on a backend other than
+ * nccl. null where it cannot tell cheaply and for certain (another command, a launcher's ranks, two
+ * NCCLs, a scenario that is not plain JSON) or names nccl: the core then forks as usual and says
+ * what is wrong, if anything.
  */
 function earlyWorld(argv) {
   if (argv[2] !== 'run') return null;
@@ -63,29 +66,26 @@ function earlyWorld(argv) {
   }
   const w = scenario && typeof scenario === 'object' ? scenario.world : undefined;
   if (!w || typeof w !== 'object') return null;
-  const listed = Array.isArray(w.devices) && w.devices.every((d) => Number.isInteger(d) && d >= 0 && d < 1024) ? w.devices : null;
-  const world = ranks ?? (Number.isInteger(w.ranks) ? w.ranks : listed ? listed.length : null);
+  if ((backend ?? scenario.backend) === 'nccl') return null;
+  const world = ranks ?? (Number.isInteger(w.ranks) ? w.ranks : Array.isArray(w.devices) ? w.devices.length : null);
   if (!Number.isInteger(world) || world < 1 || world > MAX_EARLY_RANKS) return null;
-  const nccl = (backend ?? scenario.backend) === 'nccl';
-  const devices = Array.from({ length: world }, (_, r) => (nccl ? ((ranks === null && listed ? listed[r] : undefined) ?? r) : null));
-  return { world, devices };
+  return { world };
 }
 
 /**
  * Forks the ranks `argv` asks for from `entry` (dist/worker.cjs), with the environment the core
- * would give them but for the scenario's own variables and the run's NCCL, which the core sends
- * with `start`. null where there is nothing to start early.
+ * would give them but for the scenario's own NCCL variables, which the core sends with `start`.
+ * null where there is nothing to start early.
  */
 function startEarlyRanks(argv, entry, env = process.env) {
   if (env.CLAB_EARLY_RANKS === '0' || !existsSync(entry)) return null;
   const asked = earlyWorld(argv);
   if (!asked) return null;
-  const envs = asked.devices.map((device, rank) => ({
+  const envs = Array.from({ length: asked.world }, (_, rank) => ({
     UV_THREADPOOL_SIZE: String(RANK_THREAD_POOL),
     ...env,
     NCCL_NVLS_ENABLE: '0',
     CLAB_RANK: String(rank),
-    ...(device === null ? {} : { CLAB_EARLY_DEVICE: String(device) }),
   }));
   const children = [];
   try {
