@@ -125,7 +125,6 @@ async function joinCommunicator(addon: NativeAddon, backend: BackendName, plan: 
 /** cuBLAS made ready ahead of this rank's first GEMM (joinCommunicator); null where it has none. */
 let gemmWarm: Promise<unknown> | null = null;
 
-/** Whether this rank multiplies matrices in any step (a compute step it takes part in). */
 /** The distinct multiplies this rank runs, the first 8 (warmGemm runs each once while the rank joins). */
 function gemmShapes(plan: Plan, rank: number): GemmShape[] {
   const shapes = new Map<string, GemmShape>();

@@ -6,7 +6,8 @@
 // run forks its own. Offered at most once per process; taken by one run at most.
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { StartEnv } from '../../../shared/run/rank/protocol.js';
+import { START_ENV_NAME, type StartEnv } from '../../../shared/run/rank/protocol.js';
+import { coreTrace } from './trace.js';
 
 /** What bin/early-ranks.cjs hands over. */
 export interface EarlyRanks {
@@ -28,8 +29,7 @@ export function offerEarlyRanks(early: EarlyRanks): void {
   offered = early;
 }
 
-/** The variables a rank reads only after its `start`; the early device is the rank's own to check against its plan. */
-const SET_AT_START = /^(NCCL_|CLAB_)[A-Z0-9_]{1,96}$/;
+/** The early device is the rank's own to check against its plan (START_ENV_NAME: what a rank reads only after its `start`). */
 const IGNORED = new Set(['CLAB_EARLY_DEVICE']);
 
 /** What turns environment `had` into `wanted` at `start`, or null where a variable it needs changed is read before then. */
@@ -38,12 +38,12 @@ export function startEnv(had: NodeJS.ProcessEnv, wanted: NodeJS.ProcessEnv): Sta
   const unset: string[] = [];
   for (const [k, v] of Object.entries(wanted)) {
     if (v === undefined || IGNORED.has(k) || had[k] === v) continue;
-    if (!SET_AT_START.test(k)) return null;
+    if (!START_ENV_NAME.test(k)) return null;
     set[k] = v;
   }
   for (const [k, v] of Object.entries(had)) {
     if (v === undefined || wanted[k] !== undefined || IGNORED.has(k)) continue;
-    if (!SET_AT_START.test(k)) return null;
+    if (!START_ENV_NAME.test(k)) return null;
     unset.push(k);
   }
   return { set, unset };
@@ -65,15 +65,14 @@ export function takeEarlyRanks(
   const alive = (c: ChildProcess) => c.exitCode === null && c.signalCode === null && c.connected;
   const fits = resolve(early.entry) === resolve(entry) && early.children.length === world && early.children.every(alive);
   const envs = fits ? early.envs.map((had, rank) => startEnv(had, envOf(rank))) : [];
-  const trace = (text: string) => {
-    if (process.env.CLAB_TRACE) process.stderr.write(`[trace] core ${performance.now().toFixed(1)} ms: ${text}\n`);
-  };
   if (!fits || envs.some((e) => e === null)) {
-    trace(`the ${early.children.length} early rank${early.children.length === 1 ? '' : 's'} do not fit this run: killed, its own forked`);
+    coreTrace(
+      `the ${early.children.length} early rank${early.children.length === 1 ? '' : 's'} do not fit this run: killed, its own forked`,
+    );
     early.release();
     return null;
   }
-  trace(`${world} early rank${world === 1 ? '' : 's'} adopted`);
+  coreTrace(`${world} early rank${world === 1 ? '' : 's'} adopted`);
   early.adopt();
   return early.children.map((child, rank) => ({ child, env: envs[rank]! }));
 }

@@ -10,6 +10,7 @@ import { nowNs } from '../ground/clock.js';
 import { collectEnvironment } from '../machine/environment.js';
 import { describeNcclLibrary, ncclChoice } from '../machine/nccl-library.js';
 import { rankDevice } from '../../../shared/plan/per-rank.js';
+import { coreTrace } from './trace.js';
 import { forkedRanks, type RankSet, type RankSource, type WorkerLink } from './workers.js';
 import { resolveWorkerEntry } from '../ground/paths.js';
 import { checkedRankEnv } from '../../../shared/scenario/rank-env.js';
@@ -19,10 +20,7 @@ import type { Effect } from './coordinator/effects.js';
 
 export type { RunEvents, RunOptions } from './run-options.js';
 
-/** CLAB_TRACE: the core's own moments on stderr, milliseconds since the process started. */
-const trace = (text: string) => {
-  if (process.env.CLAB_TRACE) process.stderr.write(`[trace] core ${performance.now().toFixed(1)} ms: ${text}\n`);
-};
+const trace = coreTrace;
 const WATCHDOG_INTERVAL_MS = 100;
 
 export class LabRun extends EventEmitter<RunEvents> {

@@ -64,16 +64,14 @@ export interface RankSet {
  */
 export function forkedRanks(entry: string, world: number, devices?: readonly number[]): RankSource {
   const envOf = (env: NodeJS.ProcessEnv, rank: number) =>
-    rankEnv(devices?.[rank] === undefined ? env : { ...env, CLAB_EARLY_DEVICE: String(devices[rank]) }, rank);
+    devices?.[rank] === undefined ? env : { ...env, CLAB_EARLY_DEVICE: String(devices[rank]) };
   return {
     open: async (handlers, { env }) => {
       // Started by bin/clab.cjs while the core loaded, where they fit (early-ranks.ts).
-      const early = takeEarlyRanks(entry, world, (rank) => envOf(env, rank));
+      const early = takeEarlyRanks(entry, world, (rank) => rankEnv(envOf(env, rank), rank));
       return {
         links: Array.from({ length: world }, (_, rank) =>
-          early
-            ? linkWorker(early[rank].child, rank, handlers, early[rank].env)
-            : linkWorker(fork(entry, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: envOf(env, rank) }), rank, handlers),
+          early ? linkWorker(early[rank].child, rank, handlers, early[rank].env) : forkWorker(entry, rank, handlers, envOf(env, rank)),
         ),
       };
     },

@@ -15,8 +15,9 @@ const rank = z.number().int().min(0);
 
 export const backendNameSchema = z.enum(['cpu', 'nccl']);
 
-/** Variables a rank read only after `start`, which an early rank (bin/early-ranks.cjs) is given then. */
-const envName = z.string().regex(/^(NCCL_|CLAB_)[A-Z0-9_]{1,96}$/);
+/** Variables a rank reads only after `start`, which an early rank (bin/early-ranks.cjs) is given then. */
+export const START_ENV_NAME = /^(NCCL_|CLAB_)[A-Z0-9_]{1,96}$/;
+const envName = z.string().regex(START_ENV_NAME);
 export const startEnvSchema = z.object({
   set: z.record(envName, z.string().max(4096)).refine((o) => Object.keys(o).length <= 256, 'at most 256 variables'),
   unset: z.array(envName).max(256),

@@ -11,17 +11,20 @@ import { ncclAbFileSchema } from '../../../../../src/shared/run/api/nccl-ab-file
 import { tempDir } from '../../../../setup/temp-dirs';
 
 const dir = tempDir('nccl-ab');
-const scenario = parseScenarioText(
-  JSON.stringify({
-    version: 1,
-    name: 'ab on cpu',
-    world: { ranks: 2 },
-    backend: 'cpu',
-    defaults: { dtype: 'float32', warmup: 1, iters: 3 },
-    steps: [{ op: 'sweep', collective: 'all_reduce', redop: 'sum', minBytes: 8, maxBytes: 32, factor: 2 }],
-  }),
-  'ab.scenario.json',
-);
+/** An all_reduce sweep from 8 B on 2 cpu ranks. */
+const cpuSweep = (name: string, maxBytes: number | string, file: string) =>
+  parseScenarioText(
+    JSON.stringify({
+      version: 1,
+      name,
+      world: { ranks: 2 },
+      backend: 'cpu',
+      defaults: { dtype: 'float32', warmup: 1, iters: 3 },
+      steps: [{ op: 'sweep', collective: 'all_reduce', redop: 'sum', minBytes: 8, maxBytes, factor: 2 }],
+    }),
+    file,
+  );
+const scenario = cpuSweep('ab on cpu', 32, 'ab.scenario.json');
 
 describe('runAb', () => {
   it('runs the sides in turns A B B A, keeps every record and pairs their steps', async () => {
@@ -58,17 +61,7 @@ describe('runAb', () => {
     expect(lines.filter((l) => /^all_reduce .* (faster|slower|within noise)$/.test(l))).toHaveLength(3);
   }, 120_000);
 
-  const longer = parseScenarioText(
-    JSON.stringify({
-      version: 1,
-      name: 'ab on cpu, longer',
-      world: { ranks: 2 },
-      backend: 'cpu',
-      defaults: { dtype: 'float32', warmup: 1, iters: 3 },
-      steps: [{ op: 'sweep', collective: 'all_reduce', redop: 'sum', minBytes: 8, maxBytes: '4MiB', factor: 2 }],
-    }),
-    'ab-longer.scenario.json',
-  );
+  const longer = cpuSweep('ab on cpu, longer', '4MiB', 'ab-longer.scenario.json');
   /** A side's turn on cpu ranks; `stop` says why the turn is stopped as soon as it starts (null: it runs). */
   const side =
     (stop: (turn: string) => string | null) =>
