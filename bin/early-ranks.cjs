@@ -1,12 +1,13 @@
 // Ranks started before the CLI's bundle loads: for `clab run` with ranks forked on this machine,
 // each rank's node and bundle load while the core loads its own bundle, reads the scenario and
 // checks it, instead of after (cpu: wall over the events' span 1.355 → 1.31, medians of 4 runs
-// each, taking turns, 2 cores). Not on nccl: there the ranks make their CUDA contexts as they start,
-// and did so over the core's own look at the GPUs, which then took 385–406 ms to fork instead of
-// 224–334 ms (2 × H200), for no gain. The core's first run adopts them where they match what it
-// would have forked (src/main/core/run/early-ranks.ts); whatever it does not adopt is killed when
-// the CLI ends, and a rank whose core goes away ends by itself. Plain CommonJS, no dependencies:
-// it runs before anything else loads. CLAB_EARLY_RANKS=0 turns it off.
+// each, taking turns, 2 cores). On nccl each is named its GPU (CLAB_EARLY_DEVICE, as the core
+// would) and begins its CUDA context at once; the core's own look at the GPUs then takes some
+// 0.1 s longer, and the run still ends sooner (the 280-step sweep on 2 × H200: 3.67–3.80 s start to
+// exit against 3.81–3.94 s, 4 runs each taking turns, 2026-11-28). The core's first run adopts
+// them where they match what it would have forked (src/main/core/run/early-ranks.ts); whatever it
+// does not adopt is killed when the CLI ends, and a rank whose core goes away ends by itself. Plain
+// CommonJS, no dependencies: it runs before anything else loads. CLAB_EARLY_RANKS=0 turns it off.
 'use strict';
 const { fork } = require('node:child_process');
 const { existsSync, readFileSync } = require('node:fs');
@@ -30,10 +31,10 @@ const WITH_VALUE = new Set([
 const NOT_FORKED_ONCE = new Set(['--listen', '--launch', '--help', '-h']);
 
 /**
- * How many ranks `argv` (process.argv) asks `clab run` to fork here once, on a backend other than
- * nccl. null where it cannot tell cheaply and for certain (another command, a launcher's ranks, two
- * NCCLs, a scenario that is not plain JSON) or names nccl: the core then forks as usual and says
- * what is wrong, if anything.
+ * How many ranks `argv` (process.argv) asks `clab run` to fork here once, and on nccl each one's
+ * GPU (devices; null on another backend). null where it cannot tell cheaply and for certain (another
+ * command, a launcher's ranks, two NCCLs, a scenario that is not plain JSON): the core then forks as
+ * usual and says what is wrong, if anything.
  */
 function earlyWorld(argv) {
   if (argv[2] !== 'run') return null;
@@ -66,10 +67,13 @@ function earlyWorld(argv) {
   }
   const w = scenario && typeof scenario === 'object' ? scenario.world : undefined;
   if (!w || typeof w !== 'object') return null;
-  if ((backend ?? scenario.backend) === 'nccl') return null;
+  const nccl = (backend ?? scenario.backend) === 'nccl';
+  const listed = Array.isArray(w.devices) && w.devices.every((d) => Number.isInteger(d) && d >= 0 && d < 1024) ? w.devices : null;
   const world = ranks ?? (Number.isInteger(w.ranks) ? w.ranks : Array.isArray(w.devices) ? w.devices.length : null);
   if (!Number.isInteger(world) || world < 1 || world > MAX_EARLY_RANKS) return null;
-  return { world };
+  // nccl: each rank's GPU as the core would name it (worker/early-device.ts), the scenario's list where --ranks does not override it.
+  const devices = nccl ? Array.from({ length: world }, (_, r) => (ranks === null && listed ? listed[r] : undefined) ?? r) : null;
+  return { world, devices };
 }
 
 /**
@@ -86,6 +90,7 @@ function startEarlyRanks(argv, entry, env = process.env) {
     ...env,
     NCCL_NVLS_ENABLE: '0',
     CLAB_RANK: String(rank),
+    ...(asked.devices ? { CLAB_EARLY_DEVICE: String(asked.devices[rank]) } : {}),
   }));
   const children = [];
   try {

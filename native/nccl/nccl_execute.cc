@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -40,6 +41,27 @@ struct PluginsPaused {
   PluginsPaused& operator=(const PluginsPaused&) = delete;
 };
 
+/**
+ * CLAB_TRACE_JOBS=1: a line per communication op on stderr (the rank's log) with where its host time
+ * went, for finding the gaps between a step's phases. Marks: entered, staged, reference taken, turn,
+ * lined up, loop issued, repetitions issued, waited, copied back.
+ */
+struct JobClock {
+  static bool on() {
+    static const bool v = [] {
+      const char* e = std::getenv("CLAB_TRACE_JOBS");
+      return e && e[0] == '1';
+    }();
+    return v;
+  }
+  static constexpr int kMarks = 9;
+  uint64_t t[kMarks] = {};
+  void mark(int i) {
+    if (on()) t[i] = now_ns();
+  }
+};
+thread_local JobClock job_clock;
+
 }  // namespace
 
 uint64_t NcclComm::reference(StreamState& st) {
@@ -69,6 +91,7 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
   std::vector<uint64_t>& start = times.start;
   std::vector<uint64_t>& end = times.end;
   const uint64_t t_ref = reference(st);
+  job_clock.mark(2);
   // The profiler plug-in's view of each call comes from the repetitions run one by one; a graph's
   // loop is one launch; a loop of more than one batch of events keeps the second run. Each alike on
   // every rank (the plug-in loads on every rank or none), as they must issue the op alike.
@@ -104,6 +127,7 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
   const auto last_mark = [&](int n) { return in_loop ? st.marks[n] : st.marks[2 * n - 1]; };
   const bool ordered = ticket != kNoTicket;
   if (ordered) wait_turn(ticket);
+  job_clock.mark(3);
   int last = 0;
   // Kept to the end: its replay is then long done (CUDA would free it after the replay anyway).
   std::optional<gpu::GraphLoop> graph;
@@ -144,6 +168,7 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
           graph->launch();
         }
         if (align_first) align_first();
+        job_clock.mark(4);
         // nccl-tests' loop: nothing between the repetitions, one event pair around them all.
         // The host's side of it too: a loop the GPU spent waiting for its calls is not the op's time.
         struct rusage before {
@@ -164,12 +189,14 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
           cuda_check(*rt_, rt_->cudaEventRecord(st.loop_end, st.stream), "cudaEventRecord", rank_);
         }
         times.loop_issue_ns = now_ns() - issue0;
+        job_clock.mark(5);
         getrusage(RUSAGE_THREAD, &after);
         times.loop_faults = static_cast<uint64_t>((after.ru_minflt - before.ru_minflt) + (after.ru_majflt - before.ru_majflt));
         times.loop_blocked = static_cast<uint64_t>(after.ru_nvcsw - before.ru_nvcsw);
         times.loop_preempted = static_cast<uint64_t>(after.ru_nivcsw - before.ru_nivcsw);
       } else if (done == 0 && align_first) {
         align_first();
+        job_clock.mark(4);
       }
       for (int i = 0; i < last && !in_loop; i++) {
         cuda_check(*rt_, rt_->cudaEventRecord(st.marks[2 * i], st.stream), "cudaEventRecord", rank_);
@@ -187,8 +214,10 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
     throw;
   }
   if (ordered) end_turn();
+  job_clock.mark(6);
   wait_event(last_mark(last), spin);
   collect(last);
+  job_clock.mark(7);
   times.events_in_loop = in_loop;
   if (in_loop) {
     times.loop_start = start.front();
@@ -205,6 +234,8 @@ void NcclComm::execute(const Op& op, int repeat, uint64_t ticket, StreamContext&
   check_usable();
   use_device();
   StreamState& st = stream_state(ctx.index);
+  job_clock = JobClock{};
+  job_clock.mark(0);
   if (op.kind == OpKind::Gemm) execute_gemm(op, repeat, ticket, ctx.index, st, times);
   else
     execute_communication(op, repeat, ticket, st, times);
@@ -282,6 +313,7 @@ void NcclComm::execute_communication(const Op& op, int repeat, uint64_t ticket, 
   // an op is staged for itself; a compare block's prestaged ops are made and checked outside its time.
   const bool data = !staging && op_has_data(op);
   if (!staging) stage_marked(op, own, st, data);
+  job_clock.mark(1);
   const Staged& bufs = staging ? staging->root : own.root;
   const bool copies = op_has_copy_engine(op);
   CopyTargets targets;  // copy-engine sends: where they land, learnt while lining up
@@ -338,6 +370,19 @@ void NcclComm::execute_communication(const Op& op, int repeat, uint64_t ticket, 
   if (data && output) {
     times.data_check_start = clock_of(st, st.data_marks[2]);
     times.data_check_end = clock_of(st, st.data_marks[3]);
+  }
+  if (JobClock::on()) {
+    job_clock.mark(8);
+    static const char* const kNames[JobClock::kMarks] = {"", "staged", "ref", "turn", "lined", "loop", "reps", "waited", "copied"};
+    std::string line;
+    uint64_t before = job_clock.t[0];
+    for (int i = 1; i < JobClock::kMarks; i++) {
+      if (!job_clock.t[i]) continue;
+      line += " " + std::string(kNames[i]) + " " + std::to_string((job_clock.t[i] - before) / 1000);
+      before = job_clock.t[i];
+    }
+    std::fprintf(stderr, "[job] rank %d %s x%d%s at %llu:%s us\n", rank_, op_kind_name(op.kind), repeat, times.loop_wanted ? " loop" : "",
+                 static_cast<unsigned long long>(job_clock.t[0]), line.c_str());
   }
 }
 

@@ -6,7 +6,7 @@ import { COLLECTIVE_DESCRIPTORS } from '../shared/ops/index.js';
 import { expectedOutput } from '../shared/ops/expected.js';
 import { lazyPattern, type Lazy } from '../shared/data/lazy.js';
 import { fillTensor, type DataPattern } from '../shared/data/patterns.js';
-import type { CollectiveAction, P2pAction } from '../shared/plan/types.js';
+import type { CollectiveAction, P2pAction, PlanStep } from '../shared/plan/types.js';
 import type { NativeOp } from '../addon/native-api.js';
 import { previewTensor } from './output.js';
 
@@ -164,4 +164,23 @@ export function prepareP2p(a: P2pAction, rank: number, mode: DataMode = { backen
     inputPreview: null,
     ...(data ? { data } : {}),
   };
+}
+
+/** How a step's buffers are made on `rank` (null: the step has none). */
+export function stepPreparer(step: PlanStep, rank: number, world: number, makesData: boolean): (() => PreparedCall[]) | null {
+  const a = step.action;
+  const mode = { backendMakesData: makesData };
+  switch (a.kind) {
+    case 'collective':
+      return () => [prepareCollective(a, rank, world, mode)];
+    case 'p2p':
+      return () => [prepareP2p(a, rank, mode)];
+    case 'group':
+      return () =>
+        a.items
+          .filter((i) => i.kind === 'collective' || i.from === rank || i.to === rank)
+          .map((i) => (i.kind === 'collective' ? prepareCollective(i, rank, world, mode) : prepareP2p(i, rank, mode)));
+    default:
+      return null;
+  }
 }

@@ -8,7 +8,7 @@ import { rankStep } from '../shared/plan/per-rank.js';
 import type { Plan, PlanStep } from '../shared/plan/types.js';
 import type { RankStepResult, TimelineEvent } from '../shared/run/rank/protocol.js';
 import { STREAM_PHASES } from '../shared/run/rank/timeline-event.js';
-import { prepareCollective, prepareP2p, type PreparedCall } from './buffers.js';
+import { stepPreparer, type PreparedCall } from './buffers.js';
 import type { NativeComm, NativeOp, NativeTimes } from '../addon/native-api.js';
 import { runObjectCollective } from './objects.js';
 import { FlightRecorder } from './flight-recorder.js';
@@ -23,6 +23,7 @@ import { stepTag } from '../shared/run/nccl/nccl-records.js';
 import { VariantComms } from './variant-comms.js';
 import { eventsInLoop, iterationEventsChoice } from './iteration-events.js';
 import { gemmFollows } from './gemm-follows.js';
+import { runsAhead, settled } from './steps-ahead.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -70,6 +71,9 @@ export class PlanExecutor {
   readonly memory: HostMemory;
   /** How timed iterations get their events on nccl (iteration-events.ts); a bad CLAB_ITERATION_EVENTS stops the rank at its start. */
   private readonly iterationEvents = iterationEventsChoice(process.env.CLAB_ITERATION_EVENTS);
+  /** The step still running while the next one is enqueued (runsAhead). */
+  private ahead: { step: number; done: Promise<void> } | null = null;
+  private readonly stepsAhead = process.env.CLAB_STEPS_AHEAD !== '0';
 
   constructor(
     private readonly plan: Plan,
@@ -102,6 +106,7 @@ export class PlanExecutor {
     // awaited before a step on another stream, a wait, or the block's end.
     let chained: { stream: number; done: Promise<void>[] } | null = null;
     const flush = async () => {
+      await this.drainAhead(); // a step run ahead (runsAhead) first
       const c = chained;
       chained = null;
       if (c) for (const d of c.done) await d;
@@ -124,10 +129,21 @@ export class PlanExecutor {
       if (!step) continue;
       const chainable = step.origin.kind === 'compare' && !step.async && CHAINABLE.has(step.action.kind);
       if (chained && !(chainable && chained.stream === step.stream)) await flush();
+      // Not while the learner steps through, nor beside a variant's communicator or async steps.
+      const ahead = this.stepsAhead && !this.host.beforeStep && !this.variantComm && !this.pending.size && runsAhead(step, this.plan.world);
+      // Host memory goes back at a boundary with nothing in flight (makeBuffers).
+      if (!ahead || this.memory.due()) await this.drainAhead();
       await this.host.beforeStep?.(step);
-      this.host.stepBegin(step);
-      const done = this.runStep(step);
-      if (step.async) {
+      const before = ahead ? this.ahead : null;
+      // Run ahead, a step begins (for the core and the flight recorder) once the one before it ended.
+      if (before) this.flight.holdUntil(before.done.then(() => this.host.stepBegin(step)));
+      else this.host.stepBegin(step);
+      const done = this.runStep(step, before?.done);
+      if (ahead) {
+        done.catch(() => undefined); // awaited by drainAhead(); the one before it now
+        this.ahead = { step: step.index, done };
+        if (before) await settled(before);
+      } else if (step.async) {
         this.pending.set(step.index, { asyncId: step.asyncId, done });
         done.catch(() => undefined);
       } else if (chainable) {
@@ -141,6 +157,13 @@ export class PlanExecutor {
     await flush();
     await this.waitFor(null);
     await this.pairs?.closed();
+  }
+
+  /** Waits for the step running ahead, if one is. */
+  private async drainAhead(): Promise<void> {
+    const a = this.ahead;
+    this.ahead = null;
+    if (a) await settled(a);
   }
 
   /** A variant that sets NCCL_ALGO/NCCL_PROTO runs its block on a communicator of its own. */
@@ -166,8 +189,9 @@ export class PlanExecutor {
     }
   }
 
-  private async runStep(step: PlanStep): Promise<void> {
+  private async runStep(step: PlanStep, after?: Promise<void>): Promise<void> {
     const outcome = await this.execute(step);
+    await after?.catch(() => undefined); // the step run ahead of this one (runsAhead) reports first
     if (step.origin.kind === 'compare' && step.action.kind !== 'block-end') this.deferred.push([step, outcome]);
     else this.report(step, outcome);
   }
@@ -183,7 +207,7 @@ export class PlanExecutor {
   private makeBuffers(step: PlanStep, prepare: () => PreparedCall[]): { sets: PreparedCall[][]; fill: TimelineEvent } {
     // The host memory earlier steps wrote goes back here, between steps, not while a loop is
     // issued: never while an async step may still be issuing its own.
-    if (this.pending.size === 0) this.memory.boundary();
+    if (this.pending.size === 0 && !this.ahead) this.memory.boundary();
     const start = nowNs();
     const calls = prepare();
     const sets = this.needsFreshCheck(step, calls) ? [calls, prepare()] : [calls];
@@ -193,27 +217,6 @@ export class PlanExecutor {
 
   private events(step: PlanStep, times: NativeTimes | null, phase: TimelineEvent['phase'], bytes: number): TimelineEvent[] {
     return runEvents({ rank: this.host.rank, stream: step.stream, step: step.index, name: step.label, bytes }, times, phase);
-  }
-
-  /** How a step's buffers are made (null: the step has none). */
-  private preparer(step: PlanStep): (() => PreparedCall[]) | null {
-    const { rank } = this.host;
-    const world = this.plan.world;
-    const a = step.action;
-    const mode = { backendMakesData: this.host.comm?.makesData ?? false };
-    switch (a.kind) {
-      case 'collective':
-        return () => [prepareCollective(a, rank, world, mode)];
-      case 'p2p':
-        return () => [prepareP2p(a, rank, mode)];
-      case 'group':
-        return () =>
-          a.items
-            .filter((i) => i.kind === 'collective' || i.from === rank || i.to === rank)
-            .map((i) => (i.kind === 'collective' ? prepareCollective(i, rank, world, mode) : prepareP2p(i, rank, mode)));
-      default:
-        return null;
-    }
   }
 
   /** Decided the same way on every rank (never from this rank's output), or ranks would disagree on the number of calls. */
@@ -233,7 +236,7 @@ export class PlanExecutor {
       const a = planStep.action;
       if (a.kind === 'block-end' && a.compare === marker.compare && a.variant === marker.variant && a.repeat === marker.repeat) break;
       const step = rankStep(planStep, this.host.rank);
-      const prepare = step && this.preparer(step);
+      const prepare = step && stepPreparer(step, this.host.rank, this.plan.world, this.host.comm?.makesData ?? false);
       if (!step || !prepare) continue;
       // A step every rank refuses (refusals.ts) calls nothing of NCCL's, not even to stage its data.
       if (stepRefusal(step, this.plan, this.comm)) continue;
@@ -330,13 +333,13 @@ export class PlanExecutor {
     const world = this.plan.world;
     const a = step.action;
     const none: Outcome = { checks: () => [], timed: null, events: [], note: null };
-    const prepare = this.preparer(step);
+    const prepare = stepPreparer(step, this.host.rank, this.plan.world, this.host.comm?.makesData ?? false);
     if (prepare) return this.timedCalls(step, prepare);
     switch (a.kind) {
       case 'collective':
       case 'p2p':
       case 'group':
-        throw new Error(`step ${step.index}: no buffers were made for ${a.kind}`); // preparer() covers these
+        throw new Error(`step ${step.index}: no buffers were made for ${a.kind}`); // stepPreparer() covers these
       case 'object':
         return runObjectCollective(
           step,

@@ -22,6 +22,8 @@ export class FlightRecorder {
   private seq = 0;
   /** The last calls entered, oldest first. */
   readonly entries: FlightEntry[] = [];
+  /** Calls enqueued behind a step still running (a step run ahead), reported once it has ended. */
+  private held: FlightEntry[] | null = null;
 
   constructor(
     private comm: NativeComm,
@@ -33,6 +35,24 @@ export class FlightRecorder {
     this.comm = comm;
   }
 
+  /**
+   * Calls enqueued from now on wait in the backend's queue behind a step that runs until `running`
+   * resolves: they are reported then, not before, as the rank has not entered them until then (a
+   * hang diagnosed meanwhile names the call the rank is really in); never, where it rejects.
+   */
+  holdUntil(running: Promise<unknown>): void {
+    const held: FlightEntry[] = [];
+    this.held = held;
+    const release = (entered: boolean) => {
+      if (this.held === held) this.held = null;
+      if (entered) for (const e of held) this.report(e);
+    };
+    running.then(
+      () => release(true),
+      () => release(false),
+    );
+  }
+
   /** comm.enqueue, with a communication call recorded and reported first (compute is not communication). */
   enqueue(step: number | null, stream: number, op: NativeOp, repeat = 1, options?: EnqueueOptions): Promise<NativeTimes> {
     if (op.op !== 'gemm') {
@@ -41,7 +61,8 @@ export class FlightRecorder {
       this.seq += repeat;
       this.entries.push(entry);
       if (this.entries.length > FLIGHT_ENTRIES_KEPT) this.entries.shift();
-      this.report(entry);
+      if (this.held) this.held.push(entry);
+      else this.report(entry);
     }
     return this.comm.enqueue(stream, op, repeat, options);
   }

@@ -52,6 +52,11 @@ export class HostMemory {
     this.written += bytes;
   }
 
+  /** Would the next boundary collect? */
+  due(): boolean {
+    return this.collect !== null && this.written >= this.threshold;
+  }
+
   /**
    * At a step boundary: collects if the steps before wrote at least the threshold (their buffers
    * are garbage by now, or still in use by a step in flight and kept). Returns whether it did.

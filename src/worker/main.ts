@@ -20,6 +20,7 @@ import {
 import { findAddon, loadAddon } from '../addon/addon.js';
 import { pausesBefore } from '../shared/run/rank/step-mode.js';
 import { PlanExecutor } from './executor.js';
+import { failedStep } from './steps-ahead.js';
 import { createdSegments } from './segments.js';
 import { chooseProfiler, NcclProfile } from './nccl-profile.js';
 import type { GemmShape, NativeAddon, NativeComm } from '../addon/native-api.js';
@@ -287,4 +288,4 @@ async function main(): Promise<void> {
 }
 
 process.on('unhandledRejection', (e) => void fail(e, currentStep));
-main().catch((e) => fail(e, currentStep));
+main().catch((e) => fail(e, failedStep(e) ?? currentStep));

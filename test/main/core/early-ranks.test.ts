@@ -10,7 +10,7 @@ import { offerEarlyRanks, startEnv, takeEarlyRanks, type EarlyRanks } from '../.
 import { tempDir } from '../../setup/temp-dirs';
 
 const { earlyWorld } = createRequire(import.meta.url)('../../../bin/early-ranks.cjs') as {
-  earlyWorld(argv: string[]): { world: number } | null;
+  earlyWorld(argv: string[]): { world: number; devices: number[] | null } | null;
 };
 const dir = tempDir('early-ranks');
 const scenario = (name: string, body: object) => {
@@ -24,21 +24,28 @@ describe('the ranks bin/clab.cjs starts before the bundle loads', () => {
   it('are those of `clab run` with ranks forked here once, read from the flags and the scenario', () => {
     const cpu = scenario('cpu.json', { world: { ranks: 3 }, steps: [] });
     const listed = scenario('listed.json', { world: { devices: [2, 3] }, steps: [] });
-    expect(earlyWorld(argv('run', cpu))).toEqual({ world: 3 });
-    expect(earlyWorld(argv('run', '--ranks', '2', cpu, '--json'))).toEqual({ world: 2 });
-    expect(earlyWorld(argv('run', cpu, '--backend=cpu', '-v', '--out', join(dir, 'x.run.json')))).toEqual({ world: 3 });
-    expect(earlyWorld(argv('run', listed))).toEqual({ world: 2 });
+    expect(earlyWorld(argv('run', cpu))).toEqual({ world: 3, devices: null });
+    expect(earlyWorld(argv('run', '--ranks', '2', cpu, '--json'))).toEqual({ world: 2, devices: null });
+    expect(earlyWorld(argv('run', cpu, '--backend=cpu', '-v', '--out', join(dir, 'x.run.json')))).toEqual({ world: 3, devices: null });
+    expect(earlyWorld(argv('run', listed))).toEqual({ world: 2, devices: null });
+  });
+
+  it('are those of nccl runs too, each named its GPU as the core would name it', () => {
+    const gpus = scenario('gpus-early.json', { world: { ranks: 2 }, backend: 'nccl', steps: [] });
+    const listed = scenario('listed-early.json', { world: { devices: [2, 3] }, backend: 'nccl', steps: [] });
+    const cpu = scenario('cpu-early.json', { world: { ranks: 2 }, steps: [] });
+    expect(earlyWorld(argv('run', gpus))).toEqual({ world: 2, devices: [0, 1] });
+    expect(earlyWorld(argv('run', listed))).toEqual({ world: 2, devices: [2, 3] });
+    expect(earlyWorld(argv('run', cpu, '--backend', 'nccl'))).toEqual({ world: 2, devices: [0, 1] });
+    // --ranks overrides the scenario's list: rank r on GPU r, as the plan then says.
+    expect(earlyWorld(argv('run', listed, '--ranks', '3'))).toEqual({ world: 3, devices: [0, 1, 2] });
   });
 
   it('are none where the core would not fork the ranks once, or cannot be told cheaply', () => {
     const cpu = scenario('cpu2.json', { world: { ranks: 2 }, steps: [] });
     const jsonc = join(dir, 'commented.json');
     writeFileSync(jsonc, '// a comment\n{ "version": 1, "world": { "ranks": 2 }, "steps": [] }');
-    const gpus = scenario('gpus.json', { world: { ranks: 2 }, backend: 'nccl', steps: [] });
     for (const args of [
-      // On nccl the ranks make their CUDA contexts as they start, over the core's look at the GPUs.
-      ['run', gpus],
-      ['run', cpu, '--backend', 'nccl'],
       ['replay', cpu],
       ['run', cpu, '--listen', '7000'],
       ['run', cpu, '--launch', 'mpirun -np 2'],
@@ -56,7 +63,8 @@ describe('the ranks bin/clab.cjs starts before the bundle loads', () => {
 
   it('are given at start only what a rank reads after it (NCCL_*, CLAB_*), or not adopted', () => {
     const had = { PATH: '/bin', CLAB_RANK: '0', CLAB_EARLY_DEVICE: '1', NCCL_DEBUG: 'WARN' };
-    expect(startEnv(had, { PATH: '/bin', CLAB_RANK: '0', NCCL_ALGO: 'Ring', CLAB_NCCL_LIBRARY: '/x/libnccl.so.2' })).toEqual({
+    const onGpu1 = { CLAB_EARLY_DEVICE: '1' };
+    expect(startEnv(had, { PATH: '/bin', CLAB_RANK: '0', NCCL_ALGO: 'Ring', CLAB_NCCL_LIBRARY: '/x/libnccl.so.2', ...onGpu1 })).toEqual({
       set: { NCCL_ALGO: 'Ring', CLAB_NCCL_LIBRARY: '/x/libnccl.so.2' },
       unset: ['NCCL_DEBUG'],
     });
@@ -65,6 +73,9 @@ describe('the ranks bin/clab.cjs starts before the bundle loads', () => {
     expect(startEnv(had, { ...had, PATH: '/usr/bin' })).toBeNull();
     expect(startEnv(had, { ...had, CUDA_VISIBLE_DEVICES: '1' })).toBeNull();
     expect(startEnv({ ...had, LD_PRELOAD: 'x.so' }, had)).toBeNull();
+    // Its CUDA context begun on another GPU than the run gives it, or on one where the run wants none.
+    expect(startEnv(had, { ...had, CLAB_EARLY_DEVICE: '0' })).toBeNull();
+    expect(startEnv(had, { PATH: '/bin', CLAB_RANK: '0', NCCL_DEBUG: 'WARN' })).toBeNull();
   });
 
   it('are adopted by a run of as many ranks of the same bundle, and killed where they do not fit', () => {

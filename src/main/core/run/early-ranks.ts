@@ -29,11 +29,12 @@ export function offerEarlyRanks(early: EarlyRanks): void {
   offered = early;
 }
 
-/** The early device is the rank's own to check against its plan (START_ENV_NAME: what a rank reads only after its `start`). */
+/** Read as the rank starts (the GPU it begins its CUDA context on): the same or not adopted, never set at `start`. */
 const IGNORED = new Set(['CLAB_EARLY_DEVICE']);
 
 /** What turns environment `had` into `wanted` at `start`, or null where a variable it needs changed is read before then. */
 export function startEnv(had: NodeJS.ProcessEnv, wanted: NodeJS.ProcessEnv): StartEnv | null {
+  if (had.CLAB_EARLY_DEVICE !== wanted.CLAB_EARLY_DEVICE) return null;
   const set: Record<string, string> = {};
   const unset: string[] = [];
   for (const [k, v] of Object.entries(wanted)) {
