@@ -73,7 +73,7 @@ export class PlanExecutor {
   private readonly iterationEvents = iterationEventsChoice(process.env.CLAB_ITERATION_EVENTS);
   /** The step still running while the next one is enqueued (runsAhead). */
   private ahead: { step: number; done: Promise<void> } | null = null;
-  private readonly stepsAhead = process.env.CLAB_STEPS_AHEAD !== '0';
+  private readonly stepsAhead: boolean;
 
   constructor(
     private readonly plan: Plan,
@@ -81,6 +81,7 @@ export class PlanExecutor {
   ) {
     this.recorder = host.comm && new FlightRecorder(host.comm, (entry) => host.entered?.(entry));
     this.memory = host.memory ?? new HostMemory();
+    this.stepsAhead = process.env.CLAB_STEPS_AHEAD !== '0' && host.comm?.device !== undefined; // a GPU's (cpu: the host does the op)
     this.variants = host.pairs ? new VariantComms(plan, host.pairs, host.ncclProfile ?? null) : null;
   }
 
@@ -129,9 +130,8 @@ export class PlanExecutor {
       if (!step) continue;
       const chainable = step.origin.kind === 'compare' && !step.async && CHAINABLE.has(step.action.kind);
       if (chained && !(chainable && chained.stream === step.stream)) await flush();
-      // Not while the learner steps through, nor beside a variant's communicator or async steps.
+      // Not while the learner steps, nor beside a variant's communicator or async steps; host memory goes back with nothing in flight.
       const ahead = this.stepsAhead && !this.host.beforeStep && !this.variantComm && !this.pending.size && runsAhead(step, this.plan.world);
-      // Host memory goes back at a boundary with nothing in flight (makeBuffers).
       if (!ahead || this.memory.due()) await this.drainAhead();
       await this.host.beforeStep?.(step);
       const before = ahead ? this.ahead : null;

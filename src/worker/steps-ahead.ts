@@ -11,10 +11,11 @@ import type { PlanStep } from '../shared/plan/types.js';
 const AHEAD = new Set<PlanStep['action']['kind']>(['collective', 'p2p', 'group']);
 
 /**
- * The least a step moves to run ahead. That host work runs while the step's own loop is issued;
- * below some 1 MiB the loop waits for its host thread's calls (an NCCL call takes 6–10 µs of it), so
- * another thread at work beside it would be in the loop's time. From 4 MiB a call keeps the GPU
- * busy several times as long as it takes to issue.
+ * The least a step moves to run ahead, or to have one run ahead of it: the host's work runs while
+ * both steps' loops are issued (the next one's buffers beside this one's, this one's report beside
+ * the next one's). Below some 1 MiB a loop waits for its host thread's calls (an NCCL call takes
+ * 6–10 µs of it), so another thread at work beside it would be in the loop's time; from 4 MiB a call
+ * keeps the GPU busy several times as long as it takes to issue.
  */
 export const AHEAD_MIN_BYTES = 4 * 2 ** 20;
 

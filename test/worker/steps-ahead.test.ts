@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { compilePlan } from '../../src/shared/plan/compile';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
 import { PlanExecutor } from '../../src/worker/executor';
-import { failedStep } from '../../src/worker/steps-ahead';
+import { AHEAD_MIN_BYTES, failedStep } from '../../src/worker/steps-ahead';
 import type { NativeComm, NativeOp, NativeTimes } from '../../src/addon/native-api';
 import type { RankStepResult } from '../../src/shared/run/rank/protocol';
 import { cpuCommInit, createId } from '../native/ranks';
@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 /** A cpu communicator whose every call waits for `release(n)`; `log` says what was enqueued and what ended, in order. */
-async function heldComm(failOn?: number) {
+async function heldComm(failOn?: number, gpu = true) {
   const real = await cpuCommInit(createId(1), 0, 1);
   comms.push(real);
   const log: string[] = [];
@@ -29,6 +29,7 @@ async function heldComm(failOn?: number) {
     rank: 0,
     world: 1,
     makesData: false,
+    ...(gpu ? { device: 0 } : {}), // as a GPU's: on cpu nothing runs ahead
     async enqueue(stream: number, op: NativeOp, repeat = 1): Promise<NativeTimes> {
       const n = calls++;
       log.push(`enqueue ${n}`);
@@ -70,8 +71,8 @@ const plan = (steps: unknown[]) =>
   );
 
 /** Runs `steps` (each one call: no warm-up, one iteration) and says when each step's call was enqueued against the others' ends. */
-async function runHeld(steps: unknown[], failOn?: number) {
-  const { comm, log, release } = await heldComm(failOn);
+async function runHeld(steps: unknown[], failOn?: number, gpu = true) {
+  const { comm, log, release } = await heldComm(failOn, gpu);
   const results: RankStepResult[] = [];
   const begun: number[] = [];
   const run = new PlanExecutor(plan(steps), {
@@ -97,10 +98,12 @@ async function runHeld(steps: unknown[], failOn?: number) {
   return { before, log, results, begun, error };
 }
 
+/** 4 MiB of float32 each: AHEAD_MIN_BYTES. */
+const MiB4 = AHEAD_MIN_BYTES / 4;
 const threeSteps = [
-  { op: 'all_reduce', count: 16, inPlace: true },
-  { op: 'all_reduce', count: 16, inPlace: true },
-  { op: 'all_reduce', count: 16, inPlace: true },
+  { op: 'all_reduce', count: MiB4, inPlace: true },
+  { op: 'all_reduce', count: MiB4, inPlace: true },
+  { op: 'all_reduce', count: MiB4, inPlace: true },
 ];
 
 describe('steps run one ahead', () => {
@@ -117,6 +120,22 @@ describe('steps run one ahead', () => {
       [1, 'pass'],
       [2, 'pass'],
     ]);
+  });
+
+  it('runs nothing beside a step below 4 MiB, whose loop may wait for its host thread', async () => {
+    const { log } = await runHeld([
+      { op: 'all_reduce', count: MiB4, inPlace: true },
+      { op: 'all_reduce', count: MiB4 - 1, inPlace: true },
+      { op: 'all_reduce', count: MiB4, inPlace: true },
+    ]);
+    // Step 1 (call 2) is enqueued once step 0 (call 1) has ended, and step 2 (call 3) once step 1 has.
+    expect(log.indexOf('enqueue 2')).toBeGreaterThan(log.indexOf('done 1'));
+    expect(log.indexOf('enqueue 3')).toBeGreaterThan(log.indexOf('done 2'));
+  });
+
+  it('runs nothing ahead on cpu, where the host does the op itself', async () => {
+    const { log } = await runHeld(threeSteps, undefined, false);
+    expect(log).toEqual(['enqueue 0', 'done 0', 'enqueue 1', 'done 1', 'enqueue 2', 'done 2', 'enqueue 3', 'done 3']);
   });
 
   it('runs each step after the one before has ended under CLAB_STEPS_AHEAD=0', async () => {
@@ -138,10 +157,10 @@ describe('steps run one ahead', () => {
 
   it('keeps async steps and their waits as they were: nothing runs ahead while one is in flight', async () => {
     const { log } = await runHeld([
-      { op: 'all_reduce', count: 16, inPlace: true, async: true, id: 'a' },
-      { op: 'all_reduce', count: 16, inPlace: true },
+      { op: 'all_reduce', count: MiB4, inPlace: true, async: true, id: 'a' },
+      { op: 'all_reduce', count: MiB4, inPlace: true },
       { op: 'wait', id: 'a' },
-      { op: 'all_reduce', count: 16, inPlace: true },
+      { op: 'all_reduce', count: MiB4, inPlace: true },
     ]);
     // Step 1 (call 2) is awaited before anything else is enqueued while the async step 0 is in flight.
     expect(log.indexOf('enqueue 3')).toBeGreaterThan(log.indexOf('done 2'));
@@ -149,18 +168,18 @@ describe('steps run one ahead', () => {
 
   it('keeps compare blocks as they were: a step after a block waits for the block, and the block for the step before it', async () => {
     const { log, results } = await runHeld([
-      { op: 'all_reduce', count: 16, inPlace: true },
+      { op: 'all_reduce', count: MiB4, inPlace: true },
       {
         op: 'compare',
         label: 'c',
         repeat: 1,
         warmup: 0,
         variants: [
-          { name: 'v', steps: [{ op: 'all_reduce', count: 16, inPlace: true }] },
-          { name: 'w', steps: [{ op: 'all_reduce', count: 16, inPlace: true }] },
+          { name: 'v', steps: [{ op: 'all_reduce', count: MiB4, inPlace: true }] },
+          { name: 'w', steps: [{ op: 'all_reduce', count: MiB4, inPlace: true }] },
         ],
       },
-      { op: 'all_reduce', count: 16, inPlace: true },
+      { op: 'all_reduce', count: MiB4, inPlace: true },
     ]);
     // Nothing of the block is enqueued while step 0's call (call 1) runs.
     expect(log.indexOf('enqueue 2')).toBeGreaterThan(log.indexOf('done 1'));
