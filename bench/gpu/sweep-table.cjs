@@ -64,7 +64,7 @@ const opOf = (s) => (s.action.kind === 'p2p' ? 'send' : s.action.kind === 'group
 // Below 1 MiB, how much of each loop its rank's host thread spent issuing it (issue / loop, per op):
 // near 1 the loop waited for its calls (bound by issuing), well below it the GPU was the bound.
 const smallIssue = {};
-const walls = { clab: [], peer: [] };
+const walls = { clab: [], peer: [], clabB: [] };
 const slowLoops = [];
 const issuing = { loops: 0, faulted: 0, faults: 0, blocked: 0, preempted: 0, slowestShare: 0 }; // every loop's issuing, over all runs
 // How clab's sweep steps were launched (GRAPH, sweep.sh): graph where every rank's loop was a graph's replay.
@@ -72,6 +72,8 @@ const launches = { graph: 0, steps: 0 };
 for (let k = 1; k <= repeats; k++) {
   walls.clab.push(Number(read(path.join(work, `clab-${k}.wall`)).trim()) || NaN);
   walls.peer.push(Number(read(path.join(work, `peer-${k}.wall`)).trim()) || NaN);
+  const clabBWall = path.join(work, `clab-b-${k}.wall`);
+  if (fs.existsSync(clabBWall)) walls.clabB.push(Number(read(clabBWall).trim()) || NaN);
   const recFile = path.join(work, `clab-${k}.run.json`);
   if (fs.existsSync(recFile)) {
     const rec = readRecordFile(recFile);
@@ -211,6 +213,12 @@ const wall = [median(walls.clab), median(walls.peer)];
 console.log(
   `\nwhole sweep, process start to exit (8 B … 1 GiB): clab ${f(wall[0])} s (runs ${walls.clab.map((x) => f(x)).join(', ')}), nccl-tests ${f(wall[1])} s summed over its processes (one per op) (runs ${walls.peer.map((x) => f(x)).join(', ')}); ratio ${f(wall[0] / wall[1], 3)} (target ≤ 0.15, issue 39)`,
 );
+if (walls.clabB.length) {
+  const b = median(walls.clabB);
+  console.log(
+    `whole sweep, clab-b (${process.env.CLAB_B_ENV || process.env.CLAB_B_NODE || 'the second clab'}): ${f(b)} s (runs ${walls.clabB.map((x) => f(x)).join(', ')}); ratio ${f(b / wall[1], 3)}; clab / clab-b ${f(wall[0] / b, 3)}`,
+  );
+}
 console.log(
   `busbw ≥ 1 MiB: ${summary.busLow.length ? `${summary.busLow.length} below 0.98: ${some(summary.busLow)}` : 'every size ≥ 0.98 of nccl-tests'}`,
 );

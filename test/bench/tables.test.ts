@@ -128,6 +128,7 @@ describe('bench/gpu/sweep-table.cjs', () => {
     sweepRecords(write);
     for (let k = 1; k <= REPEATS; k++) {
       fs.writeFileSync(path.join(work, `clab-${k}.wall`), '2.5\n');
+      fs.writeFileSync(path.join(work, `clab-b-${k}.wall`), '3.0\n');
       fs.writeFileSync(path.join(work, `peer-${k}.wall`), '3.5\n');
       // nccl-tests' rows: size count type redop root, out of place time algbw busbw #wrong, in place the same.
       for (const name of ['peer', 'peer2']) {
@@ -156,6 +157,7 @@ describe('bench/gpu/sweep-table.cjs', () => {
     expect(out).toContain('clab-b (CLAB_NCCL_PROFILER=0), all_reduce < 1 MiB, clab-b / nccl-tests: 1.200–1.200');
     expect(out).toContain('clab / clab-b: 0.750–0.750');
     expect(out).toMatch(/whole sweep, process start to exit .*clab 2\.50 s .*nccl-tests 3\.50 s .*ratio 0\.714/);
+    expect(out).toMatch(/whole sweep, clab-b \(CLAB_NCCL_PROFILER=0\): 3\.00 s .*ratio 0\.857; clab \/ clab-b 0\.833/);
     expect(out).not.toContain('launch:');
   });
 
