@@ -95,7 +95,8 @@ export function kernelsByStep(
   // A rank's lines come in its order, but through its stdout, which can lag its messages by several
   // short steps: a line goes to the first step, from the last one a line went to up to the last one
   // begun before the line came, whose call it names (NCCL 2.30.7 on 2 × H200: 16 B lines read three
-  // steps late).
+  // steps late). Or to the one begun next: a step run ahead (worker/steps-ahead.ts) issues its calls
+  // as the step before it ends, and says it began once the rank has read that end.
   const cursor = new Map<number, number>();
   const out = new Map<number, NcclKernels>();
   for (const line of logs) {
@@ -103,8 +104,9 @@ export function kernelsByStep(
     const k = parseNcclKernelLine(line.text);
     const list = byRank.get(line.rank);
     if (!k || !list) continue;
-    let last = list.findIndex((s) => s.at > line.atNs);
-    last = (last < 0 ? list.length : last) - 1;
+    // A line from before the rank's first step is no step's (a step run ahead has one before it).
+    const next = list.findIndex((s) => s.at > line.atNs);
+    const last = next < 0 ? list.length - 1 : next === 0 ? -1 : next;
     for (let i = cursor.get(line.rank) ?? 0; i <= last; i++) {
       const call = calls.get(list[i].step);
       if (!call || call.func !== k.func || call.bytes !== k.bytes) continue;

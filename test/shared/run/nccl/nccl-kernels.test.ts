@@ -141,6 +141,20 @@ describe("NCCL's INFO lines of each call's kernel", () => {
     ]);
   });
 
+  it('gives a line read just before its step was said to begin to that step (a step run ahead), and never two steps on', () => {
+    const plan = compilePlan(scenario([{ op: 'sweep', collective: 'all_reduce', minBytes: 8, maxBytes: 64 }]));
+    const began = new Map([0, 1, 2, 3].map((step) => [`0/${step}`, 100 * (step + 1)]));
+    const logs = [
+      { rank: 0, atNs: 110, text: other('AllReduce', 8, 'RING', 'LL') },
+      // 16 B's line, read before rank 0 said it began the 16 B step (at 200).
+      { rank: 0, atNs: 190, text: other('AllReduce', 16, 'RING', 'LL') },
+      // 64 B's, two steps on from the last begun (the 16 B step): no step's.
+      { rank: 0, atNs: 250, text: other('AllReduce', 64, 'RING', 'LL') },
+    ];
+    const kernels = kernelsByStep(plan, logs, began);
+    expect([0, 1, 2, 3].map((s) => kernels.get(s)?.other)).toEqual([{ 'RING/LL': 1 }, { 'RING/LL': 1 }, undefined, undefined]);
+  });
+
   it('says what a step ran on: the symmetric kernel by name, why not where it knows, copy engines, counts where it varied', () => {
     const k = (symmetric: Record<string, number>, other: Record<string, number>, windows = true) => ({ windows, symmetric, other });
     expect(describeRan({ kernels: k({ AllReduce_RSxLD_AGxST: 46 }, {}) })).toBe('symmetric kernel AllReduce_RSxLD_AGxST');
