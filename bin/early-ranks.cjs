@@ -10,7 +10,7 @@
 // CommonJS, no dependencies: it runs before anything else loads. CLAB_EARLY_RANKS=0 turns it off.
 'use strict';
 const { fork } = require('node:child_process');
-const { existsSync, readFileSync } = require('node:fs');
+const { existsSync, readdirSync, readFileSync } = require('node:fs');
 
 /** As src/main/core/run/workers.ts: libuv threads of a rank process, and the most ranks forked here. */
 const RANK_THREAD_POOL = 32;
@@ -31,12 +31,12 @@ const WITH_VALUE = new Set([
 const NOT_FORKED_ONCE = new Set(['--listen', '--launch', '--help', '-h']);
 
 /**
- * How many ranks `argv` (process.argv) asks `clab run` to fork here once, and on nccl each one's
- * GPU (devices; null on another backend). null where it cannot tell cheaply and for certain (another
+ * How many ranks `argv` (process.argv) asks `clab run` to fork here once, and on nccl (asked, or
+ * auto where `gpus()` says there are GPUs enough) each one's GPU (devices; null on cpu). null where it cannot tell cheaply and for certain (another
  * command, a launcher's ranks, two NCCLs, a scenario that is not plain JSON): the core then forks as
  * usual and says what is wrong, if anything.
  */
-function earlyWorld(argv) {
+function earlyWorld(argv, gpus = visibleGpus) {
   if (argv[2] !== 'run') return null;
   let file = null;
   let ranks = null;
@@ -67,13 +67,36 @@ function earlyWorld(argv) {
   }
   const w = scenario && typeof scenario === 'object' ? scenario.world : undefined;
   if (!w || typeof w !== 'object') return null;
-  const nccl = (backend ?? scenario.backend) === 'nccl';
   const listed = Array.isArray(w.devices) && w.devices.every((d) => Number.isInteger(d) && d >= 0 && d < 1024) ? w.devices : null;
   const world = ranks ?? (Number.isInteger(w.ranks) ? w.ranks : Array.isArray(w.devices) ? w.devices.length : null);
   if (!Number.isInteger(world) || world < 1 || world > MAX_EARLY_RANKS) return null;
+  // auto (the default) takes nccl where there are GPUs enough (main/core/machine/backend.ts): guessed
+  // here from the driver's list; a wrong guess only has the core fork its own ranks.
+  const asked = backend ?? scenario.backend ?? 'auto';
+  const nccl =
+    asked === 'nccl' || (asked === 'auto' && gpus() >= Math.max(world, ...(ranks === null && listed ? listed.map((d) => d + 1) : [])));
   // nccl: each rank's GPU as the core would name it (worker/early-device.ts), the scenario's list where --ranks does not override it.
   const devices = nccl ? Array.from({ length: world }, (_, r) => (ranks === null && listed ? listed[r] : undefined) ?? r) : null;
   return { world, devices };
+}
+
+/**
+ * The GPUs this machine shows, without loading CUDA: a folder each in the NVIDIA driver's list,
+ * narrowed by CUDA_VISIBLE_DEVICES where it lists indices (0 where it names them otherwise).
+ */
+function visibleGpus(env = process.env) {
+  let n = 0;
+  try {
+    n = readdirSync('/proc/driver/nvidia/gpus').length;
+  } catch {
+    return 0;
+  }
+  const v = env.CUDA_VISIBLE_DEVICES;
+  if (v === undefined) return n;
+  const list = v.split(',').map((e) => e.trim());
+  // CUDA stops at the first entry it cannot use.
+  const usable = list.findIndex((e) => !/^\d+$/.test(e) || Number(e) >= n);
+  return usable < 0 ? list.length : usable;
 }
 
 /**
@@ -119,4 +142,4 @@ function startEarlyRanks(argv, entry, env = process.env) {
   return early;
 }
 
-module.exports = { earlyWorld, startEarlyRanks, RANK_THREAD_POOL };
+module.exports = { earlyWorld, visibleGpus, startEarlyRanks, RANK_THREAD_POOL };

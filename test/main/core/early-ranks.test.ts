@@ -9,10 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { offerEarlyRanks, startEnv, takeEarlyRanks, type EarlyRanks } from '../../../src/main/core/run/early-ranks';
 import { tempDir } from '../../setup/temp-dirs';
 
-const { earlyWorld } = createRequire(import.meta.url)('../../../bin/early-ranks.cjs') as {
-  earlyWorld(argv: string[]): { world: number; devices: number[] | null } | null;
+const { earlyWorld, visibleGpus } = createRequire(import.meta.url)('../../../bin/early-ranks.cjs') as {
+  visibleGpus(env: NodeJS.ProcessEnv): number;
+  earlyWorld(argv: string[], gpus?: () => number): { world: number; devices: number[] | null } | null;
 };
 const dir = tempDir('early-ranks');
+const noGpu = () => 0;
+const gpus = (n: number) => () => n;
 const scenario = (name: string, body: object) => {
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify({ version: 1, name, ...body }));
@@ -24,10 +27,32 @@ describe('the ranks bin/clab.cjs starts before the bundle loads', () => {
   it('are those of `clab run` with ranks forked here once, read from the flags and the scenario', () => {
     const cpu = scenario('cpu.json', { world: { ranks: 3 }, steps: [] });
     const listed = scenario('listed.json', { world: { devices: [2, 3] }, steps: [] });
-    expect(earlyWorld(argv('run', cpu))).toEqual({ world: 3, devices: null });
-    expect(earlyWorld(argv('run', '--ranks', '2', cpu, '--json'))).toEqual({ world: 2, devices: null });
-    expect(earlyWorld(argv('run', cpu, '--backend=cpu', '-v', '--out', join(dir, 'x.run.json')))).toEqual({ world: 3, devices: null });
-    expect(earlyWorld(argv('run', listed))).toEqual({ world: 2, devices: null });
+    expect(earlyWorld(argv('run', cpu), noGpu)).toEqual({ world: 3, devices: null });
+    expect(earlyWorld(argv('run', '--ranks', '2', cpu, '--json'), noGpu)).toEqual({ world: 2, devices: null });
+    expect(earlyWorld(argv('run', cpu, '--backend=cpu', '-v', '--out', join(dir, 'x.run.json')), gpus(8))).toEqual({
+      world: 3,
+      devices: null,
+    });
+    expect(earlyWorld(argv('run', listed), noGpu)).toEqual({ world: 2, devices: null });
+  });
+
+  it("take auto (the default) for nccl where the driver lists GPUs enough, as the core's choice would", () => {
+    const auto = scenario('auto.json', { world: { ranks: 2 }, steps: [] });
+    const listed = scenario('auto-listed.json', { world: { devices: [2, 3] }, steps: [] });
+    expect(earlyWorld(argv('run', auto), gpus(2))).toEqual({ world: 2, devices: [0, 1] });
+    expect(earlyWorld(argv('run', auto, '--backend', 'auto'), gpus(4))).toEqual({ world: 2, devices: [0, 1] });
+    expect(earlyWorld(argv('run', auto), gpus(1))).toEqual({ world: 2, devices: null });
+    // GPUs 2 and 3 need four.
+    expect(earlyWorld(argv('run', listed), gpus(3))).toEqual({ world: 2, devices: null });
+    expect(earlyWorld(argv('run', listed), gpus(4))).toEqual({ world: 2, devices: [2, 3] });
+  });
+
+  it('count the GPUs the driver lists, as CUDA_VISIBLE_DEVICES narrows them', () => {
+    const n = visibleGpus({});
+    expect(visibleGpus({ CUDA_VISIBLE_DEVICES: '' })).toBe(0);
+    expect(visibleGpus({ CUDA_VISIBLE_DEVICES: 'GPU-1a2b' })).toBe(0);
+    expect(visibleGpus({ CUDA_VISIBLE_DEVICES: '0,1' })).toBe(Math.min(n, 2));
+    expect(visibleGpus({ CUDA_VISIBLE_DEVICES: `0,${n + 5},1` })).toBe(n > 0 ? 1 : 0); // CUDA stops at the first it cannot use
   });
 
   it('are those of nccl runs too, each named its GPU as the core would name it', () => {
@@ -58,7 +83,7 @@ describe('the ranks bin/clab.cjs starts before the bundle loads', () => {
       ['run', cpu, 'second-file.json'],
       ['run', cpu, '--out'],
     ])
-      expect(earlyWorld(argv(...args)), args.join(' ')).toBeNull();
+      expect(earlyWorld(argv(...args), gpus(8)), args.join(' ')).toBeNull();
   });
 
   it('are given at start only what a rank reads after it (NCCL_*, CLAB_*), or not adopted', () => {
