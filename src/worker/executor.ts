@@ -23,7 +23,7 @@ import { stepTag } from '../shared/run/nccl/nccl-records.js';
 import { VariantComms } from './variant-comms.js';
 import { eventsInLoop, iterationEventsChoice } from './iteration-events.js';
 import { gemmFollows } from './gemm-follows.js';
-import { runsAhead, settled } from './steps-ahead.js';
+import { aheadAllowed, runsAhead, settled } from './steps-ahead.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -81,7 +81,7 @@ export class PlanExecutor {
   ) {
     this.recorder = host.comm && new FlightRecorder(host.comm, (entry) => host.entered?.(entry));
     this.memory = host.memory ?? new HostMemory();
-    this.stepsAhead = process.env.CLAB_STEPS_AHEAD !== '0' && host.comm?.device !== undefined; // a GPU's (cpu: the host does the op)
+    this.stepsAhead = aheadAllowed(host.comm, host.ncclProfile ?? null);
     this.variants = host.pairs ? new VariantComms(plan, host.pairs, host.ncclProfile ?? null) : null;
   }
 

@@ -6,6 +6,7 @@
 // step after the one before it has ended.
 import { actionBytes } from '../shared/run/record/aggregate.js';
 import type { PlanStep } from '../shared/plan/types.js';
+import type { NativeComm } from '../addon/native-api.js';
 
 /** Steps that may run one ahead of the next. */
 const AHEAD = new Set<PlanStep['action']['kind']>(['collective', 'p2p', 'group']);
@@ -26,6 +27,15 @@ export const AHEAD_MIN_BYTES = 4 * 2 ** 20;
  */
 export function runsAhead(step: PlanStep, world: number): boolean {
   return step.origin.kind !== 'compare' && !step.async && AHEAD.has(step.action.kind) && actionBytes(step.action, world) >= AHEAD_MIN_BYTES;
+}
+
+/**
+ * Whether a rank's steps may run ahead at all: on a GPU (on cpu the host does the op itself), without
+ * the lab's NCCL plug-ins (a step's last channel ends, which the proxy thread records late, would
+ * come while the next step's loop has them paused), and unless CLAB_STEPS_AHEAD=0.
+ */
+export function aheadAllowed(comm: Pick<NativeComm, 'device'> | null, ncclProfile: unknown): boolean {
+  return process.env.CLAB_STEPS_AHEAD !== '0' && comm?.device !== undefined && !ncclProfile;
 }
 
 /** The step a rank's failure belongs to, where the error was raised by a step awaited after a later one began. */

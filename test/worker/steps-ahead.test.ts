@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { compilePlan } from '../../src/shared/plan/compile';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
 import { PlanExecutor } from '../../src/worker/executor';
-import { AHEAD_MIN_BYTES, failedStep } from '../../src/worker/steps-ahead';
+import { AHEAD_MIN_BYTES, aheadAllowed, failedStep } from '../../src/worker/steps-ahead';
 import type { NativeComm, NativeOp, NativeTimes } from '../../src/addon/native-api';
 import type { RankStepResult } from '../../src/shared/run/rank/protocol';
 import { cpuCommInit, createId } from '../native/ranks';
@@ -136,6 +136,15 @@ describe('steps run one ahead', () => {
   it('runs nothing ahead on cpu, where the host does the op itself', async () => {
     const { log } = await runHeld(threeSteps, undefined, false);
     expect(log).toEqual(['enqueue 0', 'done 0', 'enqueue 1', 'done 1', 'enqueue 2', 'done 2', 'enqueue 3', 'done 3']);
+  });
+
+  it("is allowed on a GPU's communicator only, without the lab's NCCL plug-ins, unless CLAB_STEPS_AHEAD=0", () => {
+    expect(aheadAllowed({ device: 1 }, null)).toBe(true);
+    expect(aheadAllowed({ device: undefined }, null)).toBe(false);
+    expect(aheadAllowed(null, null)).toBe(false);
+    expect(aheadAllowed({ device: 1 }, { plugin: 'loaded' })).toBe(false);
+    process.env.CLAB_STEPS_AHEAD = '0';
+    expect(aheadAllowed({ device: 1 }, null)).toBe(false);
   });
 
   it('runs each step after the one before has ended under CLAB_STEPS_AHEAD=0', async () => {
