@@ -565,6 +565,48 @@ function insideNcclOnlyWhereAsked() {
   record(name, problems.length === 0, problems.join('; ') || `NCCL's choice at ${seenAt.join(', ')} sizes`);
 }
 
+/**
+ * Steps of 4 MiB and more run one ahead on a GPU (src/worker/steps-ahead.ts): a sweep of every size
+ * from 1 MiB to 32 MiB of all_reduce and send passes alike with and without (CLAB_STEPS_AHEAD=0),
+ * each step reported once, in plan order; with CLAB_TRACE_JOBS=1 every op of every rank logs where
+ * its host time went (how much the steps gain is the benches' to say: bench/gpu/sweep.sh).
+ */
+function stepsAhead() {
+  const name = 'steps_run_ahead';
+  if (!selected(name)) return;
+  const sweep = (collective) => ({ op: 'sweep', collective, minBytes: '1MiB', maxBytes: '32MiB', warmup: 2, iters: 10 });
+  const file = writeScenario('steps-ahead', { world: { ranks: 2 }, backend: 'nccl', steps: [sweep('all_reduce'), sweep('send')] });
+  const problems = [];
+  const verdicts = [];
+  for (const [side, env] of [
+    ['ahead', { CLAB_TRACE_JOBS: '1' }],
+    ['not ahead', { CLAB_STEPS_AHEAD: '0' }],
+  ]) {
+    const { rec, r } = run(`${name}-${side.replace(' ', '-')}`, file, 2, { env });
+    if (!rec) {
+      problems.push(`${side}: no run record (exit ${r.code})`);
+      continue;
+    }
+    if (rec.status !== 'passed') problems.push(`${side}: status ${rec.status}`);
+    const order = rec.steps.map((x) => x.index);
+    if (order.some((x, i) => x !== i)) problems.push(`${side}: steps reported out of order`);
+    verdicts.push(rec.steps.map((x) => x.verdict).join(','));
+    if (side !== 'ahead') continue;
+    // One job line per op: each step's warm-up and timed run (send's check is its timed run's), on both ranks.
+    const jobs = rec.logs.filter((l) => l.text.startsWith('[job] rank '));
+    const per = rec.steps.length * 2 * 2;
+    if (jobs.length < per) problems.push(`${jobs.length} job lines, ${per} expected at least`);
+    if (jobs.some((l) => !/ staged \d+ ref \d+ .*copied \d+ us$/.test(l.text)))
+      problems.push(`a job line without its phases: ${jobs[0]?.text}`);
+  }
+  if (verdicts.length === 2 && verdicts[0] !== verdicts[1]) problems.push('the verdicts differ with and without');
+  record(
+    name,
+    problems.length === 0,
+    problems.join('; ') || `${verdicts[0]?.split(',').length} steps passed alike with and without, every op traced`,
+  );
+}
+
 // ---- failure modes -------------------------------------------------------------------------------
 
 function sleep(ms) {
@@ -812,6 +854,7 @@ async function main() {
     pairsIsolated();
     if (BACKEND === 'nccl') graphLaunch();
     if (BACKEND === 'nccl') insideNcclOnlyWhereAsked();
+    if (BACKEND === 'nccl') stepsAhead();
   }
   for (const ranks of [2, 4]) {
     if (gpus < ranks) continue;
