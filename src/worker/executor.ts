@@ -72,7 +72,7 @@ export class PlanExecutor {
   /** How timed iterations get their events on nccl (iteration-events.ts); a bad CLAB_ITERATION_EVENTS stops the rank at its start. */
   private readonly iterationEvents = iterationEventsChoice(process.env.CLAB_ITERATION_EVENTS);
   /** The step still running while the next one is enqueued (runsAhead). */
-  private ahead: { step: number; done: Promise<void> } | null = null;
+  private ahead: { step: number; stream: number; done: Promise<void> } | null = null;
   private readonly stepsAhead: boolean;
 
   constructor(
@@ -130,9 +130,9 @@ export class PlanExecutor {
       if (!step) continue;
       const chainable = step.origin.kind === 'compare' && !step.async && CHAINABLE.has(step.action.kind);
       if (chained && !(chainable && chained.stream === step.stream)) await flush();
-      // Not while the learner steps, nor beside a variant's communicator or async steps; host memory goes back with nothing in flight.
+      // Not while the learner steps, nor beside a variant's comm, async steps or another stream's step; memory goes back with none in flight.
       const ahead = this.stepsAhead && !this.host.beforeStep && !this.variantComm && !this.pending.size && runsAhead(step, this.plan.world);
-      if (!ahead || this.memory.due()) await this.drainAhead();
+      if (!ahead || this.memory.due() || this.ahead?.stream !== step.stream) await this.drainAhead();
       await this.host.beforeStep?.(step);
       const before = ahead ? this.ahead : null;
       // Run ahead, a step begins (for the core and the flight recorder) once the one before it ended.
@@ -141,7 +141,7 @@ export class PlanExecutor {
       const done = this.runStep(step, before?.done);
       if (ahead) {
         done.catch(() => undefined); // awaited by drainAhead(); the one before it now
-        this.ahead = { step: step.index, done };
+        this.ahead = { step: step.index, stream: step.stream, done };
         if (before) await settled(before);
       } else if (step.async) {
         this.pending.set(step.index, { asyncId: step.asyncId, done });

@@ -23,7 +23,8 @@ export const AHEAD_MIN_BYTES = 4 * 2 ** 20;
 /**
  * Whether `step` may be enqueued while the step before it runs, as far as the step itself says: a
  * collective, p2p or group outside compare blocks, not async, of AHEAD_MIN_BYTES or more. The
- * executor adds what its state says (nothing async in flight, no learner to wait for).
+ * executor adds what its state says (nothing async in flight, no learner to wait for, the step
+ * before it on the same stream: another stream's thread would run the two side by side).
  */
 export function runsAhead(step: PlanStep, world: number): boolean {
   return step.origin.kind !== 'compare' && !step.async && AHEAD.has(step.action.kind) && actionBytes(step.action, world) >= AHEAD_MIN_BYTES;

@@ -133,6 +133,17 @@ describe('steps run one ahead', () => {
     expect(log.indexOf('enqueue 3')).toBeGreaterThan(log.indexOf('done 2'));
   });
 
+  it('runs nothing ahead of a step on another stream, whose calls would run beside it', async () => {
+    const { log } = await runHeld([
+      { op: 'all_reduce', count: MiB4, inPlace: true, stream: 'comm' },
+      { op: 'all_reduce', count: MiB4, inPlace: true },
+      { op: 'all_reduce', count: MiB4, inPlace: true },
+    ]);
+    // Step 1 (call 2, the default stream) waits for step 0 (call 1, on "comm"); step 2 runs ahead of step 1.
+    expect(log.indexOf('enqueue 2')).toBeGreaterThan(log.indexOf('done 1'));
+    expect(log.indexOf('enqueue 3')).toBeLessThan(log.indexOf('done 2'));
+  });
+
   it('runs nothing ahead on cpu, where the host does the op itself', async () => {
     const { log } = await runHeld(threeSteps, undefined, false);
     expect(log).toEqual(['enqueue 0', 'done 0', 'enqueue 1', 'done 1', 'enqueue 2', 'done 2', 'enqueue 3', 'done 3']);
