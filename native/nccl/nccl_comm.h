@@ -248,6 +248,8 @@ class NcclComm final : public Comm {
   uint64_t reference(StreamState& st);
   /** The host clock when `ev` (recorded on `st`'s stream, completed) happened, from the last reference. */
   uint64_t clock_of(StreamState& st, gpu::cudaEvent_t ev);
+  /** Makes the stream's timing events (StreamState::marks) up to `n`; they are kept for its later ops. */
+  void ensure_marks(StreamState& st, size_t n);
   /** Records data mark `i` (0, 1: fill; 2, 3: check) on `st`'s stream, creating the events on first use. */
   void data_mark(StreamState& st, int i);
   /** Polls `ev` until it completes; throws on a CUDA error, an NCCL async error or abort. */

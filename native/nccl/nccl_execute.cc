@@ -79,6 +79,14 @@ uint64_t NcclComm::clock_of(StreamState& st, gpu::cudaEvent_t ev) {
   return static_cast<uint64_t>(static_cast<double>(st.t_ref) + static_cast<double>(ms) * 1e6);
 }
 
+void NcclComm::ensure_marks(StreamState& st, size_t n) {
+  while (st.marks.size() < n) {
+    gpu::cudaEvent_t ev;
+    cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&ev, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
+    st.marks.push_back(ev);
+  }
+}
+
 void NcclComm::data_mark(StreamState& st, int i) {
   if (!st.data_marks[i])
     cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&st.data_marks[i], gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
@@ -99,11 +107,7 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
       times.loop_wanted && times.events_in_loop && !times.graph_wanted && !gpu::ProfilerReader::active() && repeat <= kBatch;
   // In the loop: one event before the first repetition and one after each, shared by its neighbours.
   const size_t marks = in_loop ? static_cast<size_t>(repeat) + 1 : 2 * static_cast<size_t>(std::min(repeat, kBatch));
-  while (st.marks.size() < marks) {
-    gpu::cudaEvent_t ev;
-    cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&ev, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
-    st.marks.push_back(ev);
-  }
+  ensure_marks(st, marks);
   auto since_ref = [&](gpu::cudaEvent_t ev) {
     float ms = 0;
     cuda_check(*rt_, rt_->cudaEventElapsedTime(&ms, st.reference, ev), "cudaEventElapsedTime", rank_);

@@ -131,11 +131,7 @@ void NcclComm::wait_before_gemm(uint64_t tickets, gpu::cudaStream_t gemm_stream)
 
 bool NcclComm::gemm_handed_off(uint64_t last, StreamState& st, Times& times) {
   reference(st);  // this stream is idle: its clock is read before anything is offered
-  while (st.marks.size() < 2) {
-    gpu::cudaEvent_t ev;
-    cuda_check(*rt_, rt_->cudaEventCreateWithFlags(&ev, gpu::kCudaEventDefault), "cudaEventCreateWithFlags", rank_);
-    st.marks.push_back(ev);
-  }
+  ensure_marks(st, 2);
   // Run by the transfer's thread right after its ranks line up (the device is current there too).
   std::function<void()> launch = [&] {
     cuda_check(*rt_, rt_->cudaEventRecord(st.marks[0], st.stream), "cudaEventRecord", rank_);

@@ -62,10 +62,10 @@ export class HostMemory {
    * are garbage by now, or still in use by a step in flight and kept). Returns whether it did.
    */
   boundary(): boolean {
-    if (!this.collect || this.written < this.threshold) return false;
+    if (!this.due()) return false;
     this.written = 0;
     const t0 = performance.now();
-    this.collect();
+    this.collect!();
     this.collectMs += performance.now() - t0;
     this.collections++;
     return true;
