@@ -79,8 +79,9 @@ export class HostMemory {
 export function hostWrittenBytes(calls: PreparedCall[]): number {
   const seen = new Set<ArrayBufferLike>();
   for (const c of calls) {
-    if (c.data) continue;
-    const op = c.op as { send?: Uint8Array; recv?: Uint8Array };
+    // The op's own data says the backend makes it (a send's too, whose call has no output to check).
+    const op = c.op as { send?: Uint8Array; recv?: Uint8Array; data?: unknown };
+    if (c.data || op.data) continue;
     for (const b of [op.send, op.recv]) if (b && b.byteLength) seen.add(b.buffer);
   }
   let bytes = 0;

@@ -1,7 +1,9 @@
 // Host buffers given back between steps (host-memory.ts): the collector frees a dropped buffer's
 // memory within the call, and the executor collects before a step once earlier steps wrote enough.
 import { describe, expect, it } from 'vitest';
-import { HostMemory, hostCollector } from '../../src/worker/host-memory';
+import { HostMemory, hostCollector, hostWrittenBytes } from '../../src/worker/host-memory';
+import { stepPreparer } from '../../src/worker/buffers';
+import { rankStep } from '../../src/shared/plan/per-rank';
 import { PlanExecutor } from '../../src/worker/executor';
 import { compilePlan } from '../../src/shared/plan/compile';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
@@ -77,6 +79,35 @@ describe('host memory between steps', () => {
     // The backend made and checked the data: the host never wrote those buffers.
     expect(await collections(true)).toBe(0);
   }, 30_000);
+
+  it("counts neither side of a send the backend makes, nor counts a send's host-made buffer as nothing", () => {
+    const plan = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'mem-p2p',
+        world: { ranks: 2 },
+        defaults: { iters: 1, warmup: 0, dtype: 'float32' },
+        // 1 Mi float32: 4 MiB each way; a one-way send, and an exchange (a group of two sends).
+        steps: [
+          { op: 'send', from: 0, to: 1, count: 1048576 },
+          {
+            op: 'group',
+            steps: [
+              { op: 'send', from: 0, to: 1, count: 1048576 },
+              { op: 'send', from: 1, to: 0, count: 1048576 },
+            ],
+          },
+        ],
+      }),
+    );
+    const written = (rank: number, backend: boolean) =>
+      plan.steps.map((step) => hostWrittenBytes(stepPreparer(rankStep(step, rank)!, rank, 2, backend)!()));
+    // The sender's stand-in used to count as written: 64 MiB of it made a sweep's large sends collect, 4.4 ms each.
+    expect(written(0, true)).toEqual([0, 0]);
+    expect(written(1, true)).toEqual([0, 0]);
+    expect(written(0, false)).toEqual([4 * MiB, 8 * MiB]);
+    expect(written(1, false)).toEqual([4 * MiB, 8 * MiB]);
+  });
 
   it('does not collect while an async step is in flight (its loop may be being issued)', async () => {
     const plan = compilePlan(
