@@ -1,6 +1,6 @@
 // A rank forked for nccl starts making its GPU's CUDA context (about a second on the 4-GPU
-// machines measured, docs/MEASUREMENT.md) as the first thing it does, while the rest of this bundle
-// loads and the core sends the plan: the core names the device in CLAB_EARLY_DEVICE when it forks
+// machines measured, docs/MEASUREMENT.md) as the first thing it does, from its entry (entry.ts),
+// while its bundle loads and the core sends the plan: the core names the device in CLAB_EARLY_DEVICE when it forks
 // the rank. main.ts takes the promise where the plan gives the rank that device, and readies the
 // device itself where it does not (or where no one named one: ranks from a launcher).
 import { loadAddon } from '../addon/addon.js';
@@ -30,4 +30,14 @@ function start(): EarlyDevice | null {
   return { device, ready };
 }
 
-export const earlyDevice: EarlyDevice | null = start();
+/** What the rank's entry (entry.ts) began, for this bundle to take up: the two are bundled apart. */
+const BEGUN = Symbol.for('clab.earlyDevice');
+
+/** Begins the named GPU's CUDA context once per process, whichever bundle asks first. */
+export function beginEarlyDevice(): EarlyDevice | null {
+  const held = globalThis as { [BEGUN]?: EarlyDevice | null };
+  if (!(BEGUN in held)) held[BEGUN] = start();
+  return held[BEGUN] ?? null;
+}
+
+export const earlyDevice: EarlyDevice | null = beginEarlyDevice();
