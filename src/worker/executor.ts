@@ -23,7 +23,7 @@ import { stepTag } from '../shared/run/nccl/nccl-records.js';
 import { VariantComms } from './variant-comms.js';
 import { eventsInLoop, iterationEventsChoice } from './iteration-events.js';
 import { gemmFollows } from './gemm-follows.js';
-import { aheadAllowed, aheadPlan, settled, type AheadStep } from './steps-ahead.js';
+import { aheadAllowed, runsAhead, settled } from './steps-ahead.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -71,8 +71,8 @@ export class PlanExecutor {
   readonly memory: HostMemory;
   /** How timed iterations get their events on nccl (iteration-events.ts); a bad CLAB_ITERATION_EVENTS stops the rank at its start. */
   private readonly iterationEvents = iterationEventsChoice(process.env.CLAB_ITERATION_EVENTS);
-  /** The step still running while the next one is enqueued (aheadPlan). */
-  private ahead: AheadStep | null = null;
+  /** The step still running while the next one is enqueued (runsAhead). */
+  private ahead: { step: number; stream: number; done: Promise<void> } | null = null;
   private readonly stepsAhead: boolean;
 
   constructor(
@@ -107,7 +107,7 @@ export class PlanExecutor {
     // awaited before a step on another stream, a wait, or the block's end.
     let chained: { stream: number; done: Promise<void>[] } | null = null;
     const flush = async () => {
-      await this.drainAhead(); // a step run ahead (aheadPlan) first
+      await this.drainAhead(); // a step run ahead (runsAhead) first
       const c = chained;
       chained = null;
       if (c) for (const d of c.done) await d;
@@ -131,18 +131,17 @@ export class PlanExecutor {
       const chainable = step.origin.kind === 'compare' && !step.async && CHAINABLE.has(step.action.kind);
       if (chained && !(chainable && chained.stream === step.stream)) await flush();
       // Not while the learner steps, nor beside a variant's comm, async steps or another stream's step; memory goes back with none in flight.
-      const free = this.stepsAhead && !this.host.beforeStep && !this.variantComm && !this.pending.size;
-      const { behind, leads } = aheadPlan(step, this.plan.world, this.ahead, free);
-      if (!behind || this.memory.due()) await this.drainAhead();
+      const ahead = this.stepsAhead && !this.host.beforeStep && !this.variantComm && !this.pending.size && runsAhead(step, this.plan.world);
+      if (!ahead || this.memory.due() || this.ahead?.stream !== step.stream) await this.drainAhead();
       await this.host.beforeStep?.(step);
-      const before = behind ? this.ahead : null;
+      const before = ahead ? this.ahead : null;
       // Run ahead, a step begins (for the core and the flight recorder) once the one before it ended.
       if (before) this.flight.holdUntil(before.done.then(() => this.host.stepBegin(step)));
       else this.host.stepBegin(step);
       const done = this.runStep(step, before?.done);
-      if (behind || leads) {
+      if (ahead) {
         done.catch(() => undefined); // awaited by drainAhead(); the one before it now
-        this.ahead = { step: step.index, stream: step.stream, done, leads };
+        this.ahead = { step: step.index, stream: step.stream, done };
         if (before) await settled(before);
       } else if (step.async) {
         this.pending.set(step.index, { asyncId: step.asyncId, done });
@@ -192,7 +191,7 @@ export class PlanExecutor {
 
   private async runStep(step: PlanStep, after?: Promise<void>): Promise<void> {
     const outcome = await this.execute(step);
-    await after?.catch(() => undefined); // the step run ahead of this one (aheadPlan) reports first
+    await after?.catch(() => undefined); // the step run ahead of this one (runsAhead) reports first
     if (step.origin.kind === 'compare' && step.action.kind !== 'block-end') this.deferred.push([step, outcome]);
     else this.report(step, outcome);
   }
