@@ -30,9 +30,10 @@ struct Times {
   uint64_t loop_start = 0, loop_end = 0;
   /**
    * Set by the caller, with loop_wanted, alike on every rank of the op (each rank must issue the op
-   * as often as the others): read each repetition's start and end inside that loop (an event
-   * between each two, which costs the GPU some 4.5 µs per NCCL op: only for ops of milliseconds,
-   * src/worker/iteration-events.ts) instead of running the repetitions a second time. Left set by
+   * as often as the others): read each repetition's start and end inside that loop (a kernel
+   * stamping the GPU's clock before each, 1.3–1.7 µs of GPU time per NCCL op, or where the data
+   * kernels are not loaded an event between each two, 3–4.5 µs: only for ops of a millisecond or
+   * more, src/worker/iteration-events.ts) instead of running the repetitions a second time. Left set by
    * the backend only where it did so (nccl, no graph, no profiler plug-in loaded: its per-call
    * view comes from the second run).
    */

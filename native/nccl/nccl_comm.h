@@ -118,6 +118,7 @@ class NcclComm final : public Comm {
     gpu::cudaEvent_t data_marks[4] = {};                        // around the data kernels' fill and check (op_data.h)
     uint64_t t_ref = 0;                                         // the host clock when `reference` completed
     std::vector<gpu::cudaEvent_t> marks;                        // start/end of each repetition of a batch
+    DeviceBlock stamps;  // %globaltimer before each repetition of a loop that reads them inside (kBatch of them)
     std::unique_ptr<GpuGemm> gemm;
   };
   /** Device pointers standing for one op's host buffers, and what to copy back. */

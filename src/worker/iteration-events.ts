@@ -7,15 +7,18 @@
 // so it reads the plan, never this rank's timings.
 
 /**
- * From this many bytes (the step's bandwidth basis), the events go inside the loop. An event
- * between two NCCL calls costs the GPU about 4.5 µs per op, whatever the size (all_reduce and eight
- * more collectives on 2 × H200, NCCL 2.28.3, the sweep with CLAB_ITERATION_EVENTS=pass beside it,
- * 3 repeats: time per op ×1.06 at 16 MiB, ×1.035 at 32 MiB, ×1.02 at 64 MiB, ×1.009 at 128 MiB,
- * ×1.007 at 256 MiB, ×1.002 at 512 MiB, ×1.001 at 1 GiB; both in a second pass read ×1.003
- * below 16 MiB, the machine's noise). So only where an op lasts milliseconds, within that noise;
- * the second pass it saves is most of the pass's time, the sizes doubling.
+ * From this many bytes (the step's bandwidth basis), the iterations are timed inside the loop. A
+ * mark between two NCCL calls costs the GPU time per op, whatever the size: an event about 3–4.5 µs,
+ * a one-thread kernel stamping the GPU's clock (what the addon puts there, where its data kernels
+ * are loaded) 1.3–1.7 µs (native/nccl/nccl_execute.cc; all_reduce on 2 × H200, NCCL 2.28.3,
+ * 2026-11-28: 256 MiB ×1.0014 with stamps, ×1.0037 with events). With events the rule was 512 MiB
+ * (the sweep, 3 repeats: ×1.06 at 16 MiB … ×1.007 at 256 MiB, ×1.002 at 512 MiB); with stamps
+ * 256 MiB costs less than 512 MiB did: 0.15–0.4 % of an op (all_reduce's 0.9 ms … gather's 0.38 ms),
+ * and the sweep's 256 MiB steps still read 0.992–1.008 × nccl-tests' time per op, within the
+ * machine's noise (bench/gpu/README.md). The second pass it saves is most
+ * of the pass's time, the sizes doubling (256 MiB alone: 128 ms of the sweep's 0.32 s).
  */
-export const EVENTS_IN_LOOP_FROM_BYTES = 512 * 2 ** 20;
+export const EVENTS_IN_LOOP_FROM_BYTES = 256 * 2 ** 20;
 
 export type IterationEvents = 'auto' | 'loop' | 'pass';
 

@@ -607,6 +607,54 @@ function stepsAhead() {
   );
 }
 
+/**
+ * Iterations timed inside their loop (from 256 MiB, worker/iteration-events.ts; a kernel stamping
+ * the GPU's clock before each, native/nccl/nccl_execute.cc): on both ranks the timed iterations lie
+ * within the loop, one after another from its start to its end, each near the loop's time per op;
+ * the 128 MiB step's iterations come from a second pass after its loop.
+ */
+function stampedLoops() {
+  const name = 'iterations_timed_inside_their_loop';
+  const file = writeScenario('stamped-loops', {
+    world: { ranks: 2 },
+    backend: 'nccl',
+    defaults: { dtype: 'float32', warmup: 2, iters: 10 },
+    steps: [{ op: 'sweep', collective: 'all_reduce', minBytes: '128MiB', maxBytes: '512MiB', factor: 2 }],
+  });
+  expectPassed(name, file, 2, (rec) => {
+    const problems = [];
+    const said = [];
+    for (const s of rec.steps) {
+      for (const rank of [0, 1]) {
+        const of = (phase) =>
+          rec.events.filter((e) => e.rank === rank && e.step === s.index && e.phase === phase).sort((a, b) => a.startNs - b.startNs);
+        const [loop] = of('loop');
+        const timed = of('timed');
+        if (!loop || timed.length !== 10) {
+          problems.push(`${s.label} rank ${rank}: ${loop ? 'a' : 'no'} loop, ${timed.length} timed iterations`);
+          continue;
+        }
+        const inside = timed.filter((e) => e.startNs >= loop.startNs - 1000 && e.endNs <= loop.endNs + 1000).length;
+        if (s.bytes < 256 * 2 ** 20) {
+          if (inside !== 0) problems.push(`${s.label} rank ${rank}: ${inside} iterations inside its loop, a second pass expected`);
+          continue;
+        }
+        const perOp = (loop.endNs - loop.startNs) / 10;
+        const near = (a, b) => Math.abs(a - b) <= 1000; // ns: as the record keeps them
+        const joined = timed.every((e, i) => near(e.startNs, i === 0 ? loop.startNs : timed[i - 1].endNs));
+        const spans = timed.map((e) => (e.endNs - e.startNs) / perOp);
+        if (inside !== 10 || !joined || !near(timed[9].endNs, loop.endNs))
+          problems.push(`${s.label} rank ${rank}: iterations not one after another from the loop's start to its end (${inside} inside)`);
+        if (spans.some((x) => x < 0.8 || x > 1.25))
+          problems.push(`${s.label} rank ${rank}: an iteration of ${spans.map((x) => x.toFixed(3)).join(', ')} × the time per op`);
+        if (rank === 0) said.push(`${s.label}: ${spans.map((x) => x.toFixed(3)).join(' ')}`);
+      }
+    }
+    if (said.length) console.log(`    iterations over the loop's time per op, rank 0: ${said.join('; ')}`);
+    return problems.length ? problems.slice(0, 3).join('; ') : null;
+  });
+}
+
 // ---- failure modes -------------------------------------------------------------------------------
 
 function sleep(ms) {
@@ -855,6 +903,7 @@ async function main() {
     if (BACKEND === 'nccl') graphLaunch();
     if (BACKEND === 'nccl') insideNcclOnlyWhereAsked();
     if (BACKEND === 'nccl') stepsAhead();
+    if (BACKEND === 'nccl') stampedLoops();
   }
   for (const ranks of [2, 4]) {
     if (gpus < ranks) continue;

@@ -155,7 +155,7 @@ describe('executor: the loop timed as a whole', () => {
   });
 
   it('asks for the iterations’ events inside the loop as CLAB_ITERATION_EVENTS and the size say, never in a compare block', async () => {
-    // The size rule itself (512 MiB and more) is iteration-events.test.ts's; here, what reaches enqueue().
+    // The size rule itself (256 MiB and more) is iteration-events.test.ts's; here, what reaches enqueue().
     const plan = compilePlan(
       scenarioSchema.parse({
         version: 1,

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { EVENTS_IN_LOOP_FROM_BYTES, eventsInLoop, iterationEventsChoice } from '../../src/worker/iteration-events.js';
 
 describe('where a timed loop gets its iterations’ events', () => {
-  it('by size: inside the loop from 512 MiB, a second pass below', () => {
+  it('by size: inside the loop from 256 MiB, a second pass below', () => {
+    expect(EVENTS_IN_LOOP_FROM_BYTES).toBe(256 * 2 ** 20);
     expect(eventsInLoop('auto', EVENTS_IN_LOOP_FROM_BYTES)).toBe(true);
     expect(eventsInLoop('auto', EVENTS_IN_LOOP_FROM_BYTES - 1)).toBe(false);
     expect(eventsInLoop('auto', 8)).toBe(false);

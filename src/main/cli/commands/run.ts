@@ -17,6 +17,7 @@ import { lessonLines, type Lesson } from '../../../shared/learn/lessons.js';
 import { promptSteps } from '../step-prompt.js';
 import { AB_REPEATS_DEFAULT, repeatCount, runAbCommand } from './run-ab.js';
 import { cpuAlikeNote } from '../../../shared/results/nccl-settings.js';
+import { coreTrace } from '../../core/run/trace.js';
 interface RunFlags {
   backend?: BackendRequest;
   ranks?: number;
@@ -119,6 +120,9 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   if (savedTo && !writesPacked(record)) await keepPackedForLaterOpens(savedTo, (message) => err(`clab: ${message}`));
   // The last line: where the time went, up to now (on stderr beside --json's record).
   (flags.json ? err : out)(timeToAnswerLine(timeToAnswer(record, nowNs())));
+  // CLAB_TRACE: from the answer to the process's end (its event loop drained, then its exit).
+  coreTrace('answered');
+  if (process.env.CLAB_TRACE) process.once('exit', () => coreTrace('exiting'));
   if (saveError) {
     err(`clab: the run record could not be written to ${prepared.recordPath}: ${saveError.message}`);
     return EXIT_FAILED;
