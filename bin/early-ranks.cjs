@@ -85,18 +85,37 @@ function earlyWorld(argv, gpus = visibleGpus) {
  * narrowed by CUDA_VISIBLE_DEVICES where it lists indices (0 where it names them otherwise).
  */
 function visibleGpus(env = process.env) {
-  let n = 0;
-  try {
-    n = readdirSync('/proc/driver/nvidia/gpus').length;
-  } catch {
-    return 0;
-  }
+  const n = driverGpuCount();
+  if (n === 0) return 0;
   const v = env.CUDA_VISIBLE_DEVICES;
   if (v === undefined) return n;
   const list = v.split(',').map((e) => e.trim());
   // CUDA stops at the first entry it cannot use.
   const usable = list.findIndex((e) => !/^\d+$/.test(e) || Number(e) >= n);
   return usable < 0 ? list.length : usable;
+}
+
+/** How many GPUs the NVIDIA driver lists (a folder each), without loading CUDA; 0 where it lists none. */
+function driverGpuCount() {
+  try {
+    return readdirSync('/proc/driver/nvidia/gpus').length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * As src/main/core/run/visible-devices.ts, which the core's own choice is: CUDA_VISIBLE_DEVICES for
+ * ranks on `devices`, the first entries of what CUDA would see up to the highest device (each CUDA
+ * context is made the sooner for fewer GPUs); null where that hides nothing.
+ */
+function narrowedVisibleDevices(env, devices, gpus) {
+  if (!devices.length) return null;
+  const reach = Math.max(...devices) + 1;
+  const set = env.CUDA_VISIBLE_DEVICES;
+  const seen = set === undefined ? Array.from({ length: gpus }, (_, i) => String(i)) : set.split(',').map((e) => e.trim());
+  if (set !== undefined && set.trim() === '') return null;
+  return seen.length > reach ? seen.slice(0, reach).join(',') : null;
 }
 
 /**
@@ -108,12 +127,14 @@ function startEarlyRanks(argv, entry, env = process.env) {
   if (env.CLAB_EARLY_RANKS === '0' || !existsSync(entry)) return null;
   const asked = earlyWorld(argv);
   if (!asked) return null;
+  const visible = asked.devices ? narrowedVisibleDevices(env, asked.devices, driverGpuCount()) : null;
   const envs = Array.from({ length: asked.world }, (_, rank) => ({
     UV_THREADPOOL_SIZE: String(RANK_THREAD_POOL),
     ...env,
     NCCL_NVLS_ENABLE: '0',
     CLAB_RANK: String(rank),
     ...(asked.devices ? { CLAB_EARLY_DEVICE: String(asked.devices[rank]) } : {}),
+    ...(visible ? { CUDA_VISIBLE_DEVICES: visible } : {}),
   }));
   const children = [];
   try {
@@ -142,4 +163,4 @@ function startEarlyRanks(argv, entry, env = process.env) {
   return early;
 }
 
-module.exports = { earlyWorld, visibleGpus, startEarlyRanks, RANK_THREAD_POOL };
+module.exports = { earlyWorld, visibleGpus, narrowedVisibleDevices, startEarlyRanks, RANK_THREAD_POOL };

@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { offerEarlyRanks, startEnv, takeEarlyRanks, type EarlyRanks } from '../../../src/main/core/run/early-ranks';
 import { tempDir } from '../../setup/temp-dirs';
+import { narrowedVisibleDevices as coreNarrowed } from '../../../src/main/core/run/visible-devices';
 
-const { earlyWorld, visibleGpus } = createRequire(import.meta.url)('../../../bin/early-ranks.cjs') as {
+const { earlyWorld, visibleGpus, narrowedVisibleDevices } = createRequire(import.meta.url)('../../../bin/early-ranks.cjs') as {
   visibleGpus(env: NodeJS.ProcessEnv): number;
+  narrowedVisibleDevices(env: NodeJS.ProcessEnv, devices: number[], gpus: number): string | null;
   earlyWorld(argv: string[], gpus?: () => number): { world: number; devices: number[] | null } | null;
 };
 const dir = tempDir('early-ranks');
@@ -22,6 +24,30 @@ const scenario = (name: string, body: object) => {
   return file;
 };
 const argv = (...args: string[]) => ['node', 'bin/clab.cjs', ...args];
+
+describe('the GPUs forked nccl ranks see', () => {
+  // [CUDA_VISIBLE_DEVICES or undefined, the run's devices, GPUs the driver lists, what the ranks get]
+  const cases: [string | undefined, number[], number, string | null][] = [
+    [undefined, [0, 1], 4, '0,1'], // 2 ranks on a 4-GPU machine: the two they use
+    [undefined, [0, 2], 4, '0,1,2'], // up to the highest: every index stays as it was
+    [undefined, [3, 1], 4, null], // the last GPU used: nothing to hide
+    [undefined, [0, 1], 2, null],
+    [undefined, [0], 0, null], // the driver lists none (no GPU, or no /proc): left to CUDA
+    ['2,3,1', [0, 1], 4, '2,3'], // a prefix of the user's own list
+    [' 5 , 6 ,7', [0], 8, '5'],
+    ['GPU-aa,GPU-bb', [0], 2, 'GPU-aa'],
+    ['0,1', [0, 1], 8, null],
+    ['', [0], 4, null], // no GPU at all stays so (the run then says it)
+    [undefined, [], 4, null],
+  ];
+  it('are those up to the highest device the run uses, a prefix of what CUDA would see; alike in the core and bin/', () => {
+    for (const [set, devices, n, want] of cases) {
+      const env = set === undefined ? {} : { CUDA_VISIBLE_DEVICES: set };
+      expect([set, devices, n, coreNarrowed(env, devices, n)]).toEqual([set, devices, n, want]);
+      expect(narrowedVisibleDevices(env, devices, n)).toBe(want);
+    }
+  });
+});
 
 describe('the ranks bin/clab.cjs starts before the bundle loads', () => {
   it('are those of `clab run` with ranks forked here once, read from the flags and the scenario', () => {

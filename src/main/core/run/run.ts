@@ -12,6 +12,7 @@ import { describeNcclLibrary, ncclChoice } from '../machine/nccl-library.js';
 import { rankDevice } from '../../../shared/plan/per-rank.js';
 import { coreTrace } from './trace.js';
 import { forkedRanks, type RankSet, type RankSource, type WorkerLink } from './workers.js';
+import { driverGpuCount, narrowedVisibleDevices } from './visible-devices.js';
 import { resolveWorkerEntry } from '../ground/paths.js';
 import { checkedRankEnv } from '../../../shared/scenario/rank-env.js';
 import { RunCoordinator } from './coordinator/coordinator.js';
@@ -94,10 +95,21 @@ export class LabRun extends EventEmitter<RunEvents> {
     // where it names one, over CLAB_NCCL_LIBRARY: the variable the ranks' loader reads.
     const env = { ...(this.options.env ?? process.env), ...this.rankEnv };
     const ncclLibrary = this.options.ncclLibrary;
+    // Forked ranks see the GPUs up to the highest one the run uses (visible-devices.ts).
+    const visible = devices && !this.options.ranks ? narrowedVisibleDevices(env, devices, driverGpuCount()) : null;
+    if (visible) env.CUDA_VISIBLE_DEVICES = visible;
     const ranksEnv = ncclLibrary ? { ...env, CLAB_NCCL_LIBRARY: ncclLibrary } : env;
     const environment = () =>
       collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, ranksEnv, () =>
         describeNcclLibrary(ncclChoice(ncclLibrary, ranksEnv)),
+      );
+    if (visible)
+      this.apply(
+        this.core.output(
+          null,
+          `the ranks see the GPUs up to the highest one the run uses: CUDA_VISIBLE_DEVICES=${visible} (each CUDA context is the sooner made for it)`,
+          nowNs(),
+        ),
       );
     trace(`starting ${this.plan.world} rank${this.plan.world === 1 ? '' : 's'}`);
     const opened = this.source.open(
