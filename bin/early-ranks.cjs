@@ -95,13 +95,16 @@ function visibleGpus(env = process.env) {
   return usable < 0 ? list.length : usable;
 }
 
-/** How many GPUs the NVIDIA driver lists (a folder each), without loading CUDA; 0 where it lists none. */
+/** As src/main/core/run/visible-devices.ts: the GPUs the driver lists, else its device files; 0 where neither. */
 function driverGpuCount() {
-  try {
-    return readdirSync('/proc/driver/nvidia/gpus').length;
-  } catch {
-    return 0;
-  }
+  const count = (dir, name) => {
+    try {
+      return readdirSync(dir).filter((f) => name.test(f)).length;
+    } catch {
+      return 0;
+    }
+  };
+  return count('/proc/driver/nvidia/gpus', /./) || count('/dev', /^nvidia\d+$/);
 }
 
 /**

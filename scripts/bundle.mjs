@@ -18,7 +18,7 @@ const common = {
 await Promise.all([
   build({ ...common, entryPoints: ['src/main/cli/clab.ts'], outfile: 'dist/cli.cjs' }),
   // The rank process: a small entry that begins the GPU's CUDA context, then its bundle (src/worker/entry.ts).
-  build({ ...common, entryPoints: ['src/worker/entry.ts'], outfile: 'dist/worker.cjs', external: ['./worker-main.cjs'] }),
+  build({ ...common, entryPoints: ['src/worker/entry.ts'], outfile: 'dist/worker.cjs' }),
   build({ ...common, entryPoints: ['src/worker/main.ts'], outfile: 'dist/worker-main.cjs' }),
   // The paired statistics, for the GPU benches' plain-node scripts (bench/gpu/paired.cjs).
   build({ ...common, entryPoints: ['src/shared/data/stats.ts'], outfile: 'dist/stats.cjs' }),

@@ -18,7 +18,6 @@ import { promptSteps } from '../step-prompt.js';
 import { AB_REPEATS_DEFAULT, repeatCount, runAbCommand } from './run-ab.js';
 import { cpuAlikeNote } from '../../../shared/results/nccl-settings.js';
 import { coreTrace } from '../../core/run/trace.js';
-import { loadAddon } from '../../../addon/addon.js';
 interface RunFlags {
   backend?: BackendRequest;
   ranks?: number;
@@ -124,10 +123,6 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   // CLAB_TRACE: from the answer to the process's end (its event loop drained, then its exit).
   coreTrace('answered');
   if (process.env.CLAB_TRACE) process.once('exit', () => coreTrace('exiting'));
-  // On nccl this process loaded CUDA and NVML (the GPUs' topology): their teardown after the 'exit'
-  // listeners took 0.10–0.18 s of the process's end on 4 × H200. The listeners run (early ranks
-  // released, files closed), and then the process ends at once, as a rank does.
-  if (backend.backend === 'nccl') process.once('exit', (code) => loadAddon().exitNow(code));
   if (saveError) {
     err(`clab: the run record could not be written to ${prepared.recordPath}: ${saveError.message}`);
     return EXIT_FAILED;

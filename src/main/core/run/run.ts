@@ -13,6 +13,8 @@ import { rankDevice } from '../../../shared/plan/per-rank.js';
 import { coreTrace } from './trace.js';
 import { forkedRanks, type RankSet, type RankSource, type WorkerLink } from './workers.js';
 import { driverGpuCount, narrowedVisibleDevices } from './visible-devices.js';
+import { probeTopology } from '../machine/topology-probe.js';
+import type { Topology } from '../../../addon/native-api.js';
 import { resolveWorkerEntry } from '../ground/paths.js';
 import { checkedRankEnv } from '../../../shared/scenario/rank-env.js';
 import { RunCoordinator } from './coordinator/coordinator.js';
@@ -100,8 +102,14 @@ export class LabRun extends EventEmitter<RunEvents> {
     if (visible) env.CUDA_VISIBLE_DEVICES = visible;
     const ranksEnv = ncclLibrary ? { ...env, CLAB_NCCL_LIBRARY: ncclLibrary } : env;
     const environment = () =>
-      collectEnvironment(this.options.backend, this.options.backendNote ?? null, undefined, ranksEnv, () =>
-        describeNcclLibrary(ncclChoice(ncclLibrary, ranksEnv)),
+      // The GPUs as the ranks see them, read by a probe process from the lab's own rank entry (a
+      // run's may be a stand-in): this process never loads CUDA (topology-probe.ts).
+      collectEnvironment(
+        this.options.backend,
+        this.options.backendNote ?? null,
+        () => probeWithLabEntry(ranksEnv),
+        ranksEnv,
+        () => describeNcclLibrary(ncclChoice(ncclLibrary, ranksEnv)),
       );
     if (visible)
       this.apply(
@@ -188,4 +196,15 @@ export class LabRun extends EventEmitter<RunEvents> {
   pausedAt(): number | null {
     return this.core.pausedAt();
   }
+}
+
+/** The topology probe (topology-probe.ts) forked from the lab's rank entry; null where there is none. */
+async function probeWithLabEntry(env: NodeJS.ProcessEnv): Promise<Topology | null> {
+  let entry: string;
+  try {
+    entry = resolveWorkerEntry();
+  } catch {
+    return null;
+  }
+  return probeTopology(entry, env);
 }

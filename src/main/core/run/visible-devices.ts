@@ -7,13 +7,19 @@
 // bin/early-ranks.cjs makes the same choice for the ranks it starts (test/main/core/early-ranks.test.ts).
 import { readdirSync } from 'node:fs';
 
-/** How many GPUs the NVIDIA driver lists (a folder each), without loading CUDA; 0 where it lists none. */
+/**
+ * How many GPUs the NVIDIA driver lists (a folder each), without loading CUDA; else its device
+ * files (/dev/nvidia0 …: a VM or container may show those alone); 0 where there are neither.
+ */
 export function driverGpuCount(): number {
-  try {
-    return readdirSync('/proc/driver/nvidia/gpus').length;
-  } catch {
-    return 0;
-  }
+  const count = (dir: string, name: RegExp) => {
+    try {
+      return readdirSync(dir).filter((f) => name.test(f)).length;
+    } catch {
+      return 0;
+    }
+  };
+  return count('/proc/driver/nvidia/gpus', /./) || count('/dev', /^nvidia\d+$/);
 }
 
 /**
