@@ -8,20 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { probeTopology } from '../../../../src/main/core/machine/topology-probe';
 import { resolveWorkerEntry } from '../../../../src/main/core/ground/paths';
 import { tempDir } from '../../../setup/temp-dirs';
+import { alive } from '../leftovers';
 
 const dir = tempDir('topology-probe');
 const stub = (name: string, body: string) => {
   const file = join(dir, name);
   writeFileSync(file, body);
   return file;
-};
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 };
 
 describe('the topology probe', () => {
