@@ -1,6 +1,6 @@
 // The GPUs' topology for a run's record, read by a process of its own (the rank's entry with
 // CLAB_PROBE=topology, src/worker/topology-probe.ts) under the ranks' environment, so that it sees
-// the GPUs they see and this process never loads CUDA: CUDA's start here, beside the ranks' own,
+// the GPUs they see and this process need not load CUDA for it: CUDA's start here, beside the ranks' own,
 // slowed theirs, and its teardown at this process's exit took 50–90 ms after the answer on one
 // H200. The probe's message is checked before it is believed; a probe that fails, says nothing or
 // takes longer than PROBE_TIMEOUT_MS gives null (the record then names no GPU), and is killed.

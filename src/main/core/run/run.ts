@@ -103,7 +103,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     const ranksEnv = ncclLibrary ? { ...env, CLAB_NCCL_LIBRARY: ncclLibrary } : env;
     const environment = () =>
       // The GPUs as the ranks see them, read by a probe process from the lab's own rank entry (a
-      // run's may be a stand-in): this process never loads CUDA (topology-probe.ts).
+      // run's may be a stand-in): this process need not load CUDA for it (topology-probe.ts).
       collectEnvironment(
         this.options.backend,
         this.options.backendNote ?? null,
