@@ -149,7 +149,6 @@ export function prepareP2p(a: P2pAction, rank: number, mode: DataMode = { backen
       listEntry: null,
       consumesInput: false,
       inputPreview: data ? null : previewTensor(send, null),
-      ...(data ? { data } : {}),
     };
   }
   const expected = () => lazyPattern(a.data, a.from, a.dtype, a.count);

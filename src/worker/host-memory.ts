@@ -81,7 +81,7 @@ export function hostWrittenBytes(calls: PreparedCall[]): number {
   for (const c of calls) {
     // The op's own data says the backend makes it (a send's too, whose call has no output to check).
     const op = c.op as { send?: Uint8Array; recv?: Uint8Array; data?: unknown };
-    if (c.data || op.data) continue;
+    if (op.data) continue;
     for (const b of [op.send, op.recv]) if (b && b.byteLength) seen.add(b.buffer);
   }
   let bytes = 0;

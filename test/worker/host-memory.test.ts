@@ -11,6 +11,10 @@ import { cpuCommInit, createId } from '../native/ranks';
 
 const MiB = 2 ** 20;
 
+/** A plan of `steps` on `ranks` ranks, float32, one iteration and no warm-up each. */
+const planOf = (name: string, ranks: number, steps: unknown[]) =>
+  compilePlan(scenarioSchema.parse({ version: 1, name, world: { ranks }, defaults: { iters: 1, warmup: 0, dtype: 'float32' }, steps }));
+
 describe('host memory between steps', () => {
   it("gives a dropped buffer's memory back to the system during the collection, not later on another thread", () => {
     const collect = hostCollector();
@@ -42,20 +46,12 @@ describe('host memory between steps', () => {
   });
 
   it('is driven by the executor: host-made steps count, backend-made ones do not', async () => {
-    const plan = compilePlan(
-      scenarioSchema.parse({
-        version: 1,
-        name: 'mem',
-        world: { ranks: 1 },
-        defaults: { iters: 1, warmup: 0, dtype: 'float32' },
-        // 8 Mi float32 on one rank: 32 MiB in and 32 MiB out per all_gather.
-        steps: [
-          { op: 'all_gather', count: 8388608 },
-          { op: 'all_gather', count: 8388608 },
-          { op: 'all_gather', count: 8388608 },
-        ],
-      }),
-    );
+    // 8 Mi float32 on one rank: 32 MiB in and 32 MiB out per all_gather.
+    const plan = planOf('mem', 1, [
+      { op: 'all_gather', count: 8388608 },
+      { op: 'all_gather', count: 8388608 },
+      { op: 'all_gather', count: 8388608 },
+    ]);
     const collections = async (dataOnBackend: boolean) => {
       const before = process.env.CLAB_DATA;
       if (dataOnBackend) process.env.CLAB_DATA = 'backend';
@@ -81,25 +77,17 @@ describe('host memory between steps', () => {
   }, 30_000);
 
   it("counts neither side of a send the backend makes, nor counts a send's host-made buffer as nothing", () => {
-    const plan = compilePlan(
-      scenarioSchema.parse({
-        version: 1,
-        name: 'mem-p2p',
-        world: { ranks: 2 },
-        defaults: { iters: 1, warmup: 0, dtype: 'float32' },
-        // 1 Mi float32: 4 MiB each way; a one-way send, and an exchange (a group of two sends).
+    // 1 Mi float32: 4 MiB each way; a one-way send, and an exchange (a group of two sends).
+    const plan = planOf('mem-p2p', 2, [
+      { op: 'send', from: 0, to: 1, count: 1048576 },
+      {
+        op: 'group',
         steps: [
           { op: 'send', from: 0, to: 1, count: 1048576 },
-          {
-            op: 'group',
-            steps: [
-              { op: 'send', from: 0, to: 1, count: 1048576 },
-              { op: 'send', from: 1, to: 0, count: 1048576 },
-            ],
-          },
+          { op: 'send', from: 1, to: 0, count: 1048576 },
         ],
-      }),
-    );
+      },
+    ]);
     const written = (rank: number, backend: boolean) =>
       plan.steps.map((step) => hostWrittenBytes(stepPreparer(rankStep(step, rank)!, rank, 2, backend)!()));
     // The sender's stand-in used to count as written: 64 MiB of it made a sweep's large sends collect, 4.4 ms each.
@@ -110,20 +98,12 @@ describe('host memory between steps', () => {
   });
 
   it('does not collect while an async step is in flight (its loop may be being issued)', async () => {
-    const plan = compilePlan(
-      scenarioSchema.parse({
-        version: 1,
-        name: 'mem-async',
-        world: { ranks: 1 },
-        defaults: { iters: 1, warmup: 0, dtype: 'float32' },
-        steps: [
-          { op: 'all_gather', count: 8388608, async: true, id: 'a' },
-          { op: 'all_gather', count: 8388608 },
-          { op: 'wait', id: 'a' },
-          { op: 'all_gather', count: 8388608 },
-        ],
-      }),
-    );
+    const plan = planOf('mem-async', 1, [
+      { op: 'all_gather', count: 8388608, async: true, id: 'a' },
+      { op: 'all_gather', count: 8388608 },
+      { op: 'wait', id: 'a' },
+      { op: 'all_gather', count: 8388608 },
+    ]);
     const comm = await cpuCommInit(createId(1), 0, 1);
     try {
       const boundaries: number[] = [];
