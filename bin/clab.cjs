@@ -9,7 +9,8 @@ if (!existsSync(bundle)) {
 }
 // `clab run`'s ranks start now, while the bundle loads (early-ranks.cjs).
 const early = require('./early-ranks.cjs').startEarlyRanks(process.argv, join(__dirname, '..', 'dist', 'worker.cjs'));
-const cli = require(bundle);
+// The bundle, with V8's code cache of its last start (code-cache.cjs).
+const cli = require('./code-cache.cjs').requireWithCodeCache(bundle, module);
 if (early) cli.offerEarlyRanks(early);
 cli
   .main()

@@ -5,8 +5,26 @@ import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+// zod's classic API hands out its ~45 locales as one namespace (z.locales), which the bundler keeps
+// whole: some 360 KB of each bundle that every start parses. The lab reads English alone
+// (src/shared/scenario/messages.ts), so the bundles get a namespace of `en` only.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (a) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(a.importer) ? { path: 'zod-locales-en', namespace: 'zod-english-only' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+      loader: 'js',
+    }));
+  },
+};
+
 // 'module' first: jsonc-parser's UMD entry hides its requires from the bundler.
 const common = {
+  plugins: [zodEnglishOnly],
   bundle: true,
   platform: 'node',
   target: 'node20',

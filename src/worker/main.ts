@@ -282,6 +282,9 @@ async function main(): Promise<void> {
   // sockets, as it does for a rank that is killed.
   await send({ type: 'done', v, rank });
   finished = true;
+  // The code cache of this rank's bundle, where its start had none (bin/code-cache.cjs): now, while
+  // the core gathers the run, as the rank's native exit runs no exit handler.
+  (globalThis as { [k: symbol]: (() => void) | undefined })[Symbol.for('clab.saveCodeCache')]?.();
   await nextMessage('leave');
   if (comm) exitNow(0);
   process.disconnect?.();
