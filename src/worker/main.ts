@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   process.on('message', (raw) => {
     let m: CoreToWorker;
     try {
-      m = parseMessage(coreToWorkerSchema, raw, 'the lab core');
+      m = parseMessage(coreToWorkerSchema, raw, 'the lab core', { jitless: true });
     } catch (e) {
       return void fail(Object.assign(e as Error, { code: 'CLAB_PROTOCOL' }), currentStep);
     }
