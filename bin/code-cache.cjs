@@ -44,7 +44,13 @@ function requireWithCodeCache(file, parent) {
     cachedData = undefined;
   }
   const source = readFileSync(file, 'utf8');
-  const script = new vm.Script(Module.wrap(source.startsWith('#!') ? `//${source}` : source), { filename: file, cachedData });
+  const script = new vm.Script(Module.wrap(source.startsWith('#!') ? `//${source}` : source), {
+    filename: file,
+    cachedData,
+    // An import() in the bundle resolves as it would under require() (Node 20 calls this experimental
+    // when an import() runs; the bundles have none today).
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
   lastOutcome = !cachedData ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted';
   if (lastOutcome !== 'accepted') pending.push([script, folder, name, prefix]);
 
@@ -54,7 +60,7 @@ function requireWithCodeCache(file, parent) {
   Module._cache[file] = mod;
   const req = (id) => mod.require(id);
   req.resolve = (request, options) => Module._resolveFilename(request, mod, false, options);
-  req.main = process.mainModule;
+  req.main = require.main;
   req.cache = Module._cache;
   req.extensions = Module._extensions;
   try {

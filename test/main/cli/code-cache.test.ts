@@ -111,6 +111,17 @@ describe('the code cache of a bundle', () => {
     expect(caches(dir)).toEqual([]);
   });
 
+  it('resolves an import() in the bundle as require() would', () => {
+    const dir = tempDir('code-cache');
+    const file = join(dir, 'dynamic.cjs');
+    writeFileSync(file, "exports.kind = import('node:path').then((m) => typeof m.join);\n");
+    const script = `const c = require(${JSON.stringify(LOADER)});
+      c.requireWithCodeCache(${JSON.stringify(file)}, module).kind.then((k) => console.log(k));`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe('function');
+  });
+
   it("lets a bundle's error through, and no half-loaded module stays behind", () => {
     const dir = tempDir('code-cache');
     const file = join(dir, 'broken.cjs');
