@@ -61,7 +61,7 @@ describe('the code cache of a bundle', () => {
     const written = caches(dir);
     expect(written).toHaveLength(1);
     expect(written[0]).toMatch(
-      new RegExp(`^bundle\\.cjs\\.${process.versions.v8.replace(/\./g, '\\.')}\\.${process.arch}\\.\\d+-\\d+\\.v8$`),
+      new RegExp(`^bundle\\.cjs\\.${process.versions.v8.replace(/\./g, '\\.')}\\.${process.arch}\\.[0-9a-f]{24}\\.v8$`),
     );
     expect(load(file)).toEqual({ ...first, outcome: 'accepted' });
     expect(caches(dir)).toEqual(written);
@@ -80,6 +80,19 @@ describe('the code cache of a bundle', () => {
     expect(now).toHaveLength(1);
     expect(now).not.toEqual(old);
     expect(load(file)).toMatchObject({ outcome: 'accepted', answer: 43 });
+  });
+
+  it('of other bytes of the same size and time of change is not read (a copy or a package keeps both)', () => {
+    const dir = tempDir('code-cache');
+    const file = join(dir, 'bundle.cjs');
+    const when = new Date('2026-01-01T00:00:00Z');
+    writeFileSync(file, BUNDLE);
+    utimesSync(file, when, when);
+    expect(load(file)).toMatchObject({ outcome: 'absent', answer: 42 });
+    writeFileSync(file, BUNDLE.replace('6 * 7', '6 * 8'));
+    utimesSync(file, when, when);
+    expect(load(file)).toMatchObject({ outcome: 'absent', answer: 48 });
+    expect(load(file)).toMatchObject({ outcome: 'accepted', answer: 48 });
   });
 
   it('that V8 refuses (damaged) is compiled as usual and written again', () => {
