@@ -65,11 +65,14 @@ function linesByWindow(logs: readonly LogLine[], windows: ReadonlyMap<number, { 
 }
 
 /**
- * How far an error code is from a pair's cause: 0 the cause itself, 1 a call aborted because the
- * other rank gave the pair up (which of the two a rank sees first is a race), 2 a step not
- * measured because the pair had failed earlier.
+ * How far an error code is from a pair's cause: -1 a fault the scenario injected, the cause by
+ * definition (the other rank's own error then follows from it: on cpu ranks, attaching to the
+ * pair's communicator that the failed rank has already taken down, which of the two comes first
+ * being a race); 0 a cause; 1 a call aborted because the other rank gave the pair up (again a
+ * race); 2 a step not measured because the pair had failed earlier.
  */
-const consequence = (code: string) => (code === 'CLAB_PAIR_DOWN' ? 2 : code === 'CLAB_ABORTED' ? 1 : 0);
+const consequence = (code: string) =>
+  code === 'CLAB_INJECTED_ERROR' ? -1 : code === 'CLAB_PAIR_DOWN' ? 2 : code === 'CLAB_ABORTED' ? 1 : 0;
 
 /** What a pair past its timeout suggests: no data moved (a hang), or data moved too slowly for the timeout. */
 const PAIR_TIMEOUT_HINTS: Record<string, string[]> = {

@@ -105,6 +105,30 @@ describe('pairCells', () => {
     expect(cells.get(0)!.transport).toBe('NET/Socket/0 (eth0:10.0.0.1<0>)');
   });
 
+  it("names an injected fault as the pair's cause, before the other rank's error that follows from it", () => {
+    const faulted = compilePlan(
+      scenarioSchema.parse({
+        version: 1,
+        name: 'p',
+        world: { ranks: 2 },
+        steps: [{ op: 'pairs', bytes: 64, latency: false, copy: false, faults: [{ from: 0, to: 1, kind: 'error' }] }],
+      }),
+    );
+    const index = faulted.steps.findIndex((s) => s.action.kind === 'pair' && s.action.fault !== null);
+    const record = step(index);
+    // As a CI run once had it: rank 0 found the pair's communicator gone, rank 1 failed by the fault.
+    const errors: Record<number, { code: string; message: string }> = {
+      0: {
+        code: 'CLAB_INVALID_ARGUMENT',
+        message: 'no cpu communicator named /clab-1-ab (never created, removed, or all of its ranks already attached)',
+      },
+      1: { code: 'CLAB_INJECTED_ERROR', message: 'injected fault: the pair 0→1 fails as over a broken link' },
+    };
+    const ranks = record.ranks.map((r) => ({ ...r, verdict: 'error' as const, error: errors[r.rank] }));
+    const cells = pairCells(faulted, [{ ...record, verdict: 'error', ranks }], [], new Map([[index, { startNs: 0, endNs: 1 }]]), 'cpu');
+    expect(cells.get(index)!.error).toMatchObject({ rank: 1, code: 'CLAB_INJECTED_ERROR', injected: true });
+  });
+
   it("says the cpu backend's transport without reading any line", () => {
     const cells = pairCells(plan, [step(0)], [], new Map([[0, { startNs: 0, endNs: 1 }]]), 'cpu');
     expect(cells.get(0)!.transport).toBe('shared memory (cpu backend)');
