@@ -10,7 +10,9 @@
 // CommonJS, no dependencies: it runs before anything else loads. CLAB_EARLY_RANKS=0 turns it off.
 'use strict';
 const { fork } = require('node:child_process');
-const { existsSync, readdirSync, readFileSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
+// The GPUs the ranks see, as the core chooses them (the same file, bundled there).
+const { driverGpuCount, narrowedVisibleDevices } = require('./visible-devices.cjs');
 
 /** As src/main/core/run/workers.ts: libuv threads of a rank process, and the most ranks forked here. */
 const RANK_THREAD_POOL = 32;
@@ -93,32 +95,6 @@ function visibleGpus(env = process.env) {
   // CUDA stops at the first entry it cannot use.
   const usable = list.findIndex((e) => !/^\d+$/.test(e) || Number(e) >= n);
   return usable < 0 ? list.length : usable;
-}
-
-/** As src/main/core/run/visible-devices.ts: the GPUs the driver lists, else its device files; 0 where neither. */
-function driverGpuCount() {
-  const count = (dir, name) => {
-    try {
-      return readdirSync(dir).filter((f) => name.test(f)).length;
-    } catch {
-      return 0;
-    }
-  };
-  return count('/proc/driver/nvidia/gpus', /./) || count('/dev', /^nvidia\d+$/);
-}
-
-/**
- * As src/main/core/run/visible-devices.ts, which the core's own choice is: CUDA_VISIBLE_DEVICES for
- * ranks on `devices`, the first entries of what CUDA would see up to the highest device (each CUDA
- * context is made the sooner for fewer GPUs); null where that hides nothing.
- */
-function narrowedVisibleDevices(env, devices, gpus) {
-  if (!devices.length) return null;
-  const reach = Math.max(...devices) + 1;
-  const set = env.CUDA_VISIBLE_DEVICES;
-  const seen = set === undefined ? Array.from({ length: gpus }, (_, i) => String(i)) : set.split(',').map((e) => e.trim());
-  if (set !== undefined && set.trim() === '') return null;
-  return seen.length > reach ? seen.slice(0, reach).join(',') : null;
 }
 
 /**
