@@ -123,6 +123,8 @@ void NcclComm::timed(StreamState& st, int repeat, uint64_t ticket, F enqueue_one
     if (stamped) {
       // Each repetition from its stamp to the next one's, on the events' clock from the first
       // stamp (read just after the loop's first event); the last one ends at the loop's end.
+      // Into pageable memory, so the copy has completed when the call returns (CUDA's rule for a
+      // device-to-pageable cudaMemcpyAsync), behind the loop on its stream.
       std::vector<uint64_t> gpu(static_cast<size_t>(n));
       cuda_check(*rt_, rt_->cudaMemcpyAsync(gpu.data(), stamps, gpu.size() * sizeof(uint64_t), gpu::cudaMemcpyDeviceToHost, st.stream),
                  "cudaMemcpyAsync (the loop's clock stamps)", rank_);
