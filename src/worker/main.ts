@@ -42,6 +42,15 @@ function send(message: WorkerToCore): Promise<void> {
   });
 }
 
+/** The GPUs' topology as this rank sees them, for the record; a line in the log where it cannot be read. */
+async function sendTopology(addon: NativeAddon): Promise<void> {
+  try {
+    await send({ type: 'topology', v, rank, topology: await addon.topologyAsync() });
+  } catch (e) {
+    await logLine(`could not read the GPUs' topology for the record: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 /** A line for this rank's log in the record. */
 function logLine(text: string): Promise<void> {
   return send({ type: 'log', v, rank, text, atNs: Number(process.hrtime.bigint()) });
@@ -242,6 +251,10 @@ async function main(): Promise<void> {
     );
   }
 
+  // The record's GPUs as this rank sees them, where the core asks (rank 0 of forked nccl ranks)
+  // instead of a probe process whose CUDA start, beside the ranks' own, slowed theirs. CUDA is up in
+  // this process by now and NVML too (NCCL's): read off this thread, beside the first connections.
+  const topologySent = start.topology ? sendTopology(addon) : Promise.resolve();
   await gemmWarm;
   const executor = new PlanExecutor(plan, {
     rank,
@@ -280,6 +293,7 @@ async function main(): Promise<void> {
   // communicator's segment lost its name once every rank attached. Once every rank is done the
   // core says leave, and the rank exits at once: the system takes back its memory, GPU context and
   // sockets, as it does for a rank that is killed.
+  await topologySent; // before done: the core answers once every rank is done
   await send({ type: 'done', v, rank });
   finished = true;
   // The code cache of this rank's bundle, where its start had none (bin/code-cache.cjs): now, while

@@ -94,6 +94,9 @@ function expectPassed(name, file, ranks, extra = () => null, options = {}) {
   const checked = rec.steps.filter((s) => s.verdict === 'pass').length;
   const problems = [];
   if (rec.environment.backend !== BACKEND) problems.push(`ran on ${rec.environment.backend}`);
+  // The record's GPUs, as rank 0 read them once it joined (or a probe, where it could not): each named.
+  if (BACKEND === 'nccl' && !(rec.environment.gpus.length > 0 && rec.environment.gpus.every((g) => g.name && g.busId)))
+    problems.push(`the record names no GPU: ${JSON.stringify(rec.environment.gpus)}`);
   const faulted = rec.steps.filter(ofFault);
   if (faults.size) {
     const passedAnyway = faulted.filter((s) => s.verdict === 'pass').map((s) => s.label);

@@ -107,7 +107,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   const release = flags.step
     ? promptSteps(run, { input: process.stdin, terminal: Boolean(process.stdin.isTTY), write: flags.json ? err : out })
     : null;
-  const { record, savedTo, saveError } = await prepared.start().finally(() => release?.());
+  const { record, savedTo, saveError, ranksGone } = await prepared.start().finally(() => release?.());
   // The verdict is said whether or not the record could be saved: the run happened.
   if (flags.json) outJson(JSON.stringify(record));
   else {
@@ -123,6 +123,9 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   // CLAB_TRACE: from the answer to the process's end (its event loop drained, then its exit).
   coreTrace('answered');
   if (process.env.CLAB_TRACE) process.once('exit', () => coreTrace('exiting'));
+  // The answer came once every rank was done; clab ends once their processes have too.
+  await ranksGone;
+  coreTrace('every rank process ended');
   if (saveError) {
     err(`clab: the run record could not be written to ${prepared.recordPath}: ${saveError.message}`);
     return EXIT_FAILED;

@@ -1,56 +1,22 @@
-// The GPUs' topology for a run's record, read by a process of its own (the rank's entry with
-// CLAB_PROBE=topology, src/worker/topology-probe.ts) under the ranks' environment, so that it sees
-// the GPUs they see and this process need not load CUDA for it: CUDA's start here, beside the ranks' own,
-// slowed theirs, and its teardown at this process's exit took 50–90 ms after the answer on one
-// H200. The probe's message is checked before it is believed; a probe that fails, says nothing or
-// takes longer than PROBE_TIMEOUT_MS gives null (the record then names no GPU), and is killed.
+// The GPUs' topology for a run's record where rank 0 did not send its own (protocol.ts's
+// `topology`: a run that failed before its rank 0 joined, a rank that could not read it), read by a
+// process of its own (the rank's entry with CLAB_PROBE=topology, src/worker/topology-probe.ts) under
+// the ranks' environment, so that it sees the GPUs they see and this process need not load CUDA for
+// it: CUDA's start here slowed the ranks' own, and its teardown at this process's exit took 50–90 ms
+// after the answer on one H200. The probe is forked only at the run's answer (run.ts), as its CUDA start
+// beside the ranks' own slowed theirs too. Its message is checked before it is believed; a probe that fails,
+// says nothing or takes longer than PROBE_TIMEOUT_MS gives null (the record then names no GPU), and
+// is killed.
 import { fork } from 'node:child_process';
 import { z } from 'zod';
 import type { Topology } from '../../../addon/native-api.js';
+import { topologySchema } from '../../../shared/run/rank/topology.js';
 
 export const PROBE_TIMEOUT_MS = 30_000;
 
-const text = z.string().max(4096);
-const count = z
-  .number()
-  .int()
-  .min(0)
-  .max(1 << 20);
-const topologySchema = z.object({
-  gpus: z
-    .array(
-      z.object({
-        index: count,
-        name: text,
-        memoryBytes: z.number().min(0),
-        busId: text,
-        computeCapability: count.optional(),
-        pcieGen: count.optional(),
-        pcieWidth: count.optional(),
-        nvlinkVersion: count.optional(),
-        nvlinkGbpsPerLink: z.number().min(0).optional(),
-      }),
-    )
-    .max(4096),
-  links: z
-    .array(
-      z.object({
-        a: count,
-        b: count,
-        nvlinks: count,
-        via: z.enum(['', 'direct', 'NVSwitch']),
-        pcie: text,
-        peakGBps: z.number().min(0).nullable(),
-        p2p: z.object({ access: z.boolean(), performanceRank: z.number().int(), nativeAtomics: z.boolean() }).nullable(),
-      }),
-    )
-    .max(1 << 16),
-  versions: z.record(z.string(), text),
-  problems: z.array(text).max(1024),
-});
 const messageSchema = z.union([
   z.object({ type: z.literal('topology'), topology: topologySchema }),
-  z.object({ type: z.literal('topology-error'), message: text }),
+  z.object({ type: z.literal('topology-error'), message: z.string().max(4096) }),
 ]);
 
 /** The topology as the probe forked from `entry` under `env` reads it; null where it cannot. */

@@ -17,6 +17,8 @@ export interface RunOptions {
   startTimeoutMs?: number;
   /** How long ranks get to exit after an abort before they are killed. */
   abortGraceMs?: number;
+  /** How long ranks get to exit after every rank was done (coordinator.ts's LEAVE_GRACE_MS by default). */
+  leaveGraceMs?: number;
   env?: NodeJS.ProcessEnv;
   /** When the run was asked for (names its record file); now by default. */
   createdAt?: Date;

@@ -36,6 +36,15 @@ export class LabRun extends EventEmitter<RunEvents> {
   private watchdog: NodeJS.Timeout | null = null;
   private ended = false;
   private finish: () => void = () => undefined;
+  /** The run's outcome is known (every rank done, or the run over): its record can be answered. */
+  private answered: () => void = () => undefined;
+  private readonly answeredNow = new Promise<void>((resolve) => (this.answered = resolve));
+  /** run()'s promise, once it was called. */
+  private ending: Promise<RunRecord> | null = null;
+  /** Where the record's environment comes from: read on this machine, for forked ranks. */
+  private local: Promise<Environment> | null = null;
+  /** Rank 0's topology (forked nccl ranks), or null where the run got its answer without one. */
+  private rankTopology: (topology: Topology | null) => void = () => undefined;
   /** The plan's NCCL settings, checked as a worker checks them (scenario/rank-env.ts): a bad plan is refused before any rank starts. */
   private readonly rankEnv: Record<string, string>;
 
@@ -43,7 +52,10 @@ export class LabRun extends EventEmitter<RunEvents> {
     super();
     this.plan = options.plan;
     this.rankEnv = checkedRankEnv(options.plan.env);
-    this.core = new RunCoordinator({ ...options, id: this.id, createdAt: options.createdAt ?? new Date() });
+    // Forked nccl ranks: rank 0 reads the GPUs once it has joined (CUDA and NVML are up in it by then)
+    // instead of a probe process beside the ranks' start, whose own CUDA start slowed theirs.
+    const topologyFrom = options.backend === 'nccl' && !options.ranks ? 0 : undefined;
+    this.core = new RunCoordinator({ ...options, id: this.id, createdAt: options.createdAt ?? new Date(), topologyFrom });
   }
 
   private apply(effects: Effect[]): void {
@@ -72,9 +84,18 @@ export class LabRun extends EventEmitter<RunEvents> {
         case 'close':
           this.source?.close(e.reason);
           break;
+        case 'topology':
+          trace("rank 0 sent the GPUs' topology");
+          this.rankTopology(e.topology as Topology); // the addon's Topology, as checked (shared/run/rank/topology.ts)
+          break;
+        case 'answer':
+          trace('every rank done: the answer');
+          this.answered();
+          break;
         case 'end':
           this.ended = true;
           if (this.watchdog) clearInterval(this.watchdog);
+          this.answered();
           this.finish();
       }
     }
@@ -86,8 +107,28 @@ export class LabRun extends EventEmitter<RunEvents> {
     this.emit('notice', text);
   }
 
-  /** Runs to the end (or failure) and resolves with the run record; never rejects for a rank's failure. */
-  async run(): Promise<RunRecord> {
+  /**
+   * Runs to the end (or failure) and resolves with the run record once every rank process has
+   * ended; never rejects for a rank's failure. answer() has the record as soon as the outcome is known.
+   */
+  run(): Promise<RunRecord> {
+    this.ending ??= this.drive();
+    return this.ending;
+  }
+
+  /**
+   * The run's record as soon as its outcome is known: once every rank has said `done` (their
+   * processes then exit on their own, some 0.1–0.2 s each on a GPU as the driver takes their contexts
+   * back: run() resolves after that), else at its end. Starts the run where run() was not called.
+   */
+  async answer(): Promise<RunRecord> {
+    const ending = this.run();
+    await Promise.race([this.answeredNow, ending]);
+    if (this.local) this.environment = await this.local;
+    return this.record();
+  }
+
+  private async drive(): Promise<RunRecord> {
     const finished = new Promise<void>((resolve) => (this.finish = resolve));
     const devices =
       this.options.backend === 'nccl' ? Array.from({ length: this.plan.world }, (_, r) => rankDevice(this.plan, r)) : undefined;
@@ -101,15 +142,20 @@ export class LabRun extends EventEmitter<RunEvents> {
     const visible = devices && !this.options.ranks ? narrowedVisibleDevices(env, devices, driverGpuCount()) : null;
     if (visible) env.CUDA_VISIBLE_DEVICES = visible;
     const ranksEnv = ncclLibrary ? { ...env, CLAB_NCCL_LIBRARY: ncclLibrary } : env;
+    // The GPUs as the ranks see them: rank 0's own reading (nccl), else, where it sent none by the
+    // run's answer, a probe process from the lab's own rank entry (a run's may be a stand-in) under
+    // the ranks' environment; this process need not load CUDA for it (topology-probe.ts).
+    const fromRank = new Promise<Topology | null>((resolve) => (this.rankTopology = resolve));
+    void this.answeredNow.then(() => this.rankTopology(null));
+    const topology = async () => {
+      const sent = await fromRank;
+      if (sent) return sent;
+      trace("no topology from rank 0 by the answer: a probe reads the GPUs'");
+      return probeWithLabEntry(ranksEnv);
+    };
     const environment = () =>
-      // The GPUs as the ranks see them, read by a probe process from the lab's own rank entry (a
-      // run's may be a stand-in): this process need not load CUDA for it (topology-probe.ts).
-      collectEnvironment(
-        this.options.backend,
-        this.options.backendNote ?? null,
-        () => probeWithLabEntry(ranksEnv),
-        ranksEnv,
-        () => describeNcclLibrary(ncclChoice(ncclLibrary, ranksEnv)),
+      collectEnvironment(this.options.backend, this.options.backendNote ?? null, topology, ranksEnv, () =>
+        describeNcclLibrary(ncclChoice(ncclLibrary, ranksEnv)),
       );
     if (visible)
       this.apply(
@@ -139,11 +185,13 @@ export class LabRun extends EventEmitter<RunEvents> {
     // they end. Ranks from a launcher bring their hosts' environments; the core's stands in only
     // when they never came.
     const local = this.options.ranks ? null : environment();
+    this.local = local;
     if (local) void local.then((e) => (this.environment = e));
     let set: RankSet;
     try {
       set = await opened;
     } catch (e) {
+      this.rankTopology(null);
       this.environment = await (local ?? environment());
       const error = e as Error & { code?: string };
       this.apply(this.core.openFailed(error.code, error.message, nowNs()));

@@ -61,6 +61,12 @@ export interface RunOutcome {
   /** Where the final record was written; null when that failed (saveError says why). */
   savedTo: string | null;
   saveError: Error | null;
+  /**
+   * Every rank process has ended (never rejects). The outcome comes as soon as every rank is done;
+   * their processes end after it (a GPU's context taken back, 0.1–0.3 s): a door that ends, or runs
+   * the next turn on the same GPUs, waits for this first.
+   */
+  ranksGone: Promise<void>;
 }
 
 export interface PreparedRun {
@@ -69,7 +75,7 @@ export interface PreparedRun {
   plan: Plan;
   backend: BackendChoice;
   recordPath: string;
-  /** Runs to the end and saves the record; rejects only when the lab itself breaks. */
+  /** Runs until its outcome is known and saves the record; rejects only when the lab itself breaks. */
   start(): Promise<RunOutcome>;
 }
 
@@ -196,10 +202,13 @@ async function runAndSave(
   }
   let record: RunRecord;
   let forkNs = nowNs();
+  let ended: Promise<unknown> = Promise.resolve();
   try {
     if (!request.remote) await beforeFork(backend);
     forkNs = nowNs();
-    record = await run.run();
+    ended = run.run();
+    // The record as soon as every rank is done, saved while their processes end.
+    record = await run.answer();
   } catch (e) {
     // The lab broke while the run went (a bug of ours): what the run had is kept, as an error of
     // the lab's, and saved like any record, so that every door hears the run's end.
@@ -209,14 +218,18 @@ async function runAndSave(
     process.off('SIGTERM', onSignal);
     checkpoint.close();
   }
+  const ranksGone = ended.then(
+    () => undefined,
+    () => undefined,
+  );
   // The moments the events do not hold (time-marks.ts); the save's end is stamped once the
   // record's events are encoded, so that the file holds it.
   const marks = { askedNs, forkNs, runEndNs: nowNs(), saveStartNs: nowNs() };
   record = { ...record, timeMarks: marks };
   try {
     const saved = writeRecordAtomic(recordPath, record, (r) => ({ ...r, timeMarks: { ...marks, saveEndNs: nowNs() } }));
-    return { record: saved, savedTo: recordPath, saveError: null };
+    return { record: saved, savedTo: recordPath, saveError: null, ranksGone };
   } catch (e) {
-    return { record, savedTo: null, saveError: e as Error };
+    return { record, savedTo: null, saveError: e as Error, ranksGone };
   }
 }

@@ -5,6 +5,7 @@ import { flightEntrySchema } from './flight.js';
 import { timelineEventsSchema } from './timeline-event.js';
 import { rankStepResultSchema } from './rank-result.js';
 import { planSchema } from '../../plan/types.js';
+import { topologySchema } from './topology.js';
 
 export { timelineEventSchema, timelineEventsSchema, type TimelineEvent } from './timeline-event.js';
 export { mismatchSchema, rankStepResultSchema, rankStepResultsSchema, type RankStepResult } from './rank-result.js';
@@ -27,6 +28,7 @@ export const coreToWorkerSchema = z.discriminatedUnion('type', [
   /**
    * stepMode: wait for `next` before each step that pauses (learn/step-mode.ts), having sent
    * `paused`. env: what to set in this rank's environment before anything else (an early rank's).
+   * topology: send the GPUs' topology as this rank sees them once it has joined (the record's).
    */
   z.object({
     type: z.literal('start'),
@@ -37,6 +39,7 @@ export const coreToWorkerSchema = z.discriminatedUnion('type', [
     plan: planSchema,
     stepMode: z.boolean().optional(),
     env: startEnvSchema.optional(),
+    topology: z.boolean().optional(),
   }),
   /** Step mode: run plan step `step` (the one this rank said it is paused before). */
   z.object({ type: z.literal('next'), v, step: z.number().int() }),
@@ -62,6 +65,8 @@ export const workerToCoreSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('log'), v, rank, text: z.string(), atNs: z.number() }),
   z.object({ type: z.literal('failed'), v, rank, step: z.number().int().nullable(), code: z.string(), message: z.string() }),
   z.object({ type: z.literal('done'), v, rank }),
+  /** The GPUs as this rank sees them, read once it joined: sent where `start` asked for it. */
+  z.object({ type: z.literal('topology'), v, rank, topology: topologySchema }),
 ]);
 
 export type CoreToWorker = z.infer<typeof coreToWorkerSchema>;

@@ -130,8 +130,8 @@ describe('prepareRun', () => {
 
   it('keeps and saves what a run had measured when the lab breaks under it, as an error of the lab', async () => {
     const prepared = prepareRun({ loaded: allInOne, scenarioFile: null, backend: 'cpu', ranks: 2, recordsDir: dir });
-    const real = prepared.run.run.bind(prepared.run);
-    vi.spyOn(prepared.run, 'run').mockImplementation(async () => {
+    const real = prepared.run.answer.bind(prepared.run);
+    vi.spyOn(prepared.run, 'answer').mockImplementation(async () => {
       await real();
       throw new Error('a bug in the lab');
     });

@@ -33,7 +33,14 @@ export interface CoordinatorOptions {
   startTimeoutMs?: number;
   /** How long ranks get to exit after an abort before they are killed. */
   abortGraceMs?: number;
+  /** The rank asked to send the GPUs' topology once it joined (forked nccl ranks: rank 0), for the record. */
+  topologyFrom?: number;
+  /** How long ranks get to exit after `leave` (every rank done) before they are killed. */
+  leaveGraceMs?: number;
 }
+
+/** Ranks exit within some 0.1–0.3 s of `leave` (a GPU's context taken back by the driver); one that has not in this long is killed. */
+export const LEAVE_GRACE_MS = 10_000;
 
 /** The ranks once they are there: each remote rank's device and host, and how to name where a rank runs. */
 export interface RanksThere {
@@ -59,6 +66,10 @@ export class RunCoordinator {
   private readonly done = new Set<number>();
   private readonly exits = new Set<number>();
   private ended = false;
+  private topologySent = false;
+  /** When `leave` went out (every rank done), and whether ranks still there past its grace were killed. */
+  private leftAtMs: number | null = null;
+  private leaveKilled = false;
 
   constructor(private readonly options: CoordinatorOptions) {
     this.plan = options.plan;
@@ -108,7 +119,11 @@ export class RunCoordinator {
       backend: this.options.backend,
       plan: this.sentPlan,
     } as const;
-    return this.ranks().map((rank) => ({ kind: 'send', ranks: [rank], message: { ...base, rank, stepMode: this.options.stepMode } }));
+    return this.ranks().map((rank) => ({
+      kind: 'send',
+      ranks: [rank],
+      message: { ...base, rank, stepMode: this.options.stepMode, ...(rank === this.options.topologyFrom ? { topology: true } : {}) },
+    }));
   }
 
   /** The ranks never came together (`code`, else a start timeout), or a stop ended the wait. */
@@ -149,15 +164,25 @@ export class RunCoordinator {
         const message = rankFailureMessage({ rank, step: m.step, stepLabel, code: m.code, message: m.message }, this.log.lines);
         return this.fail(rank, m.step, m.code, message, now, true);
       }
+      case 'topology':
+        // Once, from the rank asked: anything else breaks the protocol.
+        if (rank !== this.options.topologyFrom || this.topologySent)
+          return this.invalid(
+            rank,
+            `rank ${rank} sent the GPUs' topology, which ${this.topologySent ? 'came already' : 'it was not asked for'}`,
+            now,
+          );
+        this.topologySent = true;
+        return [{ kind: 'topology', topology: m.topology }];
       case 'done': {
         this.done.add(rank);
+        if (this.done.size < this.plan.world) return this.announcePause(now);
         // Ranks keep their communicator until every one is done (none goes while a peer may still
-        // read its buffers), then exit together.
-        const leave: Effect[] =
-          this.done.size === this.plan.world
-            ? [{ kind: 'send', ranks: this.ranks(), message: { type: 'leave', v: PROTOCOL_VERSION } }]
-            : [];
-        return [...leave, ...this.announcePause(now)];
+        // read its buffers), then exit together. Their exit changes nothing of the run (exited()):
+        // its record is the answer now, while their processes end.
+        this.leftAtMs = ms(now);
+        const leave: Effect = { kind: 'send', ranks: this.ranks(), message: { type: 'leave', v: PROTOCOL_VERSION } };
+        return this.failure.error ? [leave] : [leave, { kind: 'answer' }];
       }
     }
   }
@@ -191,6 +216,14 @@ export class RunCoordinator {
   tick(now: number): Effect[] {
     if (this.ended) return [];
     if (this.failure.error) return this.failure.killDue(ms(now)) ? [{ kind: 'kill' }] : [];
+    if (this.leftAtMs !== null) {
+      const graceMs = this.options.leaveGraceMs ?? LEAVE_GRACE_MS;
+      if (this.leaveKilled || ms(now) - this.leftAtMs < graceMs) return [];
+      this.leaveKilled = true;
+      const still = this.ranks().filter((r) => !this.exits.has(r));
+      const who = still.length === 1 ? `rank ${still[0]}` : `ranks ${still.join(', ')}`;
+      return [this.line(null, `${who} had not exited ${graceMs / 1000} s after every rank was done: killed`, now), { kind: 'kill' }];
+    }
     // While the run waits for the learner nothing runs, and no step's time goes by.
     if (this.gates.pausedAt() !== null) return [];
     const gate = this.gateWatch.check(ms(now), this.gates, this.positions, this.exits);
@@ -207,7 +240,8 @@ export class RunCoordinator {
 
   /** Stops the run: ranks are told to abort, then killed if they linger; ranks still to come are not waited for. */
   stop(reason: string, now: number): Effect[] {
-    if (this.failure.error || this.exits.size === this.plan.world) return [];
+    // Once every rank is done there is nothing to stop: the ranks are on their way out.
+    if (this.failure.error || this.exits.size === this.plan.world || this.leftAtMs !== null) return [];
     this.failure.stopped = true;
     if (!this.there) return [{ kind: 'close', reason }];
     return this.fail(null, null, 'CLAB_STOPPED', reason, now);

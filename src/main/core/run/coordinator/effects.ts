@@ -3,6 +3,7 @@
 import type { CoreToWorker } from '../../../../shared/run/rank/protocol.js';
 import type { LogLine, RunError } from '../../../../shared/run/record/record.js';
 import type { StepDone } from './steps.js';
+import type { CheckedTopology } from '../../../../shared/run/rank/topology.js';
 
 export type Effect =
   /** A message to each of `ranks` that has a link (none before the ranks are there). */
@@ -18,6 +19,10 @@ export type Effect =
   | { kind: 'kill' }
   /** No rank joins any more (a stop while the ranks were still coming). */
   | { kind: 'close'; reason: string }
+  /** The GPUs as the rank asked for them sees them (the record's environment). */
+  | { kind: 'topology'; topology: CheckedTopology }
+  /** Every rank is done and the run did not fail: its record is the answer, while the rank processes end. */
+  | { kind: 'answer' }
   /** The run is over: its record can be made. */
   | { kind: 'end' };
 

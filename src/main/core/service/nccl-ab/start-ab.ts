@@ -78,8 +78,10 @@ export function prepareAb(request: AbStartRequest): { file: string; turns: numbe
     // auto with no GPU here falls back to cpu, where neither library would be loaded.
     if (prepared.backend.backend === 'cpu') throw new AbRefusal(CPU_REFUSAL);
     request.onPrepared?.(prepared);
-    const { record, savedTo, saveError } = await prepared.start();
+    const { record, savedTo, saveError, ranksGone } = await prepared.start();
     if (saveError) request.onSaveError?.(prepared.recordPath, saveError);
+    // The next turn starts on GPUs whose last contexts the driver has taken back.
+    await ranksGone;
     return { record, savedTo };
   };
   const start = async (): Promise<AbOutcome> => {

@@ -435,3 +435,82 @@ describe('stop', () => {
     expect(s.record().status).toBe('passed');
   });
 });
+
+describe('the answer, and the ranks leaving', () => {
+  const oneStep = { world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }] };
+
+  it('answers once every rank is done, before any rank process has ended; the exits then end the run', () => {
+    const s = new Script(oneStep).open().step(0, [0, 1], 1);
+    s.done(0, 2);
+    expect(s.of('answer')).toEqual([]);
+    s.done(1, 3);
+    expect(s.effects.slice(-2).map((e) => (e.kind === 'send' ? `send ${e.message.type}` : e.kind))).toEqual(['send leave', 'answer']);
+    expect(s.record().status).toBe('passed');
+    s.exited(0, {}, 4);
+    expect(s.of('end')).toEqual([]);
+    s.exited(1, { code: null, signal: 'SIGSEGV' }, 5);
+    // A rank that is done ends as it may: the run's outcome was known already.
+    expect(s.of('end')).toHaveLength(1);
+    expect(s.record().status).toBe('passed');
+  });
+
+  it('gives no answer at the last done of a run that failed: its end does', () => {
+    const s = new Script(oneStep).open();
+    s.say(1, { type: 'failed', step: null, code: 'CLAB_INTERNAL', message: 'broke' }, 1);
+    s.done(0, 2);
+    s.done(1, 2);
+    expect(s.sent('leave')).toEqual(['leave→0,1']);
+    expect(s.of('answer')).toEqual([]);
+  });
+
+  it('kills ranks still there past the grace after leave, once, and says which', () => {
+    const s = new Script(oneStep, { leaveGraceMs: 1000 }).open().step(0, [0, 1], 1);
+    s.done(0, 2);
+    s.done(1, 2);
+    s.exited(0, {}, 3);
+    expect(s.tick(1001)).toEqual([]);
+    const late = s.tick(1002);
+    expect(late.map((e) => e.kind)).toEqual(['log', 'kill']);
+    expect(s.of('log').at(-1)!.line.text).toBe('rank 1 had not exited 1 s after every rank was done: killed');
+    expect(s.tick(5000)).toEqual([]);
+    s.exited(1, { code: null, signal: 'SIGKILL' }, 5001);
+    expect(s.of('end')).toHaveLength(1);
+    expect(s.record().status).toBe('passed');
+  });
+
+  it('has nothing to stop once every rank is done', () => {
+    const s = new Script(oneStep).open().step(0, [0, 1], 1);
+    s.done(0, 2);
+    s.done(1, 2);
+    expect(s.stop('interrupted (SIGINT)', 3)).toEqual([]);
+  });
+});
+
+describe("the GPUs' topology from a rank", () => {
+  const topology = { gpus: [], links: [], versions: { nccl: '2.28.3' }, problems: [] };
+  const oneStep = { world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 3 }] };
+
+  it('asks the rank named for it alone, in its start, and passes on what it sends', () => {
+    const s = new Script(oneStep, { topologyFrom: 0 }).open();
+    expect(s.of('send').map((e) => (e.message.type === 'start' ? e.message.topology : 'other'))).toEqual([true, undefined]);
+    s.say(0, { type: 'topology', topology }, 1);
+    expect(s.of('topology')).toEqual([{ kind: 'topology', topology }]);
+  });
+
+  it('asks no rank where no rank is named', () => {
+    const s = new Script(oneStep).open();
+    expect(s.of('send').every((e) => e.message.type !== 'start' || e.message.topology === undefined)).toBe(true);
+  });
+
+  for (const [what, from, repeat] of [
+    ['a rank not asked', 1, false],
+    ['the rank asked, twice', 0, true],
+  ] as const)
+    it(`fails the run on a topology from ${what}`, () => {
+      const s = new Script(oneStep, { topologyFrom: 0 }).open();
+      if (repeat) s.say(0, { type: 'topology', topology }, 1);
+      s.say(from, { type: 'topology', topology }, 2);
+      expect(s.of('failure').map((e) => [e.error.code, e.error.rank])).toEqual([['CLAB_PROTOCOL', from]]);
+      expect(s.of('topology')).toHaveLength(repeat ? 1 : 0);
+    });
+});
