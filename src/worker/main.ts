@@ -42,6 +42,9 @@ function send(message: WorkerToCore): Promise<void> {
   });
 }
 
+/** The longest a rank that has run its plan waits for its topology to be read and sent before `done`. */
+const TOPOLOGY_WAIT_MS = 10_000;
+
 /** The GPUs' topology as this rank sees them, for the record; a line in the log where it cannot be read. */
 async function sendTopology(addon: NativeAddon): Promise<void> {
   try {
@@ -293,7 +296,9 @@ async function main(): Promise<void> {
   // communicator's segment lost its name once every rank attached. Once every rank is done the
   // core says leave, and the rank exits at once: the system takes back its memory, GPU context and
   // sockets, as it does for a rank that is killed.
-  await topologySent; // before done: the core answers once every rank is done
+  // Before done (the core answers once every rank is done, with a probe where no topology came),
+  // but never waited for longer than TOPOLOGY_WAIT_MS: a driver call that hangs holds no run.
+  await Promise.race([topologySent, new Promise((resolve) => setTimeout(resolve, TOPOLOGY_WAIT_MS).unref())]);
   await send({ type: 'done', v, rank });
   finished = true;
   // The code cache of this rank's bundle, where its start had none (bin/code-cache.cjs): now, while
