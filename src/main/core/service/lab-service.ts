@@ -85,6 +85,8 @@ export class LabService implements LabHandlers {
   /** Files the user chose through the door's dialogs or dropped on the window: the only ones outside the runs directory the service reads or writes. */
   private readonly userFiles = new Set<string>();
   private disposed = false;
+  /** The rank processes of runs already answered, still ending (start-run.ts's ranksGone). */
+  private readonly leaving = new Set<Promise<void>>();
   /** Whether a window is connected (a door without connections, Electron, is always attended). */
   private attended = true;
   private unattendedTimer: NodeJS.Timeout | null = null;
@@ -191,7 +193,10 @@ export class LabService implements LabHandlers {
       .start()
       .finally(() => this.runs.delete(run.id))
       .then(
-        ({ record, savedTo, saveError }) => {
+        ({ record, savedTo, saveError, ranksGone }) => {
+          // Answered once every rank was done: its rank processes end now, and dispose() waits for them.
+          this.leaving.add(ranksGone);
+          void ranksGone.then(() => this.leaving.delete(ranksGone));
           if (saveError)
             forward({ type: 'run-log', runId: run.id, line: labLine(`error: the run record could not be saved: ${saveError.message}`) });
           this.remember(run.id, record, savedTo);
@@ -354,6 +359,7 @@ export class LabService implements LabHandlers {
     const active = [...this.runs.values()];
     for (const { run } of active) run.stop('the lab is closing');
     await Promise.all([...active.map((a) => a.ended), ...this.abs.stopAll('the lab is closing')]);
+    await Promise.all(this.leaving);
   }
 }
 

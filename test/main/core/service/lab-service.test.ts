@@ -15,8 +15,8 @@ afterAll(() => service.dispose());
 
 const allInOne = readFileSync('scenarios/all-in-one.scenario.json', 'utf8');
 
-/** Rank processes this test process has forked and that are still alive. */
-function rankProcesses(): number[] {
+/** Rank processes this test process has forked and that are still alive (`entry`: the rank's script). */
+function rankProcesses(entry = 'worker.cjs'): number[] {
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .map(Number)
@@ -24,7 +24,7 @@ function rankProcesses(): number[] {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker.cjs');
+        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(entry);
       } catch {
         return false;
       }
@@ -184,6 +184,23 @@ describe('startRun', () => {
     expect(endedAs).toBe('aborted');
     expect(rankProcesses()).toEqual([]);
     await expect(lab.startRun({ text, file: null, backend: 'cpu', ranks: null })).rejects.toThrow(/shutting down/);
+  });
+});
+
+describe('a run answered while its ranks still end', () => {
+  it('says run-end once every rank is done, and dispose waits for their processes', async () => {
+    // Stand-in ranks that take 1.5 s to exit after leave, as a GPU rank's context takes a while to go.
+    vi.stubEnv('CLAB_TEST_PROTOCOL_VERSION', '1');
+    vi.stubEnv('CLAB_TEST_LINGER_MS', '1500');
+    const lab = new LabService({ runsDir, workerEntry: join(process.cwd(), 'test/fixtures/workers/leaving-rank.cjs') });
+    const text = JSON.stringify({ version: 1, name: 'leaving', world: { ranks: 2 }, steps: [{ op: 'all_reduce', count: 4 }] });
+    const ended = new Promise<string>((resolve) => lab.onEvent((e) => e.type === 'run-end' && resolve(e.record.status)));
+    expect((await lab.startRun({ text, file: null, backend: 'cpu', ranks: null })).ok).toBe(true);
+    expect(await ended).toBe('passed');
+    expect(rankProcesses('leaving-rank.cjs')).toHaveLength(2);
+    await lab.dispose();
+    expect(rankProcesses('leaving-rank.cjs')).toEqual([]);
+    vi.unstubAllEnvs();
   });
 });
 
