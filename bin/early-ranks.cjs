@@ -11,8 +11,11 @@
 'use strict';
 const { fork } = require('node:child_process');
 const { existsSync, readFileSync } = require('node:fs');
+const { join, resolve } = require('node:path');
 // The GPUs the ranks see, as the core chooses them (the same file, bundled there).
 const { driverGpuCount, narrowedVisibleDevices } = require('./visible-devices.cjs');
+// The rank's early CUDA context (LD_PRELOAD), as the core gives it.
+const { earlyContextLibrary, withEarlyContext } = require('./early-context.cjs');
 
 /** As src/main/core/run/workers.ts: libuv threads of a rank process, and the most ranks forked here. */
 const RANK_THREAD_POOL = 32;
@@ -97,6 +100,18 @@ function visibleGpus(env = process.env) {
   return usable < 0 ? list.length : usable;
 }
 
+/** The addon the ranks of `entry` (dist/worker.cjs) load, found as src/addon/addon.ts finds it from their bundle's folder; null where none is. */
+function addonPath(env, entry) {
+  const dist = join(entry, '..');
+  const candidates = [
+    ...(env.CLAB_NATIVE_ADDON ? [resolve(env.CLAB_NATIVE_ADDON)] : []),
+    join(dist, 'clab_native.node'),
+    join(dist, '..', 'build', 'native', 'Release', 'clab_native.node'),
+    join(dist, '..', '..', 'build', 'native', 'Release', 'clab_native.node'),
+  ];
+  return candidates.find((p) => existsSync(p)) ?? null;
+}
+
 /**
  * Forks the ranks `argv` asks for from `entry` (dist/worker.cjs), with the environment the core
  * would give them but for the scenario's own NCCL variables, which the core sends with `start`.
@@ -107,14 +122,20 @@ function startEarlyRanks(argv, entry, env = process.env) {
   const asked = earlyWorld(argv);
   if (!asked) return null;
   const visible = asked.devices ? narrowedVisibleDevices(env, asked.devices, driverGpuCount()) : null;
-  const envs = Array.from({ length: asked.world }, (_, rank) => ({
-    UV_THREADPOOL_SIZE: String(RANK_THREAD_POOL),
-    ...env,
-    NCCL_NVLS_ENABLE: '0',
-    CLAB_RANK: String(rank),
-    ...(asked.devices ? { CLAB_EARLY_DEVICE: String(asked.devices[rank]) } : {}),
-    ...(visible ? { CUDA_VISIBLE_DEVICES: visible } : {}),
-  }));
+  const library = asked.devices ? earlyContextLibrary(addonPath(env, entry)) : null;
+  const envs = Array.from({ length: asked.world }, (_, rank) =>
+    withEarlyContext(
+      {
+        UV_THREADPOOL_SIZE: String(RANK_THREAD_POOL),
+        ...env,
+        NCCL_NVLS_ENABLE: '0',
+        CLAB_RANK: String(rank),
+        ...(asked.devices ? { CLAB_EARLY_DEVICE: String(asked.devices[rank]) } : {}),
+        ...(visible ? { CUDA_VISIBLE_DEVICES: visible } : {}),
+      },
+      library,
+    ),
+  );
   const children = [];
   try {
     for (const e of envs) children.push(fork(entry, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: e }));

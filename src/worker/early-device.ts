@@ -2,7 +2,9 @@
 // machines measured, docs/MEASUREMENT.md) as the first thing it does, from its entry (entry.ts),
 // while its bundle loads and the core sends the plan: the core names the device in CLAB_EARLY_DEVICE when it forks
 // the rank. main.ts takes the promise where the plan gives the rank that device, and readies the
-// device itself where it does not (or where no one named one: ranks from a launcher).
+// device itself where it does not (or where no one named one: ranks from a launcher). Where the
+// rank was forked with the lab's preloaded library (bin/early-context.cjs), that context began
+// before Node booted, and this finds it made or being made.
 import { loadAddon } from '../addon/addon.js';
 
 export interface EarlyDevice {

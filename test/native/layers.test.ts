@@ -8,6 +8,7 @@
 //   nccl     the nccl backend
 //   profiler NCCL's profiler plug-in (clab_profiler.so, a library of its own): nothing of ours
 //            beyond itself; the addon reads its records through profiler/profile_record.h
+//   preload  the rank's early CUDA context (clab_early_context.so, a library of its own): nothing of ours
 //   binding  the Node-API files: the addon's exports, and the test-only module (test_hooks.cc)
 // Our includes name the folder ("nccl/nccl_comm.h"), so a file's folder is read from its path.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -18,6 +19,7 @@ const NATIVE = join(__dirname, '../../native');
 const MAY_INCLUDE: Record<string, string[]> = {
   common: [],
   profiler: [],
+  preload: [],
   gpu: ['common', 'profiler'],
   data: ['common', 'gpu'],
   cpu: ['common', 'data'],

@@ -13,6 +13,8 @@ import {
 import { takeEarlyRanks } from './early-ranks.js';
 import type { HostRecord } from '../../../shared/run/record/record.js';
 import { removeCpuSegmentsOf } from '../../../addon/cpu-segments.js';
+import { findAddon } from '../../../addon/addon.js';
+import { earlyContextLibrary, withEarlyContext } from '../../../../bin/early-context.cjs';
 
 export interface WorkerLink {
   readonly rank: number;
@@ -63,8 +65,11 @@ export interface RankSet {
  * (worker/early-device.ts).
  */
 export function forkedRanks(entry: string, world: number, devices?: readonly number[]): RankSource {
+  // On nccl the rank's CUDA context begins before Node boots, from a library of ours it preloads
+  // (bin/early-context.cjs), as bin/early-ranks.cjs gives it to the ranks it starts.
+  const library = devices ? earlyContextLibrary(addonOrNull()) : null;
   const envOf = (env: NodeJS.ProcessEnv, rank: number) =>
-    devices?.[rank] === undefined ? env : { ...env, CLAB_EARLY_DEVICE: String(devices[rank]) };
+    devices?.[rank] === undefined ? env : withEarlyContext({ ...env, CLAB_EARLY_DEVICE: String(devices[rank]) }, library);
   return {
     open: async (handlers, { env }) => {
       // Started by bin/clab.cjs while the core loaded, where they fit (early-ranks.ts).
@@ -77,6 +82,15 @@ export function forkedRanks(entry: string, world: number, devices?: readonly num
     },
     close: () => undefined,
   };
+}
+
+/** Where the addon is, or null where it is not built (its ranks then say so themselves). */
+function addonOrNull(): string | null {
+  try {
+    return findAddon();
+  } catch {
+    return null;
+  }
 }
 
 /**
