@@ -3,8 +3,8 @@
 // process of its own (the rank's entry with CLAB_PROBE=topology, src/worker/topology-probe.ts) under
 // the ranks' environment, so that it sees the GPUs they see and this process need not load CUDA for
 // it: CUDA's start here slowed the ranks' own, and its teardown at this process's exit took 50–90 ms
-// after the answer on one H200. The probe is forked only at the run's answer (run.ts), as its CUDA start
-// beside the ranks' own slowed theirs too. Its message is checked before it is believed; a probe that fails,
+// after the answer on one H200. The probe is forked only at the run's answer or failure (run.ts), as its
+// CUDA start beside the ranks' own slowed theirs too. Its message is checked before it is believed; a probe that fails,
 // says nothing or takes longer than PROBE_TIMEOUT_MS gives null (the record then names no GPU), and
 // is killed.
 import { fork } from 'node:child_process';

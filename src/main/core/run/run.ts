@@ -74,6 +74,8 @@ export class LabRun extends EventEmitter<RunEvents> {
           break;
         case 'failure':
           this.emit('failure', e.error);
+          // Rank 0's topology will not come now: a probe reads the GPUs while the ranks are ended.
+          this.rankTopology(null);
           break;
         case 'paused':
           this.emit('paused', { step: e.step });
@@ -143,14 +145,14 @@ export class LabRun extends EventEmitter<RunEvents> {
     if (visible) env.CUDA_VISIBLE_DEVICES = visible;
     const ranksEnv = ncclLibrary ? { ...env, CLAB_NCCL_LIBRARY: ncclLibrary } : env;
     // The GPUs as the ranks see them: rank 0's own reading (nccl), else, where it sent none by the
-    // run's answer, a probe process from the lab's own rank entry (a run's may be a stand-in) under
+    // run's answer or failure, a probe process from the lab's own rank entry (a run's may be a stand-in) under
     // the ranks' environment; this process need not load CUDA for it (topology-probe.ts).
     const fromRank = new Promise<Topology | null>((resolve) => (this.rankTopology = resolve));
     void this.answeredNow.then(() => this.rankTopology(null));
     const topology = async () => {
       const sent = await fromRank;
       if (sent) return sent;
-      trace("no topology from rank 0 by the answer: a probe reads the GPUs'");
+      trace("no topology from rank 0: a probe reads the GPUs'");
       return probeWithLabEntry(ranksEnv);
     };
     const environment = () =>
