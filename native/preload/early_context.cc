@@ -25,7 +25,7 @@ using CuPrimaryCtxRetain = int (*)(void**, int);
 
 void* begin_context(void* arg) {
   const int ordinal = static_cast<int>(reinterpret_cast<intptr_t>(arg));
-  void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);  // its symbols for no one else
   if (!cuda) return nullptr;
   auto init = reinterpret_cast<CuInit>(dlsym(cuda, "cuInit"));
   auto device_get = reinterpret_cast<CuDeviceGet>(dlsym(cuda, "cuDeviceGet"));
