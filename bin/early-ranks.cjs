@@ -11,11 +11,12 @@
 'use strict';
 const { fork } = require('node:child_process');
 const { existsSync, readFileSync } = require('node:fs');
-const { join, resolve } = require('node:path');
+const { join } = require('node:path');
 // The GPUs the ranks see, as the core chooses them (the same file, bundled there).
 const { driverGpuCount, narrowedVisibleDevices } = require('./visible-devices.cjs');
 // The rank's early CUDA context (LD_PRELOAD), as the core gives it.
 const { earlyContextLibrary, withEarlyContext } = require('./early-context.cjs');
+const { addonCandidates } = require('./addon-path.cjs');
 
 /** As src/main/core/run/workers.ts: libuv threads of a rank process, and the most ranks forked here. */
 const RANK_THREAD_POOL = 32;
@@ -102,14 +103,7 @@ function visibleGpus(env = process.env) {
 
 /** The addon the ranks of `entry` (dist/worker.cjs) load, found as src/addon/addon.ts finds it from their bundle's folder; null where none is. */
 function addonPath(env, entry) {
-  const dist = join(entry, '..');
-  const candidates = [
-    ...(env.CLAB_NATIVE_ADDON ? [resolve(env.CLAB_NATIVE_ADDON)] : []),
-    join(dist, 'clab_native.node'),
-    join(dist, '..', 'build', 'native', 'Release', 'clab_native.node'),
-    join(dist, '..', '..', 'build', 'native', 'Release', 'clab_native.node'),
-  ];
-  return candidates.find((p) => existsSync(p)) ?? null;
+  return addonCandidates(join(entry, '..'), env).find((p) => existsSync(p)) ?? null;
 }
 
 /**

@@ -1,21 +1,11 @@
 // Finds and loads the native addon. Searched next to the bundle (a carried build), in the
 // package's build folder, or where CLAB_NATIVE_ADDON points.
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { NativeAddon } from './native-api.js';
 import { withProfilerRecords, type RawAddon } from './profile-records.js';
+import { ADDON, addonCandidates } from '../../bin/addon-path.cjs';
 
-const ADDON = 'clab_native.node';
-
-export function addonCandidates(baseDir: string): string[] {
-  const fromEnv = process.env.CLAB_NATIVE_ADDON;
-  return [
-    ...(fromEnv ? [resolve(fromEnv)] : []),
-    join(baseDir, ADDON),
-    join(baseDir, '..', 'build', 'native', 'Release', ADDON),
-    join(baseDir, '..', '..', 'build', 'native', 'Release', ADDON),
-  ];
-}
+export { addonCandidates };
 
 /** Where the addon is (the first candidate that exists); throws CLAB_NO_ADDON where none does. */
 export function findAddon(baseDir: string = __dirname): string {
