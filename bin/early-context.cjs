@@ -26,4 +26,4 @@ function withEarlyContext(env, library, platform = process.platform) {
   return { ...env, LD_PRELOAD: had ? `${library}:${had}` : library };
 }
 
-module.exports = { earlyContextLibrary, withEarlyContext, EARLY_CONTEXT_LIBRARY: LIBRARY };
+module.exports = { earlyContextLibrary, withEarlyContext };

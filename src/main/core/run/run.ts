@@ -186,8 +186,7 @@ export class LabRun extends EventEmitter<RunEvents> {
     // Forked ranks: read while they start up (NVML and the CUDA runtime take a moment), not after
     // they end. Ranks from a launcher bring their hosts' environments; the core's stands in only
     // when they never came.
-    const local = this.options.ranks ? null : environment();
-    this.local = local;
+    const local = (this.local = this.options.ranks ? null : environment());
     if (local) void local.then((e) => (this.environment = e));
     let set: RankSet;
     try {
