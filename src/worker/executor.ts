@@ -23,7 +23,7 @@ import { stepTag } from '../shared/run/nccl/nccl-records.js';
 import { VariantComms } from './variant-comms.js';
 import { eventsInLoop, iterationEventsChoice } from './iteration-events.js';
 import { gemmFollows } from './gemm-follows.js';
-import { aheadAllowed, runsAhead, settled } from './steps-ahead.js';
+import { aheadRule, settled } from './steps-ahead.js';
 
 export interface ExecutorHost {
   rank: number;
@@ -73,7 +73,7 @@ export class PlanExecutor {
   private readonly iterationEvents = iterationEventsChoice(process.env.CLAB_ITERATION_EVENTS);
   /** The step still running while the next one is enqueued (runsAhead). */
   private ahead: { step: number; stream: number; done: Promise<void> } | null = null;
-  private readonly stepsAhead: boolean;
+  private readonly runsAhead: (step: PlanStep, world: number) => boolean;
 
   constructor(
     private readonly plan: Plan,
@@ -81,7 +81,7 @@ export class PlanExecutor {
   ) {
     this.recorder = host.comm && new FlightRecorder(host.comm, (entry) => host.entered?.(entry));
     this.memory = host.memory ?? new HostMemory();
-    this.stepsAhead = aheadAllowed(host.comm, host.ncclProfile ?? null);
+    this.runsAhead = aheadRule(host.comm, host.ncclProfile ?? null);
     this.variants = host.pairs ? new VariantComms(plan, host.pairs, host.ncclProfile ?? null) : null;
   }
 
@@ -131,7 +131,7 @@ export class PlanExecutor {
       const chainable = step.origin.kind === 'compare' && !step.async && CHAINABLE.has(step.action.kind);
       if (chained && !(chainable && chained.stream === step.stream)) await flush();
       // Not while the learner steps, nor beside a variant's comm, async steps or another stream's step; memory goes back with none in flight.
-      const ahead = this.stepsAhead && !this.host.beforeStep && !this.variantComm && !this.pending.size && runsAhead(step, this.plan.world);
+      const ahead = !this.host.beforeStep && !this.variantComm && !this.pending.size && this.runsAhead(step, this.plan.world);
       if (!ahead || this.memory.due() || this.ahead?.stream !== step.stream) await this.drainAhead();
       await this.host.beforeStep?.(step);
       const before = ahead ? this.ahead : null;

@@ -1,4 +1,4 @@
-// Large plain steps run one ahead: a step's buffers are made and its calls enqueued while the step
+// Plain steps run one ahead: a step's buffers are made and its calls enqueued while the step
 // before it still runs (the stream keeps their order), so the host's work between two steps — the
 // one's result read, checked and sent to the core, the next one's buffers made — lies beside the
 // GPU's work instead of in a gap between them (issue 39: 0.36 s of a 280-step sweep's 2.7 s of
@@ -12,22 +12,34 @@ import type { NativeComm } from '../addon/native-api.js';
 const AHEAD = new Set<PlanStep['action']['kind']>(['collective', 'p2p', 'group']);
 
 /**
- * The least a step moves to run ahead, or to have one run ahead of it: the host's work runs while
- * both steps' loops are issued (the next one's buffers beside this one's, this one's report beside
- * the next one's). Below some 1 MiB a loop waits for its host thread's calls (an NCCL call takes
- * 6–10 µs of it), so another thread at work beside it would be in the loop's time; from 4 MiB a call
- * keeps the GPU busy several times as long as it takes to issue.
+ * The least a step moves to run ahead, or to have one run ahead of it: none. The host's work runs
+ * while both steps' loops are issued (the next one's buffers beside this one's, this one's report
+ * beside the next one's), on another thread than the one issuing the loop. Below 1 MiB a loop waits
+ * for that thread's calls (an NCCL call takes 6–10 µs of it), so the rule was 4 MiB until small
+ * steps were timed both ways, 24 runs each of ten ops 8 B … 2 MiB taking turns: each run's median
+ * time per op below 64 KiB 9.52 µs with the rule against 9.46 µs without it (permutation test
+ * p = 0.75; 16 runs each on another machine: 8.55 against 8.97 µs, p = 0.31), while the GPU's idle
+ * time in the sweep's steps fell from 222 to 92 ms (2 × H200, NCCL 2.28.3, 2026-11-28,
+ * bench/gpu/README.md). CLAB_AHEAD_MIN_BYTES draws the line elsewhere, for comparing.
  */
-export const AHEAD_MIN_BYTES = 4 * 2 ** 20;
+export const AHEAD_MIN_BYTES = 0;
+
+/** CLAB_AHEAD_MIN_BYTES (a number of bytes, 0 … 2^40; unset: AHEAD_MIN_BYTES), for comparing where the rule is drawn. */
+export function aheadMinBytes(value: string | undefined): number {
+  if (value === undefined || value === '') return AHEAD_MIN_BYTES;
+  const n = /^\d{1,13}$/.test(value) ? Number(value) : NaN;
+  if (!(n <= 2 ** 40)) throw new Error(`CLAB_AHEAD_MIN_BYTES must be a number of bytes, 0 … ${2 ** 40} (got ${JSON.stringify(value)})`);
+  return n;
+}
 
 /**
  * Whether `step` may be enqueued while the step before it runs, as far as the step itself says: a
- * collective, p2p or group outside compare blocks, not async, of AHEAD_MIN_BYTES or more. The
+ * collective, p2p or group outside compare blocks, not async, of `minBytes` (AHEAD_MIN_BYTES) or more. The
  * executor adds what its state says (nothing async in flight, no learner to wait for, the step
  * before it on the same stream: another stream's thread would run the two side by side).
  */
-export function runsAhead(step: PlanStep, world: number): boolean {
-  return step.origin.kind !== 'compare' && !step.async && AHEAD.has(step.action.kind) && actionBytes(step.action, world) >= AHEAD_MIN_BYTES;
+export function runsAhead(step: PlanStep, world: number, minBytes = AHEAD_MIN_BYTES): boolean {
+  return step.origin.kind !== 'compare' && !step.async && AHEAD.has(step.action.kind) && actionBytes(step.action, world) >= minBytes;
 }
 
 /**
@@ -37,6 +49,13 @@ export function runsAhead(step: PlanStep, world: number): boolean {
  */
 export function aheadAllowed(comm: Pick<NativeComm, 'device'> | null, ncclProfile: unknown): boolean {
   return process.env.CLAB_STEPS_AHEAD !== '0' && comm?.device !== undefined && !ncclProfile;
+}
+
+/** Whether a rank's step may run ahead (runsAhead): never where aheadAllowed says no; a bad CLAB_AHEAD_MIN_BYTES throws. */
+export function aheadRule(comm: Pick<NativeComm, 'device'> | null, ncclProfile: unknown): (step: PlanStep, world: number) => boolean {
+  if (!aheadAllowed(comm, ncclProfile)) return () => false;
+  const minBytes = aheadMinBytes(process.env.CLAB_AHEAD_MIN_BYTES);
+  return (step, world) => runsAhead(step, world, minBytes);
 }
 
 /** The step a rank's failure belongs to, where the error was raised by a step awaited after a later one began. */

@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { compilePlan } from '../../src/shared/plan/compile';
 import { scenarioSchema } from '../../src/shared/scenario/schema';
 import { PlanExecutor } from '../../src/worker/executor';
-import { AHEAD_MIN_BYTES, aheadAllowed, failedStep } from '../../src/worker/steps-ahead';
+import { aheadAllowed, aheadMinBytes, failedStep } from '../../src/worker/steps-ahead';
 import type { NativeComm, NativeOp, NativeTimes } from '../../src/addon/native-api';
 import type { RankStepResult } from '../../src/shared/run/rank/protocol';
 import { cpuCommInit, createId } from '../native/ranks';
@@ -15,6 +15,7 @@ const comms: NativeComm[] = [];
 afterAll(() => comms.forEach((c) => c.destroy()));
 afterEach(() => {
   delete process.env.CLAB_STEPS_AHEAD;
+  delete process.env.CLAB_AHEAD_MIN_BYTES;
 });
 
 /** A cpu communicator whose every call waits for `release(n)`; `log` says what was enqueued and what ended, in order. */
@@ -98,8 +99,8 @@ async function runHeld(steps: unknown[], failOn?: number, gpu = true) {
   return { before, log, results, begun, error };
 }
 
-/** 4 MiB of float32 each: AHEAD_MIN_BYTES. */
-const MiB4 = AHEAD_MIN_BYTES / 4;
+/** 4 MiB of float32 each. */
+const MiB4 = 2 ** 20;
 const threeSteps = [
   { op: 'all_reduce', count: MiB4, inPlace: true },
   { op: 'all_reduce', count: MiB4, inPlace: true },
@@ -122,7 +123,18 @@ describe('steps run one ahead', () => {
     ]);
   });
 
-  it('runs nothing beside a step below 4 MiB, whose loop may wait for its host thread', async () => {
+  it('runs small steps ahead too: one float each', async () => {
+    const { log } = await runHeld([
+      { op: 'all_reduce', count: 1, inPlace: true },
+      { op: 'all_reduce', count: 1, inPlace: true },
+      { op: 'all_reduce', count: 1, inPlace: true },
+    ]);
+    expect(log.indexOf('enqueue 2')).toBeLessThan(log.indexOf('done 1'));
+    expect(log.indexOf('enqueue 3')).toBeLessThan(log.indexOf('done 2'));
+  });
+
+  it('runs nothing beside a step below CLAB_AHEAD_MIN_BYTES where it is set', async () => {
+    process.env.CLAB_AHEAD_MIN_BYTES = String(4 * MiB4);
     const { log } = await runHeld([
       { op: 'all_reduce', count: MiB4, inPlace: true },
       { op: 'all_reduce', count: MiB4 - 1, inPlace: true },
@@ -147,6 +159,14 @@ describe('steps run one ahead', () => {
   it('runs nothing ahead on cpu, where the host does the op itself', async () => {
     const { log } = await runHeld(threeSteps, undefined, false);
     expect(log).toEqual(['enqueue 0', 'done 0', 'enqueue 1', 'done 1', 'enqueue 2', 'done 2', 'enqueue 3', 'done 3']);
+  });
+
+  it('reads CLAB_AHEAD_MIN_BYTES as a bounded number of bytes', () => {
+    expect(aheadMinBytes(undefined)).toBe(0);
+    expect(aheadMinBytes('')).toBe(0);
+    expect(aheadMinBytes('4194304')).toBe(4194304);
+    for (const bad of ['-1', '4MiB', '1e6', '2199023255553', ' 8'])
+      expect(() => aheadMinBytes(bad)).toThrow(/CLAB_AHEAD_MIN_BYTES must be a number of bytes/);
   });
 
   it("is allowed on a GPU's communicator only, without the lab's NCCL plug-ins, unless CLAB_STEPS_AHEAD=0", () => {
