@@ -328,25 +328,30 @@ CLAB_HD uint64_t reduce_step(uint8_t dtype, uint8_t redop, uint64_t acc_bits, ui
   }
 }
 
-/** The storage bits output element `i` must hold. `seg` is the segment holding i. */
-CLAB_HD uint64_t expected_bits(const Expect& e, const Segment& seg, uint64_t i) {
+/**
+ * The storage bits output element `i` must hold. `seg` is the segment holding i; `dtype` is
+ * e.dtype (a kernel passes it as a constant, so that the switches on it fold away).
+ */
+CLAB_HD uint64_t expected_bits(const Expect& e, uint8_t dtype, const Segment& seg, uint64_t i) {
   const uint64_t j = i - seg.start;
   const Term* t = e.term + seg.first_term;
-  uint64_t acc = store(e.dtype, pattern_value(e.pattern, e.dtype, t[0].rank, t[0].from + j));
+  uint64_t acc = store(dtype, pattern_value(e.pattern, dtype, t[0].rank, t[0].from + j));
   for (uint32_t k = 1; k < seg.terms; k++)
-    acc = reduce_step(e.dtype, e.redop, acc, store(e.dtype, pattern_value(e.pattern, e.dtype, t[k].rank, t[k].from + j)));
+    acc = reduce_step(dtype, e.redop, acc, store(dtype, pattern_value(e.pattern, dtype, t[k].rank, t[k].from + j)));
   if (e.redop == kAvg && seg.terms > 1) {  // divided by the number of ranks reduced (integers truncated)
-    if (e.dtype == kI64) {
+    if (dtype == kI64) {
       acc = static_cast<uint64_t>(static_cast<int64_t>(acc) / static_cast<int64_t>(seg.terms));
-    } else if (e.dtype == kU64) {
+    } else if (dtype == kU64) {
       acc /= seg.terms;
     } else {
-      const double q = load(e.dtype, acc) / seg.terms;
-      acc = store_step(e.dtype, is_float(e.dtype) ? q : trunc_(q));
+      const double q = load(dtype, acc) / seg.terms;
+      acc = store_step(dtype, is_float(dtype) ? q : trunc_(q));
     }
   }
   return acc;
 }
+
+CLAB_HD uint64_t expected_bits(const Expect& e, const Segment& seg, uint64_t i) { return expected_bits(e, e.dtype, seg, i); }
 
 /** check.ts' equalWithin, on storage bits: equal bits pass; NaN matches NaN; floats within tolerance. */
 CLAB_HD bool element_matches(uint8_t dtype, uint64_t want_bits, uint64_t got_bits) {

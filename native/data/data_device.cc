@@ -31,6 +31,8 @@ const DataKernels* DataKernels::on_device(int device, std::string* why) {
       reason = "the driver refused the data kernels' PTX: " + gpu::driver_error_text(*k->driver_, r);
     } else if ((r = k->driver_->cuModuleGetFunction(&k->fill_, module, "clab_fill")) != gpu::CUDA_SUCCESS ||
                (r = k->driver_->cuModuleGetFunction(&k->check_, module, "clab_check")) != gpu::CUDA_SUCCESS ||
+               (r = k->driver_->cuModuleGetFunction(&k->fill_f32_, module, "clab_fill_f32")) != gpu::CUDA_SUCCESS ||
+               (r = k->driver_->cuModuleGetFunction(&k->check_f32_, module, "clab_check_f32")) != gpu::CUDA_SUCCESS ||
                (r = k->driver_->cuModuleGetFunction(&k->globaltimer_, module, "clab_globaltimer")) != gpu::CUDA_SUCCESS) {
       reason = "the data kernels' PTX lacks a kernel: " + gpu::driver_error_text(*k->driver_, r);
     }
@@ -55,7 +57,7 @@ void DataKernels::fill(gpu::cudaStream_t stream, uint8_t* dst, uint64_t n, const
   unsigned long long count = n;
   data::Fill spec = f;
   void* args[] = {&dst, &count, &spec};
-  launch(fill_, stream, n, args, "data fill", rank);
+  launch(f.dtype == data::kF32 ? fill_f32_ : fill_, stream, n, args, "data fill", rank);
 }
 
 void DataKernels::check(gpu::cudaStream_t stream, const uint8_t* out, uint64_t n, const data::Expect& e, data::CheckResult* result,
@@ -63,7 +65,7 @@ void DataKernels::check(gpu::cudaStream_t stream, const uint8_t* out, uint64_t n
   unsigned long long count = n;
   data::Expect spec = e;
   void* args[] = {&out, &count, &spec, &result};
-  launch(check_, stream, n, args, "data check", rank);
+  launch(e.dtype == data::kF32 ? check_f32_ : check_, stream, n, args, "data check", rank);
 }
 
 void DataKernels::globaltimer(gpu::cudaStream_t stream, unsigned long long* out, int rank) const {

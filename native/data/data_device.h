@@ -34,7 +34,8 @@ class DataKernels {
  private:
   void launch(gpu::CUfunction f, gpu::cudaStream_t stream, uint64_t n, void** args, const char* what, int rank) const;
   const gpu::CudaDriver* driver_ = nullptr;
-  gpu::CUfunction fill_ = nullptr, check_ = nullptr, globaltimer_ = nullptr;
+  // float32's own fill and check (data_kernels.cu), and those of every other type.
+  gpu::CUfunction fill_ = nullptr, check_ = nullptr, fill_f32_ = nullptr, check_f32_ = nullptr, globaltimer_ = nullptr;
 };
 
 }  // namespace clab

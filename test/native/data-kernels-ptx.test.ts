@@ -16,13 +16,17 @@ describe("the data kernels' PTX", () => {
     expect(header).toContain(`sources sha256 ${(dataKernelSourcesHash as () => string)()}`);
   });
 
-  it('has both kernels, for compute capability 7.5 and later, and is in the addon', () => {
+  it("has the kernels (float32's own and every other type's), for compute capability 7.5 and later, and is in the addon", () => {
     const ptx = readFileSync(PTX_FILE as string, 'utf8');
     expect(ptx).toMatch(/\.target sm_75/);
     // nvcc 13 writes ISA 9.0, which drivers before CUDA 13 refuse; build-ptx.mjs declares 8.0 (CUDA 12.0).
     expect(ptx).toMatch(/^\.version 8\.0$/m);
     expect(ptx).toMatch(/\.entry clab_fill\(/);
     expect(ptx).toMatch(/\.entry clab_check\(/);
+    // data_device.cc loads all of them; a PTX without one leaves the rank on the host path.
+    expect(ptx).toMatch(/\.entry clab_fill_f32\(/);
+    expect(ptx).toMatch(/\.entry clab_check_f32\(/);
+    expect(ptx).toMatch(/\.entry clab_globaltimer\(/);
     expect(addon.backends().nccl.dataKernels).toBe(true);
   });
 });
