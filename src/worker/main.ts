@@ -22,6 +22,7 @@ import { pausesBefore } from '../shared/run/rank/step-mode.js';
 import { PlanExecutor } from './executor.js';
 import { failedStep } from './steps-ahead.js';
 import { createdSegments } from './segments.js';
+import { ncclSegmentsOf, removeNcclSegments } from '../addon/nccl-segments.js';
 import { chooseProfiler, NcclProfile } from './nccl-profile.js';
 import type { GemmShape, NativeAddon, NativeComm } from '../addon/native-api.js';
 
@@ -172,7 +173,11 @@ async function main(): Promise<void> {
   // the rank ends by itself.
   process.on('disconnect', () => {
     // A rank done but still holding its communicator (waiting for leave) ends as leave would end it.
-    if (finished) return comm ? exitNow(0) : process.exit(0);
+    if (finished) {
+      if (!comm) return process.exit(0);
+      removeNcclSegments(ncclSegmentsOf('self'));
+      return exitNow(0);
+    }
     comm?.abort('the lab core disconnected');
     process.exit(3);
   });
@@ -305,7 +310,10 @@ async function main(): Promise<void> {
   // the core gathers the run, as the rank's native exit runs no exit handler.
   (globalThis as { [k: symbol]: (() => void) | undefined })[Symbol.for('clab.saveCodeCache')]?.();
   await nextMessage('leave');
-  if (comm) exitNow(0);
+  if (comm) {
+    removeNcclSegments(ncclSegmentsOf('self')); // the names NCCL removes when it destroys its communicator (addon/nccl-segments.ts)
+    exitNow(0);
+  }
   process.disconnect?.();
 }
 

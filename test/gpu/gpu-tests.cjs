@@ -55,6 +55,15 @@ function gpuProcesses() {
     : [];
 }
 
+/** NCCL's shared-memory segments in /dev/shm (src/addon/nccl-segments.ts): clab's ranks must leave none. */
+function ncclSegments() {
+  try {
+    return fs.readdirSync('/dev/shm').filter((f) => /^nccl-[A-Za-z0-9]{6}$/.test(f));
+  } catch {
+    return [];
+  }
+}
+
 function record(name, ok, detail, skipped = false) {
   results.push({ name, ok, skipped });
   console.log(`${skipped ? 'SKIP' : ok ? 'PASS' : 'FAIL'} ${name}${detail ? ` — ${detail}` : ''}`);
@@ -848,6 +857,7 @@ function pairsIsolated() {
 async function main() {
   // cpu ranks stand in for two GPUs, or CLAB_TEST_CPU_RANKS of them (a world the machine lacks GPUs for).
   const gpus = BACKEND === 'cpu' ? Number(process.env.CLAB_TEST_CPU_RANKS ?? 2) : gpuCount();
+  const segmentsBefore = new Set(ncclSegments());
   console.log(`# clab GPU tests, ${new Date().toISOString()}, ${gpus} GPU(s); work dir ${work}`);
   const doctor = clab(['doctor']);
   console.log(
@@ -916,6 +926,13 @@ async function main() {
   if (gpus >= 1) registeredBuffers(Math.min(gpus, 2));
   if (gpus >= 1 && BACKEND === 'nccl') gemmSmCount();
   if (gpus >= 1) await outOfMemory();
+  // Every run's ranks, done or killed, removed the names of NCCL's segments they mapped.
+  const segmentsLeft = ncclSegments().filter((f) => !segmentsBefore.has(f));
+  record(
+    "no NCCL shared-memory segment left in /dev/shm by the suite's runs",
+    segmentsLeft.length === 0,
+    segmentsLeft.length ? `left: ${segmentsLeft.join(', ')}` : `${segmentsBefore.size} there before`,
+  );
   const passed = results.filter((r) => r.ok && !r.skipped).length;
   const failed = results.filter((r) => !r.ok).length;
   const skipped = results.filter((r) => r.skipped).length;

@@ -13,6 +13,7 @@ import {
 import { takeEarlyRanks } from './early-ranks.js';
 import type { HostRecord } from '../../../shared/run/record/record.js';
 import { removeCpuSegmentsOf } from '../../../addon/cpu-segments.js';
+import { ncclSegmentsOf, removeNcclSegments } from '../../../addon/nccl-segments.js';
 import { findAddon } from '../../../addon/addon.js';
 import { earlyContextLibrary, withEarlyContext } from '../../../../bin/early-context.cjs';
 
@@ -113,6 +114,8 @@ export function forkWorker(entry: string, rank: number, handlers: WorkerHandlers
 /** The link to a rank process; `startEnv`: what its `start` sets in its environment first (an early rank's). */
 function linkWorker(child: ChildProcess, rank: number, handlers: WorkerHandlers, startEnv?: StartEnv): WorkerLink {
   let exited = false;
+  /** NCCL segments a killed rank mapped (kill()), removed once it has gone. */
+  let ncclSegments: string[] = [];
   // From a `failed` on, messages wait (in order) until stdout closes or the wait is over.
   let held: WorkerToCore[] | null = null;
   let holdTimer: NodeJS.Timeout | undefined;
@@ -145,6 +148,7 @@ function linkWorker(child: ChildProcess, rank: number, handlers: WorkerHandlers,
     // (worker/segments.ts); one killed outright (SIGKILL) cannot, and may have made one whose
     // name it told no one. The names carry its pid: whatever of it is still there goes now.
     if (child.pid) removeCpuSegmentsOf(child.pid);
+    removeNcclSegments(ncclSegments);
   });
   // Reported once every pipe has closed, the IPC channel included: every message and log line the
   // rank sent has been handled by then, so a rank that said `done` and exited is never taken for
@@ -172,7 +176,10 @@ function linkWorker(child: ChildProcess, rank: number, handlers: WorkerHandlers,
       if (child.connected) child.send(sent, () => undefined);
     },
     kill() {
-      if (!exited) child.kill('SIGKILL');
+      if (exited) return;
+      // NCCL's segments this rank maps, whose names it will not remove (addon/nccl-segments.ts): gone once it is.
+      if (child.pid) ncclSegments = ncclSegmentsOf(child.pid);
+      child.kill('SIGKILL');
     },
   };
 }
