@@ -16,9 +16,9 @@ const AHEAD = new Set<PlanStep['action']['kind']>(['collective', 'p2p', 'group']
  * while both steps' loops are issued (the next one's buffers beside this one's, this one's report
  * beside the next one's), on another thread than the one issuing the loop. Below 1 MiB a loop waits
  * for that thread's calls (an NCCL call takes 6–10 µs of it), so the rule was 4 MiB until small
- * steps were timed both ways, 24 runs each of ten ops 8 B … 2 MiB taking turns: each run's median
- * time per op below 64 KiB 9.52 µs with the rule against 9.46 µs without it (permutation test
- * p = 0.75; 16 runs each on another machine: 8.55 against 8.97 µs, p = 0.31), while the GPU's idle
+ * steps were timed both ways, ten ops 8 B … 2 MiB taking turns: each run's median time per op
+ * below 64 KiB 9.52 µs with the rule (23 runs) against 9.46 µs without it (24; permutation test
+ * p = 0.75; on another machine 8.55 against 8.97 µs, 15 and 16 runs, p = 0.31), while the GPU's idle
  * time in the sweep's steps fell from 222 to 92 ms (2 × H200, NCCL 2.28.3, 2026-11-28,
  * bench/gpu/README.md). CLAB_AHEAD_MIN_BYTES draws the line elsewhere, for comparing.
  */
