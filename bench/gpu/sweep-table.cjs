@@ -64,7 +64,12 @@ const opOf = (s) => (s.action.kind === 'p2p' ? 'send' : s.action.kind === 'group
 // Below 1 MiB, how much of each loop its rank's host thread spent issuing it (issue / loop, per op):
 // near 1 the loop waited for its calls (bound by issuing), well below it the GPU was the bound.
 const smallIssue = {};
-const walls = { clab: [], peer: [], clabB: [] };
+const walls = { clab: [], peer: [], clabB: [], answer: [] };
+/** The wall of a clab run's `time to answer:` line in its log (s): the answer printed, before its ranks' processes end; NaN where there is none. */
+const answerOf = (file) => {
+  const m = /^time to answer: ([\d.]+) (s|ms)\b/m.exec(read(file));
+  return m ? Number(m[1]) / (m[2] === 'ms' ? 1000 : 1) : NaN;
+};
 const slowLoops = [];
 const issuing = { loops: 0, faulted: 0, faults: 0, blocked: 0, preempted: 0, slowestShare: 0 }; // every loop's issuing, over all runs
 // How clab's sweep steps were launched (GRAPH, sweep.sh): graph where every rank's loop was a graph's replay.
@@ -72,6 +77,7 @@ const launches = { graph: 0, steps: 0 };
 for (let k = 1; k <= repeats; k++) {
   walls.clab.push(Number(read(path.join(work, `clab-${k}.wall`)).trim()) || NaN);
   walls.peer.push(Number(read(path.join(work, `peer-${k}.wall`)).trim()) || NaN);
+  walls.answer.push(answerOf(path.join(work, `clab-${k}.log`)));
   const clabBWall = path.join(work, `clab-b-${k}.wall`);
   if (fs.existsSync(clabBWall)) walls.clabB.push(Number(read(clabBWall).trim()) || NaN);
   const recFile = path.join(work, `clab-${k}.run.json`);
@@ -213,6 +219,12 @@ const wall = [median(walls.clab), median(walls.peer)];
 console.log(
   `\nwhole sweep, process start to exit (8 B … 1 GiB): clab ${f(wall[0])} s (runs ${walls.clab.map((x) => f(x)).join(', ')}), nccl-tests ${f(wall[1])} s summed over its processes (one per op) (runs ${walls.peer.map((x) => f(x)).join(', ')}); ratio ${f(wall[0] / wall[1], 3)} (target ≤ 0.15, issue 39)`,
 );
+if (walls.answer.some(Number.isFinite)) {
+  const a = median(walls.answer.filter(Number.isFinite));
+  console.log(
+    `time to answer (each clab run's \`time to answer:\` line: from its start to the answer printed, before its ranks' processes end): clab ${f(a)} s (runs ${walls.answer.map((x) => f(x)).join(', ')}); ratio to nccl-tests' ${f(wall[1])} s ${f(a / wall[1], 3)} (issue 39, part 2, reads its targets from that line)`,
+  );
+}
 if (walls.clabB.length) {
   const b = median(walls.clabB);
   console.log(

@@ -130,6 +130,7 @@ describe('bench/gpu/sweep-table.cjs', () => {
       fs.writeFileSync(path.join(work, `clab-${k}.wall`), '2.5\n');
       fs.writeFileSync(path.join(work, `clab-b-${k}.wall`), '3.0\n');
       fs.writeFileSync(path.join(work, `peer-${k}.wall`), '3.5\n');
+      fs.writeFileSync(path.join(work, `clab-${k}.log`), `PASSED: …\ntime to answer: ${k === 1 ? '2.4 s' : '2100 ms'} = start 1 s + …\n`);
       // nccl-tests' rows: size count type redop root, out of place time algbw busbw #wrong, in place the same.
       for (const name of ['peer', 'peer2']) {
         const rows = base.steps
@@ -158,6 +159,10 @@ describe('bench/gpu/sweep-table.cjs', () => {
     expect(out).toContain('clab / clab-b: 0.750–0.750');
     expect(out).toMatch(/whole sweep, process start to exit .*clab 2\.50 s .*nccl-tests 3\.50 s .*ratio 0\.714/);
     expect(out).toMatch(/whole sweep, clab-b \(CLAB_NCCL_PROFILER=0\): 3\.00 s .*ratio 0\.857; clab \/ clab-b 0\.833/);
+    // The answer's own wall, read from each run's line (2.4 s once, 2100 ms after): the median 2.10 s against 3.50.
+    expect(out).toMatch(
+      /time to answer \(each clab run's `time to answer:` line.*\): clab 2\.10 s \(runs 2\.40, 2\.10.*ratio to nccl-tests' 3\.50 s 0\.600/,
+    );
     expect(out).not.toContain('launch:');
   });
 
