@@ -33,6 +33,15 @@ let currentStep: number | null = null;
 /** The addon's exitNow, once loaded (ends the process without tearing the communicator down). */
 let exitNow: (code: number) => never = (code) => process.exit(code);
 
+/**
+ * A rank that is done and holds a communicator ends at once, without tearing it down: first the
+ * names of NCCL's segments, which NCCL removes only when it destroys it (addon/nccl-segments.ts).
+ */
+function endDone(): never {
+  removeNcclSegments(ncclSegmentsOf('self'));
+  return exitNow(0);
+}
+
 /** Set once `done` has been sent: the disconnect that follows is this rank's own. */
 let finished = false;
 
@@ -173,11 +182,7 @@ async function main(): Promise<void> {
   // the rank ends by itself.
   process.on('disconnect', () => {
     // A rank done but still holding its communicator (waiting for leave) ends as leave would end it.
-    if (finished) {
-      if (!comm) return process.exit(0);
-      removeNcclSegments(ncclSegmentsOf('self'));
-      return exitNow(0);
-    }
+    if (finished) return comm ? endDone() : process.exit(0);
     comm?.abort('the lab core disconnected');
     process.exit(3);
   });
@@ -310,10 +315,7 @@ async function main(): Promise<void> {
   // the core gathers the run, as the rank's native exit runs no exit handler.
   (globalThis as { [k: symbol]: (() => void) | undefined })[Symbol.for('clab.saveCodeCache')]?.();
   await nextMessage('leave');
-  if (comm) {
-    removeNcclSegments(ncclSegmentsOf('self')); // the names NCCL removes when it destroys its communicator (addon/nccl-segments.ts)
-    exitNow(0);
-  }
+  if (comm) endDone();
   process.disconnect?.();
 }
 
